@@ -45,22 +45,8 @@ chunks7: \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
 	JLE        chunks7; \
-	SUBQ       $0x10, R9; \
-	CMPQ       R9, BX; \
-	JL         whole9; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x10, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVDQU    (R11), X0; \
-	VMOVDQU    (R11)(DX*1), X1; \
-	VPUNPCKLBW X1, X0, X2; \
-	VMOVDQU    X2, (AX)(R9*2); \
-	VPUNPCKHBW X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R9*2); \
-	JMP        rowdone8; \
-whole9: \
-	MOVQ BX, R9; \
-	JMP  chunks7; \
+	JMP        chunks7; \
 rowdone8: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
@@ -74,11 +60,11 @@ rowdone8: \
 	RET; \
 chunk2: \
 	SUBQ $0x10, BX; \
-group10: \
+group9: \
 	MOVQ rows+24(FP), R10; \
-row11: \
+row10: \
 	XORQ R9, R9; \
-chunks12: \
+chunks11: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), X0; \
 	VMOVDQU    (R11)(DX*1), X1; \
@@ -87,105 +73,81 @@ chunks12: \
 	VPUNPCKHBW X1, X0, X1; \
 	VMOVDQU    X1, 16(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone13; \
+	JEQ        rowdone12; \
 	ADDQ       $0x10, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks12; \
-	SUBQ       $0x08, R9; \
-	CMPQ       R9, BX; \
-	JL         whole14; \
+	JLE        chunks11; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x08, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVQ      (R11), X0; \
-	VMOVQ      (R11)(DX*1), X1; \
-	VPUNPCKLBW X1, X0, X1; \
-	VMOVDQU    X1, (AX)(R9*2); \
-	JMP        rowdone13; \
-whole14: \
-	MOVQ BX, R9; \
-	JMP  chunks12; \
-rowdone13: \
+	JMP        chunks11; \
+rowdone12: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row11; \
+	JNZ  row10; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group10; \
+	JNZ  group9; \
 	VZEROUPPER; \
 	RET; \
 chunk3: \
 	SUBQ $0x08, BX; \
-group15: \
+group13: \
 	MOVQ rows+24(FP), R10; \
-row16: \
+row14: \
 	XORQ R9, R9; \
-chunks17: \
+chunks15: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVQ      (R11), X0; \
 	VMOVQ      (R11)(DX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVDQU    X1, (AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone18; \
+	JEQ        rowdone16; \
 	ADDQ       $0x08, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks17; \
-	SUBQ       $0x04, R9; \
-	CMPQ       R9, BX; \
-	JL         whole19; \
+	JLE        chunks15; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x04, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVD      (R11), X0; \
-	VMOVD      (R11)(DX*1), X1; \
-	VPUNPCKLBW X1, X0, X1; \
-	VMOVQ      X1, (AX)(R9*2); \
-	JMP        rowdone18; \
-whole19: \
-	MOVQ BX, R9; \
-	JMP  chunks17; \
-rowdone18: \
+	JMP        chunks15; \
+rowdone16: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row16; \
+	JNZ  row14; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group15; \
+	JNZ  group13; \
 	VZEROUPPER; \
 	RET; \
 chunk4: \
 	SUBQ $0x04, BX; \
-group20: \
+group17: \
 	MOVQ rows+24(FP), R10; \
-row21: \
+row18: \
 	XORQ R9, R9; \
-chunks22: \
+chunks19: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVD      (R11), X0; \
 	VMOVD      (R11)(DX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone23; \
+	JEQ        rowdone20; \
 	ADDQ       $0x04, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks22; \
+	JLE        chunks19; \
 	MOVQ       BX, R9; \
-	JMP        chunks22; \
-rowdone23: \
+	JMP        chunks19; \
+rowdone20: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row21; \
+	JNZ  row18; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group20; \
+	JNZ  group17; \
 	VZEROUPPER; \
 	RET
 	zip2x1AVX2_body
@@ -202,21 +164,21 @@ TEXT ·zip2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk24; \
+	JAE  chunk21; \
 	CMPQ BX, $0x10; \
-	JAE  chunk25; \
+	JAE  chunk22; \
 	CMPQ BX, $0x08; \
-	JAE  chunk26; \
+	JAE  chunk23; \
 	CMPQ BX, $0x04; \
-	JAE  chunk27; \
+	JAE  chunk24; \
 	RET; \
-chunk24: \
+chunk21: \
 	SUBQ $0x20, BX; \
-group28: \
+group25: \
 	MOVQ rows+24(FP), R10; \
-row29: \
+row26: \
 	XORQ R9, R9; \
-chunks30: \
+chunks27: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -227,15 +189,30 @@ chunks30: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone31; \
+	JEQ        rowdone28; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks30; \
-	SUBQ       $0x10, R9; \
-	CMPQ       R9, BX; \
-	JL         whole32; \
+	JLE        chunks27; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x10, R9; \
+	JMP        chunks27; \
+rowdone28: \
+	ADDQ DI, AX; \
+	ADDQ R8, CX; \
+	DECQ R10; \
+	JNZ  row26; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ SI; \
+	JNZ  group25; \
+	VZEROUPPER; \
+	RET; \
+chunk22: \
+	SUBQ $0x10, BX; \
+group29: \
+	MOVQ rows+24(FP), R10; \
+row30: \
+	XORQ R9, R9; \
+chunks31: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), X0; \
 	VMOVDQU    (R11)(DX*1), X1; \
@@ -243,54 +220,43 @@ chunks30: \
 	VMOVDQU    X2, (AX)(R9*2); \
 	VPUNPCKHWD X1, X0, X1; \
 	VMOVDQU    X1, 16(AX)(R9*2); \
-	JMP        rowdone31; \
-whole32: \
-	MOVQ BX, R9; \
-	JMP  chunks30; \
-rowdone31: \
+	CMPQ       R9, BX; \
+	JEQ        rowdone32; \
+	ADDQ       $0x10, R9; \
+	CMPQ       R9, BX; \
+	JLE        chunks31; \
+	MOVQ       BX, R9; \
+	JMP        chunks31; \
+rowdone32: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row29; \
+	JNZ  row30; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group28; \
+	JNZ  group29; \
 	VZEROUPPER; \
 	RET; \
-chunk25: \
-	SUBQ $0x10, BX; \
+chunk23: \
+	SUBQ $0x08, BX; \
 group33: \
 	MOVQ rows+24(FP), R10; \
 row34: \
 	XORQ R9, R9; \
 chunks35: \
 	LEAQ       (CX)(R9*1), R11; \
-	VMOVDQU    (R11), X0; \
-	VMOVDQU    (R11)(DX*1), X1; \
-	VPUNPCKLWD X1, X0, X2; \
-	VMOVDQU    X2, (AX)(R9*2); \
-	VPUNPCKHWD X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R9*2); \
-	CMPQ       R9, BX; \
-	JEQ        rowdone36; \
-	ADDQ       $0x10, R9; \
-	CMPQ       R9, BX; \
-	JLE        chunks35; \
-	SUBQ       $0x08, R9; \
-	CMPQ       R9, BX; \
-	JL         whole37; \
-	MOVQ       BX, R9; \
-	ADDQ       $0x08, R9; \
-	LEAQ       (CX)(R9*1), R11; \
 	VMOVQ      (R11), X0; \
 	VMOVQ      (R11)(DX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVDQU    X1, (AX)(R9*2); \
-	JMP        rowdone36; \
-whole37: \
-	MOVQ BX, R9; \
-	JMP  chunks35; \
+	CMPQ       R9, BX; \
+	JEQ        rowdone36; \
+	ADDQ       $0x08, R9; \
+	CMPQ       R9, BX; \
+	JLE        chunks35; \
+	MOVQ       BX, R9; \
+	JMP        chunks35; \
 rowdone36: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
@@ -302,76 +268,34 @@ rowdone36: \
 	JNZ  group33; \
 	VZEROUPPER; \
 	RET; \
-chunk26: \
-	SUBQ $0x08, BX; \
-group38: \
-	MOVQ rows+24(FP), R10; \
-row39: \
-	XORQ R9, R9; \
-chunks40: \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVQ      (R11), X0; \
-	VMOVQ      (R11)(DX*1), X1; \
-	VPUNPCKLWD X1, X0, X1; \
-	VMOVDQU    X1, (AX)(R9*2); \
-	CMPQ       R9, BX; \
-	JEQ        rowdone41; \
-	ADDQ       $0x08, R9; \
-	CMPQ       R9, BX; \
-	JLE        chunks40; \
-	SUBQ       $0x04, R9; \
-	CMPQ       R9, BX; \
-	JL         whole42; \
-	MOVQ       BX, R9; \
-	ADDQ       $0x04, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVD      (R11), X0; \
-	VMOVD      (R11)(DX*1), X1; \
-	VPUNPCKLWD X1, X0, X1; \
-	VMOVQ      X1, (AX)(R9*2); \
-	JMP        rowdone41; \
-whole42: \
-	MOVQ BX, R9; \
-	JMP  chunks40; \
-rowdone41: \
-	ADDQ DI, AX; \
-	ADDQ R8, CX; \
-	DECQ R10; \
-	JNZ  row39; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ SI; \
-	JNZ  group38; \
-	VZEROUPPER; \
-	RET; \
-chunk27: \
+chunk24: \
 	SUBQ $0x04, BX; \
-group43: \
+group37: \
 	MOVQ rows+24(FP), R10; \
-row44: \
+row38: \
 	XORQ R9, R9; \
-chunks45: \
+chunks39: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVD      (R11), X0; \
 	VMOVD      (R11)(DX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone46; \
+	JEQ        rowdone40; \
 	ADDQ       $0x04, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks45; \
+	JLE        chunks39; \
 	MOVQ       BX, R9; \
-	JMP        chunks45; \
-rowdone46: \
+	JMP        chunks39; \
+rowdone40: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row44; \
+	JNZ  row38; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group43; \
+	JNZ  group37; \
 	VZEROUPPER; \
 	RET
 	zip2x2AVX2_body
@@ -388,21 +312,21 @@ TEXT ·zip2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk47; \
+	JAE  chunk41; \
 	CMPQ BX, $0x10; \
-	JAE  chunk48; \
+	JAE  chunk42; \
 	CMPQ BX, $0x08; \
-	JAE  chunk49; \
+	JAE  chunk43; \
 	CMPQ BX, $0x04; \
-	JAE  chunk50; \
+	JAE  chunk44; \
 	RET; \
-chunk47: \
+chunk41: \
 	SUBQ $0x20, BX; \
-group51: \
+group45: \
 	MOVQ rows+24(FP), R10; \
-row52: \
+row46: \
 	XORQ R9, R9; \
-chunks53: \
+chunks47: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -413,44 +337,30 @@ chunks53: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone54; \
+	JEQ        rowdone48; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks53; \
-	SUBQ       $0x10, R9; \
-	CMPQ       R9, BX; \
-	JL         whole55; \
+	JLE        chunks47; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x10, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVDQU    (R11), X0; \
-	VMOVDQU    (R11)(DX*1), X1; \
-	VPUNPCKLDQ X1, X0, X2; \
-	VMOVDQU    X2, (AX)(R9*2); \
-	VPUNPCKHDQ X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R9*2); \
-	JMP        rowdone54; \
-whole55: \
-	MOVQ BX, R9; \
-	JMP  chunks53; \
-rowdone54: \
+	JMP        chunks47; \
+rowdone48: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row52; \
+	JNZ  row46; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group51; \
+	JNZ  group45; \
 	VZEROUPPER; \
 	RET; \
-chunk48: \
+chunk42: \
 	SUBQ $0x10, BX; \
-group56: \
+group49: \
 	MOVQ rows+24(FP), R10; \
-row57: \
+row50: \
 	XORQ R9, R9; \
-chunks58: \
+chunks51: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), X0; \
 	VMOVDQU    (R11)(DX*1), X1; \
@@ -459,105 +369,81 @@ chunks58: \
 	VPUNPCKHDQ X1, X0, X1; \
 	VMOVDQU    X1, 16(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone59; \
+	JEQ        rowdone52; \
 	ADDQ       $0x10, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks58; \
-	SUBQ       $0x08, R9; \
-	CMPQ       R9, BX; \
-	JL         whole60; \
+	JLE        chunks51; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x08, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVQ      (R11), X0; \
-	VMOVQ      (R11)(DX*1), X1; \
-	VPUNPCKLDQ X1, X0, X1; \
-	VMOVDQU    X1, (AX)(R9*2); \
-	JMP        rowdone59; \
-whole60: \
-	MOVQ BX, R9; \
-	JMP  chunks58; \
-rowdone59: \
+	JMP        chunks51; \
+rowdone52: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row57; \
+	JNZ  row50; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group56; \
+	JNZ  group49; \
 	VZEROUPPER; \
 	RET; \
-chunk49: \
+chunk43: \
 	SUBQ $0x08, BX; \
-group61: \
+group53: \
 	MOVQ rows+24(FP), R10; \
-row62: \
+row54: \
 	XORQ R9, R9; \
-chunks63: \
+chunks55: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVQ      (R11), X0; \
 	VMOVQ      (R11)(DX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVDQU    X1, (AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone64; \
+	JEQ        rowdone56; \
 	ADDQ       $0x08, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks63; \
-	SUBQ       $0x04, R9; \
-	CMPQ       R9, BX; \
-	JL         whole65; \
+	JLE        chunks55; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x04, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVD      (R11), X0; \
-	VMOVD      (R11)(DX*1), X1; \
-	VPUNPCKLDQ X1, X0, X1; \
-	VMOVQ      X1, (AX)(R9*2); \
-	JMP        rowdone64; \
-whole65: \
-	MOVQ BX, R9; \
-	JMP  chunks63; \
-rowdone64: \
+	JMP        chunks55; \
+rowdone56: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row62; \
+	JNZ  row54; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group61; \
+	JNZ  group53; \
 	VZEROUPPER; \
 	RET; \
-chunk50: \
+chunk44: \
 	SUBQ $0x04, BX; \
-group66: \
+group57: \
 	MOVQ rows+24(FP), R10; \
-row67: \
+row58: \
 	XORQ R9, R9; \
-chunks68: \
+chunks59: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVD      (R11), X0; \
 	VMOVD      (R11)(DX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone69; \
+	JEQ        rowdone60; \
 	ADDQ       $0x04, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks68; \
+	JLE        chunks59; \
 	MOVQ       BX, R9; \
-	JMP        chunks68; \
-rowdone69: \
+	JMP        chunks59; \
+rowdone60: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row67; \
+	JNZ  row58; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group66; \
+	JNZ  group57; \
 	VZEROUPPER; \
 	RET
 	zip2x4AVX2_body
@@ -574,19 +460,19 @@ TEXT ·zip2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk70; \
+	JAE  chunk61; \
 	CMPQ BX, $0x10; \
-	JAE  chunk71; \
+	JAE  chunk62; \
 	CMPQ BX, $0x08; \
-	JAE  chunk72; \
+	JAE  chunk63; \
 	RET; \
-chunk70: \
+chunk61: \
 	SUBQ $0x20, BX; \
-group73: \
+group64: \
 	MOVQ rows+24(FP), R10; \
-row74: \
+row65: \
 	XORQ R9, R9; \
-chunks75: \
+chunks66: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), Y0; \
 	VMOVDQU     (R11)(DX*1), Y1; \
@@ -597,44 +483,30 @@ chunks75: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone76; \
+	JEQ         rowdone67; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks75; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole77; \
+	JLE         chunks66; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (R11), X0; \
-	VMOVDQU     (R11)(DX*1), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VMOVDQU     X2, (AX)(R9*2); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     X1, 16(AX)(R9*2); \
-	JMP         rowdone76; \
-whole77: \
-	MOVQ BX, R9; \
-	JMP  chunks75; \
-rowdone76: \
+	JMP         chunks66; \
+rowdone67: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row74; \
+	JNZ  row65; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group73; \
+	JNZ  group64; \
 	VZEROUPPER; \
 	RET; \
-chunk71: \
+chunk62: \
 	SUBQ $0x10, BX; \
-group78: \
+group68: \
 	MOVQ rows+24(FP), R10; \
-row79: \
+row69: \
 	XORQ R9, R9; \
-chunks80: \
+chunks70: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VMOVDQU     (R11)(DX*1), X1; \
@@ -643,63 +515,51 @@ chunks80: \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, 16(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone81; \
+	JEQ         rowdone71; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks80; \
-	SUBQ        $0x08, R9; \
-	CMPQ        R9, BX; \
-	JL          whole82; \
+	JLE         chunks70; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x08, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVQ       (R11), X0; \
-	VMOVQ       (R11)(DX*1), X1; \
-	VPUNPCKLQDQ X1, X0, X1; \
-	VMOVDQU     X1, (AX)(R9*2); \
-	JMP         rowdone81; \
-whole82: \
-	MOVQ BX, R9; \
-	JMP  chunks80; \
-rowdone81: \
+	JMP         chunks70; \
+rowdone71: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row79; \
+	JNZ  row69; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group78; \
+	JNZ  group68; \
 	VZEROUPPER; \
 	RET; \
-chunk72: \
+chunk63: \
 	SUBQ $0x08, BX; \
-group83: \
+group72: \
 	MOVQ rows+24(FP), R10; \
-row84: \
+row73: \
 	XORQ R9, R9; \
-chunks85: \
+chunks74: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVQ       (R11), X0; \
 	VMOVQ       (R11)(DX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone86; \
+	JEQ         rowdone75; \
 	ADDQ        $0x08, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks85; \
+	JLE         chunks74; \
 	MOVQ        BX, R9; \
-	JMP         chunks85; \
-rowdone86: \
+	JMP         chunks74; \
+rowdone75: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row84; \
+	JNZ  row73; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group83; \
+	JNZ  group72; \
 	VZEROUPPER; \
 	RET
 	zip2x8AVX2_body
@@ -716,17 +576,17 @@ TEXT ·zip2x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk87; \
+	JAE  chunk76; \
 	CMPQ BX, $0x10; \
-	JAE  chunk88; \
+	JAE  chunk77; \
 	RET; \
-chunk87: \
+chunk76: \
 	SUBQ $0x20, BX; \
-group89: \
+group78: \
 	MOVQ rows+24(FP), R10; \
-row90: \
+row79: \
 	XORQ R9, R9; \
-chunks91: \
+chunks80: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -735,63 +595,51 @@ chunks91: \
 	VPERM2I128 $0x31, Y1, Y0, Y1; \
 	VMOVDQU    Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone92; \
+	JEQ        rowdone81; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks91; \
-	SUBQ       $0x10, R9; \
-	CMPQ       R9, BX; \
-	JL         whole93; \
+	JLE        chunks80; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x10, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVDQU    (R11), X0; \
-	VMOVDQU    X0, (AX)(R9*2); \
-	VMOVDQU    (R11)(DX*1), X0; \
-	VMOVDQU    X0, 16(AX)(R9*2); \
-	JMP        rowdone92; \
-whole93: \
-	MOVQ BX, R9; \
-	JMP  chunks91; \
-rowdone92: \
+	JMP        chunks80; \
+rowdone81: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row90; \
+	JNZ  row79; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group89; \
+	JNZ  group78; \
 	VZEROUPPER; \
 	RET; \
-chunk88: \
+chunk77: \
 	SUBQ $0x10, BX; \
-group94: \
+group82: \
 	MOVQ rows+24(FP), R10; \
-row95: \
+row83: \
 	XORQ R9, R9; \
-chunks96: \
+chunks84: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VMOVDQU X0, (AX)(R9*2); \
 	VMOVDQU (R11)(DX*1), X0; \
 	VMOVDQU X0, 16(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone97; \
+	JEQ     rowdone85; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks96; \
+	JLE     chunks84; \
 	MOVQ    BX, R9; \
-	JMP     chunks96; \
-rowdone97: \
+	JMP     chunks84; \
+rowdone85: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row95; \
+	JNZ  row83; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group94; \
+	JNZ  group82; \
 	VZEROUPPER; \
 	RET
 	zip2x16AVX2_body
@@ -808,19 +656,19 @@ TEXT ·zip2x6AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk98; \
+	JAE  chunk86; \
 	CMPQ BX, $0x24; \
-	JAE  chunk99; \
+	JAE  chunk87; \
 	CMPQ BX, $0x18; \
-	JAE  chunk100; \
+	JAE  chunk88; \
 	RET; \
-chunk98: \
+chunk86: \
 	SUBQ $0x60, BX; \
-group101: \
+group89: \
 	MOVQ rows+24(FP), R10; \
-row102: \
+row90: \
 	XORQ R9, R9; \
-chunks103: \
+chunks91: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (R11), Y0; \
 	VBROADCASTI128 (R11)(DX*1), Y1; \
@@ -879,30 +727,30 @@ chunks103: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVDQU        Y1, 160(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone104; \
+	JEQ            rowdone92; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks103; \
+	JLE            chunks91; \
 	MOVQ           BX, R9; \
-	JMP            chunks103; \
-rowdone104: \
+	JMP            chunks91; \
+rowdone92: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row102; \
+	JNZ  row90; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group101; \
+	JNZ  group89; \
 	VZEROUPPER; \
 	RET; \
-chunk99: \
+chunk87: \
 	SUBQ $0x24, BX; \
-group105: \
+group93: \
 	MOVQ rows+24(FP), R10; \
-row106: \
+row94: \
 	XORQ R9, R9; \
-chunks107: \
+chunks95: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle6<>+0(SB), X0, X0; \
@@ -933,30 +781,30 @@ chunks107: \
 	VPOR    X2, X1, X2; \
 	VMOVQ   X2, 64(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone108; \
+	JEQ     rowdone96; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks107; \
+	JLE     chunks95; \
 	MOVQ    BX, R9; \
-	JMP     chunks107; \
-rowdone108: \
+	JMP     chunks95; \
+rowdone96: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row106; \
+	JNZ  row94; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group105; \
+	JNZ  group93; \
 	VZEROUPPER; \
 	RET; \
-chunk100: \
+chunk88: \
 	SUBQ $0x18, BX; \
-group109: \
+group97: \
 	MOVQ rows+24(FP), R10; \
-row110: \
+row98: \
 	XORQ R9, R9; \
-chunks111: \
+chunks99: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle6<>+0(SB), X0, X0; \
@@ -976,21 +824,21 @@ chunks111: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone112; \
+	JEQ     rowdone100; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks111; \
+	JLE     chunks99; \
 	MOVQ    BX, R9; \
-	JMP     chunks111; \
-rowdone112: \
+	JMP     chunks99; \
+rowdone100: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row110; \
+	JNZ  row98; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group109; \
+	JNZ  group97; \
 	VZEROUPPER; \
 	RET
 	zip2x6AVX2_body
@@ -1095,19 +943,19 @@ TEXT ·zip2x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk113; \
+	JAE  chunk101; \
 	CMPQ BX, $0x24; \
-	JAE  chunk114; \
+	JAE  chunk102; \
 	CMPQ BX, $0x18; \
-	JAE  chunk115; \
+	JAE  chunk103; \
 	RET; \
-chunk113: \
+chunk101: \
 	SUBQ $0x60, BX; \
-group116: \
+group104: \
 	MOVQ rows+24(FP), R10; \
-row117: \
+row105: \
 	XORQ R9, R9; \
-chunks118: \
+chunks106: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (R11), Y0; \
 	VBROADCASTI128 (R11)(DX*1), Y1; \
@@ -1162,30 +1010,30 @@ chunks118: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVDQU        Y0, 160(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone119; \
+	JEQ            rowdone107; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks118; \
+	JLE            chunks106; \
 	MOVQ           BX, R9; \
-	JMP            chunks118; \
-rowdone119: \
+	JMP            chunks106; \
+rowdone107: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row117; \
+	JNZ  row105; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group116; \
+	JNZ  group104; \
 	VZEROUPPER; \
 	RET; \
-chunk114: \
+chunk102: \
 	SUBQ $0x24, BX; \
-group120: \
+group108: \
 	MOVQ rows+24(FP), R10; \
-row121: \
+row109: \
 	XORQ R9, R9; \
-chunks122: \
+chunks110: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle25<>+0(SB), X0, X0; \
@@ -1213,30 +1061,30 @@ chunks122: \
 	VPSHUFB shuffle33<>+0(SB), X2, X2; \
 	VMOVQ   X2, 64(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone123; \
+	JEQ     rowdone111; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks122; \
+	JLE     chunks110; \
 	MOVQ    BX, R9; \
-	JMP     chunks122; \
-rowdone123: \
+	JMP     chunks110; \
+rowdone111: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row121; \
+	JNZ  row109; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group120; \
+	JNZ  group108; \
 	VZEROUPPER; \
 	RET; \
-chunk115: \
+chunk103: \
 	SUBQ $0x18, BX; \
-group124: \
+group112: \
 	MOVQ rows+24(FP), R10; \
-row125: \
+row113: \
 	XORQ R9, R9; \
-chunks126: \
+chunks114: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle25<>+0(SB), X0, X0; \
@@ -1256,21 +1104,21 @@ chunks126: \
 	VPOR    X2, X0, X2; \
 	VMOVDQU X2, 32(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone127; \
+	JEQ     rowdone115; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks126; \
+	JLE     chunks114; \
 	MOVQ    BX, R9; \
-	JMP     chunks126; \
-rowdone127: \
+	JMP     chunks114; \
+rowdone115: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row125; \
+	JNZ  row113; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group124; \
+	JNZ  group112; \
 	VZEROUPPER; \
 	RET
 	zip2x12AVX2_body
@@ -1371,15 +1219,15 @@ TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk128; \
+	JAE  chunk116; \
 	RET; \
-chunk128: \
+chunk116: \
 	SUBQ $0x20, BX; \
-group129: \
+group117: \
 	MOVQ rows+24(FP), R10; \
-row130: \
+row118: \
 	XORQ R9, R9; \
-chunks131: \
+chunks119: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -1390,21 +1238,21 @@ chunks131: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVNTDQ   Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone132; \
+	JEQ        rowdone120; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks131; \
+	JLE        chunks119; \
 	MOVQ       BX, R9; \
-	JMP        chunks131; \
-rowdone132: \
+	JMP        chunks119; \
+rowdone120: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row130; \
+	JNZ  row118; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group129; \
+	JNZ  group117; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -1422,15 +1270,15 @@ TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk133; \
+	JAE  chunk121; \
 	RET; \
-chunk133: \
+chunk121: \
 	SUBQ $0x20, BX; \
-group134: \
+group122: \
 	MOVQ rows+24(FP), R10; \
-row135: \
+row123: \
 	XORQ R9, R9; \
-chunks136: \
+chunks124: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -1441,21 +1289,21 @@ chunks136: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVNTDQ   Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone137; \
+	JEQ        rowdone125; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks136; \
+	JLE        chunks124; \
 	MOVQ       BX, R9; \
-	JMP        chunks136; \
-rowdone137: \
+	JMP        chunks124; \
+rowdone125: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row135; \
+	JNZ  row123; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group134; \
+	JNZ  group122; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -1473,15 +1321,15 @@ TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk138; \
+	JAE  chunk126; \
 	RET; \
-chunk138: \
+chunk126: \
 	SUBQ $0x20, BX; \
-group139: \
+group127: \
 	MOVQ rows+24(FP), R10; \
-row140: \
+row128: \
 	XORQ R9, R9; \
-chunks141: \
+chunks129: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -1492,21 +1340,21 @@ chunks141: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVNTDQ   Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone142; \
+	JEQ        rowdone130; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks141; \
+	JLE        chunks129; \
 	MOVQ       BX, R9; \
-	JMP        chunks141; \
-rowdone142: \
+	JMP        chunks129; \
+rowdone130: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row140; \
+	JNZ  row128; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group139; \
+	JNZ  group127; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -1524,15 +1372,15 @@ TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk143; \
+	JAE  chunk131; \
 	RET; \
-chunk143: \
+chunk131: \
 	SUBQ $0x20, BX; \
-group144: \
+group132: \
 	MOVQ rows+24(FP), R10; \
-row145: \
+row133: \
 	XORQ R9, R9; \
-chunks146: \
+chunks134: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), Y0; \
 	VMOVDQU     (R11)(DX*1), Y1; \
@@ -1543,21 +1391,21 @@ chunks146: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone147; \
+	JEQ         rowdone135; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks146; \
+	JLE         chunks134; \
 	MOVQ        BX, R9; \
-	JMP         chunks146; \
-rowdone147: \
+	JMP         chunks134; \
+rowdone135: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row145; \
+	JNZ  row133; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group144; \
+	JNZ  group132; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -1575,15 +1423,15 @@ TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk148; \
+	JAE  chunk136; \
 	RET; \
-chunk148: \
+chunk136: \
 	SUBQ $0x20, BX; \
-group149: \
+group137: \
 	MOVQ rows+24(FP), R10; \
-row150: \
+row138: \
 	XORQ R9, R9; \
-chunks151: \
+chunks139: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -1592,21 +1440,21 @@ chunks151: \
 	VPERM2I128 $0x31, Y1, Y0, Y1; \
 	VMOVNTDQ   Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone152; \
+	JEQ        rowdone140; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks151; \
+	JLE        chunks139; \
 	MOVQ       BX, R9; \
-	JMP        chunks151; \
-rowdone152: \
+	JMP        chunks139; \
+rowdone140: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row150; \
+	JNZ  row138; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group149; \
+	JNZ  group137; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -1624,17 +1472,17 @@ TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk153; \
+	JAE  chunk141; \
 	CMPQ BX, $0x10; \
-	JAE  chunk154; \
+	JAE  chunk142; \
 	RET; \
-chunk153: \
+chunk141: \
 	SUBQ $0x20, BX; \
-group155: \
+group143: \
 	MOVQ rows+24(FP), R10; \
-row156: \
+row144: \
 	XORQ R9, R9; \
-chunks157: \
+chunks145: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), Y0; \
 	VMOVDQU    (R11)(DX*1), Y1; \
@@ -1647,46 +1495,30 @@ chunks157: \
 	VPSHUFB    shuffle37<>+0(SB), Y1, Y1; \
 	VMOVDQU    Y1, 32(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone158; \
+	JEQ        rowdone146; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks157; \
-	SUBQ       $0x10, R9; \
-	CMPQ       R9, BX; \
-	JL         whole159; \
+	JLE        chunks145; \
 	MOVQ       BX, R9; \
-	ADDQ       $0x10, R9; \
-	LEAQ       (CX)(R9*1), R11; \
-	VMOVDQU    (R11), X0; \
-	VMOVDQU    (R11)(DX*1), X1; \
-	VPUNPCKLDQ X1, X0, X2; \
-	VPSHUFB    shuffle38<>+0(SB), X2, X2; \
-	VMOVDQU    X2, (AX)(R9*2); \
-	VPUNPCKHDQ X1, X0, X1; \
-	VPSHUFB    shuffle38<>+0(SB), X1, X1; \
-	VMOVDQU    X1, 16(AX)(R9*2); \
-	JMP        rowdone158; \
-whole159: \
-	MOVQ BX, R9; \
-	JMP  chunks157; \
-rowdone158: \
+	JMP        chunks145; \
+rowdone146: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row156; \
+	JNZ  row144; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group155; \
+	JNZ  group143; \
 	VZEROUPPER; \
 	RET; \
-chunk154: \
+chunk142: \
 	SUBQ $0x10, BX; \
-group160: \
+group147: \
 	MOVQ rows+24(FP), R10; \
-row161: \
+row148: \
 	XORQ R9, R9; \
-chunks162: \
+chunks149: \
 	LEAQ       (CX)(R9*1), R11; \
 	VMOVDQU    (R11), X0; \
 	VMOVDQU    (R11)(DX*1), X1; \
@@ -1697,21 +1529,21 @@ chunks162: \
 	VPSHUFB    shuffle38<>+0(SB), X1, X1; \
 	VMOVDQU    X1, 16(AX)(R9*2); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone163; \
+	JEQ        rowdone150; \
 	ADDQ       $0x10, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks162; \
+	JLE        chunks149; \
 	MOVQ       BX, R9; \
-	JMP        chunks162; \
-rowdone163: \
+	JMP        chunks149; \
+rowdone150: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row161; \
+	JNZ  row148; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group160; \
+	JNZ  group147; \
 	VZEROUPPER; \
 	RET
 	tzip2x2x1AVX2_body
@@ -1738,15 +1570,15 @@ TEXT ·tzip2x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk164; \
+	JAE  chunk151; \
 	RET; \
-chunk164: \
+chunk151: \
 	SUBQ $0x20, BX; \
-group165: \
+group152: \
 	MOVQ rows+24(FP), R10; \
-row166: \
+row153: \
 	XORQ R9, R9; \
-chunks167: \
+chunks154: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 8(R11), Y0, Y0; \
@@ -1763,21 +1595,21 @@ chunks167: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone168; \
+	JEQ            rowdone155; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks167; \
+	JLE            chunks154; \
 	MOVQ           BX, R9; \
-	JMP            chunks167; \
-rowdone168: \
+	JMP            chunks154; \
+rowdone155: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row166; \
+	JNZ  row153; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group165; \
+	JNZ  group152; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -1819,17 +1651,17 @@ TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk169; \
+	JAE  chunk156; \
 	CMPQ BX, $0x10; \
-	JAE  chunk170; \
+	JAE  chunk157; \
 	RET; \
-chunk169: \
+chunk156: \
 	SUBQ $0x20, BX; \
-group171: \
+group158: \
 	MOVQ rows+24(FP), R10; \
-row172: \
+row159: \
 	XORQ R9, R9; \
-chunks173: \
+chunks160: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), Y0; \
 	VMOVDQU     (R11)(DX*1), Y1; \
@@ -1842,46 +1674,30 @@ chunks173: \
 	VPSHUFB     shuffle43<>+0(SB), Y1, Y1; \
 	VMOVDQU     Y1, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone174; \
+	JEQ         rowdone161; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks173; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole175; \
+	JLE         chunks160; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (R11), X0; \
-	VMOVDQU     (R11)(DX*1), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPSHUFB     shuffle44<>+0(SB), X2, X2; \
-	VMOVDQU     X2, (AX)(R9*2); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VPSHUFB     shuffle44<>+0(SB), X1, X1; \
-	VMOVDQU     X1, 16(AX)(R9*2); \
-	JMP         rowdone174; \
-whole175: \
-	MOVQ BX, R9; \
-	JMP  chunks173; \
-rowdone174: \
+	JMP         chunks160; \
+rowdone161: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row172; \
+	JNZ  row159; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group171; \
+	JNZ  group158; \
 	VZEROUPPER; \
 	RET; \
-chunk170: \
+chunk157: \
 	SUBQ $0x10, BX; \
-group176: \
+group162: \
 	MOVQ rows+24(FP), R10; \
-row177: \
+row163: \
 	XORQ R9, R9; \
-chunks178: \
+chunks164: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VMOVDQU     (R11)(DX*1), X1; \
@@ -1892,21 +1708,21 @@ chunks178: \
 	VPSHUFB     shuffle44<>+0(SB), X1, X1; \
 	VMOVDQU     X1, 16(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone179; \
+	JEQ         rowdone165; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks178; \
+	JLE         chunks164; \
 	MOVQ        BX, R9; \
-	JMP         chunks178; \
-rowdone179: \
+	JMP         chunks164; \
+rowdone165: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row177; \
+	JNZ  row163; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group176; \
+	JNZ  group162; \
 	VZEROUPPER; \
 	RET
 	tzip2x2x2AVX2_body
@@ -1933,15 +1749,15 @@ TEXT ·tzip2x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk180; \
+	JAE  chunk166; \
 	RET; \
-chunk180: \
+chunk166: \
 	SUBQ $0x20, BX; \
-group181: \
+group167: \
 	MOVQ rows+24(FP), R10; \
-row182: \
+row168: \
 	XORQ R9, R9; \
-chunks183: \
+chunks169: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 8(R11), Y0, Y0; \
@@ -1958,21 +1774,21 @@ chunks183: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone184; \
+	JEQ            rowdone170; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks183; \
+	JLE            chunks169; \
 	MOVQ           BX, R9; \
-	JMP            chunks183; \
-rowdone184: \
+	JMP            chunks169; \
+rowdone170: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row182; \
+	JNZ  row168; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group181; \
+	JNZ  group167; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -2014,17 +1830,17 @@ TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk185; \
+	JAE  chunk171; \
 	CMPQ BX, $0x10; \
-	JAE  chunk186; \
+	JAE  chunk172; \
 	RET; \
-chunk185: \
+chunk171: \
 	SUBQ $0x20, BX; \
-group187: \
+group173: \
 	MOVQ rows+24(FP), R10; \
-row188: \
+row174: \
 	XORQ R9, R9; \
-chunks189: \
+chunks175: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
@@ -2041,45 +1857,30 @@ chunks189: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVDQU     Y0, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone190; \
+	JEQ         rowdone176; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks189; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole191; \
+	JLE         chunks175; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (R11), X0; \
-	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
-	VPSHUFB     shuffle49<>+0(SB), Y0, Y1; \
-	VPERM2I128  $0x01, Y0, Y0, Y0; \
-	VPSHUFB     shuffle50<>+0(SB), Y0, Y0; \
-	VPOR        Y0, Y1, Y0; \
-	VMOVDQU     Y0, (AX)(R9*2); \
-	JMP         rowdone190; \
-whole191: \
-	MOVQ BX, R9; \
-	JMP  chunks189; \
-rowdone190: \
+	JMP         chunks175; \
+rowdone176: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row188; \
+	JNZ  row174; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group187; \
+	JNZ  group173; \
 	VZEROUPPER; \
 	RET; \
-chunk186: \
+chunk172: \
 	SUBQ $0x10, BX; \
-group192: \
+group177: \
 	MOVQ rows+24(FP), R10; \
-row193: \
+row178: \
 	XORQ R9, R9; \
-chunks194: \
+chunks179: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
@@ -2089,21 +1890,21 @@ chunks194: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVDQU     Y0, (AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone195; \
+	JEQ         rowdone180; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks194; \
+	JLE         chunks179; \
 	MOVQ        BX, R9; \
-	JMP         chunks194; \
-rowdone195: \
+	JMP         chunks179; \
+rowdone180: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row193; \
+	JNZ  row178; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group192; \
+	JNZ  group177; \
 	VZEROUPPER; \
 	RET
 	tzip2x2x4AVX2_body
@@ -2132,15 +1933,15 @@ TEXT ·tzip2x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk196; \
+	JAE  chunk181; \
 	RET; \
-chunk196: \
+chunk181: \
 	SUBQ $0x20, BX; \
-group197: \
+group182: \
 	MOVQ rows+24(FP), R10; \
-row198: \
+row183: \
 	XORQ R9, R9; \
-chunks199: \
+chunks184: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 4(R11), Y0, Y0; \
@@ -2157,21 +1958,21 @@ chunks199: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone200; \
+	JEQ            rowdone185; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks199; \
+	JLE            chunks184; \
 	MOVQ           BX, R9; \
-	JMP            chunks199; \
-rowdone200: \
+	JMP            chunks184; \
+rowdone185: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row198; \
+	JNZ  row183; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group197; \
+	JNZ  group182; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -2213,15 +2014,15 @@ TEXT ·tzip2x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk201; \
+	JAE  chunk186; \
 	RET; \
-chunk201: \
+chunk186: \
 	SUBQ $0x20, BX; \
-group202: \
+group187: \
 	MOVQ rows+24(FP), R10; \
-row203: \
+row188: \
 	XORQ R9, R9; \
-chunks204: \
+chunks189: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
@@ -2238,21 +2039,21 @@ chunks204: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone205; \
+	JEQ         rowdone190; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks204; \
+	JLE         chunks189; \
 	MOVQ        BX, R9; \
-	JMP         chunks204; \
-rowdone205: \
+	JMP         chunks189; \
+rowdone190: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row203; \
+	JNZ  row188; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group202; \
+	JNZ  group187; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -2288,19 +2089,19 @@ TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk206; \
+	JAE  chunk191; \
 	CMPQ BX, $0x24; \
-	JAE  chunk207; \
+	JAE  chunk192; \
 	CMPQ BX, $0x18; \
-	JAE  chunk208; \
+	JAE  chunk193; \
 	RET; \
-chunk206: \
+chunk191: \
 	SUBQ $0x60, BX; \
-group209: \
+group194: \
 	MOVQ rows+24(FP), R10; \
-row210: \
+row195: \
 	XORQ R9, R9; \
-chunks211: \
+chunks196: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (R11), Y0; \
 	VBROADCASTI128 16(R11), Y1; \
@@ -2355,30 +2156,30 @@ chunks211: \
 	VPOR           Y3, Y1, Y3; \
 	VMOVDQU        Y3, 160(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone212; \
+	JEQ            rowdone197; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks211; \
+	JLE            chunks196; \
 	MOVQ           BX, R9; \
-	JMP            chunks211; \
-rowdone212: \
+	JMP            chunks196; \
+rowdone197: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row210; \
+	JNZ  row195; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group209; \
+	JNZ  group194; \
 	VZEROUPPER; \
 	RET; \
-chunk207: \
+chunk192: \
 	SUBQ $0x24, BX; \
-group213: \
+group198: \
 	MOVQ rows+24(FP), R10; \
-row214: \
+row199: \
 	XORQ R9, R9; \
-chunks215: \
+chunks200: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle64<>+0(SB), X0, X0; \
@@ -2409,30 +2210,30 @@ chunks215: \
 	VPOR    X2, X1, X2; \
 	VMOVQ   X2, 64(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone216; \
+	JEQ     rowdone201; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks215; \
+	JLE     chunks200; \
 	MOVQ    BX, R9; \
-	JMP     chunks215; \
-rowdone216: \
+	JMP     chunks200; \
+rowdone201: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row214; \
+	JNZ  row199; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group213; \
+	JNZ  group198; \
 	VZEROUPPER; \
 	RET; \
-chunk208: \
+chunk193: \
 	SUBQ $0x18, BX; \
-group217: \
+group202: \
 	MOVQ rows+24(FP), R10; \
-row218: \
+row203: \
 	XORQ R9, R9; \
-chunks219: \
+chunks204: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle64<>+0(SB), X0, X0; \
@@ -2453,21 +2254,21 @@ chunks219: \
 	VPOR    X1, X0, X1; \
 	VMOVDQU X1, 32(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone220; \
+	JEQ     rowdone205; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks219; \
+	JLE     chunks204; \
 	MOVQ    BX, R9; \
-	JMP     chunks219; \
-rowdone220: \
+	JMP     chunks204; \
+rowdone205: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row218; \
+	JNZ  row203; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group217; \
+	JNZ  group202; \
 	VZEROUPPER; \
 	RET
 	tzip2x3x1AVX2_body
@@ -2568,15 +2369,15 @@ TEXT ·tzip2x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk221; \
+	JAE  chunk206; \
 	RET; \
-chunk221: \
+chunk206: \
 	SUBQ $0x60, BX; \
-group222: \
+group207: \
 	MOVQ rows+24(FP), R10; \
-row223: \
+row208: \
 	XORQ R9, R9; \
-chunks224: \
+chunks209: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, 7(R11), Y0, Y0; \
@@ -2627,21 +2428,21 @@ chunks224: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 160(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone225; \
+	JEQ         rowdone210; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks224; \
+	JLE         chunks209; \
 	MOVQ        BX, R9; \
-	JMP         chunks224; \
-rowdone225: \
+	JMP         chunks209; \
+rowdone210: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row223; \
+	JNZ  row208; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group222; \
+	JNZ  group207; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -2707,19 +2508,19 @@ TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk226; \
+	JAE  chunk211; \
 	CMPQ BX, $0x24; \
-	JAE  chunk227; \
+	JAE  chunk212; \
 	CMPQ BX, $0x18; \
-	JAE  chunk228; \
+	JAE  chunk213; \
 	RET; \
-chunk226: \
+chunk211: \
 	SUBQ $0x60, BX; \
-group229: \
+group214: \
 	MOVQ rows+24(FP), R10; \
-row230: \
+row215: \
 	XORQ R9, R9; \
-chunks231: \
+chunks216: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (R11), Y0; \
 	VBROADCASTI128 16(R11), Y1; \
@@ -2774,30 +2575,30 @@ chunks231: \
 	VPOR           Y3, Y1, Y3; \
 	VMOVDQU        Y3, 160(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone232; \
+	JEQ            rowdone217; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks231; \
+	JLE            chunks216; \
 	MOVQ           BX, R9; \
-	JMP            chunks231; \
-rowdone232: \
+	JMP            chunks216; \
+rowdone217: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row230; \
+	JNZ  row215; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group229; \
+	JNZ  group214; \
 	VZEROUPPER; \
 	RET; \
-chunk227: \
+chunk212: \
 	SUBQ $0x24, BX; \
-group233: \
+group218: \
 	MOVQ rows+24(FP), R10; \
-row234: \
+row219: \
 	XORQ R9, R9; \
-chunks235: \
+chunks220: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle90<>+0(SB), X0, X0; \
@@ -2828,30 +2629,30 @@ chunks235: \
 	VPOR    X2, X1, X2; \
 	VMOVQ   X2, 64(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone236; \
+	JEQ     rowdone221; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks235; \
+	JLE     chunks220; \
 	MOVQ    BX, R9; \
-	JMP     chunks235; \
-rowdone236: \
+	JMP     chunks220; \
+rowdone221: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row234; \
+	JNZ  row219; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group233; \
+	JNZ  group218; \
 	VZEROUPPER; \
 	RET; \
-chunk228: \
+chunk213: \
 	SUBQ $0x18, BX; \
-group237: \
+group222: \
 	MOVQ rows+24(FP), R10; \
-row238: \
+row223: \
 	XORQ R9, R9; \
-chunks239: \
+chunks224: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle90<>+0(SB), X0, X0; \
@@ -2872,21 +2673,21 @@ chunks239: \
 	VPOR    X1, X0, X1; \
 	VMOVDQU X1, 32(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone240; \
+	JEQ     rowdone225; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks239; \
+	JLE     chunks224; \
 	MOVQ    BX, R9; \
-	JMP     chunks239; \
-rowdone240: \
+	JMP     chunks224; \
+rowdone225: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row238; \
+	JNZ  row223; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group237; \
+	JNZ  group222; \
 	VZEROUPPER; \
 	RET
 	tzip2x3x2AVX2_body
@@ -2979,15 +2780,15 @@ TEXT ·tzip2x3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk241; \
+	JAE  chunk226; \
 	RET; \
-chunk241: \
+chunk226: \
 	SUBQ $0x60, BX; \
-group242: \
+group227: \
 	MOVQ rows+24(FP), R10; \
-row243: \
+row228: \
 	XORQ R9, R9; \
-chunks244: \
+chunks229: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, 4(R11), Y0, Y0; \
@@ -3038,21 +2839,21 @@ chunks244: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 160(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone245; \
+	JEQ         rowdone230; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks244; \
+	JLE         chunks229; \
 	MOVQ        BX, R9; \
-	JMP         chunks244; \
-rowdone245: \
+	JMP         chunks229; \
+rowdone230: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row243; \
+	JNZ  row228; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group242; \
+	JNZ  group227; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -3118,19 +2919,19 @@ TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk246; \
+	JAE  chunk231; \
 	CMPQ BX, $0x30; \
-	JAE  chunk247; \
+	JAE  chunk232; \
 	CMPQ BX, $0x18; \
-	JAE  chunk248; \
+	JAE  chunk233; \
 	RET; \
-chunk246: \
+chunk231: \
 	SUBQ $0x60, BX; \
-group249: \
+group234: \
 	MOVQ rows+24(FP), R10; \
-row250: \
+row235: \
 	XORQ R9, R9; \
-chunks251: \
+chunks236: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (R11), Y0; \
 	VBROADCASTI128 16(R11), Y1; \
@@ -3189,74 +2990,30 @@ chunks251: \
 	VPOR           Y3, Y1, Y3; \
 	VMOVDQU        Y3, 160(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone252; \
+	JEQ            rowdone237; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks251; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole253; \
+	JLE            chunks236; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        (R11)(DX*1), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (AX)(R9*2); \
-	VMOVDQU        4(R11), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        4(R11)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(AX)(R9*2); \
-	VMOVDQU        8(R11), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        8(R11)(DX*1), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(AX)(R9*2); \
-	VMOVDQU        24(R11), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        24(R11)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 48(AX)(R9*2); \
-	VMOVDQU        28(R11), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        28(R11)(DX*1), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 64(AX)(R9*2); \
-	VMOVDQU        32(R11), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        32(R11)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 80(AX)(R9*2); \
-	JMP            rowdone252; \
-whole253: \
-	MOVQ BX, R9; \
-	JMP  chunks251; \
-rowdone252: \
+	JMP            chunks236; \
+rowdone237: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row250; \
+	JNZ  row235; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group249; \
+	JNZ  group234; \
 	VZEROUPPER; \
 	RET; \
-chunk247: \
+chunk232: \
 	SUBQ $0x30, BX; \
-group254: \
+group238: \
 	MOVQ rows+24(FP), R10; \
-row255: \
+row239: \
 	XORQ R9, R9; \
-chunks256: \
+chunks240: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle114<>+0(SB), X0, X0; \
@@ -3295,56 +3052,30 @@ chunks256: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 80(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone257; \
+	JEQ     rowdone241; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks256; \
-	SUBQ    $0x18, R9; \
-	CMPQ    R9, BX; \
-	JL      whole258; \
+	JLE     chunks240; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x18, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	VMOVDQU (R11), X0; \
-	VPSHUFB shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU (R11)(DX*1), X1; \
-	VPSHUFB shuffle115<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU X1, (AX)(R9*2); \
-	VMOVDQU 4(R11), X1; \
-	VPSHUFB shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU 4(R11)(DX*1), X0; \
-	VPSHUFB shuffle115<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, 16(AX)(R9*2); \
-	VMOVDQU 8(R11), X0; \
-	VPSHUFB shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU 8(R11)(DX*1), X1; \
-	VPSHUFB shuffle115<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU X1, 32(AX)(R9*2); \
-	JMP     rowdone257; \
-whole258: \
-	MOVQ BX, R9; \
-	JMP  chunks256; \
-rowdone257: \
+	JMP     chunks240; \
+rowdone241: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row255; \
+	JNZ  row239; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group254; \
+	JNZ  group238; \
 	VZEROUPPER; \
 	RET; \
-chunk248: \
+chunk233: \
 	SUBQ $0x18, BX; \
-group259: \
+group242: \
 	MOVQ rows+24(FP), R10; \
-row260: \
+row243: \
 	XORQ R9, R9; \
-chunks261: \
+chunks244: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle114<>+0(SB), X0, X0; \
@@ -3365,21 +3096,21 @@ chunks261: \
 	VPOR    X1, X0, X1; \
 	VMOVDQU X1, 32(AX)(R9*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone262; \
+	JEQ     rowdone245; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks261; \
+	JLE     chunks244; \
 	MOVQ    BX, R9; \
-	JMP     chunks261; \
-rowdone262: \
+	JMP     chunks244; \
+rowdone245: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row260; \
+	JNZ  row243; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group259; \
+	JNZ  group242; \
 	VZEROUPPER; \
 	RET
 	tzip2x3x4AVX2_body
@@ -3440,15 +3171,15 @@ TEXT ·tzip2x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk263; \
+	JAE  chunk246; \
 	RET; \
-chunk263: \
+chunk246: \
 	SUBQ $0x60, BX; \
-group264: \
+group247: \
 	MOVQ rows+24(FP), R10; \
-row265: \
+row248: \
 	XORQ R9, R9; \
-chunks266: \
+chunks249: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, 4(R11), Y0, Y0; \
@@ -3495,21 +3226,21 @@ chunks266: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 160(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone267; \
+	JEQ         rowdone250; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks266; \
+	JLE         chunks249; \
 	MOVQ        BX, R9; \
-	JMP         chunks266; \
-rowdone267: \
+	JMP         chunks249; \
+rowdone250: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row265; \
+	JNZ  row248; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group264; \
+	JNZ  group247; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -3539,17 +3270,17 @@ TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk268; \
+	JAE  chunk251; \
 	CMPQ BX, $0x10; \
-	JAE  chunk269; \
+	JAE  chunk252; \
 	RET; \
-chunk268: \
+chunk251: \
 	SUBQ $0x20, BX; \
-group270: \
+group253: \
 	MOVQ rows+24(FP), R10; \
-row271: \
+row254: \
 	XORQ R9, R9; \
-chunks272: \
+chunks255: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), Y0; \
 	VMOVDQU     (R11)(DX*1), Y1; \
@@ -3562,46 +3293,30 @@ chunks272: \
 	VPSHUFB     shuffle118<>+0(SB), Y1, Y1; \
 	VMOVDQU     Y1, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone273; \
+	JEQ         rowdone256; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks272; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole274; \
+	JLE         chunks255; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (R11), X0; \
-	VMOVDQU     (R11)(DX*1), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPSHUFB     shuffle119<>+0(SB), X2, X2; \
-	VMOVDQU     X2, (AX)(R9*2); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VPSHUFB     shuffle119<>+0(SB), X1, X1; \
-	VMOVDQU     X1, 16(AX)(R9*2); \
-	JMP         rowdone273; \
-whole274: \
-	MOVQ BX, R9; \
-	JMP  chunks272; \
-rowdone273: \
+	JMP         chunks255; \
+rowdone256: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row271; \
+	JNZ  row254; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group270; \
+	JNZ  group253; \
 	VZEROUPPER; \
 	RET; \
-chunk269: \
+chunk252: \
 	SUBQ $0x10, BX; \
-group275: \
+group257: \
 	MOVQ rows+24(FP), R10; \
-row276: \
+row258: \
 	XORQ R9, R9; \
-chunks277: \
+chunks259: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VMOVDQU     (R11)(DX*1), X1; \
@@ -3612,21 +3327,21 @@ chunks277: \
 	VPSHUFB     shuffle119<>+0(SB), X1, X1; \
 	VMOVDQU     X1, 16(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone278; \
+	JEQ         rowdone260; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks277; \
+	JLE         chunks259; \
 	MOVQ        BX, R9; \
-	JMP         chunks277; \
-rowdone278: \
+	JMP         chunks259; \
+rowdone260: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row276; \
+	JNZ  row258; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group275; \
+	JNZ  group257; \
 	VZEROUPPER; \
 	RET
 	tzip2x4x1AVX2_body
@@ -3653,15 +3368,15 @@ TEXT ·tzip2x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk279; \
+	JAE  chunk261; \
 	RET; \
-chunk279: \
+chunk261: \
 	SUBQ $0x20, BX; \
-group280: \
+group262: \
 	MOVQ rows+24(FP), R10; \
-row281: \
+row263: \
 	XORQ R9, R9; \
-chunks282: \
+chunks264: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 8(R11), Y0, Y0; \
@@ -3678,21 +3393,21 @@ chunks282: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone283; \
+	JEQ            rowdone265; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks282; \
+	JLE            chunks264; \
 	MOVQ           BX, R9; \
-	JMP            chunks282; \
-rowdone283: \
+	JMP            chunks264; \
+rowdone265: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row281; \
+	JNZ  row263; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group280; \
+	JNZ  group262; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -3734,17 +3449,17 @@ TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk284; \
+	JAE  chunk266; \
 	CMPQ BX, $0x10; \
-	JAE  chunk285; \
+	JAE  chunk267; \
 	RET; \
-chunk284: \
+chunk266: \
 	SUBQ $0x20, BX; \
-group286: \
+group268: \
 	MOVQ rows+24(FP), R10; \
-row287: \
+row269: \
 	XORQ R9, R9; \
-chunks288: \
+chunks270: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
@@ -3761,45 +3476,30 @@ chunks288: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVDQU     Y0, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone289; \
+	JEQ         rowdone271; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks288; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole290; \
+	JLE         chunks270; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (R11), X0; \
-	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
-	VPSHUFB     shuffle124<>+0(SB), Y0, Y1; \
-	VPERM2I128  $0x01, Y0, Y0, Y0; \
-	VPSHUFB     shuffle125<>+0(SB), Y0, Y0; \
-	VPOR        Y0, Y1, Y0; \
-	VMOVDQU     Y0, (AX)(R9*2); \
-	JMP         rowdone289; \
-whole290: \
-	MOVQ BX, R9; \
-	JMP  chunks288; \
-rowdone289: \
+	JMP         chunks270; \
+rowdone271: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row287; \
+	JNZ  row269; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group286; \
+	JNZ  group268; \
 	VZEROUPPER; \
 	RET; \
-chunk285: \
+chunk267: \
 	SUBQ $0x10, BX; \
-group291: \
+group272: \
 	MOVQ rows+24(FP), R10; \
-row292: \
+row273: \
 	XORQ R9, R9; \
-chunks293: \
+chunks274: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
@@ -3809,21 +3509,21 @@ chunks293: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVDQU     Y0, (AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone294; \
+	JEQ         rowdone275; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks293; \
+	JLE         chunks274; \
 	MOVQ        BX, R9; \
-	JMP         chunks293; \
-rowdone294: \
+	JMP         chunks274; \
+rowdone275: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row292; \
+	JNZ  row273; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group291; \
+	JNZ  group272; \
 	VZEROUPPER; \
 	RET
 	tzip2x4x2AVX2_body
@@ -3852,15 +3552,15 @@ TEXT ·tzip2x4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk295; \
+	JAE  chunk276; \
 	RET; \
-chunk295: \
+chunk276: \
 	SUBQ $0x20, BX; \
-group296: \
+group277: \
 	MOVQ rows+24(FP), R10; \
-row297: \
+row278: \
 	XORQ R9, R9; \
-chunks298: \
+chunks279: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 4(R11), Y0, Y0; \
@@ -3877,21 +3577,21 @@ chunks298: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone299; \
+	JEQ            rowdone280; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks298; \
+	JLE            chunks279; \
 	MOVQ           BX, R9; \
-	JMP            chunks298; \
-rowdone299: \
+	JMP            chunks279; \
+rowdone280: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row297; \
+	JNZ  row278; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group296; \
+	JNZ  group277; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -3933,15 +3633,15 @@ TEXT ·tzip2x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk300; \
+	JAE  chunk281; \
 	RET; \
-chunk300: \
+chunk281: \
 	SUBQ $0x20, BX; \
-group301: \
+group282: \
 	MOVQ rows+24(FP), R10; \
-row302: \
+row283: \
 	XORQ R9, R9; \
-chunks303: \
+chunks284: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 4(R11), Y0, Y0; \
@@ -3970,21 +3670,21 @@ chunks303: \
 	VPOR           Y2, Y3, Y2; \
 	VMOVNTDQ       Y2, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone304; \
+	JEQ            rowdone285; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks303; \
+	JLE            chunks284; \
 	MOVQ           BX, R9; \
-	JMP            chunks303; \
-rowdone304: \
+	JMP            chunks284; \
+rowdone285: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row302; \
+	JNZ  row283; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group301; \
+	JNZ  group282; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -4038,17 +3738,17 @@ TEXT ·tzip2x8x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk305; \
+	JAE  chunk286; \
 	CMPQ BX, $0x10; \
-	JAE  chunk306; \
+	JAE  chunk287; \
 	RET; \
-chunk305: \
+chunk286: \
 	SUBQ $0x20, BX; \
-group307: \
+group288: \
 	MOVQ rows+24(FP), R10; \
-row308: \
+row289: \
 	XORQ R9, R9; \
-chunks309: \
+chunks290: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
@@ -4065,45 +3765,30 @@ chunks309: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVDQU     Y0, 32(AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone310; \
+	JEQ         rowdone291; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks309; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole311; \
+	JLE         chunks290; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (R11), X0; \
-	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
-	VPSHUFB     shuffle136<>+0(SB), Y0, Y1; \
-	VPERM2I128  $0x01, Y0, Y0, Y0; \
-	VPSHUFB     shuffle137<>+0(SB), Y0, Y0; \
-	VPOR        Y0, Y1, Y0; \
-	VMOVDQU     Y0, (AX)(R9*2); \
-	JMP         rowdone310; \
-whole311: \
-	MOVQ BX, R9; \
-	JMP  chunks309; \
-rowdone310: \
+	JMP         chunks290; \
+rowdone291: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row308; \
+	JNZ  row289; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group307; \
+	JNZ  group288; \
 	VZEROUPPER; \
 	RET; \
-chunk306: \
+chunk287: \
 	SUBQ $0x10, BX; \
-group312: \
+group292: \
 	MOVQ rows+24(FP), R10; \
-row313: \
+row293: \
 	XORQ R9, R9; \
-chunks314: \
+chunks294: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
@@ -4113,21 +3798,21 @@ chunks314: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVDQU     Y0, (AX)(R9*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone315; \
+	JEQ         rowdone295; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks314; \
+	JLE         chunks294; \
 	MOVQ        BX, R9; \
-	JMP         chunks314; \
-rowdone315: \
+	JMP         chunks294; \
+rowdone295: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row313; \
+	JNZ  row293; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group312; \
+	JNZ  group292; \
 	VZEROUPPER; \
 	RET
 	tzip2x8x1AVX2_body
@@ -4156,15 +3841,15 @@ TEXT ·tzip2x8x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk316; \
+	JAE  chunk296; \
 	RET; \
-chunk316: \
+chunk296: \
 	SUBQ $0x20, BX; \
-group317: \
+group297: \
 	MOVQ rows+24(FP), R10; \
-row318: \
+row298: \
 	XORQ R9, R9; \
-chunks319: \
+chunks299: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 4(R11), Y0, Y0; \
@@ -4181,21 +3866,21 @@ chunks319: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone320; \
+	JEQ            rowdone300; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks319; \
+	JLE            chunks299; \
 	MOVQ           BX, R9; \
-	JMP            chunks319; \
-rowdone320: \
+	JMP            chunks299; \
+rowdone300: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row318; \
+	JNZ  row298; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group317; \
+	JNZ  group297; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -4237,15 +3922,15 @@ TEXT ·tzip2x8x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk321; \
+	JAE  chunk301; \
 	RET; \
-chunk321: \
+chunk301: \
 	SUBQ $0x20, BX; \
-group322: \
+group302: \
 	MOVQ rows+24(FP), R10; \
-row323: \
+row303: \
 	XORQ R9, R9; \
-chunks324: \
+chunks304: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (R11), X0; \
 	VINSERTI128    $0x01, 4(R11), Y0, Y0; \
@@ -4274,21 +3959,21 @@ chunks324: \
 	VPOR           Y2, Y3, Y2; \
 	VMOVNTDQ       Y2, 32(AX)(R9*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone325; \
+	JEQ            rowdone305; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks324; \
+	JLE            chunks304; \
 	MOVQ           BX, R9; \
-	JMP            chunks324; \
-rowdone325: \
+	JMP            chunks304; \
+rowdone305: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row323; \
+	JNZ  row303; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group322; \
+	JNZ  group302; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -4342,21 +4027,21 @@ TEXT ·zip3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk326; \
+	JAE  chunk306; \
 	CMPQ BX, $0x10; \
-	JAE  chunk327; \
+	JAE  chunk307; \
 	CMPQ BX, $0x08; \
-	JAE  chunk328; \
+	JAE  chunk308; \
 	CMPQ BX, $0x04; \
-	JAE  chunk329; \
+	JAE  chunk309; \
 	RET; \
-chunk326: \
+chunk306: \
 	SUBQ $0x20, BX; \
-group330: \
+group310: \
 	MOVQ rows+24(FP), R10; \
-row331: \
+row311: \
 	XORQ R9, R9; \
-chunks332: \
+chunks312: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -4388,61 +4073,30 @@ chunks332: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVDQU        Y0, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone333; \
+	JEQ            rowdone313; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks332; \
-	SUBQ           $0x10, R9; \
-	CMPQ           R9, BX; \
-	JL             whole334; \
+	JLE            chunks312; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x10, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X1; \
-	VMOVDQU        (R11)(DX*1), X2; \
-	VPSHUFB        shuffle158<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R11)(DX*2), X1; \
-	VPSHUFB        shuffle159<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, (R9); \
-	VPSHUFB        shuffle160<>+0(SB), X0, X4; \
-	VPSHUFB        shuffle161<>+0(SB), X2, X3; \
-	VPOR           X3, X4, X3; \
-	VPSHUFB        shuffle162<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 16(R9); \
-	VPSHUFB        shuffle163<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle164<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle165<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, 32(R9); \
-	JMP            rowdone333; \
-whole334: \
-	MOVQ BX, R9; \
-	JMP  chunks332; \
-rowdone333: \
+	JMP            chunks312; \
+rowdone313: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row331; \
+	JNZ  row311; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group330; \
+	JNZ  group310; \
 	VZEROUPPER; \
 	RET; \
-chunk327: \
+chunk307: \
 	SUBQ $0x10, BX; \
-group335: \
+group314: \
 	MOVQ rows+24(FP), R10; \
-row336: \
+row315: \
 	XORQ R9, R9; \
-chunks337: \
+chunks316: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -4468,55 +4122,30 @@ chunks337: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone338; \
+	JEQ     rowdone317; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks337; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole339; \
+	JLE     chunks316; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVQ   (R11), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X1; \
-	VMOVQ   (R11)(DX*1), X2; \
-	VPSHUFB shuffle158<>+0(SB), X2, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVQ   (R11)(DX*2), X1; \
-	VPSHUFB shuffle159<>+0(SB), X1, X4; \
-	VPOR    X4, X3, X4; \
-	VMOVDQU X4, (R9); \
-	VPSHUFB shuffle166<>+0(SB), X0, X0; \
-	VPSHUFB shuffle167<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VPSHUFB shuffle168<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VMOVQ   X1, 16(R9); \
-	JMP     rowdone338; \
-whole339: \
-	MOVQ BX, R9; \
-	JMP  chunks337; \
-rowdone338: \
+	JMP     chunks316; \
+rowdone317: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row336; \
+	JNZ  row315; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group335; \
+	JNZ  group314; \
 	VZEROUPPER; \
 	RET; \
-chunk328: \
+chunk308: \
 	SUBQ $0x08, BX; \
-group340: \
+group318: \
 	MOVQ rows+24(FP), R10; \
-row341: \
+row319: \
 	XORQ R9, R9; \
-chunks342: \
+chunks320: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -4536,50 +4165,30 @@ chunks342: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone343; \
+	JEQ     rowdone321; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks342; \
-	SUBQ    $0x04, R9; \
-	CMPQ    R9, BX; \
-	JL      whole344; \
+	JLE     chunks320; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x04, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVD   (R11), X0; \
-	VPSHUFB shuffle169<>+0(SB), X0, X0; \
-	VMOVD   (R11)(DX*1), X1; \
-	VPSHUFB shuffle170<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVD   (R11)(DX*2), X0; \
-	VPSHUFB shuffle171<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, (R9); \
-	VPEXTRD $0x02, X0, 8(R9); \
-	JMP     rowdone343; \
-whole344: \
-	MOVQ BX, R9; \
-	JMP  chunks342; \
-rowdone343: \
+	JMP     chunks320; \
+rowdone321: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row341; \
+	JNZ  row319; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group340; \
+	JNZ  group318; \
 	VZEROUPPER; \
 	RET; \
-chunk329: \
+chunk309: \
 	SUBQ $0x04, BX; \
-group345: \
+group322: \
 	MOVQ rows+24(FP), R10; \
-row346: \
+row323: \
 	XORQ R9, R9; \
-chunks347: \
+chunks324: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -4594,21 +4203,21 @@ chunks347: \
 	VMOVQ   X0, (R12); \
 	VPEXTRD $0x02, X0, 8(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone348; \
+	JEQ     rowdone325; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks347; \
+	JLE     chunks324; \
 	MOVQ    BX, R9; \
-	JMP     chunks347; \
-rowdone348: \
+	JMP     chunks324; \
+rowdone325: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row346; \
+	JNZ  row323; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group345; \
+	JNZ  group322; \
 	VZEROUPPER; \
 	RET
 	zip3x1AVX2_body
@@ -4739,21 +4348,21 @@ TEXT ·zip3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk349; \
+	JAE  chunk326; \
 	CMPQ BX, $0x10; \
-	JAE  chunk350; \
+	JAE  chunk327; \
 	CMPQ BX, $0x08; \
-	JAE  chunk351; \
+	JAE  chunk328; \
 	CMPQ BX, $0x04; \
-	JAE  chunk352; \
+	JAE  chunk329; \
 	RET; \
-chunk349: \
+chunk326: \
 	SUBQ $0x20, BX; \
-group353: \
+group330: \
 	MOVQ rows+24(FP), R10; \
-row354: \
+row331: \
 	XORQ R9, R9; \
-chunks355: \
+chunks332: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -4785,61 +4394,30 @@ chunks355: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVDQU        Y0, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone356; \
+	JEQ            rowdone333; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks355; \
-	SUBQ           $0x10, R9; \
-	CMPQ           R9, BX; \
-	JL             whole357; \
+	JLE            chunks332; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x10, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X1; \
-	VMOVDQU        (R11)(DX*1), X2; \
-	VPSHUFB        shuffle182<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R11)(DX*2), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, (R9); \
-	VPSHUFB        shuffle184<>+0(SB), X0, X4; \
-	VPSHUFB        shuffle185<>+0(SB), X2, X3; \
-	VPOR           X3, X4, X3; \
-	VPSHUFB        shuffle186<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 16(R9); \
-	VPSHUFB        shuffle187<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle188<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle189<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, 32(R9); \
-	JMP            rowdone356; \
-whole357: \
-	MOVQ BX, R9; \
-	JMP  chunks355; \
-rowdone356: \
+	JMP            chunks332; \
+rowdone333: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row354; \
+	JNZ  row331; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group353; \
+	JNZ  group330; \
 	VZEROUPPER; \
 	RET; \
-chunk350: \
+chunk327: \
 	SUBQ $0x10, BX; \
-group358: \
+group334: \
 	MOVQ rows+24(FP), R10; \
-row359: \
+row335: \
 	XORQ R9, R9; \
-chunks360: \
+chunks336: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -4865,55 +4443,30 @@ chunks360: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone361; \
+	JEQ     rowdone337; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks360; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole362; \
+	JLE     chunks336; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVQ   (R11), X0; \
-	VPSHUFB shuffle181<>+0(SB), X0, X1; \
-	VMOVQ   (R11)(DX*1), X2; \
-	VPSHUFB shuffle182<>+0(SB), X2, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVQ   (R11)(DX*2), X1; \
-	VPSHUFB shuffle183<>+0(SB), X1, X4; \
-	VPOR    X4, X3, X4; \
-	VMOVDQU X4, (R9); \
-	VPSHUFB shuffle190<>+0(SB), X0, X0; \
-	VPSHUFB shuffle191<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VPSHUFB shuffle192<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VMOVQ   X1, 16(R9); \
-	JMP     rowdone361; \
-whole362: \
-	MOVQ BX, R9; \
-	JMP  chunks360; \
-rowdone361: \
+	JMP     chunks336; \
+rowdone337: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row359; \
+	JNZ  row335; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group358; \
+	JNZ  group334; \
 	VZEROUPPER; \
 	RET; \
-chunk351: \
+chunk328: \
 	SUBQ $0x08, BX; \
-group363: \
+group338: \
 	MOVQ rows+24(FP), R10; \
-row364: \
+row339: \
 	XORQ R9, R9; \
-chunks365: \
+chunks340: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -4933,50 +4486,30 @@ chunks365: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone366; \
+	JEQ     rowdone341; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks365; \
-	SUBQ    $0x04, R9; \
-	CMPQ    R9, BX; \
-	JL      whole367; \
+	JLE     chunks340; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x04, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVD   (R11), X0; \
-	VPSHUFB shuffle193<>+0(SB), X0, X0; \
-	VMOVD   (R11)(DX*1), X1; \
-	VPSHUFB shuffle194<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVD   (R11)(DX*2), X0; \
-	VPSHUFB shuffle183<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, (R9); \
-	VPEXTRD $0x02, X0, 8(R9); \
-	JMP     rowdone366; \
-whole367: \
-	MOVQ BX, R9; \
-	JMP  chunks365; \
-rowdone366: \
+	JMP     chunks340; \
+rowdone341: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row364; \
+	JNZ  row339; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group363; \
+	JNZ  group338; \
 	VZEROUPPER; \
 	RET; \
-chunk352: \
+chunk329: \
 	SUBQ $0x04, BX; \
-group368: \
+group342: \
 	MOVQ rows+24(FP), R10; \
-row369: \
+row343: \
 	XORQ R9, R9; \
-chunks370: \
+chunks344: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -4991,21 +4524,21 @@ chunks370: \
 	VMOVQ   X0, (R12); \
 	VPEXTRD $0x02, X0, 8(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone371; \
+	JEQ     rowdone345; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks370; \
+	JLE     chunks344; \
 	MOVQ    BX, R9; \
-	JMP     chunks370; \
-rowdone371: \
+	JMP     chunks344; \
+rowdone345: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row369; \
+	JNZ  row343; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group368; \
+	JNZ  group342; \
 	VZEROUPPER; \
 	RET
 	zip3x2AVX2_body
@@ -5132,21 +4665,21 @@ TEXT ·zip3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk372; \
+	JAE  chunk346; \
 	CMPQ BX, $0x10; \
-	JAE  chunk373; \
+	JAE  chunk347; \
 	CMPQ BX, $0x08; \
-	JAE  chunk374; \
+	JAE  chunk348; \
 	CMPQ BX, $0x04; \
-	JAE  chunk375; \
+	JAE  chunk349; \
 	RET; \
-chunk372: \
+chunk346: \
 	SUBQ $0x20, BX; \
-group376: \
+group350: \
 	MOVQ rows+24(FP), R10; \
-row377: \
+row351: \
 	XORQ R9, R9; \
-chunks378: \
+chunks352: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -5178,61 +4711,30 @@ chunks378: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVDQU        Y0, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone379; \
+	JEQ            rowdone353; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks378; \
-	SUBQ           $0x10, R9; \
-	CMPQ           R9, BX; \
-	JL             whole380; \
+	JLE            chunks352; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x10, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X1; \
-	VMOVDQU        (R11)(DX*1), X2; \
-	VPSHUFB        shuffle205<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R11)(DX*2), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, (R9); \
-	VPSHUFB        shuffle207<>+0(SB), X0, X4; \
-	VPSHUFB        shuffle208<>+0(SB), X2, X3; \
-	VPOR           X3, X4, X3; \
-	VPSHUFB        shuffle209<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 16(R9); \
-	VPSHUFB        shuffle210<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle211<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle212<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, 32(R9); \
-	JMP            rowdone379; \
-whole380: \
-	MOVQ BX, R9; \
-	JMP  chunks378; \
-rowdone379: \
+	JMP            chunks352; \
+rowdone353: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row377; \
+	JNZ  row351; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group376; \
+	JNZ  group350; \
 	VZEROUPPER; \
 	RET; \
-chunk373: \
+chunk347: \
 	SUBQ $0x10, BX; \
-group381: \
+group354: \
 	MOVQ rows+24(FP), R10; \
-row382: \
+row355: \
 	XORQ R9, R9; \
-chunks383: \
+chunks356: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -5258,53 +4760,30 @@ chunks383: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone384; \
+	JEQ     rowdone357; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks383; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole385; \
+	JLE     chunks356; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVQ   (R11), X0; \
-	VPSHUFB shuffle204<>+0(SB), X0, X0; \
-	VMOVQ   (R11)(DX*1), X1; \
-	VPSHUFB shuffle205<>+0(SB), X1, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVQ   (R11)(DX*2), X0; \
-	VPSHUFB shuffle206<>+0(SB), X0, X3; \
-	VPOR    X3, X2, X3; \
-	VMOVDQU X3, (R9); \
-	VPSHUFB shuffle213<>+0(SB), X1, X1; \
-	VPSHUFB shuffle209<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R9); \
-	JMP     rowdone384; \
-whole385: \
-	MOVQ BX, R9; \
-	JMP  chunks383; \
-rowdone384: \
+	JMP     chunks356; \
+rowdone357: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row382; \
+	JNZ  row355; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group381; \
+	JNZ  group354; \
 	VZEROUPPER; \
 	RET; \
-chunk374: \
+chunk348: \
 	SUBQ $0x08, BX; \
-group386: \
+group358: \
 	MOVQ rows+24(FP), R10; \
-row387: \
+row359: \
 	XORQ R9, R9; \
-chunks388: \
+chunks360: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -5322,50 +4801,30 @@ chunks388: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone389; \
+	JEQ     rowdone361; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks388; \
-	SUBQ    $0x04, R9; \
-	CMPQ    R9, BX; \
-	JL      whole390; \
+	JLE     chunks360; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x04, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVD   (R11), X0; \
-	VPSHUFB shuffle29<>+0(SB), X0, X0; \
-	VMOVD   (R11)(DX*1), X1; \
-	VPSHUFB shuffle205<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVD   (R11)(DX*2), X0; \
-	VPSHUFB shuffle206<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, (R9); \
-	VPEXTRD $0x02, X0, 8(R9); \
-	JMP     rowdone389; \
-whole390: \
-	MOVQ BX, R9; \
-	JMP  chunks388; \
-rowdone389: \
+	JMP     chunks360; \
+rowdone361: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row387; \
+	JNZ  row359; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group386; \
+	JNZ  group358; \
 	VZEROUPPER; \
 	RET; \
-chunk375: \
+chunk349: \
 	SUBQ $0x04, BX; \
-group391: \
+group362: \
 	MOVQ rows+24(FP), R10; \
-row392: \
+row363: \
 	XORQ R9, R9; \
-chunks393: \
+chunks364: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -5380,21 +4839,21 @@ chunks393: \
 	VMOVQ   X0, (R12); \
 	VPEXTRD $0x02, X0, 8(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone394; \
+	JEQ     rowdone365; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks393; \
+	JLE     chunks364; \
 	MOVQ    BX, R9; \
-	JMP     chunks393; \
-rowdone394: \
+	JMP     chunks364; \
+rowdone365: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row392; \
+	JNZ  row363; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group391; \
+	JNZ  group362; \
 	VZEROUPPER; \
 	RET
 	zip3x4AVX2_body
@@ -5505,19 +4964,19 @@ TEXT ·zip3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk395; \
+	JAE  chunk366; \
 	CMPQ BX, $0x10; \
-	JAE  chunk396; \
+	JAE  chunk367; \
 	CMPQ BX, $0x08; \
-	JAE  chunk397; \
+	JAE  chunk368; \
 	RET; \
-chunk395: \
+chunk366: \
 	SUBQ $0x20, BX; \
-group398: \
+group369: \
 	MOVQ rows+24(FP), R10; \
-row399: \
+row370: \
 	XORQ R9, R9; \
-chunks400: \
+chunks371: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -5547,55 +5006,30 @@ chunks400: \
 	VPOR           Y2, Y0, Y2; \
 	VMOVDQU        Y2, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone401; \
+	JEQ            rowdone372; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks400; \
-	SUBQ           $0x10, R9; \
-	CMPQ           R9, BX; \
-	JL             whole402; \
+	JLE            chunks371; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x10, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU        (R11)(DX*1), X2; \
-	VPSHUFB        shuffle28<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        X3, (R9); \
-	VPSHUFB        shuffle220<>+0(SB), X0, X0; \
-	VMOVDQU        (R11)(DX*2), X3; \
-	VPSHUFB        shuffle27<>+0(SB), X3, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R9); \
-	VPSHUFB        shuffle33<>+0(SB), X2, X2; \
-	VPSHUFB        shuffle220<>+0(SB), X3, X3; \
-	VPOR           X3, X2, X3; \
-	VMOVDQU        X3, 32(R9); \
-	JMP            rowdone401; \
-whole402: \
-	MOVQ BX, R9; \
-	JMP  chunks400; \
-rowdone401: \
+	JMP            chunks371; \
+rowdone372: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row399; \
+	JNZ  row370; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group398; \
+	JNZ  group369; \
 	VZEROUPPER; \
 	RET; \
-chunk396: \
+chunk367: \
 	SUBQ $0x10, BX; \
-group403: \
+group373: \
 	MOVQ rows+24(FP), R10; \
-row404: \
+row374: \
 	XORQ R9, R9; \
-chunks405: \
+chunks375: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -5615,49 +5049,30 @@ chunks405: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, 32(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone406; \
+	JEQ     rowdone376; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks405; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole407; \
+	JLE     chunks375; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVQ   (R11), X0; \
-	VPSHUFB shuffle27<>+0(SB), X0, X0; \
-	VMOVQ   (R11)(DX*1), X1; \
-	VPSHUFB shuffle28<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU X1, (R9); \
-	VMOVQ   (R11)(DX*2), X1; \
-	VPSHUFB shuffle27<>+0(SB), X1, X1; \
-	VMOVQ   X1, 16(R9); \
-	JMP     rowdone406; \
-whole407: \
-	MOVQ BX, R9; \
-	JMP  chunks405; \
-rowdone406: \
+	JMP     chunks375; \
+rowdone376: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row404; \
+	JNZ  row374; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group403; \
+	JNZ  group373; \
 	VZEROUPPER; \
 	RET; \
-chunk397: \
+chunk368: \
 	SUBQ $0x08, BX; \
-group408: \
+group377: \
 	MOVQ rows+24(FP), R10; \
-row409: \
+row378: \
 	XORQ R9, R9; \
-chunks410: \
+chunks379: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -5671,21 +5086,21 @@ chunks410: \
 	VPSHUFB shuffle27<>+0(SB), X1, X1; \
 	VMOVQ   X1, 16(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone411; \
+	JEQ     rowdone380; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks410; \
+	JLE     chunks379; \
 	MOVQ    BX, R9; \
-	JMP     chunks410; \
-rowdone411: \
+	JMP     chunks379; \
+rowdone380: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row409; \
+	JNZ  row378; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group408; \
+	JNZ  group377; \
 	VZEROUPPER; \
 	RET
 	zip3x8AVX2_body
@@ -5742,19 +5157,19 @@ TEXT ·zip3x3AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk412; \
+	JAE  chunk381; \
 	CMPQ BX, $0x24; \
-	JAE  chunk413; \
+	JAE  chunk382; \
 	CMPQ BX, $0x18; \
-	JAE  chunk414; \
+	JAE  chunk383; \
 	RET; \
-chunk412: \
+chunk381: \
 	SUBQ $0x60, BX; \
-group415: \
+group384: \
 	MOVQ rows+24(FP), R10; \
-row416: \
+row385: \
 	XORQ R9, R9; \
-chunks417: \
+chunks386: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -5864,30 +5279,30 @@ chunks417: \
 	VPOR           Y7, Y0, Y7; \
 	VMOVDQU        Y7, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone418; \
+	JEQ            rowdone387; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks417; \
+	JLE            chunks386; \
 	MOVQ           BX, R9; \
-	JMP            chunks417; \
-rowdone418: \
+	JMP            chunks386; \
+rowdone387: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row416; \
+	JNZ  row385; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group415; \
+	JNZ  group384; \
 	VZEROUPPER; \
 	RET; \
-chunk413: \
+chunk382: \
 	SUBQ $0x24, BX; \
-group419: \
+group388: \
 	MOVQ rows+24(FP), R10; \
-row420: \
+row389: \
 	XORQ R9, R9; \
-chunks421: \
+chunks390: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -5950,30 +5365,30 @@ chunks421: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone422; \
+	JEQ     rowdone391; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks421; \
+	JLE     chunks390; \
 	MOVQ    BX, R9; \
-	JMP     chunks421; \
-rowdone422: \
+	JMP     chunks390; \
+rowdone391: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row420; \
+	JNZ  row389; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group419; \
+	JNZ  group388; \
 	VZEROUPPER; \
 	RET; \
-chunk414: \
+chunk383: \
 	SUBQ $0x18, BX; \
-group423: \
+group392: \
 	MOVQ rows+24(FP), R10; \
-row424: \
+row393: \
 	XORQ R9, R9; \
-chunks425: \
+chunks394: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -6017,21 +5432,21 @@ chunks425: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone426; \
+	JEQ     rowdone395; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks425; \
+	JLE     chunks394; \
 	MOVQ    BX, R9; \
-	JMP     chunks425; \
-rowdone426: \
+	JMP     chunks394; \
+rowdone395: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row424; \
+	JNZ  row393; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group423; \
+	JNZ  group392; \
 	VZEROUPPER; \
 	RET
 	zip3x3AVX2_body
@@ -6314,19 +5729,19 @@ TEXT ·zip3x6AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk427; \
+	JAE  chunk396; \
 	CMPQ BX, $0x24; \
-	JAE  chunk428; \
+	JAE  chunk397; \
 	CMPQ BX, $0x18; \
-	JAE  chunk429; \
+	JAE  chunk398; \
 	RET; \
-chunk427: \
+chunk396: \
 	SUBQ $0x60, BX; \
-group430: \
+group399: \
 	MOVQ rows+24(FP), R10; \
-row431: \
+row400: \
 	XORQ R9, R9; \
-chunks432: \
+chunks401: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -6426,30 +5841,30 @@ chunks432: \
 	VPOR           Y5, Y3, Y5; \
 	VMOVDQU        Y5, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone433; \
+	JEQ            rowdone402; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks432; \
+	JLE            chunks401; \
 	MOVQ           BX, R9; \
-	JMP            chunks432; \
-rowdone433: \
+	JMP            chunks401; \
+rowdone402: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row431; \
+	JNZ  row400; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group430; \
+	JNZ  group399; \
 	VZEROUPPER; \
 	RET; \
-chunk428: \
+chunk397: \
 	SUBQ $0x24, BX; \
-group434: \
+group403: \
 	MOVQ rows+24(FP), R10; \
-row435: \
+row404: \
 	XORQ R9, R9; \
-chunks436: \
+chunks405: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -6511,30 +5926,30 @@ chunks436: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone437; \
+	JEQ     rowdone406; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks436; \
+	JLE     chunks405; \
 	MOVQ    BX, R9; \
-	JMP     chunks436; \
-rowdone437: \
+	JMP     chunks405; \
+rowdone406: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row435; \
+	JNZ  row404; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group434; \
+	JNZ  group403; \
 	VZEROUPPER; \
 	RET; \
-chunk429: \
+chunk398: \
 	SUBQ $0x18, BX; \
-group438: \
+group407: \
 	MOVQ rows+24(FP), R10; \
-row439: \
+row408: \
 	XORQ R9, R9; \
-chunks440: \
+chunks409: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -6576,21 +5991,21 @@ chunks440: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone441; \
+	JEQ     rowdone410; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks440; \
+	JLE     chunks409; \
 	MOVQ    BX, R9; \
-	JMP     chunks440; \
-rowdone441: \
+	JMP     chunks409; \
+rowdone410: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row439; \
+	JNZ  row408; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group438; \
+	JNZ  group407; \
 	VZEROUPPER; \
 	RET
 	zip3x6AVX2_body
@@ -6829,17 +6244,17 @@ TEXT ·zip3x9AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk442; \
+	JAE  chunk411; \
 	CMPQ BX, $0x24; \
-	JAE  chunk443; \
+	JAE  chunk412; \
 	RET; \
-chunk442: \
+chunk411: \
 	SUBQ $0x6c, BX; \
-group444: \
+group413: \
 	MOVQ rows+24(FP), R10; \
-row445: \
+row414: \
 	XORQ R9, R9; \
-chunks446: \
+chunks415: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -6962,30 +6377,30 @@ chunks446: \
 	VPOR           Y4, Y5, Y4; \
 	VMOVDQU        Y4, 292(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone447; \
+	JEQ            rowdone416; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks446; \
+	JLE            chunks415; \
 	MOVQ           BX, R9; \
-	JMP            chunks446; \
-rowdone447: \
+	JMP            chunks415; \
+rowdone416: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row445; \
+	JNZ  row414; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group444; \
+	JNZ  group413; \
 	VZEROUPPER; \
 	RET; \
-chunk443: \
+chunk412: \
 	SUBQ $0x24, BX; \
-group448: \
+group417: \
 	MOVQ rows+24(FP), R10; \
-row449: \
+row418: \
 	XORQ R9, R9; \
-chunks450: \
+chunks419: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -7043,21 +6458,21 @@ chunks450: \
 	VMOVQ   X0, 96(R12); \
 	VPEXTRD $0x02, X0, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone451; \
+	JEQ     rowdone420; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks450; \
+	JLE     chunks419; \
 	MOVQ    BX, R9; \
-	JMP     chunks450; \
-rowdone451: \
+	JMP     chunks419; \
+rowdone420: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row449; \
+	JNZ  row418; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group448; \
+	JNZ  group417; \
 	VZEROUPPER; \
 	RET
 	zip3x9AVX2_body
@@ -7304,19 +6719,19 @@ TEXT ·zip3x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk452; \
+	JAE  chunk421; \
 	CMPQ BX, $0x24; \
-	JAE  chunk453; \
+	JAE  chunk422; \
 	CMPQ BX, $0x18; \
-	JAE  chunk454; \
+	JAE  chunk423; \
 	RET; \
-chunk452: \
+chunk421: \
 	SUBQ $0x60, BX; \
-group455: \
+group424: \
 	MOVQ rows+24(FP), R10; \
-row456: \
+row425: \
 	XORQ R9, R9; \
-chunks457: \
+chunks426: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -7400,30 +6815,30 @@ chunks457: \
 	VPOR           Y4, Y0, Y4; \
 	VMOVDQU        Y4, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone458; \
+	JEQ            rowdone427; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks457; \
+	JLE            chunks426; \
 	MOVQ           BX, R9; \
-	JMP            chunks457; \
-rowdone458: \
+	JMP            chunks426; \
+rowdone427: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row456; \
+	JNZ  row425; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group455; \
+	JNZ  group424; \
 	VZEROUPPER; \
 	RET; \
-chunk453: \
+chunk422: \
 	SUBQ $0x24, BX; \
-group459: \
+group428: \
 	MOVQ rows+24(FP), R10; \
-row460: \
+row429: \
 	XORQ R9, R9; \
-chunks461: \
+chunks430: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -7467,30 +6882,30 @@ chunks461: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone462; \
+	JEQ     rowdone431; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks461; \
+	JLE     chunks430; \
 	MOVQ    BX, R9; \
-	JMP     chunks461; \
-rowdone462: \
+	JMP     chunks430; \
+rowdone431: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row460; \
+	JNZ  row429; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group459; \
+	JNZ  group428; \
 	VZEROUPPER; \
 	RET; \
-chunk454: \
+chunk423: \
 	SUBQ $0x18, BX; \
-group463: \
+group432: \
 	MOVQ rows+24(FP), R10; \
-row464: \
+row433: \
 	XORQ R9, R9; \
-chunks465: \
+chunks434: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -7520,21 +6935,21 @@ chunks465: \
 	VPSHUFB shuffle33<>+0(SB), X0, X0; \
 	VMOVQ   X0, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone466; \
+	JEQ     rowdone435; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks465; \
+	JLE     chunks434; \
 	MOVQ    BX, R9; \
-	JMP     chunks465; \
-rowdone466: \
+	JMP     chunks434; \
+rowdone435: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row464; \
+	JNZ  row433; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group463; \
+	JNZ  group432; \
 	VZEROUPPER; \
 	RET
 	zip3x12AVX2_body
@@ -7641,15 +7056,15 @@ TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk467; \
+	JAE  chunk436; \
 	RET; \
-chunk467: \
+chunk436: \
 	SUBQ $0x20, BX; \
-group468: \
+group437: \
 	MOVQ rows+24(FP), R10; \
-row469: \
+row438: \
 	XORQ R9, R9; \
-chunks470: \
+chunks439: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -7681,21 +7096,21 @@ chunks470: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone471; \
+	JEQ            rowdone440; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks470; \
+	JLE            chunks439; \
 	MOVQ           BX, R9; \
-	JMP            chunks470; \
-rowdone471: \
+	JMP            chunks439; \
+rowdone440: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row469; \
+	JNZ  row438; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group468; \
+	JNZ  group437; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -7713,15 +7128,15 @@ TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk472; \
+	JAE  chunk441; \
 	RET; \
-chunk472: \
+chunk441: \
 	SUBQ $0x20, BX; \
-group473: \
+group442: \
 	MOVQ rows+24(FP), R10; \
-row474: \
+row443: \
 	XORQ R9, R9; \
-chunks475: \
+chunks444: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -7753,21 +7168,21 @@ chunks475: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone476; \
+	JEQ            rowdone445; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks475; \
+	JLE            chunks444; \
 	MOVQ           BX, R9; \
-	JMP            chunks475; \
-rowdone476: \
+	JMP            chunks444; \
+rowdone445: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row474; \
+	JNZ  row443; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group473; \
+	JNZ  group442; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -7785,15 +7200,15 @@ TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk477; \
+	JAE  chunk446; \
 	RET; \
-chunk477: \
+chunk446: \
 	SUBQ $0x20, BX; \
-group478: \
+group447: \
 	MOVQ rows+24(FP), R10; \
-row479: \
+row448: \
 	XORQ R9, R9; \
-chunks480: \
+chunks449: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -7825,21 +7240,21 @@ chunks480: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone481; \
+	JEQ            rowdone450; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks480; \
+	JLE            chunks449; \
 	MOVQ           BX, R9; \
-	JMP            chunks480; \
-rowdone481: \
+	JMP            chunks449; \
+rowdone450: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row479; \
+	JNZ  row448; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group478; \
+	JNZ  group447; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -7857,15 +7272,15 @@ TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk482; \
+	JAE  chunk451; \
 	RET; \
-chunk482: \
+chunk451: \
 	SUBQ $0x20, BX; \
-group483: \
+group452: \
 	MOVQ rows+24(FP), R10; \
-row484: \
+row453: \
 	XORQ R9, R9; \
-chunks485: \
+chunks454: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -7895,21 +7310,21 @@ chunks485: \
 	VPOR           Y2, Y0, Y2; \
 	VMOVNTDQ       Y2, 64(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone486; \
+	JEQ            rowdone455; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks485; \
+	JLE            chunks454; \
 	MOVQ           BX, R9; \
-	JMP            chunks485; \
-rowdone486: \
+	JMP            chunks454; \
+rowdone455: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row484; \
+	JNZ  row453; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group483; \
+	JNZ  group452; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -7927,15 +7342,15 @@ TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk487; \
+	JAE  chunk456; \
 	RET; \
-chunk487: \
+chunk456: \
 	SUBQ $0x20, BX; \
-group488: \
+group457: \
 	MOVQ rows+24(FP), R10; \
-row489: \
+row458: \
 	XORQ R9, R9; \
-chunks490: \
+chunks459: \
 	LEAQ       (CX)(R9*1), R11; \
 	IMUL3Q     $0x03, R9, R12; \
 	ADDQ       AX, R12; \
@@ -7949,21 +7364,21 @@ chunks490: \
 	VPERM2I128 $0x31, Y2, Y1, Y2; \
 	VMOVNTDQ   Y2, 64(R12); \
 	CMPQ       R9, BX; \
-	JEQ        rowdone491; \
+	JEQ        rowdone460; \
 	ADDQ       $0x20, R9; \
 	CMPQ       R9, BX; \
-	JLE        chunks490; \
+	JLE        chunks459; \
 	MOVQ       BX, R9; \
-	JMP        chunks490; \
-rowdone491: \
+	JMP        chunks459; \
+rowdone460: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row489; \
+	JNZ  row458; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group488; \
+	JNZ  group457; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -7981,19 +7396,19 @@ TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk492; \
+	JAE  chunk461; \
 	CMPQ BX, $0x24; \
-	JAE  chunk493; \
+	JAE  chunk462; \
 	CMPQ BX, $0x18; \
-	JAE  chunk494; \
+	JAE  chunk463; \
 	RET; \
-chunk492: \
+chunk461: \
 	SUBQ $0x60, BX; \
-group495: \
+group464: \
 	MOVQ rows+24(FP), R10; \
-row496: \
+row465: \
 	XORQ R9, R9; \
-chunks497: \
+chunks466: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -8105,30 +7520,30 @@ chunks497: \
 	VPOR           Y2, Y7, Y2; \
 	VMOVDQU        Y2, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone498; \
+	JEQ            rowdone467; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks497; \
+	JLE            chunks466; \
 	MOVQ           BX, R9; \
-	JMP            chunks497; \
-rowdone498: \
+	JMP            chunks466; \
+rowdone467: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row496; \
+	JNZ  row465; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group495; \
+	JNZ  group464; \
 	VZEROUPPER; \
 	RET; \
-chunk493: \
+chunk462: \
 	SUBQ $0x24, BX; \
-group499: \
+group468: \
 	MOVQ rows+24(FP), R10; \
-row500: \
+row469: \
 	XORQ R9, R9; \
-chunks501: \
+chunks470: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -8193,30 +7608,30 @@ chunks501: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone502; \
+	JEQ     rowdone471; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks501; \
+	JLE     chunks470; \
 	MOVQ    BX, R9; \
-	JMP     chunks501; \
-rowdone502: \
+	JMP     chunks470; \
+rowdone471: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row500; \
+	JNZ  row469; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group499; \
+	JNZ  group468; \
 	VZEROUPPER; \
 	RET; \
-chunk494: \
+chunk463: \
 	SUBQ $0x18, BX; \
-group503: \
+group472: \
 	MOVQ rows+24(FP), R10; \
-row504: \
+row473: \
 	XORQ R9, R9; \
-chunks505: \
+chunks474: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -8261,21 +7676,21 @@ chunks505: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone506; \
+	JEQ     rowdone475; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks505; \
+	JLE     chunks474; \
 	MOVQ    BX, R9; \
-	JMP     chunks505; \
-rowdone506: \
+	JMP     chunks474; \
+rowdone475: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row504; \
+	JNZ  row473; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group503; \
+	JNZ  group472; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x1AVX2_body
@@ -8566,15 +7981,15 @@ TEXT ·tzip3x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk507; \
+	JAE  chunk476; \
 	RET; \
-chunk507: \
+chunk476: \
 	SUBQ $0x60, BX; \
-group508: \
+group477: \
 	MOVQ rows+24(FP), R10; \
-row509: \
+row478: \
 	XORQ R9, R9; \
-chunks510: \
+chunks479: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -8687,21 +8102,21 @@ chunks510: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 256(R12); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone511; \
+	JEQ         rowdone480; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks510; \
+	JLE         chunks479; \
 	MOVQ        BX, R9; \
-	JMP         chunks510; \
-rowdone511: \
+	JMP         chunks479; \
+rowdone480: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row509; \
+	JNZ  row478; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group508; \
+	JNZ  group477; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -8863,19 +8278,19 @@ TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk512; \
+	JAE  chunk481; \
 	CMPQ BX, $0x24; \
-	JAE  chunk513; \
+	JAE  chunk482; \
 	CMPQ BX, $0x18; \
-	JAE  chunk514; \
+	JAE  chunk483; \
 	RET; \
-chunk512: \
+chunk481: \
 	SUBQ $0x60, BX; \
-group515: \
+group484: \
 	MOVQ rows+24(FP), R10; \
-row516: \
+row485: \
 	XORQ R9, R9; \
-chunks517: \
+chunks486: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -8987,30 +8402,30 @@ chunks517: \
 	VPOR           Y2, Y6, Y2; \
 	VMOVDQU        Y2, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone518; \
+	JEQ            rowdone487; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks517; \
+	JLE            chunks486; \
 	MOVQ           BX, R9; \
-	JMP            chunks517; \
-rowdone518: \
+	JMP            chunks486; \
+rowdone487: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row516; \
+	JNZ  row485; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group515; \
+	JNZ  group484; \
 	VZEROUPPER; \
 	RET; \
-chunk513: \
+chunk482: \
 	SUBQ $0x24, BX; \
-group519: \
+group488: \
 	MOVQ rows+24(FP), R10; \
-row520: \
+row489: \
 	XORQ R9, R9; \
-chunks521: \
+chunks490: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -9072,30 +8487,30 @@ chunks521: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone522; \
+	JEQ     rowdone491; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks521; \
+	JLE     chunks490; \
 	MOVQ    BX, R9; \
-	JMP     chunks521; \
-rowdone522: \
+	JMP     chunks490; \
+rowdone491: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row520; \
+	JNZ  row489; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group519; \
+	JNZ  group488; \
 	VZEROUPPER; \
 	RET; \
-chunk514: \
+chunk483: \
 	SUBQ $0x18, BX; \
-group523: \
+group492: \
 	MOVQ rows+24(FP), R10; \
-row524: \
+row493: \
 	XORQ R9, R9; \
-chunks525: \
+chunks494: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -9138,21 +8553,21 @@ chunks525: \
 	VPOR    X3, X0, X3; \
 	VMOVQ   X3, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone526; \
+	JEQ     rowdone495; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks525; \
+	JLE     chunks494; \
 	MOVQ    BX, R9; \
-	JMP     chunks525; \
-rowdone526: \
+	JMP     chunks494; \
+rowdone495: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row524; \
+	JNZ  row493; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group523; \
+	JNZ  group492; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x2AVX2_body
@@ -9407,15 +8822,15 @@ TEXT ·tzip3x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk527; \
+	JAE  chunk496; \
 	RET; \
-chunk527: \
+chunk496: \
 	SUBQ $0x60, BX; \
-group528: \
+group497: \
 	MOVQ rows+24(FP), R10; \
-row529: \
+row498: \
 	XORQ R9, R9; \
-chunks530: \
+chunks499: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -9525,21 +8940,21 @@ chunks530: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone531; \
+	JEQ            rowdone500; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks530; \
+	JLE            chunks499; \
 	MOVQ           BX, R9; \
-	JMP            chunks530; \
-rowdone531: \
+	JMP            chunks499; \
+rowdone500: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row529; \
+	JNZ  row498; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group528; \
+	JNZ  group497; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -9629,19 +9044,19 @@ TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk532; \
+	JAE  chunk501; \
 	CMPQ BX, $0x30; \
-	JAE  chunk533; \
+	JAE  chunk502; \
 	CMPQ BX, $0x18; \
-	JAE  chunk534; \
+	JAE  chunk503; \
 	RET; \
-chunk532: \
+chunk501: \
 	SUBQ $0x60, BX; \
-group535: \
+group504: \
 	MOVQ rows+24(FP), R10; \
-row536: \
+row505: \
 	XORQ R9, R9; \
-chunks537: \
+chunks506: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -9745,109 +9160,30 @@ chunks537: \
 	VPOR           Y5, Y0, Y5; \
 	VMOVDQU        Y5, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone538; \
+	JEQ            rowdone507; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks537; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole539; \
+	JLE            chunks506; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle535<>+0(SB), X0, X0; \
-	VMOVDQU        16(R11), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        (R11)(DX*1), X0; \
-	VPSHUFB        shuffle26<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R9); \
-	VMOVDQU        8(R11)(DX*1), X0; \
-	VPSHUFB        shuffle535<>+0(SB), X0, X0; \
-	VMOVDQU        (R11)(DX*2), X1; \
-	VPSHUFB        shuffle536<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R9); \
-	VMOVDQU        16(R11)(DX*2), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        4(R11), X0; \
-	VPSHUFB        shuffle537<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        20(R11), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R9); \
-	VMOVDQU        4(R11)(DX*1), X1; \
-	VPSHUFB        shuffle535<>+0(SB), X1, X1; \
-	VMOVDQU        20(R11)(DX*1), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        4(R11)(DX*2), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 48(R9); \
-	VMOVDQU        12(R11)(DX*2), X1; \
-	VPSHUFB        shuffle535<>+0(SB), X1, X1; \
-	VMOVDQU        24(R11), X0; \
-	VPSHUFB        shuffle536<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 64(R9); \
-	VMOVDQU        32(R11), X0; \
-	VPSHUFB        shuffle538<>+0(SB), X0, X1; \
-	VMOVDQU        24(R11)(DX*1), X2; \
-	VPSHUFB        shuffle537<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        32(R11)(DX*1), X1; \
-	VPSHUFB        shuffle539<>+0(SB), X1, X3; \
-	VPOR           X3, X2, X3; \
-	VMOVDQU        X3, 80(R9); \
-	VMOVDQU        24(R11)(DX*2), X3; \
-	VPSHUFB        shuffle535<>+0(SB), X3, X3; \
-	VMOVDQU        32(R11)(DX*2), X2; \
-	VPSHUFB        shuffle207<>+0(SB), X2, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        28(R11), X3; \
-	VPSHUFB        shuffle26<>+0(SB), X3, X3; \
-	VPOR           X3, X4, X3; \
-	VMOVDQU        X3, 96(R9); \
-	VPSHUFB        shuffle540<>+0(SB), X0, X0; \
-	VMOVDQU        28(R11)(DX*1), X3; \
-	VPSHUFB        shuffle536<>+0(SB), X3, X3; \
-	VPOR           X3, X0, X3; \
-	VMOVDQU        X3, 112(R9); \
-	VPSHUFB        shuffle35<>+0(SB), X1, X1; \
-	VMOVDQU        28(R11)(DX*2), X3; \
-	VPSHUFB        shuffle537<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle541<>+0(SB), X2, X2; \
-	VPOR           X2, X3, X2; \
-	VMOVDQU        X2, 128(R9); \
-	JMP            rowdone538; \
-whole539: \
-	MOVQ BX, R9; \
-	JMP  chunks537; \
-rowdone538: \
+	JMP            chunks506; \
+rowdone507: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row536; \
+	JNZ  row505; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group535; \
+	JNZ  group504; \
 	VZEROUPPER; \
 	RET; \
-chunk533: \
+chunk502: \
 	SUBQ $0x30, BX; \
-group540: \
+group508: \
 	MOVQ rows+24(FP), R10; \
-row541: \
+row509: \
 	XORQ R9, R9; \
-chunks542: \
+chunks510: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -9921,73 +9257,30 @@ chunks542: \
 	VPOR    X2, X3, X2; \
 	VMOVDQU X2, 128(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone543; \
+	JEQ     rowdone511; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks542; \
-	SUBQ    $0x18, R9; \
-	CMPQ    R9, BX; \
-	JL      whole544; \
+	JLE     chunks510; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x18, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R11), X0; \
-	VPSHUFB shuffle535<>+0(SB), X0, X0; \
-	VMOVDQU 8(R11), X1; \
-	VPSHUFB shuffle207<>+0(SB), X1, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVDQU (R11)(DX*1), X0; \
-	VPSHUFB shuffle26<>+0(SB), X0, X0; \
-	VPOR    X0, X2, X0; \
-	VMOVDQU X0, (R9); \
-	VMOVDQU 8(R11)(DX*1), X0; \
-	VPSHUFB shuffle535<>+0(SB), X0, X2; \
-	VMOVDQU (R11)(DX*2), X3; \
-	VPSHUFB shuffle536<>+0(SB), X3, X3; \
-	VPOR    X3, X2, X3; \
-	VMOVDQU X3, 16(R9); \
-	VMOVDQU 8(R11)(DX*2), X3; \
-	VPSHUFB shuffle538<>+0(SB), X3, X2; \
-	VMOVDQU 4(R11), X4; \
-	VPSHUFB shuffle537<>+0(SB), X4, X4; \
-	VPOR    X4, X2, X4; \
-	VPSHUFB shuffle541<>+0(SB), X1, X1; \
-	VPOR    X1, X4, X1; \
-	VMOVDQU X1, 32(R9); \
-	VMOVDQU 4(R11)(DX*1), X1; \
-	VPSHUFB shuffle535<>+0(SB), X1, X1; \
-	VPSHUFB shuffle211<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU 4(R11)(DX*2), X1; \
-	VPSHUFB shuffle26<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU X1, 48(R9); \
-	VPSHUFB shuffle540<>+0(SB), X3, X3; \
-	VMOVQ   X3, 64(R9); \
-	JMP     rowdone543; \
-whole544: \
-	MOVQ BX, R9; \
-	JMP  chunks542; \
-rowdone543: \
+	JMP     chunks510; \
+rowdone511: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row541; \
+	JNZ  row509; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group540; \
+	JNZ  group508; \
 	VZEROUPPER; \
 	RET; \
-chunk534: \
+chunk503: \
 	SUBQ $0x18, BX; \
-group545: \
+group512: \
 	MOVQ rows+24(FP), R10; \
-row546: \
+row513: \
 	XORQ R9, R9; \
-chunks547: \
+chunks514: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -10025,21 +9318,21 @@ chunks547: \
 	VPSHUFB shuffle540<>+0(SB), X3, X3; \
 	VMOVQ   X3, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone548; \
+	JEQ     rowdone515; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks547; \
+	JLE     chunks514; \
 	MOVQ    BX, R9; \
-	JMP     chunks547; \
-rowdone548: \
+	JMP     chunks514; \
+rowdone515: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row546; \
+	JNZ  row513; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group545; \
+	JNZ  group512; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x4AVX2_body
@@ -10228,17 +9521,17 @@ TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk549; \
+	JAE  chunk516; \
 	CMPQ BX, $0x30; \
-	JAE  chunk550; \
+	JAE  chunk517; \
 	RET; \
-chunk549: \
+chunk516: \
 	SUBQ $0x60, BX; \
-group551: \
+group518: \
 	MOVQ rows+24(FP), R10; \
-row552: \
+row519: \
 	XORQ R9, R9; \
-chunks553: \
+chunks520: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -10315,91 +9608,30 @@ chunks553: \
 	VPOR           Y5, Y0, Y5; \
 	VMOVDQU        Y5, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone554; \
+	JEQ            rowdone521; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks553; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole555; \
+	JLE            chunks520; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X0; \
-	VMOVDQU        16(R11), X1; \
-	VPSHUFB        shuffle28<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R9); \
-	VMOVDQU        32(R11), X1; \
-	VPSHUFB        shuffle27<>+0(SB), X1, X0; \
-	VMOVDQU        (R11)(DX*1), X2; \
-	VPSHUFB        shuffle28<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        X2, 16(R9); \
-	VMOVDQU        16(R11)(DX*1), X2; \
-	VPSHUFB        shuffle27<>+0(SB), X2, X2; \
-	VMOVDQU        32(R11)(DX*1), X0; \
-	VPSHUFB        shuffle28<>+0(SB), X0, X3; \
-	VPOR           X3, X2, X3; \
-	VMOVDQU        X3, 32(R9); \
-	VMOVDQU        (R11)(DX*2), X3; \
-	VPSHUFB        shuffle27<>+0(SB), X3, X3; \
-	VMOVDQU        16(R11)(DX*2), X2; \
-	VPSHUFB        shuffle28<>+0(SB), X2, X2; \
-	VPOR           X2, X3, X2; \
-	VMOVDQU        X2, 48(R9); \
-	VMOVDQU        32(R11)(DX*2), X2; \
-	VPSHUFB        shuffle27<>+0(SB), X2, X3; \
-	VMOVDQU        8(R11), X4; \
-	VPSHUFB        shuffle28<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 64(R9); \
-	VMOVDQU        24(R11), X4; \
-	VPSHUFB        shuffle27<>+0(SB), X4, X4; \
-	VPSHUFB        shuffle220<>+0(SB), X1, X1; \
-	VPOR           X1, X4, X1; \
-	VMOVDQU        X1, 80(R9); \
-	VMOVDQU        8(R11)(DX*1), X1; \
-	VPSHUFB        shuffle27<>+0(SB), X1, X1; \
-	VMOVDQU        24(R11)(DX*1), X4; \
-	VPSHUFB        shuffle28<>+0(SB), X4, X4; \
-	VPOR           X4, X1, X4; \
-	VMOVDQU        X4, 96(R9); \
-	VPSHUFB        shuffle33<>+0(SB), X0, X0; \
-	VMOVDQU        8(R11)(DX*2), X4; \
-	VPSHUFB        shuffle28<>+0(SB), X4, X4; \
-	VPOR           X4, X0, X4; \
-	VMOVDQU        X4, 112(R9); \
-	VMOVDQU        24(R11)(DX*2), X4; \
-	VPSHUFB        shuffle27<>+0(SB), X4, X4; \
-	VPSHUFB        shuffle220<>+0(SB), X2, X2; \
-	VPOR           X2, X4, X2; \
-	VMOVDQU        X2, 128(R9); \
-	JMP            rowdone554; \
-whole555: \
-	MOVQ BX, R9; \
-	JMP  chunks553; \
-rowdone554: \
+	JMP            chunks520; \
+rowdone521: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row552; \
+	JNZ  row519; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group551; \
+	JNZ  group518; \
 	VZEROUPPER; \
 	RET; \
-chunk550: \
+chunk517: \
 	SUBQ $0x30, BX; \
-group556: \
+group522: \
 	MOVQ rows+24(FP), R10; \
-row557: \
+row523: \
 	XORQ R9, R9; \
-chunks558: \
+chunks524: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -10455,21 +9687,21 @@ chunks558: \
 	VPOR    X2, X4, X2; \
 	VMOVDQU X2, 128(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone559; \
+	JEQ     rowdone525; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks558; \
+	JLE     chunks524; \
 	MOVQ    BX, R9; \
-	JMP     chunks558; \
-rowdone559: \
+	JMP     chunks524; \
+rowdone525: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row557; \
+	JNZ  row523; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group556; \
+	JNZ  group522; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x8AVX2_body
@@ -10522,15 +9754,15 @@ TEXT ·tzip3x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk560; \
+	JAE  chunk526; \
 	RET; \
-chunk560: \
+chunk526: \
 	SUBQ $0x60, BX; \
-group561: \
+group527: \
 	MOVQ rows+24(FP), R10; \
-row562: \
+row528: \
 	XORQ R9, R9; \
-chunks563: \
+chunks529: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -10607,21 +9839,21 @@ chunks563: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 256(R12); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone564; \
+	JEQ         rowdone530; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks563; \
+	JLE         chunks529; \
 	MOVQ        BX, R9; \
-	JMP         chunks563; \
-rowdone564: \
+	JMP         chunks529; \
+rowdone530: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row562; \
+	JNZ  row528; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group561; \
+	JNZ  group527; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -10645,17 +9877,17 @@ TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk565; \
+	JAE  chunk531; \
 	CMPQ BX, $0x24; \
-	JAE  chunk566; \
+	JAE  chunk532; \
 	RET; \
-chunk565: \
+chunk531: \
 	SUBQ $0x6c, BX; \
-group567: \
+group533: \
 	MOVQ rows+24(FP), R10; \
-row568: \
+row534: \
 	XORQ R9, R9; \
-chunks569: \
+chunks535: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -10758,30 +9990,30 @@ chunks569: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVDQU        X0, 308(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone570; \
+	JEQ            rowdone536; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks569; \
+	JLE            chunks535; \
 	MOVQ           BX, R9; \
-	JMP            chunks569; \
-rowdone570: \
+	JMP            chunks535; \
+rowdone536: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row568; \
+	JNZ  row534; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group567; \
+	JNZ  group533; \
 	VZEROUPPER; \
 	RET; \
-chunk566: \
+chunk532: \
 	SUBQ $0x24, BX; \
-group571: \
+group537: \
 	MOVQ rows+24(FP), R10; \
-row572: \
+row538: \
 	XORQ R9, R9; \
-chunks573: \
+chunks539: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -10846,21 +10078,21 @@ chunks573: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone574; \
+	JEQ     rowdone540; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks573; \
+	JLE     chunks539; \
 	MOVQ    BX, R9; \
-	JMP     chunks573; \
-rowdone574: \
+	JMP     chunks539; \
+rowdone540: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row572; \
+	JNZ  row538; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group571; \
+	JNZ  group537; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x1AVX2_body
@@ -11115,15 +10347,15 @@ TEXT ·tzip3x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk575; \
+	JAE  chunk541; \
 	RET; \
-chunk575: \
+chunk541: \
 	SUBQ $0x00000120, BX; \
-group576: \
+group542: \
 	MOVQ rows+24(FP), R10; \
-row577: \
+row543: \
 	XORQ R9, R9; \
-chunks578: \
+chunks544: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -11452,21 +10684,21 @@ chunks578: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 832(R12); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone579; \
+	JEQ         rowdone545; \
 	ADDQ        $0x00000120, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks578; \
+	JLE         chunks544; \
 	MOVQ        BX, R9; \
-	JMP         chunks578; \
-rowdone579: \
+	JMP         chunks544; \
+rowdone545: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row577; \
+	JNZ  row543; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group576; \
+	JNZ  group542; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -11664,17 +10896,17 @@ TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk580; \
+	JAE  chunk546; \
 	CMPQ BX, $0x24; \
-	JAE  chunk581; \
+	JAE  chunk547; \
 	RET; \
-chunk580: \
+chunk546: \
 	SUBQ $0x6c, BX; \
-group582: \
+group548: \
 	MOVQ rows+24(FP), R10; \
-row583: \
+row549: \
 	XORQ R9, R9; \
-chunks584: \
+chunks550: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -11776,30 +11008,30 @@ chunks584: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        X0, 308(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone585; \
+	JEQ            rowdone551; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks584; \
+	JLE            chunks550; \
 	MOVQ           BX, R9; \
-	JMP            chunks584; \
-rowdone585: \
+	JMP            chunks550; \
+rowdone551: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row583; \
+	JNZ  row549; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group582; \
+	JNZ  group548; \
 	VZEROUPPER; \
 	RET; \
-chunk581: \
+chunk547: \
 	SUBQ $0x24, BX; \
-group586: \
+group552: \
 	MOVQ rows+24(FP), R10; \
-row587: \
+row553: \
 	XORQ R9, R9; \
-chunks588: \
+chunks554: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -11861,21 +11093,21 @@ chunks588: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone589; \
+	JEQ     rowdone555; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks588; \
+	JLE     chunks554; \
 	MOVQ    BX, R9; \
-	JMP     chunks588; \
-rowdone589: \
+	JMP     chunks554; \
+rowdone555: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row587; \
+	JNZ  row553; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group586; \
+	JNZ  group552; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x2AVX2_body
@@ -12070,15 +11302,15 @@ TEXT ·tzip3x3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk590; \
+	JAE  chunk556; \
 	RET; \
-chunk590: \
+chunk556: \
 	SUBQ $0x00000120, BX; \
-group591: \
+group557: \
 	MOVQ rows+24(FP), R10; \
-row592: \
+row558: \
 	XORQ R9, R9; \
-chunks593: \
+chunks559: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -12404,21 +11636,21 @@ chunks593: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 832(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone594; \
+	JEQ            rowdone560; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks593; \
+	JLE            chunks559; \
 	MOVQ           BX, R9; \
-	JMP            chunks593; \
-rowdone594: \
+	JMP            chunks559; \
+rowdone560: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row592; \
+	JNZ  row558; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group591; \
+	JNZ  group557; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -12502,17 +11734,17 @@ TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk595; \
+	JAE  chunk561; \
 	CMPQ BX, $0x24; \
-	JAE  chunk596; \
+	JAE  chunk562; \
 	RET; \
-chunk595: \
+chunk561: \
 	SUBQ $0x6c, BX; \
-group597: \
+group563: \
 	MOVQ rows+24(FP), R10; \
-row598: \
+row564: \
 	XORQ R9, R9; \
-chunks599: \
+chunks565: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -12640,30 +11872,30 @@ chunks599: \
 	VPOR           Y3, Y6, Y3; \
 	VMOVDQU        Y3, 292(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone600; \
+	JEQ            rowdone566; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks599; \
+	JLE            chunks565; \
 	MOVQ           BX, R9; \
-	JMP            chunks599; \
-rowdone600: \
+	JMP            chunks565; \
+rowdone566: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row598; \
+	JNZ  row564; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group597; \
+	JNZ  group563; \
 	VZEROUPPER; \
 	RET; \
-chunk596: \
+chunk562: \
 	SUBQ $0x24, BX; \
-group601: \
+group567: \
 	MOVQ rows+24(FP), R10; \
-row602: \
+row568: \
 	XORQ R9, R9; \
-chunks603: \
+chunks569: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -12719,21 +11951,21 @@ chunks603: \
 	VMOVQ   X2, 96(R12); \
 	VPEXTRD $0x02, X2, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone604; \
+	JEQ     rowdone570; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks603; \
+	JLE     chunks569; \
 	MOVQ    BX, R9; \
-	JMP     chunks603; \
-rowdone604: \
+	JMP     chunks569; \
+rowdone570: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row602; \
+	JNZ  row568; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group601; \
+	JNZ  group567; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x4AVX2_body
@@ -12884,15 +12116,15 @@ TEXT ·tzip3x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk605; \
+	JAE  chunk571; \
 	RET; \
-chunk605: \
+chunk571: \
 	SUBQ $0x00000120, BX; \
-group606: \
+group572: \
 	MOVQ rows+24(FP), R10; \
-row607: \
+row573: \
 	XORQ R9, R9; \
-chunks608: \
+chunks574: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -13203,21 +12435,21 @@ chunks608: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 832(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone609; \
+	JEQ            rowdone575; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks608; \
+	JLE            chunks574; \
 	MOVQ           BX, R9; \
-	JMP            chunks608; \
-rowdone609: \
+	JMP            chunks574; \
+rowdone575: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row607; \
+	JNZ  row573; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group606; \
+	JNZ  group572; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -13295,15 +12527,15 @@ TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x48; \
-	JAE  chunk610; \
+	JAE  chunk576; \
 	RET; \
-chunk610: \
+chunk576: \
 	SUBQ $0x48, BX; \
-group611: \
+group577: \
 	MOVQ rows+24(FP), R10; \
-row612: \
+row578: \
 	XORQ R9, R9; \
-chunks613: \
+chunks579: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -13351,21 +12583,21 @@ chunks613: \
 	VPSHUFB        shuffle704<>+0(SB), Y1, Y1; \
 	VMOVDQU        Y1, 96(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone614; \
+	JEQ            rowdone580; \
 	ADDQ           $0x48, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks613; \
+	JLE            chunks579; \
 	MOVQ           BX, R9; \
-	JMP            chunks613; \
-rowdone614: \
+	JMP            chunks579; \
+rowdone580: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row612; \
+	JNZ  row578; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group611; \
+	JNZ  group577; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x8AVX2_body
@@ -13400,15 +12632,15 @@ TEXT ·tzip3x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk615; \
+	JAE  chunk581; \
 	RET; \
-chunk615: \
+chunk581: \
 	SUBQ $0x00000120, BX; \
-group616: \
+group582: \
 	MOVQ rows+24(FP), R10; \
-row617: \
+row583: \
 	XORQ R9, R9; \
-chunks618: \
+chunks584: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -13629,21 +12861,21 @@ chunks618: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 832(R12); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone619; \
+	JEQ         rowdone585; \
 	ADDQ        $0x00000120, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks618; \
+	JLE         chunks584; \
 	MOVQ        BX, R9; \
-	JMP         chunks618; \
-rowdone619: \
+	JMP         chunks584; \
+rowdone585: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row617; \
+	JNZ  row583; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group616; \
+	JNZ  group582; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -13661,19 +12893,19 @@ TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk620; \
+	JAE  chunk586; \
 	CMPQ BX, $0x24; \
-	JAE  chunk621; \
+	JAE  chunk587; \
 	CMPQ BX, $0x18; \
-	JAE  chunk622; \
+	JAE  chunk588; \
 	RET; \
-chunk620: \
+chunk586: \
 	SUBQ $0x60, BX; \
-group623: \
+group589: \
 	MOVQ rows+24(FP), R10; \
-row624: \
+row590: \
 	XORQ R9, R9; \
-chunks625: \
+chunks591: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -13777,30 +13009,30 @@ chunks625: \
 	VMOVDQU        X0, 64(R12); \
 	VEXTRACTI128   $0x01, Y0, 208(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone626; \
+	JEQ            rowdone592; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks625; \
+	JLE            chunks591; \
 	MOVQ           BX, R9; \
-	JMP            chunks625; \
-rowdone626: \
+	JMP            chunks591; \
+rowdone592: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row624; \
+	JNZ  row590; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group623; \
+	JNZ  group589; \
 	VZEROUPPER; \
 	RET; \
-chunk621: \
+chunk587: \
 	SUBQ $0x24, BX; \
-group627: \
+group593: \
 	MOVQ rows+24(FP), R10; \
-row628: \
+row594: \
 	XORQ R9, R9; \
-chunks629: \
+chunks595: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -13870,30 +13102,30 @@ chunks629: \
 	VMOVQ   X1, 96(R12); \
 	VPEXTRD $0x02, X1, 104(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone630; \
+	JEQ     rowdone596; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks629; \
+	JLE     chunks595; \
 	MOVQ    BX, R9; \
-	JMP     chunks629; \
-rowdone630: \
+	JMP     chunks595; \
+rowdone596: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row628; \
+	JNZ  row594; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group627; \
+	JNZ  group593; \
 	VZEROUPPER; \
 	RET; \
-chunk622: \
+chunk588: \
 	SUBQ $0x18, BX; \
-group631: \
+group597: \
 	MOVQ rows+24(FP), R10; \
-row632: \
+row598: \
 	XORQ R9, R9; \
-chunks633: \
+chunks599: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -13940,21 +13172,21 @@ chunks633: \
 	VPOR    X1, X0, X1; \
 	VMOVQ   X1, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone634; \
+	JEQ     rowdone600; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks633; \
+	JLE     chunks599; \
 	MOVQ    BX, R9; \
-	JMP     chunks633; \
-rowdone634: \
+	JMP     chunks599; \
+rowdone600: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row632; \
+	JNZ  row598; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group631; \
+	JNZ  group597; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x1AVX2_body
@@ -14219,15 +13451,15 @@ TEXT ·tzip3x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk635; \
+	JAE  chunk601; \
 	RET; \
-chunk635: \
+chunk601: \
 	SUBQ $0x60, BX; \
-group636: \
+group602: \
 	MOVQ rows+24(FP), R10; \
-row637: \
+row603: \
 	XORQ R9, R9; \
-chunks638: \
+chunks604: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -14358,21 +13590,21 @@ chunks638: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone639; \
+	JEQ            rowdone605; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks638; \
+	JLE            chunks604; \
 	MOVQ           BX, R9; \
-	JMP            chunks638; \
-rowdone639: \
+	JMP            chunks604; \
+rowdone605: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row637; \
+	JNZ  row603; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group636; \
+	JNZ  group602; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -14576,19 +13808,19 @@ TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk640; \
+	JAE  chunk606; \
 	CMPQ BX, $0x30; \
-	JAE  chunk641; \
+	JAE  chunk607; \
 	CMPQ BX, $0x18; \
-	JAE  chunk642; \
+	JAE  chunk608; \
 	RET; \
-chunk640: \
+chunk606: \
 	SUBQ $0x60, BX; \
-group643: \
+group609: \
 	MOVQ rows+24(FP), R10; \
-row644: \
+row610: \
 	XORQ R9, R9; \
-chunks645: \
+chunks611: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -14745,167 +13977,30 @@ chunks645: \
 	VPOR           Y9, Y2, Y9; \
 	VMOVDQU        Y9, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone646; \
+	JEQ            rowdone612; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks645; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole647; \
+	JLE            chunks611; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle834<>+0(SB), X0, X0; \
-	VMOVDQU        16(R11), X1; \
-	VPSHUFB        shuffle835<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        (R11)(DX*1), X0; \
-	VPSHUFB        shuffle836<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        16(R11)(DX*1), X1; \
-	VPSHUFB        shuffle837<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        (R11)(DX*2), X0; \
-	VPSHUFB        shuffle838<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R9); \
-	VMOVDQU        2(R11)(DX*2), X0; \
-	VPSHUFB        shuffle839<>+0(SB), X0, X0; \
-	VMOVDQU        2(R11), X1; \
-	VPSHUFB        shuffle840<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        18(R11), X0; \
-	VPSHUFB        shuffle841<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        2(R11)(DX*1), X1; \
-	VPSHUFB        shuffle842<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        18(R11)(DX*1), X0; \
-	VPSHUFB        shuffle843<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R9); \
-	VMOVDQU        10(R11)(DX*2), X0; \
-	VPSHUFB        shuffle834<>+0(SB), X0, X0; \
-	VMOVDQU        4(R11), X1; \
-	VPSHUFB        shuffle844<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        20(R11), X0; \
-	VPSHUFB        shuffle845<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        4(R11)(DX*1), X1; \
-	VPSHUFB        shuffle846<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        20(R11)(DX*1), X0; \
-	VPSHUFB        shuffle847<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R9); \
-	VMOVDQU        4(R11)(DX*2), X0; \
-	VPSHUFB        shuffle834<>+0(SB), X0, X0; \
-	VMOVDQU        20(R11)(DX*2), X1; \
-	VPSHUFB        shuffle835<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        6(R11), X0; \
-	VPSHUFB        shuffle836<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        22(R11), X1; \
-	VPSHUFB        shuffle837<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        6(R11)(DX*1), X0; \
-	VPSHUFB        shuffle838<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 48(R9); \
-	VMOVDQU        22(R11)(DX*1), X0; \
-	VPSHUFB        shuffle302<>+0(SB), X0, X0; \
-	VMOVDQU        6(R11)(DX*2), X1; \
-	VPSHUFB        shuffle840<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        22(R11)(DX*2), X0; \
-	VPSHUFB        shuffle841<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        24(R11), X1; \
-	VPSHUFB        shuffle842<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        32(R11), X0; \
-	VPSHUFB        shuffle848<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 64(R9); \
-	VMOVDQU        32(R11)(DX*1), X2; \
-	VPSHUFB        shuffle834<>+0(SB), X2, X1; \
-	VMOVDQU        24(R11)(DX*2), X3; \
-	VPSHUFB        shuffle844<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        32(R11)(DX*2), X1; \
-	VPSHUFB        shuffle849<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        26(R11), X3; \
-	VPSHUFB        shuffle846<>+0(SB), X3, X3; \
-	VPOR           X3, X4, X3; \
-	VPSHUFB        shuffle850<>+0(SB), X0, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 80(R9); \
-	VMOVDQU        26(R11)(DX*1), X4; \
-	VPSHUFB        shuffle834<>+0(SB), X4, X4; \
-	VPSHUFB        shuffle851<>+0(SB), X2, X3; \
-	VPOR           X3, X4, X3; \
-	VMOVDQU        26(R11)(DX*2), X4; \
-	VPSHUFB        shuffle836<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VPSHUFB        shuffle852<>+0(SB), X1, X3; \
-	VPOR           X3, X4, X3; \
-	VMOVDQU        28(R11), X4; \
-	VPSHUFB        shuffle838<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 96(R9); \
-	VMOVDQU        30(R11), X4; \
-	VPSHUFB        shuffle839<>+0(SB), X4, X4; \
-	VMOVDQU        28(R11)(DX*1), X3; \
-	VPSHUFB        shuffle840<>+0(SB), X3, X3; \
-	VPOR           X3, X4, X3; \
-	VPSHUFB        shuffle853<>+0(SB), X2, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        28(R11)(DX*2), X3; \
-	VPSHUFB        shuffle842<>+0(SB), X3, X3; \
-	VPOR           X3, X4, X3; \
-	VPSHUFB        shuffle854<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 112(R9); \
-	VPSHUFB        shuffle855<>+0(SB), X0, X0; \
-	VMOVDQU        30(R11)(DX*1), X4; \
-	VPSHUFB        shuffle844<>+0(SB), X4, X4; \
-	VPOR           X4, X0, X4; \
-	VPSHUFB        shuffle856<>+0(SB), X2, X2; \
-	VPOR           X2, X4, X2; \
-	VMOVDQU        30(R11)(DX*2), X4; \
-	VPSHUFB        shuffle846<>+0(SB), X4, X4; \
-	VPOR           X4, X2, X4; \
-	VPSHUFB        shuffle857<>+0(SB), X1, X1; \
-	VPOR           X1, X4, X1; \
-	VMOVDQU        X1, 128(R9); \
-	JMP            rowdone646; \
-whole647: \
-	MOVQ BX, R9; \
-	JMP  chunks645; \
-rowdone646: \
+	JMP            chunks611; \
+rowdone612: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row644; \
+	JNZ  row610; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group643; \
+	JNZ  group609; \
 	VZEROUPPER; \
 	RET; \
-chunk641: \
+chunk607: \
 	SUBQ $0x30, BX; \
-group648: \
+group613: \
 	MOVQ rows+24(FP), R10; \
-row649: \
+row614: \
 	XORQ R9, R9; \
-chunks650: \
+chunks615: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -15037,101 +14132,30 @@ chunks650: \
 	VPOR    X1, X4, X1; \
 	VMOVDQU X1, 128(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone651; \
+	JEQ     rowdone616; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks650; \
-	SUBQ    $0x18, R9; \
-	CMPQ    R9, BX; \
-	JL      whole652; \
+	JLE     chunks615; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x18, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R11), X0; \
-	VPSHUFB shuffle834<>+0(SB), X0, X0; \
-	VMOVDQU 8(R11), X1; \
-	VPSHUFB shuffle858<>+0(SB), X1, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVDQU (R11)(DX*1), X0; \
-	VPSHUFB shuffle836<>+0(SB), X0, X0; \
-	VPOR    X0, X2, X0; \
-	VMOVDQU 8(R11)(DX*1), X2; \
-	VPSHUFB shuffle859<>+0(SB), X2, X3; \
-	VPOR    X3, X0, X3; \
-	VMOVDQU (R11)(DX*2), X0; \
-	VPSHUFB shuffle838<>+0(SB), X0, X0; \
-	VPOR    X0, X3, X0; \
-	VMOVDQU X0, (R9); \
-	VMOVDQU 2(R11)(DX*2), X0; \
-	VPSHUFB shuffle839<>+0(SB), X0, X0; \
-	VMOVDQU 2(R11), X3; \
-	VPSHUFB shuffle840<>+0(SB), X3, X3; \
-	VPOR    X3, X0, X3; \
-	VPSHUFB shuffle860<>+0(SB), X1, X0; \
-	VPOR    X0, X3, X0; \
-	VMOVDQU 2(R11)(DX*1), X3; \
-	VPSHUFB shuffle842<>+0(SB), X3, X3; \
-	VPOR    X3, X0, X3; \
-	VPSHUFB shuffle861<>+0(SB), X2, X0; \
-	VPOR    X0, X3, X0; \
-	VMOVDQU X0, 16(R9); \
-	VMOVDQU 8(R11)(DX*2), X0; \
-	VPSHUFB shuffle862<>+0(SB), X0, X3; \
-	VMOVDQU 4(R11), X4; \
-	VPSHUFB shuffle844<>+0(SB), X4, X4; \
-	VPOR    X4, X3, X4; \
-	VPSHUFB shuffle863<>+0(SB), X1, X3; \
-	VPOR    X3, X4, X3; \
-	VMOVDQU 4(R11)(DX*1), X4; \
-	VPSHUFB shuffle846<>+0(SB), X4, X4; \
-	VPOR    X4, X3, X4; \
-	VPSHUFB shuffle864<>+0(SB), X2, X3; \
-	VPOR    X3, X4, X3; \
-	VMOVDQU X3, 32(R9); \
-	VMOVDQU 4(R11)(DX*2), X3; \
-	VPSHUFB shuffle834<>+0(SB), X3, X3; \
-	VPSHUFB shuffle865<>+0(SB), X0, X4; \
-	VPOR    X4, X3, X4; \
-	VMOVDQU 6(R11), X3; \
-	VPSHUFB shuffle836<>+0(SB), X3, X3; \
-	VPOR    X3, X4, X3; \
-	VPSHUFB shuffle866<>+0(SB), X1, X1; \
-	VPOR    X1, X3, X1; \
-	VMOVDQU 6(R11)(DX*1), X3; \
-	VPSHUFB shuffle838<>+0(SB), X3, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVDQU X3, 48(R9); \
-	VPSHUFB shuffle14<>+0(SB), X2, X2; \
-	VMOVDQU 6(R11)(DX*2), X3; \
-	VPSHUFB shuffle840<>+0(SB), X3, X3; \
-	VPOR    X3, X2, X3; \
-	VPSHUFB shuffle867<>+0(SB), X0, X0; \
-	VPOR    X0, X3, X0; \
-	VMOVQ   X0, 64(R9); \
-	JMP     rowdone651; \
-whole652: \
-	MOVQ BX, R9; \
-	JMP  chunks650; \
-rowdone651: \
+	JMP     chunks615; \
+rowdone616: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row649; \
+	JNZ  row614; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group648; \
+	JNZ  group613; \
 	VZEROUPPER; \
 	RET; \
-chunk642: \
+chunk608: \
 	SUBQ $0x18, BX; \
-group653: \
+group617: \
 	MOVQ rows+24(FP), R10; \
-row654: \
+row618: \
 	XORQ R9, R9; \
-chunks655: \
+chunks619: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -15197,21 +14221,21 @@ chunks655: \
 	VPOR    X0, X3, X0; \
 	VMOVQ   X0, 64(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone656; \
+	JEQ     rowdone620; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks655; \
+	JLE     chunks619; \
 	MOVQ    BX, R9; \
-	JMP     chunks655; \
-rowdone656: \
+	JMP     chunks619; \
+rowdone620: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row654; \
+	JNZ  row618; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group653; \
+	JNZ  group617; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x2AVX2_body
@@ -15640,17 +14664,17 @@ TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk657; \
+	JAE  chunk621; \
 	CMPQ BX, $0x30; \
-	JAE  chunk658; \
+	JAE  chunk622; \
 	RET; \
-chunk657: \
+chunk621: \
 	SUBQ $0x60, BX; \
-group659: \
+group623: \
 	MOVQ rows+24(FP), R10; \
-row660: \
+row624: \
 	XORQ R9, R9; \
-chunks661: \
+chunks625: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -15781,139 +14805,30 @@ chunks661: \
 	VPOR           Y10, Y0, Y10; \
 	VMOVDQU        Y10, 256(R12); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone662; \
+	JEQ            rowdone626; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks661; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole663; \
+	JLE            chunks625; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R11), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X0; \
-	VMOVDQU        16(R11), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        32(R11), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        (R11)(DX*1), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, (R9); \
-	VMOVDQU        16(R11)(DX*1), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        32(R11)(DX*1), X2; \
-	VPSHUFB        shuffle205<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R11)(DX*2), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X3, X1; \
-	VMOVDQU        16(R11)(DX*2), X3; \
-	VPSHUFB        shuffle26<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        X3, 16(R9); \
-	VMOVDQU        32(R11)(DX*2), X3; \
-	VPSHUFB        shuffle29<>+0(SB), X3, X1; \
-	VMOVDQU        4(R11), X4; \
-	VPSHUFB        shuffle205<>+0(SB), X4, X4; \
-	VPOR           X4, X1, X4; \
-	VMOVDQU        20(R11), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X4, X1; \
-	VPSHUFB        shuffle32<>+0(SB), X0, X4; \
-	VPOR           X4, X1, X4; \
-	VMOVDQU        X4, 32(R9); \
-	VMOVDQU        4(R11)(DX*1), X4; \
-	VPSHUFB        shuffle29<>+0(SB), X4, X4; \
-	VMOVDQU        20(R11)(DX*1), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X4, X1; \
-	VPSHUFB        shuffle691<>+0(SB), X2, X4; \
-	VPOR           X4, X1, X4; \
-	VMOVDQU        4(R11)(DX*2), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X4, X1; \
-	VMOVDQU        X1, 48(R9); \
-	VMOVDQU        20(R11)(DX*2), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VPSHUFB        shuffle209<>+0(SB), X3, X4; \
-	VPOR           X4, X1, X4; \
-	VMOVDQU        8(R11), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X4, X1; \
-	VMOVDQU        24(R11), X4; \
-	VPSHUFB        shuffle26<>+0(SB), X4, X4; \
-	VPOR           X4, X1, X4; \
-	VMOVDQU        X4, 64(R9); \
-	VPSHUFB        shuffle538<>+0(SB), X0, X4; \
-	VMOVDQU        8(R11)(DX*1), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X4, X1; \
-	VMOVDQU        24(R11)(DX*1), X4; \
-	VPSHUFB        shuffle206<>+0(SB), X4, X4; \
-	VPOR           X4, X1, X4; \
-	VPSHUFB        shuffle539<>+0(SB), X2, X1; \
-	VPOR           X1, X4, X1; \
-	VMOVDQU        X1, 80(R9); \
-	VMOVDQU        8(R11)(DX*2), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        24(R11)(DX*2), X4; \
-	VPSHUFB        shuffle205<>+0(SB), X4, X4; \
-	VPOR           X4, X1, X4; \
-	VPSHUFB        shuffle207<>+0(SB), X3, X1; \
-	VPOR           X1, X4, X1; \
-	VMOVDQU        12(R11), X4; \
-	VPSHUFB        shuffle26<>+0(SB), X4, X4; \
-	VPOR           X4, X1, X4; \
-	VMOVDQU        X4, 96(R9); \
-	VMOVDQU        28(R11), X4; \
-	VPSHUFB        shuffle29<>+0(SB), X4, X4; \
-	VPSHUFB        shuffle210<>+0(SB), X0, X0; \
-	VPOR           X0, X4, X0; \
-	VMOVDQU        12(R11)(DX*1), X4; \
-	VPSHUFB        shuffle206<>+0(SB), X4, X4; \
-	VPOR           X4, X0, X4; \
-	VMOVDQU        28(R11)(DX*1), X0; \
-	VPSHUFB        shuffle26<>+0(SB), X0, X0; \
-	VPOR           X0, X4, X0; \
-	VMOVDQU        X0, 112(R9); \
-	VPSHUFB        shuffle35<>+0(SB), X2, X2; \
-	VMOVDQU        12(R11)(DX*2), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        28(R11)(DX*2), X2; \
-	VPSHUFB        shuffle206<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle541<>+0(SB), X3, X3; \
-	VPOR           X3, X2, X3; \
-	VMOVDQU        X3, 128(R9); \
-	JMP            rowdone662; \
-whole663: \
-	MOVQ BX, R9; \
-	JMP  chunks661; \
-rowdone662: \
+	JMP            chunks625; \
+rowdone626: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row660; \
+	JNZ  row624; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group659; \
+	JNZ  group623; \
 	VZEROUPPER; \
 	RET; \
-chunk658: \
+chunk622: \
 	SUBQ $0x30, BX; \
-group664: \
+group627: \
 	MOVQ rows+24(FP), R10; \
-row665: \
+row628: \
 	XORQ R9, R9; \
-chunks666: \
+chunks629: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -16017,21 +14932,21 @@ chunks666: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, 128(R12); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone667; \
+	JEQ     rowdone630; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks666; \
+	JLE     chunks629; \
 	MOVQ    BX, R9; \
-	JMP     chunks666; \
-rowdone667: \
+	JMP     chunks629; \
+rowdone630: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row665; \
+	JNZ  row628; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group664; \
+	JNZ  group627; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x4AVX2_body
@@ -16198,15 +15113,15 @@ TEXT ·tzip3x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk668; \
+	JAE  chunk631; \
 	RET; \
-chunk668: \
+chunk631: \
 	SUBQ $0x60, BX; \
-group669: \
+group632: \
 	MOVQ rows+24(FP), R10; \
-row670: \
+row633: \
 	XORQ R9, R9; \
-chunks671: \
+chunks634: \
 	LEAQ         (CX)(R9*1), R11; \
 	IMUL3Q       $0x03, R9, R12; \
 	ADDQ         AX, R12; \
@@ -16268,21 +15183,21 @@ chunks671: \
 	VMOVDQU      X0, 128(R12); \
 	VEXTRACTI128 $0x01, Y0, 272(R12); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone672; \
+	JEQ          rowdone635; \
 	ADDQ         $0x60, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks671; \
+	JLE          chunks634; \
 	MOVQ         BX, R9; \
-	JMP          chunks671; \
-rowdone672: \
+	JMP          chunks634; \
+rowdone635: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row670; \
+	JNZ  row633; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group669; \
+	JNZ  group632; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x8AVX2_body
@@ -16299,15 +15214,15 @@ TEXT ·tzip3x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk673; \
+	JAE  chunk636; \
 	RET; \
-chunk673: \
+chunk636: \
 	SUBQ $0x60, BX; \
-group674: \
+group637: \
 	MOVQ rows+24(FP), R10; \
-row675: \
+row638: \
 	XORQ R9, R9; \
-chunks676: \
+chunks639: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -16384,21 +15299,21 @@ chunks676: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 256(R12); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone677; \
+	JEQ         rowdone640; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks676; \
+	JLE         chunks639; \
 	MOVQ        BX, R9; \
-	JMP         chunks676; \
-rowdone677: \
+	JMP         chunks639; \
+rowdone640: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row675; \
+	JNZ  row638; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group674; \
+	JNZ  group637; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -16417,21 +15332,21 @@ TEXT ·zip4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk678; \
+	JAE  chunk641; \
 	CMPQ BX, $0x10; \
-	JAE  chunk679; \
+	JAE  chunk642; \
 	CMPQ BX, $0x08; \
-	JAE  chunk680; \
+	JAE  chunk643; \
 	CMPQ BX, $0x04; \
-	JAE  chunk681; \
+	JAE  chunk644; \
 	RET; \
-chunk678: \
+chunk641: \
 	SUBQ $0x20, BX; \
-group682: \
+group645: \
 	MOVQ rows+24(FP), R11; \
-row683: \
+row646: \
 	XORQ R10, R10; \
-chunks684: \
+chunks647: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -16455,55 +15370,30 @@ chunks684: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVDQU    Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone685; \
+	JEQ        rowdone648; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks684; \
-	SUBQ       $0x10, R10; \
-	CMPQ       R10, BX; \
-	JL         whole686; \
+	JLE        chunks647; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x10, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVDQU    (R12), X0; \
-	VMOVDQU    (R13), X1; \
-	VPUNPCKLBW X1, X0, X2; \
-	VPUNPCKHBW X1, X0, X1; \
-	VMOVDQU    (R12)(DX*1), X0; \
-	VMOVDQU    (R13)(DX*1), X3; \
-	VPUNPCKLBW X3, X0, X4; \
-	VPUNPCKHBW X3, X0, X3; \
-	VPUNPCKLBW X4, X2, X0; \
-	VMOVDQU    X0, (AX)(R10*4); \
-	VPUNPCKHBW X4, X2, X4; \
-	VMOVDQU    X4, 16(AX)(R10*4); \
-	VPUNPCKLBW X3, X1, X4; \
-	VMOVDQU    X4, 32(AX)(R10*4); \
-	VPUNPCKHBW X3, X1, X3; \
-	VMOVDQU    X3, 48(AX)(R10*4); \
-	JMP        rowdone685; \
-whole686: \
-	MOVQ BX, R10; \
-	JMP  chunks684; \
-rowdone685: \
+	JMP        chunks647; \
+rowdone648: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row683; \
+	JNZ  row646; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group682; \
+	JNZ  group645; \
 	VZEROUPPER; \
 	RET; \
-chunk679: \
+chunk642: \
 	SUBQ $0x10, BX; \
-group687: \
+group649: \
 	MOVQ rows+24(FP), R11; \
-row688: \
+row650: \
 	XORQ R10, R10; \
-chunks689: \
+chunks651: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), X0; \
@@ -16523,49 +15413,30 @@ chunks689: \
 	VPUNPCKHBW X3, X1, X3; \
 	VMOVDQU    X3, 48(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone690; \
+	JEQ        rowdone652; \
 	ADDQ       $0x10, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks689; \
-	SUBQ       $0x08, R10; \
-	CMPQ       R10, BX; \
-	JL         whole691; \
+	JLE        chunks651; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x08, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVQ      (R12), X0; \
-	VMOVQ      (R13), X1; \
-	VPUNPCKLBW X1, X0, X1; \
-	VMOVQ      (R12)(DX*1), X0; \
-	VMOVQ      (R13)(DX*1), X2; \
-	VPUNPCKLBW X2, X0, X2; \
-	VPUNPCKLBW X2, X1, X0; \
-	VMOVDQU    X0, (AX)(R10*4); \
-	VPUNPCKHBW X2, X1, X2; \
-	VMOVDQU    X2, 16(AX)(R10*4); \
-	JMP        rowdone690; \
-whole691: \
-	MOVQ BX, R10; \
-	JMP  chunks689; \
-rowdone690: \
+	JMP        chunks651; \
+rowdone652: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row688; \
+	JNZ  row650; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group687; \
+	JNZ  group649; \
 	VZEROUPPER; \
 	RET; \
-chunk680: \
+chunk643: \
 	SUBQ $0x08, BX; \
-group692: \
+group653: \
 	MOVQ rows+24(FP), R11; \
-row693: \
+row654: \
 	XORQ R10, R10; \
-chunks694: \
+chunks655: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVQ      (R12), X0; \
@@ -16579,47 +15450,30 @@ chunks694: \
 	VPUNPCKHBW X2, X1, X2; \
 	VMOVDQU    X2, 16(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone695; \
+	JEQ        rowdone656; \
 	ADDQ       $0x08, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks694; \
-	SUBQ       $0x04, R10; \
-	CMPQ       R10, BX; \
-	JL         whole696; \
+	JLE        chunks655; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x04, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVD      (R12), X0; \
-	VMOVD      (R13), X1; \
-	VPUNPCKLBW X1, X0, X1; \
-	VMOVD      (R12)(DX*1), X0; \
-	VMOVD      (R13)(DX*1), X2; \
-	VPUNPCKLBW X2, X0, X2; \
-	VPUNPCKLBW X2, X1, X2; \
-	VMOVDQU    X2, (AX)(R10*4); \
-	JMP        rowdone695; \
-whole696: \
-	MOVQ BX, R10; \
-	JMP  chunks694; \
-rowdone695: \
+	JMP        chunks655; \
+rowdone656: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row693; \
+	JNZ  row654; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group692; \
+	JNZ  group653; \
 	VZEROUPPER; \
 	RET; \
-chunk681: \
+chunk644: \
 	SUBQ $0x04, BX; \
-group697: \
+group657: \
 	MOVQ rows+24(FP), R11; \
-row698: \
+row658: \
 	XORQ R10, R10; \
-chunks699: \
+chunks659: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVD      (R12), X0; \
@@ -16631,21 +15485,21 @@ chunks699: \
 	VPUNPCKLBW X2, X1, X2; \
 	VMOVDQU    X2, (AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone700; \
+	JEQ        rowdone660; \
 	ADDQ       $0x04, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks699; \
+	JLE        chunks659; \
 	MOVQ       BX, R10; \
-	JMP        chunks699; \
-rowdone700: \
+	JMP        chunks659; \
+rowdone660: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row698; \
+	JNZ  row658; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group697; \
+	JNZ  group657; \
 	VZEROUPPER; \
 	RET
 	zip4x1AVX2_body
@@ -16663,21 +15517,21 @@ TEXT ·zip4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk701; \
+	JAE  chunk661; \
 	CMPQ BX, $0x10; \
-	JAE  chunk702; \
+	JAE  chunk662; \
 	CMPQ BX, $0x08; \
-	JAE  chunk703; \
+	JAE  chunk663; \
 	CMPQ BX, $0x04; \
-	JAE  chunk704; \
+	JAE  chunk664; \
 	RET; \
-chunk701: \
+chunk661: \
 	SUBQ $0x20, BX; \
-group705: \
+group665: \
 	MOVQ rows+24(FP), R11; \
-row706: \
+row666: \
 	XORQ R10, R10; \
-chunks707: \
+chunks667: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -16701,55 +15555,30 @@ chunks707: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVDQU    Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone708; \
+	JEQ        rowdone668; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks707; \
-	SUBQ       $0x10, R10; \
-	CMPQ       R10, BX; \
-	JL         whole709; \
+	JLE        chunks667; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x10, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVDQU    (R12), X0; \
-	VMOVDQU    (R13), X1; \
-	VPUNPCKLWD X1, X0, X2; \
-	VPUNPCKHWD X1, X0, X1; \
-	VMOVDQU    (R12)(DX*1), X0; \
-	VMOVDQU    (R13)(DX*1), X3; \
-	VPUNPCKLWD X3, X0, X4; \
-	VPUNPCKHWD X3, X0, X3; \
-	VPUNPCKLWD X4, X2, X0; \
-	VMOVDQU    X0, (AX)(R10*4); \
-	VPUNPCKHWD X4, X2, X4; \
-	VMOVDQU    X4, 16(AX)(R10*4); \
-	VPUNPCKLWD X3, X1, X4; \
-	VMOVDQU    X4, 32(AX)(R10*4); \
-	VPUNPCKHWD X3, X1, X3; \
-	VMOVDQU    X3, 48(AX)(R10*4); \
-	JMP        rowdone708; \
-whole709: \
-	MOVQ BX, R10; \
-	JMP  chunks707; \
-rowdone708: \
+	JMP        chunks667; \
+rowdone668: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row706; \
+	JNZ  row666; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group705; \
+	JNZ  group665; \
 	VZEROUPPER; \
 	RET; \
-chunk702: \
+chunk662: \
 	SUBQ $0x10, BX; \
-group710: \
+group669: \
 	MOVQ rows+24(FP), R11; \
-row711: \
+row670: \
 	XORQ R10, R10; \
-chunks712: \
+chunks671: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), X0; \
@@ -16769,49 +15598,30 @@ chunks712: \
 	VPUNPCKHWD X3, X1, X3; \
 	VMOVDQU    X3, 48(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone713; \
+	JEQ        rowdone672; \
 	ADDQ       $0x10, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks712; \
-	SUBQ       $0x08, R10; \
-	CMPQ       R10, BX; \
-	JL         whole714; \
+	JLE        chunks671; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x08, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVQ      (R12), X0; \
-	VMOVQ      (R13), X1; \
-	VPUNPCKLWD X1, X0, X1; \
-	VMOVQ      (R12)(DX*1), X0; \
-	VMOVQ      (R13)(DX*1), X2; \
-	VPUNPCKLWD X2, X0, X2; \
-	VPUNPCKLWD X2, X1, X0; \
-	VMOVDQU    X0, (AX)(R10*4); \
-	VPUNPCKHWD X2, X1, X2; \
-	VMOVDQU    X2, 16(AX)(R10*4); \
-	JMP        rowdone713; \
-whole714: \
-	MOVQ BX, R10; \
-	JMP  chunks712; \
-rowdone713: \
+	JMP        chunks671; \
+rowdone672: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row711; \
+	JNZ  row670; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group710; \
+	JNZ  group669; \
 	VZEROUPPER; \
 	RET; \
-chunk703: \
+chunk663: \
 	SUBQ $0x08, BX; \
-group715: \
+group673: \
 	MOVQ rows+24(FP), R11; \
-row716: \
+row674: \
 	XORQ R10, R10; \
-chunks717: \
+chunks675: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVQ      (R12), X0; \
@@ -16825,47 +15635,30 @@ chunks717: \
 	VPUNPCKHWD X2, X1, X2; \
 	VMOVDQU    X2, 16(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone718; \
+	JEQ        rowdone676; \
 	ADDQ       $0x08, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks717; \
-	SUBQ       $0x04, R10; \
-	CMPQ       R10, BX; \
-	JL         whole719; \
+	JLE        chunks675; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x04, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVD      (R12), X0; \
-	VMOVD      (R13), X1; \
-	VPUNPCKLWD X1, X0, X1; \
-	VMOVD      (R12)(DX*1), X0; \
-	VMOVD      (R13)(DX*1), X2; \
-	VPUNPCKLWD X2, X0, X2; \
-	VPUNPCKLWD X2, X1, X2; \
-	VMOVDQU    X2, (AX)(R10*4); \
-	JMP        rowdone718; \
-whole719: \
-	MOVQ BX, R10; \
-	JMP  chunks717; \
-rowdone718: \
+	JMP        chunks675; \
+rowdone676: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row716; \
+	JNZ  row674; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group715; \
+	JNZ  group673; \
 	VZEROUPPER; \
 	RET; \
-chunk704: \
+chunk664: \
 	SUBQ $0x04, BX; \
-group720: \
+group677: \
 	MOVQ rows+24(FP), R11; \
-row721: \
+row678: \
 	XORQ R10, R10; \
-chunks722: \
+chunks679: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVD      (R12), X0; \
@@ -16877,21 +15670,21 @@ chunks722: \
 	VPUNPCKLWD X2, X1, X2; \
 	VMOVDQU    X2, (AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone723; \
+	JEQ        rowdone680; \
 	ADDQ       $0x04, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks722; \
+	JLE        chunks679; \
 	MOVQ       BX, R10; \
-	JMP        chunks722; \
-rowdone723: \
+	JMP        chunks679; \
+rowdone680: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row721; \
+	JNZ  row678; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group720; \
+	JNZ  group677; \
 	VZEROUPPER; \
 	RET
 	zip4x2AVX2_body
@@ -16909,21 +15702,21 @@ TEXT ·zip4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk724; \
+	JAE  chunk681; \
 	CMPQ BX, $0x10; \
-	JAE  chunk725; \
+	JAE  chunk682; \
 	CMPQ BX, $0x08; \
-	JAE  chunk726; \
+	JAE  chunk683; \
 	CMPQ BX, $0x04; \
-	JAE  chunk727; \
+	JAE  chunk684; \
 	RET; \
-chunk724: \
+chunk681: \
 	SUBQ $0x20, BX; \
-group728: \
+group685: \
 	MOVQ rows+24(FP), R11; \
-row729: \
+row686: \
 	XORQ R10, R10; \
-chunks730: \
+chunks687: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -16947,55 +15740,30 @@ chunks730: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVDQU    Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone731; \
+	JEQ        rowdone688; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks730; \
-	SUBQ       $0x10, R10; \
-	CMPQ       R10, BX; \
-	JL         whole732; \
+	JLE        chunks687; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x10, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVDQU    (R12), X0; \
-	VMOVDQU    (R13), X1; \
-	VPUNPCKLDQ X1, X0, X2; \
-	VPUNPCKHDQ X1, X0, X1; \
-	VMOVDQU    (R12)(DX*1), X0; \
-	VMOVDQU    (R13)(DX*1), X3; \
-	VPUNPCKLDQ X3, X0, X4; \
-	VPUNPCKHDQ X3, X0, X3; \
-	VPUNPCKLDQ X4, X2, X0; \
-	VMOVDQU    X0, (AX)(R10*4); \
-	VPUNPCKHDQ X4, X2, X4; \
-	VMOVDQU    X4, 16(AX)(R10*4); \
-	VPUNPCKLDQ X3, X1, X4; \
-	VMOVDQU    X4, 32(AX)(R10*4); \
-	VPUNPCKHDQ X3, X1, X3; \
-	VMOVDQU    X3, 48(AX)(R10*4); \
-	JMP        rowdone731; \
-whole732: \
-	MOVQ BX, R10; \
-	JMP  chunks730; \
-rowdone731: \
+	JMP        chunks687; \
+rowdone688: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row729; \
+	JNZ  row686; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group728; \
+	JNZ  group685; \
 	VZEROUPPER; \
 	RET; \
-chunk725: \
+chunk682: \
 	SUBQ $0x10, BX; \
-group733: \
+group689: \
 	MOVQ rows+24(FP), R11; \
-row734: \
+row690: \
 	XORQ R10, R10; \
-chunks735: \
+chunks691: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), X0; \
@@ -17015,49 +15783,30 @@ chunks735: \
 	VPUNPCKHDQ X3, X1, X3; \
 	VMOVDQU    X3, 48(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone736; \
+	JEQ        rowdone692; \
 	ADDQ       $0x10, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks735; \
-	SUBQ       $0x08, R10; \
-	CMPQ       R10, BX; \
-	JL         whole737; \
+	JLE        chunks691; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x08, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVQ      (R12), X0; \
-	VMOVQ      (R13), X1; \
-	VPUNPCKLDQ X1, X0, X1; \
-	VMOVQ      (R12)(DX*1), X0; \
-	VMOVQ      (R13)(DX*1), X2; \
-	VPUNPCKLDQ X2, X0, X2; \
-	VPUNPCKLDQ X2, X1, X0; \
-	VMOVDQU    X0, (AX)(R10*4); \
-	VPUNPCKHDQ X2, X1, X2; \
-	VMOVDQU    X2, 16(AX)(R10*4); \
-	JMP        rowdone736; \
-whole737: \
-	MOVQ BX, R10; \
-	JMP  chunks735; \
-rowdone736: \
+	JMP        chunks691; \
+rowdone692: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row734; \
+	JNZ  row690; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group733; \
+	JNZ  group689; \
 	VZEROUPPER; \
 	RET; \
-chunk726: \
+chunk683: \
 	SUBQ $0x08, BX; \
-group738: \
+group693: \
 	MOVQ rows+24(FP), R11; \
-row739: \
+row694: \
 	XORQ R10, R10; \
-chunks740: \
+chunks695: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVQ      (R12), X0; \
@@ -17071,47 +15820,30 @@ chunks740: \
 	VPUNPCKHDQ X2, X1, X2; \
 	VMOVDQU    X2, 16(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone741; \
+	JEQ        rowdone696; \
 	ADDQ       $0x08, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks740; \
-	SUBQ       $0x04, R10; \
-	CMPQ       R10, BX; \
-	JL         whole742; \
+	JLE        chunks695; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x04, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVD      (R12), X0; \
-	VMOVD      (R13), X1; \
-	VPUNPCKLDQ X1, X0, X1; \
-	VMOVD      (R12)(DX*1), X0; \
-	VMOVD      (R13)(DX*1), X2; \
-	VPUNPCKLDQ X2, X0, X2; \
-	VPUNPCKLDQ X2, X1, X2; \
-	VMOVDQU    X2, (AX)(R10*4); \
-	JMP        rowdone741; \
-whole742: \
-	MOVQ BX, R10; \
-	JMP  chunks740; \
-rowdone741: \
+	JMP        chunks695; \
+rowdone696: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row739; \
+	JNZ  row694; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group738; \
+	JNZ  group693; \
 	VZEROUPPER; \
 	RET; \
-chunk727: \
+chunk684: \
 	SUBQ $0x04, BX; \
-group743: \
+group697: \
 	MOVQ rows+24(FP), R11; \
-row744: \
+row698: \
 	XORQ R10, R10; \
-chunks745: \
+chunks699: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVD      (R12), X0; \
@@ -17123,21 +15855,21 @@ chunks745: \
 	VPUNPCKLDQ X2, X1, X2; \
 	VMOVDQU    X2, (AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone746; \
+	JEQ        rowdone700; \
 	ADDQ       $0x04, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks745; \
+	JLE        chunks699; \
 	MOVQ       BX, R10; \
-	JMP        chunks745; \
-rowdone746: \
+	JMP        chunks699; \
+rowdone700: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row744; \
+	JNZ  row698; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group743; \
+	JNZ  group697; \
 	VZEROUPPER; \
 	RET
 	zip4x4AVX2_body
@@ -17155,19 +15887,19 @@ TEXT ·zip4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk747; \
+	JAE  chunk701; \
 	CMPQ BX, $0x10; \
-	JAE  chunk748; \
+	JAE  chunk702; \
 	CMPQ BX, $0x08; \
-	JAE  chunk749; \
+	JAE  chunk703; \
 	RET; \
-chunk747: \
+chunk701: \
 	SUBQ $0x20, BX; \
-group750: \
+group704: \
 	MOVQ rows+24(FP), R11; \
-row751: \
+row705: \
 	XORQ R10, R10; \
-chunks752: \
+chunks706: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -17191,55 +15923,30 @@ chunks752: \
 	VPERM2I128  $0x31, Y3, Y2, Y3; \
 	VMOVDQU     Y3, 96(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone753; \
+	JEQ         rowdone707; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks752; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole754; \
+	JLE         chunks706; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (R12), X0; \
-	VMOVDQU     (R13), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     (R12)(DX*1), X0; \
-	VMOVDQU     (R13)(DX*1), X3; \
-	VPUNPCKLQDQ X3, X0, X4; \
-	VPUNPCKHQDQ X3, X0, X3; \
-	VPUNPCKLQDQ X4, X2, X0; \
-	VMOVDQU     X0, (AX)(R10*4); \
-	VPUNPCKHQDQ X4, X2, X4; \
-	VMOVDQU     X4, 16(AX)(R10*4); \
-	VPUNPCKLQDQ X3, X1, X4; \
-	VMOVDQU     X4, 32(AX)(R10*4); \
-	VPUNPCKHQDQ X3, X1, X3; \
-	VMOVDQU     X3, 48(AX)(R10*4); \
-	JMP         rowdone753; \
-whole754: \
-	MOVQ BX, R10; \
-	JMP  chunks752; \
-rowdone753: \
+	JMP         chunks706; \
+rowdone707: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row751; \
+	JNZ  row705; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group750; \
+	JNZ  group704; \
 	VZEROUPPER; \
 	RET; \
-chunk748: \
+chunk702: \
 	SUBQ $0x10, BX; \
-group755: \
+group708: \
 	MOVQ rows+24(FP), R11; \
-row756: \
+row709: \
 	XORQ R10, R10; \
-chunks757: \
+chunks710: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -17259,49 +15966,30 @@ chunks757: \
 	VPUNPCKHQDQ X3, X1, X3; \
 	VMOVDQU     X3, 48(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone758; \
+	JEQ         rowdone711; \
 	ADDQ        $0x10, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks757; \
-	SUBQ        $0x08, R10; \
-	CMPQ        R10, BX; \
-	JL          whole759; \
+	JLE         chunks710; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x08, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVQ       (R12), X0; \
-	VMOVQ       (R13), X1; \
-	VPUNPCKLQDQ X1, X0, X1; \
-	VMOVQ       (R12)(DX*1), X0; \
-	VMOVQ       (R13)(DX*1), X2; \
-	VPUNPCKLQDQ X2, X0, X2; \
-	VPUNPCKLQDQ X2, X1, X0; \
-	VMOVDQU     X0, (AX)(R10*4); \
-	VPUNPCKHQDQ X2, X1, X2; \
-	VMOVDQU     X2, 16(AX)(R10*4); \
-	JMP         rowdone758; \
-whole759: \
-	MOVQ BX, R10; \
-	JMP  chunks757; \
-rowdone758: \
+	JMP         chunks710; \
+rowdone711: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row756; \
+	JNZ  row709; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group755; \
+	JNZ  group708; \
 	VZEROUPPER; \
 	RET; \
-chunk749: \
+chunk703: \
 	SUBQ $0x08, BX; \
-group760: \
+group712: \
 	MOVQ rows+24(FP), R11; \
-row761: \
+row713: \
 	XORQ R10, R10; \
-chunks762: \
+chunks714: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVQ       (R12), X0; \
@@ -17315,21 +16003,21 @@ chunks762: \
 	VPUNPCKHQDQ X2, X1, X2; \
 	VMOVDQU     X2, 16(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone763; \
+	JEQ         rowdone715; \
 	ADDQ        $0x08, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks762; \
+	JLE         chunks714; \
 	MOVQ        BX, R10; \
-	JMP         chunks762; \
-rowdone763: \
+	JMP         chunks714; \
+rowdone715: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row761; \
+	JNZ  row713; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group760; \
+	JNZ  group712; \
 	VZEROUPPER; \
 	RET
 	zip4x8AVX2_body
@@ -17347,17 +16035,17 @@ TEXT ·zip4x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk764; \
+	JAE  chunk716; \
 	CMPQ BX, $0x10; \
-	JAE  chunk765; \
+	JAE  chunk717; \
 	RET; \
-chunk764: \
+chunk716: \
 	SUBQ $0x20, BX; \
-group766: \
+group718: \
 	MOVQ rows+24(FP), R11; \
-row767: \
+row719: \
 	XORQ R10, R10; \
-chunks768: \
+chunks720: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -17373,47 +16061,30 @@ chunks768: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVDQU    Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone769; \
+	JEQ        rowdone721; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks768; \
-	SUBQ       $0x10, R10; \
-	CMPQ       R10, BX; \
-	JL         whole770; \
+	JLE        chunks720; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x10, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVDQU    (R12), X0; \
-	VMOVDQU    X0, (AX)(R10*4); \
-	VMOVDQU    (R12)(DX*1), X0; \
-	VMOVDQU    X0, 16(AX)(R10*4); \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    X0, 32(AX)(R10*4); \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    X0, 48(AX)(R10*4); \
-	JMP        rowdone769; \
-whole770: \
-	MOVQ BX, R10; \
-	JMP  chunks768; \
-rowdone769: \
+	JMP        chunks720; \
+rowdone721: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row767; \
+	JNZ  row719; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group766; \
+	JNZ  group718; \
 	VZEROUPPER; \
 	RET; \
-chunk765: \
+chunk717: \
 	SUBQ $0x10, BX; \
-group771: \
+group722: \
 	MOVQ rows+24(FP), R11; \
-row772: \
+row723: \
 	XORQ R10, R10; \
-chunks773: \
+chunks724: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -17425,21 +16096,21 @@ chunks773: \
 	VMOVDQU (R13)(DX*1), X0; \
 	VMOVDQU X0, 48(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone774; \
+	JEQ     rowdone725; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks773; \
+	JLE     chunks724; \
 	MOVQ    BX, R10; \
-	JMP     chunks773; \
-rowdone774: \
+	JMP     chunks724; \
+rowdone725: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row772; \
+	JNZ  row723; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group771; \
+	JNZ  group722; \
 	VZEROUPPER; \
 	RET
 	zip4x16AVX2_body
@@ -17457,19 +16128,19 @@ TEXT ·zip4x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk775; \
+	JAE  chunk726; \
 	CMPQ BX, $0x24; \
-	JAE  chunk776; \
+	JAE  chunk727; \
 	CMPQ BX, $0x18; \
-	JAE  chunk777; \
+	JAE  chunk728; \
 	RET; \
-chunk775: \
+chunk726: \
 	SUBQ $0x60, BX; \
-group778: \
+group729: \
 	MOVQ rows+24(FP), R11; \
-row779: \
+row730: \
 	XORQ R10, R10; \
-chunks780: \
+chunks731: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (R12), Y0; \
@@ -17575,30 +16246,30 @@ chunks780: \
 	VPOR           Y1, Y4, Y1; \
 	VMOVDQU        Y1, 352(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone781; \
+	JEQ            rowdone732; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks780; \
+	JLE            chunks731; \
 	MOVQ           BX, R10; \
-	JMP            chunks780; \
-rowdone781: \
+	JMP            chunks731; \
+rowdone732: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row779; \
+	JNZ  row730; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group778; \
+	JNZ  group729; \
 	VZEROUPPER; \
 	RET; \
-chunk776: \
+chunk727: \
 	SUBQ $0x24, BX; \
-group782: \
+group733: \
 	MOVQ rows+24(FP), R11; \
-row783: \
+row734: \
 	XORQ R10, R10; \
-chunks784: \
+chunks735: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -17653,30 +16324,30 @@ chunks784: \
 	VPOR    X3, X1, X3; \
 	VMOVDQU X3, 128(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone785; \
+	JEQ     rowdone736; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks784; \
+	JLE     chunks735; \
 	MOVQ    BX, R10; \
-	JMP     chunks784; \
-rowdone785: \
+	JMP     chunks735; \
+rowdone736: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row783; \
+	JNZ  row734; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group782; \
+	JNZ  group733; \
 	VZEROUPPER; \
 	RET; \
-chunk777: \
+chunk728: \
 	SUBQ $0x18, BX; \
-group786: \
+group737: \
 	MOVQ rows+24(FP), R11; \
-row787: \
+row738: \
 	XORQ R10, R10; \
-chunks788: \
+chunks739: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -17713,21 +16384,21 @@ chunks788: \
 	VPOR    X3, X0, X3; \
 	VMOVDQU X3, 80(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone789; \
+	JEQ     rowdone740; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks788; \
+	JLE     chunks739; \
 	MOVQ    BX, R10; \
-	JMP     chunks788; \
-rowdone789: \
+	JMP     chunks739; \
+rowdone740: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row787; \
+	JNZ  row738; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group786; \
+	JNZ  group737; \
 	VZEROUPPER; \
 	RET
 	zip4x12AVX2_body
@@ -17787,15 +16458,15 @@ TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk790; \
+	JAE  chunk741; \
 	RET; \
-chunk790: \
+chunk741: \
 	SUBQ $0x20, BX; \
-group791: \
+group742: \
 	MOVQ rows+24(FP), R11; \
-row792: \
+row743: \
 	XORQ R10, R10; \
-chunks793: \
+chunks744: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -17819,21 +16490,21 @@ chunks793: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVNTDQ   Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone794; \
+	JEQ        rowdone745; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks793; \
+	JLE        chunks744; \
 	MOVQ       BX, R10; \
-	JMP        chunks793; \
-rowdone794: \
+	JMP        chunks744; \
+rowdone745: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row792; \
+	JNZ  row743; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group791; \
+	JNZ  group742; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -17852,15 +16523,15 @@ TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk795; \
+	JAE  chunk746; \
 	RET; \
-chunk795: \
+chunk746: \
 	SUBQ $0x20, BX; \
-group796: \
+group747: \
 	MOVQ rows+24(FP), R11; \
-row797: \
+row748: \
 	XORQ R10, R10; \
-chunks798: \
+chunks749: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -17884,21 +16555,21 @@ chunks798: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVNTDQ   Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone799; \
+	JEQ        rowdone750; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks798; \
+	JLE        chunks749; \
 	MOVQ       BX, R10; \
-	JMP        chunks798; \
-rowdone799: \
+	JMP        chunks749; \
+rowdone750: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row797; \
+	JNZ  row748; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group796; \
+	JNZ  group747; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -17917,15 +16588,15 @@ TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk800; \
+	JAE  chunk751; \
 	RET; \
-chunk800: \
+chunk751: \
 	SUBQ $0x20, BX; \
-group801: \
+group752: \
 	MOVQ rows+24(FP), R11; \
-row802: \
+row753: \
 	XORQ R10, R10; \
-chunks803: \
+chunks754: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -17949,21 +16620,21 @@ chunks803: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVNTDQ   Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone804; \
+	JEQ        rowdone755; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks803; \
+	JLE        chunks754; \
 	MOVQ       BX, R10; \
-	JMP        chunks803; \
-rowdone804: \
+	JMP        chunks754; \
+rowdone755: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row802; \
+	JNZ  row753; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group801; \
+	JNZ  group752; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -17982,15 +16653,15 @@ TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk805; \
+	JAE  chunk756; \
 	RET; \
-chunk805: \
+chunk756: \
 	SUBQ $0x20, BX; \
-group806: \
+group757: \
 	MOVQ rows+24(FP), R11; \
-row807: \
+row758: \
 	XORQ R10, R10; \
-chunks808: \
+chunks759: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -18014,21 +16685,21 @@ chunks808: \
 	VPERM2I128  $0x31, Y3, Y2, Y3; \
 	VMOVNTDQ    Y3, 96(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone809; \
+	JEQ         rowdone760; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks808; \
+	JLE         chunks759; \
 	MOVQ        BX, R10; \
-	JMP         chunks808; \
-rowdone809: \
+	JMP         chunks759; \
+rowdone760: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row807; \
+	JNZ  row758; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group806; \
+	JNZ  group757; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -18047,15 +16718,15 @@ TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk810; \
+	JAE  chunk761; \
 	RET; \
-chunk810: \
+chunk761: \
 	SUBQ $0x20, BX; \
-group811: \
+group762: \
 	MOVQ rows+24(FP), R11; \
-row812: \
+row763: \
 	XORQ R10, R10; \
-chunks813: \
+chunks764: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -18071,21 +16742,21 @@ chunks813: \
 	VPERM2I128 $0x31, Y3, Y2, Y3; \
 	VMOVNTDQ   Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone814; \
+	JEQ        rowdone765; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks813; \
+	JLE        chunks764; \
 	MOVQ       BX, R10; \
-	JMP        chunks813; \
-rowdone814: \
+	JMP        chunks764; \
+rowdone765: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row812; \
+	JNZ  row763; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group811; \
+	JNZ  group762; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -18104,17 +16775,17 @@ TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk815; \
+	JAE  chunk766; \
 	CMPQ BX, $0x10; \
-	JAE  chunk816; \
+	JAE  chunk767; \
 	RET; \
-chunk815: \
+chunk766: \
 	SUBQ $0x20, BX; \
-group817: \
+group768: \
 	MOVQ rows+24(FP), R11; \
-row818: \
+row769: \
 	XORQ R10, R10; \
-chunks819: \
+chunks770: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -18142,75 +16813,30 @@ chunks819: \
 	VPERM2I128 $0x31, Y3, Y4, Y3; \
 	VMOVDQU    Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone820; \
+	JEQ        rowdone771; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks819; \
-	SUBQ       $0x10, R10; \
-	CMPQ       R10, BX; \
-	JL         whole821; \
+	JLE        chunks770; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x10, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVDQU    (R12), X0; \
-	VPSHUFB    shuffle900<>+0(SB), X0, X1; \
-	VMOVDQU    (R12)(DX*1), X2; \
-	VPSHUFB    shuffle901<>+0(SB), X2, X3; \
-	VPOR       X3, X1, X3; \
-	VMOVDQU    (R13), X1; \
-	VPSHUFB    shuffle902<>+0(SB), X1, X4; \
-	VPOR       X4, X3, X4; \
-	VMOVDQU    (R13)(DX*1), X3; \
-	VPSHUFB    shuffle903<>+0(SB), X3, X5; \
-	VPOR       X5, X4, X5; \
-	VMOVDQU    X5, (AX)(R10*4); \
-	VPSHUFB    shuffle904<>+0(SB), X0, X5; \
-	VPSHUFB    shuffle905<>+0(SB), X2, X4; \
-	VPOR       X4, X5, X4; \
-	VPSHUFB    shuffle906<>+0(SB), X1, X5; \
-	VPOR       X5, X4, X5; \
-	VPSHUFB    shuffle907<>+0(SB), X3, X4; \
-	VPOR       X4, X5, X4; \
-	VMOVDQU    X4, 16(AX)(R10*4); \
-	VPSHUFB    shuffle908<>+0(SB), X0, X4; \
-	VPSHUFB    shuffle909<>+0(SB), X2, X5; \
-	VPOR       X5, X4, X5; \
-	VPSHUFB    shuffle910<>+0(SB), X1, X4; \
-	VPOR       X4, X5, X4; \
-	VPSHUFB    shuffle911<>+0(SB), X3, X5; \
-	VPOR       X5, X4, X5; \
-	VMOVDQU    X5, 32(AX)(R10*4); \
-	VPSHUFB    shuffle912<>+0(SB), X0, X0; \
-	VPSHUFB    shuffle913<>+0(SB), X2, X2; \
-	VPOR       X2, X0, X2; \
-	VPSHUFB    shuffle914<>+0(SB), X1, X1; \
-	VPOR       X1, X2, X1; \
-	VPSHUFB    shuffle915<>+0(SB), X3, X3; \
-	VPOR       X3, X1, X3; \
-	VMOVDQU    X3, 48(AX)(R10*4); \
-	JMP        rowdone820; \
-whole821: \
-	MOVQ BX, R10; \
-	JMP  chunks819; \
-rowdone820: \
+	JMP        chunks770; \
+rowdone771: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row818; \
+	JNZ  row769; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group817; \
+	JNZ  group768; \
 	VZEROUPPER; \
 	RET; \
-chunk816: \
+chunk767: \
 	SUBQ $0x10, BX; \
-group822: \
+group772: \
 	MOVQ rows+24(FP), R11; \
-row823: \
+row773: \
 	XORQ R10, R10; \
-chunks824: \
+chunks774: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -18250,21 +16876,21 @@ chunks824: \
 	VPOR    X3, X1, X3; \
 	VMOVDQU X3, 48(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone825; \
+	JEQ     rowdone775; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks824; \
+	JLE     chunks774; \
 	MOVQ    BX, R10; \
-	JMP     chunks824; \
-rowdone825: \
+	JMP     chunks774; \
+rowdone775: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row823; \
+	JNZ  row773; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group822; \
+	JNZ  group772; \
 	VZEROUPPER; \
 	RET
 	tzip4x2x1AVX2_body
@@ -18346,15 +16972,15 @@ TEXT ·tzip4x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk826; \
+	JAE  chunk776; \
 	RET; \
-chunk826: \
+chunk776: \
 	SUBQ $0x20, BX; \
-group827: \
+group777: \
 	MOVQ rows+24(FP), R11; \
-row828: \
+row778: \
 	XORQ R10, R10; \
-chunks829: \
+chunks779: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (R12), X0; \
@@ -18410,21 +17036,21 @@ chunks829: \
 	VPOR           Y3, Y1, Y3; \
 	VMOVNTDQ       Y3, 96(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone830; \
+	JEQ            rowdone780; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks829; \
+	JLE            chunks779; \
 	MOVQ           BX, R10; \
-	JMP            chunks829; \
-rowdone830: \
+	JMP            chunks779; \
+rowdone780: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row828; \
+	JNZ  row778; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group827; \
+	JNZ  group777; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -18515,17 +17141,17 @@ TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk831; \
+	JAE  chunk781; \
 	CMPQ BX, $0x10; \
-	JAE  chunk832; \
+	JAE  chunk782; \
 	RET; \
-chunk831: \
+chunk781: \
 	SUBQ $0x20, BX; \
-group833: \
+group783: \
 	MOVQ rows+24(FP), R11; \
-row834: \
+row784: \
 	XORQ R10, R10; \
-chunks835: \
+chunks785: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -18553,59 +17179,30 @@ chunks835: \
 	VPERM2I128  $0x31, Y3, Y4, Y3; \
 	VMOVDQU     Y3, 96(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone836; \
+	JEQ         rowdone786; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks835; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole837; \
+	JLE         chunks785; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (R12), X0; \
-	VPSHUFB     shuffle928<>+0(SB), X0, X1; \
-	VMOVDQU     (R12)(DX*1), X2; \
-	VPSHUFB     shuffle929<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     X3, (AX)(R10*4); \
-	VMOVDQU     (R13), X3; \
-	VPSHUFB     shuffle928<>+0(SB), X3, X1; \
-	VMOVDQU     (R13)(DX*1), X4; \
-	VPSHUFB     shuffle929<>+0(SB), X4, X5; \
-	VPOR        X5, X1, X5; \
-	VMOVDQU     X5, 16(AX)(R10*4); \
-	VPSHUFB     shuffle930<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle931<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, 32(AX)(R10*4); \
-	VPSHUFB     shuffle930<>+0(SB), X3, X3; \
-	VPSHUFB     shuffle931<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, 48(AX)(R10*4); \
-	JMP         rowdone836; \
-whole837: \
-	MOVQ BX, R10; \
-	JMP  chunks835; \
-rowdone836: \
+	JMP         chunks785; \
+rowdone786: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row834; \
+	JNZ  row784; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group833; \
+	JNZ  group783; \
 	VZEROUPPER; \
 	RET; \
-chunk832: \
+chunk782: \
 	SUBQ $0x10, BX; \
-group838: \
+group787: \
 	MOVQ rows+24(FP), R11; \
-row839: \
+row788: \
 	XORQ R10, R10; \
-chunks840: \
+chunks789: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -18629,21 +17226,21 @@ chunks840: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, 48(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone841; \
+	JEQ     rowdone790; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks840; \
+	JLE     chunks789; \
 	MOVQ    BX, R10; \
-	JMP     chunks840; \
-rowdone841: \
+	JMP     chunks789; \
+rowdone790: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row839; \
+	JNZ  row788; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group838; \
+	JNZ  group787; \
 	VZEROUPPER; \
 	RET
 	tzip4x2x2AVX2_body
@@ -18677,15 +17274,15 @@ TEXT ·tzip4x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk842; \
+	JAE  chunk791; \
 	RET; \
-chunk842: \
+chunk791: \
 	SUBQ $0x20, BX; \
-group843: \
+group792: \
 	MOVQ rows+24(FP), R11; \
-row844: \
+row793: \
 	XORQ R10, R10; \
-chunks845: \
+chunks794: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -18717,21 +17314,21 @@ chunks845: \
 	VPOR        Y2, Y0, Y2; \
 	VMOVNTDQ    Y2, 96(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone846; \
+	JEQ         rowdone795; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks845; \
+	JLE         chunks794; \
 	MOVQ        BX, R10; \
-	JMP         chunks845; \
-rowdone846: \
+	JMP         chunks794; \
+rowdone795: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row844; \
+	JNZ  row793; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group843; \
+	JNZ  group792; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -18774,15 +17371,15 @@ TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk847; \
+	JAE  chunk796; \
 	RET; \
-chunk847: \
+chunk796: \
 	SUBQ $0x20, BX; \
-group848: \
+group797: \
 	MOVQ rows+24(FP), R11; \
-row849: \
+row798: \
 	XORQ R10, R10; \
-chunks850: \
+chunks799: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (R12), Y0; \
@@ -18814,21 +17411,21 @@ chunks850: \
 	VMOVDQU        X0, 48(AX)(R10*4); \
 	VEXTRACTI128   $0x01, Y0, 112(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone851; \
+	JEQ            rowdone800; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks850; \
+	JLE            chunks799; \
 	MOVQ           BX, R10; \
-	JMP            chunks850; \
-rowdone851: \
+	JMP            chunks799; \
+rowdone800: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row849; \
+	JNZ  row798; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group848; \
+	JNZ  group797; \
 	VZEROUPPER; \
 	RET
 	tzip4x2x4AVX2_body
@@ -18846,15 +17443,15 @@ TEXT ·tzip4x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk852; \
+	JAE  chunk801; \
 	RET; \
-chunk852: \
+chunk801: \
 	SUBQ $0x20, BX; \
-group853: \
+group802: \
 	MOVQ rows+24(FP), R11; \
-row854: \
+row803: \
 	XORQ R10, R10; \
-chunks855: \
+chunks804: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -18886,21 +17483,21 @@ chunks855: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 96(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone856; \
+	JEQ         rowdone805; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks855; \
+	JLE         chunks804; \
 	MOVQ        BX, R10; \
-	JMP         chunks855; \
-rowdone856: \
+	JMP         chunks804; \
+rowdone805: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row854; \
+	JNZ  row803; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group853; \
+	JNZ  group802; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -18925,15 +17522,15 @@ TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk857; \
+	JAE  chunk806; \
 	RET; \
-chunk857: \
+chunk806: \
 	SUBQ $0x40, BX; \
-group858: \
+group807: \
 	MOVQ rows+24(FP), R11; \
-row859: \
+row808: \
 	XORQ R10, R10; \
-chunks860: \
+chunks809: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (R12), Y0; \
@@ -18985,21 +17582,21 @@ chunks860: \
 	VMOVDQU        X0, 112(AX)(R10*4); \
 	VEXTRACTI128   $0x01, Y0, 240(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone861; \
+	JEQ            rowdone810; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks860; \
+	JLE            chunks809; \
 	MOVQ           BX, R10; \
-	JMP            chunks860; \
-rowdone861: \
+	JMP            chunks809; \
+rowdone810: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row859; \
+	JNZ  row808; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group858; \
+	JNZ  group807; \
 	VZEROUPPER; \
 	RET
 	tzip4x2x8AVX2_body
@@ -19023,15 +17620,15 @@ TEXT ·tzip4x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk862; \
+	JAE  chunk811; \
 	RET; \
-chunk862: \
+chunk811: \
 	SUBQ $0x40, BX; \
-group863: \
+group812: \
 	MOVQ rows+24(FP), R11; \
-row864: \
+row813: \
 	XORQ R10, R10; \
-chunks865: \
+chunks814: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -19099,21 +17696,21 @@ chunks865: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 224(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone866; \
+	JEQ         rowdone815; \
 	ADDQ        $0x40, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks865; \
+	JLE         chunks814; \
 	MOVQ        BX, R10; \
-	JMP         chunks865; \
-rowdone866: \
+	JMP         chunks814; \
+rowdone815: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row864; \
+	JNZ  row813; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group863; \
+	JNZ  group812; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -19132,19 +17729,19 @@ TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk867; \
+	JAE  chunk816; \
 	CMPQ BX, $0x24; \
-	JAE  chunk868; \
+	JAE  chunk817; \
 	CMPQ BX, $0x18; \
-	JAE  chunk869; \
+	JAE  chunk818; \
 	RET; \
-chunk867: \
+chunk816: \
 	SUBQ $0x60, BX; \
-group870: \
+group819: \
 	MOVQ rows+24(FP), R11; \
-row871: \
+row820: \
 	XORQ R10, R10; \
-chunks872: \
+chunks821: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -19280,30 +17877,30 @@ chunks872: \
 	VPERM2I128 $0x31, Y8, Y11, Y8; \
 	VMOVDQU    Y8, 352(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone873; \
+	JEQ        rowdone822; \
 	ADDQ       $0x60, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks872; \
+	JLE        chunks821; \
 	MOVQ       BX, R10; \
-	JMP        chunks872; \
-rowdone873: \
+	JMP        chunks821; \
+rowdone822: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row871; \
+	JNZ  row820; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group870; \
+	JNZ  group819; \
 	VZEROUPPER; \
 	RET; \
-chunk868: \
+chunk817: \
 	SUBQ $0x24, BX; \
-group874: \
+group823: \
 	MOVQ rows+24(FP), R11; \
-row875: \
+row824: \
 	XORQ R10, R10; \
-chunks876: \
+chunks825: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -19407,30 +18004,30 @@ chunks876: \
 	VPOR    X3, X1, X3; \
 	VMOVDQU X3, 128(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone877; \
+	JEQ     rowdone826; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks876; \
+	JLE     chunks825; \
 	MOVQ    BX, R10; \
-	JMP     chunks876; \
-rowdone877: \
+	JMP     chunks825; \
+rowdone826: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row875; \
+	JNZ  row824; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group874; \
+	JNZ  group823; \
 	VZEROUPPER; \
 	RET; \
-chunk869: \
+chunk818: \
 	SUBQ $0x18, BX; \
-group878: \
+group827: \
 	MOVQ rows+24(FP), R11; \
-row879: \
+row828: \
 	XORQ R10, R10; \
-chunks880: \
+chunks829: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -19498,21 +18095,21 @@ chunks880: \
 	VPOR    X3, X0, X3; \
 	VMOVDQU X3, 80(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone881; \
+	JEQ     rowdone830; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks880; \
+	JLE     chunks829; \
 	MOVQ    BX, R10; \
-	JMP     chunks880; \
-rowdone881: \
+	JMP     chunks829; \
+rowdone830: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row879; \
+	JNZ  row828; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group878; \
+	JNZ  group827; \
 	VZEROUPPER; \
 	RET
 	tzip4x3x1AVX2_body
@@ -19642,15 +18239,15 @@ TEXT ·tzip4x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk882; \
+	JAE  chunk831; \
 	RET; \
-chunk882: \
+chunk831: \
 	SUBQ $0x60, BX; \
-group883: \
+group832: \
 	MOVQ rows+24(FP), R11; \
-row884: \
+row833: \
 	XORQ R10, R10; \
-chunks885: \
+chunks834: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (R12), X0; \
@@ -19842,21 +18439,21 @@ chunks885: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 352(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone886; \
+	JEQ            rowdone835; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks885; \
+	JLE            chunks834; \
 	MOVQ           BX, R10; \
-	JMP            chunks885; \
-rowdone886: \
+	JMP            chunks834; \
+rowdone835: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row884; \
+	JNZ  row833; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group883; \
+	JNZ  group832; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -19947,19 +18544,19 @@ TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk887; \
+	JAE  chunk836; \
 	CMPQ BX, $0x30; \
-	JAE  chunk888; \
+	JAE  chunk837; \
 	CMPQ BX, $0x18; \
-	JAE  chunk889; \
+	JAE  chunk838; \
 	RET; \
-chunk887: \
+chunk836: \
 	SUBQ $0x60, BX; \
-group890: \
+group839: \
 	MOVQ rows+24(FP), R11; \
-row891: \
+row840: \
 	XORQ R10, R10; \
-chunks892: \
+chunks841: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -20095,175 +18692,30 @@ chunks892: \
 	VPERM2I128  $0x31, Y8, Y11, Y8; \
 	VMOVDQU     Y8, 352(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone893; \
+	JEQ         rowdone842; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks892; \
-	SUBQ        $0x30, R10; \
-	CMPQ        R10, BX; \
-	JL          whole894; \
+	JLE         chunks841; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x30, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (R12), X0; \
-	VPSHUFB     shuffle646<>+0(SB), X0, X0; \
-	VMOVDQU     18(R12), X1; \
-	VPSHUFB     shuffle841<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     (R12)(DX*1), X0; \
-	VPSHUFB     shuffle651<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     18(R12)(DX*1), X1; \
-	VPSHUFB     shuffle847<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (AX)(R10*4); \
-	VMOVDQU     (R13), X1; \
-	VPSHUFB     shuffle646<>+0(SB), X1, X1; \
-	VMOVDQU     18(R13), X0; \
-	VPSHUFB     shuffle841<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     (R13)(DX*1), X1; \
-	VPSHUFB     shuffle651<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     18(R13)(DX*1), X0; \
-	VPSHUFB     shuffle847<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, 16(AX)(R10*4); \
-	VMOVDQU     2(R12), X0; \
-	VPSHUFB     shuffle646<>+0(SB), X0, X0; \
-	VMOVDQU     20(R12), X1; \
-	VPSHUFB     shuffle841<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     2(R12)(DX*1), X0; \
-	VPSHUFB     shuffle651<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     20(R12)(DX*1), X1; \
-	VPSHUFB     shuffle847<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, 32(AX)(R10*4); \
-	VMOVDQU     2(R13), X1; \
-	VPSHUFB     shuffle646<>+0(SB), X1, X1; \
-	VMOVDQU     20(R13), X0; \
-	VPSHUFB     shuffle841<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     2(R13)(DX*1), X1; \
-	VPSHUFB     shuffle651<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     20(R13)(DX*1), X0; \
-	VPSHUFB     shuffle847<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, 48(AX)(R10*4); \
-	VMOVDQU     4(R12), X0; \
-	VPSHUFB     shuffle646<>+0(SB), X0, X0; \
-	VMOVDQU     22(R12), X1; \
-	VPSHUFB     shuffle841<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     4(R12)(DX*1), X0; \
-	VPSHUFB     shuffle651<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     22(R12)(DX*1), X1; \
-	VPSHUFB     shuffle847<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, 64(AX)(R10*4); \
-	VMOVDQU     4(R13), X1; \
-	VPSHUFB     shuffle646<>+0(SB), X1, X1; \
-	VMOVDQU     22(R13), X0; \
-	VPSHUFB     shuffle841<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     4(R13)(DX*1), X1; \
-	VPSHUFB     shuffle651<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     22(R13)(DX*1), X0; \
-	VPSHUFB     shuffle847<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, 80(AX)(R10*4); \
-	VMOVDQU     24(R12), X0; \
-	VPSHUFB     shuffle646<>+0(SB), X0, X0; \
-	VMOVDQU     32(R12), X1; \
-	VPSHUFB     shuffle860<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     24(R12)(DX*1), X0; \
-	VPSHUFB     shuffle651<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     32(R12)(DX*1), X2; \
-	VPSHUFB     shuffle850<>+0(SB), X2, X3; \
-	VPOR        X3, X0, X3; \
-	VMOVDQU     X3, 96(AX)(R10*4); \
-	VMOVDQU     24(R13), X3; \
-	VPSHUFB     shuffle646<>+0(SB), X3, X3; \
-	VMOVDQU     32(R13), X0; \
-	VPSHUFB     shuffle860<>+0(SB), X0, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     24(R13)(DX*1), X3; \
-	VPSHUFB     shuffle651<>+0(SB), X3, X3; \
-	VPOR        X3, X4, X3; \
-	VMOVDQU     32(R13)(DX*1), X4; \
-	VPSHUFB     shuffle850<>+0(SB), X4, X5; \
-	VPOR        X5, X3, X5; \
-	VMOVDQU     X5, 112(AX)(R10*4); \
-	VMOVDQU     26(R12), X5; \
-	VPSHUFB     shuffle646<>+0(SB), X5, X5; \
-	VPSHUFB     shuffle853<>+0(SB), X1, X3; \
-	VPOR        X3, X5, X3; \
-	VMOVDQU     26(R12)(DX*1), X5; \
-	VPSHUFB     shuffle651<>+0(SB), X5, X5; \
-	VPOR        X5, X3, X5; \
-	VPSHUFB     shuffle864<>+0(SB), X2, X3; \
-	VPOR        X3, X5, X3; \
-	VMOVDQU     X3, 128(AX)(R10*4); \
-	VMOVDQU     26(R13), X3; \
-	VPSHUFB     shuffle646<>+0(SB), X3, X3; \
-	VPSHUFB     shuffle853<>+0(SB), X0, X5; \
-	VPOR        X5, X3, X5; \
-	VMOVDQU     26(R13)(DX*1), X3; \
-	VPSHUFB     shuffle651<>+0(SB), X3, X3; \
-	VPOR        X3, X5, X3; \
-	VPSHUFB     shuffle864<>+0(SB), X4, X5; \
-	VPOR        X5, X3, X5; \
-	VMOVDQU     X5, 144(AX)(R10*4); \
-	VMOVDQU     28(R12), X5; \
-	VPSHUFB     shuffle646<>+0(SB), X5, X5; \
-	VPSHUFB     shuffle867<>+0(SB), X1, X1; \
-	VPOR        X1, X5, X1; \
-	VMOVDQU     28(R12)(DX*1), X5; \
-	VPSHUFB     shuffle651<>+0(SB), X5, X5; \
-	VPOR        X5, X1, X5; \
-	VPSHUFB     shuffle857<>+0(SB), X2, X2; \
-	VPOR        X2, X5, X2; \
-	VMOVDQU     X2, 160(AX)(R10*4); \
-	VMOVDQU     28(R13), X2; \
-	VPSHUFB     shuffle646<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle867<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     28(R13)(DX*1), X2; \
-	VPSHUFB     shuffle651<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle857<>+0(SB), X4, X4; \
-	VPOR        X4, X2, X4; \
-	VMOVDQU     X4, 176(AX)(R10*4); \
-	JMP         rowdone893; \
-whole894: \
-	MOVQ BX, R10; \
-	JMP  chunks892; \
-rowdone893: \
+	JMP         chunks841; \
+rowdone842: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row891; \
+	JNZ  row840; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group890; \
+	JNZ  group839; \
 	VZEROUPPER; \
 	RET; \
-chunk888: \
+chunk837: \
 	SUBQ $0x30, BX; \
-group895: \
+group843: \
 	MOVQ rows+24(FP), R11; \
-row896: \
+row844: \
 	XORQ R10, R10; \
-chunks897: \
+chunks845: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -20403,103 +18855,30 @@ chunks897: \
 	VPOR    X4, X2, X4; \
 	VMOVDQU X4, 176(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone898; \
+	JEQ     rowdone846; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks897; \
-	SUBQ    $0x18, R10; \
-	CMPQ    R10, BX; \
-	JL      whole899; \
+	JLE     chunks845; \
 	MOVQ    BX, R10; \
-	ADDQ    $0x18, R10; \
-	LEAQ    (CX)(R10*1), R12; \
-	LEAQ    (R12)(R9*1), R13; \
-	VMOVDQU (R12), X0; \
-	VPSHUFB shuffle646<>+0(SB), X0, X0; \
-	VMOVDQU 8(R12), X1; \
-	VPSHUFB shuffle860<>+0(SB), X1, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVDQU (R12)(DX*1), X0; \
-	VPSHUFB shuffle651<>+0(SB), X0, X0; \
-	VPOR    X0, X2, X0; \
-	VMOVDQU 8(R12)(DX*1), X2; \
-	VPSHUFB shuffle850<>+0(SB), X2, X3; \
-	VPOR    X3, X0, X3; \
-	VMOVDQU X3, (AX)(R10*4); \
-	VMOVDQU (R13), X3; \
-	VPSHUFB shuffle646<>+0(SB), X3, X3; \
-	VMOVDQU 8(R13), X0; \
-	VPSHUFB shuffle860<>+0(SB), X0, X4; \
-	VPOR    X4, X3, X4; \
-	VMOVDQU (R13)(DX*1), X3; \
-	VPSHUFB shuffle651<>+0(SB), X3, X3; \
-	VPOR    X3, X4, X3; \
-	VMOVDQU 8(R13)(DX*1), X4; \
-	VPSHUFB shuffle850<>+0(SB), X4, X5; \
-	VPOR    X5, X3, X5; \
-	VMOVDQU X5, 16(AX)(R10*4); \
-	VMOVDQU 2(R12), X5; \
-	VPSHUFB shuffle646<>+0(SB), X5, X5; \
-	VPSHUFB shuffle853<>+0(SB), X1, X3; \
-	VPOR    X3, X5, X3; \
-	VMOVDQU 2(R12)(DX*1), X5; \
-	VPSHUFB shuffle651<>+0(SB), X5, X5; \
-	VPOR    X5, X3, X5; \
-	VPSHUFB shuffle864<>+0(SB), X2, X3; \
-	VPOR    X3, X5, X3; \
-	VMOVDQU X3, 32(AX)(R10*4); \
-	VMOVDQU 2(R13), X3; \
-	VPSHUFB shuffle646<>+0(SB), X3, X3; \
-	VPSHUFB shuffle853<>+0(SB), X0, X5; \
-	VPOR    X5, X3, X5; \
-	VMOVDQU 2(R13)(DX*1), X3; \
-	VPSHUFB shuffle651<>+0(SB), X3, X3; \
-	VPOR    X3, X5, X3; \
-	VPSHUFB shuffle864<>+0(SB), X4, X5; \
-	VPOR    X5, X3, X5; \
-	VMOVDQU X5, 48(AX)(R10*4); \
-	VMOVDQU 4(R12), X5; \
-	VPSHUFB shuffle646<>+0(SB), X5, X5; \
-	VPSHUFB shuffle867<>+0(SB), X1, X1; \
-	VPOR    X1, X5, X1; \
-	VMOVDQU 4(R12)(DX*1), X5; \
-	VPSHUFB shuffle651<>+0(SB), X5, X5; \
-	VPOR    X5, X1, X5; \
-	VPSHUFB shuffle857<>+0(SB), X2, X2; \
-	VPOR    X2, X5, X2; \
-	VMOVDQU X2, 64(AX)(R10*4); \
-	VMOVDQU 4(R13), X2; \
-	VPSHUFB shuffle646<>+0(SB), X2, X2; \
-	VPSHUFB shuffle867<>+0(SB), X0, X0; \
-	VPOR    X0, X2, X0; \
-	VMOVDQU 4(R13)(DX*1), X2; \
-	VPSHUFB shuffle651<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VPSHUFB shuffle857<>+0(SB), X4, X4; \
-	VPOR    X4, X2, X4; \
-	VMOVDQU X4, 80(AX)(R10*4); \
-	JMP     rowdone898; \
-whole899: \
-	MOVQ BX, R10; \
-	JMP  chunks897; \
-rowdone898: \
+	JMP     chunks845; \
+rowdone846: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row896; \
+	JNZ  row844; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group895; \
+	JNZ  group843; \
 	VZEROUPPER; \
 	RET; \
-chunk889: \
+chunk838: \
 	SUBQ $0x18, BX; \
-group900: \
+group847: \
 	MOVQ rows+24(FP), R11; \
-row901: \
+row848: \
 	XORQ R10, R10; \
-chunks902: \
+chunks849: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -20567,21 +18946,21 @@ chunks902: \
 	VPOR    X4, X2, X4; \
 	VMOVDQU X4, 80(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone903; \
+	JEQ     rowdone850; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks902; \
+	JLE     chunks849; \
 	MOVQ    BX, R10; \
-	JMP     chunks902; \
-rowdone903: \
+	JMP     chunks849; \
+rowdone850: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row901; \
+	JNZ  row848; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group900; \
+	JNZ  group847; \
 	VZEROUPPER; \
 	RET
 	tzip4x3x2AVX2_body
@@ -20647,17 +19026,17 @@ TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk904; \
+	JAE  chunk851; \
 	CMPQ BX, $0x30; \
-	JAE  chunk905; \
+	JAE  chunk852; \
 	RET; \
-chunk904: \
+chunk851: \
 	SUBQ $0x60, BX; \
-group906: \
+group853: \
 	MOVQ rows+24(FP), R11; \
-row907: \
+row854: \
 	XORQ R10, R10; \
-chunks908: \
+chunks855: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (R12), Y0; \
@@ -20769,111 +19148,30 @@ chunks908: \
 	VPSHUFB        shuffle984<>+0(SB), Y4, Y4; \
 	VMOVDQU        Y4, 352(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone909; \
+	JEQ            rowdone856; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks908; \
-	SUBQ           $0x30, R10; \
-	CMPQ           R10, BX; \
-	JL             whole910; \
+	JLE            chunks855; \
 	MOVQ           BX, R10; \
-	ADDQ           $0x30, R10; \
-	LEAQ           (CX)(R10*1), R12; \
-	LEAQ           (R12)(R9*1), R13; \
-	VMOVDQU        (R12), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        24(R12), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (AX)(R10*4); \
-	VMOVDQU        (R12)(DX*1), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        24(R12)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(AX)(R10*4); \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        24(R13), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(AX)(R10*4); \
-	VMOVDQU        (R13)(DX*1), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        24(R13)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 48(AX)(R10*4); \
-	VMOVDQU        4(R12), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        28(R12), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 64(AX)(R10*4); \
-	VMOVDQU        4(R12)(DX*1), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        28(R12)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 80(AX)(R10*4); \
-	VMOVDQU        4(R13), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        28(R13), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 96(AX)(R10*4); \
-	VMOVDQU        4(R13)(DX*1), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        28(R13)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 112(AX)(R10*4); \
-	VMOVDQU        8(R12), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        32(R12), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 128(AX)(R10*4); \
-	VMOVDQU        8(R12)(DX*1), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        32(R12)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 144(AX)(R10*4); \
-	VMOVDQU        8(R13), X0; \
-	VPSHUFB        shuffle114<>+0(SB), X0, X0; \
-	VMOVDQU        32(R13), X1; \
-	VPSHUFB        shuffle115<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 160(AX)(R10*4); \
-	VMOVDQU        8(R13)(DX*1), X1; \
-	VPSHUFB        shuffle114<>+0(SB), X1, X1; \
-	VMOVDQU        32(R13)(DX*1), X0; \
-	VPSHUFB        shuffle115<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 176(AX)(R10*4); \
-	JMP            rowdone909; \
-whole910: \
-	MOVQ BX, R10; \
-	JMP  chunks908; \
-rowdone909: \
+	JMP            chunks855; \
+rowdone856: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row907; \
+	JNZ  row854; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group906; \
+	JNZ  group853; \
 	VZEROUPPER; \
 	RET; \
-chunk905: \
+chunk852: \
 	SUBQ $0x30, BX; \
-group911: \
+group857: \
 	MOVQ rows+24(FP), R11; \
-row912: \
+row858: \
 	XORQ R10, R10; \
-chunks913: \
+chunks859: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -20949,21 +19247,21 @@ chunks913: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 176(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone914; \
+	JEQ     rowdone860; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks913; \
+	JLE     chunks859; \
 	MOVQ    BX, R10; \
-	JMP     chunks913; \
-rowdone914: \
+	JMP     chunks859; \
+rowdone860: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row912; \
+	JNZ  row858; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group911; \
+	JNZ  group857; \
 	VZEROUPPER; \
 	RET
 	tzip4x3x4AVX2_body
@@ -20999,15 +19297,15 @@ TEXT ·tzip4x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk915; \
+	JAE  chunk861; \
 	RET; \
-chunk915: \
+chunk861: \
 	SUBQ $0x60, BX; \
-group916: \
+group862: \
 	MOVQ rows+24(FP), R11; \
-row917: \
+row863: \
 	XORQ R10, R10; \
-chunks918: \
+chunks864: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -21107,21 +19405,21 @@ chunks918: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 352(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone919; \
+	JEQ         rowdone865; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks918; \
+	JLE         chunks864; \
 	MOVQ        BX, R10; \
-	JMP         chunks918; \
-rowdone919: \
+	JMP         chunks864; \
+rowdone865: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row917; \
+	JNZ  row863; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group916; \
+	JNZ  group862; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -21140,15 +19438,15 @@ TEXT ·tzip4x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk920; \
+	JAE  chunk866; \
 	RET; \
-chunk920: \
+chunk866: \
 	SUBQ $0x60, BX; \
-group921: \
+group867: \
 	MOVQ rows+24(FP), R11; \
-row922: \
+row868: \
 	XORQ R10, R10; \
-chunks923: \
+chunks869: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (R12), Y0; \
@@ -21228,21 +19526,21 @@ chunks923: \
 	VPOR           Y5, Y3, Y5; \
 	VMOVDQU        Y5, 352(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone924; \
+	JEQ            rowdone870; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks923; \
+	JLE            chunks869; \
 	MOVQ           BX, R10; \
-	JMP            chunks923; \
-rowdone924: \
+	JMP            chunks869; \
+rowdone870: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row922; \
+	JNZ  row868; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group921; \
+	JNZ  group867; \
 	VZEROUPPER; \
 	RET
 	tzip4x3x8AVX2_body
@@ -21272,15 +19570,15 @@ TEXT ·tzip4x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk925; \
+	JAE  chunk871; \
 	RET; \
-chunk925: \
+chunk871: \
 	SUBQ $0x60, BX; \
-group926: \
+group872: \
 	MOVQ rows+24(FP), R11; \
-row927: \
+row873: \
 	XORQ R10, R10; \
-chunks928: \
+chunks874: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -21380,21 +19678,21 @@ chunks928: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 352(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone929; \
+	JEQ         rowdone875; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks928; \
+	JLE         chunks874; \
 	MOVQ        BX, R10; \
-	JMP         chunks928; \
-rowdone929: \
+	JMP         chunks874; \
+rowdone875: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row927; \
+	JNZ  row873; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group926; \
+	JNZ  group872; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -21413,17 +19711,17 @@ TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk930; \
+	JAE  chunk876; \
 	CMPQ BX, $0x10; \
-	JAE  chunk931; \
+	JAE  chunk877; \
 	RET; \
-chunk930: \
+chunk876: \
 	SUBQ $0x20, BX; \
-group932: \
+group878: \
 	MOVQ rows+24(FP), R11; \
-row933: \
+row879: \
 	XORQ R10, R10; \
-chunks934: \
+chunks880: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -21451,75 +19749,30 @@ chunks934: \
 	VPERM2I128 $0x31, Y3, Y4, Y3; \
 	VMOVDQU    Y3, 96(AX)(R10*4); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone935; \
+	JEQ        rowdone881; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks934; \
-	SUBQ       $0x10, R10; \
-	CMPQ       R10, BX; \
-	JL         whole936; \
+	JLE        chunks880; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x10, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	VMOVDQU    (R12), X0; \
-	VPSHUFB    shuffle987<>+0(SB), X0, X1; \
-	VMOVDQU    (R12)(DX*1), X2; \
-	VPSHUFB    shuffle988<>+0(SB), X2, X3; \
-	VPOR       X3, X1, X3; \
-	VMOVDQU    (R13), X1; \
-	VPSHUFB    shuffle989<>+0(SB), X1, X4; \
-	VPOR       X4, X3, X4; \
-	VMOVDQU    (R13)(DX*1), X3; \
-	VPSHUFB    shuffle990<>+0(SB), X3, X5; \
-	VPOR       X5, X4, X5; \
-	VMOVDQU    X5, (AX)(R10*4); \
-	VPSHUFB    shuffle991<>+0(SB), X0, X5; \
-	VPSHUFB    shuffle992<>+0(SB), X2, X4; \
-	VPOR       X4, X5, X4; \
-	VPSHUFB    shuffle993<>+0(SB), X1, X5; \
-	VPOR       X5, X4, X5; \
-	VPSHUFB    shuffle994<>+0(SB), X3, X4; \
-	VPOR       X4, X5, X4; \
-	VMOVDQU    X4, 16(AX)(R10*4); \
-	VPSHUFB    shuffle995<>+0(SB), X0, X4; \
-	VPSHUFB    shuffle996<>+0(SB), X2, X5; \
-	VPOR       X5, X4, X5; \
-	VPSHUFB    shuffle997<>+0(SB), X1, X4; \
-	VPOR       X4, X5, X4; \
-	VPSHUFB    shuffle998<>+0(SB), X3, X5; \
-	VPOR       X5, X4, X5; \
-	VMOVDQU    X5, 32(AX)(R10*4); \
-	VPSHUFB    shuffle999<>+0(SB), X0, X0; \
-	VPSHUFB    shuffle1000<>+0(SB), X2, X2; \
-	VPOR       X2, X0, X2; \
-	VPSHUFB    shuffle1001<>+0(SB), X1, X1; \
-	VPOR       X1, X2, X1; \
-	VPSHUFB    shuffle1002<>+0(SB), X3, X3; \
-	VPOR       X3, X1, X3; \
-	VMOVDQU    X3, 48(AX)(R10*4); \
-	JMP        rowdone935; \
-whole936: \
-	MOVQ BX, R10; \
-	JMP  chunks934; \
-rowdone935: \
+	JMP        chunks880; \
+rowdone881: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row933; \
+	JNZ  row879; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group932; \
+	JNZ  group878; \
 	VZEROUPPER; \
 	RET; \
-chunk931: \
+chunk877: \
 	SUBQ $0x10, BX; \
-group937: \
+group882: \
 	MOVQ rows+24(FP), R11; \
-row938: \
+row883: \
 	XORQ R10, R10; \
-chunks939: \
+chunks884: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (R12), X0; \
@@ -21559,21 +19812,21 @@ chunks939: \
 	VPOR    X3, X1, X3; \
 	VMOVDQU X3, 48(AX)(R10*4); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone940; \
+	JEQ     rowdone885; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks939; \
+	JLE     chunks884; \
 	MOVQ    BX, R10; \
-	JMP     chunks939; \
-rowdone940: \
+	JMP     chunks884; \
+rowdone885: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row938; \
+	JNZ  row883; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group937; \
+	JNZ  group882; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x1AVX2_body
@@ -21655,15 +19908,15 @@ TEXT ·tzip4x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk941; \
+	JAE  chunk886; \
 	RET; \
-chunk941: \
+chunk886: \
 	SUBQ $0x20, BX; \
-group942: \
+group887: \
 	MOVQ rows+24(FP), R11; \
-row943: \
+row888: \
 	XORQ R10, R10; \
-chunks944: \
+chunks889: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (R12), X0; \
@@ -21719,21 +19972,21 @@ chunks944: \
 	VPOR           Y3, Y1, Y3; \
 	VMOVNTDQ       Y3, 96(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone945; \
+	JEQ            rowdone890; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks944; \
+	JLE            chunks889; \
 	MOVQ           BX, R10; \
-	JMP            chunks944; \
-rowdone945: \
+	JMP            chunks889; \
+rowdone890: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row943; \
+	JNZ  row888; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group942; \
+	JNZ  group887; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -21824,15 +20077,15 @@ TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk946; \
+	JAE  chunk891; \
 	RET; \
-chunk946: \
+chunk891: \
 	SUBQ $0x20, BX; \
-group947: \
+group892: \
 	MOVQ rows+24(FP), R11; \
-row948: \
+row893: \
 	XORQ R10, R10; \
-chunks949: \
+chunks894: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -21872,21 +20125,21 @@ chunks949: \
 	VPERM2I128  $0x31, Y4, Y0, Y4; \
 	VMOVDQU     Y4, 96(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone950; \
+	JEQ         rowdone895; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks949; \
+	JLE         chunks894; \
 	MOVQ        BX, R10; \
-	JMP         chunks949; \
-rowdone950: \
+	JMP         chunks894; \
+rowdone895: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row948; \
+	JNZ  row893; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group947; \
+	JNZ  group892; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x2AVX2_body
@@ -21904,15 +20157,15 @@ TEXT ·tzip4x4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk951; \
+	JAE  chunk896; \
 	RET; \
-chunk951: \
+chunk896: \
 	SUBQ $0x20, BX; \
-group952: \
+group897: \
 	MOVQ rows+24(FP), R11; \
-row953: \
+row898: \
 	XORQ R10, R10; \
-chunks954: \
+chunks899: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -21968,21 +20221,21 @@ chunks954: \
 	VPOR        Y2, Y3, Y2; \
 	VMOVNTDQ    Y2, 96(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone955; \
+	JEQ         rowdone900; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks954; \
+	JLE         chunks899; \
 	MOVQ        BX, R10; \
-	JMP         chunks954; \
-rowdone955: \
+	JMP         chunks899; \
+rowdone900: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row953; \
+	JNZ  row898; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group952; \
+	JNZ  group897; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -22061,15 +20314,15 @@ TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk956; \
+	JAE  chunk901; \
 	RET; \
-chunk956: \
+chunk901: \
 	SUBQ $0x40, BX; \
-group957: \
+group902: \
 	MOVQ rows+24(FP), R11; \
-row958: \
+row903: \
 	XORQ R10, R10; \
-chunks959: \
+chunks904: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (R12), Y0; \
@@ -22157,21 +20410,21 @@ chunks959: \
 	VMOVDQU        X4, 176(AX)(R10*4); \
 	VEXTRACTI128   $0x01, Y4, 240(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone960; \
+	JEQ            rowdone905; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks959; \
+	JLE            chunks904; \
 	MOVQ           BX, R10; \
-	JMP            chunks959; \
-rowdone960: \
+	JMP            chunks904; \
+rowdone905: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row958; \
+	JNZ  row903; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group957; \
+	JNZ  group902; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x4AVX2_body
@@ -22201,15 +20454,15 @@ TEXT ·tzip4x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk961; \
+	JAE  chunk906; \
 	RET; \
-chunk961: \
+chunk906: \
 	SUBQ $0x40, BX; \
-group962: \
+group907: \
 	MOVQ rows+24(FP), R11; \
-row963: \
+row908: \
 	XORQ R10, R10; \
-chunks964: \
+chunks909: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -22329,21 +20582,21 @@ chunks964: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 224(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone965; \
+	JEQ         rowdone910; \
 	ADDQ        $0x40, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks964; \
+	JLE         chunks909; \
 	MOVQ        BX, R10; \
-	JMP         chunks964; \
-rowdone965: \
+	JMP         chunks909; \
+rowdone910: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row963; \
+	JNZ  row908; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group962; \
+	JNZ  group907; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -22368,15 +20621,15 @@ TEXT ·tzip4x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk966; \
+	JAE  chunk911; \
 	RET; \
-chunk966: \
+chunk911: \
 	SUBQ $0x80, BX; \
-group967: \
+group912: \
 	MOVQ rows+24(FP), R11; \
-row968: \
+row913: \
 	XORQ R10, R10; \
-chunks969: \
+chunks914: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (R12), Y0; \
@@ -22484,21 +20737,21 @@ chunks969: \
 	VMOVDQU        X0, 368(AX)(R10*4); \
 	VEXTRACTI128   $0x01, Y0, 496(AX)(R10*4); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone970; \
+	JEQ            rowdone915; \
 	ADDQ           $0x80, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks969; \
+	JLE            chunks914; \
 	MOVQ           BX, R10; \
-	JMP            chunks969; \
-rowdone970: \
+	JMP            chunks914; \
+rowdone915: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row968; \
+	JNZ  row913; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group967; \
+	JNZ  group912; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x8AVX2_body
@@ -22516,15 +20769,15 @@ TEXT ·tzip4x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk971; \
+	JAE  chunk916; \
 	RET; \
-chunk971: \
+chunk916: \
 	SUBQ $0x80, BX; \
-group972: \
+group917: \
 	MOVQ rows+24(FP), R11; \
-row973: \
+row918: \
 	XORQ R10, R10; \
-chunks974: \
+chunks919: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (R12), X0; \
@@ -22656,21 +20909,21 @@ chunks974: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 480(AX)(R10*4); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone975; \
+	JEQ         rowdone920; \
 	ADDQ        $0x80, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks974; \
+	JLE         chunks919; \
 	MOVQ        BX, R10; \
-	JMP         chunks974; \
-rowdone975: \
+	JMP         chunks919; \
+rowdone920: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row973; \
+	JNZ  row918; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group972; \
+	JNZ  group917; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -22690,17 +20943,17 @@ TEXT ·zip5x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk976; \
+	JAE  chunk921; \
 	CMPQ BX, $0x10; \
-	JAE  chunk977; \
+	JAE  chunk922; \
 	RET; \
-chunk976: \
+chunk921: \
 	SUBQ $0x20, BX; \
-group978: \
+group923: \
 	MOVQ rows+24(FP), R12; \
-row979: \
+row924: \
 	XORQ R11, R11; \
-chunks980: \
+chunks925: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x05, R11, R15; \
@@ -22771,96 +21024,30 @@ chunks980: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        Y0, 128(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone981; \
+	JEQ            rowdone926; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks980; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole982; \
+	JLE            chunks925; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x05, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle1053<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle1054<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R13)(DX*2), X1; \
-	VPSHUFB        shuffle1055<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13)(R9*1), X3; \
-	VPSHUFB        shuffle1056<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        (R14), X4; \
-	VPSHUFB        shuffle1057<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, (R11); \
-	VPSHUFB        shuffle1058<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1059<>+0(SB), X2, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1060<>+0(SB), X1, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle1061<>+0(SB), X3, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1062<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 16(R11); \
-	VPSHUFB        shuffle1063<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1064<>+0(SB), X2, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1065<>+0(SB), X1, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle1066<>+0(SB), X3, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1067<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 32(R11); \
-	VPSHUFB        shuffle1068<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1069<>+0(SB), X2, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1070<>+0(SB), X1, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle1071<>+0(SB), X3, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1072<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 48(R11); \
-	VPSHUFB        shuffle1073<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle1074<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle1075<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle1076<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle1077<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 64(R11); \
-	JMP            rowdone981; \
-whole982: \
-	MOVQ BX, R11; \
-	JMP  chunks980; \
-rowdone981: \
+	JMP            chunks925; \
+rowdone926: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row979; \
+	JNZ  row924; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group978; \
+	JNZ  group923; \
 	VZEROUPPER; \
 	RET; \
-chunk977: \
+chunk922: \
 	SUBQ $0x10, BX; \
-group983: \
+group927: \
 	MOVQ rows+24(FP), R12; \
-row984: \
+row928: \
 	XORQ R11, R11; \
-chunks985: \
+chunks929: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -22921,21 +21108,21 @@ chunks985: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, 64(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone986; \
+	JEQ     rowdone930; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks985; \
+	JLE     chunks929; \
 	MOVQ    BX, R11; \
-	JMP     chunks985; \
-rowdone986: \
+	JMP     chunks929; \
+rowdone930: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row984; \
+	JNZ  row928; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group983; \
+	JNZ  group927; \
 	VZEROUPPER; \
 	RET
 	zip5x1AVX2_body
@@ -23204,17 +21391,17 @@ TEXT ·zip5x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk987; \
+	JAE  chunk931; \
 	CMPQ BX, $0x10; \
-	JAE  chunk988; \
+	JAE  chunk932; \
 	RET; \
-chunk987: \
+chunk931: \
 	SUBQ $0x20, BX; \
-group989: \
+group933: \
 	MOVQ rows+24(FP), R12; \
-row990: \
+row934: \
 	XORQ R11, R11; \
-chunks991: \
+chunks935: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x05, R11, R15; \
@@ -23285,96 +21472,30 @@ chunks991: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        Y0, 128(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone992; \
+	JEQ            rowdone936; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks991; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole993; \
+	JLE            chunks935; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x05, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle1103<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle1104<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R13)(DX*2), X1; \
-	VPSHUFB        shuffle1105<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13)(R9*1), X3; \
-	VPSHUFB        shuffle841<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        (R14), X4; \
-	VPSHUFB        shuffle845<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, (R11); \
-	VPSHUFB        shuffle1106<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1107<>+0(SB), X2, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1108<>+0(SB), X1, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle1109<>+0(SB), X3, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1110<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 16(R11); \
-	VPSHUFB        shuffle849<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1111<>+0(SB), X2, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1112<>+0(SB), X1, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle1113<>+0(SB), X3, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1114<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 32(R11); \
-	VPSHUFB        shuffle1115<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1116<>+0(SB), X2, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle860<>+0(SB), X1, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle1117<>+0(SB), X3, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle1118<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 48(R11); \
-	VPSHUFB        shuffle867<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle856<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle1119<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle1120<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle1121<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 64(R11); \
-	JMP            rowdone992; \
-whole993: \
-	MOVQ BX, R11; \
-	JMP  chunks991; \
-rowdone992: \
+	JMP            chunks935; \
+rowdone936: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row990; \
+	JNZ  row934; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group989; \
+	JNZ  group933; \
 	VZEROUPPER; \
 	RET; \
-chunk988: \
+chunk932: \
 	SUBQ $0x10, BX; \
-group994: \
+group937: \
 	MOVQ rows+24(FP), R12; \
-row995: \
+row938: \
 	XORQ R11, R11; \
-chunks996: \
+chunks939: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -23435,21 +21556,21 @@ chunks996: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, 64(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone997; \
+	JEQ     rowdone940; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks996; \
+	JLE     chunks939; \
 	MOVQ    BX, R11; \
-	JMP     chunks996; \
-rowdone997: \
+	JMP     chunks939; \
+rowdone940: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row995; \
+	JNZ  row938; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group994; \
+	JNZ  group937; \
 	VZEROUPPER; \
 	RET
 	zip5x2AVX2_body
@@ -23694,17 +21815,17 @@ TEXT ·zip5x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk998; \
+	JAE  chunk941; \
 	CMPQ BX, $0x10; \
-	JAE  chunk999; \
+	JAE  chunk942; \
 	RET; \
-chunk998: \
+chunk941: \
 	SUBQ $0x20, BX; \
-group1000: \
+group943: \
 	MOVQ rows+24(FP), R12; \
-row1001: \
+row944: \
 	XORQ R11, R11; \
-chunks1002: \
+chunks945: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x05, R11, R15; \
@@ -23773,86 +21894,30 @@ chunks1002: \
 	VPOR           Y0, Y3, Y0; \
 	VMOVDQU        Y0, 128(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1003; \
+	JEQ            rowdone946; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1002; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole1004; \
+	JLE            chunks945; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x05, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle205<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R13)(DX*2), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13)(R9*1), X3; \
-	VPSHUFB        shuffle26<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        X5, (R11); \
-	VPSHUFB        shuffle209<>+0(SB), X0, X5; \
-	VPSHUFB        shuffle691<>+0(SB), X2, X4; \
-	VPOR           X4, X5, X4; \
-	VPSHUFB        shuffle32<>+0(SB), X1, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        (R14), X4; \
-	VPSHUFB        shuffle29<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 16(R11); \
-	VPSHUFB        shuffle207<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle539<>+0(SB), X2, X5; \
-	VPOR           X5, X6, X5; \
-	VPSHUFB        shuffle213<>+0(SB), X3, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle209<>+0(SB), X4, X5; \
-	VPOR           X5, X6, X5; \
-	VMOVDQU        X5, 32(R11); \
-	VPSHUFB        shuffle541<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle538<>+0(SB), X1, X5; \
-	VPOR           X5, X0, X5; \
-	VPSHUFB        shuffle1134<>+0(SB), X3, X0; \
-	VPOR           X0, X5, X0; \
-	VPSHUFB        shuffle207<>+0(SB), X4, X5; \
-	VPOR           X5, X0, X5; \
-	VMOVDQU        X5, 48(R11); \
-	VPSHUFB        shuffle35<>+0(SB), X2, X2; \
-	VPSHUFB        shuffle210<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle211<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle541<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 64(R11); \
-	JMP            rowdone1003; \
-whole1004: \
-	MOVQ BX, R11; \
-	JMP  chunks1002; \
-rowdone1003: \
+	JMP            chunks945; \
+rowdone946: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1001; \
+	JNZ  row944; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1000; \
+	JNZ  group943; \
 	VZEROUPPER; \
 	RET; \
-chunk999: \
+chunk942: \
 	SUBQ $0x10, BX; \
-group1005: \
+group947: \
 	MOVQ rows+24(FP), R12; \
-row1006: \
+row948: \
 	XORQ R11, R11; \
-chunks1007: \
+chunks949: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -23903,21 +21968,21 @@ chunks1007: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, 64(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1008; \
+	JEQ     rowdone950; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1007; \
+	JLE     chunks949; \
 	MOVQ    BX, R11; \
-	JMP     chunks1007; \
-rowdone1008: \
+	JMP     chunks949; \
+rowdone950: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1006; \
+	JNZ  row948; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1005; \
+	JNZ  group947; \
 	VZEROUPPER; \
 	RET
 	zip5x4AVX2_body
@@ -24012,17 +22077,17 @@ TEXT ·zip5x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1009; \
+	JAE  chunk951; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1010; \
+	JAE  chunk952; \
 	RET; \
-chunk1009: \
+chunk951: \
 	SUBQ $0x20, BX; \
-group1011: \
+group953: \
 	MOVQ rows+24(FP), R12; \
-row1012: \
+row954: \
 	XORQ R11, R11; \
-chunks1013: \
+chunks955: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x05, R11, R15; \
@@ -24078,66 +22143,30 @@ chunks1013: \
 	VPOR           Y3, Y0, Y3; \
 	VMOVDQU        Y3, 128(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1014; \
+	JEQ            rowdone956; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1013; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole1015; \
+	JLE            chunks955; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x05, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle28<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        X3, (R11); \
-	VMOVDQU        (R13)(DX*2), X3; \
-	VPSHUFB        shuffle27<>+0(SB), X3, X1; \
-	VMOVDQU        (R13)(R9*1), X4; \
-	VPSHUFB        shuffle28<>+0(SB), X4, X5; \
-	VPOR           X5, X1, X5; \
-	VMOVDQU        X5, 16(R11); \
-	VPSHUFB        shuffle220<>+0(SB), X0, X0; \
-	VMOVDQU        (R14), X5; \
-	VPSHUFB        shuffle27<>+0(SB), X5, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R11); \
-	VPSHUFB        shuffle33<>+0(SB), X2, X2; \
-	VPSHUFB        shuffle220<>+0(SB), X3, X3; \
-	VPOR           X3, X2, X3; \
-	VMOVDQU        X3, 48(R11); \
-	VPSHUFB        shuffle33<>+0(SB), X4, X4; \
-	VPSHUFB        shuffle220<>+0(SB), X5, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        X5, 64(R11); \
-	JMP            rowdone1014; \
-whole1015: \
-	MOVQ BX, R11; \
-	JMP  chunks1013; \
-rowdone1014: \
+	JMP            chunks955; \
+rowdone956: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1012; \
+	JNZ  row954; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1011; \
+	JNZ  group953; \
 	VZEROUPPER; \
 	RET; \
-chunk1010: \
+chunk952: \
 	SUBQ $0x10, BX; \
-group1016: \
+group957: \
 	MOVQ rows+24(FP), R12; \
-row1017: \
+row958: \
 	XORQ R11, R11; \
-chunks1018: \
+chunks959: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -24168,21 +22197,21 @@ chunks1018: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, 64(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1019; \
+	JEQ     rowdone960; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1018; \
+	JLE     chunks959; \
 	MOVQ    BX, R11; \
-	JMP     chunks1018; \
-rowdone1019: \
+	JMP     chunks959; \
+rowdone960: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1017; \
+	JNZ  row958; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1016; \
+	JNZ  group957; \
 	VZEROUPPER; \
 	RET
 	zip5x8AVX2_body
@@ -24219,17 +22248,17 @@ TEXT ·zip5x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1020; \
+	JAE  chunk961; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1021; \
+	JAE  chunk962; \
 	RET; \
-chunk1020: \
+chunk961: \
 	SUBQ $0x20, BX; \
-group1022: \
+group963: \
 	MOVQ rows+24(FP), R12; \
-row1023: \
+row964: \
 	XORQ R11, R11; \
-chunks1024: \
+chunks965: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	IMUL3Q     $0x05, R11, R15; \
@@ -24250,51 +22279,30 @@ chunks1024: \
 	VPERM2I128 $0x31, Y4, Y3, Y4; \
 	VMOVDQU    Y4, 128(R15); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1025; \
+	JEQ        rowdone966; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1024; \
-	SUBQ       $0x10, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1026; \
+	JLE        chunks965; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x10, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	IMUL3Q     $0x05, R11, R11; \
-	ADDQ       AX, R11; \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    X0, (R11); \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    X0, 16(R11); \
-	VMOVDQU    (R13)(DX*2), X0; \
-	VMOVDQU    X0, 32(R11); \
-	VMOVDQU    (R13)(R9*1), X0; \
-	VMOVDQU    X0, 48(R11); \
-	VMOVDQU    (R14), X0; \
-	VMOVDQU    X0, 64(R11); \
-	JMP        rowdone1025; \
-whole1026: \
-	MOVQ BX, R11; \
-	JMP  chunks1024; \
-rowdone1025: \
+	JMP        chunks965; \
+rowdone966: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1023; \
+	JNZ  row964; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1022; \
+	JNZ  group963; \
 	VZEROUPPER; \
 	RET; \
-chunk1021: \
+chunk962: \
 	SUBQ $0x10, BX; \
-group1027: \
+group967: \
 	MOVQ rows+24(FP), R12; \
-row1028: \
+row968: \
 	XORQ R11, R11; \
-chunks1029: \
+chunks969: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -24310,21 +22318,21 @@ chunks1029: \
 	VMOVDQU (R14), X0; \
 	VMOVDQU X0, 64(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1030; \
+	JEQ     rowdone970; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1029; \
+	JLE     chunks969; \
 	MOVQ    BX, R11; \
-	JMP     chunks1029; \
-rowdone1030: \
+	JMP     chunks969; \
+rowdone970: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1028; \
+	JNZ  row968; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1027; \
+	JNZ  group967; \
 	VZEROUPPER; \
 	RET
 	zip5x16AVX2_body
@@ -24342,17 +22350,17 @@ TEXT ·zip6x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1031; \
+	JAE  chunk971; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1032; \
+	JAE  chunk972; \
 	RET; \
-chunk1031: \
+chunk971: \
 	SUBQ $0x20, BX; \
-group1033: \
+group973: \
 	MOVQ rows+24(FP), R11; \
-row1034: \
+row974: \
 	XORQ R10, R10; \
-chunks1035: \
+chunks975: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	IMUL3Q         $0x06, R10, R14; \
@@ -24442,119 +22450,30 @@ chunks1035: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        Y0, 160(R14); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone1036; \
+	JEQ            rowdone976; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks1035; \
-	SUBQ           $0x10, R10; \
-	CMPQ           R10, BX; \
-	JL             whole1037; \
+	JLE            chunks975; \
 	MOVQ           BX, R10; \
-	ADDQ           $0x10, R10; \
-	LEAQ           (CX)(R10*1), R12; \
-	LEAQ           (R12)(R9*1), R13; \
-	IMUL3Q         $0x06, R10, R10; \
-	ADDQ           AX, R10; \
-	VMOVDQU        (R12), X0; \
-	VPSHUFB        shuffle1156<>+0(SB), X0, X1; \
-	VMOVDQU        (R12)(DX*1), X2; \
-	VPSHUFB        shuffle1157<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R12)(DX*2), X1; \
-	VPSHUFB        shuffle1158<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13), X3; \
-	VPSHUFB        shuffle1159<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        (R13)(DX*1), X4; \
-	VPSHUFB        shuffle1160<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        (R13)(DX*2), X5; \
-	VPSHUFB        shuffle1161<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, (R10); \
-	VPSHUFB        shuffle1162<>+0(SB), X0, X7; \
-	VPSHUFB        shuffle1163<>+0(SB), X2, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1164<>+0(SB), X1, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1165<>+0(SB), X3, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1166<>+0(SB), X4, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1167<>+0(SB), X5, X6; \
-	VPOR           X6, X7, X6; \
-	VMOVDQU        X6, 16(R10); \
-	VPSHUFB        shuffle1168<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1169<>+0(SB), X2, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1170<>+0(SB), X1, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1171<>+0(SB), X3, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1172<>+0(SB), X4, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1173<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, 32(R10); \
-	VPSHUFB        shuffle1174<>+0(SB), X0, X7; \
-	VPSHUFB        shuffle1175<>+0(SB), X2, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1176<>+0(SB), X1, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1177<>+0(SB), X3, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1178<>+0(SB), X4, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1179<>+0(SB), X5, X6; \
-	VPOR           X6, X7, X6; \
-	VMOVDQU        X6, 48(R10); \
-	VPSHUFB        shuffle1180<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1181<>+0(SB), X2, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1182<>+0(SB), X1, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1183<>+0(SB), X3, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1184<>+0(SB), X4, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1185<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, 64(R10); \
-	VPSHUFB        shuffle1186<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle1187<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle1188<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle1189<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle1190<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VPSHUFB        shuffle1191<>+0(SB), X5, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        X5, 80(R10); \
-	JMP            rowdone1036; \
-whole1037: \
-	MOVQ BX, R10; \
-	JMP  chunks1035; \
-rowdone1036: \
+	JMP            chunks975; \
+rowdone976: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1034; \
+	JNZ  row974; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1033; \
+	JNZ  group973; \
 	VZEROUPPER; \
 	RET; \
-chunk1032: \
+chunk972: \
 	SUBQ $0x10, BX; \
-group1038: \
+group977: \
 	MOVQ rows+24(FP), R11; \
-row1039: \
+row978: \
 	XORQ R10, R10; \
-chunks1040: \
+chunks979: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -24638,21 +22557,21 @@ chunks1040: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, 80(R14); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1041; \
+	JEQ     rowdone980; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1040; \
+	JLE     chunks979; \
 	MOVQ    BX, R10; \
-	JMP     chunks1040; \
-rowdone1041: \
+	JMP     chunks979; \
+rowdone980: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1039; \
+	JNZ  row978; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1038; \
+	JNZ  group977; \
 	VZEROUPPER; \
 	RET
 	zip6x1AVX2_body
@@ -24922,17 +22841,17 @@ TEXT ·zip6x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1042; \
+	JAE  chunk981; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1043; \
+	JAE  chunk982; \
 	RET; \
-chunk1042: \
+chunk981: \
 	SUBQ $0x20, BX; \
-group1044: \
+group983: \
 	MOVQ rows+24(FP), R11; \
-row1045: \
+row984: \
 	XORQ R10, R10; \
-chunks1046: \
+chunks985: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	IMUL3Q         $0x06, R10, R14; \
@@ -25022,119 +22941,30 @@ chunks1046: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        Y0, 160(R14); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone1047; \
+	JEQ            rowdone986; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks1046; \
-	SUBQ           $0x10, R10; \
-	CMPQ           R10, BX; \
-	JL             whole1048; \
+	JLE            chunks985; \
 	MOVQ           BX, R10; \
-	ADDQ           $0x10, R10; \
-	LEAQ           (CX)(R10*1), R12; \
-	LEAQ           (R12)(R9*1), R13; \
-	IMUL3Q         $0x06, R10, R10; \
-	ADDQ           AX, R10; \
-	VMOVDQU        (R12), X0; \
-	VPSHUFB        shuffle1210<>+0(SB), X0, X1; \
-	VMOVDQU        (R12)(DX*1), X2; \
-	VPSHUFB        shuffle1211<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R12)(DX*2), X1; \
-	VPSHUFB        shuffle835<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13), X3; \
-	VPSHUFB        shuffle841<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        (R13)(DX*1), X4; \
-	VPSHUFB        shuffle845<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        (R13)(DX*2), X5; \
-	VPSHUFB        shuffle837<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, (R10); \
-	VPSHUFB        shuffle1108<>+0(SB), X0, X7; \
-	VPSHUFB        shuffle1212<>+0(SB), X2, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1213<>+0(SB), X1, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1214<>+0(SB), X3, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1215<>+0(SB), X4, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1216<>+0(SB), X5, X6; \
-	VPOR           X6, X7, X6; \
-	VMOVDQU        X6, 16(R10); \
-	VPSHUFB        shuffle191<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1114<>+0(SB), X2, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1217<>+0(SB), X1, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1218<>+0(SB), X3, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1219<>+0(SB), X4, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1220<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, 32(R10); \
-	VPSHUFB        shuffle1221<>+0(SB), X0, X7; \
-	VPSHUFB        shuffle1222<>+0(SB), X2, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle858<>+0(SB), X1, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1223<>+0(SB), X3, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle849<>+0(SB), X4, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle859<>+0(SB), X5, X6; \
-	VPOR           X6, X7, X6; \
-	VMOVDQU        X6, 48(R10); \
-	VPSHUFB        shuffle863<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1224<>+0(SB), X2, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle1225<>+0(SB), X1, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle1226<>+0(SB), X3, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle851<>+0(SB), X4, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle860<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, 64(R10); \
-	VPSHUFB        shuffle1227<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle867<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle856<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle866<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle1228<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VPSHUFB        shuffle1229<>+0(SB), X5, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        X5, 80(R10); \
-	JMP            rowdone1047; \
-whole1048: \
-	MOVQ BX, R10; \
-	JMP  chunks1046; \
-rowdone1047: \
+	JMP            chunks985; \
+rowdone986: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1045; \
+	JNZ  row984; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1044; \
+	JNZ  group983; \
 	VZEROUPPER; \
 	RET; \
-chunk1043: \
+chunk982: \
 	SUBQ $0x10, BX; \
-group1049: \
+group987: \
 	MOVQ rows+24(FP), R11; \
-row1050: \
+row988: \
 	XORQ R10, R10; \
-chunks1051: \
+chunks989: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -25218,21 +23048,21 @@ chunks1051: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, 80(R14); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1052; \
+	JEQ     rowdone990; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1051; \
+	JLE     chunks989; \
 	MOVQ    BX, R10; \
-	JMP     chunks1051; \
-rowdone1052: \
+	JMP     chunks989; \
+rowdone990: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1050; \
+	JNZ  row988; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1049; \
+	JNZ  group987; \
 	VZEROUPPER; \
 	RET
 	zip6x2AVX2_body
@@ -25438,17 +23268,17 @@ TEXT ·zip6x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1053; \
+	JAE  chunk991; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1054; \
+	JAE  chunk992; \
 	RET; \
-chunk1053: \
+chunk991: \
 	SUBQ $0x20, BX; \
-group1055: \
+group993: \
 	MOVQ rows+24(FP), R11; \
-row1056: \
+row994: \
 	XORQ R10, R10; \
-chunks1057: \
+chunks995: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	IMUL3Q         $0x06, R10, R14; \
@@ -25538,95 +23368,30 @@ chunks1057: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        Y0, 160(R14); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone1058; \
+	JEQ            rowdone996; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks1057; \
-	SUBQ           $0x10, R10; \
-	CMPQ           R10, BX; \
-	JL             whole1059; \
+	JLE            chunks995; \
 	MOVQ           BX, R10; \
-	ADDQ           $0x10, R10; \
-	LEAQ           (CX)(R10*1), R12; \
-	LEAQ           (R12)(R9*1), R13; \
-	IMUL3Q         $0x06, R10, R10; \
-	ADDQ           AX, R10; \
-	VMOVDQU        (R12), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X1; \
-	VMOVDQU        (R12)(DX*1), X2; \
-	VPSHUFB        shuffle205<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R12)(DX*2), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13), X3; \
-	VPSHUFB        shuffle26<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        X5, (R10); \
-	VPSHUFB        shuffle691<>+0(SB), X0, X5; \
-	VPSHUFB        shuffle32<>+0(SB), X2, X4; \
-	VPOR           X4, X5, X4; \
-	VMOVDQU        (R13)(DX*1), X5; \
-	VPSHUFB        shuffle29<>+0(SB), X5, X6; \
-	VPOR           X6, X4, X6; \
-	VMOVDQU        (R13)(DX*2), X4; \
-	VPSHUFB        shuffle205<>+0(SB), X4, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, 16(R10); \
-	VPSHUFB        shuffle213<>+0(SB), X1, X7; \
-	VPSHUFB        shuffle209<>+0(SB), X3, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle691<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle32<>+0(SB), X4, X6; \
-	VPOR           X6, X7, X6; \
-	VMOVDQU        X6, 32(R10); \
-	VPSHUFB        shuffle538<>+0(SB), X0, X6; \
-	VPSHUFB        shuffle1134<>+0(SB), X2, X7; \
-	VPOR           X7, X6, X7; \
-	VPSHUFB        shuffle207<>+0(SB), X1, X6; \
-	VPOR           X6, X7, X6; \
-	VPSHUFB        shuffle539<>+0(SB), X3, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, 48(R10); \
-	VPSHUFB        shuffle211<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle541<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle538<>+0(SB), X5, X0; \
-	VPOR           X0, X2, X0; \
-	VPSHUFB        shuffle1134<>+0(SB), X4, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        X2, 64(R10); \
-	VPSHUFB        shuffle35<>+0(SB), X1, X1; \
-	VPSHUFB        shuffle210<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle211<>+0(SB), X5, X5; \
-	VPOR           X5, X3, X5; \
-	VPSHUFB        shuffle541<>+0(SB), X4, X4; \
-	VPOR           X4, X5, X4; \
-	VMOVDQU        X4, 80(R10); \
-	JMP            rowdone1058; \
-whole1059: \
-	MOVQ BX, R10; \
-	JMP  chunks1057; \
-rowdone1058: \
+	JMP            chunks995; \
+rowdone996: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1056; \
+	JNZ  row994; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1055; \
+	JNZ  group993; \
 	VZEROUPPER; \
 	RET; \
-chunk1054: \
+chunk992: \
 	SUBQ $0x10, BX; \
-group1060: \
+group997: \
 	MOVQ rows+24(FP), R11; \
-row1061: \
+row998: \
 	XORQ R10, R10; \
-chunks1062: \
+chunks999: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -25686,21 +23451,21 @@ chunks1062: \
 	VPOR    X4, X5, X4; \
 	VMOVDQU X4, 80(R14); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1063; \
+	JEQ     rowdone1000; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1062; \
+	JLE     chunks999; \
 	MOVQ    BX, R10; \
-	JMP     chunks1062; \
-rowdone1063: \
+	JMP     chunks999; \
+rowdone1000: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1061; \
+	JNZ  row998; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1060; \
+	JNZ  group997; \
 	VZEROUPPER; \
 	RET
 	zip6x4AVX2_body
@@ -25772,17 +23537,17 @@ TEXT ·zip6x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1064; \
+	JAE  chunk1001; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1065; \
+	JAE  chunk1002; \
 	RET; \
-chunk1064: \
+chunk1001: \
 	SUBQ $0x20, BX; \
-group1066: \
+group1003: \
 	MOVQ rows+24(FP), R11; \
-row1067: \
+row1004: \
 	XORQ R10, R10; \
-chunks1068: \
+chunks1005: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	IMUL3Q         $0x06, R10, R14; \
@@ -25848,71 +23613,30 @@ chunks1068: \
 	VPOR           Y3, Y2, Y3; \
 	VMOVDQU        Y3, 160(R14); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone1069; \
+	JEQ            rowdone1006; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks1068; \
-	SUBQ           $0x10, R10; \
-	CMPQ           R10, BX; \
-	JL             whole1070; \
+	JLE            chunks1005; \
 	MOVQ           BX, R10; \
-	ADDQ           $0x10, R10; \
-	LEAQ           (CX)(R10*1), R12; \
-	LEAQ           (R12)(R9*1), R13; \
-	IMUL3Q         $0x06, R10, R10; \
-	ADDQ           AX, R10; \
-	VMOVDQU        (R12), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU        (R12)(DX*1), X2; \
-	VPSHUFB        shuffle28<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        X3, (R10); \
-	VMOVDQU        (R12)(DX*2), X3; \
-	VPSHUFB        shuffle27<>+0(SB), X3, X1; \
-	VMOVDQU        (R13), X4; \
-	VPSHUFB        shuffle28<>+0(SB), X4, X5; \
-	VPOR           X5, X1, X5; \
-	VMOVDQU        X5, 16(R10); \
-	VMOVDQU        (R13)(DX*1), X5; \
-	VPSHUFB        shuffle27<>+0(SB), X5, X1; \
-	VMOVDQU        (R13)(DX*2), X6; \
-	VPSHUFB        shuffle28<>+0(SB), X6, X7; \
-	VPOR           X7, X1, X7; \
-	VMOVDQU        X7, 32(R10); \
-	VPSHUFB        shuffle33<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle220<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        X2, 48(R10); \
-	VPSHUFB        shuffle33<>+0(SB), X3, X3; \
-	VPSHUFB        shuffle220<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        X4, 64(R10); \
-	VPSHUFB        shuffle33<>+0(SB), X5, X5; \
-	VPSHUFB        shuffle220<>+0(SB), X6, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 80(R10); \
-	JMP            rowdone1069; \
-whole1070: \
-	MOVQ BX, R10; \
-	JMP  chunks1068; \
-rowdone1069: \
+	JMP            chunks1005; \
+rowdone1006: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1067; \
+	JNZ  row1004; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1066; \
+	JNZ  group1003; \
 	VZEROUPPER; \
 	RET; \
-chunk1065: \
+chunk1002: \
 	SUBQ $0x10, BX; \
-group1071: \
+group1007: \
 	MOVQ rows+24(FP), R11; \
-row1072: \
+row1008: \
 	XORQ R10, R10; \
-chunks1073: \
+chunks1009: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -25948,21 +23672,21 @@ chunks1073: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, 80(R14); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1074; \
+	JEQ     rowdone1010; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1073; \
+	JLE     chunks1009; \
 	MOVQ    BX, R10; \
-	JMP     chunks1073; \
-rowdone1074: \
+	JMP     chunks1009; \
+rowdone1010: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1072; \
+	JNZ  row1008; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1071; \
+	JNZ  group1007; \
 	VZEROUPPER; \
 	RET
 	zip6x8AVX2_body
@@ -25980,17 +23704,17 @@ TEXT ·zip6x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1075; \
+	JAE  chunk1011; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1076; \
+	JAE  chunk1012; \
 	RET; \
-chunk1075: \
+chunk1011: \
 	SUBQ $0x20, BX; \
-group1077: \
+group1013: \
 	MOVQ rows+24(FP), R11; \
-row1078: \
+row1014: \
 	XORQ R10, R10; \
-chunks1079: \
+chunks1015: \
 	LEAQ       (CX)(R10*1), R12; \
 	LEAQ       (R12)(R9*1), R13; \
 	IMUL3Q     $0x06, R10, R14; \
@@ -26014,53 +23738,30 @@ chunks1079: \
 	VPERM2I128 $0x31, Y5, Y4, Y5; \
 	VMOVDQU    Y5, 160(R14); \
 	CMPQ       R10, BX; \
-	JEQ        rowdone1080; \
+	JEQ        rowdone1016; \
 	ADDQ       $0x20, R10; \
 	CMPQ       R10, BX; \
-	JLE        chunks1079; \
-	SUBQ       $0x10, R10; \
-	CMPQ       R10, BX; \
-	JL         whole1081; \
+	JLE        chunks1015; \
 	MOVQ       BX, R10; \
-	ADDQ       $0x10, R10; \
-	LEAQ       (CX)(R10*1), R12; \
-	LEAQ       (R12)(R9*1), R13; \
-	IMUL3Q     $0x06, R10, R10; \
-	ADDQ       AX, R10; \
-	VMOVDQU    (R12), X0; \
-	VMOVDQU    X0, (R10); \
-	VMOVDQU    (R12)(DX*1), X0; \
-	VMOVDQU    X0, 16(R10); \
-	VMOVDQU    (R12)(DX*2), X0; \
-	VMOVDQU    X0, 32(R10); \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    X0, 48(R10); \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    X0, 64(R10); \
-	VMOVDQU    (R13)(DX*2), X0; \
-	VMOVDQU    X0, 80(R10); \
-	JMP        rowdone1080; \
-whole1081: \
-	MOVQ BX, R10; \
-	JMP  chunks1079; \
-rowdone1080: \
+	JMP        chunks1015; \
+rowdone1016: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1078; \
+	JNZ  row1014; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1077; \
+	JNZ  group1013; \
 	VZEROUPPER; \
 	RET; \
-chunk1076: \
+chunk1012: \
 	SUBQ $0x10, BX; \
-group1082: \
+group1017: \
 	MOVQ rows+24(FP), R11; \
-row1083: \
+row1018: \
 	XORQ R10, R10; \
-chunks1084: \
+chunks1019: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -26078,21 +23779,21 @@ chunks1084: \
 	VMOVDQU (R13)(DX*2), X0; \
 	VMOVDQU X0, 80(R14); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1085; \
+	JEQ     rowdone1020; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1084; \
+	JLE     chunks1019; \
 	MOVQ    BX, R10; \
-	JMP     chunks1084; \
-rowdone1085: \
+	JMP     chunks1019; \
+rowdone1020: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1083; \
+	JNZ  row1018; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1082; \
+	JNZ  group1017; \
 	VZEROUPPER; \
 	RET
 	zip6x16AVX2_body
@@ -26111,17 +23812,17 @@ TEXT ·zip7x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1086; \
+	JAE  chunk1021; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1087; \
+	JAE  chunk1022; \
 	RET; \
-chunk1086: \
+chunk1021: \
 	SUBQ $0x20, BX; \
-group1088: \
+group1023: \
 	MOVQ rows+24(FP), R12; \
-row1089: \
+row1024: \
 	XORQ R11, R11; \
-chunks1090: \
+chunks1025: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x07, R11, R15; \
@@ -26246,146 +23947,30 @@ chunks1090: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        Y0, 192(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1091; \
+	JEQ            rowdone1026; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1090; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole1092; \
+	JLE            chunks1025; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x07, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle1288<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle1289<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R13)(DX*2), X1; \
-	VPSHUFB        shuffle1290<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13)(R9*1), X3; \
-	VPSHUFB        shuffle1291<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        (R14), X4; \
-	VPSHUFB        shuffle1292<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        (R14)(DX*1), X5; \
-	VPSHUFB        shuffle1293<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        (R14)(DX*2), X6; \
-	VPSHUFB        shuffle1294<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, (R11); \
-	VPSHUFB        shuffle1295<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle1296<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1297<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1298<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1299<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1300<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1301<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 16(R11); \
-	VPSHUFB        shuffle1302<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle1303<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1304<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1305<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1306<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1307<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1308<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 32(R11); \
-	VPSHUFB        shuffle1309<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle1310<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1311<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1312<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1313<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1314<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1315<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 48(R11); \
-	VPSHUFB        shuffle1316<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle1317<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1318<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1319<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1320<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1321<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1322<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 64(R11); \
-	VPSHUFB        shuffle1323<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle1324<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1325<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1326<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1327<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1328<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1329<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 80(R11); \
-	VPSHUFB        shuffle1330<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle1331<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle1332<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle1333<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle1334<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VPSHUFB        shuffle1335<>+0(SB), X5, X5; \
-	VPOR           X5, X4, X5; \
-	VPSHUFB        shuffle1336<>+0(SB), X6, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 96(R11); \
-	JMP            rowdone1091; \
-whole1092: \
-	MOVQ BX, R11; \
-	JMP  chunks1090; \
-rowdone1091: \
+	JMP            chunks1025; \
+rowdone1026: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1089; \
+	JNZ  row1024; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1088; \
+	JNZ  group1023; \
 	VZEROUPPER; \
 	RET; \
-chunk1087: \
+chunk1022: \
 	SUBQ $0x10, BX; \
-group1093: \
+group1027: \
 	MOVQ rows+24(FP), R12; \
-row1094: \
+row1028: \
 	XORQ R11, R11; \
-chunks1095: \
+chunks1029: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -26496,21 +24081,21 @@ chunks1095: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, 96(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1096; \
+	JEQ     rowdone1030; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1095; \
+	JLE     chunks1029; \
 	MOVQ    BX, R11; \
-	JMP     chunks1095; \
-rowdone1096: \
+	JMP     chunks1029; \
+rowdone1030: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1094; \
+	JNZ  row1028; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1093; \
+	JNZ  group1027; \
 	VZEROUPPER; \
 	RET
 	zip7x1AVX2_body
@@ -27019,17 +24604,17 @@ TEXT ·zip7x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1097; \
+	JAE  chunk1031; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1098; \
+	JAE  chunk1032; \
 	RET; \
-chunk1097: \
+chunk1031: \
 	SUBQ $0x20, BX; \
-group1099: \
+group1033: \
 	MOVQ rows+24(FP), R12; \
-row1100: \
+row1034: \
 	XORQ R11, R11; \
-chunks1101: \
+chunks1035: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x07, R11, R15; \
@@ -27154,146 +24739,30 @@ chunks1101: \
 	VPOR           Y0, Y2, Y0; \
 	VMOVDQU        Y0, 192(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1102; \
+	JEQ            rowdone1036; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1101; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole1103; \
+	JLE            chunks1035; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x07, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle302<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle1386<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R13)(DX*2), X1; \
-	VPSHUFB        shuffle835<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13)(R9*1), X3; \
-	VPSHUFB        shuffle841<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        (R14), X4; \
-	VPSHUFB        shuffle845<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        (R14)(DX*1), X5; \
-	VPSHUFB        shuffle837<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        (R14)(DX*2), X6; \
-	VPSHUFB        shuffle843<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, (R11); \
-	VPSHUFB        shuffle1387<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle306<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1388<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1215<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1216<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1389<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1390<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 16(R11); \
-	VPSHUFB        shuffle1218<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle1391<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1392<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1393<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1394<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1107<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1108<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 32(R11); \
-	VPSHUFB        shuffle849<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle859<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle848<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1395<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle190<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle191<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1114<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 48(R11); \
-	VPSHUFB        shuffle860<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle1117<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle852<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle861<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1396<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1397<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle858<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 64(R11); \
-	VPSHUFB        shuffle865<>+0(SB), X0, X8; \
-	VPSHUFB        shuffle853<>+0(SB), X2, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle863<>+0(SB), X1, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1224<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle854<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle1398<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle1399<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 80(R11); \
-	VPSHUFB        shuffle1400<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle1227<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle867<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle856<>+0(SB), X3, X3; \
-	VPOR           X3, X1, X3; \
-	VPSHUFB        shuffle866<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VPSHUFB        shuffle1401<>+0(SB), X5, X5; \
-	VPOR           X5, X4, X5; \
-	VPSHUFB        shuffle1402<>+0(SB), X6, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 96(R11); \
-	JMP            rowdone1102; \
-whole1103: \
-	MOVQ BX, R11; \
-	JMP  chunks1101; \
-rowdone1102: \
+	JMP            chunks1035; \
+rowdone1036: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1100; \
+	JNZ  row1034; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1099; \
+	JNZ  group1033; \
 	VZEROUPPER; \
 	RET; \
-chunk1098: \
+chunk1032: \
 	SUBQ $0x10, BX; \
-group1104: \
+group1037: \
 	MOVQ rows+24(FP), R12; \
-row1105: \
+row1038: \
 	XORQ R11, R11; \
-chunks1106: \
+chunks1039: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -27404,21 +24873,21 @@ chunks1106: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, 96(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1107; \
+	JEQ     rowdone1040; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1106; \
+	JLE     chunks1039; \
 	MOVQ    BX, R11; \
-	JMP     chunks1106; \
-rowdone1107: \
+	JMP     chunks1039; \
+rowdone1040: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1105; \
+	JNZ  row1038; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1104; \
+	JNZ  group1037; \
 	VZEROUPPER; \
 	RET
 	zip7x2AVX2_body
@@ -27799,17 +25268,17 @@ TEXT ·zip7x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1108; \
+	JAE  chunk1041; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1109; \
+	JAE  chunk1042; \
 	RET; \
-chunk1108: \
+chunk1041: \
 	SUBQ $0x20, BX; \
-group1110: \
+group1043: \
 	MOVQ rows+24(FP), R12; \
-row1111: \
+row1044: \
 	XORQ R11, R11; \
-chunks1112: \
+chunks1045: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x07, R11, R15; \
@@ -27928,104 +25397,30 @@ chunks1112: \
 	VPOR           Y0, Y4, Y0; \
 	VMOVDQU        Y0, 192(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1113; \
+	JEQ            rowdone1046; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1112; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole1114; \
+	JLE            chunks1045; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x07, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle205<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        (R13)(DX*2), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        (R13)(R9*1), X3; \
-	VPSHUFB        shuffle26<>+0(SB), X3, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        X5, (R11); \
-	VPSHUFB        shuffle32<>+0(SB), X0, X5; \
-	VMOVDQU        (R14), X4; \
-	VPSHUFB        shuffle29<>+0(SB), X4, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        (R14)(DX*1), X5; \
-	VPSHUFB        shuffle205<>+0(SB), X5, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        (R14)(DX*2), X6; \
-	VPSHUFB        shuffle206<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 16(R11); \
-	VPSHUFB        shuffle213<>+0(SB), X2, X8; \
-	VPSHUFB        shuffle209<>+0(SB), X1, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle691<>+0(SB), X3, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle32<>+0(SB), X4, X7; \
-	VPOR           X7, X8, X7; \
-	VMOVDQU        X7, 32(R11); \
-	VPSHUFB        shuffle207<>+0(SB), X0, X7; \
-	VPSHUFB        shuffle539<>+0(SB), X2, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle213<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle209<>+0(SB), X6, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        X8, 48(R11); \
-	VPSHUFB        shuffle538<>+0(SB), X1, X8; \
-	VPSHUFB        shuffle1134<>+0(SB), X3, X7; \
-	VPOR           X7, X8, X7; \
-	VPSHUFB        shuffle207<>+0(SB), X4, X8; \
-	VPOR           X8, X7, X8; \
-	VPSHUFB        shuffle539<>+0(SB), X5, X7; \
-	VPOR           X7, X8, X7; \
-	VMOVDQU        X7, 64(R11); \
-	VPSHUFB        shuffle210<>+0(SB), X0, X0; \
-	VPSHUFB        shuffle211<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle541<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle538<>+0(SB), X6, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 80(R11); \
-	VPSHUFB        shuffle35<>+0(SB), X3, X3; \
-	VPSHUFB        shuffle210<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VPSHUFB        shuffle211<>+0(SB), X5, X5; \
-	VPOR           X5, X4, X5; \
-	VPSHUFB        shuffle541<>+0(SB), X6, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        X6, 96(R11); \
-	JMP            rowdone1113; \
-whole1114: \
-	MOVQ BX, R11; \
-	JMP  chunks1112; \
-rowdone1113: \
+	JMP            chunks1045; \
+rowdone1046: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1111; \
+	JNZ  row1044; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1110; \
+	JNZ  group1043; \
 	VZEROUPPER; \
 	RET; \
-chunk1109: \
+chunk1042: \
 	SUBQ $0x10, BX; \
-group1115: \
+group1047: \
 	MOVQ rows+24(FP), R12; \
-row1116: \
+row1048: \
 	XORQ R11, R11; \
-chunks1117: \
+chunks1049: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -28094,21 +25489,21 @@ chunks1117: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, 96(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1118; \
+	JEQ     rowdone1050; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1117; \
+	JLE     chunks1049; \
 	MOVQ    BX, R11; \
-	JMP     chunks1117; \
-rowdone1118: \
+	JMP     chunks1049; \
+rowdone1050: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1116; \
+	JNZ  row1048; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1115; \
+	JNZ  group1047; \
 	VZEROUPPER; \
 	RET
 	zip7x4AVX2_body
@@ -28181,17 +25576,17 @@ TEXT ·zip7x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1119; \
+	JAE  chunk1051; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1120; \
+	JAE  chunk1052; \
 	RET; \
-chunk1119: \
+chunk1051: \
 	SUBQ $0x20, BX; \
-group1121: \
+group1053: \
 	MOVQ rows+24(FP), R12; \
-row1122: \
+row1054: \
 	XORQ R11, R11; \
-chunks1123: \
+chunks1055: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	IMUL3Q         $0x07, R11, R15; \
@@ -28267,76 +25662,30 @@ chunks1123: \
 	VPOR           Y1, Y3, Y1; \
 	VMOVDQU        Y1, 192(R15); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1124; \
+	JEQ            rowdone1056; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1123; \
-	SUBQ           $0x10, R11; \
-	CMPQ           R11, BX; \
-	JL             whole1125; \
+	JLE            chunks1055; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x10, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	IMUL3Q         $0x07, R11, R11; \
-	ADDQ           AX, R11; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU        (R13)(DX*1), X2; \
-	VPSHUFB        shuffle28<>+0(SB), X2, X3; \
-	VPOR           X3, X1, X3; \
-	VMOVDQU        X3, (R11); \
-	VMOVDQU        (R13)(DX*2), X3; \
-	VPSHUFB        shuffle27<>+0(SB), X3, X1; \
-	VMOVDQU        (R13)(R9*1), X4; \
-	VPSHUFB        shuffle28<>+0(SB), X4, X5; \
-	VPOR           X5, X1, X5; \
-	VMOVDQU        X5, 16(R11); \
-	VMOVDQU        (R14), X5; \
-	VPSHUFB        shuffle27<>+0(SB), X5, X1; \
-	VMOVDQU        (R14)(DX*1), X6; \
-	VPSHUFB        shuffle28<>+0(SB), X6, X7; \
-	VPOR           X7, X1, X7; \
-	VMOVDQU        X7, 32(R11); \
-	VPSHUFB        shuffle220<>+0(SB), X0, X0; \
-	VMOVDQU        (R14)(DX*2), X7; \
-	VPSHUFB        shuffle27<>+0(SB), X7, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 48(R11); \
-	VPSHUFB        shuffle33<>+0(SB), X2, X2; \
-	VPSHUFB        shuffle220<>+0(SB), X3, X3; \
-	VPOR           X3, X2, X3; \
-	VMOVDQU        X3, 64(R11); \
-	VPSHUFB        shuffle33<>+0(SB), X4, X4; \
-	VPSHUFB        shuffle220<>+0(SB), X5, X5; \
-	VPOR           X5, X4, X5; \
-	VMOVDQU        X5, 80(R11); \
-	VPSHUFB        shuffle33<>+0(SB), X6, X6; \
-	VPSHUFB        shuffle220<>+0(SB), X7, X7; \
-	VPOR           X7, X6, X7; \
-	VMOVDQU        X7, 96(R11); \
-	JMP            rowdone1124; \
-whole1125: \
-	MOVQ BX, R11; \
-	JMP  chunks1123; \
-rowdone1124: \
+	JMP            chunks1055; \
+rowdone1056: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1122; \
+	JNZ  row1054; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1121; \
+	JNZ  group1053; \
 	VZEROUPPER; \
 	RET; \
-chunk1120: \
+chunk1052: \
 	SUBQ $0x10, BX; \
-group1126: \
+group1057: \
 	MOVQ rows+24(FP), R12; \
-row1127: \
+row1058: \
 	XORQ R11, R11; \
-chunks1128: \
+chunks1059: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -28377,21 +25726,21 @@ chunks1128: \
 	VPOR    X7, X6, X7; \
 	VMOVDQU X7, 96(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1129; \
+	JEQ     rowdone1060; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1128; \
+	JLE     chunks1059; \
 	MOVQ    BX, R11; \
-	JMP     chunks1128; \
-rowdone1129: \
+	JMP     chunks1059; \
+rowdone1060: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1127; \
+	JNZ  row1058; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1126; \
+	JNZ  group1057; \
 	VZEROUPPER; \
 	RET
 	zip7x8AVX2_body
@@ -28410,17 +25759,17 @@ TEXT ·zip7x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1130; \
+	JAE  chunk1061; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1131; \
+	JAE  chunk1062; \
 	RET; \
-chunk1130: \
+chunk1061: \
 	SUBQ $0x20, BX; \
-group1132: \
+group1063: \
 	MOVQ rows+24(FP), R12; \
-row1133: \
+row1064: \
 	XORQ R11, R11; \
-chunks1134: \
+chunks1065: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	IMUL3Q     $0x07, R11, R15; \
@@ -28447,55 +25796,30 @@ chunks1134: \
 	VPERM2I128 $0x31, Y6, Y5, Y6; \
 	VMOVDQU    Y6, 192(R15); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1135; \
+	JEQ        rowdone1066; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1134; \
-	SUBQ       $0x10, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1136; \
+	JLE        chunks1065; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x10, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	IMUL3Q     $0x07, R11, R11; \
-	ADDQ       AX, R11; \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    X0, (R11); \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    X0, 16(R11); \
-	VMOVDQU    (R13)(DX*2), X0; \
-	VMOVDQU    X0, 32(R11); \
-	VMOVDQU    (R13)(R9*1), X0; \
-	VMOVDQU    X0, 48(R11); \
-	VMOVDQU    (R14), X0; \
-	VMOVDQU    X0, 64(R11); \
-	VMOVDQU    (R14)(DX*1), X0; \
-	VMOVDQU    X0, 80(R11); \
-	VMOVDQU    (R14)(DX*2), X0; \
-	VMOVDQU    X0, 96(R11); \
-	JMP        rowdone1135; \
-whole1136: \
-	MOVQ BX, R11; \
-	JMP  chunks1134; \
-rowdone1135: \
+	JMP        chunks1065; \
+rowdone1066: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1133; \
+	JNZ  row1064; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1132; \
+	JNZ  group1063; \
 	VZEROUPPER; \
 	RET; \
-chunk1131: \
+chunk1062: \
 	SUBQ $0x10, BX; \
-group1137: \
+group1067: \
 	MOVQ rows+24(FP), R12; \
-row1138: \
+row1068: \
 	XORQ R11, R11; \
-chunks1139: \
+chunks1069: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -28515,21 +25839,21 @@ chunks1139: \
 	VMOVDQU (R14)(DX*2), X0; \
 	VMOVDQU X0, 96(R15); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1140; \
+	JEQ     rowdone1070; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1139; \
+	JLE     chunks1069; \
 	MOVQ    BX, R11; \
-	JMP     chunks1139; \
-rowdone1140: \
+	JMP     chunks1069; \
+rowdone1070: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1138; \
+	JNZ  row1068; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1137; \
+	JNZ  group1067; \
 	VZEROUPPER; \
 	RET
 	zip7x16AVX2_body
@@ -28548,21 +25872,21 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1141; \
+	JAE  chunk1071; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1142; \
+	JAE  chunk1072; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1143; \
+	JAE  chunk1073; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1144; \
+	JAE  chunk1074; \
 	RET; \
-chunk1141: \
+chunk1071: \
 	SUBQ $0x20, BX; \
-group1145: \
+group1075: \
 	MOVQ rows+24(FP), R12; \
-row1146: \
+row1076: \
 	XORQ R11, R11; \
-chunks1147: \
+chunks1077: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -28614,79 +25938,30 @@ chunks1147: \
 	VPERM2I128 $0x31, Y7, Y2, Y7; \
 	VMOVDQU    Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1148; \
+	JEQ        rowdone1078; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1147; \
-	SUBQ       $0x10, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1149; \
+	JLE        chunks1077; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x10, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    (R14), X1; \
-	VPUNPCKLBW X1, X0, X2; \
-	VPUNPCKHBW X1, X0, X1; \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    (R14)(DX*1), X3; \
-	VPUNPCKLBW X3, X0, X4; \
-	VPUNPCKHBW X3, X0, X3; \
-	VMOVDQU    (R13)(DX*2), X0; \
-	VMOVDQU    (R14)(DX*2), X5; \
-	VPUNPCKLBW X5, X0, X6; \
-	VPUNPCKHBW X5, X0, X5; \
-	VMOVDQU    (R13)(R9*1), X0; \
-	VMOVDQU    (R14)(R9*1), X7; \
-	VPUNPCKLBW X7, X0, X8; \
-	VPUNPCKHBW X7, X0, X7; \
-	VPUNPCKLBW X6, X2, X0; \
-	VPUNPCKHBW X6, X2, X6; \
-	VPUNPCKLBW X5, X1, X2; \
-	VPUNPCKHBW X5, X1, X5; \
-	VPUNPCKLBW X8, X4, X1; \
-	VPUNPCKHBW X8, X4, X8; \
-	VPUNPCKLBW X7, X3, X4; \
-	VPUNPCKHBW X7, X3, X7; \
-	VPUNPCKLBW X1, X0, X3; \
-	VMOVDQU    X3, (AX)(R11*8); \
-	VPUNPCKHBW X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R11*8); \
-	VPUNPCKLBW X8, X6, X1; \
-	VMOVDQU    X1, 32(AX)(R11*8); \
-	VPUNPCKHBW X8, X6, X8; \
-	VMOVDQU    X8, 48(AX)(R11*8); \
-	VPUNPCKLBW X4, X2, X8; \
-	VMOVDQU    X8, 64(AX)(R11*8); \
-	VPUNPCKHBW X4, X2, X4; \
-	VMOVDQU    X4, 80(AX)(R11*8); \
-	VPUNPCKLBW X7, X5, X4; \
-	VMOVDQU    X4, 96(AX)(R11*8); \
-	VPUNPCKHBW X7, X5, X7; \
-	VMOVDQU    X7, 112(AX)(R11*8); \
-	JMP        rowdone1148; \
-whole1149: \
-	MOVQ BX, R11; \
-	JMP  chunks1147; \
-rowdone1148: \
+	JMP        chunks1077; \
+rowdone1078: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1146; \
+	JNZ  row1076; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1145; \
+	JNZ  group1075; \
 	VZEROUPPER; \
 	RET; \
-chunk1142: \
+chunk1072: \
 	SUBQ $0x10, BX; \
-group1150: \
+group1079: \
 	MOVQ rows+24(FP), R12; \
-row1151: \
+row1080: \
 	XORQ R11, R11; \
-chunks1152: \
+chunks1081: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), X0; \
@@ -28730,63 +26005,30 @@ chunks1152: \
 	VPUNPCKHBW X7, X5, X7; \
 	VMOVDQU    X7, 112(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1153; \
+	JEQ        rowdone1082; \
 	ADDQ       $0x10, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1152; \
-	SUBQ       $0x08, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1154; \
+	JLE        chunks1081; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x08, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVQ      (R13), X0; \
-	VMOVQ      (R14), X1; \
-	VPUNPCKLBW X1, X0, X1; \
-	VMOVQ      (R13)(DX*1), X0; \
-	VMOVQ      (R14)(DX*1), X2; \
-	VPUNPCKLBW X2, X0, X2; \
-	VMOVQ      (R13)(DX*2), X0; \
-	VMOVQ      (R14)(DX*2), X3; \
-	VPUNPCKLBW X3, X0, X3; \
-	VMOVQ      (R13)(R9*1), X0; \
-	VMOVQ      (R14)(R9*1), X4; \
-	VPUNPCKLBW X4, X0, X4; \
-	VPUNPCKLBW X3, X1, X0; \
-	VPUNPCKHBW X3, X1, X3; \
-	VPUNPCKLBW X4, X2, X1; \
-	VPUNPCKHBW X4, X2, X4; \
-	VPUNPCKLBW X1, X0, X2; \
-	VMOVDQU    X2, (AX)(R11*8); \
-	VPUNPCKHBW X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R11*8); \
-	VPUNPCKLBW X4, X3, X1; \
-	VMOVDQU    X1, 32(AX)(R11*8); \
-	VPUNPCKHBW X4, X3, X4; \
-	VMOVDQU    X4, 48(AX)(R11*8); \
-	JMP        rowdone1153; \
-whole1154: \
-	MOVQ BX, R11; \
-	JMP  chunks1152; \
-rowdone1153: \
+	JMP        chunks1081; \
+rowdone1082: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1151; \
+	JNZ  row1080; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1150; \
+	JNZ  group1079; \
 	VZEROUPPER; \
 	RET; \
-chunk1143: \
+chunk1073: \
 	SUBQ $0x08, BX; \
-group1155: \
+group1083: \
 	MOVQ rows+24(FP), R12; \
-row1156: \
+row1084: \
 	XORQ R11, R11; \
-chunks1157: \
+chunks1085: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVQ      (R13), X0; \
@@ -28814,57 +26056,30 @@ chunks1157: \
 	VPUNPCKHBW X4, X3, X4; \
 	VMOVDQU    X4, 48(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1158; \
+	JEQ        rowdone1086; \
 	ADDQ       $0x08, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1157; \
-	SUBQ       $0x04, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1159; \
+	JLE        chunks1085; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x04, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVD      (R13), X0; \
-	VMOVD      (R14), X1; \
-	VPUNPCKLBW X1, X0, X1; \
-	VMOVD      (R13)(DX*1), X0; \
-	VMOVD      (R14)(DX*1), X2; \
-	VPUNPCKLBW X2, X0, X2; \
-	VMOVD      (R13)(DX*2), X0; \
-	VMOVD      (R14)(DX*2), X3; \
-	VPUNPCKLBW X3, X0, X3; \
-	VMOVD      (R13)(R9*1), X0; \
-	VMOVD      (R14)(R9*1), X4; \
-	VPUNPCKLBW X4, X0, X4; \
-	VPUNPCKLBW X3, X1, X3; \
-	VPUNPCKLBW X4, X2, X4; \
-	VPUNPCKLBW X4, X3, X2; \
-	VMOVDQU    X2, (AX)(R11*8); \
-	VPUNPCKHBW X4, X3, X4; \
-	VMOVDQU    X4, 16(AX)(R11*8); \
-	JMP        rowdone1158; \
-whole1159: \
-	MOVQ BX, R11; \
-	JMP  chunks1157; \
-rowdone1158: \
+	JMP        chunks1085; \
+rowdone1086: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1156; \
+	JNZ  row1084; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1155; \
+	JNZ  group1083; \
 	VZEROUPPER; \
 	RET; \
-chunk1144: \
+chunk1074: \
 	SUBQ $0x04, BX; \
-group1160: \
+group1087: \
 	MOVQ rows+24(FP), R12; \
-row1161: \
+row1088: \
 	XORQ R11, R11; \
-chunks1162: \
+chunks1089: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVD      (R13), X0; \
@@ -28886,21 +26101,21 @@ chunks1162: \
 	VPUNPCKHBW X4, X3, X4; \
 	VMOVDQU    X4, 16(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1163; \
+	JEQ        rowdone1090; \
 	ADDQ       $0x04, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1162; \
+	JLE        chunks1089; \
 	MOVQ       BX, R11; \
-	JMP        chunks1162; \
-rowdone1163: \
+	JMP        chunks1089; \
+rowdone1090: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1161; \
+	JNZ  row1088; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1160; \
+	JNZ  group1087; \
 	VZEROUPPER; \
 	RET
 	zip8x1AVX2_body
@@ -28919,21 +26134,21 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1164; \
+	JAE  chunk1091; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1165; \
+	JAE  chunk1092; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1166; \
+	JAE  chunk1093; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1167; \
+	JAE  chunk1094; \
 	RET; \
-chunk1164: \
+chunk1091: \
 	SUBQ $0x20, BX; \
-group1168: \
+group1095: \
 	MOVQ rows+24(FP), R12; \
-row1169: \
+row1096: \
 	XORQ R11, R11; \
-chunks1170: \
+chunks1097: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -28985,79 +26200,30 @@ chunks1170: \
 	VPERM2I128 $0x31, Y7, Y2, Y7; \
 	VMOVDQU    Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1171; \
+	JEQ        rowdone1098; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1170; \
-	SUBQ       $0x10, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1172; \
+	JLE        chunks1097; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x10, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    (R14), X1; \
-	VPUNPCKLWD X1, X0, X2; \
-	VPUNPCKHWD X1, X0, X1; \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    (R14)(DX*1), X3; \
-	VPUNPCKLWD X3, X0, X4; \
-	VPUNPCKHWD X3, X0, X3; \
-	VMOVDQU    (R13)(DX*2), X0; \
-	VMOVDQU    (R14)(DX*2), X5; \
-	VPUNPCKLWD X5, X0, X6; \
-	VPUNPCKHWD X5, X0, X5; \
-	VMOVDQU    (R13)(R9*1), X0; \
-	VMOVDQU    (R14)(R9*1), X7; \
-	VPUNPCKLWD X7, X0, X8; \
-	VPUNPCKHWD X7, X0, X7; \
-	VPUNPCKLWD X6, X2, X0; \
-	VPUNPCKHWD X6, X2, X6; \
-	VPUNPCKLWD X5, X1, X2; \
-	VPUNPCKHWD X5, X1, X5; \
-	VPUNPCKLWD X8, X4, X1; \
-	VPUNPCKHWD X8, X4, X8; \
-	VPUNPCKLWD X7, X3, X4; \
-	VPUNPCKHWD X7, X3, X7; \
-	VPUNPCKLWD X1, X0, X3; \
-	VMOVDQU    X3, (AX)(R11*8); \
-	VPUNPCKHWD X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R11*8); \
-	VPUNPCKLWD X8, X6, X1; \
-	VMOVDQU    X1, 32(AX)(R11*8); \
-	VPUNPCKHWD X8, X6, X8; \
-	VMOVDQU    X8, 48(AX)(R11*8); \
-	VPUNPCKLWD X4, X2, X8; \
-	VMOVDQU    X8, 64(AX)(R11*8); \
-	VPUNPCKHWD X4, X2, X4; \
-	VMOVDQU    X4, 80(AX)(R11*8); \
-	VPUNPCKLWD X7, X5, X4; \
-	VMOVDQU    X4, 96(AX)(R11*8); \
-	VPUNPCKHWD X7, X5, X7; \
-	VMOVDQU    X7, 112(AX)(R11*8); \
-	JMP        rowdone1171; \
-whole1172: \
-	MOVQ BX, R11; \
-	JMP  chunks1170; \
-rowdone1171: \
+	JMP        chunks1097; \
+rowdone1098: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1169; \
+	JNZ  row1096; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1168; \
+	JNZ  group1095; \
 	VZEROUPPER; \
 	RET; \
-chunk1165: \
+chunk1092: \
 	SUBQ $0x10, BX; \
-group1173: \
+group1099: \
 	MOVQ rows+24(FP), R12; \
-row1174: \
+row1100: \
 	XORQ R11, R11; \
-chunks1175: \
+chunks1101: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), X0; \
@@ -29101,63 +26267,30 @@ chunks1175: \
 	VPUNPCKHWD X7, X5, X7; \
 	VMOVDQU    X7, 112(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1176; \
+	JEQ        rowdone1102; \
 	ADDQ       $0x10, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1175; \
-	SUBQ       $0x08, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1177; \
+	JLE        chunks1101; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x08, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVQ      (R13), X0; \
-	VMOVQ      (R14), X1; \
-	VPUNPCKLWD X1, X0, X1; \
-	VMOVQ      (R13)(DX*1), X0; \
-	VMOVQ      (R14)(DX*1), X2; \
-	VPUNPCKLWD X2, X0, X2; \
-	VMOVQ      (R13)(DX*2), X0; \
-	VMOVQ      (R14)(DX*2), X3; \
-	VPUNPCKLWD X3, X0, X3; \
-	VMOVQ      (R13)(R9*1), X0; \
-	VMOVQ      (R14)(R9*1), X4; \
-	VPUNPCKLWD X4, X0, X4; \
-	VPUNPCKLWD X3, X1, X0; \
-	VPUNPCKHWD X3, X1, X3; \
-	VPUNPCKLWD X4, X2, X1; \
-	VPUNPCKHWD X4, X2, X4; \
-	VPUNPCKLWD X1, X0, X2; \
-	VMOVDQU    X2, (AX)(R11*8); \
-	VPUNPCKHWD X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R11*8); \
-	VPUNPCKLWD X4, X3, X1; \
-	VMOVDQU    X1, 32(AX)(R11*8); \
-	VPUNPCKHWD X4, X3, X4; \
-	VMOVDQU    X4, 48(AX)(R11*8); \
-	JMP        rowdone1176; \
-whole1177: \
-	MOVQ BX, R11; \
-	JMP  chunks1175; \
-rowdone1176: \
+	JMP        chunks1101; \
+rowdone1102: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1174; \
+	JNZ  row1100; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1173; \
+	JNZ  group1099; \
 	VZEROUPPER; \
 	RET; \
-chunk1166: \
+chunk1093: \
 	SUBQ $0x08, BX; \
-group1178: \
+group1103: \
 	MOVQ rows+24(FP), R12; \
-row1179: \
+row1104: \
 	XORQ R11, R11; \
-chunks1180: \
+chunks1105: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVQ      (R13), X0; \
@@ -29185,57 +26318,30 @@ chunks1180: \
 	VPUNPCKHWD X4, X3, X4; \
 	VMOVDQU    X4, 48(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1181; \
+	JEQ        rowdone1106; \
 	ADDQ       $0x08, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1180; \
-	SUBQ       $0x04, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1182; \
+	JLE        chunks1105; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x04, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVD      (R13), X0; \
-	VMOVD      (R14), X1; \
-	VPUNPCKLWD X1, X0, X1; \
-	VMOVD      (R13)(DX*1), X0; \
-	VMOVD      (R14)(DX*1), X2; \
-	VPUNPCKLWD X2, X0, X2; \
-	VMOVD      (R13)(DX*2), X0; \
-	VMOVD      (R14)(DX*2), X3; \
-	VPUNPCKLWD X3, X0, X3; \
-	VMOVD      (R13)(R9*1), X0; \
-	VMOVD      (R14)(R9*1), X4; \
-	VPUNPCKLWD X4, X0, X4; \
-	VPUNPCKLWD X3, X1, X3; \
-	VPUNPCKLWD X4, X2, X4; \
-	VPUNPCKLWD X4, X3, X2; \
-	VMOVDQU    X2, (AX)(R11*8); \
-	VPUNPCKHWD X4, X3, X4; \
-	VMOVDQU    X4, 16(AX)(R11*8); \
-	JMP        rowdone1181; \
-whole1182: \
-	MOVQ BX, R11; \
-	JMP  chunks1180; \
-rowdone1181: \
+	JMP        chunks1105; \
+rowdone1106: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1179; \
+	JNZ  row1104; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1178; \
+	JNZ  group1103; \
 	VZEROUPPER; \
 	RET; \
-chunk1167: \
+chunk1094: \
 	SUBQ $0x04, BX; \
-group1183: \
+group1107: \
 	MOVQ rows+24(FP), R12; \
-row1184: \
+row1108: \
 	XORQ R11, R11; \
-chunks1185: \
+chunks1109: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVD      (R13), X0; \
@@ -29257,21 +26363,21 @@ chunks1185: \
 	VPUNPCKHWD X4, X3, X4; \
 	VMOVDQU    X4, 16(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1186; \
+	JEQ        rowdone1110; \
 	ADDQ       $0x04, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1185; \
+	JLE        chunks1109; \
 	MOVQ       BX, R11; \
-	JMP        chunks1185; \
-rowdone1186: \
+	JMP        chunks1109; \
+rowdone1110: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1184; \
+	JNZ  row1108; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1183; \
+	JNZ  group1107; \
 	VZEROUPPER; \
 	RET
 	zip8x2AVX2_body
@@ -29290,21 +26396,21 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1187; \
+	JAE  chunk1111; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1188; \
+	JAE  chunk1112; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1189; \
+	JAE  chunk1113; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1190; \
+	JAE  chunk1114; \
 	RET; \
-chunk1187: \
+chunk1111: \
 	SUBQ $0x20, BX; \
-group1191: \
+group1115: \
 	MOVQ rows+24(FP), R12; \
-row1192: \
+row1116: \
 	XORQ R11, R11; \
-chunks1193: \
+chunks1117: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -29356,79 +26462,30 @@ chunks1193: \
 	VPERM2I128 $0x31, Y7, Y2, Y7; \
 	VMOVDQU    Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1194; \
+	JEQ        rowdone1118; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1193; \
-	SUBQ       $0x10, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1195; \
+	JLE        chunks1117; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x10, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    (R14), X1; \
-	VPUNPCKLDQ X1, X0, X2; \
-	VPUNPCKHDQ X1, X0, X1; \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    (R14)(DX*1), X3; \
-	VPUNPCKLDQ X3, X0, X4; \
-	VPUNPCKHDQ X3, X0, X3; \
-	VMOVDQU    (R13)(DX*2), X0; \
-	VMOVDQU    (R14)(DX*2), X5; \
-	VPUNPCKLDQ X5, X0, X6; \
-	VPUNPCKHDQ X5, X0, X5; \
-	VMOVDQU    (R13)(R9*1), X0; \
-	VMOVDQU    (R14)(R9*1), X7; \
-	VPUNPCKLDQ X7, X0, X8; \
-	VPUNPCKHDQ X7, X0, X7; \
-	VPUNPCKLDQ X6, X2, X0; \
-	VPUNPCKHDQ X6, X2, X6; \
-	VPUNPCKLDQ X5, X1, X2; \
-	VPUNPCKHDQ X5, X1, X5; \
-	VPUNPCKLDQ X8, X4, X1; \
-	VPUNPCKHDQ X8, X4, X8; \
-	VPUNPCKLDQ X7, X3, X4; \
-	VPUNPCKHDQ X7, X3, X7; \
-	VPUNPCKLDQ X1, X0, X3; \
-	VMOVDQU    X3, (AX)(R11*8); \
-	VPUNPCKHDQ X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R11*8); \
-	VPUNPCKLDQ X8, X6, X1; \
-	VMOVDQU    X1, 32(AX)(R11*8); \
-	VPUNPCKHDQ X8, X6, X8; \
-	VMOVDQU    X8, 48(AX)(R11*8); \
-	VPUNPCKLDQ X4, X2, X8; \
-	VMOVDQU    X8, 64(AX)(R11*8); \
-	VPUNPCKHDQ X4, X2, X4; \
-	VMOVDQU    X4, 80(AX)(R11*8); \
-	VPUNPCKLDQ X7, X5, X4; \
-	VMOVDQU    X4, 96(AX)(R11*8); \
-	VPUNPCKHDQ X7, X5, X7; \
-	VMOVDQU    X7, 112(AX)(R11*8); \
-	JMP        rowdone1194; \
-whole1195: \
-	MOVQ BX, R11; \
-	JMP  chunks1193; \
-rowdone1194: \
+	JMP        chunks1117; \
+rowdone1118: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1192; \
+	JNZ  row1116; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1191; \
+	JNZ  group1115; \
 	VZEROUPPER; \
 	RET; \
-chunk1188: \
+chunk1112: \
 	SUBQ $0x10, BX; \
-group1196: \
+group1119: \
 	MOVQ rows+24(FP), R12; \
-row1197: \
+row1120: \
 	XORQ R11, R11; \
-chunks1198: \
+chunks1121: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), X0; \
@@ -29472,63 +26529,30 @@ chunks1198: \
 	VPUNPCKHDQ X7, X5, X7; \
 	VMOVDQU    X7, 112(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1199; \
+	JEQ        rowdone1122; \
 	ADDQ       $0x10, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1198; \
-	SUBQ       $0x08, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1200; \
+	JLE        chunks1121; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x08, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVQ      (R13), X0; \
-	VMOVQ      (R14), X1; \
-	VPUNPCKLDQ X1, X0, X1; \
-	VMOVQ      (R13)(DX*1), X0; \
-	VMOVQ      (R14)(DX*1), X2; \
-	VPUNPCKLDQ X2, X0, X2; \
-	VMOVQ      (R13)(DX*2), X0; \
-	VMOVQ      (R14)(DX*2), X3; \
-	VPUNPCKLDQ X3, X0, X3; \
-	VMOVQ      (R13)(R9*1), X0; \
-	VMOVQ      (R14)(R9*1), X4; \
-	VPUNPCKLDQ X4, X0, X4; \
-	VPUNPCKLDQ X3, X1, X0; \
-	VPUNPCKHDQ X3, X1, X3; \
-	VPUNPCKLDQ X4, X2, X1; \
-	VPUNPCKHDQ X4, X2, X4; \
-	VPUNPCKLDQ X1, X0, X2; \
-	VMOVDQU    X2, (AX)(R11*8); \
-	VPUNPCKHDQ X1, X0, X1; \
-	VMOVDQU    X1, 16(AX)(R11*8); \
-	VPUNPCKLDQ X4, X3, X1; \
-	VMOVDQU    X1, 32(AX)(R11*8); \
-	VPUNPCKHDQ X4, X3, X4; \
-	VMOVDQU    X4, 48(AX)(R11*8); \
-	JMP        rowdone1199; \
-whole1200: \
-	MOVQ BX, R11; \
-	JMP  chunks1198; \
-rowdone1199: \
+	JMP        chunks1121; \
+rowdone1122: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1197; \
+	JNZ  row1120; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1196; \
+	JNZ  group1119; \
 	VZEROUPPER; \
 	RET; \
-chunk1189: \
+chunk1113: \
 	SUBQ $0x08, BX; \
-group1201: \
+group1123: \
 	MOVQ rows+24(FP), R12; \
-row1202: \
+row1124: \
 	XORQ R11, R11; \
-chunks1203: \
+chunks1125: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVQ      (R13), X0; \
@@ -29556,57 +26580,30 @@ chunks1203: \
 	VPUNPCKHDQ X4, X3, X4; \
 	VMOVDQU    X4, 48(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1204; \
+	JEQ        rowdone1126; \
 	ADDQ       $0x08, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1203; \
-	SUBQ       $0x04, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1205; \
+	JLE        chunks1125; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x04, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVD      (R13), X0; \
-	VMOVD      (R14), X1; \
-	VPUNPCKLDQ X1, X0, X1; \
-	VMOVD      (R13)(DX*1), X0; \
-	VMOVD      (R14)(DX*1), X2; \
-	VPUNPCKLDQ X2, X0, X2; \
-	VMOVD      (R13)(DX*2), X0; \
-	VMOVD      (R14)(DX*2), X3; \
-	VPUNPCKLDQ X3, X0, X3; \
-	VMOVD      (R13)(R9*1), X0; \
-	VMOVD      (R14)(R9*1), X4; \
-	VPUNPCKLDQ X4, X0, X4; \
-	VPUNPCKLDQ X3, X1, X3; \
-	VPUNPCKLDQ X4, X2, X4; \
-	VPUNPCKLDQ X4, X3, X2; \
-	VMOVDQU    X2, (AX)(R11*8); \
-	VPUNPCKHDQ X4, X3, X4; \
-	VMOVDQU    X4, 16(AX)(R11*8); \
-	JMP        rowdone1204; \
-whole1205: \
-	MOVQ BX, R11; \
-	JMP  chunks1203; \
-rowdone1204: \
+	JMP        chunks1125; \
+rowdone1126: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1202; \
+	JNZ  row1124; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1201; \
+	JNZ  group1123; \
 	VZEROUPPER; \
 	RET; \
-chunk1190: \
+chunk1114: \
 	SUBQ $0x04, BX; \
-group1206: \
+group1127: \
 	MOVQ rows+24(FP), R12; \
-row1207: \
+row1128: \
 	XORQ R11, R11; \
-chunks1208: \
+chunks1129: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVD      (R13), X0; \
@@ -29628,21 +26625,21 @@ chunks1208: \
 	VPUNPCKHDQ X4, X3, X4; \
 	VMOVDQU    X4, 16(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1209; \
+	JEQ        rowdone1130; \
 	ADDQ       $0x04, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1208; \
+	JLE        chunks1129; \
 	MOVQ       BX, R11; \
-	JMP        chunks1208; \
-rowdone1209: \
+	JMP        chunks1129; \
+rowdone1130: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1207; \
+	JNZ  row1128; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1206; \
+	JNZ  group1127; \
 	VZEROUPPER; \
 	RET
 	zip8x4AVX2_body
@@ -29661,19 +26658,19 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1210; \
+	JAE  chunk1131; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1211; \
+	JAE  chunk1132; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1212; \
+	JAE  chunk1133; \
 	RET; \
-chunk1210: \
+chunk1131: \
 	SUBQ $0x20, BX; \
-group1213: \
+group1134: \
 	MOVQ rows+24(FP), R12; \
-row1214: \
+row1135: \
 	XORQ R11, R11; \
-chunks1215: \
+chunks1136: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -29725,79 +26722,30 @@ chunks1215: \
 	VPERM2I128  $0x31, Y7, Y2, Y7; \
 	VMOVDQU     Y7, 224(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1216; \
+	JEQ         rowdone1137; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1215; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole1217; \
+	JLE         chunks1136; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (R13), X0; \
-	VMOVDQU     (R14), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     (R13)(DX*1), X0; \
-	VMOVDQU     (R14)(DX*1), X3; \
-	VPUNPCKLQDQ X3, X0, X4; \
-	VPUNPCKHQDQ X3, X0, X3; \
-	VMOVDQU     (R13)(DX*2), X0; \
-	VMOVDQU     (R14)(DX*2), X5; \
-	VPUNPCKLQDQ X5, X0, X6; \
-	VPUNPCKHQDQ X5, X0, X5; \
-	VMOVDQU     (R13)(R9*1), X0; \
-	VMOVDQU     (R14)(R9*1), X7; \
-	VPUNPCKLQDQ X7, X0, X8; \
-	VPUNPCKHQDQ X7, X0, X7; \
-	VPUNPCKLQDQ X6, X2, X0; \
-	VPUNPCKHQDQ X6, X2, X6; \
-	VPUNPCKLQDQ X5, X1, X2; \
-	VPUNPCKHQDQ X5, X1, X5; \
-	VPUNPCKLQDQ X8, X4, X1; \
-	VPUNPCKHQDQ X8, X4, X8; \
-	VPUNPCKLQDQ X7, X3, X4; \
-	VPUNPCKHQDQ X7, X3, X7; \
-	VPUNPCKLQDQ X1, X0, X3; \
-	VMOVDQU     X3, (AX)(R11*8); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     X1, 16(AX)(R11*8); \
-	VPUNPCKLQDQ X8, X6, X1; \
-	VMOVDQU     X1, 32(AX)(R11*8); \
-	VPUNPCKHQDQ X8, X6, X8; \
-	VMOVDQU     X8, 48(AX)(R11*8); \
-	VPUNPCKLQDQ X4, X2, X8; \
-	VMOVDQU     X8, 64(AX)(R11*8); \
-	VPUNPCKHQDQ X4, X2, X4; \
-	VMOVDQU     X4, 80(AX)(R11*8); \
-	VPUNPCKLQDQ X7, X5, X4; \
-	VMOVDQU     X4, 96(AX)(R11*8); \
-	VPUNPCKHQDQ X7, X5, X7; \
-	VMOVDQU     X7, 112(AX)(R11*8); \
-	JMP         rowdone1216; \
-whole1217: \
-	MOVQ BX, R11; \
-	JMP  chunks1215; \
-rowdone1216: \
+	JMP         chunks1136; \
+rowdone1137: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1214; \
+	JNZ  row1135; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1213; \
+	JNZ  group1134; \
 	VZEROUPPER; \
 	RET; \
-chunk1211: \
+chunk1132: \
 	SUBQ $0x10, BX; \
-group1218: \
+group1138: \
 	MOVQ rows+24(FP), R12; \
-row1219: \
+row1139: \
 	XORQ R11, R11; \
-chunks1220: \
+chunks1140: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -29841,63 +26789,30 @@ chunks1220: \
 	VPUNPCKHQDQ X7, X5, X7; \
 	VMOVDQU     X7, 112(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1221; \
+	JEQ         rowdone1141; \
 	ADDQ        $0x10, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1220; \
-	SUBQ        $0x08, R11; \
-	CMPQ        R11, BX; \
-	JL          whole1222; \
+	JLE         chunks1140; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x08, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVQ       (R13), X0; \
-	VMOVQ       (R14), X1; \
-	VPUNPCKLQDQ X1, X0, X1; \
-	VMOVQ       (R13)(DX*1), X0; \
-	VMOVQ       (R14)(DX*1), X2; \
-	VPUNPCKLQDQ X2, X0, X2; \
-	VMOVQ       (R13)(DX*2), X0; \
-	VMOVQ       (R14)(DX*2), X3; \
-	VPUNPCKLQDQ X3, X0, X3; \
-	VMOVQ       (R13)(R9*1), X0; \
-	VMOVQ       (R14)(R9*1), X4; \
-	VPUNPCKLQDQ X4, X0, X4; \
-	VPUNPCKLQDQ X3, X1, X0; \
-	VPUNPCKHQDQ X3, X1, X3; \
-	VPUNPCKLQDQ X4, X2, X1; \
-	VPUNPCKHQDQ X4, X2, X4; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VMOVDQU     X2, (AX)(R11*8); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     X1, 16(AX)(R11*8); \
-	VPUNPCKLQDQ X4, X3, X1; \
-	VMOVDQU     X1, 32(AX)(R11*8); \
-	VPUNPCKHQDQ X4, X3, X4; \
-	VMOVDQU     X4, 48(AX)(R11*8); \
-	JMP         rowdone1221; \
-whole1222: \
-	MOVQ BX, R11; \
-	JMP  chunks1220; \
-rowdone1221: \
+	JMP         chunks1140; \
+rowdone1141: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1219; \
+	JNZ  row1139; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1218; \
+	JNZ  group1138; \
 	VZEROUPPER; \
 	RET; \
-chunk1212: \
+chunk1133: \
 	SUBQ $0x08, BX; \
-group1223: \
+group1142: \
 	MOVQ rows+24(FP), R12; \
-row1224: \
+row1143: \
 	XORQ R11, R11; \
-chunks1225: \
+chunks1144: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVQ       (R13), X0; \
@@ -29925,21 +26840,21 @@ chunks1225: \
 	VPUNPCKHQDQ X4, X3, X4; \
 	VMOVDQU     X4, 48(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1226; \
+	JEQ         rowdone1145; \
 	ADDQ        $0x08, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1225; \
+	JLE         chunks1144; \
 	MOVQ        BX, R11; \
-	JMP         chunks1225; \
-rowdone1226: \
+	JMP         chunks1144; \
+rowdone1145: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1224; \
+	JNZ  row1143; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1223; \
+	JNZ  group1142; \
 	VZEROUPPER; \
 	RET
 	zip8x8AVX2_body
@@ -29958,17 +26873,17 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1227; \
+	JAE  chunk1146; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1228; \
+	JAE  chunk1147; \
 	RET; \
-chunk1227: \
+chunk1146: \
 	SUBQ $0x20, BX; \
-group1229: \
+group1148: \
 	MOVQ rows+24(FP), R12; \
-row1230: \
+row1149: \
 	XORQ R11, R11; \
-chunks1231: \
+chunks1150: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -29996,55 +26911,30 @@ chunks1231: \
 	VPERM2I128 $0x31, Y7, Y6, Y7; \
 	VMOVDQU    Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1232; \
+	JEQ        rowdone1151; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1231; \
-	SUBQ       $0x10, R11; \
-	CMPQ       R11, BX; \
-	JL         whole1233; \
+	JLE        chunks1150; \
 	MOVQ       BX, R11; \
-	ADDQ       $0x10, R11; \
-	LEAQ       (CX)(R11*1), R13; \
-	LEAQ       (R13)(R10*1), R14; \
-	VMOVDQU    (R13), X0; \
-	VMOVDQU    X0, (AX)(R11*8); \
-	VMOVDQU    (R13)(DX*1), X0; \
-	VMOVDQU    X0, 16(AX)(R11*8); \
-	VMOVDQU    (R13)(DX*2), X0; \
-	VMOVDQU    X0, 32(AX)(R11*8); \
-	VMOVDQU    (R13)(R9*1), X0; \
-	VMOVDQU    X0, 48(AX)(R11*8); \
-	VMOVDQU    (R14), X0; \
-	VMOVDQU    X0, 64(AX)(R11*8); \
-	VMOVDQU    (R14)(DX*1), X0; \
-	VMOVDQU    X0, 80(AX)(R11*8); \
-	VMOVDQU    (R14)(DX*2), X0; \
-	VMOVDQU    X0, 96(AX)(R11*8); \
-	VMOVDQU    (R14)(R9*1), X0; \
-	VMOVDQU    X0, 112(AX)(R11*8); \
-	JMP        rowdone1232; \
-whole1233: \
-	MOVQ BX, R11; \
-	JMP  chunks1231; \
-rowdone1232: \
+	JMP        chunks1150; \
+rowdone1151: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1230; \
+	JNZ  row1149; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1229; \
+	JNZ  group1148; \
 	VZEROUPPER; \
 	RET; \
-chunk1228: \
+chunk1147: \
 	SUBQ $0x10, BX; \
-group1234: \
+group1152: \
 	MOVQ rows+24(FP), R12; \
-row1235: \
+row1153: \
 	XORQ R11, R11; \
-chunks1236: \
+chunks1154: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (R13), X0; \
@@ -30064,21 +26954,21 @@ chunks1236: \
 	VMOVDQU (R14)(R9*1), X0; \
 	VMOVDQU X0, 112(AX)(R11*8); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1237; \
+	JEQ     rowdone1155; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1236; \
+	JLE     chunks1154; \
 	MOVQ    BX, R11; \
-	JMP     chunks1236; \
-rowdone1237: \
+	JMP     chunks1154; \
+rowdone1155: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1235; \
+	JNZ  row1153; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1234; \
+	JNZ  group1152; \
 	VZEROUPPER; \
 	RET
 	zip8x16AVX2_body
@@ -30097,15 +26987,15 @@ TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1238; \
+	JAE  chunk1156; \
 	RET; \
-chunk1238: \
+chunk1156: \
 	SUBQ $0x20, BX; \
-group1239: \
+group1157: \
 	MOVQ rows+24(FP), R12; \
-row1240: \
+row1158: \
 	XORQ R11, R11; \
-chunks1241: \
+chunks1159: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -30157,21 +27047,21 @@ chunks1241: \
 	VPERM2I128 $0x31, Y7, Y2, Y7; \
 	VMOVNTDQ   Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1242; \
+	JEQ        rowdone1160; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1241; \
+	JLE        chunks1159; \
 	MOVQ       BX, R11; \
-	JMP        chunks1241; \
-rowdone1242: \
+	JMP        chunks1159; \
+rowdone1160: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1240; \
+	JNZ  row1158; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1239; \
+	JNZ  group1157; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -30191,15 +27081,15 @@ TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1243; \
+	JAE  chunk1161; \
 	RET; \
-chunk1243: \
+chunk1161: \
 	SUBQ $0x20, BX; \
-group1244: \
+group1162: \
 	MOVQ rows+24(FP), R12; \
-row1245: \
+row1163: \
 	XORQ R11, R11; \
-chunks1246: \
+chunks1164: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -30251,21 +27141,21 @@ chunks1246: \
 	VPERM2I128 $0x31, Y7, Y2, Y7; \
 	VMOVNTDQ   Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1247; \
+	JEQ        rowdone1165; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1246; \
+	JLE        chunks1164; \
 	MOVQ       BX, R11; \
-	JMP        chunks1246; \
-rowdone1247: \
+	JMP        chunks1164; \
+rowdone1165: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1245; \
+	JNZ  row1163; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1244; \
+	JNZ  group1162; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -30285,15 +27175,15 @@ TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1248; \
+	JAE  chunk1166; \
 	RET; \
-chunk1248: \
+chunk1166: \
 	SUBQ $0x20, BX; \
-group1249: \
+group1167: \
 	MOVQ rows+24(FP), R12; \
-row1250: \
+row1168: \
 	XORQ R11, R11; \
-chunks1251: \
+chunks1169: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -30345,21 +27235,21 @@ chunks1251: \
 	VPERM2I128 $0x31, Y7, Y2, Y7; \
 	VMOVNTDQ   Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1252; \
+	JEQ        rowdone1170; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1251; \
+	JLE        chunks1169; \
 	MOVQ       BX, R11; \
-	JMP        chunks1251; \
-rowdone1252: \
+	JMP        chunks1169; \
+rowdone1170: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1250; \
+	JNZ  row1168; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1249; \
+	JNZ  group1167; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -30379,15 +27269,15 @@ TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1253; \
+	JAE  chunk1171; \
 	RET; \
-chunk1253: \
+chunk1171: \
 	SUBQ $0x20, BX; \
-group1254: \
+group1172: \
 	MOVQ rows+24(FP), R12; \
-row1255: \
+row1173: \
 	XORQ R11, R11; \
-chunks1256: \
+chunks1174: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -30439,21 +27329,21 @@ chunks1256: \
 	VPERM2I128  $0x31, Y7, Y2, Y7; \
 	VMOVNTDQ    Y7, 224(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1257; \
+	JEQ         rowdone1175; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1256; \
+	JLE         chunks1174; \
 	MOVQ        BX, R11; \
-	JMP         chunks1256; \
-rowdone1257: \
+	JMP         chunks1174; \
+rowdone1175: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1255; \
+	JNZ  row1173; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1254; \
+	JNZ  group1172; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -30473,15 +27363,15 @@ TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1258; \
+	JAE  chunk1176; \
 	RET; \
-chunk1258: \
+chunk1176: \
 	SUBQ $0x20, BX; \
-group1259: \
+group1177: \
 	MOVQ rows+24(FP), R12; \
-row1260: \
+row1178: \
 	XORQ R11, R11; \
-chunks1261: \
+chunks1179: \
 	LEAQ       (CX)(R11*1), R13; \
 	LEAQ       (R13)(R10*1), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -30509,21 +27399,21 @@ chunks1261: \
 	VPERM2I128 $0x31, Y7, Y6, Y7; \
 	VMOVNTDQ   Y7, 224(AX)(R11*8); \
 	CMPQ       R11, BX; \
-	JEQ        rowdone1262; \
+	JEQ        rowdone1180; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, BX; \
-	JLE        chunks1261; \
+	JLE        chunks1179; \
 	MOVQ       BX, R11; \
-	JMP        chunks1261; \
-rowdone1262: \
+	JMP        chunks1179; \
+rowdone1180: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1260; \
+	JNZ  row1178; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1259; \
+	JNZ  group1177; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -30543,17 +27433,17 @@ TEXT ·tzip8x2x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1263; \
+	JAE  chunk1181; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1264; \
+	JAE  chunk1182; \
 	RET; \
-chunk1263: \
+chunk1181: \
 	SUBQ $0x20, BX; \
-group1265: \
+group1183: \
 	MOVQ rows+24(FP), R12; \
-row1266: \
+row1184: \
 	XORQ R11, R11; \
-chunks1267: \
+chunks1185: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -30613,79 +27503,30 @@ chunks1267: \
 	VPERM2I128  $0x31, Y7, Y8, Y7; \
 	VMOVDQU     Y7, 224(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1268; \
+	JEQ         rowdone1186; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1267; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole1269; \
+	JLE         chunks1185; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (R13), X0; \
-	VPSHUFB     shuffle1413<>+0(SB), X0, X1; \
-	VMOVDQU     (R13)(DX*1), X2; \
-	VPSHUFB     shuffle1414<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     X3, (AX)(R11*8); \
-	VMOVDQU     (R13)(DX*2), X3; \
-	VPSHUFB     shuffle1413<>+0(SB), X3, X1; \
-	VMOVDQU     (R13)(R9*1), X4; \
-	VPSHUFB     shuffle1414<>+0(SB), X4, X5; \
-	VPOR        X5, X1, X5; \
-	VMOVDQU     X5, 16(AX)(R11*8); \
-	VMOVDQU     (R14), X5; \
-	VPSHUFB     shuffle1413<>+0(SB), X5, X1; \
-	VMOVDQU     (R14)(DX*1), X6; \
-	VPSHUFB     shuffle1414<>+0(SB), X6, X7; \
-	VPOR        X7, X1, X7; \
-	VMOVDQU     X7, 32(AX)(R11*8); \
-	VMOVDQU     (R14)(DX*2), X7; \
-	VPSHUFB     shuffle1413<>+0(SB), X7, X1; \
-	VMOVDQU     (R14)(R9*1), X8; \
-	VPSHUFB     shuffle1414<>+0(SB), X8, X9; \
-	VPOR        X9, X1, X9; \
-	VMOVDQU     X9, 48(AX)(R11*8); \
-	VPSHUFB     shuffle1415<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle1416<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, 64(AX)(R11*8); \
-	VPSHUFB     shuffle1415<>+0(SB), X3, X3; \
-	VPSHUFB     shuffle1416<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, 80(AX)(R11*8); \
-	VPSHUFB     shuffle1415<>+0(SB), X5, X5; \
-	VPSHUFB     shuffle1416<>+0(SB), X6, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, 96(AX)(R11*8); \
-	VPSHUFB     shuffle1415<>+0(SB), X7, X7; \
-	VPSHUFB     shuffle1416<>+0(SB), X8, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, 112(AX)(R11*8); \
-	JMP         rowdone1268; \
-whole1269: \
-	MOVQ BX, R11; \
-	JMP  chunks1267; \
-rowdone1268: \
+	JMP         chunks1185; \
+rowdone1186: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1266; \
+	JNZ  row1184; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1265; \
+	JNZ  group1183; \
 	VZEROUPPER; \
 	RET; \
-chunk1264: \
+chunk1182: \
 	SUBQ $0x10, BX; \
-group1270: \
+group1187: \
 	MOVQ rows+24(FP), R12; \
-row1271: \
+row1188: \
 	XORQ R11, R11; \
-chunks1272: \
+chunks1189: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (R13), X0; \
@@ -30729,21 +27570,21 @@ chunks1272: \
 	VPOR    X8, X7, X8; \
 	VMOVDQU X8, 112(AX)(R11*8); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1273; \
+	JEQ     rowdone1190; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1272; \
+	JLE     chunks1189; \
 	MOVQ    BX, R11; \
-	JMP     chunks1272; \
-rowdone1273: \
+	JMP     chunks1189; \
+rowdone1190: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1271; \
+	JNZ  row1188; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1270; \
+	JNZ  group1187; \
 	VZEROUPPER; \
 	RET
 	tzip8x2x1AVX2_body
@@ -30784,15 +27625,15 @@ TEXT ·tzip8x2x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1274; \
+	JAE  chunk1191; \
 	RET; \
-chunk1274: \
+chunk1191: \
 	SUBQ $0x20, BX; \
-group1275: \
+group1192: \
 	MOVQ rows+24(FP), R12; \
-row1276: \
+row1193: \
 	XORQ R11, R11; \
-chunks1277: \
+chunks1194: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -30852,21 +27693,21 @@ chunks1277: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVNTDQ    Y4, 224(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1278; \
+	JEQ         rowdone1195; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1277; \
+	JLE         chunks1194; \
 	MOVQ        BX, R11; \
-	JMP         chunks1277; \
-rowdone1278: \
+	JMP         chunks1194; \
+rowdone1195: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1276; \
+	JNZ  row1193; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1275; \
+	JNZ  group1192; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -30910,15 +27751,15 @@ TEXT ·tzip8x2x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1279; \
+	JAE  chunk1196; \
 	RET; \
-chunk1279: \
+chunk1196: \
 	SUBQ $0x20, BX; \
-group1280: \
+group1197: \
 	MOVQ rows+24(FP), R12; \
-row1281: \
+row1198: \
 	XORQ R11, R11; \
-chunks1282: \
+chunks1199: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (R13), Y0; \
@@ -30978,21 +27819,21 @@ chunks1282: \
 	VMOVDQU        X0, 112(AX)(R11*8); \
 	VEXTRACTI128   $0x01, Y0, 240(AX)(R11*8); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1283; \
+	JEQ            rowdone1200; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1282; \
+	JLE            chunks1199; \
 	MOVQ           BX, R11; \
-	JMP            chunks1282; \
-rowdone1283: \
+	JMP            chunks1199; \
+rowdone1200: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1281; \
+	JNZ  row1198; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1280; \
+	JNZ  group1197; \
 	VZEROUPPER; \
 	RET
 	tzip8x2x2AVX2_body
@@ -31023,15 +27864,15 @@ TEXT ·tzip8x2x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1284; \
+	JAE  chunk1201; \
 	RET; \
-chunk1284: \
+chunk1201: \
 	SUBQ $0x20, BX; \
-group1285: \
+group1202: \
 	MOVQ rows+24(FP), R12; \
-row1286: \
+row1203: \
 	XORQ R11, R11; \
-chunks1287: \
+chunks1204: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -31091,21 +27932,21 @@ chunks1287: \
 	VPOR        Y3, Y2, Y3; \
 	VMOVNTDQ    Y3, 224(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1288; \
+	JEQ         rowdone1205; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1287; \
+	JLE         chunks1204; \
 	MOVQ        BX, R11; \
-	JMP         chunks1287; \
-rowdone1288: \
+	JMP         chunks1204; \
+rowdone1205: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1286; \
+	JNZ  row1203; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1285; \
+	JNZ  group1202; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -31125,15 +27966,15 @@ TEXT ·tzip8x2x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1289; \
+	JAE  chunk1206; \
 	RET; \
-chunk1289: \
+chunk1206: \
 	SUBQ $0x40, BX; \
-group1290: \
+group1207: \
 	MOVQ rows+24(FP), R12; \
-row1291: \
+row1208: \
 	XORQ R11, R11; \
-chunks1292: \
+chunks1209: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (R13), Y0; \
@@ -31265,21 +28106,21 @@ chunks1292: \
 	VMOVDQU        X0, 240(AX)(R11*8); \
 	VEXTRACTI128   $0x01, Y0, 496(AX)(R11*8); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1293; \
+	JEQ            rowdone1210; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1292; \
+	JLE            chunks1209; \
 	MOVQ           BX, R11; \
-	JMP            chunks1292; \
-rowdone1293: \
+	JMP            chunks1209; \
+rowdone1210: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1291; \
+	JNZ  row1208; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1290; \
+	JNZ  group1207; \
 	VZEROUPPER; \
 	RET
 	tzip8x2x4AVX2_body
@@ -31304,15 +28145,15 @@ TEXT ·tzip8x2x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1294; \
+	JAE  chunk1211; \
 	RET; \
-chunk1294: \
+chunk1211: \
 	SUBQ $0x40, BX; \
-group1295: \
+group1212: \
 	MOVQ rows+24(FP), R12; \
-row1296: \
+row1213: \
 	XORQ R11, R11; \
-chunks1297: \
+chunks1214: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -31444,21 +28285,21 @@ chunks1297: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 480(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1298; \
+	JEQ         rowdone1215; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1297; \
+	JLE         chunks1214; \
 	MOVQ        BX, R11; \
-	JMP         chunks1297; \
-rowdone1298: \
+	JMP         chunks1214; \
+rowdone1215: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1296; \
+	JNZ  row1213; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1295; \
+	JNZ  group1212; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -31478,19 +28319,19 @@ TEXT ·tzip8x3x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1299; \
+	JAE  chunk1216; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1300; \
+	JAE  chunk1217; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1301; \
+	JAE  chunk1218; \
 	RET; \
-chunk1299: \
+chunk1216: \
 	SUBQ $0x60, BX; \
-group1302: \
+group1219: \
 	MOVQ rows+24(FP), R12; \
-row1303: \
+row1220: \
 	XORQ R11, R11; \
-chunks1304: \
+chunks1221: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (R13), Y0; \
@@ -31822,311 +28663,30 @@ chunks1304: \
 	VMOVDQU        X0, 560(AX)(R11*8); \
 	VEXTRACTI128   $0x01, Y0, 752(AX)(R11*8); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1305; \
+	JEQ            rowdone1222; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1304; \
-	SUBQ           $0x30, R11; \
-	CMPQ           R11, BX; \
-	JL             whole1306; \
+	JLE            chunks1221; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x30, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	VMOVDQU        (R13), X0; \
-	VPSHUFB        shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU        18(R13), X1; \
-	VPSHUFB        shuffle1435<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        (R13)(DX*1), X0; \
-	VPSHUFB        shuffle1436<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        18(R13)(DX*1), X1; \
-	VPSHUFB        shuffle1437<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (AX)(R11*8); \
-	VMOVDQU        (R13)(DX*2), X1; \
-	VPSHUFB        shuffle1434<>+0(SB), X1, X1; \
-	VMOVDQU        18(R13)(DX*2), X0; \
-	VPSHUFB        shuffle1435<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        (R13)(R9*1), X1; \
-	VPSHUFB        shuffle1436<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        18(R13)(R9*1), X0; \
-	VPSHUFB        shuffle1437<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(AX)(R11*8); \
-	VMOVDQU        (R14), X0; \
-	VPSHUFB        shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU        18(R14), X1; \
-	VPSHUFB        shuffle1435<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        (R14)(DX*1), X0; \
-	VPSHUFB        shuffle1436<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        18(R14)(DX*1), X1; \
-	VPSHUFB        shuffle1437<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(AX)(R11*8); \
-	VMOVDQU        (R14)(DX*2), X1; \
-	VPSHUFB        shuffle1434<>+0(SB), X1, X1; \
-	VMOVDQU        18(R14)(DX*2), X0; \
-	VPSHUFB        shuffle1435<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        (R14)(R9*1), X1; \
-	VPSHUFB        shuffle1436<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        18(R14)(R9*1), X0; \
-	VPSHUFB        shuffle1437<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 48(AX)(R11*8); \
-	VMOVDQU        1(R13), X0; \
-	VPSHUFB        shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU        19(R13), X1; \
-	VPSHUFB        shuffle1435<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        1(R13)(DX*1), X0; \
-	VPSHUFB        shuffle1436<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        19(R13)(DX*1), X1; \
-	VPSHUFB        shuffle1437<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 64(AX)(R11*8); \
-	VMOVDQU        1(R13)(DX*2), X1; \
-	VPSHUFB        shuffle1434<>+0(SB), X1, X1; \
-	VMOVDQU        19(R13)(DX*2), X0; \
-	VPSHUFB        shuffle1435<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        1(R13)(R9*1), X1; \
-	VPSHUFB        shuffle1436<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        19(R13)(R9*1), X0; \
-	VPSHUFB        shuffle1437<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 80(AX)(R11*8); \
-	VMOVDQU        1(R14), X0; \
-	VPSHUFB        shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU        19(R14), X1; \
-	VPSHUFB        shuffle1435<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        1(R14)(DX*1), X0; \
-	VPSHUFB        shuffle1436<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        19(R14)(DX*1), X1; \
-	VPSHUFB        shuffle1437<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 96(AX)(R11*8); \
-	VMOVDQU        1(R14)(DX*2), X1; \
-	VPSHUFB        shuffle1434<>+0(SB), X1, X1; \
-	VMOVDQU        19(R14)(DX*2), X0; \
-	VPSHUFB        shuffle1435<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        1(R14)(R9*1), X1; \
-	VPSHUFB        shuffle1436<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        19(R14)(R9*1), X0; \
-	VPSHUFB        shuffle1437<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 112(AX)(R11*8); \
-	VMOVDQU        2(R13), X0; \
-	VPSHUFB        shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU        20(R13), X1; \
-	VPSHUFB        shuffle1435<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        2(R13)(DX*1), X0; \
-	VPSHUFB        shuffle1436<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        20(R13)(DX*1), X1; \
-	VPSHUFB        shuffle1437<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 128(AX)(R11*8); \
-	VMOVDQU        2(R13)(DX*2), X1; \
-	VPSHUFB        shuffle1434<>+0(SB), X1, X1; \
-	VMOVDQU        20(R13)(DX*2), X0; \
-	VPSHUFB        shuffle1435<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        2(R13)(R9*1), X1; \
-	VPSHUFB        shuffle1436<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        20(R13)(R9*1), X0; \
-	VPSHUFB        shuffle1437<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 144(AX)(R11*8); \
-	VMOVDQU        2(R14), X0; \
-	VPSHUFB        shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU        20(R14), X1; \
-	VPSHUFB        shuffle1435<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        2(R14)(DX*1), X0; \
-	VPSHUFB        shuffle1436<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        20(R14)(DX*1), X1; \
-	VPSHUFB        shuffle1437<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 160(AX)(R11*8); \
-	VMOVDQU        2(R14)(DX*2), X1; \
-	VPSHUFB        shuffle1434<>+0(SB), X1, X1; \
-	VMOVDQU        20(R14)(DX*2), X0; \
-	VPSHUFB        shuffle1435<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        2(R14)(R9*1), X1; \
-	VPSHUFB        shuffle1436<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        20(R14)(R9*1), X0; \
-	VPSHUFB        shuffle1437<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 176(AX)(R11*8); \
-	VMOVDQU        24(R13), X0; \
-	VPSHUFB        shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU        32(R13), X1; \
-	VPSHUFB        shuffle1438<>+0(SB), X1, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        24(R13)(DX*1), X0; \
-	VPSHUFB        shuffle1436<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        32(R13)(DX*1), X2; \
-	VPSHUFB        shuffle1439<>+0(SB), X2, X3; \
-	VPOR           X3, X0, X3; \
-	VMOVDQU        X3, 192(AX)(R11*8); \
-	VMOVDQU        24(R13)(DX*2), X3; \
-	VPSHUFB        shuffle1434<>+0(SB), X3, X3; \
-	VMOVDQU        32(R13)(DX*2), X0; \
-	VPSHUFB        shuffle1438<>+0(SB), X0, X4; \
-	VPOR           X4, X3, X4; \
-	VMOVDQU        24(R13)(R9*1), X3; \
-	VPSHUFB        shuffle1436<>+0(SB), X3, X3; \
-	VPOR           X3, X4, X3; \
-	VMOVDQU        32(R13)(R9*1), X4; \
-	VPSHUFB        shuffle1439<>+0(SB), X4, X5; \
-	VPOR           X5, X3, X5; \
-	VMOVDQU        X5, 208(AX)(R11*8); \
-	VMOVDQU        24(R14), X5; \
-	VPSHUFB        shuffle1434<>+0(SB), X5, X5; \
-	VMOVDQU        32(R14), X3; \
-	VPSHUFB        shuffle1438<>+0(SB), X3, X6; \
-	VPOR           X6, X5, X6; \
-	VMOVDQU        24(R14)(DX*1), X5; \
-	VPSHUFB        shuffle1436<>+0(SB), X5, X5; \
-	VPOR           X5, X6, X5; \
-	VMOVDQU        32(R14)(DX*1), X6; \
-	VPSHUFB        shuffle1439<>+0(SB), X6, X7; \
-	VPOR           X7, X5, X7; \
-	VMOVDQU        X7, 224(AX)(R11*8); \
-	VMOVDQU        24(R14)(DX*2), X7; \
-	VPSHUFB        shuffle1434<>+0(SB), X7, X7; \
-	VMOVDQU        32(R14)(DX*2), X5; \
-	VPSHUFB        shuffle1438<>+0(SB), X5, X8; \
-	VPOR           X8, X7, X8; \
-	VMOVDQU        24(R14)(R9*1), X7; \
-	VPSHUFB        shuffle1436<>+0(SB), X7, X7; \
-	VPOR           X7, X8, X7; \
-	VMOVDQU        32(R14)(R9*1), X8; \
-	VPSHUFB        shuffle1439<>+0(SB), X8, X9; \
-	VPOR           X9, X7, X9; \
-	VMOVDQU        X9, 240(AX)(R11*8); \
-	VMOVDQU        25(R13), X9; \
-	VPSHUFB        shuffle1434<>+0(SB), X9, X9; \
-	VPSHUFB        shuffle1440<>+0(SB), X1, X7; \
-	VPOR           X7, X9, X7; \
-	VMOVDQU        25(R13)(DX*1), X9; \
-	VPSHUFB        shuffle1436<>+0(SB), X9, X9; \
-	VPOR           X9, X7, X9; \
-	VPSHUFB        shuffle1441<>+0(SB), X2, X7; \
-	VPOR           X7, X9, X7; \
-	VMOVDQU        X7, 256(AX)(R11*8); \
-	VMOVDQU        25(R13)(DX*2), X7; \
-	VPSHUFB        shuffle1434<>+0(SB), X7, X7; \
-	VPSHUFB        shuffle1440<>+0(SB), X0, X9; \
-	VPOR           X9, X7, X9; \
-	VMOVDQU        25(R13)(R9*1), X7; \
-	VPSHUFB        shuffle1436<>+0(SB), X7, X7; \
-	VPOR           X7, X9, X7; \
-	VPSHUFB        shuffle1441<>+0(SB), X4, X9; \
-	VPOR           X9, X7, X9; \
-	VMOVDQU        X9, 272(AX)(R11*8); \
-	VMOVDQU        25(R14), X9; \
-	VPSHUFB        shuffle1434<>+0(SB), X9, X9; \
-	VPSHUFB        shuffle1440<>+0(SB), X3, X7; \
-	VPOR           X7, X9, X7; \
-	VMOVDQU        25(R14)(DX*1), X9; \
-	VPSHUFB        shuffle1436<>+0(SB), X9, X9; \
-	VPOR           X9, X7, X9; \
-	VPSHUFB        shuffle1441<>+0(SB), X6, X7; \
-	VPOR           X7, X9, X7; \
-	VMOVDQU        X7, 288(AX)(R11*8); \
-	VMOVDQU        25(R14)(DX*2), X7; \
-	VPSHUFB        shuffle1434<>+0(SB), X7, X7; \
-	VPSHUFB        shuffle1440<>+0(SB), X5, X9; \
-	VPOR           X9, X7, X9; \
-	VMOVDQU        25(R14)(R9*1), X7; \
-	VPSHUFB        shuffle1436<>+0(SB), X7, X7; \
-	VPOR           X7, X9, X7; \
-	VPSHUFB        shuffle1441<>+0(SB), X8, X9; \
-	VPOR           X9, X7, X9; \
-	VMOVDQU        X9, 304(AX)(R11*8); \
-	VMOVDQU        26(R13), X9; \
-	VPSHUFB        shuffle1434<>+0(SB), X9, X9; \
-	VPSHUFB        shuffle1442<>+0(SB), X1, X1; \
-	VPOR           X1, X9, X1; \
-	VMOVDQU        26(R13)(DX*1), X9; \
-	VPSHUFB        shuffle1436<>+0(SB), X9, X9; \
-	VPOR           X9, X1, X9; \
-	VPSHUFB        shuffle1443<>+0(SB), X2, X2; \
-	VPOR           X2, X9, X2; \
-	VMOVDQU        X2, 320(AX)(R11*8); \
-	VMOVDQU        26(R13)(DX*2), X2; \
-	VPSHUFB        shuffle1434<>+0(SB), X2, X2; \
-	VPSHUFB        shuffle1442<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        26(R13)(R9*1), X2; \
-	VPSHUFB        shuffle1436<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle1443<>+0(SB), X4, X4; \
-	VPOR           X4, X2, X4; \
-	VMOVDQU        X4, 336(AX)(R11*8); \
-	VMOVDQU        26(R14), X4; \
-	VPSHUFB        shuffle1434<>+0(SB), X4, X4; \
-	VPSHUFB        shuffle1442<>+0(SB), X3, X3; \
-	VPOR           X3, X4, X3; \
-	VMOVDQU        26(R14)(DX*1), X4; \
-	VPSHUFB        shuffle1436<>+0(SB), X4, X4; \
-	VPOR           X4, X3, X4; \
-	VPSHUFB        shuffle1443<>+0(SB), X6, X6; \
-	VPOR           X6, X4, X6; \
-	VMOVDQU        X6, 352(AX)(R11*8); \
-	VMOVDQU        26(R14)(DX*2), X6; \
-	VPSHUFB        shuffle1434<>+0(SB), X6, X6; \
-	VPSHUFB        shuffle1442<>+0(SB), X5, X5; \
-	VPOR           X5, X6, X5; \
-	VMOVDQU        26(R14)(R9*1), X6; \
-	VPSHUFB        shuffle1436<>+0(SB), X6, X6; \
-	VPOR           X6, X5, X6; \
-	VPSHUFB        shuffle1443<>+0(SB), X8, X8; \
-	VPOR           X8, X6, X8; \
-	VMOVDQU        X8, 368(AX)(R11*8); \
-	JMP            rowdone1305; \
-whole1306: \
-	MOVQ BX, R11; \
-	JMP  chunks1304; \
-rowdone1305: \
+	JMP            chunks1221; \
+rowdone1222: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1303; \
+	JNZ  row1220; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1302; \
+	JNZ  group1219; \
 	VZEROUPPER; \
 	RET; \
-chunk1300: \
+chunk1217: \
 	SUBQ $0x30, BX; \
-group1307: \
+group1223: \
 	MOVQ rows+24(FP), R12; \
-row1308: \
+row1224: \
 	XORQ R11, R11; \
-chunks1309: \
+chunks1225: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (R13), X0; \
@@ -32402,167 +28962,30 @@ chunks1309: \
 	VPOR    X8, X6, X8; \
 	VMOVDQU X8, 368(AX)(R11*8); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1310; \
+	JEQ     rowdone1226; \
 	ADDQ    $0x30, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1309; \
-	SUBQ    $0x18, R11; \
-	CMPQ    R11, BX; \
-	JL      whole1311; \
+	JLE     chunks1225; \
 	MOVQ    BX, R11; \
-	ADDQ    $0x18, R11; \
-	LEAQ    (CX)(R11*1), R13; \
-	LEAQ    (R13)(R10*1), R14; \
-	VMOVDQU (R13), X0; \
-	VPSHUFB shuffle1434<>+0(SB), X0, X0; \
-	VMOVDQU 8(R13), X1; \
-	VPSHUFB shuffle1438<>+0(SB), X1, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVDQU (R13)(DX*1), X0; \
-	VPSHUFB shuffle1436<>+0(SB), X0, X0; \
-	VPOR    X0, X2, X0; \
-	VMOVDQU 8(R13)(DX*1), X2; \
-	VPSHUFB shuffle1439<>+0(SB), X2, X3; \
-	VPOR    X3, X0, X3; \
-	VMOVDQU X3, (AX)(R11*8); \
-	VMOVDQU (R13)(DX*2), X3; \
-	VPSHUFB shuffle1434<>+0(SB), X3, X3; \
-	VMOVDQU 8(R13)(DX*2), X0; \
-	VPSHUFB shuffle1438<>+0(SB), X0, X4; \
-	VPOR    X4, X3, X4; \
-	VMOVDQU (R13)(R9*1), X3; \
-	VPSHUFB shuffle1436<>+0(SB), X3, X3; \
-	VPOR    X3, X4, X3; \
-	VMOVDQU 8(R13)(R9*1), X4; \
-	VPSHUFB shuffle1439<>+0(SB), X4, X5; \
-	VPOR    X5, X3, X5; \
-	VMOVDQU X5, 16(AX)(R11*8); \
-	VMOVDQU (R14), X5; \
-	VPSHUFB shuffle1434<>+0(SB), X5, X5; \
-	VMOVDQU 8(R14), X3; \
-	VPSHUFB shuffle1438<>+0(SB), X3, X6; \
-	VPOR    X6, X5, X6; \
-	VMOVDQU (R14)(DX*1), X5; \
-	VPSHUFB shuffle1436<>+0(SB), X5, X5; \
-	VPOR    X5, X6, X5; \
-	VMOVDQU 8(R14)(DX*1), X6; \
-	VPSHUFB shuffle1439<>+0(SB), X6, X7; \
-	VPOR    X7, X5, X7; \
-	VMOVDQU X7, 32(AX)(R11*8); \
-	VMOVDQU (R14)(DX*2), X7; \
-	VPSHUFB shuffle1434<>+0(SB), X7, X7; \
-	VMOVDQU 8(R14)(DX*2), X5; \
-	VPSHUFB shuffle1438<>+0(SB), X5, X8; \
-	VPOR    X8, X7, X8; \
-	VMOVDQU (R14)(R9*1), X7; \
-	VPSHUFB shuffle1436<>+0(SB), X7, X7; \
-	VPOR    X7, X8, X7; \
-	VMOVDQU 8(R14)(R9*1), X8; \
-	VPSHUFB shuffle1439<>+0(SB), X8, X9; \
-	VPOR    X9, X7, X9; \
-	VMOVDQU X9, 48(AX)(R11*8); \
-	VMOVDQU 1(R13), X9; \
-	VPSHUFB shuffle1434<>+0(SB), X9, X9; \
-	VPSHUFB shuffle1440<>+0(SB), X1, X7; \
-	VPOR    X7, X9, X7; \
-	VMOVDQU 1(R13)(DX*1), X9; \
-	VPSHUFB shuffle1436<>+0(SB), X9, X9; \
-	VPOR    X9, X7, X9; \
-	VPSHUFB shuffle1441<>+0(SB), X2, X7; \
-	VPOR    X7, X9, X7; \
-	VMOVDQU X7, 64(AX)(R11*8); \
-	VMOVDQU 1(R13)(DX*2), X7; \
-	VPSHUFB shuffle1434<>+0(SB), X7, X7; \
-	VPSHUFB shuffle1440<>+0(SB), X0, X9; \
-	VPOR    X9, X7, X9; \
-	VMOVDQU 1(R13)(R9*1), X7; \
-	VPSHUFB shuffle1436<>+0(SB), X7, X7; \
-	VPOR    X7, X9, X7; \
-	VPSHUFB shuffle1441<>+0(SB), X4, X9; \
-	VPOR    X9, X7, X9; \
-	VMOVDQU X9, 80(AX)(R11*8); \
-	VMOVDQU 1(R14), X9; \
-	VPSHUFB shuffle1434<>+0(SB), X9, X9; \
-	VPSHUFB shuffle1440<>+0(SB), X3, X7; \
-	VPOR    X7, X9, X7; \
-	VMOVDQU 1(R14)(DX*1), X9; \
-	VPSHUFB shuffle1436<>+0(SB), X9, X9; \
-	VPOR    X9, X7, X9; \
-	VPSHUFB shuffle1441<>+0(SB), X6, X7; \
-	VPOR    X7, X9, X7; \
-	VMOVDQU X7, 96(AX)(R11*8); \
-	VMOVDQU 1(R14)(DX*2), X7; \
-	VPSHUFB shuffle1434<>+0(SB), X7, X7; \
-	VPSHUFB shuffle1440<>+0(SB), X5, X9; \
-	VPOR    X9, X7, X9; \
-	VMOVDQU 1(R14)(R9*1), X7; \
-	VPSHUFB shuffle1436<>+0(SB), X7, X7; \
-	VPOR    X7, X9, X7; \
-	VPSHUFB shuffle1441<>+0(SB), X8, X9; \
-	VPOR    X9, X7, X9; \
-	VMOVDQU X9, 112(AX)(R11*8); \
-	VMOVDQU 2(R13), X9; \
-	VPSHUFB shuffle1434<>+0(SB), X9, X9; \
-	VPSHUFB shuffle1442<>+0(SB), X1, X1; \
-	VPOR    X1, X9, X1; \
-	VMOVDQU 2(R13)(DX*1), X9; \
-	VPSHUFB shuffle1436<>+0(SB), X9, X9; \
-	VPOR    X9, X1, X9; \
-	VPSHUFB shuffle1443<>+0(SB), X2, X2; \
-	VPOR    X2, X9, X2; \
-	VMOVDQU X2, 128(AX)(R11*8); \
-	VMOVDQU 2(R13)(DX*2), X2; \
-	VPSHUFB shuffle1434<>+0(SB), X2, X2; \
-	VPSHUFB shuffle1442<>+0(SB), X0, X0; \
-	VPOR    X0, X2, X0; \
-	VMOVDQU 2(R13)(R9*1), X2; \
-	VPSHUFB shuffle1436<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VPSHUFB shuffle1443<>+0(SB), X4, X4; \
-	VPOR    X4, X2, X4; \
-	VMOVDQU X4, 144(AX)(R11*8); \
-	VMOVDQU 2(R14), X4; \
-	VPSHUFB shuffle1434<>+0(SB), X4, X4; \
-	VPSHUFB shuffle1442<>+0(SB), X3, X3; \
-	VPOR    X3, X4, X3; \
-	VMOVDQU 2(R14)(DX*1), X4; \
-	VPSHUFB shuffle1436<>+0(SB), X4, X4; \
-	VPOR    X4, X3, X4; \
-	VPSHUFB shuffle1443<>+0(SB), X6, X6; \
-	VPOR    X6, X4, X6; \
-	VMOVDQU X6, 160(AX)(R11*8); \
-	VMOVDQU 2(R14)(DX*2), X6; \
-	VPSHUFB shuffle1434<>+0(SB), X6, X6; \
-	VPSHUFB shuffle1442<>+0(SB), X5, X5; \
-	VPOR    X5, X6, X5; \
-	VMOVDQU 2(R14)(R9*1), X6; \
-	VPSHUFB shuffle1436<>+0(SB), X6, X6; \
-	VPOR    X6, X5, X6; \
-	VPSHUFB shuffle1443<>+0(SB), X8, X8; \
-	VPOR    X8, X6, X8; \
-	VMOVDQU X8, 176(AX)(R11*8); \
-	JMP     rowdone1310; \
-whole1311: \
-	MOVQ BX, R11; \
-	JMP  chunks1309; \
-rowdone1310: \
+	JMP     chunks1225; \
+rowdone1226: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1308; \
+	JNZ  row1224; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1307; \
+	JNZ  group1223; \
 	VZEROUPPER; \
 	RET; \
-chunk1301: \
+chunk1218: \
 	SUBQ $0x18, BX; \
-group1312: \
+group1227: \
 	MOVQ rows+24(FP), R12; \
-row1313: \
+row1228: \
 	XORQ R11, R11; \
-chunks1314: \
+chunks1229: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (R13), X0; \
@@ -32694,21 +29117,21 @@ chunks1314: \
 	VPOR    X8, X6, X8; \
 	VMOVDQU X8, 176(AX)(R11*8); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone1315; \
+	JEQ     rowdone1230; \
 	ADDQ    $0x18, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks1314; \
+	JLE     chunks1229; \
 	MOVQ    BX, R11; \
-	JMP     chunks1314; \
-rowdone1315: \
+	JMP     chunks1229; \
+rowdone1230: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1313; \
+	JNZ  row1228; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1312; \
+	JNZ  group1227; \
 	VZEROUPPER; \
 	RET
 	tzip8x3x1AVX2_body
@@ -32827,15 +29250,15 @@ TEXT ·tzip8x3x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1316; \
+	JAE  chunk1231; \
 	RET; \
-chunk1316: \
+chunk1231: \
 	SUBQ $0x60, BX; \
-group1317: \
+group1232: \
 	MOVQ rows+24(FP), R12; \
-row1318: \
+row1233: \
 	XORQ R11, R11; \
-chunks1319: \
+chunks1234: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -33207,21 +29630,21 @@ chunks1319: \
 	VPOR        Y4, Y2, Y4; \
 	VMOVNTDQ    Y4, 736(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1320; \
+	JEQ         rowdone1235; \
 	ADDQ        $0x60, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1319; \
+	JLE         chunks1234; \
 	MOVQ        BX, R11; \
-	JMP         chunks1319; \
-rowdone1320: \
+	JMP         chunks1234; \
+rowdone1235: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1318; \
+	JNZ  row1233; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1317; \
+	JNZ  group1232; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -33301,15 +29724,15 @@ TEXT ·tzip8x3x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1321; \
+	JAE  chunk1236; \
 	RET; \
-chunk1321: \
+chunk1236: \
 	SUBQ $0x60, BX; \
-group1322: \
+group1237: \
 	MOVQ rows+24(FP), R12; \
-row1323: \
+row1238: \
 	XORQ R11, R11; \
-chunks1324: \
+chunks1239: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -33585,21 +30008,21 @@ chunks1324: \
 	VPOR        Y4, Y1, Y4; \
 	VMOVNTDQ    Y4, 736(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1325; \
+	JEQ         rowdone1240; \
 	ADDQ        $0x60, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1324; \
+	JLE         chunks1239; \
 	MOVQ        BX, R11; \
-	JMP         chunks1324; \
-rowdone1325: \
+	JMP         chunks1239; \
+rowdone1240: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1323; \
+	JNZ  row1238; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1322; \
+	JNZ  group1237; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -33655,15 +30078,15 @@ TEXT ·tzip8x4x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1326; \
+	JAE  chunk1241; \
 	RET; \
-chunk1326: \
+chunk1241: \
 	SUBQ $0x20, BX; \
-group1327: \
+group1242: \
 	MOVQ rows+24(FP), R12; \
-row1328: \
+row1243: \
 	XORQ R11, R11; \
-chunks1329: \
+chunks1244: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -33747,21 +30170,21 @@ chunks1329: \
 	VPERM2I128  $0x31, Y8, Y0, Y8; \
 	VMOVDQU     Y8, 224(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1330; \
+	JEQ         rowdone1245; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1329; \
+	JLE         chunks1244; \
 	MOVQ        BX, R11; \
-	JMP         chunks1329; \
-rowdone1330: \
+	JMP         chunks1244; \
+rowdone1245: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1328; \
+	JNZ  row1243; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1327; \
+	JNZ  group1242; \
 	VZEROUPPER; \
 	RET
 	tzip8x4x1AVX2_body
@@ -33792,15 +30215,15 @@ TEXT ·tzip8x4x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1331; \
+	JAE  chunk1246; \
 	RET; \
-chunk1331: \
+chunk1246: \
 	SUBQ $0x20, BX; \
-group1332: \
+group1247: \
 	MOVQ rows+24(FP), R12; \
-row1333: \
+row1248: \
 	XORQ R11, R11; \
-chunks1334: \
+chunks1249: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -33908,21 +30331,21 @@ chunks1334: \
 	VPOR        Y4, Y2, Y4; \
 	VMOVNTDQ    Y4, 224(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1335; \
+	JEQ         rowdone1250; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1334; \
+	JLE         chunks1249; \
 	MOVQ        BX, R11; \
-	JMP         chunks1334; \
-rowdone1335: \
+	JMP         chunks1249; \
+rowdone1250: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1333; \
+	JNZ  row1248; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1332; \
+	JNZ  group1247; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -33978,15 +30401,15 @@ TEXT ·tzip8x4x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1336; \
+	JAE  chunk1251; \
 	RET; \
-chunk1336: \
+chunk1251: \
 	SUBQ $0x40, BX; \
-group1337: \
+group1252: \
 	MOVQ rows+24(FP), R12; \
-row1338: \
+row1253: \
 	XORQ R11, R11; \
-chunks1339: \
+chunks1254: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (R13), Y0; \
@@ -34214,21 +30637,21 @@ chunks1339: \
 	VMOVDQU        X7, 368(AX)(R11*8); \
 	VEXTRACTI128   $0x01, Y7, 496(AX)(R11*8); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone1340; \
+	JEQ            rowdone1255; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks1339; \
+	JLE            chunks1254; \
 	MOVQ           BX, R11; \
-	JMP            chunks1339; \
-rowdone1340: \
+	JMP            chunks1254; \
+rowdone1255: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1338; \
+	JNZ  row1253; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1337; \
+	JNZ  group1252; \
 	VZEROUPPER; \
 	RET
 	tzip8x4x2AVX2_body
@@ -34277,15 +30700,15 @@ TEXT ·tzip8x4x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1341; \
+	JAE  chunk1256; \
 	RET; \
-chunk1341: \
+chunk1256: \
 	SUBQ $0x40, BX; \
-group1342: \
+group1257: \
 	MOVQ rows+24(FP), R12; \
-row1343: \
+row1258: \
 	XORQ R11, R11; \
-chunks1344: \
+chunks1259: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (R13), X0; \
@@ -34521,21 +30944,21 @@ chunks1344: \
 	VPOR        Y3, Y2, Y3; \
 	VMOVNTDQ    Y3, 480(AX)(R11*8); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone1345; \
+	JEQ         rowdone1260; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks1344; \
+	JLE         chunks1259; \
 	MOVQ        BX, R11; \
-	JMP         chunks1344; \
-rowdone1345: \
+	JMP         chunks1259; \
+rowdone1260: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row1343; \
+	JNZ  row1258; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1342; \
+	JNZ  group1257; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -34553,45 +30976,45 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $0-88
 	MOVQ b+80(FP), DI; \
 	MOVQ DI, R8; \
 	SHLQ $0x04, R8; \
-group1346: \
+group1261: \
 	MOVQ rows+24(FP), R9; \
-row1347: \
+row1262: \
 	XORQ R10, R10; \
 	MOVQ AX, R11; \
 	MOVQ CX, R12; \
-lanes1348: \
+lanes1263: \
 	MOVQ R11, R13; \
 	MOVQ R12, R14; \
 	MOVQ DX, R15; \
-pairs1349: \
+pairs1264: \
 	CMPQ         R15, $0x20; \
-	JB           single1350; \
+	JB           single1265; \
 	VMOVDQU      (R14), Y0; \
 	VMOVDQU      X0, (R13); \
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1); \
 	ADDQ         $0x20, R14; \
 	LEAQ         (R13)(R8*2), R13; \
 	SUBQ         $0x20, R15; \
-	JMP          pairs1349; \
-single1350: \
+	JMP          pairs1264; \
+single1265: \
 	TESTQ   R15, R15; \
-	JZ      lanedone1351; \
+	JZ      lanedone1266; \
 	VMOVDQU (R14), X0; \
 	VMOVDQU X0, (R13); \
-lanedone1351: \
+lanedone1266: \
 	ADDQ $0x10, R11; \
 	ADDQ SI, R12; \
 	INCQ R10; \
 	CMPQ R10, DI; \
-	JB   lanes1348; \
+	JB   lanes1263; \
 	ADDQ spaceStride+32(FP), AX; \
 	ADDQ depthStride+40(FP), CX; \
 	DECQ R9; \
-	JNZ  row1347; \
+	JNZ  row1262; \
 	ADDQ spaceSkip+64(FP), AX; \
 	ADDQ depthSkip+72(FP), CX; \
 	DECQ BX; \
-	JNZ  group1346; \
+	JNZ  group1261; \
 	VZEROUPPER; \
 	RET
 	zipNx16AVX2_body
@@ -34608,21 +31031,21 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1352; \
+	JAE  chunk1267; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1353; \
+	JAE  chunk1268; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1354; \
+	JAE  chunk1269; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1355; \
+	JAE  chunk1270; \
 	RET; \
-chunk1352: \
+chunk1267: \
 	SUBQ $0x20, BX; \
-group1356: \
+group1271: \
 	MOVQ rows+24(FP), R10; \
-row1357: \
+row1272: \
 	XORQ R9, R9; \
-chunks1358: \
+chunks1273: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -34637,48 +31060,30 @@ chunks1358: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1359; \
+	JEQ         rowdone1274; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1358; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1360; \
+	JLE         chunks1273; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X1, X3; \
-	VPACKUSWB   X3, X2, X3; \
-	VMOVDQU     X3, (R11); \
-	VPSRLW      $0x08, X0, X3; \
-	VPSRLW      $0x08, X1, X2; \
-	VPACKUSWB   X2, X3, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	JMP         rowdone1359; \
-whole1360: \
-	MOVQ BX, R9; \
-	JMP  chunks1358; \
-rowdone1359: \
+	JMP         chunks1273; \
+rowdone1274: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1357; \
+	JNZ  row1272; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1356; \
+	JNZ  group1271; \
 	VZEROUPPER; \
 	RET; \
-chunk1353: \
+chunk1268: \
 	SUBQ $0x10, BX; \
-group1361: \
+group1275: \
 	MOVQ rows+24(FP), R10; \
-row1362: \
+row1276: \
 	XORQ R9, R9; \
-chunks1363: \
+chunks1277: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VMOVDQU   16(AX)(R9*2), X1; \
@@ -34691,47 +31096,30 @@ chunks1363: \
 	VPACKUSWB X2, X3, X1; \
 	VMOVDQU   X1, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1364; \
+	JEQ       rowdone1278; \
 	ADDQ      $0x10, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1363; \
-	SUBQ      $0x08, R9; \
-	CMPQ      R9, BX; \
-	JL        whole1365; \
+	JLE       chunks1277; \
 	MOVQ      BX, R9; \
-	ADDQ      $0x08, R9; \
-	LEAQ      (CX)(R9*1), R11; \
-	VMOVDQU   (AX)(R9*2), X0; \
-	VPAND     shuffle1473<>+0(SB), X0, X1; \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPACKUSWB X2, X1, X2; \
-	VMOVQ     X2, (R11); \
-	VPSRLW    $0x08, X0, X2; \
-	VPSRLW    $0x08, X0, X1; \
-	VPACKUSWB X1, X2, X0; \
-	VMOVQ     X0, (R11)(DX*1); \
-	JMP       rowdone1364; \
-whole1365: \
-	MOVQ BX, R9; \
-	JMP  chunks1363; \
-rowdone1364: \
+	JMP       chunks1277; \
+rowdone1278: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1362; \
+	JNZ  row1276; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1361; \
+	JNZ  group1275; \
 	VZEROUPPER; \
 	RET; \
-chunk1354: \
+chunk1269: \
 	SUBQ $0x08, BX; \
-group1366: \
+group1279: \
 	MOVQ rows+24(FP), R10; \
-row1367: \
+row1280: \
 	XORQ R9, R9; \
-chunks1368: \
+chunks1281: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
@@ -34743,47 +31131,30 @@ chunks1368: \
 	VPACKUSWB X1, X2, X0; \
 	VMOVQ     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1369; \
+	JEQ       rowdone1282; \
 	ADDQ      $0x08, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1368; \
-	SUBQ      $0x04, R9; \
-	CMPQ      R9, BX; \
-	JL        whole1370; \
+	JLE       chunks1281; \
 	MOVQ      BX, R9; \
-	ADDQ      $0x04, R9; \
-	LEAQ      (CX)(R9*1), R11; \
-	VMOVQ     (AX)(R9*2), X0; \
-	VPAND     shuffle1473<>+0(SB), X0, X1; \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPACKUSWB X2, X1, X2; \
-	VMOVD     X2, (R11); \
-	VPSRLW    $0x08, X0, X2; \
-	VPSRLW    $0x08, X0, X1; \
-	VPACKUSWB X1, X2, X0; \
-	VMOVD     X0, (R11)(DX*1); \
-	JMP       rowdone1369; \
-whole1370: \
-	MOVQ BX, R9; \
-	JMP  chunks1368; \
-rowdone1369: \
+	JMP       chunks1281; \
+rowdone1282: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1367; \
+	JNZ  row1280; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1366; \
+	JNZ  group1279; \
 	VZEROUPPER; \
 	RET; \
-chunk1355: \
+chunk1270: \
 	SUBQ $0x04, BX; \
-group1371: \
+group1283: \
 	MOVQ rows+24(FP), R10; \
-row1372: \
+row1284: \
 	XORQ R9, R9; \
-chunks1373: \
+chunks1285: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVQ     (AX)(R9*2), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
@@ -34795,21 +31166,21 @@ chunks1373: \
 	VPACKUSWB X1, X2, X0; \
 	VMOVD     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1374; \
+	JEQ       rowdone1286; \
 	ADDQ      $0x04, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1373; \
+	JLE       chunks1285; \
 	MOVQ      BX, R9; \
-	JMP       chunks1373; \
-rowdone1374: \
+	JMP       chunks1285; \
+rowdone1286: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1372; \
+	JNZ  row1284; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1371; \
+	JNZ  group1283; \
 	VZEROUPPER; \
 	RET
 	unzip2x1AVX2_body
@@ -34832,21 +31203,21 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1375; \
+	JAE  chunk1287; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1376; \
+	JAE  chunk1288; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1377; \
+	JAE  chunk1289; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1378; \
+	JAE  chunk1290; \
 	RET; \
-chunk1375: \
+chunk1287: \
 	SUBQ $0x20, BX; \
-group1379: \
+group1291: \
 	MOVQ rows+24(FP), R10; \
-row1380: \
+row1292: \
 	XORQ R9, R9; \
-chunks1381: \
+chunks1293: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -34861,48 +31232,30 @@ chunks1381: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1382; \
+	JEQ         rowdone1294; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1381; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1383; \
+	JLE         chunks1293; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X1, X3; \
-	VPACKUSDW   X3, X2, X3; \
-	VMOVDQU     X3, (R11); \
-	VPSRLD      $0x10, X0, X3; \
-	VPSRLD      $0x10, X1, X2; \
-	VPACKUSDW   X2, X3, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	JMP         rowdone1382; \
-whole1383: \
-	MOVQ BX, R9; \
-	JMP  chunks1381; \
-rowdone1382: \
+	JMP         chunks1293; \
+rowdone1294: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1380; \
+	JNZ  row1292; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1379; \
+	JNZ  group1291; \
 	VZEROUPPER; \
 	RET; \
-chunk1376: \
+chunk1288: \
 	SUBQ $0x10, BX; \
-group1384: \
+group1295: \
 	MOVQ rows+24(FP), R10; \
-row1385: \
+row1296: \
 	XORQ R9, R9; \
-chunks1386: \
+chunks1297: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VMOVDQU   16(AX)(R9*2), X1; \
@@ -34915,47 +31268,30 @@ chunks1386: \
 	VPACKUSDW X2, X3, X1; \
 	VMOVDQU   X1, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1387; \
+	JEQ       rowdone1298; \
 	ADDQ      $0x10, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1386; \
-	SUBQ      $0x08, R9; \
-	CMPQ      R9, BX; \
-	JL        whole1388; \
+	JLE       chunks1297; \
 	MOVQ      BX, R9; \
-	ADDQ      $0x08, R9; \
-	LEAQ      (CX)(R9*1), R11; \
-	VMOVDQU   (AX)(R9*2), X0; \
-	VPAND     shuffle1474<>+0(SB), X0, X1; \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPACKUSDW X2, X1, X2; \
-	VMOVQ     X2, (R11); \
-	VPSRLD    $0x10, X0, X2; \
-	VPSRLD    $0x10, X0, X1; \
-	VPACKUSDW X1, X2, X0; \
-	VMOVQ     X0, (R11)(DX*1); \
-	JMP       rowdone1387; \
-whole1388: \
-	MOVQ BX, R9; \
-	JMP  chunks1386; \
-rowdone1387: \
+	JMP       chunks1297; \
+rowdone1298: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1385; \
+	JNZ  row1296; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1384; \
+	JNZ  group1295; \
 	VZEROUPPER; \
 	RET; \
-chunk1377: \
+chunk1289: \
 	SUBQ $0x08, BX; \
-group1389: \
+group1299: \
 	MOVQ rows+24(FP), R10; \
-row1390: \
+row1300: \
 	XORQ R9, R9; \
-chunks1391: \
+chunks1301: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
@@ -34967,47 +31303,30 @@ chunks1391: \
 	VPACKUSDW X1, X2, X0; \
 	VMOVQ     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1392; \
+	JEQ       rowdone1302; \
 	ADDQ      $0x08, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1391; \
-	SUBQ      $0x04, R9; \
-	CMPQ      R9, BX; \
-	JL        whole1393; \
+	JLE       chunks1301; \
 	MOVQ      BX, R9; \
-	ADDQ      $0x04, R9; \
-	LEAQ      (CX)(R9*1), R11; \
-	VMOVQ     (AX)(R9*2), X0; \
-	VPAND     shuffle1474<>+0(SB), X0, X1; \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPACKUSDW X2, X1, X2; \
-	VMOVD     X2, (R11); \
-	VPSRLD    $0x10, X0, X2; \
-	VPSRLD    $0x10, X0, X1; \
-	VPACKUSDW X1, X2, X0; \
-	VMOVD     X0, (R11)(DX*1); \
-	JMP       rowdone1392; \
-whole1393: \
-	MOVQ BX, R9; \
-	JMP  chunks1391; \
-rowdone1392: \
+	JMP       chunks1301; \
+rowdone1302: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1390; \
+	JNZ  row1300; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1389; \
+	JNZ  group1299; \
 	VZEROUPPER; \
 	RET; \
-chunk1378: \
+chunk1290: \
 	SUBQ $0x04, BX; \
-group1394: \
+group1303: \
 	MOVQ rows+24(FP), R10; \
-row1395: \
+row1304: \
 	XORQ R9, R9; \
-chunks1396: \
+chunks1305: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVQ     (AX)(R9*2), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
@@ -35019,21 +31338,21 @@ chunks1396: \
 	VPACKUSDW X1, X2, X0; \
 	VMOVD     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1397; \
+	JEQ       rowdone1306; \
 	ADDQ      $0x04, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1396; \
+	JLE       chunks1305; \
 	MOVQ      BX, R9; \
-	JMP       chunks1396; \
-rowdone1397: \
+	JMP       chunks1305; \
+rowdone1306: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1395; \
+	JNZ  row1304; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1394; \
+	JNZ  group1303; \
 	VZEROUPPER; \
 	RET
 	unzip2x2AVX2_body
@@ -35056,21 +31375,21 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1398; \
+	JAE  chunk1307; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1399; \
+	JAE  chunk1308; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1400; \
+	JAE  chunk1309; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1401; \
+	JAE  chunk1310; \
 	RET; \
-chunk1398: \
+chunk1307: \
 	SUBQ $0x20, BX; \
-group1402: \
+group1311: \
 	MOVQ rows+24(FP), R10; \
-row1403: \
+row1312: \
 	XORQ R9, R9; \
-chunks1404: \
+chunks1313: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -35081,44 +31400,30 @@ chunks1404: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1405; \
+	JEQ         rowdone1314; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1404; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1406; \
+	JLE         chunks1313; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VSHUFPS     $0x88, X1, X0, X2; \
-	VMOVDQU     X2, (R11); \
-	VSHUFPS     $0xdd, X1, X0, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	JMP         rowdone1405; \
-whole1406: \
-	MOVQ BX, R9; \
-	JMP  chunks1404; \
-rowdone1405: \
+	JMP         chunks1313; \
+rowdone1314: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1403; \
+	JNZ  row1312; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1402; \
+	JNZ  group1311; \
 	VZEROUPPER; \
 	RET; \
-chunk1399: \
+chunk1308: \
 	SUBQ $0x10, BX; \
-group1407: \
+group1315: \
 	MOVQ rows+24(FP), R10; \
-row1408: \
+row1316: \
 	XORQ R9, R9; \
-chunks1409: \
+chunks1317: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VMOVDQU 16(AX)(R9*2), X1; \
@@ -35127,43 +31432,30 @@ chunks1409: \
 	VSHUFPS $0xdd, X1, X0, X1; \
 	VMOVDQU X1, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1410; \
+	JEQ     rowdone1318; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1409; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1411; \
+	JLE     chunks1317; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	VMOVDQU (AX)(R9*2), X0; \
-	VSHUFPS $0x88, X0, X0, X1; \
-	VMOVQ   X1, (R11); \
-	VSHUFPS $0xdd, X0, X0, X0; \
-	VMOVQ   X0, (R11)(DX*1); \
-	JMP     rowdone1410; \
-whole1411: \
-	MOVQ BX, R9; \
-	JMP  chunks1409; \
-rowdone1410: \
+	JMP     chunks1317; \
+rowdone1318: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1408; \
+	JNZ  row1316; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1407; \
+	JNZ  group1315; \
 	VZEROUPPER; \
 	RET; \
-chunk1400: \
+chunk1309: \
 	SUBQ $0x08, BX; \
-group1412: \
+group1319: \
 	MOVQ rows+24(FP), R10; \
-row1413: \
+row1320: \
 	XORQ R9, R9; \
-chunks1414: \
+chunks1321: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
@@ -35171,43 +31463,30 @@ chunks1414: \
 	VSHUFPS $0xdd, X0, X0, X0; \
 	VMOVQ   X0, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1415; \
+	JEQ     rowdone1322; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1414; \
-	SUBQ    $0x04, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1416; \
+	JLE     chunks1321; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x04, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	VMOVQ   (AX)(R9*2), X0; \
-	VSHUFPS $0x88, X0, X0, X1; \
-	VMOVD   X1, (R11); \
-	VSHUFPS $0xdd, X0, X0, X0; \
-	VMOVD   X0, (R11)(DX*1); \
-	JMP     rowdone1415; \
-whole1416: \
-	MOVQ BX, R9; \
-	JMP  chunks1414; \
-rowdone1415: \
+	JMP     chunks1321; \
+rowdone1322: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1413; \
+	JNZ  row1320; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1412; \
+	JNZ  group1319; \
 	VZEROUPPER; \
 	RET; \
-chunk1401: \
+chunk1310: \
 	SUBQ $0x04, BX; \
-group1417: \
+group1323: \
 	MOVQ rows+24(FP), R10; \
-row1418: \
+row1324: \
 	XORQ R9, R9; \
-chunks1419: \
+chunks1325: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVQ   (AX)(R9*2), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
@@ -35215,21 +31494,21 @@ chunks1419: \
 	VSHUFPS $0xdd, X0, X0, X0; \
 	VMOVD   X0, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1420; \
+	JEQ     rowdone1326; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1419; \
+	JLE     chunks1325; \
 	MOVQ    BX, R9; \
-	JMP     chunks1419; \
-rowdone1420: \
+	JMP     chunks1325; \
+rowdone1326: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1418; \
+	JNZ  row1324; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1417; \
+	JNZ  group1323; \
 	VZEROUPPER; \
 	RET
 	unzip2x4AVX2_body
@@ -35246,19 +31525,19 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1421; \
+	JAE  chunk1327; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1422; \
+	JAE  chunk1328; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1423; \
+	JAE  chunk1329; \
 	RET; \
-chunk1421: \
+chunk1327: \
 	SUBQ $0x20, BX; \
-group1424: \
+group1330: \
 	MOVQ rows+24(FP), R10; \
-row1425: \
+row1331: \
 	XORQ R9, R9; \
-chunks1426: \
+chunks1332: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -35269,44 +31548,30 @@ chunks1426: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1427; \
+	JEQ         rowdone1333; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1426; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1428; \
+	JLE         chunks1332; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VMOVDQU     X2, (R11); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	JMP         rowdone1427; \
-whole1428: \
-	MOVQ BX, R9; \
-	JMP  chunks1426; \
-rowdone1427: \
+	JMP         chunks1332; \
+rowdone1333: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1425; \
+	JNZ  row1331; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1424; \
+	JNZ  group1330; \
 	VZEROUPPER; \
 	RET; \
-chunk1422: \
+chunk1328: \
 	SUBQ $0x10, BX; \
-group1429: \
+group1334: \
 	MOVQ rows+24(FP), R10; \
-row1430: \
+row1335: \
 	XORQ R9, R9; \
-chunks1431: \
+chunks1336: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VMOVDQU     16(AX)(R9*2), X1; \
@@ -35315,43 +31580,30 @@ chunks1431: \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1432; \
+	JEQ         rowdone1337; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1431; \
-	SUBQ        $0x08, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1433; \
+	JLE         chunks1336; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x08, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VPUNPCKLQDQ X0, X0, X1; \
-	VMOVQ       X1, (R11); \
-	VPUNPCKHQDQ X0, X0, X0; \
-	VMOVQ       X0, (R11)(DX*1); \
-	JMP         rowdone1432; \
-whole1433: \
-	MOVQ BX, R9; \
-	JMP  chunks1431; \
-rowdone1432: \
+	JMP         chunks1336; \
+rowdone1337: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1430; \
+	JNZ  row1335; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1429; \
+	JNZ  group1334; \
 	VZEROUPPER; \
 	RET; \
-chunk1423: \
+chunk1329: \
 	SUBQ $0x08, BX; \
-group1434: \
+group1338: \
 	MOVQ rows+24(FP), R10; \
-row1435: \
+row1339: \
 	XORQ R9, R9; \
-chunks1436: \
+chunks1340: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
@@ -35359,21 +31611,21 @@ chunks1436: \
 	VPUNPCKHQDQ X0, X0, X0; \
 	VMOVQ       X0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1437; \
+	JEQ         rowdone1341; \
 	ADDQ        $0x08, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1436; \
+	JLE         chunks1340; \
 	MOVQ        BX, R9; \
-	JMP         chunks1436; \
-rowdone1437: \
+	JMP         chunks1340; \
+rowdone1341: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1435; \
+	JNZ  row1339; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1434; \
+	JNZ  group1338; \
 	VZEROUPPER; \
 	RET
 	unzip2x8AVX2_body
@@ -35390,17 +31642,17 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1438; \
+	JAE  chunk1342; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1439; \
+	JAE  chunk1343; \
 	RET; \
-chunk1438: \
+chunk1342: \
 	SUBQ $0x20, BX; \
-group1440: \
+group1344: \
 	MOVQ rows+24(FP), R10; \
-row1441: \
+row1345: \
 	XORQ R9, R9; \
-chunks1442: \
+chunks1346: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -35409,63 +31661,51 @@ chunks1442: \
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0; \
 	VMOVDQU     Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1443; \
+	JEQ         rowdone1347; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1442; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1444; \
+	JLE         chunks1346; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     X0, (R11); \
-	VMOVDQU     16(AX)(R9*2), X0; \
-	VMOVDQU     X0, (R11)(DX*1); \
-	JMP         rowdone1443; \
-whole1444: \
-	MOVQ BX, R9; \
-	JMP  chunks1442; \
-rowdone1443: \
+	JMP         chunks1346; \
+rowdone1347: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1441; \
+	JNZ  row1345; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1440; \
+	JNZ  group1344; \
 	VZEROUPPER; \
 	RET; \
-chunk1439: \
+chunk1343: \
 	SUBQ $0x10, BX; \
-group1445: \
+group1348: \
 	MOVQ rows+24(FP), R10; \
-row1446: \
+row1349: \
 	XORQ R9, R9; \
-chunks1447: \
+chunks1350: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VMOVDQU X0, (R11); \
 	VMOVDQU 16(AX)(R9*2), X0; \
 	VMOVDQU X0, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1448; \
+	JEQ     rowdone1351; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1447; \
+	JLE     chunks1350; \
 	MOVQ    BX, R9; \
-	JMP     chunks1447; \
-rowdone1448: \
+	JMP     chunks1350; \
+rowdone1351: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1446; \
+	JNZ  row1349; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1445; \
+	JNZ  group1348; \
 	VZEROUPPER; \
 	RET
 	unzip2x16AVX2_body
@@ -35482,19 +31722,19 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1449; \
+	JAE  chunk1352; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1450; \
+	JAE  chunk1353; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1451; \
+	JAE  chunk1354; \
 	RET; \
-chunk1449: \
+chunk1352: \
 	SUBQ $0x60, BX; \
-group1452: \
+group1355: \
 	MOVQ rows+24(FP), R10; \
-row1453: \
+row1356: \
 	XORQ R9, R9; \
-chunks1454: \
+chunks1357: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 48(AX)(R9*2), Y1; \
@@ -35552,30 +31792,30 @@ chunks1454: \
 	VPOR           Y5, Y3, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1455; \
+	JEQ            rowdone1358; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1454; \
+	JLE            chunks1357; \
 	MOVQ           BX, R9; \
-	JMP            chunks1454; \
-rowdone1455: \
+	JMP            chunks1357; \
+rowdone1358: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1453; \
+	JNZ  row1356; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1452; \
+	JNZ  group1355; \
 	VZEROUPPER; \
 	RET; \
-chunk1450: \
+chunk1353: \
 	SUBQ $0x24, BX; \
-group1456: \
+group1359: \
 	MOVQ rows+24(FP), R10; \
-row1457: \
+row1360: \
 	XORQ R9, R9; \
-chunks1458: \
+chunks1361: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle1487<>+0(SB), X0, X0; \
@@ -35607,30 +31847,30 @@ chunks1458: \
 	VPSHUFB shuffle35<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1459; \
+	JEQ     rowdone1362; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1458; \
+	JLE     chunks1361; \
 	MOVQ    BX, R9; \
-	JMP     chunks1458; \
-rowdone1459: \
+	JMP     chunks1361; \
+rowdone1362: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1457; \
+	JNZ  row1360; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1456; \
+	JNZ  group1359; \
 	VZEROUPPER; \
 	RET; \
-chunk1451: \
+chunk1354: \
 	SUBQ $0x18, BX; \
-group1460: \
+group1363: \
 	MOVQ rows+24(FP), R10; \
-row1461: \
+row1364: \
 	XORQ R9, R9; \
-chunks1462: \
+chunks1365: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle1487<>+0(SB), X0, X0; \
@@ -35651,21 +31891,21 @@ chunks1462: \
 	VPSHUFB shuffle1491<>+0(SB), X0, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1463; \
+	JEQ     rowdone1366; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1462; \
+	JLE     chunks1365; \
 	MOVQ    BX, R9; \
-	JMP     chunks1462; \
-rowdone1463: \
+	JMP     chunks1365; \
+rowdone1366: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1461; \
+	JNZ  row1364; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1460; \
+	JNZ  group1363; \
 	VZEROUPPER; \
 	RET
 	unzip2x6AVX2_body
@@ -35774,19 +32014,19 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1464; \
+	JAE  chunk1367; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1465; \
+	JAE  chunk1368; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1466; \
+	JAE  chunk1369; \
 	RET; \
-chunk1464: \
+chunk1367: \
 	SUBQ $0x60, BX; \
-group1467: \
+group1370: \
 	MOVQ rows+24(FP), R10; \
-row1468: \
+row1371: \
 	XORQ R9, R9; \
-chunks1469: \
+chunks1372: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 48(AX)(R9*2), Y1; \
@@ -35845,30 +32085,30 @@ chunks1469: \
 	VPOR           Y4, Y5, Y4; \
 	VMOVDQU        Y4, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1470; \
+	JEQ            rowdone1373; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1469; \
+	JLE            chunks1372; \
 	MOVQ           BX, R9; \
-	JMP            chunks1469; \
-rowdone1470: \
+	JMP            chunks1372; \
+rowdone1373: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1468; \
+	JNZ  row1371; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1467; \
+	JNZ  group1370; \
 	VZEROUPPER; \
 	RET; \
-chunk1465: \
+chunk1368: \
 	SUBQ $0x24, BX; \
-group1471: \
+group1374: \
 	MOVQ rows+24(FP), R10; \
-row1472: \
+row1375: \
 	XORQ R9, R9; \
-chunks1473: \
+chunks1376: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle25<>+0(SB), X0, X0; \
@@ -35899,30 +32139,30 @@ chunks1473: \
 	VPSHUFB shuffle35<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1474; \
+	JEQ     rowdone1377; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1473; \
+	JLE     chunks1376; \
 	MOVQ    BX, R9; \
-	JMP     chunks1473; \
-rowdone1474: \
+	JMP     chunks1376; \
+rowdone1377: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1472; \
+	JNZ  row1375; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1471; \
+	JNZ  group1374; \
 	VZEROUPPER; \
 	RET; \
-chunk1466: \
+chunk1369: \
 	SUBQ $0x18, BX; \
-group1475: \
+group1378: \
 	MOVQ rows+24(FP), R10; \
-row1476: \
+row1379: \
 	XORQ R9, R9; \
-chunks1477: \
+chunks1380: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle25<>+0(SB), X0, X0; \
@@ -35942,21 +32182,21 @@ chunks1477: \
 	VPSHUFB shuffle33<>+0(SB), X0, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1478; \
+	JEQ     rowdone1381; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1477; \
+	JLE     chunks1380; \
 	MOVQ    BX, R9; \
-	JMP     chunks1477; \
-rowdone1478: \
+	JMP     chunks1380; \
+rowdone1381: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1476; \
+	JNZ  row1379; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1475; \
+	JNZ  group1378; \
 	VZEROUPPER; \
 	RET
 	unzip2x12AVX2_body
@@ -36045,15 +32285,15 @@ TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1479; \
+	JAE  chunk1382; \
 	RET; \
-chunk1479: \
+chunk1382: \
 	SUBQ $0x20, BX; \
-group1480: \
+group1383: \
 	MOVQ rows+24(FP), R10; \
-row1481: \
+row1384: \
 	XORQ R9, R9; \
-chunks1482: \
+chunks1385: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36068,21 +32308,21 @@ chunks1482: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1483; \
+	JEQ         rowdone1386; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1482; \
+	JLE         chunks1385; \
 	MOVQ        BX, R9; \
-	JMP         chunks1482; \
-rowdone1483: \
+	JMP         chunks1385; \
+rowdone1386: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1481; \
+	JNZ  row1384; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1480; \
+	JNZ  group1383; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36100,15 +32340,15 @@ TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1484; \
+	JAE  chunk1387; \
 	RET; \
-chunk1484: \
+chunk1387: \
 	SUBQ $0x20, BX; \
-group1485: \
+group1388: \
 	MOVQ rows+24(FP), R10; \
-row1486: \
+row1389: \
 	XORQ R9, R9; \
-chunks1487: \
+chunks1390: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36123,21 +32363,21 @@ chunks1487: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1488; \
+	JEQ         rowdone1391; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1487; \
+	JLE         chunks1390; \
 	MOVQ        BX, R9; \
-	JMP         chunks1487; \
-rowdone1488: \
+	JMP         chunks1390; \
+rowdone1391: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1486; \
+	JNZ  row1389; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1485; \
+	JNZ  group1388; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36155,15 +32395,15 @@ TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1489; \
+	JAE  chunk1392; \
 	RET; \
-chunk1489: \
+chunk1392: \
 	SUBQ $0x20, BX; \
-group1490: \
+group1393: \
 	MOVQ rows+24(FP), R10; \
-row1491: \
+row1394: \
 	XORQ R9, R9; \
-chunks1492: \
+chunks1395: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36174,21 +32414,21 @@ chunks1492: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1493; \
+	JEQ         rowdone1396; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1492; \
+	JLE         chunks1395; \
 	MOVQ        BX, R9; \
-	JMP         chunks1492; \
-rowdone1493: \
+	JMP         chunks1395; \
+rowdone1396: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1491; \
+	JNZ  row1394; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1490; \
+	JNZ  group1393; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36206,15 +32446,15 @@ TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1494; \
+	JAE  chunk1397; \
 	RET; \
-chunk1494: \
+chunk1397: \
 	SUBQ $0x20, BX; \
-group1495: \
+group1398: \
 	MOVQ rows+24(FP), R10; \
-row1496: \
+row1399: \
 	XORQ R9, R9; \
-chunks1497: \
+chunks1400: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36225,21 +32465,21 @@ chunks1497: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1498; \
+	JEQ         rowdone1401; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1497; \
+	JLE         chunks1400; \
 	MOVQ        BX, R9; \
-	JMP         chunks1497; \
-rowdone1498: \
+	JMP         chunks1400; \
+rowdone1401: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1496; \
+	JNZ  row1399; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1495; \
+	JNZ  group1398; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36257,15 +32497,15 @@ TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1499; \
+	JAE  chunk1402; \
 	RET; \
-chunk1499: \
+chunk1402: \
 	SUBQ $0x20, BX; \
-group1500: \
+group1403: \
 	MOVQ rows+24(FP), R10; \
-row1501: \
+row1404: \
 	XORQ R9, R9; \
-chunks1502: \
+chunks1405: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36274,21 +32514,21 @@ chunks1502: \
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1503; \
+	JEQ         rowdone1406; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1502; \
+	JLE         chunks1405; \
 	MOVQ        BX, R9; \
-	JMP         chunks1502; \
-rowdone1503: \
+	JMP         chunks1405; \
+rowdone1406: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1501; \
+	JNZ  row1404; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1500; \
+	JNZ  group1403; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36306,17 +32546,17 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1504; \
+	JAE  chunk1407; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1505; \
+	JAE  chunk1408; \
 	RET; \
-chunk1504: \
+chunk1407: \
 	SUBQ $0x20, BX; \
-group1506: \
+group1409: \
 	MOVQ rows+24(FP), R10; \
-row1507: \
+row1410: \
 	XORQ R9, R9; \
-chunks1508: \
+chunks1411: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36329,46 +32569,30 @@ chunks1508: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1509; \
+	JEQ         rowdone1412; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1508; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1510; \
+	JLE         chunks1411; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VPSHUFB     shuffle1505<>+0(SB), X0, X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPSHUFB     shuffle1505<>+0(SB), X1, X1; \
-	VSHUFPS     $0x88, X1, X0, X2; \
-	VMOVDQU     X2, (R11); \
-	VSHUFPS     $0xdd, X1, X0, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	JMP         rowdone1509; \
-whole1510: \
-	MOVQ BX, R9; \
-	JMP  chunks1508; \
-rowdone1509: \
+	JMP         chunks1411; \
+rowdone1412: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1507; \
+	JNZ  row1410; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1506; \
+	JNZ  group1409; \
 	VZEROUPPER; \
 	RET; \
-chunk1505: \
+chunk1408: \
 	SUBQ $0x10, BX; \
-group1511: \
+group1413: \
 	MOVQ rows+24(FP), R10; \
-row1512: \
+row1414: \
 	XORQ R9, R9; \
-chunks1513: \
+chunks1415: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle1505<>+0(SB), X0, X0; \
@@ -36379,21 +32603,21 @@ chunks1513: \
 	VSHUFPS $0xdd, X1, X0, X1; \
 	VMOVDQU X1, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1514; \
+	JEQ     rowdone1416; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1513; \
+	JLE     chunks1415; \
 	MOVQ    BX, R9; \
-	JMP     chunks1513; \
-rowdone1514: \
+	JMP     chunks1415; \
+rowdone1416: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1512; \
+	JNZ  row1414; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1511; \
+	JNZ  group1413; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x1AVX2_body
@@ -36420,15 +32644,15 @@ TEXT ·tunzip2x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1515; \
+	JAE  chunk1417; \
 	RET; \
-chunk1515: \
+chunk1417: \
 	SUBQ $0x20, BX; \
-group1516: \
+group1418: \
 	MOVQ rows+24(FP), R10; \
-row1517: \
+row1419: \
 	XORQ R9, R9; \
-chunks1518: \
+chunks1420: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36447,21 +32671,21 @@ chunks1518: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1519; \
+	JEQ         rowdone1421; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1518; \
+	JLE         chunks1420; \
 	MOVQ        BX, R9; \
-	JMP         chunks1518; \
-rowdone1519: \
+	JMP         chunks1420; \
+rowdone1421: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1517; \
+	JNZ  row1419; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1516; \
+	JNZ  group1418; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36497,17 +32721,17 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1520; \
+	JAE  chunk1422; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1521; \
+	JAE  chunk1423; \
 	RET; \
-chunk1520: \
+chunk1422: \
 	SUBQ $0x20, BX; \
-group1522: \
+group1424: \
 	MOVQ rows+24(FP), R10; \
-row1523: \
+row1425: \
 	XORQ R9, R9; \
-chunks1524: \
+chunks1426: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36520,46 +32744,30 @@ chunks1524: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1525; \
+	JEQ         rowdone1427; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1524; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1526; \
+	JLE         chunks1426; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VPSHUFB     shuffle1510<>+0(SB), X0, X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPSHUFB     shuffle1510<>+0(SB), X1, X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VMOVDQU     X2, (R11); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	JMP         rowdone1525; \
-whole1526: \
-	MOVQ BX, R9; \
-	JMP  chunks1524; \
-rowdone1525: \
+	JMP         chunks1426; \
+rowdone1427: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1523; \
+	JNZ  row1425; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1522; \
+	JNZ  group1424; \
 	VZEROUPPER; \
 	RET; \
-chunk1521: \
+chunk1423: \
 	SUBQ $0x10, BX; \
-group1527: \
+group1428: \
 	MOVQ rows+24(FP), R10; \
-row1528: \
+row1429: \
 	XORQ R9, R9; \
-chunks1529: \
+chunks1430: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VPSHUFB     shuffle1510<>+0(SB), X0, X0; \
@@ -36570,21 +32778,21 @@ chunks1529: \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1530; \
+	JEQ         rowdone1431; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1529; \
+	JLE         chunks1430; \
 	MOVQ        BX, R9; \
-	JMP         chunks1529; \
-rowdone1530: \
+	JMP         chunks1430; \
+rowdone1431: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1528; \
+	JNZ  row1429; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1527; \
+	JNZ  group1428; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x2AVX2_body
@@ -36611,15 +32819,15 @@ TEXT ·tunzip2x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1531; \
+	JAE  chunk1432; \
 	RET; \
-chunk1531: \
+chunk1432: \
 	SUBQ $0x20, BX; \
-group1532: \
+group1433: \
 	MOVQ rows+24(FP), R10; \
-row1533: \
+row1434: \
 	XORQ R9, R9; \
-chunks1534: \
+chunks1435: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36638,21 +32846,21 @@ chunks1534: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1535; \
+	JEQ         rowdone1436; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1534; \
+	JLE         chunks1435; \
 	MOVQ        BX, R9; \
-	JMP         chunks1534; \
-rowdone1535: \
+	JMP         chunks1435; \
+rowdone1436: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1533; \
+	JNZ  row1434; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1532; \
+	JNZ  group1433; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36688,17 +32896,17 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1536; \
+	JAE  chunk1437; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1537; \
+	JAE  chunk1438; \
 	RET; \
-chunk1536: \
+chunk1437: \
 	SUBQ $0x20, BX; \
-group1538: \
+group1439: \
 	MOVQ rows+24(FP), R10; \
-row1539: \
+row1440: \
 	XORQ R9, R9; \
-chunks1540: \
+chunks1441: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      shuffle1514<>+0(SB), Y0, Y1; \
@@ -36715,45 +32923,30 @@ chunks1540: \
 	VMOVDQU      X0, 16(R11); \
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1541; \
+	JEQ          rowdone1442; \
 	ADDQ         $0x20, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1540; \
-	SUBQ         $0x10, R9; \
-	CMPQ         R9, BX; \
-	JL           whole1542; \
+	JLE          chunks1441; \
 	MOVQ         BX, R9; \
-	ADDQ         $0x10, R9; \
-	LEAQ         (CX)(R9*1), R11; \
-	VMOVDQU      (AX)(R9*2), Y0; \
-	VPSHUFB      shuffle1514<>+0(SB), Y0, Y1; \
-	VPERM2I128   $0x01, Y0, Y0, Y0; \
-	VPSHUFB      shuffle1515<>+0(SB), Y0, Y0; \
-	VPOR         Y0, Y1, Y0; \
-	VMOVDQU      X0, (R11); \
-	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
-	JMP          rowdone1541; \
-whole1542: \
-	MOVQ BX, R9; \
-	JMP  chunks1540; \
-rowdone1541: \
+	JMP          chunks1441; \
+rowdone1442: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1539; \
+	JNZ  row1440; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1538; \
+	JNZ  group1439; \
 	VZEROUPPER; \
 	RET; \
-chunk1537: \
+chunk1438: \
 	SUBQ $0x10, BX; \
-group1543: \
+group1443: \
 	MOVQ rows+24(FP), R10; \
-row1544: \
+row1444: \
 	XORQ R9, R9; \
-chunks1545: \
+chunks1445: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      shuffle1514<>+0(SB), Y0, Y1; \
@@ -36763,21 +32956,21 @@ chunks1545: \
 	VMOVDQU      X0, (R11); \
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1546; \
+	JEQ          rowdone1446; \
 	ADDQ         $0x10, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1545; \
+	JLE          chunks1445; \
 	MOVQ         BX, R9; \
-	JMP          chunks1545; \
-rowdone1546: \
+	JMP          chunks1445; \
+rowdone1446: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1544; \
+	JNZ  row1444; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1543; \
+	JNZ  group1443; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x4AVX2_body
@@ -36806,15 +32999,15 @@ TEXT ·tunzip2x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1547; \
+	JAE  chunk1447; \
 	RET; \
-chunk1547: \
+chunk1447: \
 	SUBQ $0x20, BX; \
-group1548: \
+group1448: \
 	MOVQ rows+24(FP), R10; \
-row1549: \
+row1449: \
 	XORQ R9, R9; \
-chunks1550: \
+chunks1450: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -36833,21 +33026,21 @@ chunks1550: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1551; \
+	JEQ         rowdone1451; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1550; \
+	JLE         chunks1450; \
 	MOVQ        BX, R9; \
-	JMP         chunks1550; \
-rowdone1551: \
+	JMP         chunks1450; \
+rowdone1451: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1549; \
+	JNZ  row1449; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1548; \
+	JNZ  group1448; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -36883,17 +33076,17 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1552; \
+	JAE  chunk1452; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1553; \
+	JAE  chunk1453; \
 	RET; \
-chunk1552: \
+chunk1452: \
 	SUBQ $0x40, BX; \
-group1554: \
+group1454: \
 	MOVQ rows+24(FP), R10; \
-row1555: \
+row1455: \
 	XORQ R9, R9; \
-chunks1556: \
+chunks1456: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -36920,54 +33113,30 @@ chunks1556: \
 	VPERM2I128  $0x31, Y3, Y4, Y3; \
 	VMOVDQU     Y3, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1557; \
+	JEQ         rowdone1457; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1556; \
-	SUBQ        $0x20, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1558; \
+	JLE         chunks1456; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x20, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     32(AX)(R9*2), X0; \
-	VMOVDQU     48(AX)(R9*2), X3; \
-	VPUNPCKLQDQ X3, X0, X4; \
-	VPUNPCKHQDQ X3, X0, X3; \
-	VPUNPCKLQDQ X4, X2, X0; \
-	VMOVDQU     X0, (R11); \
-	VPUNPCKHQDQ X4, X2, X4; \
-	VMOVDQU     X4, (R11)(DX*1); \
-	VPUNPCKLQDQ X3, X1, X4; \
-	VMOVDQU     X4, 16(R11); \
-	VPUNPCKHQDQ X3, X1, X3; \
-	VMOVDQU     X3, 16(R11)(DX*1); \
-	JMP         rowdone1557; \
-whole1558: \
-	MOVQ BX, R9; \
-	JMP  chunks1556; \
-rowdone1557: \
+	JMP         chunks1456; \
+rowdone1457: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1555; \
+	JNZ  row1455; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1554; \
+	JNZ  group1454; \
 	VZEROUPPER; \
 	RET; \
-chunk1553: \
+chunk1453: \
 	SUBQ $0x20, BX; \
-group1559: \
+group1458: \
 	MOVQ rows+24(FP), R10; \
-row1560: \
+row1459: \
 	XORQ R9, R9; \
-chunks1561: \
+chunks1460: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VMOVDQU     16(AX)(R9*2), X1; \
@@ -36986,21 +33155,21 @@ chunks1561: \
 	VPUNPCKHQDQ X3, X1, X3; \
 	VMOVDQU     X3, 16(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1562; \
+	JEQ         rowdone1461; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1561; \
+	JLE         chunks1460; \
 	MOVQ        BX, R9; \
-	JMP         chunks1561; \
-rowdone1562: \
+	JMP         chunks1460; \
+rowdone1461: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1560; \
+	JNZ  row1459; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1559; \
+	JNZ  group1458; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x8AVX2_body
@@ -37017,15 +33186,15 @@ TEXT ·tunzip2x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1563; \
+	JAE  chunk1462; \
 	RET; \
-chunk1563: \
+chunk1462: \
 	SUBQ $0x20, BX; \
-group1564: \
+group1463: \
 	MOVQ rows+24(FP), R10; \
-row1565: \
+row1464: \
 	XORQ R9, R9; \
-chunks1566: \
+chunks1465: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 8(AX)(R9*2), Y0, Y0; \
@@ -37043,21 +33212,21 @@ chunks1566: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1567; \
+	JEQ            rowdone1466; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1566; \
+	JLE            chunks1465; \
 	MOVQ           BX, R9; \
-	JMP            chunks1566; \
-rowdone1567: \
+	JMP            chunks1465; \
+rowdone1466: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1565; \
+	JNZ  row1464; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1564; \
+	JNZ  group1463; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -37075,19 +33244,19 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1568; \
+	JAE  chunk1467; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1569; \
+	JAE  chunk1468; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1570; \
+	JAE  chunk1469; \
 	RET; \
-chunk1568: \
+chunk1467: \
 	SUBQ $0x60, BX; \
-group1571: \
+group1470: \
 	MOVQ rows+24(FP), R10; \
-row1572: \
+row1471: \
 	XORQ R9, R9; \
-chunks1573: \
+chunks1472: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 32(AX)(R9*2), Y1; \
@@ -37160,30 +33329,30 @@ chunks1573: \
 	VPOR           Y3, Y7, Y3; \
 	VMOVDQU        Y3, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1574; \
+	JEQ            rowdone1473; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1573; \
+	JLE            chunks1472; \
 	MOVQ           BX, R9; \
-	JMP            chunks1573; \
-rowdone1574: \
+	JMP            chunks1472; \
+rowdone1473: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1572; \
+	JNZ  row1471; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1571; \
+	JNZ  group1470; \
 	VZEROUPPER; \
 	RET; \
-chunk1569: \
+chunk1468: \
 	SUBQ $0x24, BX; \
-group1575: \
+group1474: \
 	MOVQ rows+24(FP), R10; \
-row1576: \
+row1475: \
 	XORQ R9, R9; \
-chunks1577: \
+chunks1476: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle1537<>+0(SB), X0, X0; \
@@ -37225,30 +33394,30 @@ chunks1577: \
 	VPSHUFB shuffle1545<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1578; \
+	JEQ     rowdone1477; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1577; \
+	JLE     chunks1476; \
 	MOVQ    BX, R9; \
-	JMP     chunks1577; \
-rowdone1578: \
+	JMP     chunks1476; \
+rowdone1477: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1576; \
+	JNZ  row1475; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1575; \
+	JNZ  group1474; \
 	VZEROUPPER; \
 	RET; \
-chunk1570: \
+chunk1469: \
 	SUBQ $0x18, BX; \
-group1579: \
+group1478: \
 	MOVQ rows+24(FP), R10; \
-row1580: \
+row1479: \
 	XORQ R9, R9; \
-chunks1581: \
+chunks1480: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle1537<>+0(SB), X0, X0; \
@@ -37278,21 +33447,21 @@ chunks1581: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1582; \
+	JEQ     rowdone1481; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1581; \
+	JLE     chunks1480; \
 	MOVQ    BX, R9; \
-	JMP     chunks1581; \
-rowdone1582: \
+	JMP     chunks1480; \
+rowdone1481: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1580; \
+	JNZ  row1479; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1579; \
+	JNZ  group1478; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x1AVX2_body
@@ -37465,15 +33634,15 @@ TEXT ·tunzip2x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1583; \
+	JAE  chunk1482; \
 	RET; \
-chunk1583: \
+chunk1482: \
 	SUBQ $0x60, BX; \
-group1584: \
+group1483: \
 	MOVQ rows+24(FP), R10; \
-row1585: \
+row1484: \
 	XORQ R9, R9; \
-chunks1586: \
+chunks1485: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 29(AX)(R9*2), Y0, Y0; \
@@ -37547,21 +33716,21 @@ chunks1586: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 64(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1587; \
+	JEQ         rowdone1486; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1586; \
+	JLE         chunks1485; \
 	MOVQ        BX, R9; \
-	JMP         chunks1586; \
-rowdone1587: \
+	JMP         chunks1485; \
+rowdone1486: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1585; \
+	JNZ  row1484; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1584; \
+	JNZ  group1483; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -37639,19 +33808,19 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1588; \
+	JAE  chunk1487; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1589; \
+	JAE  chunk1488; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1590; \
+	JAE  chunk1489; \
 	RET; \
-chunk1588: \
+chunk1487: \
 	SUBQ $0x60, BX; \
-group1591: \
+group1490: \
 	MOVQ rows+24(FP), R10; \
-row1592: \
+row1491: \
 	XORQ R9, R9; \
-chunks1593: \
+chunks1492: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 32(AX)(R9*2), Y1; \
@@ -37724,30 +33893,30 @@ chunks1593: \
 	VPOR           Y3, Y7, Y3; \
 	VMOVDQU        Y3, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1594; \
+	JEQ            rowdone1493; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1593; \
+	JLE            chunks1492; \
 	MOVQ           BX, R9; \
-	JMP            chunks1593; \
-rowdone1594: \
+	JMP            chunks1492; \
+rowdone1493: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1592; \
+	JNZ  row1491; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1591; \
+	JNZ  group1490; \
 	VZEROUPPER; \
 	RET; \
-chunk1589: \
+chunk1488: \
 	SUBQ $0x24, BX; \
-group1595: \
+group1494: \
 	MOVQ rows+24(FP), R10; \
-row1596: \
+row1495: \
 	XORQ R9, R9; \
-chunks1597: \
+chunks1496: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle1577<>+0(SB), X0, X0; \
@@ -37789,30 +33958,30 @@ chunks1597: \
 	VPSHUFB shuffle855<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1598; \
+	JEQ     rowdone1497; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1597; \
+	JLE     chunks1496; \
 	MOVQ    BX, R9; \
-	JMP     chunks1597; \
-rowdone1598: \
+	JMP     chunks1496; \
+rowdone1497: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1596; \
+	JNZ  row1495; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1595; \
+	JNZ  group1494; \
 	VZEROUPPER; \
 	RET; \
-chunk1590: \
+chunk1489: \
 	SUBQ $0x18, BX; \
-group1599: \
+group1498: \
 	MOVQ rows+24(FP), R10; \
-row1600: \
+row1499: \
 	XORQ R9, R9; \
-chunks1601: \
+chunks1500: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB shuffle1577<>+0(SB), X0, X0; \
@@ -37842,21 +34011,21 @@ chunks1601: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1602; \
+	JEQ     rowdone1501; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1601; \
+	JLE     chunks1500; \
 	MOVQ    BX, R9; \
-	JMP     chunks1601; \
-rowdone1602: \
+	JMP     chunks1500; \
+rowdone1501: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1600; \
+	JNZ  row1499; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1599; \
+	JNZ  group1498; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x2AVX2_body
@@ -38001,15 +34170,15 @@ TEXT ·tunzip2x3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1603; \
+	JAE  chunk1502; \
 	RET; \
-chunk1603: \
+chunk1502: \
 	SUBQ $0x60, BX; \
-group1604: \
+group1503: \
 	MOVQ rows+24(FP), R10; \
-row1605: \
+row1504: \
 	XORQ R9, R9; \
-chunks1606: \
+chunks1505: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 26(AX)(R9*2), Y0, Y0; \
@@ -38083,21 +34252,21 @@ chunks1606: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 64(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1607; \
+	JEQ         rowdone1506; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1606; \
+	JLE         chunks1505; \
 	MOVQ        BX, R9; \
-	JMP         chunks1606; \
-rowdone1607: \
+	JMP         chunks1505; \
+rowdone1506: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1605; \
+	JNZ  row1504; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1604; \
+	JNZ  group1503; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38175,15 +34344,15 @@ TEXT ·tunzip2x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1608; \
+	JAE  chunk1507; \
 	RET; \
-chunk1608: \
+chunk1507: \
 	SUBQ $0x60, BX; \
-group1609: \
+group1508: \
 	MOVQ rows+24(FP), R10; \
-row1610: \
+row1509: \
 	XORQ R9, R9; \
-chunks1611: \
+chunks1510: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 20(AX)(R9*2), Y0, Y0; \
@@ -38257,21 +34426,21 @@ chunks1611: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 64(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1612; \
+	JEQ         rowdone1511; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1611; \
+	JLE         chunks1510; \
 	MOVQ        BX, R9; \
-	JMP         chunks1611; \
-rowdone1612: \
+	JMP         chunks1510; \
+rowdone1511: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1610; \
+	JNZ  row1509; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1609; \
+	JNZ  group1508; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38343,15 +34512,15 @@ TEXT ·tunzip2x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1613; \
+	JAE  chunk1512; \
 	RET; \
-chunk1613: \
+chunk1512: \
 	SUBQ $0x60, BX; \
-group1614: \
+group1513: \
 	MOVQ rows+24(FP), R10; \
-row1615: \
+row1514: \
 	XORQ R9, R9; \
-chunks1616: \
+chunks1515: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 8(AX)(R9*2), Y0, Y0; \
@@ -38401,21 +34570,21 @@ chunks1616: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1617; \
+	JEQ            rowdone1516; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1616; \
+	JLE            chunks1515; \
 	MOVQ           BX, R9; \
-	JMP            chunks1616; \
-rowdone1617: \
+	JMP            chunks1515; \
+rowdone1516: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1615; \
+	JNZ  row1514; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1614; \
+	JNZ  group1513; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38445,17 +34614,17 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1618; \
+	JAE  chunk1517; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1619; \
+	JAE  chunk1518; \
 	RET; \
-chunk1618: \
+chunk1517: \
 	SUBQ $0x20, BX; \
-group1620: \
+group1519: \
 	MOVQ rows+24(FP), R10; \
-row1621: \
+row1520: \
 	XORQ R9, R9; \
-chunks1622: \
+chunks1521: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -38468,46 +34637,30 @@ chunks1622: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1623; \
+	JEQ         rowdone1522; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1622; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1624; \
+	JLE         chunks1521; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VPSHUFB     shuffle119<>+0(SB), X0, X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPSHUFB     shuffle119<>+0(SB), X1, X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VMOVDQU     X2, (R11); \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	JMP         rowdone1623; \
-whole1624: \
-	MOVQ BX, R9; \
-	JMP  chunks1622; \
-rowdone1623: \
+	JMP         chunks1521; \
+rowdone1522: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1621; \
+	JNZ  row1520; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1620; \
+	JNZ  group1519; \
 	VZEROUPPER; \
 	RET; \
-chunk1619: \
+chunk1518: \
 	SUBQ $0x10, BX; \
-group1625: \
+group1523: \
 	MOVQ rows+24(FP), R10; \
-row1626: \
+row1524: \
 	XORQ R9, R9; \
-chunks1627: \
+chunks1525: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VPSHUFB     shuffle119<>+0(SB), X0, X0; \
@@ -38518,21 +34671,21 @@ chunks1627: \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1628; \
+	JEQ         rowdone1526; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1627; \
+	JLE         chunks1525; \
 	MOVQ        BX, R9; \
-	JMP         chunks1627; \
-rowdone1628: \
+	JMP         chunks1525; \
+rowdone1526: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1626; \
+	JNZ  row1524; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1625; \
+	JNZ  group1523; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x1AVX2_body
@@ -38549,15 +34702,15 @@ TEXT ·tunzip2x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1629; \
+	JAE  chunk1527; \
 	RET; \
-chunk1629: \
+chunk1527: \
 	SUBQ $0x20, BX; \
-group1630: \
+group1528: \
 	MOVQ rows+24(FP), R10; \
-row1631: \
+row1529: \
 	XORQ R9, R9; \
-chunks1632: \
+chunks1530: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -38576,21 +34729,21 @@ chunks1632: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1633; \
+	JEQ         rowdone1531; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1632; \
+	JLE         chunks1530; \
 	MOVQ        BX, R9; \
-	JMP         chunks1632; \
-rowdone1633: \
+	JMP         chunks1530; \
+rowdone1531: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1631; \
+	JNZ  row1529; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1630; \
+	JNZ  group1528; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38626,17 +34779,17 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1634; \
+	JAE  chunk1532; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1635; \
+	JAE  chunk1533; \
 	RET; \
-chunk1634: \
+chunk1532: \
 	SUBQ $0x20, BX; \
-group1636: \
+group1534: \
 	MOVQ rows+24(FP), R10; \
-row1637: \
+row1535: \
 	XORQ R9, R9; \
-chunks1638: \
+chunks1536: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      shuffle124<>+0(SB), Y0, Y1; \
@@ -38653,45 +34806,30 @@ chunks1638: \
 	VMOVDQU      X0, 16(R11); \
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1639; \
+	JEQ          rowdone1537; \
 	ADDQ         $0x20, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1638; \
-	SUBQ         $0x10, R9; \
-	CMPQ         R9, BX; \
-	JL           whole1640; \
+	JLE          chunks1536; \
 	MOVQ         BX, R9; \
-	ADDQ         $0x10, R9; \
-	LEAQ         (CX)(R9*1), R11; \
-	VMOVDQU      (AX)(R9*2), Y0; \
-	VPSHUFB      shuffle124<>+0(SB), Y0, Y1; \
-	VPERM2I128   $0x01, Y0, Y0, Y0; \
-	VPSHUFB      shuffle125<>+0(SB), Y0, Y0; \
-	VPOR         Y0, Y1, Y0; \
-	VMOVDQU      X0, (R11); \
-	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
-	JMP          rowdone1639; \
-whole1640: \
-	MOVQ BX, R9; \
-	JMP  chunks1638; \
-rowdone1639: \
+	JMP          chunks1536; \
+rowdone1537: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1637; \
+	JNZ  row1535; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1636; \
+	JNZ  group1534; \
 	VZEROUPPER; \
 	RET; \
-chunk1635: \
+chunk1533: \
 	SUBQ $0x10, BX; \
-group1641: \
+group1538: \
 	MOVQ rows+24(FP), R10; \
-row1642: \
+row1539: \
 	XORQ R9, R9; \
-chunks1643: \
+chunks1540: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      shuffle124<>+0(SB), Y0, Y1; \
@@ -38701,21 +34839,21 @@ chunks1643: \
 	VMOVDQU      X0, (R11); \
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1644; \
+	JEQ          rowdone1541; \
 	ADDQ         $0x10, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1643; \
+	JLE          chunks1540; \
 	MOVQ         BX, R9; \
-	JMP          chunks1643; \
-rowdone1644: \
+	JMP          chunks1540; \
+rowdone1541: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1642; \
+	JNZ  row1539; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1641; \
+	JNZ  group1538; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x2AVX2_body
@@ -38732,15 +34870,15 @@ TEXT ·tunzip2x4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1645; \
+	JAE  chunk1542; \
 	RET; \
-chunk1645: \
+chunk1542: \
 	SUBQ $0x20, BX; \
-group1646: \
+group1543: \
 	MOVQ rows+24(FP), R10; \
-row1647: \
+row1544: \
 	XORQ R9, R9; \
-chunks1648: \
+chunks1545: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -38759,21 +34897,21 @@ chunks1648: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1649; \
+	JEQ         rowdone1546; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1648; \
+	JLE         chunks1545; \
 	MOVQ        BX, R9; \
-	JMP         chunks1648; \
-rowdone1649: \
+	JMP         chunks1545; \
+rowdone1546: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1647; \
+	JNZ  row1544; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1646; \
+	JNZ  group1543; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38791,17 +34929,17 @@ TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1650; \
+	JAE  chunk1547; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1651; \
+	JAE  chunk1548; \
 	RET; \
-chunk1650: \
+chunk1547: \
 	SUBQ $0x40, BX; \
-group1652: \
+group1549: \
 	MOVQ rows+24(FP), R10; \
-row1653: \
+row1550: \
 	XORQ R9, R9; \
-chunks1654: \
+chunks1551: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -38828,54 +34966,30 @@ chunks1654: \
 	VPERM2I128  $0x31, Y3, Y4, Y3; \
 	VMOVDQU     Y3, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1655; \
+	JEQ         rowdone1552; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1654; \
-	SUBQ        $0x20, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1656; \
+	JLE         chunks1551; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x20, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VSHUFPS     $0x88, X1, X0, X2; \
-	VSHUFPS     $0xdd, X1, X0, X1; \
-	VMOVDQU     32(AX)(R9*2), X0; \
-	VMOVDQU     48(AX)(R9*2), X3; \
-	VSHUFPS     $0x88, X3, X0, X4; \
-	VSHUFPS     $0xdd, X3, X0, X3; \
-	VSHUFPS     $0x88, X4, X2, X0; \
-	VMOVDQU     X0, (R11); \
-	VSHUFPS     $0xdd, X4, X2, X4; \
-	VMOVDQU     X4, (R11)(DX*1); \
-	VSHUFPS     $0x88, X3, X1, X4; \
-	VMOVDQU     X4, 16(R11); \
-	VSHUFPS     $0xdd, X3, X1, X3; \
-	VMOVDQU     X3, 16(R11)(DX*1); \
-	JMP         rowdone1655; \
-whole1656: \
-	MOVQ BX, R9; \
-	JMP  chunks1654; \
-rowdone1655: \
+	JMP         chunks1551; \
+rowdone1552: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1653; \
+	JNZ  row1550; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1652; \
+	JNZ  group1549; \
 	VZEROUPPER; \
 	RET; \
-chunk1651: \
+chunk1548: \
 	SUBQ $0x20, BX; \
-group1657: \
+group1553: \
 	MOVQ rows+24(FP), R10; \
-row1658: \
+row1554: \
 	XORQ R9, R9; \
-chunks1659: \
+chunks1555: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VMOVDQU 16(AX)(R9*2), X1; \
@@ -38894,21 +35008,21 @@ chunks1659: \
 	VSHUFPS $0xdd, X3, X1, X3; \
 	VMOVDQU X3, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1660; \
+	JEQ     rowdone1556; \
 	ADDQ    $0x20, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1659; \
+	JLE     chunks1555; \
 	MOVQ    BX, R9; \
-	JMP     chunks1659; \
-rowdone1660: \
+	JMP     chunks1555; \
+rowdone1556: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1658; \
+	JNZ  row1554; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1657; \
+	JNZ  group1553; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x4AVX2_body
@@ -38925,15 +35039,15 @@ TEXT ·tunzip2x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1661; \
+	JAE  chunk1557; \
 	RET; \
-chunk1661: \
+chunk1557: \
 	SUBQ $0x20, BX; \
-group1662: \
+group1558: \
 	MOVQ rows+24(FP), R10; \
-row1663: \
+row1559: \
 	XORQ R9, R9; \
-chunks1664: \
+chunks1560: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 4(AX)(R9*2), Y0, Y0; \
@@ -38965,21 +35079,21 @@ chunks1664: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1665; \
+	JEQ            rowdone1561; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1664; \
+	JLE            chunks1560; \
 	MOVQ           BX, R9; \
-	JMP            chunks1664; \
-rowdone1665: \
+	JMP            chunks1560; \
+rowdone1561: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1663; \
+	JNZ  row1559; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1662; \
+	JNZ  group1558; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38997,15 +35111,15 @@ TEXT ·tunzip2x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1666; \
+	JAE  chunk1562; \
 	RET; \
-chunk1666: \
+chunk1562: \
 	SUBQ $0x40, BX; \
-group1667: \
+group1563: \
 	MOVQ rows+24(FP), R10; \
-row1668: \
+row1564: \
 	XORQ R9, R9; \
-chunks1669: \
+chunks1565: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -39040,21 +35154,21 @@ chunks1669: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1670; \
+	JEQ         rowdone1566; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1669; \
+	JLE         chunks1565; \
 	MOVQ        BX, R9; \
-	JMP         chunks1669; \
-rowdone1670: \
+	JMP         chunks1565; \
+rowdone1566: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1668; \
+	JNZ  row1564; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1667; \
+	JNZ  group1563; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -39072,17 +35186,17 @@ TEXT ·tunzip2x8x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1671; \
+	JAE  chunk1567; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1672; \
+	JAE  chunk1568; \
 	RET; \
-chunk1671: \
+chunk1567: \
 	SUBQ $0x20, BX; \
-group1673: \
+group1569: \
 	MOVQ rows+24(FP), R10; \
-row1674: \
+row1570: \
 	XORQ R9, R9; \
-chunks1675: \
+chunks1571: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      shuffle1460<>+0(SB), Y0, Y1; \
@@ -39099,45 +35213,30 @@ chunks1675: \
 	VMOVDQU      X0, 16(R11); \
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1676; \
+	JEQ          rowdone1572; \
 	ADDQ         $0x20, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1675; \
-	SUBQ         $0x10, R9; \
-	CMPQ         R9, BX; \
-	JL           whole1677; \
+	JLE          chunks1571; \
 	MOVQ         BX, R9; \
-	ADDQ         $0x10, R9; \
-	LEAQ         (CX)(R9*1), R11; \
-	VMOVDQU      (AX)(R9*2), Y0; \
-	VPSHUFB      shuffle1460<>+0(SB), Y0, Y1; \
-	VPERM2I128   $0x01, Y0, Y0, Y0; \
-	VPSHUFB      shuffle1461<>+0(SB), Y0, Y0; \
-	VPOR         Y0, Y1, Y0; \
-	VMOVDQU      X0, (R11); \
-	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
-	JMP          rowdone1676; \
-whole1677: \
-	MOVQ BX, R9; \
-	JMP  chunks1675; \
-rowdone1676: \
+	JMP          chunks1571; \
+rowdone1572: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1674; \
+	JNZ  row1570; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1673; \
+	JNZ  group1569; \
 	VZEROUPPER; \
 	RET; \
-chunk1672: \
+chunk1568: \
 	SUBQ $0x10, BX; \
-group1678: \
+group1573: \
 	MOVQ rows+24(FP), R10; \
-row1679: \
+row1574: \
 	XORQ R9, R9; \
-chunks1680: \
+chunks1575: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      shuffle1460<>+0(SB), Y0, Y1; \
@@ -39147,21 +35246,21 @@ chunks1680: \
 	VMOVDQU      X0, (R11); \
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1681; \
+	JEQ          rowdone1576; \
 	ADDQ         $0x10, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1680; \
+	JLE          chunks1575; \
 	MOVQ         BX, R9; \
-	JMP          chunks1680; \
-rowdone1681: \
+	JMP          chunks1575; \
+rowdone1576: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1679; \
+	JNZ  row1574; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1678; \
+	JNZ  group1573; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x1AVX2_body
@@ -39178,15 +35277,15 @@ TEXT ·tunzip2x8x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1682; \
+	JAE  chunk1577; \
 	RET; \
-chunk1682: \
+chunk1577: \
 	SUBQ $0x20, BX; \
-group1683: \
+group1578: \
 	MOVQ rows+24(FP), R10; \
-row1684: \
+row1579: \
 	XORQ R9, R9; \
-chunks1685: \
+chunks1580: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -39205,21 +35304,21 @@ chunks1685: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1686; \
+	JEQ         rowdone1581; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1685; \
+	JLE         chunks1580; \
 	MOVQ        BX, R9; \
-	JMP         chunks1685; \
-rowdone1686: \
+	JMP         chunks1580; \
+rowdone1581: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1684; \
+	JNZ  row1579; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1683; \
+	JNZ  group1578; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -39255,17 +35354,17 @@ TEXT ·tunzip2x8x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1687; \
+	JAE  chunk1582; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1688; \
+	JAE  chunk1583; \
 	RET; \
-chunk1687: \
+chunk1582: \
 	SUBQ $0x40, BX; \
-group1689: \
+group1584: \
 	MOVQ rows+24(FP), R10; \
-row1690: \
+row1585: \
 	XORQ R9, R9; \
-chunks1691: \
+chunks1586: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -39308,70 +35407,30 @@ chunks1691: \
 	VPERM2I128  $0x31, Y4, Y5, Y4; \
 	VMOVDQU     Y4, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1692; \
+	JEQ         rowdone1587; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1691; \
-	SUBQ        $0x20, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1693; \
+	JLE         chunks1586; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x20, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	VMOVDQU     (AX)(R9*2), X0; \
-	VMOVDQU     16(AX)(R9*2), X1; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X1, X3; \
-	VPACKUSDW   X3, X2, X3; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X1, X4; \
-	VPACKUSDW   X4, X2, X1; \
-	VMOVDQU     32(AX)(R9*2), X0; \
-	VMOVDQU     48(AX)(R9*2), X4; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X4, X5; \
-	VPACKUSDW   X5, X2, X5; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X4, X6; \
-	VPACKUSDW   X6, X2, X4; \
-	VPAND       shuffle1474<>+0(SB), X3, X0; \
-	VPAND       shuffle1474<>+0(SB), X5, X6; \
-	VPACKUSDW   X6, X0, X6; \
-	VMOVDQU     X6, (R11); \
-	VPSRLD      $0x10, X3, X6; \
-	VPSRLD      $0x10, X5, X0; \
-	VPACKUSDW   X0, X6, X5; \
-	VMOVDQU     X5, (R11)(DX*1); \
-	VPAND       shuffle1474<>+0(SB), X1, X5; \
-	VPAND       shuffle1474<>+0(SB), X4, X3; \
-	VPACKUSDW   X3, X5, X3; \
-	VMOVDQU     X3, 16(R11); \
-	VPSRLD      $0x10, X1, X3; \
-	VPSRLD      $0x10, X4, X5; \
-	VPACKUSDW   X5, X3, X4; \
-	VMOVDQU     X4, 16(R11)(DX*1); \
-	JMP         rowdone1692; \
-whole1693: \
-	MOVQ BX, R9; \
-	JMP  chunks1691; \
-rowdone1692: \
+	JMP         chunks1586; \
+rowdone1587: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1690; \
+	JNZ  row1585; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1689; \
+	JNZ  group1584; \
 	VZEROUPPER; \
 	RET; \
-chunk1688: \
+chunk1583: \
 	SUBQ $0x20, BX; \
-group1694: \
+group1588: \
 	MOVQ rows+24(FP), R10; \
-row1695: \
+row1589: \
 	XORQ R9, R9; \
-chunks1696: \
+chunks1590: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VMOVDQU   16(AX)(R9*2), X1; \
@@ -39406,21 +35465,21 @@ chunks1696: \
 	VPACKUSDW X5, X3, X4; \
 	VMOVDQU   X4, 16(R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1697; \
+	JEQ       rowdone1591; \
 	ADDQ      $0x20, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1696; \
+	JLE       chunks1590; \
 	MOVQ      BX, R9; \
-	JMP       chunks1696; \
-rowdone1697: \
+	JMP       chunks1590; \
+rowdone1591: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1695; \
+	JNZ  row1589; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1694; \
+	JNZ  group1588; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x2AVX2_body
@@ -39437,15 +35496,15 @@ TEXT ·tunzip2x8x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1698; \
+	JAE  chunk1592; \
 	RET; \
-chunk1698: \
+chunk1592: \
 	SUBQ $0x20, BX; \
-group1699: \
+group1593: \
 	MOVQ rows+24(FP), R10; \
-row1700: \
+row1594: \
 	XORQ R9, R9; \
-chunks1701: \
+chunks1595: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 2(AX)(R9*2), Y0, Y0; \
@@ -39477,21 +35536,21 @@ chunks1701: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1702; \
+	JEQ            rowdone1596; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1701; \
+	JLE            chunks1595; \
 	MOVQ           BX, R9; \
-	JMP            chunks1701; \
-rowdone1702: \
+	JMP            chunks1595; \
+rowdone1596: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1700; \
+	JNZ  row1594; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1699; \
+	JNZ  group1593; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -39521,21 +35580,21 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1703; \
+	JAE  chunk1597; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1704; \
+	JAE  chunk1598; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1705; \
+	JAE  chunk1599; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1706; \
+	JAE  chunk1600; \
 	RET; \
-chunk1703: \
+chunk1597: \
 	SUBQ $0x20, BX; \
-group1707: \
+group1601: \
 	MOVQ rows+24(FP), R10; \
-row1708: \
+row1602: \
 	XORQ R9, R9; \
-chunks1709: \
+chunks1603: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -39564,61 +35623,30 @@ chunks1709: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVDQU     Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1710; \
+	JEQ         rowdone1604; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1709; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1711; \
+	JLE         chunks1603; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	IMUL3Q      $0x03, R9, R9; \
-	ADDQ        AX, R9; \
-	VMOVDQU     (R9), X0; \
-	VPSHUFB     shuffle1434<>+0(SB), X0, X1; \
-	VMOVDQU     16(R9), X2; \
-	VPSHUFB     shuffle1619<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R9), X1; \
-	VPSHUFB     shuffle1620<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R11); \
-	VPSHUFB     shuffle1621<>+0(SB), X0, X4; \
-	VPSHUFB     shuffle1622<>+0(SB), X2, X3; \
-	VPOR        X3, X4, X3; \
-	VPSHUFB     shuffle1623<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R11)(DX*1); \
-	VPSHUFB     shuffle1624<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle1625<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle1626<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, (R11)(DX*2); \
-	JMP         rowdone1710; \
-whole1711: \
-	MOVQ BX, R9; \
-	JMP  chunks1709; \
-rowdone1710: \
+	JMP         chunks1603; \
+rowdone1604: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1708; \
+	JNZ  row1602; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1707; \
+	JNZ  group1601; \
 	VZEROUPPER; \
 	RET; \
-chunk1704: \
+chunk1598: \
 	SUBQ $0x10, BX; \
-group1712: \
+group1605: \
 	MOVQ rows+24(FP), R10; \
-row1713: \
+row1606: \
 	XORQ R9, R9; \
-chunks1714: \
+chunks1607: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39644,54 +35672,30 @@ chunks1714: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1715; \
+	JEQ     rowdone1608; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1714; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1716; \
+	JLE     chunks1607; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R9), X0; \
-	VPSHUFB shuffle1434<>+0(SB), X0, X1; \
-	VMOVDQU 8(R9), X2; \
-	VPSHUFB shuffle1438<>+0(SB), X2, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVQ   X3, (R11); \
-	VPSHUFB shuffle1621<>+0(SB), X0, X3; \
-	VPSHUFB shuffle1627<>+0(SB), X2, X1; \
-	VPOR    X1, X3, X1; \
-	VMOVQ   X1, (R11)(DX*1); \
-	VPSHUFB shuffle1624<>+0(SB), X0, X0; \
-	VPSHUFB shuffle1628<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVQ   X2, (R11)(DX*2); \
-	JMP     rowdone1715; \
-whole1716: \
-	MOVQ BX, R9; \
-	JMP  chunks1714; \
-rowdone1715: \
+	JMP     chunks1607; \
+rowdone1608: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1713; \
+	JNZ  row1606; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1712; \
+	JNZ  group1605; \
 	VZEROUPPER; \
 	RET; \
-chunk1705: \
+chunk1599: \
 	SUBQ $0x08, BX; \
-group1717: \
+group1609: \
 	MOVQ rows+24(FP), R10; \
-row1718: \
+row1610: \
 	XORQ R9, R9; \
-chunks1719: \
+chunks1611: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39710,54 +35714,30 @@ chunks1719: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1720; \
+	JEQ     rowdone1612; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1719; \
-	SUBQ    $0x04, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1721; \
+	JLE     chunks1611; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x04, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVQ   (R9), X0; \
-	VPSHUFB shuffle1629<>+0(SB), X0, X1; \
-	VMOVQ   4(R9), X2; \
-	VPSHUFB shuffle1630<>+0(SB), X2, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVD   X3, (R11); \
-	VPSHUFB shuffle1631<>+0(SB), X0, X3; \
-	VPSHUFB shuffle1632<>+0(SB), X2, X1; \
-	VPOR    X1, X3, X1; \
-	VMOVD   X1, (R11)(DX*1); \
-	VPSHUFB shuffle1633<>+0(SB), X0, X0; \
-	VPSHUFB shuffle1634<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVD   X2, (R11)(DX*2); \
-	JMP     rowdone1720; \
-whole1721: \
-	MOVQ BX, R9; \
-	JMP  chunks1719; \
-rowdone1720: \
+	JMP     chunks1611; \
+rowdone1612: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1718; \
+	JNZ  row1610; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1717; \
+	JNZ  group1609; \
 	VZEROUPPER; \
 	RET; \
-chunk1706: \
+chunk1600: \
 	SUBQ $0x04, BX; \
-group1722: \
+group1613: \
 	MOVQ rows+24(FP), R10; \
-row1723: \
+row1614: \
 	XORQ R9, R9; \
-chunks1724: \
+chunks1615: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39776,21 +35756,21 @@ chunks1724: \
 	VPOR    X2, X0, X2; \
 	VMOVD   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1725; \
+	JEQ     rowdone1616; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1724; \
+	JLE     chunks1615; \
 	MOVQ    BX, R9; \
-	JMP     chunks1724; \
-rowdone1725: \
+	JMP     chunks1615; \
+rowdone1616: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1723; \
+	JNZ  row1614; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1722; \
+	JNZ  group1613; \
 	VZEROUPPER; \
 	RET
 	unzip3x1AVX2_body
@@ -39919,21 +35899,21 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1726; \
+	JAE  chunk1617; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1727; \
+	JAE  chunk1618; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1728; \
+	JAE  chunk1619; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1729; \
+	JAE  chunk1620; \
 	RET; \
-chunk1726: \
+chunk1617: \
 	SUBQ $0x20, BX; \
-group1730: \
+group1621: \
 	MOVQ rows+24(FP), R10; \
-row1731: \
+row1622: \
 	XORQ R9, R9; \
-chunks1732: \
+chunks1623: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -39962,61 +35942,30 @@ chunks1732: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVDQU     Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1733; \
+	JEQ         rowdone1624; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1732; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1734; \
+	JLE         chunks1623; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	IMUL3Q      $0x03, R9, R9; \
-	ADDQ        AX, R9; \
-	VMOVDQU     (R9), X0; \
-	VPSHUFB     shuffle646<>+0(SB), X0, X1; \
-	VMOVDQU     16(R9), X2; \
-	VPSHUFB     shuffle658<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R9), X1; \
-	VPSHUFB     shuffle1642<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R11); \
-	VPSHUFB     shuffle657<>+0(SB), X0, X4; \
-	VPSHUFB     shuffle1643<>+0(SB), X2, X3; \
-	VPOR        X3, X4, X3; \
-	VPSHUFB     shuffle654<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R11)(DX*1); \
-	VPSHUFB     shuffle1644<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle653<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle656<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, (R11)(DX*2); \
-	JMP         rowdone1733; \
-whole1734: \
-	MOVQ BX, R9; \
-	JMP  chunks1732; \
-rowdone1733: \
+	JMP         chunks1623; \
+rowdone1624: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1731; \
+	JNZ  row1622; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1730; \
+	JNZ  group1621; \
 	VZEROUPPER; \
 	RET; \
-chunk1727: \
+chunk1618: \
 	SUBQ $0x10, BX; \
-group1735: \
+group1625: \
 	MOVQ rows+24(FP), R10; \
-row1736: \
+row1626: \
 	XORQ R9, R9; \
-chunks1737: \
+chunks1627: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40042,54 +35991,30 @@ chunks1737: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1738; \
+	JEQ     rowdone1628; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1737; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1739; \
+	JLE     chunks1627; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R9), X0; \
-	VPSHUFB shuffle646<>+0(SB), X0, X1; \
-	VMOVDQU 8(R9), X2; \
-	VPSHUFB shuffle860<>+0(SB), X2, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVQ   X3, (R11); \
-	VPSHUFB shuffle657<>+0(SB), X0, X3; \
-	VPSHUFB shuffle853<>+0(SB), X2, X1; \
-	VPOR    X1, X3, X1; \
-	VMOVQ   X1, (R11)(DX*1); \
-	VPSHUFB shuffle1644<>+0(SB), X0, X0; \
-	VPSHUFB shuffle97<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVQ   X2, (R11)(DX*2); \
-	JMP     rowdone1738; \
-whole1739: \
-	MOVQ BX, R9; \
-	JMP  chunks1737; \
-rowdone1738: \
+	JMP     chunks1627; \
+rowdone1628: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1736; \
+	JNZ  row1626; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1735; \
+	JNZ  group1625; \
 	VZEROUPPER; \
 	RET; \
-chunk1728: \
+chunk1619: \
 	SUBQ $0x08, BX; \
-group1740: \
+group1629: \
 	MOVQ rows+24(FP), R10; \
-row1741: \
+row1630: \
 	XORQ R9, R9; \
-chunks1742: \
+chunks1631: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40108,52 +36033,30 @@ chunks1742: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1743; \
+	JEQ     rowdone1632; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1742; \
-	SUBQ    $0x04, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1744; \
+	JLE     chunks1631; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x04, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVQ   (R9), X0; \
-	VPSHUFB shuffle652<>+0(SB), X0, X1; \
-	VMOVD   X1, (R11); \
-	VPSHUFB shuffle1645<>+0(SB), X0, X1; \
-	VMOVQ   4(R9), X2; \
-	VPSHUFB shuffle1393<>+0(SB), X2, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVD   X3, (R11)(DX*1); \
-	VPSHUFB shuffle1646<>+0(SB), X0, X0; \
-	VPSHUFB shuffle190<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVD   X2, (R11)(DX*2); \
-	JMP     rowdone1743; \
-whole1744: \
-	MOVQ BX, R9; \
-	JMP  chunks1742; \
-rowdone1743: \
+	JMP     chunks1631; \
+rowdone1632: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1741; \
+	JNZ  row1630; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1740; \
+	JNZ  group1629; \
 	VZEROUPPER; \
 	RET; \
-chunk1729: \
+chunk1620: \
 	SUBQ $0x04, BX; \
-group1745: \
+group1633: \
 	MOVQ rows+24(FP), R10; \
-row1746: \
+row1634: \
 	XORQ R9, R9; \
-chunks1747: \
+chunks1635: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40170,21 +36073,21 @@ chunks1747: \
 	VPOR    X2, X0, X2; \
 	VMOVD   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1748; \
+	JEQ     rowdone1636; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1747; \
+	JLE     chunks1635; \
 	MOVQ    BX, R9; \
-	JMP     chunks1747; \
-rowdone1748: \
+	JMP     chunks1635; \
+rowdone1636: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1746; \
+	JNZ  row1634; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1745; \
+	JNZ  group1633; \
 	VZEROUPPER; \
 	RET
 	unzip3x2AVX2_body
@@ -40263,21 +36166,21 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1749; \
+	JAE  chunk1637; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1750; \
+	JAE  chunk1638; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1751; \
+	JAE  chunk1639; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1752; \
+	JAE  chunk1640; \
 	RET; \
-chunk1749: \
+chunk1637: \
 	SUBQ $0x20, BX; \
-group1753: \
+group1641: \
 	MOVQ rows+24(FP), R10; \
-row1754: \
+row1642: \
 	XORQ R9, R9; \
-chunks1755: \
+chunks1643: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -40306,61 +36209,30 @@ chunks1755: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVDQU     Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1756; \
+	JEQ         rowdone1644; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1755; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1757; \
+	JLE         chunks1643; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	IMUL3Q      $0x03, R9, R9; \
-	ADDQ        AX, R9; \
-	VMOVDQU     (R9), X0; \
-	VPSHUFB     shuffle114<>+0(SB), X0, X1; \
-	VMOVDQU     16(R9), X2; \
-	VPSHUFB     shuffle207<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R9), X1; \
-	VPSHUFB     shuffle32<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R11); \
-	VPSHUFB     shuffle213<>+0(SB), X0, X4; \
-	VPSHUFB     shuffle692<>+0(SB), X2, X3; \
-	VPOR        X3, X4, X3; \
-	VPSHUFB     shuffle539<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R11)(DX*1); \
-	VPSHUFB     shuffle538<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle209<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle115<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, (R11)(DX*2); \
-	JMP         rowdone1756; \
-whole1757: \
-	MOVQ BX, R9; \
-	JMP  chunks1755; \
-rowdone1756: \
+	JMP         chunks1643; \
+rowdone1644: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1754; \
+	JNZ  row1642; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1753; \
+	JNZ  group1641; \
 	VZEROUPPER; \
 	RET; \
-chunk1750: \
+chunk1638: \
 	SUBQ $0x10, BX; \
-group1758: \
+group1645: \
 	MOVQ rows+24(FP), R10; \
-row1759: \
+row1646: \
 	XORQ R9, R9; \
-chunks1760: \
+chunks1647: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40386,52 +36258,30 @@ chunks1760: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1761; \
+	JEQ     rowdone1648; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1760; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1762; \
+	JLE     chunks1647; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R9), X0; \
-	VPSHUFB shuffle114<>+0(SB), X0, X1; \
-	VMOVQ   X1, (R11); \
-	VPSHUFB shuffle213<>+0(SB), X0, X1; \
-	VMOVDQU 8(R9), X2; \
-	VPSHUFB shuffle1134<>+0(SB), X2, X3; \
-	VPOR    X3, X1, X3; \
-	VMOVQ   X3, (R11)(DX*1); \
-	VPSHUFB shuffle538<>+0(SB), X0, X0; \
-	VPSHUFB shuffle210<>+0(SB), X2, X2; \
-	VPOR    X2, X0, X2; \
-	VMOVQ   X2, (R11)(DX*2); \
-	JMP     rowdone1761; \
-whole1762: \
-	MOVQ BX, R9; \
-	JMP  chunks1760; \
-rowdone1761: \
+	JMP     chunks1647; \
+rowdone1648: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1759; \
+	JNZ  row1646; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1758; \
+	JNZ  group1645; \
 	VZEROUPPER; \
 	RET; \
-chunk1751: \
+chunk1639: \
 	SUBQ $0x08, BX; \
-group1763: \
+group1649: \
 	MOVQ rows+24(FP), R10; \
-row1764: \
+row1650: \
 	XORQ R9, R9; \
-chunks1765: \
+chunks1651: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40448,48 +36298,30 @@ chunks1765: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1766; \
+	JEQ     rowdone1652; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1765; \
-	SUBQ    $0x04, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1767; \
+	JLE     chunks1651; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x04, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVQ   (R9), X0; \
-	VPSHUFB shuffle29<>+0(SB), X0, X1; \
-	VMOVD   X1, (R11); \
-	VPSHUFB shuffle213<>+0(SB), X0, X0; \
-	VMOVD   X0, (R11)(DX*1); \
-	VMOVQ   4(R9), X0; \
-	VPSHUFB shuffle213<>+0(SB), X0, X0; \
-	VMOVD   X0, (R11)(DX*2); \
-	JMP     rowdone1766; \
-whole1767: \
-	MOVQ BX, R9; \
-	JMP  chunks1765; \
-rowdone1766: \
+	JMP     chunks1651; \
+rowdone1652: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1764; \
+	JNZ  row1650; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1763; \
+	JNZ  group1649; \
 	VZEROUPPER; \
 	RET; \
-chunk1752: \
+chunk1640: \
 	SUBQ $0x04, BX; \
-group1768: \
+group1653: \
 	MOVQ rows+24(FP), R10; \
-row1769: \
+row1654: \
 	XORQ R9, R9; \
-chunks1770: \
+chunks1655: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40502,21 +36334,21 @@ chunks1770: \
 	VPSHUFB shuffle213<>+0(SB), X0, X0; \
 	VMOVD   X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1771; \
+	JEQ     rowdone1656; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1770; \
+	JLE     chunks1655; \
 	MOVQ    BX, R9; \
-	JMP     chunks1770; \
-rowdone1771: \
+	JMP     chunks1655; \
+rowdone1656: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1769; \
+	JNZ  row1654; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1768; \
+	JNZ  group1653; \
 	VZEROUPPER; \
 	RET
 	unzip3x4AVX2_body
@@ -40551,19 +36383,19 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1772; \
+	JAE  chunk1657; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1773; \
+	JAE  chunk1658; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1774; \
+	JAE  chunk1659; \
 	RET; \
-chunk1772: \
+chunk1657: \
 	SUBQ $0x20, BX; \
-group1775: \
+group1660: \
 	MOVQ rows+24(FP), R10; \
-row1776: \
+row1661: \
 	XORQ R9, R9; \
-chunks1777: \
+chunks1662: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -40586,55 +36418,30 @@ chunks1777: \
 	VPOR        Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1778; \
+	JEQ         rowdone1663; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1777; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1779; \
+	JLE         chunks1662; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	IMUL3Q      $0x03, R9, R9; \
-	ADDQ        AX, R9; \
-	VMOVDQU     (R9), X0; \
-	VPSHUFB     shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU     16(R9), X2; \
-	VPSHUFB     shuffle220<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     X3, (R11); \
-	VPSHUFB     shuffle33<>+0(SB), X0, X0; \
-	VMOVDQU     32(R9), X3; \
-	VPSHUFB     shuffle28<>+0(SB), X3, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R11)(DX*1); \
-	VPSHUFB     shuffle27<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle220<>+0(SB), X3, X3; \
-	VPOR        X3, X2, X3; \
-	VMOVDQU     X3, (R11)(DX*2); \
-	JMP         rowdone1778; \
-whole1779: \
-	MOVQ BX, R9; \
-	JMP  chunks1777; \
-rowdone1778: \
+	JMP         chunks1662; \
+rowdone1663: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1776; \
+	JNZ  row1661; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1775; \
+	JNZ  group1660; \
 	VZEROUPPER; \
 	RET; \
-chunk1773: \
+chunk1658: \
 	SUBQ $0x10, BX; \
-group1780: \
+group1664: \
 	MOVQ rows+24(FP), R10; \
-row1781: \
+row1665: \
 	XORQ R9, R9; \
-chunks1782: \
+chunks1666: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40654,48 +36461,30 @@ chunks1782: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1783; \
+	JEQ     rowdone1667; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1782; \
-	SUBQ    $0x08, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1784; \
+	JLE     chunks1666; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x08, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R9), X0; \
-	VPSHUFB shuffle27<>+0(SB), X0, X1; \
-	VMOVQ   X1, (R11); \
-	VPSHUFB shuffle33<>+0(SB), X0, X0; \
-	VMOVQ   X0, (R11)(DX*1); \
-	VMOVDQU 8(R9), X0; \
-	VPSHUFB shuffle33<>+0(SB), X0, X0; \
-	VMOVQ   X0, (R11)(DX*2); \
-	JMP     rowdone1783; \
-whole1784: \
-	MOVQ BX, R9; \
-	JMP  chunks1782; \
-rowdone1783: \
+	JMP     chunks1666; \
+rowdone1667: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1781; \
+	JNZ  row1665; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1780; \
+	JNZ  group1664; \
 	VZEROUPPER; \
 	RET; \
-chunk1774: \
+chunk1659: \
 	SUBQ $0x08, BX; \
-group1785: \
+group1668: \
 	MOVQ rows+24(FP), R10; \
-row1786: \
+row1669: \
 	XORQ R9, R9; \
-chunks1787: \
+chunks1670: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40708,21 +36497,21 @@ chunks1787: \
 	VPSHUFB shuffle33<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1788; \
+	JEQ     rowdone1671; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1787; \
+	JLE     chunks1670; \
 	MOVQ    BX, R9; \
-	JMP     chunks1787; \
-rowdone1788: \
+	JMP     chunks1670; \
+rowdone1671: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1786; \
+	JNZ  row1669; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1785; \
+	JNZ  group1668; \
 	VZEROUPPER; \
 	RET
 	unzip3x8AVX2_body
@@ -40739,17 +36528,17 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1789; \
+	JAE  chunk1672; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1790; \
+	JAE  chunk1673; \
 	RET; \
-chunk1789: \
+chunk1672: \
 	SUBQ $0x20, BX; \
-group1791: \
+group1674: \
 	MOVQ rows+24(FP), R10; \
-row1792: \
+row1675: \
 	XORQ R9, R9; \
-chunks1793: \
+chunks1676: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -40763,46 +36552,30 @@ chunks1793: \
 	VINSERTI128 $0x01, 80(R12), Y0, Y0; \
 	VMOVDQU     Y0, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1794; \
+	JEQ         rowdone1677; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1793; \
-	SUBQ        $0x10, R9; \
-	CMPQ        R9, BX; \
-	JL          whole1795; \
+	JLE         chunks1676; \
 	MOVQ        BX, R9; \
-	ADDQ        $0x10, R9; \
-	LEAQ        (CX)(R9*1), R11; \
-	IMUL3Q      $0x03, R9, R9; \
-	ADDQ        AX, R9; \
-	VMOVDQU     (R9), X0; \
-	VMOVDQU     X0, (R11); \
-	VMOVDQU     16(R9), X0; \
-	VMOVDQU     X0, (R11)(DX*1); \
-	VMOVDQU     32(R9), X0; \
-	VMOVDQU     X0, (R11)(DX*2); \
-	JMP         rowdone1794; \
-whole1795: \
-	MOVQ BX, R9; \
-	JMP  chunks1793; \
-rowdone1794: \
+	JMP         chunks1676; \
+rowdone1677: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1792; \
+	JNZ  row1675; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1791; \
+	JNZ  group1674; \
 	VZEROUPPER; \
 	RET; \
-chunk1790: \
+chunk1673: \
 	SUBQ $0x10, BX; \
-group1796: \
+group1678: \
 	MOVQ rows+24(FP), R10; \
-row1797: \
+row1679: \
 	XORQ R9, R9; \
-chunks1798: \
+chunks1680: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40813,21 +36586,21 @@ chunks1798: \
 	VMOVDQU 32(R12), X0; \
 	VMOVDQU X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1799; \
+	JEQ     rowdone1681; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1798; \
+	JLE     chunks1680; \
 	MOVQ    BX, R9; \
-	JMP     chunks1798; \
-rowdone1799: \
+	JMP     chunks1680; \
+rowdone1681: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1797; \
+	JNZ  row1679; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1796; \
+	JNZ  group1678; \
 	VZEROUPPER; \
 	RET
 	unzip3x16AVX2_body
@@ -40844,19 +36617,19 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1800; \
+	JAE  chunk1682; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1801; \
+	JAE  chunk1683; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1802; \
+	JAE  chunk1684; \
 	RET; \
-chunk1800: \
+chunk1682: \
 	SUBQ $0x60, BX; \
-group1803: \
+group1685: \
 	MOVQ rows+24(FP), R10; \
-row1804: \
+row1686: \
 	XORQ R9, R9; \
-chunks1805: \
+chunks1687: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -40972,30 +36745,30 @@ chunks1805: \
 	VPOR           Y0, Y6, Y0; \
 	VMOVDQU        Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1806; \
+	JEQ            rowdone1688; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1805; \
+	JLE            chunks1687; \
 	MOVQ           BX, R9; \
-	JMP            chunks1805; \
-rowdone1806: \
+	JMP            chunks1687; \
+rowdone1688: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1804; \
+	JNZ  row1686; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1803; \
+	JNZ  group1685; \
 	VZEROUPPER; \
 	RET; \
-chunk1801: \
+chunk1683: \
 	SUBQ $0x24, BX; \
-group1807: \
+group1689: \
 	MOVQ rows+24(FP), R10; \
-row1808: \
+row1690: \
 	XORQ R9, R9; \
-chunks1809: \
+chunks1691: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -41061,30 +36834,30 @@ chunks1809: \
 	VPSHUFB shuffle1685<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1810; \
+	JEQ     rowdone1692; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1809; \
+	JLE     chunks1691; \
 	MOVQ    BX, R9; \
-	JMP     chunks1809; \
-rowdone1810: \
+	JMP     chunks1691; \
+rowdone1692: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1808; \
+	JNZ  row1690; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1807; \
+	JNZ  group1689; \
 	VZEROUPPER; \
 	RET; \
-chunk1802: \
+chunk1684: \
 	SUBQ $0x18, BX; \
-group1811: \
+group1693: \
 	MOVQ rows+24(FP), R10; \
-row1812: \
+row1694: \
 	XORQ R9, R9; \
-chunks1813: \
+chunks1695: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -41132,21 +36905,21 @@ chunks1813: \
 	VPOR    X1, X0, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1814; \
+	JEQ     rowdone1696; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1813; \
+	JLE     chunks1695; \
 	MOVQ    BX, R9; \
-	JMP     chunks1813; \
-rowdone1814: \
+	JMP     chunks1695; \
+rowdone1696: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1812; \
+	JNZ  row1694; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1811; \
+	JNZ  group1693; \
 	VZEROUPPER; \
 	RET
 	unzip3x3AVX2_body
@@ -41369,19 +37142,19 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1815; \
+	JAE  chunk1697; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1816; \
+	JAE  chunk1698; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1817; \
+	JAE  chunk1699; \
 	RET; \
-chunk1815: \
+chunk1697: \
 	SUBQ $0x60, BX; \
-group1818: \
+group1700: \
 	MOVQ rows+24(FP), R10; \
-row1819: \
+row1701: \
 	XORQ R9, R9; \
-chunks1820: \
+chunks1702: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -41499,30 +37272,30 @@ chunks1820: \
 	VPOR           Y5, Y3, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1821; \
+	JEQ            rowdone1703; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1820; \
+	JLE            chunks1702; \
 	MOVQ           BX, R9; \
-	JMP            chunks1820; \
-rowdone1821: \
+	JMP            chunks1702; \
+rowdone1703: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1819; \
+	JNZ  row1701; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1818; \
+	JNZ  group1700; \
 	VZEROUPPER; \
 	RET; \
-chunk1816: \
+chunk1698: \
 	SUBQ $0x24, BX; \
-group1822: \
+group1704: \
 	MOVQ rows+24(FP), R10; \
-row1823: \
+row1705: \
 	XORQ R9, R9; \
-chunks1824: \
+chunks1706: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -41595,30 +37368,30 @@ chunks1824: \
 	VPSHUFB shuffle35<>+0(SB), X1, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1825; \
+	JEQ     rowdone1707; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1824; \
+	JLE     chunks1706; \
 	MOVQ    BX, R9; \
-	JMP     chunks1824; \
-rowdone1825: \
+	JMP     chunks1706; \
+rowdone1707: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1823; \
+	JNZ  row1705; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1822; \
+	JNZ  group1704; \
 	VZEROUPPER; \
 	RET; \
-chunk1817: \
+chunk1699: \
 	SUBQ $0x18, BX; \
-group1826: \
+group1708: \
 	MOVQ rows+24(FP), R10; \
-row1827: \
+row1709: \
 	XORQ R9, R9; \
-chunks1828: \
+chunks1710: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -41666,21 +37439,21 @@ chunks1828: \
 	VPOR    X1, X0, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1829; \
+	JEQ     rowdone1711; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1828; \
+	JLE     chunks1710; \
 	MOVQ    BX, R9; \
-	JMP     chunks1828; \
-rowdone1829: \
+	JMP     chunks1710; \
+rowdone1711: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1827; \
+	JNZ  row1709; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1826; \
+	JNZ  group1708; \
 	VZEROUPPER; \
 	RET
 	unzip3x6AVX2_body
@@ -41867,17 +37640,17 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1830; \
+	JAE  chunk1712; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1831; \
+	JAE  chunk1713; \
 	RET; \
-chunk1830: \
+chunk1712: \
 	SUBQ $0x6c, BX; \
-group1832: \
+group1714: \
 	MOVQ rows+24(FP), R10; \
-row1833: \
+row1715: \
 	XORQ R9, R9; \
-chunks1834: \
+chunks1716: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -42011,30 +37784,30 @@ chunks1834: \
 	VPOR           Y8, Y3, Y8; \
 	VMOVDQU        Y8, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1835; \
+	JEQ            rowdone1717; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1834; \
+	JLE            chunks1716; \
 	MOVQ           BX, R9; \
-	JMP            chunks1834; \
-rowdone1835: \
+	JMP            chunks1716; \
+rowdone1717: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1833; \
+	JNZ  row1715; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1832; \
+	JNZ  group1714; \
 	VZEROUPPER; \
 	RET; \
-chunk1831: \
+chunk1713: \
 	SUBQ $0x24, BX; \
-group1836: \
+group1718: \
 	MOVQ rows+24(FP), R10; \
-row1837: \
+row1719: \
 	XORQ R9, R9; \
-chunks1838: \
+chunks1720: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -42091,21 +37864,21 @@ chunks1838: \
 	VPSHUFB shuffle35<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1839; \
+	JEQ     rowdone1721; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1838; \
+	JLE     chunks1720; \
 	MOVQ    BX, R9; \
-	JMP     chunks1838; \
-rowdone1839: \
+	JMP     chunks1720; \
+rowdone1721: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1837; \
+	JNZ  row1719; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1836; \
+	JNZ  group1718; \
 	VZEROUPPER; \
 	RET
 	unzip3x9AVX2_body
@@ -42298,19 +38071,19 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1840; \
+	JAE  chunk1722; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1841; \
+	JAE  chunk1723; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1842; \
+	JAE  chunk1724; \
 	RET; \
-chunk1840: \
+chunk1722: \
 	SUBQ $0x60, BX; \
-group1843: \
+group1725: \
 	MOVQ rows+24(FP), R10; \
-row1844: \
+row1726: \
 	XORQ R9, R9; \
-chunks1845: \
+chunks1727: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -42393,30 +38166,30 @@ chunks1845: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVDQU        Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1846; \
+	JEQ            rowdone1728; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1845; \
+	JLE            chunks1727; \
 	MOVQ           BX, R9; \
-	JMP            chunks1845; \
-rowdone1846: \
+	JMP            chunks1727; \
+rowdone1728: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1844; \
+	JNZ  row1726; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1843; \
+	JNZ  group1725; \
 	VZEROUPPER; \
 	RET; \
-chunk1841: \
+chunk1723: \
 	SUBQ $0x24, BX; \
-group1847: \
+group1729: \
 	MOVQ rows+24(FP), R10; \
-row1848: \
+row1730: \
 	XORQ R9, R9; \
-chunks1849: \
+chunks1731: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -42464,30 +38237,30 @@ chunks1849: \
 	VPSHUFB shuffle35<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1850; \
+	JEQ     rowdone1732; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1849; \
+	JLE     chunks1731; \
 	MOVQ    BX, R9; \
-	JMP     chunks1849; \
-rowdone1850: \
+	JMP     chunks1731; \
+rowdone1732: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1848; \
+	JNZ  row1730; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1847; \
+	JNZ  group1729; \
 	VZEROUPPER; \
 	RET; \
-chunk1842: \
+chunk1724: \
 	SUBQ $0x18, BX; \
-group1851: \
+group1733: \
 	MOVQ rows+24(FP), R10; \
-row1852: \
+row1734: \
 	XORQ R9, R9; \
-chunks1853: \
+chunks1735: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -42518,21 +38291,21 @@ chunks1853: \
 	VPSHUFB shuffle33<>+0(SB), X1, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1854; \
+	JEQ     rowdone1736; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1853; \
+	JLE     chunks1735; \
 	MOVQ    BX, R9; \
-	JMP     chunks1853; \
-rowdone1854: \
+	JMP     chunks1735; \
+rowdone1736: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1852; \
+	JNZ  row1734; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1851; \
+	JNZ  group1733; \
 	VZEROUPPER; \
 	RET
 	unzip3x12AVX2_body
@@ -42633,15 +38406,15 @@ TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1855; \
+	JAE  chunk1737; \
 	RET; \
-chunk1855: \
+chunk1737: \
 	SUBQ $0x20, BX; \
-group1856: \
+group1738: \
 	MOVQ rows+24(FP), R10; \
-row1857: \
+row1739: \
 	XORQ R9, R9; \
-chunks1858: \
+chunks1740: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -42670,21 +38443,21 @@ chunks1858: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1859; \
+	JEQ         rowdone1741; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1858; \
+	JLE         chunks1740; \
 	MOVQ        BX, R9; \
-	JMP         chunks1858; \
-rowdone1859: \
+	JMP         chunks1740; \
+rowdone1741: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1857; \
+	JNZ  row1739; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1856; \
+	JNZ  group1738; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -42702,15 +38475,15 @@ TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1860; \
+	JAE  chunk1742; \
 	RET; \
-chunk1860: \
+chunk1742: \
 	SUBQ $0x20, BX; \
-group1861: \
+group1743: \
 	MOVQ rows+24(FP), R10; \
-row1862: \
+row1744: \
 	XORQ R9, R9; \
-chunks1863: \
+chunks1745: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -42739,21 +38512,21 @@ chunks1863: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1864; \
+	JEQ         rowdone1746; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1863; \
+	JLE         chunks1745; \
 	MOVQ        BX, R9; \
-	JMP         chunks1863; \
-rowdone1864: \
+	JMP         chunks1745; \
+rowdone1746: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1862; \
+	JNZ  row1744; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1861; \
+	JNZ  group1743; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -42771,15 +38544,15 @@ TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1865; \
+	JAE  chunk1747; \
 	RET; \
-chunk1865: \
+chunk1747: \
 	SUBQ $0x20, BX; \
-group1866: \
+group1748: \
 	MOVQ rows+24(FP), R10; \
-row1867: \
+row1749: \
 	XORQ R9, R9; \
-chunks1868: \
+chunks1750: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -42808,21 +38581,21 @@ chunks1868: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1869; \
+	JEQ         rowdone1751; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1868; \
+	JLE         chunks1750; \
 	MOVQ        BX, R9; \
-	JMP         chunks1868; \
-rowdone1869: \
+	JMP         chunks1750; \
+rowdone1751: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1867; \
+	JNZ  row1749; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1866; \
+	JNZ  group1748; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -42840,15 +38613,15 @@ TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1870; \
+	JAE  chunk1752; \
 	RET; \
-chunk1870: \
+chunk1752: \
 	SUBQ $0x20, BX; \
-group1871: \
+group1753: \
 	MOVQ rows+24(FP), R10; \
-row1872: \
+row1754: \
 	XORQ R9, R9; \
-chunks1873: \
+chunks1755: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -42871,21 +38644,21 @@ chunks1873: \
 	VPOR        Y3, Y2, Y3; \
 	VMOVNTDQ    Y3, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1874; \
+	JEQ         rowdone1756; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1873; \
+	JLE         chunks1755; \
 	MOVQ        BX, R9; \
-	JMP         chunks1873; \
-rowdone1874: \
+	JMP         chunks1755; \
+rowdone1756: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1872; \
+	JNZ  row1754; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1871; \
+	JNZ  group1753; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -42903,15 +38676,15 @@ TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1875; \
+	JAE  chunk1757; \
 	RET; \
-chunk1875: \
+chunk1757: \
 	SUBQ $0x20, BX; \
-group1876: \
+group1758: \
 	MOVQ rows+24(FP), R10; \
-row1877: \
+row1759: \
 	XORQ R9, R9; \
-chunks1878: \
+chunks1760: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -42925,21 +38698,21 @@ chunks1878: \
 	VINSERTI128 $0x01, 80(R12), Y0, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1879; \
+	JEQ         rowdone1761; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1878; \
+	JLE         chunks1760; \
 	MOVQ        BX, R9; \
-	JMP         chunks1878; \
-rowdone1879: \
+	JMP         chunks1760; \
+rowdone1761: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1877; \
+	JNZ  row1759; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1876; \
+	JNZ  group1758; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -42957,19 +38730,19 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1880; \
+	JAE  chunk1762; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1881; \
+	JAE  chunk1763; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1882; \
+	JAE  chunk1764; \
 	RET; \
-chunk1880: \
+chunk1762: \
 	SUBQ $0x60, BX; \
-group1883: \
+group1765: \
 	MOVQ rows+24(FP), R10; \
-row1884: \
+row1766: \
 	XORQ R9, R9; \
-chunks1885: \
+chunks1767: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -43097,30 +38870,30 @@ chunks1885: \
 	VPOR           Y1, Y6, Y1; \
 	VMOVDQU        Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1886; \
+	JEQ            rowdone1768; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1885; \
+	JLE            chunks1767; \
 	MOVQ           BX, R9; \
-	JMP            chunks1885; \
-rowdone1886: \
+	JMP            chunks1767; \
+rowdone1768: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1884; \
+	JNZ  row1766; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1883; \
+	JNZ  group1765; \
 	VZEROUPPER; \
 	RET; \
-chunk1881: \
+chunk1763: \
 	SUBQ $0x24, BX; \
-group1887: \
+group1769: \
 	MOVQ rows+24(FP), R10; \
-row1888: \
+row1770: \
 	XORQ R9, R9; \
-chunks1889: \
+chunks1771: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -43194,30 +38967,30 @@ chunks1889: \
 	VPSHUFB shuffle1803<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1890; \
+	JEQ     rowdone1772; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1889; \
+	JLE     chunks1771; \
 	MOVQ    BX, R9; \
-	JMP     chunks1889; \
-rowdone1890: \
+	JMP     chunks1771; \
+rowdone1772: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1888; \
+	JNZ  row1770; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1887; \
+	JNZ  group1769; \
 	VZEROUPPER; \
 	RET; \
-chunk1882: \
+chunk1764: \
 	SUBQ $0x18, BX; \
-group1891: \
+group1773: \
 	MOVQ rows+24(FP), R10; \
-row1892: \
+row1774: \
 	XORQ R9, R9; \
-chunks1893: \
+chunks1775: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -43266,21 +39039,21 @@ chunks1893: \
 	VPOR    X0, X2, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1894; \
+	JEQ     rowdone1776; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1893; \
+	JLE     chunks1775; \
 	MOVQ    BX, R9; \
-	JMP     chunks1893; \
-rowdone1894: \
+	JMP     chunks1775; \
+rowdone1776: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1892; \
+	JNZ  row1774; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1891; \
+	JNZ  group1773; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x1AVX2_body
@@ -43539,15 +39312,15 @@ TEXT ·tunzip3x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1895; \
+	JAE  chunk1777; \
 	RET; \
-chunk1895: \
+chunk1777: \
 	SUBQ $0x60, BX; \
-group1896: \
+group1778: \
 	MOVQ rows+24(FP), R10; \
-row1897: \
+row1779: \
 	XORQ R9, R9; \
-chunks1898: \
+chunks1780: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -43678,21 +39451,21 @@ chunks1898: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1899; \
+	JEQ            rowdone1781; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1898; \
+	JLE            chunks1780; \
 	MOVQ           BX, R9; \
-	JMP            chunks1898; \
-rowdone1899: \
+	JMP            chunks1780; \
+rowdone1781: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1897; \
+	JNZ  row1779; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1896; \
+	JNZ  group1778; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -43788,19 +39561,19 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1900; \
+	JAE  chunk1782; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1901; \
+	JAE  chunk1783; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1902; \
+	JAE  chunk1784; \
 	RET; \
-chunk1900: \
+chunk1782: \
 	SUBQ $0x60, BX; \
-group1903: \
+group1785: \
 	MOVQ rows+24(FP), R10; \
-row1904: \
+row1786: \
 	XORQ R9, R9; \
-chunks1905: \
+chunks1787: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -43934,30 +39707,30 @@ chunks1905: \
 	VPOR           Y8, Y5, Y8; \
 	VMOVDQU        Y8, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1906; \
+	JEQ            rowdone1788; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1905; \
+	JLE            chunks1787; \
 	MOVQ           BX, R9; \
-	JMP            chunks1905; \
-rowdone1906: \
+	JMP            chunks1787; \
+rowdone1788: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1904; \
+	JNZ  row1786; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1903; \
+	JNZ  group1785; \
 	VZEROUPPER; \
 	RET; \
-chunk1901: \
+chunk1783: \
 	SUBQ $0x24, BX; \
-group1907: \
+group1789: \
 	MOVQ rows+24(FP), R10; \
-row1908: \
+row1790: \
 	XORQ R9, R9; \
-chunks1909: \
+chunks1791: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44048,30 +39821,30 @@ chunks1909: \
 	VPOR    X1, X0, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1910; \
+	JEQ     rowdone1792; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1909; \
+	JLE     chunks1791; \
 	MOVQ    BX, R9; \
-	JMP     chunks1909; \
-rowdone1910: \
+	JMP     chunks1791; \
+rowdone1792: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1908; \
+	JNZ  row1790; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1907; \
+	JNZ  group1789; \
 	VZEROUPPER; \
 	RET; \
-chunk1902: \
+chunk1784: \
 	SUBQ $0x18, BX; \
-group1911: \
+group1793: \
 	MOVQ rows+24(FP), R10; \
-row1912: \
+row1794: \
 	XORQ R9, R9; \
-chunks1913: \
+chunks1795: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44126,21 +39899,21 @@ chunks1913: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1914; \
+	JEQ     rowdone1796; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1913; \
+	JLE     chunks1795; \
 	MOVQ    BX, R9; \
-	JMP     chunks1913; \
-rowdone1914: \
+	JMP     chunks1795; \
+rowdone1796: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1912; \
+	JNZ  row1794; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1911; \
+	JNZ  group1793; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x2AVX2_body
@@ -44395,19 +40168,19 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1915; \
+	JAE  chunk1797; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1916; \
+	JAE  chunk1798; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1917; \
+	JAE  chunk1799; \
 	RET; \
-chunk1915: \
+chunk1797: \
 	SUBQ $0x60, BX; \
-group1918: \
+group1800: \
 	MOVQ rows+24(FP), R10; \
-row1919: \
+row1801: \
 	XORQ R9, R9; \
-chunks1920: \
+chunks1802: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -44501,111 +40274,30 @@ chunks1920: \
 	VPOR           Y5, Y8, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1921; \
+	JEQ            rowdone1803; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1920; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole1922; \
+	JLE            chunks1802; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R9), X0; \
-	VPSHUFB        shuffle1879<>+0(SB), X0, X0; \
-	VMOVDQU        36(R9), X1; \
-	VPSHUFB        shuffle1880<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R11); \
-	VMOVDQU        8(R9), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        44(R9), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        72(R9), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        108(R9), X0; \
-	VPSHUFB        shuffle26<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R11); \
-	VMOVDQU        76(R9), X0; \
-	VPSHUFB        shuffle1879<>+0(SB), X0, X0; \
-	VMOVDQU        112(R9), X1; \
-	VPSHUFB        shuffle1880<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R11); \
-	VMOVDQU        12(R9), X1; \
-	VPSHUFB        shuffle1879<>+0(SB), X1, X1; \
-	VMOVDQU        48(R9), X0; \
-	VPSHUFB        shuffle1880<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R11)(DX*1); \
-	VMOVDQU        20(R9), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X0; \
-	VMOVDQU        56(R9), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        84(R9), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        120(R9), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R11)(DX*1); \
-	VMOVDQU        88(R9), X1; \
-	VPSHUFB        shuffle1879<>+0(SB), X1, X1; \
-	VMOVDQU        124(R9), X0; \
-	VPSHUFB        shuffle1880<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R11)(DX*1); \
-	VMOVDQU        24(R9), X0; \
-	VPSHUFB        shuffle1879<>+0(SB), X0, X0; \
-	VMOVDQU        60(R9), X1; \
-	VPSHUFB        shuffle1880<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R11)(DX*2); \
-	VMOVDQU        32(R9), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        68(R9), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        96(R9), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        128(R9), X0; \
-	VPSHUFB        shuffle32<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 16(R11)(DX*2); \
-	VMOVDQU        100(R9), X2; \
-	VPSHUFB        shuffle1879<>+0(SB), X2, X2; \
-	VPSHUFB        shuffle1881<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        X0, 32(R11)(DX*2); \
-	JMP            rowdone1921; \
-whole1922: \
-	MOVQ BX, R9; \
-	JMP  chunks1920; \
-rowdone1921: \
+	JMP            chunks1802; \
+rowdone1803: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1919; \
+	JNZ  row1801; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1918; \
+	JNZ  group1800; \
 	VZEROUPPER; \
 	RET; \
-chunk1916: \
+chunk1798: \
 	SUBQ $0x30, BX; \
-group1923: \
+group1804: \
 	MOVQ rows+24(FP), R10; \
-row1924: \
+row1805: \
 	XORQ R9, R9; \
-chunks1925: \
+chunks1806: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44681,74 +40373,30 @@ chunks1925: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1926; \
+	JEQ     rowdone1807; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1925; \
-	SUBQ    $0x18, R9; \
-	CMPQ    R9, BX; \
-	JL      whole1927; \
+	JLE     chunks1806; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x18, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R9), X0; \
-	VPSHUFB shuffle1879<>+0(SB), X0, X0; \
-	VMOVDQU 36(R9), X1; \
-	VPSHUFB shuffle1880<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU X1, (R11); \
-	VMOVDQU 8(R9), X1; \
-	VPSHUFB shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU 44(R9), X0; \
-	VPSHUFB shuffle205<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R11); \
-	VMOVDQU 12(R9), X0; \
-	VPSHUFB shuffle1879<>+0(SB), X0, X0; \
-	VMOVDQU 48(R9), X1; \
-	VPSHUFB shuffle1880<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU X1, (R11)(DX*1); \
-	VMOVDQU 20(R9), X1; \
-	VPSHUFB shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU 56(R9), X0; \
-	VPSHUFB shuffle205<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVQ   X2, 16(R11)(DX*1); \
-	VMOVDQU 24(R9), X2; \
-	VPSHUFB shuffle1879<>+0(SB), X2, X2; \
-	VPSHUFB shuffle1882<>+0(SB), X0, X1; \
-	VPOR    X1, X2, X1; \
-	VMOVDQU X1, (R11)(DX*2); \
-	VMOVDQU 32(R9), X1; \
-	VPSHUFB shuffle29<>+0(SB), X1, X1; \
-	VPSHUFB shuffle210<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R11)(DX*2); \
-	JMP     rowdone1926; \
-whole1927: \
-	MOVQ BX, R9; \
-	JMP  chunks1925; \
-rowdone1926: \
+	JMP     chunks1806; \
+rowdone1807: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1924; \
+	JNZ  row1805; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1923; \
+	JNZ  group1804; \
 	VZEROUPPER; \
 	RET; \
-chunk1917: \
+chunk1799: \
 	SUBQ $0x18, BX; \
-group1928: \
+group1808: \
 	MOVQ rows+24(FP), R10; \
-row1929: \
+row1809: \
 	XORQ R9, R9; \
-chunks1930: \
+chunks1810: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44787,21 +40435,21 @@ chunks1930: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1931; \
+	JEQ     rowdone1811; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1930; \
+	JLE     chunks1810; \
 	MOVQ    BX, R9; \
-	JMP     chunks1930; \
-rowdone1931: \
+	JMP     chunks1810; \
+rowdone1811: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1929; \
+	JNZ  row1809; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1928; \
+	JNZ  group1808; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x4AVX2_body
@@ -44936,15 +40584,15 @@ TEXT ·tunzip3x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1932; \
+	JAE  chunk1812; \
 	RET; \
-chunk1932: \
+chunk1812: \
 	SUBQ $0x60, BX; \
-group1933: \
+group1813: \
 	MOVQ rows+24(FP), R10; \
-row1934: \
+row1814: \
 	XORQ R9, R9; \
-chunks1935: \
+chunks1815: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45057,21 +40705,21 @@ chunks1935: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1936; \
+	JEQ            rowdone1816; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1935; \
+	JLE            chunks1815; \
 	MOVQ           BX, R9; \
-	JMP            chunks1935; \
-rowdone1936: \
+	JMP            chunks1815; \
+rowdone1816: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1934; \
+	JNZ  row1814; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1933; \
+	JNZ  group1813; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -45119,17 +40767,17 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1937; \
+	JAE  chunk1817; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1938; \
+	JAE  chunk1818; \
 	RET; \
-chunk1937: \
+chunk1817: \
 	SUBQ $0x60, BX; \
-group1939: \
+group1819: \
 	MOVQ rows+24(FP), R10; \
-row1940: \
+row1820: \
 	XORQ R9, R9; \
-chunks1941: \
+chunks1821: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45194,93 +40842,30 @@ chunks1941: \
 	VPSHUFB        shuffle705<>+0(SB), Y4, Y4; \
 	VMOVDQU        Y4, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1942; \
+	JEQ            rowdone1822; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1941; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole1943; \
+	JLE            chunks1821; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R9), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X0; \
-	VMOVDQU        72(R9), X1; \
-	VPSHUFB        shuffle28<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R11); \
-	VMOVDQU        8(R9), X1; \
-	VPSHUFB        shuffle27<>+0(SB), X1, X1; \
-	VMOVDQU        80(R9), X0; \
-	VPSHUFB        shuffle28<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R11); \
-	VMOVDQU        16(R9), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X0; \
-	VMOVDQU        88(R9), X1; \
-	VPSHUFB        shuffle28<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R11); \
-	VMOVDQU        24(R9), X1; \
-	VPSHUFB        shuffle27<>+0(SB), X1, X1; \
-	VMOVDQU        96(R9), X0; \
-	VPSHUFB        shuffle28<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R11)(DX*1); \
-	VMOVDQU        32(R9), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X0; \
-	VMOVDQU        104(R9), X1; \
-	VPSHUFB        shuffle28<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R11)(DX*1); \
-	VMOVDQU        40(R9), X1; \
-	VPSHUFB        shuffle27<>+0(SB), X1, X1; \
-	VMOVDQU        112(R9), X0; \
-	VPSHUFB        shuffle28<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R11)(DX*1); \
-	VMOVDQU        48(R9), X0; \
-	VPSHUFB        shuffle27<>+0(SB), X0, X0; \
-	VMOVDQU        120(R9), X1; \
-	VPSHUFB        shuffle28<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R11)(DX*2); \
-	VMOVDQU        56(R9), X1; \
-	VPSHUFB        shuffle27<>+0(SB), X1, X1; \
-	VMOVDQU        128(R9), X0; \
-	VPSHUFB        shuffle28<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 16(R11)(DX*2); \
-	VMOVDQU        64(R9), X2; \
-	VPSHUFB        shuffle27<>+0(SB), X2, X2; \
-	VPSHUFB        shuffle220<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        X0, 32(R11)(DX*2); \
-	JMP            rowdone1942; \
-whole1943: \
-	MOVQ BX, R9; \
-	JMP  chunks1941; \
-rowdone1942: \
+	JMP            chunks1821; \
+rowdone1822: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1940; \
+	JNZ  row1820; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1939; \
+	JNZ  group1819; \
 	VZEROUPPER; \
 	RET; \
-chunk1938: \
+chunk1818: \
 	SUBQ $0x30, BX; \
-group1944: \
+group1823: \
 	MOVQ rows+24(FP), R10; \
-row1945: \
+row1824: \
 	XORQ R9, R9; \
-chunks1946: \
+chunks1825: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -45338,21 +40923,21 @@ chunks1946: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1947; \
+	JEQ     rowdone1826; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1946; \
+	JLE     chunks1825; \
 	MOVQ    BX, R9; \
-	JMP     chunks1946; \
-rowdone1947: \
+	JMP     chunks1825; \
+rowdone1826: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1945; \
+	JNZ  row1824; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1944; \
+	JNZ  group1823; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x8AVX2_body
@@ -45369,15 +40954,15 @@ TEXT ·tunzip3x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1948; \
+	JAE  chunk1827; \
 	RET; \
-chunk1948: \
+chunk1827: \
 	SUBQ $0x60, BX; \
-group1949: \
+group1828: \
 	MOVQ rows+24(FP), R10; \
-row1950: \
+row1829: \
 	XORQ R9, R9; \
-chunks1951: \
+chunks1830: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45453,21 +41038,21 @@ chunks1951: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1952; \
+	JEQ            rowdone1831; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1951; \
+	JLE            chunks1830; \
 	MOVQ           BX, R9; \
-	JMP            chunks1951; \
-rowdone1952: \
+	JMP            chunks1830; \
+rowdone1831: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1950; \
+	JNZ  row1829; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1949; \
+	JNZ  group1828; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -45485,17 +41070,17 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1953; \
+	JAE  chunk1832; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1954; \
+	JAE  chunk1833; \
 	RET; \
-chunk1953: \
+chunk1832: \
 	SUBQ $0x6c, BX; \
-group1955: \
+group1834: \
 	MOVQ rows+24(FP), R10; \
-row1956: \
+row1835: \
 	XORQ R9, R9; \
-chunks1957: \
+chunks1836: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45667,30 +41252,30 @@ chunks1957: \
 	VPOR           Y3, Y6, Y3; \
 	VMOVDQU        Y3, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1958; \
+	JEQ            rowdone1837; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1957; \
+	JLE            chunks1836; \
 	MOVQ           BX, R9; \
-	JMP            chunks1957; \
-rowdone1958: \
+	JMP            chunks1836; \
+rowdone1837: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1956; \
+	JNZ  row1835; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1955; \
+	JNZ  group1834; \
 	VZEROUPPER; \
 	RET; \
-chunk1954: \
+chunk1833: \
 	SUBQ $0x24, BX; \
-group1959: \
+group1838: \
 	MOVQ rows+24(FP), R10; \
-row1960: \
+row1839: \
 	XORQ R9, R9; \
-chunks1961: \
+chunks1840: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -45772,21 +41357,21 @@ chunks1961: \
 	VPOR    X0, X1, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1962; \
+	JEQ     rowdone1841; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1961; \
+	JLE     chunks1840; \
 	MOVQ    BX, R9; \
-	JMP     chunks1961; \
-rowdone1962: \
+	JMP     chunks1840; \
+rowdone1841: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1960; \
+	JNZ  row1839; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1959; \
+	JNZ  group1838; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x1AVX2_body
@@ -46097,15 +41682,15 @@ TEXT ·tunzip3x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1963; \
+	JAE  chunk1842; \
 	RET; \
-chunk1963: \
+chunk1842: \
 	SUBQ $0x00000120, BX; \
-group1964: \
+group1843: \
 	MOVQ rows+24(FP), R10; \
-row1965: \
+row1844: \
 	XORQ R9, R9; \
-chunks1966: \
+chunks1845: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -46554,21 +42139,21 @@ chunks1966: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1967; \
+	JEQ            rowdone1846; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1966; \
+	JLE            chunks1845; \
 	MOVQ           BX, R9; \
-	JMP            chunks1966; \
-rowdone1967: \
+	JMP            chunks1845; \
+rowdone1846: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1965; \
+	JNZ  row1844; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1964; \
+	JNZ  group1843; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -46820,17 +42405,17 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1968; \
+	JAE  chunk1847; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1969; \
+	JAE  chunk1848; \
 	RET; \
-chunk1968: \
+chunk1847: \
 	SUBQ $0x6c, BX; \
-group1970: \
+group1849: \
 	MOVQ rows+24(FP), R10; \
-row1971: \
+row1850: \
 	XORQ R9, R9; \
-chunks1972: \
+chunks1851: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -47013,30 +42598,30 @@ chunks1972: \
 	VPOR           Y5, Y1, Y5; \
 	VMOVDQU        Y5, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1973; \
+	JEQ            rowdone1852; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1972; \
+	JLE            chunks1851; \
 	MOVQ           BX, R9; \
-	JMP            chunks1972; \
-rowdone1973: \
+	JMP            chunks1851; \
+rowdone1852: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1971; \
+	JNZ  row1850; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1970; \
+	JNZ  group1849; \
 	VZEROUPPER; \
 	RET; \
-chunk1969: \
+chunk1848: \
 	SUBQ $0x24, BX; \
-group1974: \
+group1853: \
 	MOVQ rows+24(FP), R10; \
-row1975: \
+row1854: \
 	XORQ R9, R9; \
-chunks1976: \
+chunks1855: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -47118,21 +42703,21 @@ chunks1976: \
 	VPOR    X0, X1, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1977; \
+	JEQ     rowdone1856; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1976; \
+	JLE     chunks1855; \
 	MOVQ    BX, R9; \
-	JMP     chunks1976; \
-rowdone1977: \
+	JMP     chunks1855; \
+rowdone1856: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1975; \
+	JNZ  row1854; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1974; \
+	JNZ  group1853; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x2AVX2_body
@@ -47429,17 +43014,17 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1978; \
+	JAE  chunk1857; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1979; \
+	JAE  chunk1858; \
 	RET; \
-chunk1978: \
+chunk1857: \
 	SUBQ $0x6c, BX; \
-group1980: \
+group1859: \
 	MOVQ rows+24(FP), R10; \
-row1981: \
+row1860: \
 	XORQ R9, R9; \
-chunks1982: \
+chunks1861: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -47567,30 +43152,30 @@ chunks1982: \
 	VPOR           Y5, Y1, Y5; \
 	VMOVDQU        Y5, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1983; \
+	JEQ            rowdone1862; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1982; \
+	JLE            chunks1861; \
 	MOVQ           BX, R9; \
-	JMP            chunks1982; \
-rowdone1983: \
+	JMP            chunks1861; \
+rowdone1862: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1981; \
+	JNZ  row1860; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1980; \
+	JNZ  group1859; \
 	VZEROUPPER; \
 	RET; \
-chunk1979: \
+chunk1858: \
 	SUBQ $0x24, BX; \
-group1984: \
+group1863: \
 	MOVQ rows+24(FP), R10; \
-row1985: \
+row1864: \
 	XORQ R9, R9; \
-chunks1986: \
+chunks1865: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -47655,21 +43240,21 @@ chunks1986: \
 	VPSHUFB shuffle35<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1987; \
+	JEQ     rowdone1866; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1986; \
+	JLE     chunks1865; \
 	MOVQ    BX, R9; \
-	JMP     chunks1986; \
-rowdone1987: \
+	JMP     chunks1865; \
+rowdone1866: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1985; \
+	JNZ  row1864; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1984; \
+	JNZ  group1863; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x4AVX2_body
@@ -47806,15 +43391,15 @@ TEXT ·tunzip3x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1988; \
+	JAE  chunk1867; \
 	RET; \
-chunk1988: \
+chunk1867: \
 	SUBQ $0x00000120, BX; \
-group1989: \
+group1868: \
 	MOVQ rows+24(FP), R10; \
-row1990: \
+row1869: \
 	XORQ R9, R9; \
-chunks1991: \
+chunks1870: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -48196,21 +43781,21 @@ chunks1991: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1992; \
+	JEQ            rowdone1871; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1991; \
+	JLE            chunks1870; \
 	MOVQ           BX, R9; \
-	JMP            chunks1991; \
-rowdone1992: \
+	JMP            chunks1870; \
+rowdone1871: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1990; \
+	JNZ  row1869; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1989; \
+	JNZ  group1868; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48282,15 +43867,15 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x48; \
-	JAE  chunk1993; \
+	JAE  chunk1872; \
 	RET; \
-chunk1993: \
+chunk1872: \
 	SUBQ $0x48, BX; \
-group1994: \
+group1873: \
 	MOVQ rows+24(FP), R10; \
-row1995: \
+row1874: \
 	XORQ R9, R9; \
-chunks1996: \
+chunks1875: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -48350,21 +43935,21 @@ chunks1996: \
 	VPOR           Y1, Y3, Y1; \
 	VMOVDQU        Y1, 40(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1997; \
+	JEQ            rowdone1876; \
 	ADDQ           $0x48, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1996; \
+	JLE            chunks1875; \
 	MOVQ           BX, R9; \
-	JMP            chunks1996; \
-rowdone1997: \
+	JMP            chunks1875; \
+rowdone1876: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1995; \
+	JNZ  row1874; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1994; \
+	JNZ  group1873; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x8AVX2_body
@@ -48381,15 +43966,15 @@ TEXT ·tunzip3x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1998; \
+	JAE  chunk1877; \
 	RET; \
-chunk1998: \
+chunk1877: \
 	SUBQ $0x00000120, BX; \
-group1999: \
+group1878: \
 	MOVQ rows+24(FP), R10; \
-row2000: \
+row1879: \
 	XORQ R9, R9; \
-chunks2001: \
+chunks1880: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -48609,21 +44194,21 @@ chunks2001: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone2002; \
+	JEQ            rowdone1881; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks2001; \
+	JLE            chunks1880; \
 	MOVQ           BX, R9; \
-	JMP            chunks2001; \
-rowdone2002: \
+	JMP            chunks1880; \
+rowdone1881: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2000; \
+	JNZ  row1879; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1999; \
+	JNZ  group1878; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48641,19 +44226,19 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2003; \
+	JAE  chunk1882; \
 	CMPQ BX, $0x24; \
-	JAE  chunk2004; \
+	JAE  chunk1883; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2005; \
+	JAE  chunk1884; \
 	RET; \
-chunk2003: \
+chunk1882: \
 	SUBQ $0x60, BX; \
-group2006: \
+group1885: \
 	MOVQ rows+24(FP), R10; \
-row2007: \
+row1886: \
 	XORQ R9, R9; \
-chunks2008: \
+chunks1887: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -48796,30 +44381,30 @@ chunks2008: \
 	VPOR           Y0, Y7, Y0; \
 	VMOVDQU        Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone2009; \
+	JEQ            rowdone1888; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks2008; \
+	JLE            chunks1887; \
 	MOVQ           BX, R9; \
-	JMP            chunks2008; \
-rowdone2009: \
+	JMP            chunks1887; \
+rowdone1888: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2007; \
+	JNZ  row1886; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2006; \
+	JNZ  group1885; \
 	VZEROUPPER; \
 	RET; \
-chunk2004: \
+chunk1883: \
 	SUBQ $0x24, BX; \
-group2010: \
+group1889: \
 	MOVQ rows+24(FP), R10; \
-row2011: \
+row1890: \
 	XORQ R9, R9; \
-chunks2012: \
+chunks1891: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -48910,30 +44495,30 @@ chunks2012: \
 	VPOR    X1, X0, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone2013; \
+	JEQ     rowdone1892; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks2012; \
+	JLE     chunks1891; \
 	MOVQ    BX, R9; \
-	JMP     chunks2012; \
-rowdone2013: \
+	JMP     chunks1891; \
+rowdone1892: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2011; \
+	JNZ  row1890; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2010; \
+	JNZ  group1889; \
 	VZEROUPPER; \
 	RET; \
-chunk2005: \
+chunk1884: \
 	SUBQ $0x18, BX; \
-group2014: \
+group1893: \
 	MOVQ rows+24(FP), R10; \
-row2015: \
+row1894: \
 	XORQ R9, R9; \
-chunks2016: \
+chunks1895: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -48989,21 +44574,21 @@ chunks2016: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone2017; \
+	JEQ     rowdone1896; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks2016; \
+	JLE     chunks1895; \
 	MOVQ    BX, R9; \
-	JMP     chunks2016; \
-rowdone2017: \
+	JMP     chunks1895; \
+rowdone1896: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2015; \
+	JNZ  row1894; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2014; \
+	JNZ  group1893; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x1AVX2_body
@@ -49292,15 +44877,15 @@ TEXT ·tunzip3x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2018; \
+	JAE  chunk1897; \
 	RET; \
-chunk2018: \
+chunk1897: \
 	SUBQ $0x60, BX; \
-group2019: \
+group1898: \
 	MOVQ rows+24(FP), R10; \
-row2020: \
+row1899: \
 	XORQ R9, R9; \
-chunks2021: \
+chunks1900: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -49449,21 +45034,21 @@ chunks2021: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 64(R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone2022; \
+	JEQ         rowdone1901; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks2021; \
+	JLE         chunks1900; \
 	MOVQ        BX, R9; \
-	JMP         chunks2021; \
-rowdone2022: \
+	JMP         chunks1900; \
+rowdone1901: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2020; \
+	JNZ  row1899; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2019; \
+	JNZ  group1898; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -49565,19 +45150,19 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2023; \
+	JAE  chunk1902; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2024; \
+	JAE  chunk1903; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2025; \
+	JAE  chunk1904; \
 	RET; \
-chunk2023: \
+chunk1902: \
 	SUBQ $0x60, BX; \
-group2026: \
+group1905: \
 	MOVQ rows+24(FP), R10; \
-row2027: \
+row1906: \
 	XORQ R9, R9; \
-chunks2028: \
+chunks1907: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -49727,171 +45312,30 @@ chunks2028: \
 	VPOR           Y11, Y1, Y11; \
 	VMOVDQU        Y11, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone2029; \
+	JEQ            rowdone1908; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks2028; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole2030; \
+	JLE            chunks1907; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R9), X0; \
-	VPSHUFB        shuffle2148<>+0(SB), X0, X0; \
-	VMOVDQU        18(R9), X1; \
-	VPSHUFB        shuffle2149<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        36(R9), X0; \
-	VPSHUFB        shuffle2150<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        54(R9), X1; \
-	VPSHUFB        shuffle2151<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R11); \
-	VMOVDQU        4(R9), X1; \
-	VPSHUFB        shuffle347<>+0(SB), X1, X1; \
-	VMOVDQU        22(R9), X0; \
-	VPSHUFB        shuffle1386<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        40(R9), X1; \
-	VPSHUFB        shuffle835<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        58(R9), X0; \
-	VPSHUFB        shuffle2152<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        90(R9), X1; \
-	VPSHUFB        shuffle837<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        108(R9), X0; \
-	VPSHUFB        shuffle843<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        126(R9), X1; \
-	VPSHUFB        shuffle847<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R11); \
-	VMOVDQU        74(R9), X1; \
-	VPSHUFB        shuffle2148<>+0(SB), X1, X1; \
-	VMOVDQU        92(R9), X0; \
-	VPSHUFB        shuffle2149<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        110(R9), X1; \
-	VPSHUFB        shuffle2150<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        128(R9), X0; \
-	VPSHUFB        shuffle2151<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 32(R11); \
-	VMOVDQU        6(R9), X2; \
-	VPSHUFB        shuffle2148<>+0(SB), X2, X2; \
-	VMOVDQU        24(R9), X1; \
-	VPSHUFB        shuffle2149<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        42(R9), X2; \
-	VPSHUFB        shuffle2150<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        60(R9), X1; \
-	VPSHUFB        shuffle2151<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, (R11)(DX*1); \
-	VMOVDQU        10(R9), X1; \
-	VPSHUFB        shuffle347<>+0(SB), X1, X1; \
-	VMOVDQU        28(R9), X2; \
-	VPSHUFB        shuffle1386<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        46(R9), X1; \
-	VPSHUFB        shuffle835<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        64(R9), X2; \
-	VPSHUFB        shuffle2152<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        96(R9), X1; \
-	VPSHUFB        shuffle837<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        114(R9), X2; \
-	VPSHUFB        shuffle843<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VPSHUFB        shuffle1581<>+0(SB), X0, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, 16(R11)(DX*1); \
-	VMOVDQU        80(R9), X1; \
-	VPSHUFB        shuffle2148<>+0(SB), X1, X1; \
-	VMOVDQU        98(R9), X2; \
-	VPSHUFB        shuffle2149<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        116(R9), X1; \
-	VPSHUFB        shuffle2150<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle2153<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 32(R11)(DX*1); \
-	VMOVDQU        12(R9), X2; \
-	VPSHUFB        shuffle2148<>+0(SB), X2, X2; \
-	VMOVDQU        30(R9), X1; \
-	VPSHUFB        shuffle2149<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        48(R9), X2; \
-	VPSHUFB        shuffle2150<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        66(R9), X1; \
-	VPSHUFB        shuffle2151<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, (R11)(DX*2); \
-	VMOVDQU        16(R9), X1; \
-	VPSHUFB        shuffle347<>+0(SB), X1, X1; \
-	VMOVDQU        34(R9), X2; \
-	VPSHUFB        shuffle1386<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        52(R9), X1; \
-	VPSHUFB        shuffle835<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        70(R9), X2; \
-	VPSHUFB        shuffle2152<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        102(R9), X1; \
-	VPSHUFB        shuffle837<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        120(R9), X2; \
-	VPSHUFB        shuffle843<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VPSHUFB        shuffle850<>+0(SB), X0, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, 16(R11)(DX*2); \
-	VMOVDQU        86(R9), X1; \
-	VPSHUFB        shuffle2148<>+0(SB), X1, X1; \
-	VMOVDQU        104(R9), X2; \
-	VPSHUFB        shuffle2149<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        122(R9), X1; \
-	VPSHUFB        shuffle2150<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle2154<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R11)(DX*2); \
-	JMP            rowdone2029; \
-whole2030: \
-	MOVQ BX, R9; \
-	JMP  chunks2028; \
-rowdone2029: \
+	JMP            chunks1907; \
+rowdone1908: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2027; \
+	JNZ  row1906; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2026; \
+	JNZ  group1905; \
 	VZEROUPPER; \
 	RET; \
-chunk2024: \
+chunk1903: \
 	SUBQ $0x30, BX; \
-group2031: \
+group1909: \
 	MOVQ rows+24(FP), R10; \
-row2032: \
+row1910: \
 	XORQ R9, R9; \
-chunks2033: \
+chunks1911: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -50027,108 +45471,30 @@ chunks2033: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone2034; \
+	JEQ     rowdone1912; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks2033; \
-	SUBQ    $0x18, R9; \
-	CMPQ    R9, BX; \
-	JL      whole2035; \
+	JLE     chunks1911; \
 	MOVQ    BX, R9; \
-	ADDQ    $0x18, R9; \
-	LEAQ    (CX)(R9*1), R11; \
-	IMUL3Q  $0x03, R9, R9; \
-	ADDQ    AX, R9; \
-	VMOVDQU (R9), X0; \
-	VPSHUFB shuffle2148<>+0(SB), X0, X0; \
-	VMOVDQU 18(R9), X1; \
-	VPSHUFB shuffle2149<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 36(R9), X0; \
-	VPSHUFB shuffle2150<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU 54(R9), X1; \
-	VPSHUFB shuffle2151<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU X1, (R11); \
-	VMOVDQU 4(R9), X1; \
-	VPSHUFB shuffle347<>+0(SB), X1, X1; \
-	VMOVDQU 22(R9), X0; \
-	VPSHUFB shuffle1386<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU 40(R9), X1; \
-	VPSHUFB shuffle835<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 56(R9), X0; \
-	VPSHUFB shuffle1216<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVQ   X2, 16(R11); \
-	VMOVDQU 6(R9), X2; \
-	VPSHUFB shuffle2148<>+0(SB), X2, X2; \
-	VMOVDQU 24(R9), X1; \
-	VPSHUFB shuffle2149<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VMOVDQU 42(R9), X2; \
-	VPSHUFB shuffle2150<>+0(SB), X2, X2; \
-	VPOR    X2, X1, X2; \
-	VPSHUFB shuffle2155<>+0(SB), X0, X1; \
-	VPOR    X1, X2, X1; \
-	VMOVDQU X1, (R11)(DX*1); \
-	VMOVDQU 10(R9), X1; \
-	VPSHUFB shuffle347<>+0(SB), X1, X1; \
-	VMOVDQU 28(R9), X2; \
-	VPSHUFB shuffle1386<>+0(SB), X2, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVDQU 46(R9), X1; \
-	VPSHUFB shuffle835<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle1223<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVQ   X2, 16(R11)(DX*1); \
-	VMOVDQU 12(R9), X2; \
-	VPSHUFB shuffle2148<>+0(SB), X2, X2; \
-	VMOVDQU 30(R9), X1; \
-	VPSHUFB shuffle2149<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VMOVDQU 48(R9), X2; \
-	VPSHUFB shuffle2150<>+0(SB), X2, X2; \
-	VPOR    X2, X1, X2; \
-	VPSHUFB shuffle2156<>+0(SB), X0, X1; \
-	VPOR    X1, X2, X1; \
-	VMOVDQU X1, (R11)(DX*2); \
-	VMOVDQU 16(R9), X1; \
-	VPSHUFB shuffle347<>+0(SB), X1, X1; \
-	VMOVDQU 34(R9), X2; \
-	VPSHUFB shuffle1386<>+0(SB), X2, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVDQU 52(R9), X1; \
-	VPSHUFB shuffle835<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle867<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R11)(DX*2); \
-	JMP     rowdone2034; \
-whole2035: \
-	MOVQ BX, R9; \
-	JMP  chunks2033; \
-rowdone2034: \
+	JMP     chunks1911; \
+rowdone1912: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2032; \
+	JNZ  row1910; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2031; \
+	JNZ  group1909; \
 	VZEROUPPER; \
 	RET; \
-chunk2025: \
+chunk1904: \
 	SUBQ $0x18, BX; \
-group2036: \
+group1913: \
 	MOVQ rows+24(FP), R10; \
-row2037: \
+row1914: \
 	XORQ R9, R9; \
-chunks2038: \
+chunks1915: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -50201,21 +45567,21 @@ chunks2038: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone2039; \
+	JEQ     rowdone1916; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks2038; \
+	JLE     chunks1915; \
 	MOVQ    BX, R9; \
-	JMP     chunks2038; \
-rowdone2039: \
+	JMP     chunks1915; \
+rowdone1916: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2037; \
+	JNZ  row1914; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2036; \
+	JNZ  group1913; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x2AVX2_body
@@ -50430,17 +45796,17 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2040; \
+	JAE  chunk1917; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2041; \
+	JAE  chunk1918; \
 	RET; \
-chunk2040: \
+chunk1917: \
 	SUBQ $0x60, BX; \
-group2042: \
+group1919: \
 	MOVQ rows+24(FP), R10; \
-row2043: \
+row1920: \
 	XORQ R9, R9; \
-chunks2044: \
+chunks1921: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -50540,145 +45906,30 @@ chunks2044: \
 	VPSHUFB        shuffle2158<>+0(SB), Y3, Y3; \
 	VMOVDQU        Y3, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone2045; \
+	JEQ            rowdone1922; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks2044; \
-	SUBQ           $0x30, R9; \
-	CMPQ           R9, BX; \
-	JL             whole2046; \
+	JLE            chunks1921; \
 	MOVQ           BX, R9; \
-	ADDQ           $0x30, R9; \
-	LEAQ           (CX)(R9*1), R11; \
-	IMUL3Q         $0x03, R9, R9; \
-	ADDQ           AX, R9; \
-	VMOVDQU        (R9), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X0; \
-	VMOVDQU        36(R9), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        72(R9), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        108(R9), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R11); \
-	VMOVDQU        4(R9), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        40(R9), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        76(R9), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        112(R9), X0; \
-	VPSHUFB        shuffle26<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R11); \
-	VMOVDQU        8(R9), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X0; \
-	VMOVDQU        44(R9), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        80(R9), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        116(R9), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R11); \
-	VMOVDQU        12(R9), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        48(R9), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        84(R9), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        120(R9), X0; \
-	VPSHUFB        shuffle26<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R11)(DX*1); \
-	VMOVDQU        16(R9), X0; \
-	VPSHUFB        shuffle29<>+0(SB), X0, X0; \
-	VMOVDQU        52(R9), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        88(R9), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        124(R9), X1; \
-	VPSHUFB        shuffle26<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R11)(DX*1); \
-	VMOVDQU        20(R9), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        56(R9), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        92(R9), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        128(R9), X0; \
-	VPSHUFB        shuffle26<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 32(R11)(DX*1); \
-	VMOVDQU        24(R9), X2; \
-	VPSHUFB        shuffle29<>+0(SB), X2, X2; \
-	VMOVDQU        60(R9), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        96(R9), X2; \
-	VPSHUFB        shuffle206<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VPSHUFB        shuffle32<>+0(SB), X0, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, (R11)(DX*2); \
-	VMOVDQU        28(R9), X1; \
-	VPSHUFB        shuffle29<>+0(SB), X1, X1; \
-	VMOVDQU        64(R9), X2; \
-	VPSHUFB        shuffle205<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        100(R9), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle539<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 16(R11)(DX*2); \
-	VMOVDQU        32(R9), X2; \
-	VPSHUFB        shuffle29<>+0(SB), X2, X2; \
-	VMOVDQU        68(R9), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        104(R9), X2; \
-	VPSHUFB        shuffle206<>+0(SB), X2, X2; \
-	VPOR           X2, X1, X2; \
-	VPSHUFB        shuffle541<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        X0, 32(R11)(DX*2); \
-	JMP            rowdone2045; \
-whole2046: \
-	MOVQ BX, R9; \
-	JMP  chunks2044; \
-rowdone2045: \
+	JMP            chunks1921; \
+rowdone1922: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2043; \
+	JNZ  row1920; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2042; \
+	JNZ  group1919; \
 	VZEROUPPER; \
 	RET; \
-chunk2041: \
+chunk1918: \
 	SUBQ $0x30, BX; \
-group2047: \
+group1923: \
 	MOVQ rows+24(FP), R10; \
-row2048: \
+row1924: \
 	XORQ R9, R9; \
-chunks2049: \
+chunks1925: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -50788,21 +46039,21 @@ chunks2049: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone2050; \
+	JEQ     rowdone1926; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks2049; \
+	JLE     chunks1925; \
 	MOVQ    BX, R9; \
-	JMP     chunks2049; \
-rowdone2050: \
+	JMP     chunks1925; \
+rowdone1926: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2048; \
+	JNZ  row1924; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2047; \
+	JNZ  group1923; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x4AVX2_body
@@ -50849,15 +46100,15 @@ TEXT ·tunzip3x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2051; \
+	JAE  chunk1927; \
 	RET; \
-chunk2051: \
+chunk1927: \
 	SUBQ $0x60, BX; \
-group2052: \
+group1928: \
 	MOVQ rows+24(FP), R10; \
-row2053: \
+row1929: \
 	XORQ R9, R9; \
-chunks2054: \
+chunks1930: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -51005,21 +46256,21 @@ chunks2054: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone2055; \
+	JEQ            rowdone1931; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks2054; \
+	JLE            chunks1930; \
 	MOVQ           BX, R9; \
-	JMP            chunks2054; \
-rowdone2055: \
+	JMP            chunks1930; \
+rowdone1931: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2053; \
+	JNZ  row1929; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2052; \
+	JNZ  group1928; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -51037,15 +46288,15 @@ TEXT ·tunzip3x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2056; \
+	JAE  chunk1932; \
 	RET; \
-chunk2056: \
+chunk1932: \
 	SUBQ $0x60, BX; \
-group2057: \
+group1933: \
 	MOVQ rows+24(FP), R10; \
-row2058: \
+row1934: \
 	XORQ R9, R9; \
-chunks2059: \
+chunks1935: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -51113,21 +46364,21 @@ chunks2059: \
 	VPSHUFB        shuffle703<>+0(SB), Y6, Y6; \
 	VMOVDQU        Y6, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone2060; \
+	JEQ            rowdone1936; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks2059; \
+	JLE            chunks1935; \
 	MOVQ           BX, R9; \
-	JMP            chunks2059; \
-rowdone2060: \
+	JMP            chunks1935; \
+rowdone1936: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2058; \
+	JNZ  row1934; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2057; \
+	JNZ  group1933; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x8AVX2_body
@@ -51144,15 +46395,15 @@ TEXT ·tunzip3x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2061; \
+	JAE  chunk1937; \
 	RET; \
-chunk2061: \
+chunk1937: \
 	SUBQ $0x60, BX; \
-group2062: \
+group1938: \
 	MOVQ rows+24(FP), R10; \
-row2063: \
+row1939: \
 	XORQ R9, R9; \
-chunks2064: \
+chunks1940: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -51229,21 +46480,21 @@ chunks2064: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 64(R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone2065; \
+	JEQ         rowdone1941; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks2064; \
+	JLE         chunks1940; \
 	MOVQ        BX, R9; \
-	JMP         chunks2064; \
-rowdone2065: \
+	JMP         chunks1940; \
+rowdone1941: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row2063; \
+	JNZ  row1939; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2062; \
+	JNZ  group1938; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -51262,21 +46513,21 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2066; \
+	JAE  chunk1942; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2067; \
+	JAE  chunk1943; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2068; \
+	JAE  chunk1944; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2069; \
+	JAE  chunk1945; \
 	RET; \
-chunk2066: \
+chunk1942: \
 	SUBQ $0x20, BX; \
-group2070: \
+group1946: \
 	MOVQ rows+24(FP), R11; \
-row2071: \
+row1947: \
 	XORQ R10, R10; \
-chunks2072: \
+chunks1948: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -51304,71 +46555,30 @@ chunks2072: \
 	VPUNPCKHDQ  Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2073; \
+	JEQ         rowdone1949; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2072; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2074; \
+	JLE         chunks1948; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VMOVDQU     16(AX)(R10*4), X1; \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X1, X3; \
-	VPACKUSWB   X3, X2, X3; \
-	VPSRLW      $0x08, X0, X2; \
-	VPSRLW      $0x08, X1, X4; \
-	VPACKUSWB   X4, X2, X1; \
-	VMOVDQU     32(AX)(R10*4), X0; \
-	VMOVDQU     48(AX)(R10*4), X4; \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X4, X5; \
-	VPACKUSWB   X5, X2, X5; \
-	VPSRLW      $0x08, X0, X2; \
-	VPSRLW      $0x08, X4, X6; \
-	VPACKUSWB   X6, X2, X4; \
-	VPAND       shuffle1473<>+0(SB), X3, X0; \
-	VPAND       shuffle1473<>+0(SB), X5, X6; \
-	VPACKUSWB   X6, X0, X6; \
-	VMOVDQU     X6, (R12); \
-	VPSRLW      $0x08, X3, X6; \
-	VPSRLW      $0x08, X5, X0; \
-	VPACKUSWB   X0, X6, X5; \
-	VMOVDQU     X5, (R13); \
-	VPAND       shuffle1473<>+0(SB), X1, X5; \
-	VPAND       shuffle1473<>+0(SB), X4, X3; \
-	VPACKUSWB   X3, X5, X3; \
-	VMOVDQU     X3, (R12)(DX*1); \
-	VPSRLW      $0x08, X1, X3; \
-	VPSRLW      $0x08, X4, X5; \
-	VPACKUSWB   X5, X3, X4; \
-	VMOVDQU     X4, (R13)(DX*1); \
-	JMP         rowdone2073; \
-whole2074: \
-	MOVQ BX, R10; \
-	JMP  chunks2072; \
-rowdone2073: \
+	JMP         chunks1948; \
+rowdone1949: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2071; \
+	JNZ  row1947; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2070; \
+	JNZ  group1946; \
 	VZEROUPPER; \
 	RET; \
-chunk2067: \
+chunk1943: \
 	SUBQ $0x10, BX; \
-group2075: \
+group1950: \
 	MOVQ rows+24(FP), R11; \
-row2076: \
+row1951: \
 	XORQ R10, R10; \
-chunks2077: \
+chunks1952: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -51404,63 +46614,30 @@ chunks2077: \
 	VPACKUSWB X5, X3, X4; \
 	VMOVDQU   X4, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone2078; \
+	JEQ       rowdone1953; \
 	ADDQ      $0x10, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks2077; \
-	SUBQ      $0x08, R10; \
-	CMPQ      R10, BX; \
-	JL        whole2079; \
+	JLE       chunks1952; \
 	MOVQ      BX, R10; \
-	ADDQ      $0x08, R10; \
-	LEAQ      (CX)(R10*1), R12; \
-	LEAQ      (R12)(R9*1), R13; \
-	VMOVDQU   (AX)(R10*4), X0; \
-	VMOVDQU   16(AX)(R10*4), X1; \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPAND     shuffle1473<>+0(SB), X1, X3; \
-	VPACKUSWB X3, X2, X3; \
-	VPSRLW    $0x08, X0, X2; \
-	VPSRLW    $0x08, X1, X4; \
-	VPACKUSWB X4, X2, X1; \
-	VPAND     shuffle1473<>+0(SB), X3, X0; \
-	VPAND     shuffle1473<>+0(SB), X3, X4; \
-	VPACKUSWB X4, X0, X4; \
-	VMOVQ     X4, (R12); \
-	VPSRLW    $0x08, X3, X4; \
-	VPSRLW    $0x08, X3, X0; \
-	VPACKUSWB X0, X4, X3; \
-	VMOVQ     X3, (R13); \
-	VPAND     shuffle1473<>+0(SB), X1, X3; \
-	VPAND     shuffle1473<>+0(SB), X1, X0; \
-	VPACKUSWB X0, X3, X0; \
-	VMOVQ     X0, (R12)(DX*1); \
-	VPSRLW    $0x08, X1, X0; \
-	VPSRLW    $0x08, X1, X3; \
-	VPACKUSWB X3, X0, X1; \
-	VMOVQ     X1, (R13)(DX*1); \
-	JMP       rowdone2078; \
-whole2079: \
-	MOVQ BX, R10; \
-	JMP  chunks2077; \
-rowdone2078: \
+	JMP       chunks1952; \
+rowdone1953: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2076; \
+	JNZ  row1951; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2075; \
+	JNZ  group1950; \
 	VZEROUPPER; \
 	RET; \
-chunk2068: \
+chunk1944: \
 	SUBQ $0x08, BX; \
-group2080: \
+group1954: \
 	MOVQ rows+24(FP), R11; \
-row2081: \
+row1955: \
 	XORQ R10, R10; \
-chunks2082: \
+chunks1956: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -51488,62 +46665,30 @@ chunks2082: \
 	VPACKUSWB X3, X0, X1; \
 	VMOVQ     X1, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone2083; \
+	JEQ       rowdone1957; \
 	ADDQ      $0x08, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks2082; \
-	SUBQ      $0x04, R10; \
-	CMPQ      R10, BX; \
-	JL        whole2084; \
+	JLE       chunks1956; \
 	MOVQ      BX, R10; \
-	ADDQ      $0x04, R10; \
-	LEAQ      (CX)(R10*1), R12; \
-	LEAQ      (R12)(R9*1), R13; \
-	VMOVDQU   (AX)(R10*4), X0; \
-	VPAND     shuffle1473<>+0(SB), X0, X1; \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPACKUSWB X2, X1, X2; \
-	VPSRLW    $0x08, X0, X1; \
-	VPSRLW    $0x08, X0, X3; \
-	VPACKUSWB X3, X1, X0; \
-	VPAND     shuffle1473<>+0(SB), X2, X3; \
-	VPAND     shuffle1473<>+0(SB), X2, X1; \
-	VPACKUSWB X1, X3, X1; \
-	VMOVD     X1, (R12); \
-	VPSRLW    $0x08, X2, X1; \
-	VPSRLW    $0x08, X2, X3; \
-	VPACKUSWB X3, X1, X2; \
-	VMOVD     X2, (R13); \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPAND     shuffle1473<>+0(SB), X0, X3; \
-	VPACKUSWB X3, X2, X3; \
-	VMOVD     X3, (R12)(DX*1); \
-	VPSRLW    $0x08, X0, X3; \
-	VPSRLW    $0x08, X0, X2; \
-	VPACKUSWB X2, X3, X0; \
-	VMOVD     X0, (R13)(DX*1); \
-	JMP       rowdone2083; \
-whole2084: \
-	MOVQ BX, R10; \
-	JMP  chunks2082; \
-rowdone2083: \
+	JMP       chunks1956; \
+rowdone1957: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2081; \
+	JNZ  row1955; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2080; \
+	JNZ  group1954; \
 	VZEROUPPER; \
 	RET; \
-chunk2069: \
+chunk1945: \
 	SUBQ $0x04, BX; \
-group2085: \
+group1958: \
 	MOVQ rows+24(FP), R11; \
-row2086: \
+row1959: \
 	XORQ R10, R10; \
-chunks2087: \
+chunks1960: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -51570,21 +46715,21 @@ chunks2087: \
 	VPACKUSWB X2, X3, X0; \
 	VMOVD     X0, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone2088; \
+	JEQ       rowdone1961; \
 	ADDQ      $0x04, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks2087; \
+	JLE       chunks1960; \
 	MOVQ      BX, R10; \
-	JMP       chunks2087; \
-rowdone2088: \
+	JMP       chunks1960; \
+rowdone1961: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2086; \
+	JNZ  row1959; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2085; \
+	JNZ  group1958; \
 	VZEROUPPER; \
 	RET
 	unzip4x1AVX2_body
@@ -51602,21 +46747,21 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2089; \
+	JAE  chunk1962; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2090; \
+	JAE  chunk1963; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2091; \
+	JAE  chunk1964; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2092; \
+	JAE  chunk1965; \
 	RET; \
-chunk2089: \
+chunk1962: \
 	SUBQ $0x20, BX; \
-group2093: \
+group1966: \
 	MOVQ rows+24(FP), R11; \
-row2094: \
+row1967: \
 	XORQ R10, R10; \
-chunks2095: \
+chunks1968: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -51644,71 +46789,30 @@ chunks2095: \
 	VPUNPCKHDQ  Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2096; \
+	JEQ         rowdone1969; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2095; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2097; \
+	JLE         chunks1968; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VMOVDQU     16(AX)(R10*4), X1; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X1, X3; \
-	VPACKUSDW   X3, X2, X3; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X1, X4; \
-	VPACKUSDW   X4, X2, X1; \
-	VMOVDQU     32(AX)(R10*4), X0; \
-	VMOVDQU     48(AX)(R10*4), X4; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X4, X5; \
-	VPACKUSDW   X5, X2, X5; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X4, X6; \
-	VPACKUSDW   X6, X2, X4; \
-	VPAND       shuffle1474<>+0(SB), X3, X0; \
-	VPAND       shuffle1474<>+0(SB), X5, X6; \
-	VPACKUSDW   X6, X0, X6; \
-	VMOVDQU     X6, (R12); \
-	VPSRLD      $0x10, X3, X6; \
-	VPSRLD      $0x10, X5, X0; \
-	VPACKUSDW   X0, X6, X5; \
-	VMOVDQU     X5, (R13); \
-	VPAND       shuffle1474<>+0(SB), X1, X5; \
-	VPAND       shuffle1474<>+0(SB), X4, X3; \
-	VPACKUSDW   X3, X5, X3; \
-	VMOVDQU     X3, (R12)(DX*1); \
-	VPSRLD      $0x10, X1, X3; \
-	VPSRLD      $0x10, X4, X5; \
-	VPACKUSDW   X5, X3, X4; \
-	VMOVDQU     X4, (R13)(DX*1); \
-	JMP         rowdone2096; \
-whole2097: \
-	MOVQ BX, R10; \
-	JMP  chunks2095; \
-rowdone2096: \
+	JMP         chunks1968; \
+rowdone1969: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2094; \
+	JNZ  row1967; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2093; \
+	JNZ  group1966; \
 	VZEROUPPER; \
 	RET; \
-chunk2090: \
+chunk1963: \
 	SUBQ $0x10, BX; \
-group2098: \
+group1970: \
 	MOVQ rows+24(FP), R11; \
-row2099: \
+row1971: \
 	XORQ R10, R10; \
-chunks2100: \
+chunks1972: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -51744,63 +46848,30 @@ chunks2100: \
 	VPACKUSDW X5, X3, X4; \
 	VMOVDQU   X4, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone2101; \
+	JEQ       rowdone1973; \
 	ADDQ      $0x10, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks2100; \
-	SUBQ      $0x08, R10; \
-	CMPQ      R10, BX; \
-	JL        whole2102; \
+	JLE       chunks1972; \
 	MOVQ      BX, R10; \
-	ADDQ      $0x08, R10; \
-	LEAQ      (CX)(R10*1), R12; \
-	LEAQ      (R12)(R9*1), R13; \
-	VMOVDQU   (AX)(R10*4), X0; \
-	VMOVDQU   16(AX)(R10*4), X1; \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPAND     shuffle1474<>+0(SB), X1, X3; \
-	VPACKUSDW X3, X2, X3; \
-	VPSRLD    $0x10, X0, X2; \
-	VPSRLD    $0x10, X1, X4; \
-	VPACKUSDW X4, X2, X1; \
-	VPAND     shuffle1474<>+0(SB), X3, X0; \
-	VPAND     shuffle1474<>+0(SB), X3, X4; \
-	VPACKUSDW X4, X0, X4; \
-	VMOVQ     X4, (R12); \
-	VPSRLD    $0x10, X3, X4; \
-	VPSRLD    $0x10, X3, X0; \
-	VPACKUSDW X0, X4, X3; \
-	VMOVQ     X3, (R13); \
-	VPAND     shuffle1474<>+0(SB), X1, X3; \
-	VPAND     shuffle1474<>+0(SB), X1, X0; \
-	VPACKUSDW X0, X3, X0; \
-	VMOVQ     X0, (R12)(DX*1); \
-	VPSRLD    $0x10, X1, X0; \
-	VPSRLD    $0x10, X1, X3; \
-	VPACKUSDW X3, X0, X1; \
-	VMOVQ     X1, (R13)(DX*1); \
-	JMP       rowdone2101; \
-whole2102: \
-	MOVQ BX, R10; \
-	JMP  chunks2100; \
-rowdone2101: \
+	JMP       chunks1972; \
+rowdone1973: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2099; \
+	JNZ  row1971; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2098; \
+	JNZ  group1970; \
 	VZEROUPPER; \
 	RET; \
-chunk2091: \
+chunk1964: \
 	SUBQ $0x08, BX; \
-group2103: \
+group1974: \
 	MOVQ rows+24(FP), R11; \
-row2104: \
+row1975: \
 	XORQ R10, R10; \
-chunks2105: \
+chunks1976: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -51828,62 +46899,30 @@ chunks2105: \
 	VPACKUSDW X3, X0, X1; \
 	VMOVQ     X1, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone2106; \
+	JEQ       rowdone1977; \
 	ADDQ      $0x08, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks2105; \
-	SUBQ      $0x04, R10; \
-	CMPQ      R10, BX; \
-	JL        whole2107; \
+	JLE       chunks1976; \
 	MOVQ      BX, R10; \
-	ADDQ      $0x04, R10; \
-	LEAQ      (CX)(R10*1), R12; \
-	LEAQ      (R12)(R9*1), R13; \
-	VMOVDQU   (AX)(R10*4), X0; \
-	VPAND     shuffle1474<>+0(SB), X0, X1; \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPACKUSDW X2, X1, X2; \
-	VPSRLD    $0x10, X0, X1; \
-	VPSRLD    $0x10, X0, X3; \
-	VPACKUSDW X3, X1, X0; \
-	VPAND     shuffle1474<>+0(SB), X2, X3; \
-	VPAND     shuffle1474<>+0(SB), X2, X1; \
-	VPACKUSDW X1, X3, X1; \
-	VMOVD     X1, (R12); \
-	VPSRLD    $0x10, X2, X1; \
-	VPSRLD    $0x10, X2, X3; \
-	VPACKUSDW X3, X1, X2; \
-	VMOVD     X2, (R13); \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPAND     shuffle1474<>+0(SB), X0, X3; \
-	VPACKUSDW X3, X2, X3; \
-	VMOVD     X3, (R12)(DX*1); \
-	VPSRLD    $0x10, X0, X3; \
-	VPSRLD    $0x10, X0, X2; \
-	VPACKUSDW X2, X3, X0; \
-	VMOVD     X0, (R13)(DX*1); \
-	JMP       rowdone2106; \
-whole2107: \
-	MOVQ BX, R10; \
-	JMP  chunks2105; \
-rowdone2106: \
+	JMP       chunks1976; \
+rowdone1977: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2104; \
+	JNZ  row1975; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2103; \
+	JNZ  group1974; \
 	VZEROUPPER; \
 	RET; \
-chunk2092: \
+chunk1965: \
 	SUBQ $0x04, BX; \
-group2108: \
+group1978: \
 	MOVQ rows+24(FP), R11; \
-row2109: \
+row1979: \
 	XORQ R10, R10; \
-chunks2110: \
+chunks1980: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -51910,21 +46949,21 @@ chunks2110: \
 	VPACKUSDW X2, X3, X0; \
 	VMOVD     X0, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone2111; \
+	JEQ       rowdone1981; \
 	ADDQ      $0x04, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks2110; \
+	JLE       chunks1980; \
 	MOVQ      BX, R10; \
-	JMP       chunks2110; \
-rowdone2111: \
+	JMP       chunks1980; \
+rowdone1981: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2109; \
+	JNZ  row1979; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2108; \
+	JNZ  group1978; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX2_body
@@ -51942,21 +46981,21 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2112; \
+	JAE  chunk1982; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2113; \
+	JAE  chunk1983; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2114; \
+	JAE  chunk1984; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2115; \
+	JAE  chunk1985; \
 	RET; \
-chunk2112: \
+chunk1982: \
 	SUBQ $0x20, BX; \
-group2116: \
+group1986: \
 	MOVQ rows+24(FP), R11; \
-row2117: \
+row1987: \
 	XORQ R10, R10; \
-chunks2118: \
+chunks1988: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -51980,55 +47019,30 @@ chunks2118: \
 	VPUNPCKHDQ  Y3, Y1, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2119; \
+	JEQ         rowdone1989; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2118; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2120; \
+	JLE         chunks1988; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VMOVDQU     16(AX)(R10*4), X1; \
-	VSHUFPS     $0x88, X1, X0, X2; \
-	VSHUFPS     $0xdd, X1, X0, X1; \
-	VMOVDQU     32(AX)(R10*4), X0; \
-	VMOVDQU     48(AX)(R10*4), X3; \
-	VSHUFPS     $0x88, X3, X0, X4; \
-	VSHUFPS     $0xdd, X3, X0, X3; \
-	VSHUFPS     $0x88, X4, X2, X0; \
-	VMOVDQU     X0, (R12); \
-	VSHUFPS     $0xdd, X4, X2, X4; \
-	VMOVDQU     X4, (R13); \
-	VSHUFPS     $0x88, X3, X1, X4; \
-	VMOVDQU     X4, (R12)(DX*1); \
-	VSHUFPS     $0xdd, X3, X1, X3; \
-	VMOVDQU     X3, (R13)(DX*1); \
-	JMP         rowdone2119; \
-whole2120: \
-	MOVQ BX, R10; \
-	JMP  chunks2118; \
-rowdone2119: \
+	JMP         chunks1988; \
+rowdone1989: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2117; \
+	JNZ  row1987; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2116; \
+	JNZ  group1986; \
 	VZEROUPPER; \
 	RET; \
-chunk2113: \
+chunk1983: \
 	SUBQ $0x10, BX; \
-group2121: \
+group1990: \
 	MOVQ rows+24(FP), R11; \
-row2122: \
+row1991: \
 	XORQ R10, R10; \
-chunks2123: \
+chunks1992: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -52048,51 +47062,30 @@ chunks2123: \
 	VSHUFPS $0xdd, X3, X1, X3; \
 	VMOVDQU X3, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2124; \
+	JEQ     rowdone1993; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2123; \
-	SUBQ    $0x08, R10; \
-	CMPQ    R10, BX; \
-	JL      whole2125; \
+	JLE     chunks1992; \
 	MOVQ    BX, R10; \
-	ADDQ    $0x08, R10; \
-	LEAQ    (CX)(R10*1), R12; \
-	LEAQ    (R12)(R9*1), R13; \
-	VMOVDQU (AX)(R10*4), X0; \
-	VMOVDQU 16(AX)(R10*4), X1; \
-	VSHUFPS $0x88, X1, X0, X2; \
-	VSHUFPS $0xdd, X1, X0, X1; \
-	VSHUFPS $0x88, X2, X2, X0; \
-	VMOVQ   X0, (R12); \
-	VSHUFPS $0xdd, X2, X2, X2; \
-	VMOVQ   X2, (R13); \
-	VSHUFPS $0x88, X1, X1, X2; \
-	VMOVQ   X2, (R12)(DX*1); \
-	VSHUFPS $0xdd, X1, X1, X1; \
-	VMOVQ   X1, (R13)(DX*1); \
-	JMP     rowdone2124; \
-whole2125: \
-	MOVQ BX, R10; \
-	JMP  chunks2123; \
-rowdone2124: \
+	JMP     chunks1992; \
+rowdone1993: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2122; \
+	JNZ  row1991; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2121; \
+	JNZ  group1990; \
 	VZEROUPPER; \
 	RET; \
-chunk2114: \
+chunk1984: \
 	SUBQ $0x08, BX; \
-group2126: \
+group1994: \
 	MOVQ rows+24(FP), R11; \
-row2127: \
+row1995: \
 	XORQ R10, R10; \
-chunks2128: \
+chunks1996: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -52108,50 +47101,30 @@ chunks2128: \
 	VSHUFPS $0xdd, X1, X1, X1; \
 	VMOVQ   X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2129; \
+	JEQ     rowdone1997; \
 	ADDQ    $0x08, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2128; \
-	SUBQ    $0x04, R10; \
-	CMPQ    R10, BX; \
-	JL      whole2130; \
+	JLE     chunks1996; \
 	MOVQ    BX, R10; \
-	ADDQ    $0x04, R10; \
-	LEAQ    (CX)(R10*1), R12; \
-	LEAQ    (R12)(R9*1), R13; \
-	VMOVDQU (AX)(R10*4), X0; \
-	VSHUFPS $0x88, X0, X0, X1; \
-	VSHUFPS $0xdd, X0, X0, X0; \
-	VSHUFPS $0x88, X1, X1, X2; \
-	VMOVD   X2, (R12); \
-	VSHUFPS $0xdd, X1, X1, X1; \
-	VMOVD   X1, (R13); \
-	VSHUFPS $0x88, X0, X0, X1; \
-	VMOVD   X1, (R12)(DX*1); \
-	VSHUFPS $0xdd, X0, X0, X0; \
-	VMOVD   X0, (R13)(DX*1); \
-	JMP     rowdone2129; \
-whole2130: \
-	MOVQ BX, R10; \
-	JMP  chunks2128; \
-rowdone2129: \
+	JMP     chunks1996; \
+rowdone1997: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2127; \
+	JNZ  row1995; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2126; \
+	JNZ  group1994; \
 	VZEROUPPER; \
 	RET; \
-chunk2115: \
+chunk1985: \
 	SUBQ $0x04, BX; \
-group2131: \
+group1998: \
 	MOVQ rows+24(FP), R11; \
-row2132: \
+row1999: \
 	XORQ R10, R10; \
-chunks2133: \
+chunks2000: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -52166,21 +47139,21 @@ chunks2133: \
 	VSHUFPS $0xdd, X0, X0, X0; \
 	VMOVD   X0, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2134; \
+	JEQ     rowdone2001; \
 	ADDQ    $0x04, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2133; \
+	JLE     chunks2000; \
 	MOVQ    BX, R10; \
-	JMP     chunks2133; \
-rowdone2134: \
+	JMP     chunks2000; \
+rowdone2001: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2132; \
+	JNZ  row1999; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2131; \
+	JNZ  group1998; \
 	VZEROUPPER; \
 	RET
 	unzip4x4AVX2_body
@@ -52198,19 +47171,19 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2135; \
+	JAE  chunk2002; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2136; \
+	JAE  chunk2003; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2137; \
+	JAE  chunk2004; \
 	RET; \
-chunk2135: \
+chunk2002: \
 	SUBQ $0x20, BX; \
-group2138: \
+group2005: \
 	MOVQ rows+24(FP), R11; \
-row2139: \
+row2006: \
 	XORQ R10, R10; \
-chunks2140: \
+chunks2007: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -52234,55 +47207,30 @@ chunks2140: \
 	VPUNPCKHQDQ Y3, Y1, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2141; \
+	JEQ         rowdone2008; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2140; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2142; \
+	JLE         chunks2007; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VMOVDQU     16(AX)(R10*4), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     32(AX)(R10*4), X0; \
-	VMOVDQU     48(AX)(R10*4), X3; \
-	VPUNPCKLQDQ X3, X0, X4; \
-	VPUNPCKHQDQ X3, X0, X3; \
-	VPUNPCKLQDQ X4, X2, X0; \
-	VMOVDQU     X0, (R12); \
-	VPUNPCKHQDQ X4, X2, X4; \
-	VMOVDQU     X4, (R13); \
-	VPUNPCKLQDQ X3, X1, X4; \
-	VMOVDQU     X4, (R12)(DX*1); \
-	VPUNPCKHQDQ X3, X1, X3; \
-	VMOVDQU     X3, (R13)(DX*1); \
-	JMP         rowdone2141; \
-whole2142: \
-	MOVQ BX, R10; \
-	JMP  chunks2140; \
-rowdone2141: \
+	JMP         chunks2007; \
+rowdone2008: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2139; \
+	JNZ  row2006; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2138; \
+	JNZ  group2005; \
 	VZEROUPPER; \
 	RET; \
-chunk2136: \
+chunk2003: \
 	SUBQ $0x10, BX; \
-group2143: \
+group2009: \
 	MOVQ rows+24(FP), R11; \
-row2144: \
+row2010: \
 	XORQ R10, R10; \
-chunks2145: \
+chunks2011: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -52302,51 +47250,30 @@ chunks2145: \
 	VPUNPCKHQDQ X3, X1, X3; \
 	VMOVDQU     X3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2146; \
+	JEQ         rowdone2012; \
 	ADDQ        $0x10, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2145; \
-	SUBQ        $0x08, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2147; \
+	JLE         chunks2011; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x08, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VMOVDQU     16(AX)(R10*4), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VPUNPCKLQDQ X2, X2, X0; \
-	VMOVQ       X0, (R12); \
-	VPUNPCKHQDQ X2, X2, X2; \
-	VMOVQ       X2, (R13); \
-	VPUNPCKLQDQ X1, X1, X2; \
-	VMOVQ       X2, (R12)(DX*1); \
-	VPUNPCKHQDQ X1, X1, X1; \
-	VMOVQ       X1, (R13)(DX*1); \
-	JMP         rowdone2146; \
-whole2147: \
-	MOVQ BX, R10; \
-	JMP  chunks2145; \
-rowdone2146: \
+	JMP         chunks2011; \
+rowdone2012: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2144; \
+	JNZ  row2010; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2143; \
+	JNZ  group2009; \
 	VZEROUPPER; \
 	RET; \
-chunk2137: \
+chunk2004: \
 	SUBQ $0x08, BX; \
-group2148: \
+group2013: \
 	MOVQ rows+24(FP), R11; \
-row2149: \
+row2014: \
 	XORQ R10, R10; \
-chunks2150: \
+chunks2015: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -52362,21 +47289,21 @@ chunks2150: \
 	VPUNPCKHQDQ X1, X1, X1; \
 	VMOVQ       X1, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2151; \
+	JEQ         rowdone2016; \
 	ADDQ        $0x08, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2150; \
+	JLE         chunks2015; \
 	MOVQ        BX, R10; \
-	JMP         chunks2150; \
-rowdone2151: \
+	JMP         chunks2015; \
+rowdone2016: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2149; \
+	JNZ  row2014; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2148; \
+	JNZ  group2013; \
 	VZEROUPPER; \
 	RET
 	unzip4x8AVX2_body
@@ -52394,17 +47321,17 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2152; \
+	JAE  chunk2017; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2153; \
+	JAE  chunk2018; \
 	RET; \
-chunk2152: \
+chunk2017: \
 	SUBQ $0x20, BX; \
-group2154: \
+group2019: \
 	MOVQ rows+24(FP), R11; \
-row2155: \
+row2020: \
 	XORQ R10, R10; \
-chunks2156: \
+chunks2021: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -52420,47 +47347,30 @@ chunks2156: \
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0; \
 	VMOVDQU     Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2157; \
+	JEQ         rowdone2022; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2156; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2158; \
+	JLE         chunks2021; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VMOVDQU     X0, (R12); \
-	VMOVDQU     16(AX)(R10*4), X0; \
-	VMOVDQU     X0, (R12)(DX*1); \
-	VMOVDQU     32(AX)(R10*4), X0; \
-	VMOVDQU     X0, (R13); \
-	VMOVDQU     48(AX)(R10*4), X0; \
-	VMOVDQU     X0, (R13)(DX*1); \
-	JMP         rowdone2157; \
-whole2158: \
-	MOVQ BX, R10; \
-	JMP  chunks2156; \
-rowdone2157: \
+	JMP         chunks2021; \
+rowdone2022: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2155; \
+	JNZ  row2020; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2154; \
+	JNZ  group2019; \
 	VZEROUPPER; \
 	RET; \
-chunk2153: \
+chunk2018: \
 	SUBQ $0x10, BX; \
-group2159: \
+group2023: \
 	MOVQ rows+24(FP), R11; \
-row2160: \
+row2024: \
 	XORQ R10, R10; \
-chunks2161: \
+chunks2025: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -52472,21 +47382,21 @@ chunks2161: \
 	VMOVDQU 48(AX)(R10*4), X0; \
 	VMOVDQU X0, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2162; \
+	JEQ     rowdone2026; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2161; \
+	JLE     chunks2025; \
 	MOVQ    BX, R10; \
-	JMP     chunks2161; \
-rowdone2162: \
+	JMP     chunks2025; \
+rowdone2026: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2160; \
+	JNZ  row2024; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2159; \
+	JNZ  group2023; \
 	VZEROUPPER; \
 	RET
 	unzip4x16AVX2_body
@@ -52504,19 +47414,19 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2163; \
+	JAE  chunk2027; \
 	CMPQ BX, $0x24; \
-	JAE  chunk2164; \
+	JAE  chunk2028; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2165; \
+	JAE  chunk2029; \
 	RET; \
-chunk2163: \
+chunk2027: \
 	SUBQ $0x60, BX; \
-group2166: \
+group2030: \
 	MOVQ rows+24(FP), R11; \
-row2167: \
+row2031: \
 	XORQ R10, R10; \
-chunks2168: \
+chunks2032: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -52624,30 +47534,30 @@ chunks2168: \
 	VPOR           Y3, Y5, Y3; \
 	VMOVDQU        Y3, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2169; \
+	JEQ            rowdone2033; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2168; \
+	JLE            chunks2032; \
 	MOVQ           BX, R10; \
-	JMP            chunks2168; \
-rowdone2169: \
+	JMP            chunks2032; \
+rowdone2033: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2167; \
+	JNZ  row2031; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2166; \
+	JNZ  group2030; \
 	VZEROUPPER; \
 	RET; \
-chunk2164: \
+chunk2028: \
 	SUBQ $0x24, BX; \
-group2170: \
+group2034: \
 	MOVQ rows+24(FP), R11; \
-row2171: \
+row2035: \
 	XORQ R10, R10; \
-chunks2172: \
+chunks2036: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -52709,30 +47619,30 @@ chunks2172: \
 	VPSHUFB shuffle35<>+0(SB), X0, X0; \
 	VMOVD   X0, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2173; \
+	JEQ     rowdone2037; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2172; \
+	JLE     chunks2036; \
 	MOVQ    BX, R10; \
-	JMP     chunks2172; \
-rowdone2173: \
+	JMP     chunks2036; \
+rowdone2037: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2171; \
+	JNZ  row2035; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2170; \
+	JNZ  group2034; \
 	VZEROUPPER; \
 	RET; \
-chunk2165: \
+chunk2029: \
 	SUBQ $0x18, BX; \
-group2174: \
+group2038: \
 	MOVQ rows+24(FP), R11; \
-row2175: \
+row2039: \
 	XORQ R10, R10; \
-chunks2176: \
+chunks2040: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -52771,21 +47681,21 @@ chunks2176: \
 	VPSHUFB shuffle33<>+0(SB), X0, X0; \
 	VMOVQ   X0, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2177; \
+	JEQ     rowdone2041; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2176; \
+	JLE     chunks2040; \
 	MOVQ    BX, R10; \
-	JMP     chunks2176; \
-rowdone2177: \
+	JMP     chunks2040; \
+rowdone2041: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2175; \
+	JNZ  row2039; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2174; \
+	JNZ  group2038; \
 	VZEROUPPER; \
 	RET
 	unzip4x12AVX2_body
@@ -52875,15 +47785,15 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2178; \
+	JAE  chunk2042; \
 	RET; \
-chunk2178: \
+chunk2042: \
 	SUBQ $0x20, BX; \
-group2179: \
+group2043: \
 	MOVQ rows+24(FP), R11; \
-row2180: \
+row2044: \
 	XORQ R10, R10; \
-chunks2181: \
+chunks2045: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -52923,21 +47833,21 @@ chunks2181: \
 	VPACKUSWB   Y5, Y3, Y4; \
 	VMOVNTDQ    Y4, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2182; \
+	JEQ         rowdone2046; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2181; \
+	JLE         chunks2045; \
 	MOVQ        BX, R10; \
-	JMP         chunks2181; \
-rowdone2182: \
+	JMP         chunks2045; \
+rowdone2046: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2180; \
+	JNZ  row2044; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2179; \
+	JNZ  group2043; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -52956,15 +47866,15 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2183; \
+	JAE  chunk2047; \
 	RET; \
-chunk2183: \
+chunk2047: \
 	SUBQ $0x20, BX; \
-group2184: \
+group2048: \
 	MOVQ rows+24(FP), R11; \
-row2185: \
+row2049: \
 	XORQ R10, R10; \
-chunks2186: \
+chunks2050: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53004,21 +47914,21 @@ chunks2186: \
 	VPACKUSDW   Y5, Y3, Y4; \
 	VMOVNTDQ    Y4, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2187; \
+	JEQ         rowdone2051; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2186; \
+	JLE         chunks2050; \
 	MOVQ        BX, R10; \
-	JMP         chunks2186; \
-rowdone2187: \
+	JMP         chunks2050; \
+rowdone2051: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2185; \
+	JNZ  row2049; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2184; \
+	JNZ  group2048; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -53037,15 +47947,15 @@ TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2188; \
+	JAE  chunk2052; \
 	RET; \
-chunk2188: \
+chunk2052: \
 	SUBQ $0x20, BX; \
-group2189: \
+group2053: \
 	MOVQ rows+24(FP), R11; \
-row2190: \
+row2054: \
 	XORQ R10, R10; \
-chunks2191: \
+chunks2055: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53069,21 +47979,21 @@ chunks2191: \
 	VSHUFPS     $0xdd, Y3, Y1, Y3; \
 	VMOVNTDQ    Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2192; \
+	JEQ         rowdone2056; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2191; \
+	JLE         chunks2055; \
 	MOVQ        BX, R10; \
-	JMP         chunks2191; \
-rowdone2192: \
+	JMP         chunks2055; \
+rowdone2056: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2190; \
+	JNZ  row2054; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2189; \
+	JNZ  group2053; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -53102,15 +48012,15 @@ TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2193; \
+	JAE  chunk2057; \
 	RET; \
-chunk2193: \
+chunk2057: \
 	SUBQ $0x20, BX; \
-group2194: \
+group2058: \
 	MOVQ rows+24(FP), R11; \
-row2195: \
+row2059: \
 	XORQ R10, R10; \
-chunks2196: \
+chunks2060: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53134,21 +48044,21 @@ chunks2196: \
 	VPUNPCKHQDQ Y3, Y1, Y3; \
 	VMOVNTDQ    Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2197; \
+	JEQ         rowdone2061; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2196; \
+	JLE         chunks2060; \
 	MOVQ        BX, R10; \
-	JMP         chunks2196; \
-rowdone2197: \
+	JMP         chunks2060; \
+rowdone2061: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2195; \
+	JNZ  row2059; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2194; \
+	JNZ  group2058; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -53167,15 +48077,15 @@ TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2198; \
+	JAE  chunk2062; \
 	RET; \
-chunk2198: \
+chunk2062: \
 	SUBQ $0x20, BX; \
-group2199: \
+group2063: \
 	MOVQ rows+24(FP), R11; \
-row2200: \
+row2064: \
 	XORQ R10, R10; \
-chunks2201: \
+chunks2065: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53191,21 +48101,21 @@ chunks2201: \
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2202; \
+	JEQ         rowdone2066; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2201; \
+	JLE         chunks2065; \
 	MOVQ        BX, R10; \
-	JMP         chunks2201; \
-rowdone2202: \
+	JMP         chunks2065; \
+rowdone2066: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2200; \
+	JNZ  row2064; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2199; \
+	JNZ  group2063; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -53224,17 +48134,17 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2203; \
+	JAE  chunk2067; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2204; \
+	JAE  chunk2068; \
 	RET; \
-chunk2203: \
+chunk2067: \
 	SUBQ $0x20, BX; \
-group2205: \
+group2069: \
 	MOVQ rows+24(FP), R11; \
-row2206: \
+row2070: \
 	XORQ R10, R10; \
-chunks2207: \
+chunks2071: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53262,84 +48172,30 @@ chunks2207: \
 	VPSHUFB     shuffle1504<>+0(SB), Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2208; \
+	JEQ         rowdone2072; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2207; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2209; \
+	JLE         chunks2071; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VPSHUFB     shuffle2174<>+0(SB), X0, X0; \
-	VMOVDQU     16(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2175<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     32(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2176<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     48(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2177<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R12); \
-	VMOVDQU     4(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2174<>+0(SB), X2, X2; \
-	VMOVDQU     20(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2175<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     36(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2176<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2178<>+0(SB), X1, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     X0, (R12)(DX*1); \
-	VMOVDQU     8(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2174<>+0(SB), X0, X0; \
-	VMOVDQU     24(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2175<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     40(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2176<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VPSHUFB     shuffle2179<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R13); \
-	VMOVDQU     12(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2174<>+0(SB), X2, X2; \
-	VMOVDQU     28(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2175<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     44(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2176<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2180<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, (R13)(DX*1); \
-	JMP         rowdone2208; \
-whole2209: \
-	MOVQ BX, R10; \
-	JMP  chunks2207; \
-rowdone2208: \
+	JMP         chunks2071; \
+rowdone2072: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2206; \
+	JNZ  row2070; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2205; \
+	JNZ  group2069; \
 	VZEROUPPER; \
 	RET; \
-chunk2204: \
+chunk2068: \
 	SUBQ $0x10, BX; \
-group2210: \
+group2073: \
 	MOVQ rows+24(FP), R11; \
-row2211: \
+row2074: \
 	XORQ R10, R10; \
-chunks2212: \
+chunks2075: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -53388,21 +48244,21 @@ chunks2212: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2213; \
+	JEQ     rowdone2076; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2212; \
+	JLE     chunks2075; \
 	MOVQ    BX, R10; \
-	JMP     chunks2212; \
-rowdone2213: \
+	JMP     chunks2075; \
+rowdone2076: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2211; \
+	JNZ  row2074; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2210; \
+	JNZ  group2073; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x1AVX2_body
@@ -53448,15 +48304,15 @@ TEXT ·tunzip4x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2214; \
+	JAE  chunk2077; \
 	RET; \
-chunk2214: \
+chunk2077: \
 	SUBQ $0x20, BX; \
-group2215: \
+group2078: \
 	MOVQ rows+24(FP), R11; \
-row2216: \
+row2079: \
 	XORQ R10, R10; \
-chunks2217: \
+chunks2080: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53524,21 +48380,21 @@ chunks2217: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2218; \
+	JEQ         rowdone2081; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2217; \
+	JLE         chunks2080; \
 	MOVQ        BX, R10; \
-	JMP         chunks2217; \
-rowdone2218: \
+	JMP         chunks2080; \
+rowdone2081: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2216; \
+	JNZ  row2079; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2215; \
+	JNZ  group2078; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -53599,17 +48455,17 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2219; \
+	JAE  chunk2082; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2220; \
+	JAE  chunk2083; \
 	RET; \
-chunk2219: \
+chunk2082: \
 	SUBQ $0x20, BX; \
-group2221: \
+group2084: \
 	MOVQ rows+24(FP), R11; \
-row2222: \
+row2085: \
 	XORQ R10, R10; \
-chunks2223: \
+chunks2086: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53637,62 +48493,30 @@ chunks2223: \
 	VPSHUFB     shuffle1509<>+0(SB), Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2224; \
+	JEQ         rowdone2087; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2223; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2225; \
+	JLE         chunks2086; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VPSHUFB     shuffle2188<>+0(SB), X0, X0; \
-	VMOVDQU     32(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2189<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R12); \
-	VMOVDQU     8(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2188<>+0(SB), X1, X1; \
-	VMOVDQU     40(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2189<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R12)(DX*1); \
-	VMOVDQU     16(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2188<>+0(SB), X0, X0; \
-	VMOVDQU     48(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2189<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R13); \
-	VMOVDQU     24(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2188<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle2190<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, (R13)(DX*1); \
-	JMP         rowdone2224; \
-whole2225: \
-	MOVQ BX, R10; \
-	JMP  chunks2223; \
-rowdone2224: \
+	JMP         chunks2086; \
+rowdone2087: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2222; \
+	JNZ  row2085; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2221; \
+	JNZ  group2084; \
 	VZEROUPPER; \
 	RET; \
-chunk2220: \
+chunk2083: \
 	SUBQ $0x10, BX; \
-group2226: \
+group2088: \
 	MOVQ rows+24(FP), R11; \
-row2227: \
+row2089: \
 	XORQ R10, R10; \
-chunks2228: \
+chunks2090: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -53719,21 +48543,21 @@ chunks2228: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2229; \
+	JEQ     rowdone2091; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2228; \
+	JLE     chunks2090; \
 	MOVQ    BX, R10; \
-	JMP     chunks2228; \
-rowdone2229: \
+	JMP     chunks2090; \
+rowdone2091: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2227; \
+	JNZ  row2089; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2226; \
+	JNZ  group2088; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x2AVX2_body
@@ -53763,15 +48587,15 @@ TEXT ·tunzip4x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2230; \
+	JAE  chunk2092; \
 	RET; \
-chunk2230: \
+chunk2092: \
 	SUBQ $0x20, BX; \
-group2231: \
+group2093: \
 	MOVQ rows+24(FP), R11; \
-row2232: \
+row2094: \
 	XORQ R10, R10; \
-chunks2233: \
+chunks2095: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53807,21 +48631,21 @@ chunks2233: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2234; \
+	JEQ         rowdone2096; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2233; \
+	JLE         chunks2095; \
 	MOVQ        BX, R10; \
-	JMP         chunks2233; \
-rowdone2234: \
+	JMP         chunks2095; \
+rowdone2096: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2232; \
+	JNZ  row2094; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2231; \
+	JNZ  group2093; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -53858,15 +48682,15 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2235; \
+	JAE  chunk2097; \
 	RET; \
-chunk2235: \
+chunk2097: \
 	SUBQ $0x20, BX; \
-group2236: \
+group2098: \
 	MOVQ rows+24(FP), R11; \
-row2237: \
+row2099: \
 	XORQ R10, R10; \
-chunks2238: \
+chunks2100: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -53892,21 +48716,21 @@ chunks2238: \
 	VPSHUFB        shuffle2197<>+0(SB), Y0, Y0; \
 	VMOVDQU        Y0, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2239; \
+	JEQ            rowdone2101; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2238; \
+	JLE            chunks2100; \
 	MOVQ           BX, R10; \
-	JMP            chunks2238; \
-rowdone2239: \
+	JMP            chunks2100; \
+rowdone2101: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2237; \
+	JNZ  row2099; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2236; \
+	JNZ  group2098; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x4AVX2_body
@@ -53948,15 +48772,15 @@ TEXT ·tunzip4x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2240; \
+	JAE  chunk2102; \
 	RET; \
-chunk2240: \
+chunk2102: \
 	SUBQ $0x20, BX; \
-group2241: \
+group2103: \
 	MOVQ rows+24(FP), R11; \
-row2242: \
+row2104: \
 	XORQ R10, R10; \
-chunks2243: \
+chunks2105: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -53991,21 +48815,21 @@ chunks2243: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2244; \
+	JEQ            rowdone2106; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2243; \
+	JLE            chunks2105; \
 	MOVQ           BX, R10; \
-	JMP            chunks2243; \
-rowdone2244: \
+	JMP            chunks2105; \
+rowdone2106: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2242; \
+	JNZ  row2104; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2241; \
+	JNZ  group2103; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -54024,15 +48848,15 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2245; \
+	JAE  chunk2107; \
 	RET; \
-chunk2245: \
+chunk2107: \
 	SUBQ $0x40, BX; \
-group2246: \
+group2108: \
 	MOVQ rows+24(FP), R11; \
-row2247: \
+row2109: \
 	XORQ R10, R10; \
-chunks2248: \
+chunks2110: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -54082,21 +48906,21 @@ chunks2248: \
 	VPSHUFB        shuffle705<>+0(SB), Y0, Y0; \
 	VMOVDQU        Y0, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2249; \
+	JEQ            rowdone2111; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2248; \
+	JLE            chunks2110; \
 	MOVQ           BX, R10; \
-	JMP            chunks2248; \
-rowdone2249: \
+	JMP            chunks2110; \
+rowdone2111: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2247; \
+	JNZ  row2109; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2246; \
+	JNZ  group2108; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x8AVX2_body
@@ -54114,15 +48938,15 @@ TEXT ·tunzip4x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2250; \
+	JAE  chunk2112; \
 	RET; \
-chunk2250: \
+chunk2112: \
 	SUBQ $0x40, BX; \
-group2251: \
+group2113: \
 	MOVQ rows+24(FP), R11; \
-row2252: \
+row2114: \
 	XORQ R10, R10; \
-chunks2253: \
+chunks2115: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -54189,21 +49013,21 @@ chunks2253: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2254; \
+	JEQ            rowdone2116; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2253; \
+	JLE            chunks2115; \
 	MOVQ           BX, R10; \
-	JMP            chunks2253; \
-rowdone2254: \
+	JMP            chunks2115; \
+rowdone2116: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2252; \
+	JNZ  row2114; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2251; \
+	JNZ  group2113; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -54222,19 +49046,19 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2255; \
+	JAE  chunk2117; \
 	CMPQ BX, $0x24; \
-	JAE  chunk2256; \
+	JAE  chunk2118; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2257; \
+	JAE  chunk2119; \
 	RET; \
-chunk2255: \
+chunk2117: \
 	SUBQ $0x60, BX; \
-group2258: \
+group2120: \
 	MOVQ rows+24(FP), R11; \
-row2259: \
+row2121: \
 	XORQ R10, R10; \
-chunks2260: \
+chunks2122: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -54370,30 +49194,30 @@ chunks2260: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, 64(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2261; \
+	JEQ         rowdone2123; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2260; \
+	JLE         chunks2122; \
 	MOVQ        BX, R10; \
-	JMP         chunks2260; \
-rowdone2261: \
+	JMP         chunks2122; \
+rowdone2123: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2259; \
+	JNZ  row2121; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2258; \
+	JNZ  group2120; \
 	VZEROUPPER; \
 	RET; \
-chunk2256: \
+chunk2118: \
 	SUBQ $0x24, BX; \
-group2262: \
+group2124: \
 	MOVQ rows+24(FP), R11; \
-row2263: \
+row2125: \
 	XORQ R10, R10; \
-chunks2264: \
+chunks2126: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -54562,30 +49386,30 @@ chunks2264: \
 	VPOR    X1, X2, X1; \
 	VMOVD   X1, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2265; \
+	JEQ     rowdone2127; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2264; \
+	JLE     chunks2126; \
 	MOVQ    BX, R10; \
-	JMP     chunks2264; \
-rowdone2265: \
+	JMP     chunks2126; \
+rowdone2127: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2263; \
+	JNZ  row2125; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2262; \
+	JNZ  group2124; \
 	VZEROUPPER; \
 	RET; \
-chunk2257: \
+chunk2119: \
 	SUBQ $0x18, BX; \
-group2266: \
+group2128: \
 	MOVQ rows+24(FP), R11; \
-row2267: \
+row2129: \
 	XORQ R10, R10; \
-chunks2268: \
+chunks2130: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -54690,21 +49514,21 @@ chunks2268: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2269; \
+	JEQ     rowdone2131; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2268; \
+	JLE     chunks2130; \
 	MOVQ    BX, R10; \
-	JMP     chunks2268; \
-rowdone2269: \
+	JMP     chunks2130; \
+rowdone2131: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2267; \
+	JNZ  row2129; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2266; \
+	JNZ  group2128; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x1AVX2_body
@@ -54850,15 +49674,15 @@ TEXT ·tunzip4x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2270; \
+	JAE  chunk2132; \
 	RET; \
-chunk2270: \
+chunk2132: \
 	SUBQ $0x60, BX; \
-group2271: \
+group2133: \
 	MOVQ rows+24(FP), R11; \
-row2272: \
+row2134: \
 	XORQ R10, R10; \
-chunks2273: \
+chunks2135: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -55139,21 +49963,21 @@ chunks2273: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2274; \
+	JEQ            rowdone2136; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2273; \
+	JLE            chunks2135; \
 	MOVQ           BX, R10; \
-	JMP            chunks2273; \
-rowdone2274: \
+	JMP            chunks2135; \
+rowdone2136: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2272; \
+	JNZ  row2134; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2271; \
+	JNZ  group2133; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -55280,19 +50104,19 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2275; \
+	JAE  chunk2137; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2276; \
+	JAE  chunk2138; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2277; \
+	JAE  chunk2139; \
 	RET; \
-chunk2275: \
+chunk2137: \
 	SUBQ $0x60, BX; \
-group2278: \
+group2140: \
 	MOVQ rows+24(FP), R11; \
-row2279: \
+row2141: \
 	XORQ R10, R10; \
-chunks2280: \
+chunks2142: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -55428,180 +50252,30 @@ chunks2280: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, 64(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2281; \
+	JEQ         rowdone2143; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2280; \
-	SUBQ        $0x30, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2282; \
+	JLE         chunks2142; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x30, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VPSHUFB     shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU     32(AX)(R10*4), X1; \
-	VPSHUFB     shuffle182<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     64(AX)(R10*4), X0; \
-	VPSHUFB     shuffle183<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R12); \
-	VMOVDQU     6(AX)(R10*4), X0; \
-	VPSHUFB     shuffle1386<>+0(SB), X0, X0; \
-	VMOVDQU     38(AX)(R10*4), X1; \
-	VPSHUFB     shuffle835<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     68(AX)(R10*4), X0; \
-	VPSHUFB     shuffle193<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     96(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2024<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     128(AX)(R10*4), X0; \
-	VPSHUFB     shuffle837<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     160(AX)(R10*4), X1; \
-	VPSHUFB     shuffle843<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, 16(R12); \
-	VMOVDQU     100(AX)(R10*4), X1; \
-	VPSHUFB     shuffle183<>+0(SB), X1, X1; \
-	VMOVDQU     130(AX)(R10*4), X0; \
-	VPSHUFB     shuffle181<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     162(AX)(R10*4), X1; \
-	VPSHUFB     shuffle182<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, 32(R12); \
-	VMOVDQU     8(AX)(R10*4), X1; \
-	VPSHUFB     shuffle181<>+0(SB), X1, X1; \
-	VMOVDQU     40(AX)(R10*4), X0; \
-	VPSHUFB     shuffle182<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     72(AX)(R10*4), X1; \
-	VPSHUFB     shuffle183<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R12)(DX*1); \
-	VMOVDQU     14(AX)(R10*4), X1; \
-	VPSHUFB     shuffle1386<>+0(SB), X1, X1; \
-	VMOVDQU     46(AX)(R10*4), X0; \
-	VPSHUFB     shuffle835<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     76(AX)(R10*4), X1; \
-	VPSHUFB     shuffle193<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     104(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2024<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     136(AX)(R10*4), X1; \
-	VPSHUFB     shuffle837<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     168(AX)(R10*4), X0; \
-	VPSHUFB     shuffle843<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, 16(R12)(DX*1); \
-	VMOVDQU     108(AX)(R10*4), X0; \
-	VPSHUFB     shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU     138(AX)(R10*4), X1; \
-	VPSHUFB     shuffle181<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     170(AX)(R10*4), X0; \
-	VPSHUFB     shuffle182<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, 32(R12)(DX*1); \
-	VMOVDQU     16(AX)(R10*4), X0; \
-	VPSHUFB     shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU     48(AX)(R10*4), X1; \
-	VPSHUFB     shuffle182<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     80(AX)(R10*4), X0; \
-	VPSHUFB     shuffle183<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R13); \
-	VMOVDQU     22(AX)(R10*4), X0; \
-	VPSHUFB     shuffle1386<>+0(SB), X0, X0; \
-	VMOVDQU     54(AX)(R10*4), X1; \
-	VPSHUFB     shuffle835<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     84(AX)(R10*4), X0; \
-	VPSHUFB     shuffle193<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     112(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2024<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     144(AX)(R10*4), X0; \
-	VPSHUFB     shuffle837<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     176(AX)(R10*4), X1; \
-	VPSHUFB     shuffle843<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, 16(R13); \
-	VMOVDQU     116(AX)(R10*4), X2; \
-	VPSHUFB     shuffle183<>+0(SB), X2, X2; \
-	VMOVDQU     146(AX)(R10*4), X0; \
-	VPSHUFB     shuffle181<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VPSHUFB     shuffle2252<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, 32(R13); \
-	VMOVDQU     24(AX)(R10*4), X2; \
-	VPSHUFB     shuffle181<>+0(SB), X2, X2; \
-	VMOVDQU     56(AX)(R10*4), X0; \
-	VPSHUFB     shuffle182<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     88(AX)(R10*4), X2; \
-	VPSHUFB     shuffle183<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R13)(DX*1); \
-	VMOVDQU     30(AX)(R10*4), X2; \
-	VPSHUFB     shuffle1386<>+0(SB), X2, X2; \
-	VMOVDQU     62(AX)(R10*4), X0; \
-	VPSHUFB     shuffle835<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     92(AX)(R10*4), X2; \
-	VPSHUFB     shuffle193<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     120(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2024<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     152(AX)(R10*4), X2; \
-	VPSHUFB     shuffle837<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle848<>+0(SB), X1, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     X0, 16(R13)(DX*1); \
-	VMOVDQU     124(AX)(R10*4), X0; \
-	VPSHUFB     shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU     154(AX)(R10*4), X2; \
-	VPSHUFB     shuffle181<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle189<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, 32(R13)(DX*1); \
-	JMP         rowdone2281; \
-whole2282: \
-	MOVQ BX, R10; \
-	JMP  chunks2280; \
-rowdone2281: \
+	JMP         chunks2142; \
+rowdone2143: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2279; \
+	JNZ  row2141; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2278; \
+	JNZ  group2140; \
 	VZEROUPPER; \
 	RET; \
-chunk2276: \
+chunk2138: \
 	SUBQ $0x30, BX; \
-group2283: \
+group2144: \
 	MOVQ rows+24(FP), R11; \
-row2284: \
+row2145: \
 	XORQ R10, R10; \
-chunks2285: \
+chunks2146: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -55746,108 +50420,30 @@ chunks2285: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2286; \
+	JEQ     rowdone2147; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2285; \
-	SUBQ    $0x18, R10; \
-	CMPQ    R10, BX; \
-	JL      whole2287; \
+	JLE     chunks2146; \
 	MOVQ    BX, R10; \
-	ADDQ    $0x18, R10; \
-	LEAQ    (CX)(R10*1), R12; \
-	LEAQ    (R12)(R9*1), R13; \
-	VMOVDQU (AX)(R10*4), X0; \
-	VPSHUFB shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU 32(AX)(R10*4), X1; \
-	VPSHUFB shuffle182<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 64(AX)(R10*4), X0; \
-	VPSHUFB shuffle183<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R12); \
-	VMOVDQU 6(AX)(R10*4), X0; \
-	VPSHUFB shuffle1386<>+0(SB), X0, X0; \
-	VMOVDQU 38(AX)(R10*4), X1; \
-	VPSHUFB shuffle835<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 68(AX)(R10*4), X0; \
-	VPSHUFB shuffle193<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R12); \
-	VMOVDQU 8(AX)(R10*4), X0; \
-	VPSHUFB shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU 40(AX)(R10*4), X1; \
-	VPSHUFB shuffle182<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 72(AX)(R10*4), X0; \
-	VPSHUFB shuffle183<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R12)(DX*1); \
-	VMOVDQU 14(AX)(R10*4), X0; \
-	VPSHUFB shuffle1386<>+0(SB), X0, X0; \
-	VMOVDQU 46(AX)(R10*4), X1; \
-	VPSHUFB shuffle835<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 76(AX)(R10*4), X0; \
-	VPSHUFB shuffle193<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R12)(DX*1); \
-	VMOVDQU 16(AX)(R10*4), X0; \
-	VPSHUFB shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU 48(AX)(R10*4), X1; \
-	VPSHUFB shuffle182<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 80(AX)(R10*4), X0; \
-	VPSHUFB shuffle183<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVDQU X2, (R13); \
-	VMOVDQU 22(AX)(R10*4), X2; \
-	VPSHUFB shuffle1386<>+0(SB), X2, X2; \
-	VMOVDQU 54(AX)(R10*4), X1; \
-	VPSHUFB shuffle835<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle192<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVQ   X2, 16(R13); \
-	VMOVDQU 24(AX)(R10*4), X2; \
-	VPSHUFB shuffle181<>+0(SB), X2, X2; \
-	VMOVDQU 56(AX)(R10*4), X1; \
-	VPSHUFB shuffle182<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle2253<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVDQU X2, (R13)(DX*1); \
-	VMOVDQU 30(AX)(R10*4), X2; \
-	VPSHUFB shuffle1386<>+0(SB), X2, X2; \
-	VMOVDQU 62(AX)(R10*4), X1; \
-	VPSHUFB shuffle835<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle2254<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R13)(DX*1); \
-	JMP     rowdone2286; \
-whole2287: \
-	MOVQ BX, R10; \
-	JMP  chunks2285; \
-rowdone2286: \
+	JMP     chunks2146; \
+rowdone2147: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2284; \
+	JNZ  row2145; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2283; \
+	JNZ  group2144; \
 	VZEROUPPER; \
 	RET; \
-chunk2277: \
+chunk2139: \
 	SUBQ $0x18, BX; \
-group2288: \
+group2148: \
 	MOVQ rows+24(FP), R11; \
-row2289: \
+row2149: \
 	XORQ R10, R10; \
-chunks2290: \
+chunks2150: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -55920,21 +50516,21 @@ chunks2290: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2291; \
+	JEQ     rowdone2151; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2290; \
+	JLE     chunks2150; \
 	MOVQ    BX, R10; \
-	JMP     chunks2290; \
-rowdone2291: \
+	JMP     chunks2150; \
+rowdone2151: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2289; \
+	JNZ  row2149; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2288; \
+	JNZ  group2148; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x2AVX2_body
@@ -56012,17 +50608,17 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2292; \
+	JAE  chunk2152; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2293; \
+	JAE  chunk2153; \
 	RET; \
-chunk2292: \
+chunk2152: \
 	SUBQ $0x60, BX; \
-group2294: \
+group2154: \
 	MOVQ rows+24(FP), R11; \
-row2295: \
+row2155: \
 	XORQ R10, R10; \
-chunks2296: \
+chunks2156: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -56158,145 +50754,30 @@ chunks2296: \
 	VPOR           Y5, Y7, Y5; \
 	VMOVDQU        Y5, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2297; \
+	JEQ            rowdone2157; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2296; \
-	SUBQ           $0x30, R10; \
-	CMPQ           R10, BX; \
-	JL             whole2298; \
+	JLE            chunks2156; \
 	MOVQ           BX, R10; \
-	ADDQ           $0x30, R10; \
-	LEAQ           (CX)(R10*1), R12; \
-	LEAQ           (R12)(R9*1), R13; \
-	VMOVDQU        (AX)(R10*4), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X0; \
-	VMOVDQU        64(AX)(R10*4), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        128(AX)(R10*4), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R12); \
-	VMOVDQU        8(AX)(R10*4), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VMOVDQU        68(AX)(R10*4), X1; \
-	VPSHUFB        shuffle204<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        132(AX)(R10*4), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R12); \
-	VMOVDQU        12(AX)(R10*4), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VMOVDQU        76(AX)(R10*4), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        136(AX)(R10*4), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R12); \
-	VMOVDQU        16(AX)(R10*4), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X0; \
-	VMOVDQU        80(AX)(R10*4), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        144(AX)(R10*4), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R12)(DX*1); \
-	VMOVDQU        24(AX)(R10*4), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VMOVDQU        84(AX)(R10*4), X1; \
-	VPSHUFB        shuffle204<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        148(AX)(R10*4), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R12)(DX*1); \
-	VMOVDQU        28(AX)(R10*4), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VMOVDQU        92(AX)(R10*4), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        152(AX)(R10*4), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R12)(DX*1); \
-	VMOVDQU        32(AX)(R10*4), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X0; \
-	VMOVDQU        96(AX)(R10*4), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        160(AX)(R10*4), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R13); \
-	VMOVDQU        40(AX)(R10*4), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X0; \
-	VMOVDQU        100(AX)(R10*4), X1; \
-	VPSHUFB        shuffle204<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        164(AX)(R10*4), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R13); \
-	VMOVDQU        44(AX)(R10*4), X0; \
-	VPSHUFB        shuffle205<>+0(SB), X0, X0; \
-	VMOVDQU        108(AX)(R10*4), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        168(AX)(R10*4), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13); \
-	VMOVDQU        48(AX)(R10*4), X0; \
-	VPSHUFB        shuffle204<>+0(SB), X0, X0; \
-	VMOVDQU        112(AX)(R10*4), X1; \
-	VPSHUFB        shuffle205<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        176(AX)(R10*4), X0; \
-	VPSHUFB        shuffle206<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, (R13)(DX*1); \
-	VMOVDQU        56(AX)(R10*4), X2; \
-	VPSHUFB        shuffle206<>+0(SB), X2, X2; \
-	VMOVDQU        116(AX)(R10*4), X1; \
-	VPSHUFB        shuffle204<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle209<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 16(R13)(DX*1); \
-	VMOVDQU        60(AX)(R10*4), X2; \
-	VPSHUFB        shuffle205<>+0(SB), X2, X2; \
-	VMOVDQU        124(AX)(R10*4), X1; \
-	VPSHUFB        shuffle206<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle212<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13)(DX*1); \
-	JMP            rowdone2297; \
-whole2298: \
-	MOVQ BX, R10; \
-	JMP  chunks2296; \
-rowdone2297: \
+	JMP            chunks2156; \
+rowdone2157: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2295; \
+	JNZ  row2155; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2294; \
+	JNZ  group2154; \
 	VZEROUPPER; \
 	RET; \
-chunk2293: \
+chunk2153: \
 	SUBQ $0x30, BX; \
-group2299: \
+group2158: \
 	MOVQ rows+24(FP), R11; \
-row2300: \
+row2159: \
 	XORQ R10, R10; \
-chunks2301: \
+chunks2160: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -56406,21 +50887,21 @@ chunks2301: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2302; \
+	JEQ     rowdone2161; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2301; \
+	JLE     chunks2160; \
 	MOVQ    BX, R10; \
-	JMP     chunks2301; \
-rowdone2302: \
+	JMP     chunks2160; \
+rowdone2161: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2300; \
+	JNZ  row2159; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2299; \
+	JNZ  group2158; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x4AVX2_body
@@ -56468,15 +50949,15 @@ TEXT ·tunzip4x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2303; \
+	JAE  chunk2162; \
 	RET; \
-chunk2303: \
+chunk2162: \
 	SUBQ $0x60, BX; \
-group2304: \
+group2163: \
 	MOVQ rows+24(FP), R11; \
-row2305: \
+row2164: \
 	XORQ R10, R10; \
-chunks2306: \
+chunks2165: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -56623,21 +51104,21 @@ chunks2306: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2307; \
+	JEQ            rowdone2166; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2306; \
+	JLE            chunks2165; \
 	MOVQ           BX, R10; \
-	JMP            chunks2306; \
-rowdone2307: \
+	JMP            chunks2165; \
+rowdone2166: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2305; \
+	JNZ  row2164; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2304; \
+	JNZ  group2163; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -56656,15 +51137,15 @@ TEXT ·tunzip4x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2308; \
+	JAE  chunk2167; \
 	RET; \
-chunk2308: \
+chunk2167: \
 	SUBQ $0x60, BX; \
-group2309: \
+group2168: \
 	MOVQ rows+24(FP), R11; \
-row2310: \
+row2169: \
 	XORQ R10, R10; \
-chunks2311: \
+chunks2170: \
 	LEAQ         (CX)(R10*1), R12; \
 	LEAQ         (R12)(R9*1), R13; \
 	VMOVDQU      (AX)(R10*4), Y0; \
@@ -56750,21 +51231,21 @@ chunks2311: \
 	VMOVDQU      X1, 32(R13)(DX*1); \
 	VEXTRACTI128 $0x01, Y1, 80(R13)(DX*1); \
 	CMPQ         R10, BX; \
-	JEQ          rowdone2312; \
+	JEQ          rowdone2171; \
 	ADDQ         $0x60, R10; \
 	CMPQ         R10, BX; \
-	JLE          chunks2311; \
+	JLE          chunks2170; \
 	MOVQ         BX, R10; \
-	JMP          chunks2311; \
-rowdone2312: \
+	JMP          chunks2170; \
+rowdone2171: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2310; \
+	JNZ  row2169; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2309; \
+	JNZ  group2168; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x8AVX2_body
@@ -56782,15 +51263,15 @@ TEXT ·tunzip4x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2313; \
+	JAE  chunk2172; \
 	RET; \
-chunk2313: \
+chunk2172: \
 	SUBQ $0x60, BX; \
-group2314: \
+group2173: \
 	MOVQ rows+24(FP), R11; \
-row2315: \
+row2174: \
 	XORQ R10, R10; \
-chunks2316: \
+chunks2175: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -56889,21 +51370,21 @@ chunks2316: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2317; \
+	JEQ            rowdone2176; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2316; \
+	JLE            chunks2175; \
 	MOVQ           BX, R10; \
-	JMP            chunks2316; \
-rowdone2317: \
+	JMP            chunks2175; \
+rowdone2176: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2315; \
+	JNZ  row2174; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2314; \
+	JNZ  group2173; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -56922,17 +51403,17 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2318; \
+	JAE  chunk2177; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2319; \
+	JAE  chunk2178; \
 	RET; \
-chunk2318: \
+chunk2177: \
 	SUBQ $0x20, BX; \
-group2320: \
+group2179: \
 	MOVQ rows+24(FP), R11; \
-row2321: \
+row2180: \
 	XORQ R10, R10; \
-chunks2322: \
+chunks2181: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -56960,84 +51441,30 @@ chunks2322: \
 	VPSHUFB     shuffle118<>+0(SB), Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2323; \
+	JEQ         rowdone2182; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2322; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2324; \
+	JLE         chunks2181; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	VMOVDQU     (AX)(R10*4), X0; \
-	VPSHUFB     shuffle2260<>+0(SB), X0, X0; \
-	VMOVDQU     16(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2261<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     32(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2262<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     48(AX)(R10*4), X1; \
-	VPSHUFB     shuffle2263<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R12); \
-	VMOVDQU     4(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2260<>+0(SB), X2, X2; \
-	VMOVDQU     20(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2261<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     36(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2262<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2264<>+0(SB), X1, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     X0, (R12)(DX*1); \
-	VMOVDQU     8(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2260<>+0(SB), X0, X0; \
-	VMOVDQU     24(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2261<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     40(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2262<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VPSHUFB     shuffle2265<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R13); \
-	VMOVDQU     12(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2260<>+0(SB), X2, X2; \
-	VMOVDQU     28(AX)(R10*4), X0; \
-	VPSHUFB     shuffle2261<>+0(SB), X0, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     44(AX)(R10*4), X2; \
-	VPSHUFB     shuffle2262<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2266<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, (R13)(DX*1); \
-	JMP         rowdone2323; \
-whole2324: \
-	MOVQ BX, R10; \
-	JMP  chunks2322; \
-rowdone2323: \
+	JMP         chunks2181; \
+rowdone2182: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2321; \
+	JNZ  row2180; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2320; \
+	JNZ  group2179; \
 	VZEROUPPER; \
 	RET; \
-chunk2319: \
+chunk2178: \
 	SUBQ $0x10, BX; \
-group2325: \
+group2183: \
 	MOVQ rows+24(FP), R11; \
-row2326: \
+row2184: \
 	XORQ R10, R10; \
-chunks2327: \
+chunks2185: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -57086,21 +51513,21 @@ chunks2327: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2328; \
+	JEQ     rowdone2186; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2327; \
+	JLE     chunks2185; \
 	MOVQ    BX, R10; \
-	JMP     chunks2327; \
-rowdone2328: \
+	JMP     chunks2185; \
+rowdone2186: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2326; \
+	JNZ  row2184; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2325; \
+	JNZ  group2183; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x1AVX2_body
@@ -57146,15 +51573,15 @@ TEXT ·tunzip4x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2329; \
+	JAE  chunk2187; \
 	RET; \
-chunk2329: \
+chunk2187: \
 	SUBQ $0x20, BX; \
-group2330: \
+group2188: \
 	MOVQ rows+24(FP), R11; \
-row2331: \
+row2189: \
 	XORQ R10, R10; \
-chunks2332: \
+chunks2190: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -57222,21 +51649,21 @@ chunks2332: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2333; \
+	JEQ         rowdone2191; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2332; \
+	JLE         chunks2190; \
 	MOVQ        BX, R10; \
-	JMP         chunks2332; \
-rowdone2333: \
+	JMP         chunks2190; \
+rowdone2191: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2331; \
+	JNZ  row2189; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2330; \
+	JNZ  group2188; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -57297,15 +51724,15 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2334; \
+	JAE  chunk2192; \
 	RET; \
-chunk2334: \
+chunk2192: \
 	SUBQ $0x20, BX; \
-group2335: \
+group2193: \
 	MOVQ rows+24(FP), R11; \
-row2336: \
+row2194: \
 	XORQ R10, R10; \
-chunks2337: \
+chunks2195: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -57345,21 +51772,21 @@ chunks2337: \
 	VPOR        Y1, Y3, Y1; \
 	VMOVDQU     Y1, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2338; \
+	JEQ         rowdone2196; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2337; \
+	JLE         chunks2195; \
 	MOVQ        BX, R10; \
-	JMP         chunks2337; \
-rowdone2338: \
+	JMP         chunks2195; \
+rowdone2196: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2336; \
+	JNZ  row2194; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2335; \
+	JNZ  group2193; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x2AVX2_body
@@ -57377,15 +51804,15 @@ TEXT ·tunzip4x4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2339; \
+	JAE  chunk2197; \
 	RET; \
-chunk2339: \
+chunk2197: \
 	SUBQ $0x20, BX; \
-group2340: \
+group2198: \
 	MOVQ rows+24(FP), R11; \
-row2341: \
+row2199: \
 	XORQ R10, R10; \
-chunks2342: \
+chunks2200: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -57450,21 +51877,21 @@ chunks2342: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2343; \
+	JEQ            rowdone2201; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2342; \
+	JLE            chunks2200; \
 	MOVQ           BX, R10; \
-	JMP            chunks2342; \
-rowdone2343: \
+	JMP            chunks2200; \
+rowdone2201: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2341; \
+	JNZ  row2199; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2340; \
+	JNZ  group2198; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -57495,15 +51922,15 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2344; \
+	JAE  chunk2202; \
 	RET; \
-chunk2344: \
+chunk2202: \
 	SUBQ $0x40, BX; \
-group2345: \
+group2203: \
 	MOVQ rows+24(FP), R11; \
-row2346: \
+row2204: \
 	XORQ R10, R10; \
-chunks2347: \
+chunks2205: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -57598,21 +52025,21 @@ chunks2347: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVDQU        Y1, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2348; \
+	JEQ            rowdone2206; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2347; \
+	JLE            chunks2205; \
 	MOVQ           BX, R10; \
-	JMP            chunks2347; \
-rowdone2348: \
+	JMP            chunks2205; \
+rowdone2206: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2346; \
+	JNZ  row2204; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2345; \
+	JNZ  group2203; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x4AVX2_body
@@ -57636,15 +52063,15 @@ TEXT ·tunzip4x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2349; \
+	JAE  chunk2207; \
 	RET; \
-chunk2349: \
+chunk2207: \
 	SUBQ $0x40, BX; \
-group2350: \
+group2208: \
 	MOVQ rows+24(FP), R11; \
-row2351: \
+row2209: \
 	XORQ R10, R10; \
-chunks2352: \
+chunks2210: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -57773,21 +52200,21 @@ chunks2352: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2353; \
+	JEQ            rowdone2211; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2352; \
+	JLE            chunks2210; \
 	MOVQ           BX, R10; \
-	JMP            chunks2352; \
-rowdone2353: \
+	JMP            chunks2210; \
+rowdone2211: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2351; \
+	JNZ  row2209; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2350; \
+	JNZ  group2208; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -57806,15 +52233,15 @@ TEXT ·tunzip4x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk2354; \
+	JAE  chunk2212; \
 	RET; \
-chunk2354: \
+chunk2212: \
 	SUBQ $0x80, BX; \
-group2355: \
+group2213: \
 	MOVQ rows+24(FP), R11; \
-row2356: \
+row2214: \
 	XORQ R10, R10; \
-chunks2357: \
+chunks2215: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -57928,21 +52355,21 @@ chunks2357: \
 	VMOVDQU        X0, 80(R13)(DX*1); \
 	VEXTRACTI128   $0x01, Y0, 112(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2358; \
+	JEQ            rowdone2216; \
 	ADDQ           $0x80, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2357; \
+	JLE            chunks2215; \
 	MOVQ           BX, R10; \
-	JMP            chunks2357; \
-rowdone2358: \
+	JMP            chunks2215; \
+rowdone2216: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2356; \
+	JNZ  row2214; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2355; \
+	JNZ  group2213; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x8AVX2_body
@@ -57960,15 +52387,15 @@ TEXT ·tunzip4x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk2359; \
+	JAE  chunk2217; \
 	RET; \
-chunk2359: \
+chunk2217: \
 	SUBQ $0x80, BX; \
-group2360: \
+group2218: \
 	MOVQ rows+24(FP), R11; \
-row2361: \
+row2219: \
 	XORQ R10, R10; \
-chunks2362: \
+chunks2220: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -58100,21 +52527,21 @@ chunks2362: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 96(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2363; \
+	JEQ         rowdone2221; \
 	ADDQ        $0x80, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2362; \
+	JLE         chunks2220; \
 	MOVQ        BX, R10; \
-	JMP         chunks2362; \
-rowdone2363: \
+	JMP         chunks2220; \
+rowdone2221: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2361; \
+	JNZ  row2219; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2360; \
+	JNZ  group2218; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -58134,17 +52561,17 @@ TEXT ·unzip5x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2364; \
+	JAE  chunk2222; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2365; \
+	JAE  chunk2223; \
 	RET; \
-chunk2364: \
+chunk2222: \
 	SUBQ $0x20, BX; \
-group2366: \
+group2224: \
 	MOVQ rows+24(FP), R12; \
-row2367: \
+row2225: \
 	XORQ R11, R11; \
-chunks2368: \
+chunks2226: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -58210,96 +52637,30 @@ chunks2368: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVDQU     Y4, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2369; \
+	JEQ         rowdone2227; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2368; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2370; \
+	JLE         chunks2226; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x05, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle2302<>+0(SB), X0, X1; \
-	VMOVDQU     16(R11), X2; \
-	VPSHUFB     shuffle2303<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R11), X1; \
-	VPSHUFB     shuffle2304<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     48(R11), X3; \
-	VPSHUFB     shuffle2305<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     64(R11), X4; \
-	VPSHUFB     shuffle2306<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13); \
-	VPSHUFB     shuffle2307<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle2308<>+0(SB), X2, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2309<>+0(SB), X1, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle2310<>+0(SB), X3, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2311<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(DX*1); \
-	VPSHUFB     shuffle2312<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle2313<>+0(SB), X2, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2314<>+0(SB), X1, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle2315<>+0(SB), X3, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2316<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(DX*2); \
-	VPSHUFB     shuffle2317<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle2318<>+0(SB), X2, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2319<>+0(SB), X1, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle2320<>+0(SB), X3, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2321<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(R9*1); \
-	VPSHUFB     shuffle2322<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle2323<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2324<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle2325<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle2326<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R14); \
-	JMP         rowdone2369; \
-whole2370: \
-	MOVQ BX, R11; \
-	JMP  chunks2368; \
-rowdone2369: \
+	JMP         chunks2226; \
+rowdone2227: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2367; \
+	JNZ  row2225; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2366; \
+	JNZ  group2224; \
 	VZEROUPPER; \
 	RET; \
-chunk2365: \
+chunk2223: \
 	SUBQ $0x10, BX; \
-group2371: \
+group2228: \
 	MOVQ rows+24(FP), R12; \
-row2372: \
+row2229: \
 	XORQ R11, R11; \
-chunks2373: \
+chunks2230: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -58360,21 +52721,21 @@ chunks2373: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2374; \
+	JEQ     rowdone2231; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2373; \
+	JLE     chunks2230; \
 	MOVQ    BX, R11; \
-	JMP     chunks2373; \
-rowdone2374: \
+	JMP     chunks2230; \
+rowdone2231: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2372; \
+	JNZ  row2229; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2371; \
+	JNZ  group2228; \
 	VZEROUPPER; \
 	RET
 	unzip5x1AVX2_body
@@ -58643,17 +53004,17 @@ TEXT ·unzip5x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2375; \
+	JAE  chunk2232; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2376; \
+	JAE  chunk2233; \
 	RET; \
-chunk2375: \
+chunk2232: \
 	SUBQ $0x20, BX; \
-group2377: \
+group2234: \
 	MOVQ rows+24(FP), R12; \
-row2378: \
+row2235: \
 	XORQ R11, R11; \
-chunks2379: \
+chunks2236: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -58719,96 +53080,30 @@ chunks2379: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVDQU     Y4, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2380; \
+	JEQ         rowdone2237; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2379; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2381; \
+	JLE         chunks2236; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x05, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle2352<>+0(SB), X0, X1; \
-	VMOVDQU     16(R11), X2; \
-	VPSHUFB     shuffle2353<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R11), X1; \
-	VPSHUFB     shuffle849<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     48(R11), X3; \
-	VPSHUFB     shuffle2354<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     64(R11), X4; \
-	VPSHUFB     shuffle2355<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13); \
-	VPSHUFB     shuffle2356<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle191<>+0(SB), X2, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2357<>+0(SB), X1, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle2358<>+0(SB), X3, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2359<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(DX*1); \
-	VPSHUFB     shuffle2360<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle858<>+0(SB), X2, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2361<>+0(SB), X1, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle1218<>+0(SB), X3, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2362<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(DX*2); \
-	VPSHUFB     shuffle2363<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle2364<>+0(SB), X2, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2365<>+0(SB), X1, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle859<>+0(SB), X3, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle2366<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(R9*1); \
-	VPSHUFB     shuffle2367<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle2368<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle1114<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle2369<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle2370<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R14); \
-	JMP         rowdone2380; \
-whole2381: \
-	MOVQ BX, R11; \
-	JMP  chunks2379; \
-rowdone2380: \
+	JMP         chunks2236; \
+rowdone2237: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2378; \
+	JNZ  row2235; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2377; \
+	JNZ  group2234; \
 	VZEROUPPER; \
 	RET; \
-chunk2376: \
+chunk2233: \
 	SUBQ $0x10, BX; \
-group2382: \
+group2238: \
 	MOVQ rows+24(FP), R12; \
-row2383: \
+row2239: \
 	XORQ R11, R11; \
-chunks2384: \
+chunks2240: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -58869,21 +53164,21 @@ chunks2384: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2385; \
+	JEQ     rowdone2241; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2384; \
+	JLE     chunks2240; \
 	MOVQ    BX, R11; \
-	JMP     chunks2384; \
-rowdone2385: \
+	JMP     chunks2240; \
+rowdone2241: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2383; \
+	JNZ  row2239; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2382; \
+	JNZ  group2238; \
 	VZEROUPPER; \
 	RET
 	unzip5x2AVX2_body
@@ -59128,17 +53423,17 @@ TEXT ·unzip5x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2386; \
+	JAE  chunk2242; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2387; \
+	JAE  chunk2243; \
 	RET; \
-chunk2386: \
+chunk2242: \
 	SUBQ $0x20, BX; \
-group2388: \
+group2244: \
 	MOVQ rows+24(FP), R12; \
-row2389: \
+row2245: \
 	XORQ R11, R11; \
-chunks2390: \
+chunks2246: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -59194,86 +53489,30 @@ chunks2390: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVDQU     Y4, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2391; \
+	JEQ         rowdone2247; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2390; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2392; \
+	JLE         chunks2246; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x05, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle29<>+0(SB), X0, X1; \
-	VMOVDQU     16(R11), X2; \
-	VPSHUFB     shuffle209<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R11), X1; \
-	VPSHUFB     shuffle207<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     48(R11), X3; \
-	VPSHUFB     shuffle541<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     X5, (R13); \
-	VPSHUFB     shuffle213<>+0(SB), X0, X5; \
-	VPSHUFB     shuffle1134<>+0(SB), X2, X4; \
-	VPOR        X4, X5, X4; \
-	VPSHUFB     shuffle211<>+0(SB), X1, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     64(R11), X4; \
-	VPSHUFB     shuffle26<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(DX*1); \
-	VPSHUFB     shuffle538<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle210<>+0(SB), X2, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle206<>+0(SB), X3, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle32<>+0(SB), X4, X5; \
-	VPOR        X5, X6, X5; \
-	VMOVDQU     X5, (R13)(DX*2); \
-	VPSHUFB     shuffle35<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle205<>+0(SB), X1, X5; \
-	VPOR        X5, X0, X5; \
-	VPSHUFB     shuffle691<>+0(SB), X3, X0; \
-	VPOR        X0, X5, X0; \
-	VPSHUFB     shuffle539<>+0(SB), X4, X5; \
-	VPOR        X5, X0, X5; \
-	VMOVDQU     X5, (R13)(R9*1); \
-	VPSHUFB     shuffle29<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle209<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle207<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle541<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     X4, (R14); \
-	JMP         rowdone2391; \
-whole2392: \
-	MOVQ BX, R11; \
-	JMP  chunks2390; \
-rowdone2391: \
+	JMP         chunks2246; \
+rowdone2247: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2389; \
+	JNZ  row2245; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2388; \
+	JNZ  group2244; \
 	VZEROUPPER; \
 	RET; \
-chunk2387: \
+chunk2243: \
 	SUBQ $0x10, BX; \
-group2393: \
+group2248: \
 	MOVQ rows+24(FP), R12; \
-row2394: \
+row2249: \
 	XORQ R11, R11; \
-chunks2395: \
+chunks2250: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -59324,21 +53563,21 @@ chunks2395: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2396; \
+	JEQ     rowdone2251; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2395; \
+	JLE     chunks2250; \
 	MOVQ    BX, R11; \
-	JMP     chunks2395; \
-rowdone2396: \
+	JMP     chunks2250; \
+rowdone2251: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2394; \
+	JNZ  row2249; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2393; \
+	JNZ  group2248; \
 	VZEROUPPER; \
 	RET
 	unzip5x4AVX2_body
@@ -59357,17 +53596,17 @@ TEXT ·unzip5x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2397; \
+	JAE  chunk2252; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2398; \
+	JAE  chunk2253; \
 	RET; \
-chunk2397: \
+chunk2252: \
 	SUBQ $0x20, BX; \
-group2399: \
+group2254: \
 	MOVQ rows+24(FP), R12; \
-row2400: \
+row2255: \
 	XORQ R11, R11; \
-chunks2401: \
+chunks2256: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -59403,66 +53642,30 @@ chunks2401: \
 	VPOR        Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2402; \
+	JEQ         rowdone2257; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2401; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2403; \
+	JLE         chunks2256; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x05, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU     32(R11), X2; \
-	VPSHUFB     shuffle220<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     X3, (R13); \
-	VPSHUFB     shuffle33<>+0(SB), X0, X0; \
-	VMOVDQU     48(R11), X3; \
-	VPSHUFB     shuffle28<>+0(SB), X3, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R13)(DX*1); \
-	VMOVDQU     16(R11), X1; \
-	VPSHUFB     shuffle27<>+0(SB), X1, X0; \
-	VPSHUFB     shuffle220<>+0(SB), X3, X3; \
-	VPOR        X3, X0, X3; \
-	VMOVDQU     X3, (R13)(DX*2); \
-	VPSHUFB     shuffle33<>+0(SB), X1, X1; \
-	VMOVDQU     64(R11), X3; \
-	VPSHUFB     shuffle28<>+0(SB), X3, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R13)(R9*1); \
-	VPSHUFB     shuffle27<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle220<>+0(SB), X3, X3; \
-	VPOR        X3, X2, X3; \
-	VMOVDQU     X3, (R14); \
-	JMP         rowdone2402; \
-whole2403: \
-	MOVQ BX, R11; \
-	JMP  chunks2401; \
-rowdone2402: \
+	JMP         chunks2256; \
+rowdone2257: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2400; \
+	JNZ  row2255; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2399; \
+	JNZ  group2254; \
 	VZEROUPPER; \
 	RET; \
-chunk2398: \
+chunk2253: \
 	SUBQ $0x10, BX; \
-group2404: \
+group2258: \
 	MOVQ rows+24(FP), R12; \
-row2405: \
+row2259: \
 	XORQ R11, R11; \
-chunks2406: \
+chunks2260: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -59493,21 +53696,21 @@ chunks2406: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2407; \
+	JEQ     rowdone2261; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2406; \
+	JLE     chunks2260; \
 	MOVQ    BX, R11; \
-	JMP     chunks2406; \
-rowdone2407: \
+	JMP     chunks2260; \
+rowdone2261: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2405; \
+	JNZ  row2259; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2404; \
+	JNZ  group2258; \
 	VZEROUPPER; \
 	RET
 	unzip5x8AVX2_body
@@ -59526,17 +53729,17 @@ TEXT ·unzip5x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2408; \
+	JAE  chunk2262; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2409; \
+	JAE  chunk2263; \
 	RET; \
-chunk2408: \
+chunk2262: \
 	SUBQ $0x20, BX; \
-group2410: \
+group2264: \
 	MOVQ rows+24(FP), R12; \
-row2411: \
+row2265: \
 	XORQ R11, R11; \
-chunks2412: \
+chunks2266: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -59557,51 +53760,30 @@ chunks2412: \
 	VINSERTI128 $0x01, 144(R15), Y0, Y0; \
 	VMOVDQU     Y0, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2413; \
+	JEQ         rowdone2267; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2412; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2414; \
+	JLE         chunks2266; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x05, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VMOVDQU     X0, (R13); \
-	VMOVDQU     16(R11), X0; \
-	VMOVDQU     X0, (R13)(DX*1); \
-	VMOVDQU     32(R11), X0; \
-	VMOVDQU     X0, (R13)(DX*2); \
-	VMOVDQU     48(R11), X0; \
-	VMOVDQU     X0, (R13)(R9*1); \
-	VMOVDQU     64(R11), X0; \
-	VMOVDQU     X0, (R14); \
-	JMP         rowdone2413; \
-whole2414: \
-	MOVQ BX, R11; \
-	JMP  chunks2412; \
-rowdone2413: \
+	JMP         chunks2266; \
+rowdone2267: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2411; \
+	JNZ  row2265; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2410; \
+	JNZ  group2264; \
 	VZEROUPPER; \
 	RET; \
-chunk2409: \
+chunk2263: \
 	SUBQ $0x10, BX; \
-group2415: \
+group2268: \
 	MOVQ rows+24(FP), R12; \
-row2416: \
+row2269: \
 	XORQ R11, R11; \
-chunks2417: \
+chunks2270: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -59617,21 +53799,21 @@ chunks2417: \
 	VMOVDQU 64(R15), X0; \
 	VMOVDQU X0, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2418; \
+	JEQ     rowdone2271; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2417; \
+	JLE     chunks2270; \
 	MOVQ    BX, R11; \
-	JMP     chunks2417; \
-rowdone2418: \
+	JMP     chunks2270; \
+rowdone2271: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2416; \
+	JNZ  row2269; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2415; \
+	JNZ  group2268; \
 	VZEROUPPER; \
 	RET
 	unzip5x16AVX2_body
@@ -59649,17 +53831,17 @@ TEXT ·unzip6x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2419; \
+	JAE  chunk2272; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2420; \
+	JAE  chunk2273; \
 	RET; \
-chunk2419: \
+chunk2272: \
 	SUBQ $0x20, BX; \
-group2421: \
+group2274: \
 	MOVQ rows+24(FP), R11; \
-row2422: \
+row2275: \
 	XORQ R10, R10; \
-chunks2423: \
+chunks2276: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -59749,119 +53931,30 @@ chunks2423: \
 	VPOR        Y5, Y4, Y5; \
 	VMOVDQU     Y5, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2424; \
+	JEQ         rowdone2277; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2423; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2425; \
+	JLE         chunks2276; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	IMUL3Q      $0x06, R10, R10; \
-	ADDQ        AX, R10; \
-	VMOVDQU     (R10), X0; \
-	VPSHUFB     shuffle2407<>+0(SB), X0, X1; \
-	VMOVDQU     16(R10), X2; \
-	VPSHUFB     shuffle2408<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R10), X1; \
-	VPSHUFB     shuffle2409<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     48(R10), X3; \
-	VPSHUFB     shuffle2410<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     64(R10), X4; \
-	VPSHUFB     shuffle2411<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     80(R10), X5; \
-	VPSHUFB     shuffle2412<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     X7, (R12); \
-	VPSHUFB     shuffle2413<>+0(SB), X0, X7; \
-	VPSHUFB     shuffle2414<>+0(SB), X2, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2415<>+0(SB), X1, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2416<>+0(SB), X3, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2417<>+0(SB), X4, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2418<>+0(SB), X5, X6; \
-	VPOR        X6, X7, X6; \
-	VMOVDQU     X6, (R12)(DX*1); \
-	VPSHUFB     shuffle2419<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle2420<>+0(SB), X2, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2421<>+0(SB), X1, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2422<>+0(SB), X3, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2423<>+0(SB), X4, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2424<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     X7, (R12)(DX*2); \
-	VPSHUFB     shuffle2425<>+0(SB), X0, X7; \
-	VPSHUFB     shuffle2426<>+0(SB), X2, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2427<>+0(SB), X1, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2428<>+0(SB), X3, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2429<>+0(SB), X4, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2430<>+0(SB), X5, X6; \
-	VPOR        X6, X7, X6; \
-	VMOVDQU     X6, (R13); \
-	VPSHUFB     shuffle2431<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle2432<>+0(SB), X2, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2433<>+0(SB), X1, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2434<>+0(SB), X3, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2435<>+0(SB), X4, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2436<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     X7, (R13)(DX*1); \
-	VPSHUFB     shuffle2437<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle2438<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2439<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle2440<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle2441<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VPSHUFB     shuffle2442<>+0(SB), X5, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     X5, (R13)(DX*2); \
-	JMP         rowdone2424; \
-whole2425: \
-	MOVQ BX, R10; \
-	JMP  chunks2423; \
-rowdone2424: \
+	JMP         chunks2276; \
+rowdone2277: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2422; \
+	JNZ  row2275; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2421; \
+	JNZ  group2274; \
 	VZEROUPPER; \
 	RET; \
-chunk2420: \
+chunk2273: \
 	SUBQ $0x10, BX; \
-group2426: \
+group2278: \
 	MOVQ rows+24(FP), R11; \
-row2427: \
+row2279: \
 	XORQ R10, R10; \
-chunks2428: \
+chunks2280: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -59945,21 +54038,21 @@ chunks2428: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2429; \
+	JEQ     rowdone2281; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2428; \
+	JLE     chunks2280; \
 	MOVQ    BX, R10; \
-	JMP     chunks2428; \
-rowdone2429: \
+	JMP     chunks2280; \
+rowdone2281: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2427; \
+	JNZ  row2279; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2426; \
+	JNZ  group2278; \
 	VZEROUPPER; \
 	RET
 	unzip6x1AVX2_body
@@ -60337,17 +54430,17 @@ TEXT ·unzip6x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2430; \
+	JAE  chunk2282; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2431; \
+	JAE  chunk2283; \
 	RET; \
-chunk2430: \
+chunk2282: \
 	SUBQ $0x20, BX; \
-group2432: \
+group2284: \
 	MOVQ rows+24(FP), R11; \
-row2433: \
+row2285: \
 	XORQ R10, R10; \
-chunks2434: \
+chunks2286: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -60437,119 +54530,30 @@ chunks2434: \
 	VPOR        Y5, Y4, Y5; \
 	VMOVDQU     Y5, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2435; \
+	JEQ         rowdone2287; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2434; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2436; \
+	JLE         chunks2286; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	IMUL3Q      $0x06, R10, R10; \
-	ADDQ        AX, R10; \
-	VMOVDQU     (R10), X0; \
-	VPSHUFB     shuffle2471<>+0(SB), X0, X1; \
-	VMOVDQU     16(R10), X2; \
-	VPSHUFB     shuffle858<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R10), X1; \
-	VPSHUFB     shuffle1107<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     48(R10), X3; \
-	VPSHUFB     shuffle2472<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     64(R10), X4; \
-	VPSHUFB     shuffle848<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     80(R10), X5; \
-	VPSHUFB     shuffle1581<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     X7, (R12); \
-	VPSHUFB     shuffle2473<>+0(SB), X0, X7; \
-	VPSHUFB     shuffle851<>+0(SB), X2, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle1114<>+0(SB), X1, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2474<>+0(SB), X3, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle861<>+0(SB), X4, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2355<>+0(SB), X5, X6; \
-	VPOR        X6, X7, X6; \
-	VMOVDQU     X6, (R12)(DX*1); \
-	VPSHUFB     shuffle1646<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle2475<>+0(SB), X2, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle1223<>+0(SB), X1, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle1108<>+0(SB), X3, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2476<>+0(SB), X4, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2359<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     X7, (R12)(DX*2); \
-	VPSHUFB     shuffle2363<>+0(SB), X0, X7; \
-	VPSHUFB     shuffle2477<>+0(SB), X2, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle860<>+0(SB), X1, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle1217<>+0(SB), X3, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2478<>+0(SB), X4, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle850<>+0(SB), X5, X6; \
-	VPOR        X6, X7, X6; \
-	VMOVDQU     X6, (R13); \
-	VPSHUFB     shuffle2367<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle1393<>+0(SB), X2, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle2479<>+0(SB), X1, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle849<>+0(SB), X3, X7; \
-	VPOR        X7, X6, X7; \
-	VPSHUFB     shuffle1212<>+0(SB), X4, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle2480<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     X7, (R13)(DX*1); \
-	VPSHUFB     shuffle2481<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle190<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2482<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle1117<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle1218<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VPSHUFB     shuffle2483<>+0(SB), X5, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     X5, (R13)(DX*2); \
-	JMP         rowdone2435; \
-whole2436: \
-	MOVQ BX, R10; \
-	JMP  chunks2434; \
-rowdone2435: \
+	JMP         chunks2286; \
+rowdone2287: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2433; \
+	JNZ  row2285; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2432; \
+	JNZ  group2284; \
 	VZEROUPPER; \
 	RET; \
-chunk2431: \
+chunk2283: \
 	SUBQ $0x10, BX; \
-group2437: \
+group2288: \
 	MOVQ rows+24(FP), R11; \
-row2438: \
+row2289: \
 	XORQ R10, R10; \
-chunks2439: \
+chunks2290: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -60633,21 +54637,21 @@ chunks2439: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2440; \
+	JEQ     rowdone2291; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2439; \
+	JLE     chunks2290; \
 	MOVQ    BX, R10; \
-	JMP     chunks2439; \
-rowdone2440: \
+	JMP     chunks2290; \
+rowdone2291: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2438; \
+	JNZ  row2289; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2437; \
+	JNZ  group2288; \
 	VZEROUPPER; \
 	RET
 	unzip6x2AVX2_body
@@ -60885,17 +54889,17 @@ TEXT ·unzip6x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2441; \
+	JAE  chunk2292; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2442; \
+	JAE  chunk2293; \
 	RET; \
-chunk2441: \
+chunk2292: \
 	SUBQ $0x20, BX; \
-group2443: \
+group2294: \
 	MOVQ rows+24(FP), R11; \
-row2444: \
+row2295: \
 	XORQ R10, R10; \
-chunks2445: \
+chunks2296: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -60961,95 +54965,30 @@ chunks2445: \
 	VPOR        Y6, Y3, Y6; \
 	VMOVDQU     Y6, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2446; \
+	JEQ         rowdone2297; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2445; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2447; \
+	JLE         chunks2296; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	IMUL3Q      $0x06, R10, R10; \
-	ADDQ        AX, R10; \
-	VMOVDQU     (R10), X0; \
-	VPSHUFB     shuffle29<>+0(SB), X0, X1; \
-	VMOVDQU     16(R10), X2; \
-	VPSHUFB     shuffle1134<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     48(R10), X1; \
-	VPSHUFB     shuffle206<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     64(R10), X3; \
-	VPSHUFB     shuffle539<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     X5, (R12); \
-	VPSHUFB     shuffle213<>+0(SB), X0, X5; \
-	VPSHUFB     shuffle210<>+0(SB), X2, X4; \
-	VPOR        X4, X5, X4; \
-	VPSHUFB     shuffle691<>+0(SB), X1, X5; \
-	VPOR        X5, X4, X5; \
-	VPSHUFB     shuffle541<>+0(SB), X3, X4; \
-	VPOR        X4, X5, X4; \
-	VMOVDQU     X4, (R12)(DX*1); \
-	VPSHUFB     shuffle538<>+0(SB), X0, X4; \
-	VMOVDQU     32(R10), X5; \
-	VPSHUFB     shuffle205<>+0(SB), X5, X6; \
-	VPOR        X6, X4, X6; \
-	VPSHUFB     shuffle207<>+0(SB), X1, X4; \
-	VPOR        X4, X6, X4; \
-	VMOVDQU     80(R10), X6; \
-	VPSHUFB     shuffle26<>+0(SB), X6, X7; \
-	VPOR        X7, X4, X7; \
-	VMOVDQU     X7, (R12)(DX*2); \
-	VPSHUFB     shuffle35<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle209<>+0(SB), X5, X7; \
-	VPOR        X7, X0, X7; \
-	VPSHUFB     shuffle211<>+0(SB), X1, X1; \
-	VPOR        X1, X7, X1; \
-	VPSHUFB     shuffle32<>+0(SB), X6, X7; \
-	VPOR        X7, X1, X7; \
-	VMOVDQU     X7, (R13); \
-	VPSHUFB     shuffle29<>+0(SB), X2, X7; \
-	VPSHUFB     shuffle1134<>+0(SB), X5, X1; \
-	VPOR        X1, X7, X1; \
-	VPSHUFB     shuffle206<>+0(SB), X3, X7; \
-	VPOR        X7, X1, X7; \
-	VPSHUFB     shuffle539<>+0(SB), X6, X1; \
-	VPOR        X1, X7, X1; \
-	VMOVDQU     X1, (R13)(DX*1); \
-	VPSHUFB     shuffle213<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle210<>+0(SB), X5, X5; \
-	VPOR        X5, X2, X5; \
-	VPSHUFB     shuffle691<>+0(SB), X3, X3; \
-	VPOR        X3, X5, X3; \
-	VPSHUFB     shuffle541<>+0(SB), X6, X6; \
-	VPOR        X6, X3, X6; \
-	VMOVDQU     X6, (R13)(DX*2); \
-	JMP         rowdone2446; \
-whole2447: \
-	MOVQ BX, R10; \
-	JMP  chunks2445; \
-rowdone2446: \
+	JMP         chunks2296; \
+rowdone2297: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2444; \
+	JNZ  row2295; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2443; \
+	JNZ  group2294; \
 	VZEROUPPER; \
 	RET; \
-chunk2442: \
+chunk2293: \
 	SUBQ $0x10, BX; \
-group2448: \
+group2298: \
 	MOVQ rows+24(FP), R11; \
-row2449: \
+row2299: \
 	XORQ R10, R10; \
-chunks2450: \
+chunks2300: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -61109,21 +55048,21 @@ chunks2450: \
 	VPOR    X6, X3, X6; \
 	VMOVDQU X6, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2451; \
+	JEQ     rowdone2301; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2450; \
+	JLE     chunks2300; \
 	MOVQ    BX, R10; \
-	JMP     chunks2450; \
-rowdone2451: \
+	JMP     chunks2300; \
+rowdone2301: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2449; \
+	JNZ  row2299; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2448; \
+	JNZ  group2298; \
 	VZEROUPPER; \
 	RET
 	unzip6x4AVX2_body
@@ -61141,17 +55080,17 @@ TEXT ·unzip6x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2452; \
+	JAE  chunk2302; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2453; \
+	JAE  chunk2303; \
 	RET; \
-chunk2452: \
+chunk2302: \
 	SUBQ $0x20, BX; \
-group2454: \
+group2304: \
 	MOVQ rows+24(FP), R11; \
-row2455: \
+row2305: \
 	XORQ R10, R10; \
-chunks2456: \
+chunks2306: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -61193,71 +55132,30 @@ chunks2456: \
 	VPOR        Y1, Y3, Y1; \
 	VMOVDQU     Y1, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2457; \
+	JEQ         rowdone2307; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2456; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2458; \
+	JLE         chunks2306; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	IMUL3Q      $0x06, R10, R10; \
-	ADDQ        AX, R10; \
-	VMOVDQU     (R10), X0; \
-	VPSHUFB     shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU     48(R10), X2; \
-	VPSHUFB     shuffle28<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     X3, (R12); \
-	VPSHUFB     shuffle33<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle220<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R12)(DX*1); \
-	VMOVDQU     16(R10), X2; \
-	VPSHUFB     shuffle27<>+0(SB), X2, X0; \
-	VMOVDQU     64(R10), X3; \
-	VPSHUFB     shuffle28<>+0(SB), X3, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R12)(DX*2); \
-	VPSHUFB     shuffle33<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle220<>+0(SB), X3, X3; \
-	VPOR        X3, X2, X3; \
-	VMOVDQU     X3, (R13); \
-	VMOVDQU     32(R10), X3; \
-	VPSHUFB     shuffle27<>+0(SB), X3, X2; \
-	VMOVDQU     80(R10), X1; \
-	VPSHUFB     shuffle28<>+0(SB), X1, X0; \
-	VPOR        X0, X2, X0; \
-	VMOVDQU     X0, (R13)(DX*1); \
-	VPSHUFB     shuffle33<>+0(SB), X3, X3; \
-	VPSHUFB     shuffle220<>+0(SB), X1, X1; \
-	VPOR        X1, X3, X1; \
-	VMOVDQU     X1, (R13)(DX*2); \
-	JMP         rowdone2457; \
-whole2458: \
-	MOVQ BX, R10; \
-	JMP  chunks2456; \
-rowdone2457: \
+	JMP         chunks2306; \
+rowdone2307: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2455; \
+	JNZ  row2305; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2454; \
+	JNZ  group2304; \
 	VZEROUPPER; \
 	RET; \
-chunk2453: \
+chunk2303: \
 	SUBQ $0x10, BX; \
-group2459: \
+group2308: \
 	MOVQ rows+24(FP), R11; \
-row2460: \
+row2309: \
 	XORQ R10, R10; \
-chunks2461: \
+chunks2310: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -61293,21 +55191,21 @@ chunks2461: \
 	VPOR    X1, X3, X1; \
 	VMOVDQU X1, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2462; \
+	JEQ     rowdone2311; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2461; \
+	JLE     chunks2310; \
 	MOVQ    BX, R10; \
-	JMP     chunks2461; \
-rowdone2462: \
+	JMP     chunks2310; \
+rowdone2311: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2460; \
+	JNZ  row2309; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2459; \
+	JNZ  group2308; \
 	VZEROUPPER; \
 	RET
 	unzip6x8AVX2_body
@@ -61325,17 +55223,17 @@ TEXT ·unzip6x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2463; \
+	JAE  chunk2312; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2464; \
+	JAE  chunk2313; \
 	RET; \
-chunk2463: \
+chunk2312: \
 	SUBQ $0x20, BX; \
-group2465: \
+group2314: \
 	MOVQ rows+24(FP), R11; \
-row2466: \
+row2315: \
 	XORQ R10, R10; \
-chunks2467: \
+chunks2316: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -61359,53 +55257,30 @@ chunks2467: \
 	VINSERTI128 $0x01, 176(R14), Y0, Y0; \
 	VMOVDQU     Y0, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2468; \
+	JEQ         rowdone2317; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2467; \
-	SUBQ        $0x10, R10; \
-	CMPQ        R10, BX; \
-	JL          whole2469; \
+	JLE         chunks2316; \
 	MOVQ        BX, R10; \
-	ADDQ        $0x10, R10; \
-	LEAQ        (CX)(R10*1), R12; \
-	LEAQ        (R12)(R9*1), R13; \
-	IMUL3Q      $0x06, R10, R10; \
-	ADDQ        AX, R10; \
-	VMOVDQU     (R10), X0; \
-	VMOVDQU     X0, (R12); \
-	VMOVDQU     16(R10), X0; \
-	VMOVDQU     X0, (R12)(DX*1); \
-	VMOVDQU     32(R10), X0; \
-	VMOVDQU     X0, (R12)(DX*2); \
-	VMOVDQU     48(R10), X0; \
-	VMOVDQU     X0, (R13); \
-	VMOVDQU     64(R10), X0; \
-	VMOVDQU     X0, (R13)(DX*1); \
-	VMOVDQU     80(R10), X0; \
-	VMOVDQU     X0, (R13)(DX*2); \
-	JMP         rowdone2468; \
-whole2469: \
-	MOVQ BX, R10; \
-	JMP  chunks2467; \
-rowdone2468: \
+	JMP         chunks2316; \
+rowdone2317: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2466; \
+	JNZ  row2315; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2465; \
+	JNZ  group2314; \
 	VZEROUPPER; \
 	RET; \
-chunk2464: \
+chunk2313: \
 	SUBQ $0x10, BX; \
-group2470: \
+group2318: \
 	MOVQ rows+24(FP), R11; \
-row2471: \
+row2319: \
 	XORQ R10, R10; \
-chunks2472: \
+chunks2320: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -61423,21 +55298,21 @@ chunks2472: \
 	VMOVDQU 80(R14), X0; \
 	VMOVDQU X0, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2473; \
+	JEQ     rowdone2321; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2472; \
+	JLE     chunks2320; \
 	MOVQ    BX, R10; \
-	JMP     chunks2472; \
-rowdone2473: \
+	JMP     chunks2320; \
+rowdone2321: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2471; \
+	JNZ  row2319; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2470; \
+	JNZ  group2318; \
 	VZEROUPPER; \
 	RET
 	unzip6x16AVX2_body
@@ -61456,17 +55331,17 @@ TEXT ·unzip7x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2474; \
+	JAE  chunk2322; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2475; \
+	JAE  chunk2323; \
 	RET; \
-chunk2474: \
+chunk2322: \
 	SUBQ $0x20, BX; \
-group2476: \
+group2324: \
 	MOVQ rows+24(FP), R12; \
-row2477: \
+row2325: \
 	XORQ R11, R11; \
-chunks2478: \
+chunks2326: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -61584,146 +55459,30 @@ chunks2478: \
 	VPOR        Y6, Y5, Y6; \
 	VMOVDQU     Y6, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2479; \
+	JEQ         rowdone2327; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2478; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2480; \
+	JLE         chunks2326; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x07, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle2533<>+0(SB), X0, X1; \
-	VMOVDQU     16(R11), X2; \
-	VPSHUFB     shuffle2534<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R11), X1; \
-	VPSHUFB     shuffle2535<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     48(R11), X3; \
-	VPSHUFB     shuffle2536<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     64(R11), X4; \
-	VPSHUFB     shuffle2537<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     80(R11), X5; \
-	VPSHUFB     shuffle2538<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     96(R11), X6; \
-	VPSHUFB     shuffle2539<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13); \
-	VPSHUFB     shuffle2540<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle2541<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2542<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2543<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2544<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2545<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2546<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13)(DX*1); \
-	VPSHUFB     shuffle2547<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle2548<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2549<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2550<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2551<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2552<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2553<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13)(DX*2); \
-	VPSHUFB     shuffle2554<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle2555<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2556<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2557<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2558<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2559<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2560<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13)(R9*1); \
-	VPSHUFB     shuffle2561<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle2562<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2563<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2564<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2565<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2566<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2567<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R14); \
-	VPSHUFB     shuffle2568<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle2569<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2570<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2571<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2572<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2573<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2574<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R14)(DX*1); \
-	VPSHUFB     shuffle2575<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle2576<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle2577<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle2578<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle2579<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VPSHUFB     shuffle2580<>+0(SB), X5, X5; \
-	VPOR        X5, X4, X5; \
-	VPSHUFB     shuffle2581<>+0(SB), X6, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R14)(DX*2); \
-	JMP         rowdone2479; \
-whole2480: \
-	MOVQ BX, R11; \
-	JMP  chunks2478; \
-rowdone2479: \
+	JMP         chunks2326; \
+rowdone2327: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2477; \
+	JNZ  row2325; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2476; \
+	JNZ  group2324; \
 	VZEROUPPER; \
 	RET; \
-chunk2475: \
+chunk2323: \
 	SUBQ $0x10, BX; \
-group2481: \
+group2328: \
 	MOVQ rows+24(FP), R12; \
-row2482: \
+row2329: \
 	XORQ R11, R11; \
-chunks2483: \
+chunks2330: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -61834,21 +55593,21 @@ chunks2483: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2484; \
+	JEQ     rowdone2331; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2483; \
+	JLE     chunks2330; \
 	MOVQ    BX, R11; \
-	JMP     chunks2483; \
-rowdone2484: \
+	JMP     chunks2330; \
+rowdone2331: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2482; \
+	JNZ  row2329; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2481; \
+	JNZ  group2328; \
 	VZEROUPPER; \
 	RET
 	unzip7x1AVX2_body
@@ -62357,17 +56116,17 @@ TEXT ·unzip7x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2485; \
+	JAE  chunk2332; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2486; \
+	JAE  chunk2333; \
 	RET; \
-chunk2485: \
+chunk2332: \
 	SUBQ $0x20, BX; \
-group2487: \
+group2334: \
 	MOVQ rows+24(FP), R12; \
-row2488: \
+row2335: \
 	XORQ R11, R11; \
-chunks2489: \
+chunks2336: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -62485,146 +56244,30 @@ chunks2489: \
 	VPOR        Y6, Y5, Y6; \
 	VMOVDQU     Y6, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2490; \
+	JEQ         rowdone2337; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2489; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2491; \
+	JLE         chunks2336; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x07, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle1715<>+0(SB), X0, X1; \
-	VMOVDQU     16(R11), X2; \
-	VPSHUFB     shuffle865<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     32(R11), X1; \
-	VPSHUFB     shuffle860<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     48(R11), X3; \
-	VPSHUFB     shuffle849<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     64(R11), X4; \
-	VPSHUFB     shuffle1218<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     80(R11), X5; \
-	VPSHUFB     shuffle1387<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     96(R11), X6; \
-	VPSHUFB     shuffle2609<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13); \
-	VPSHUFB     shuffle1645<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle2610<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle853<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle1117<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle859<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle1391<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle1581<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13)(DX*1); \
-	VPSHUFB     shuffle1646<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle1388<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2611<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle863<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle852<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle848<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2355<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13)(DX*2); \
-	VPSHUFB     shuffle2363<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle1393<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle1215<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2152<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle1224<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle861<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2359<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R13)(R9*1); \
-	VPSHUFB     shuffle2367<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle190<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle1394<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle1216<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle2612<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle854<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle850<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R14); \
-	VPSHUFB     shuffle2481<>+0(SB), X0, X8; \
-	VPSHUFB     shuffle1397<>+0(SB), X2, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle191<>+0(SB), X1, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle1107<>+0(SB), X3, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle1389<>+0(SB), X4, X8; \
-	VPOR        X8, X7, X8; \
-	VPSHUFB     shuffle2613<>+0(SB), X5, X7; \
-	VPOR        X7, X8, X7; \
-	VPSHUFB     shuffle864<>+0(SB), X6, X8; \
-	VPOR        X8, X7, X8; \
-	VMOVDQU     X8, (R14)(DX*1); \
-	VPSHUFB     shuffle2614<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle1399<>+0(SB), X2, X2; \
-	VPOR        X2, X0, X2; \
-	VPSHUFB     shuffle858<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle1114<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle1108<>+0(SB), X4, X4; \
-	VPOR        X4, X3, X4; \
-	VPSHUFB     shuffle1390<>+0(SB), X5, X5; \
-	VPOR        X5, X4, X5; \
-	VPSHUFB     shuffle2615<>+0(SB), X6, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R14)(DX*2); \
-	JMP         rowdone2490; \
-whole2491: \
-	MOVQ BX, R11; \
-	JMP  chunks2489; \
-rowdone2490: \
+	JMP         chunks2336; \
+rowdone2337: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2488; \
+	JNZ  row2335; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2487; \
+	JNZ  group2334; \
 	VZEROUPPER; \
 	RET; \
-chunk2486: \
+chunk2333: \
 	SUBQ $0x10, BX; \
-group2492: \
+group2338: \
 	MOVQ rows+24(FP), R12; \
-row2493: \
+row2339: \
 	XORQ R11, R11; \
-chunks2494: \
+chunks2340: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -62735,21 +56378,21 @@ chunks2494: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2495; \
+	JEQ     rowdone2341; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2494; \
+	JLE     chunks2340; \
 	MOVQ    BX, R11; \
-	JMP     chunks2494; \
-rowdone2495: \
+	JMP     chunks2340; \
+rowdone2341: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2493; \
+	JNZ  row2339; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2492; \
+	JNZ  group2338; \
 	VZEROUPPER; \
 	RET
 	unzip7x2AVX2_body
@@ -62958,17 +56601,17 @@ TEXT ·unzip7x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2496; \
+	JAE  chunk2342; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2497; \
+	JAE  chunk2343; \
 	RET; \
-chunk2496: \
+chunk2342: \
 	SUBQ $0x20, BX; \
-group2498: \
+group2344: \
 	MOVQ rows+24(FP), R12; \
-row2499: \
+row2345: \
 	XORQ R11, R11; \
-chunks2500: \
+chunks2346: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -63044,104 +56687,30 @@ chunks2500: \
 	VPOR        Y5, Y3, Y5; \
 	VMOVDQU     Y5, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2501; \
+	JEQ         rowdone2347; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2500; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2502; \
+	JLE         chunks2346; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x07, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle29<>+0(SB), X0, X1; \
-	VMOVDQU     16(R11), X2; \
-	VPSHUFB     shuffle210<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     48(R11), X1; \
-	VPSHUFB     shuffle207<>+0(SB), X1, X4; \
-	VPOR        X4, X3, X4; \
-	VMOVDQU     80(R11), X3; \
-	VPSHUFB     shuffle32<>+0(SB), X3, X5; \
-	VPOR        X5, X4, X5; \
-	VMOVDQU     X5, (R13); \
-	VPSHUFB     shuffle213<>+0(SB), X0, X5; \
-	VMOVDQU     32(R11), X4; \
-	VPSHUFB     shuffle205<>+0(SB), X4, X6; \
-	VPOR        X6, X5, X6; \
-	VPSHUFB     shuffle211<>+0(SB), X1, X5; \
-	VPOR        X5, X6, X5; \
-	VPSHUFB     shuffle539<>+0(SB), X3, X6; \
-	VPOR        X6, X5, X6; \
-	VMOVDQU     X6, (R13)(DX*1); \
-	VPSHUFB     shuffle538<>+0(SB), X0, X6; \
-	VPSHUFB     shuffle209<>+0(SB), X4, X5; \
-	VPOR        X5, X6, X5; \
-	VMOVDQU     64(R11), X6; \
-	VPSHUFB     shuffle206<>+0(SB), X6, X7; \
-	VPOR        X7, X5, X7; \
-	VPSHUFB     shuffle541<>+0(SB), X3, X5; \
-	VPOR        X5, X7, X5; \
-	VMOVDQU     X5, (R13)(DX*2); \
-	VPSHUFB     shuffle35<>+0(SB), X0, X0; \
-	VPSHUFB     shuffle1134<>+0(SB), X4, X5; \
-	VPOR        X5, X0, X5; \
-	VPSHUFB     shuffle691<>+0(SB), X6, X0; \
-	VPOR        X0, X5, X0; \
-	VMOVDQU     96(R11), X5; \
-	VPSHUFB     shuffle26<>+0(SB), X5, X7; \
-	VPOR        X7, X0, X7; \
-	VMOVDQU     X7, (R13)(R9*1); \
-	VPSHUFB     shuffle29<>+0(SB), X2, X7; \
-	VPSHUFB     shuffle210<>+0(SB), X4, X4; \
-	VPOR        X4, X7, X4; \
-	VPSHUFB     shuffle207<>+0(SB), X6, X7; \
-	VPOR        X7, X4, X7; \
-	VPSHUFB     shuffle32<>+0(SB), X5, X4; \
-	VPOR        X4, X7, X4; \
-	VMOVDQU     X4, (R14); \
-	VPSHUFB     shuffle213<>+0(SB), X2, X4; \
-	VPSHUFB     shuffle205<>+0(SB), X1, X7; \
-	VPOR        X7, X4, X7; \
-	VPSHUFB     shuffle211<>+0(SB), X6, X6; \
-	VPOR        X6, X7, X6; \
-	VPSHUFB     shuffle539<>+0(SB), X5, X7; \
-	VPOR        X7, X6, X7; \
-	VMOVDQU     X7, (R14)(DX*1); \
-	VPSHUFB     shuffle538<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle209<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VPSHUFB     shuffle206<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VPSHUFB     shuffle541<>+0(SB), X5, X5; \
-	VPOR        X5, X3, X5; \
-	VMOVDQU     X5, (R14)(DX*2); \
-	JMP         rowdone2501; \
-whole2502: \
-	MOVQ BX, R11; \
-	JMP  chunks2500; \
-rowdone2501: \
+	JMP         chunks2346; \
+rowdone2347: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2499; \
+	JNZ  row2345; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2498; \
+	JNZ  group2344; \
 	VZEROUPPER; \
 	RET; \
-chunk2497: \
+chunk2343: \
 	SUBQ $0x10, BX; \
-group2503: \
+group2348: \
 	MOVQ rows+24(FP), R12; \
-row2504: \
+row2349: \
 	XORQ R11, R11; \
-chunks2505: \
+chunks2350: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -63210,21 +56779,21 @@ chunks2505: \
 	VPOR    X5, X3, X5; \
 	VMOVDQU X5, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2506; \
+	JEQ     rowdone2351; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2505; \
+	JLE     chunks2350; \
 	MOVQ    BX, R11; \
-	JMP     chunks2505; \
-rowdone2506: \
+	JMP     chunks2350; \
+rowdone2351: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2504; \
+	JNZ  row2349; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2503; \
+	JNZ  group2348; \
 	VZEROUPPER; \
 	RET
 	unzip7x4AVX2_body
@@ -63243,17 +56812,17 @@ TEXT ·unzip7x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2507; \
+	JAE  chunk2352; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2508; \
+	JAE  chunk2353; \
 	RET; \
-chunk2507: \
+chunk2352: \
 	SUBQ $0x20, BX; \
-group2509: \
+group2354: \
 	MOVQ rows+24(FP), R12; \
-row2510: \
+row2355: \
 	XORQ R11, R11; \
-chunks2511: \
+chunks2356: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -63301,76 +56870,30 @@ chunks2511: \
 	VPOR        Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2512; \
+	JEQ         rowdone2357; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2511; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2513; \
+	JLE         chunks2356; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x07, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VPSHUFB     shuffle27<>+0(SB), X0, X1; \
-	VMOVDQU     48(R11), X2; \
-	VPSHUFB     shuffle220<>+0(SB), X2, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     X3, (R13); \
-	VPSHUFB     shuffle33<>+0(SB), X0, X0; \
-	VMOVDQU     64(R11), X3; \
-	VPSHUFB     shuffle28<>+0(SB), X3, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R13)(DX*1); \
-	VMOVDQU     16(R11), X1; \
-	VPSHUFB     shuffle27<>+0(SB), X1, X0; \
-	VPSHUFB     shuffle220<>+0(SB), X3, X3; \
-	VPOR        X3, X0, X3; \
-	VMOVDQU     X3, (R13)(DX*2); \
-	VPSHUFB     shuffle33<>+0(SB), X1, X1; \
-	VMOVDQU     80(R11), X3; \
-	VPSHUFB     shuffle28<>+0(SB), X3, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R13)(R9*1); \
-	VMOVDQU     32(R11), X0; \
-	VPSHUFB     shuffle27<>+0(SB), X0, X1; \
-	VPSHUFB     shuffle220<>+0(SB), X3, X3; \
-	VPOR        X3, X1, X3; \
-	VMOVDQU     X3, (R14); \
-	VPSHUFB     shuffle33<>+0(SB), X0, X0; \
-	VMOVDQU     96(R11), X3; \
-	VPSHUFB     shuffle28<>+0(SB), X3, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R14)(DX*1); \
-	VPSHUFB     shuffle27<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle220<>+0(SB), X3, X3; \
-	VPOR        X3, X2, X3; \
-	VMOVDQU     X3, (R14)(DX*2); \
-	JMP         rowdone2512; \
-whole2513: \
-	MOVQ BX, R11; \
-	JMP  chunks2511; \
-rowdone2512: \
+	JMP         chunks2356; \
+rowdone2357: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2510; \
+	JNZ  row2355; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2509; \
+	JNZ  group2354; \
 	VZEROUPPER; \
 	RET; \
-chunk2508: \
+chunk2353: \
 	SUBQ $0x10, BX; \
-group2514: \
+group2358: \
 	MOVQ rows+24(FP), R12; \
-row2515: \
+row2359: \
 	XORQ R11, R11; \
-chunks2516: \
+chunks2360: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -63411,21 +56934,21 @@ chunks2516: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2517; \
+	JEQ     rowdone2361; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2516; \
+	JLE     chunks2360; \
 	MOVQ    BX, R11; \
-	JMP     chunks2516; \
-rowdone2517: \
+	JMP     chunks2360; \
+rowdone2361: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2515; \
+	JNZ  row2359; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2514; \
+	JNZ  group2358; \
 	VZEROUPPER; \
 	RET
 	unzip7x8AVX2_body
@@ -63444,17 +56967,17 @@ TEXT ·unzip7x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2518; \
+	JAE  chunk2362; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2519; \
+	JAE  chunk2363; \
 	RET; \
-chunk2518: \
+chunk2362: \
 	SUBQ $0x20, BX; \
-group2520: \
+group2364: \
 	MOVQ rows+24(FP), R12; \
-row2521: \
+row2365: \
 	XORQ R11, R11; \
-chunks2522: \
+chunks2366: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -63481,55 +57004,30 @@ chunks2522: \
 	VINSERTI128 $0x01, 208(R15), Y0, Y0; \
 	VMOVDQU     Y0, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2523; \
+	JEQ         rowdone2367; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2522; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2524; \
+	JLE         chunks2366; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	IMUL3Q      $0x07, R11, R11; \
-	ADDQ        AX, R11; \
-	VMOVDQU     (R11), X0; \
-	VMOVDQU     X0, (R13); \
-	VMOVDQU     16(R11), X0; \
-	VMOVDQU     X0, (R13)(DX*1); \
-	VMOVDQU     32(R11), X0; \
-	VMOVDQU     X0, (R13)(DX*2); \
-	VMOVDQU     48(R11), X0; \
-	VMOVDQU     X0, (R13)(R9*1); \
-	VMOVDQU     64(R11), X0; \
-	VMOVDQU     X0, (R14); \
-	VMOVDQU     80(R11), X0; \
-	VMOVDQU     X0, (R14)(DX*1); \
-	VMOVDQU     96(R11), X0; \
-	VMOVDQU     X0, (R14)(DX*2); \
-	JMP         rowdone2523; \
-whole2524: \
-	MOVQ BX, R11; \
-	JMP  chunks2522; \
-rowdone2523: \
+	JMP         chunks2366; \
+rowdone2367: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2521; \
+	JNZ  row2365; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2520; \
+	JNZ  group2364; \
 	VZEROUPPER; \
 	RET; \
-chunk2519: \
+chunk2363: \
 	SUBQ $0x10, BX; \
-group2525: \
+group2368: \
 	MOVQ rows+24(FP), R12; \
-row2526: \
+row2369: \
 	XORQ R11, R11; \
-chunks2527: \
+chunks2370: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -63549,21 +57047,21 @@ chunks2527: \
 	VMOVDQU 96(R15), X0; \
 	VMOVDQU X0, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2528; \
+	JEQ     rowdone2371; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2527; \
+	JLE     chunks2370; \
 	MOVQ    BX, R11; \
-	JMP     chunks2527; \
-rowdone2528: \
+	JMP     chunks2370; \
+rowdone2371: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2526; \
+	JNZ  row2369; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2525; \
+	JNZ  group2368; \
 	VZEROUPPER; \
 	RET
 	unzip7x16AVX2_body
@@ -63582,23 +57080,23 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2529; \
+	JAE  chunk2372; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2530; \
+	JAE  chunk2373; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2531; \
+	JAE  chunk2374; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2532; \
+	JAE  chunk2375; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2533; \
+	JAE  chunk2376; \
 	RET; \
-chunk2529: \
+chunk2372: \
 	SUBQ $0x40, BX; \
-group2534: \
+group2377: \
 	MOVQ rows+24(FP), R12; \
-row2535: \
+row2378: \
 	XORQ R11, R11; \
-chunks2536: \
+chunks2379: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -63714,95 +57212,30 @@ chunks2536: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2537; \
+	JEQ         rowdone2380; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2536; \
-	SUBQ        $0x20, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2538; \
+	JLE         chunks2379; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x20, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0; \
-	VPSHUFB     shuffle2616<>+0(SB), Y0, Y0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1; \
-	VPSHUFB     shuffle2616<>+0(SB), Y1, Y1; \
-	VMOVDQU     32(AX)(R11*8), X2; \
-	VINSERTI128 $0x01, 160(AX)(R11*8), Y2, Y2; \
-	VPSHUFB     shuffle2616<>+0(SB), Y2, Y2; \
-	VMOVDQU     48(AX)(R11*8), X3; \
-	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3; \
-	VPSHUFB     shuffle2616<>+0(SB), Y3, Y3; \
-	VMOVDQU     64(AX)(R11*8), X4; \
-	VINSERTI128 $0x01, 192(AX)(R11*8), Y4, Y4; \
-	VPSHUFB     shuffle2616<>+0(SB), Y4, Y4; \
-	VMOVDQU     80(AX)(R11*8), X5; \
-	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5; \
-	VPSHUFB     shuffle2616<>+0(SB), Y5, Y5; \
-	VMOVDQU     96(AX)(R11*8), X6; \
-	VINSERTI128 $0x01, 224(AX)(R11*8), Y6, Y6; \
-	VPSHUFB     shuffle2616<>+0(SB), Y6, Y6; \
-	VMOVDQU     112(AX)(R11*8), X7; \
-	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7; \
-	VPSHUFB     shuffle2616<>+0(SB), Y7, Y7; \
-	VPUNPCKLWD  Y4, Y0, Y8; \
-	VPUNPCKHWD  Y4, Y0, Y4; \
-	VPUNPCKLWD  Y5, Y1, Y0; \
-	VPUNPCKHWD  Y5, Y1, Y5; \
-	VPUNPCKLWD  Y6, Y2, Y1; \
-	VPUNPCKHWD  Y6, Y2, Y6; \
-	VPUNPCKLWD  Y7, Y3, Y2; \
-	VPUNPCKHWD  Y7, Y3, Y7; \
-	VPUNPCKLWD  Y1, Y8, Y3; \
-	VPUNPCKHWD  Y1, Y8, Y1; \
-	VPUNPCKLWD  Y6, Y4, Y8; \
-	VPUNPCKHWD  Y6, Y4, Y6; \
-	VPUNPCKLWD  Y2, Y0, Y4; \
-	VPUNPCKHWD  Y2, Y0, Y2; \
-	VPUNPCKLWD  Y7, Y5, Y0; \
-	VPUNPCKHWD  Y7, Y5, Y7; \
-	VPUNPCKLWD  Y4, Y3, Y5; \
-	VMOVDQU     Y5, (R13); \
-	VPUNPCKHWD  Y4, Y3, Y4; \
-	VMOVDQU     Y4, (R13)(DX*1); \
-	VPUNPCKLWD  Y2, Y1, Y4; \
-	VMOVDQU     Y4, (R13)(DX*2); \
-	VPUNPCKHWD  Y2, Y1, Y2; \
-	VMOVDQU     Y2, (R13)(R9*1); \
-	VPUNPCKLWD  Y0, Y8, Y2; \
-	VMOVDQU     Y2, (R14); \
-	VPUNPCKHWD  Y0, Y8, Y0; \
-	VMOVDQU     Y0, (R14)(DX*1); \
-	VPUNPCKLWD  Y7, Y6, Y0; \
-	VMOVDQU     Y0, (R14)(DX*2); \
-	VPUNPCKHWD  Y7, Y6, Y7; \
-	VMOVDQU     Y7, (R14)(R9*1); \
-	JMP         rowdone2537; \
-whole2538: \
-	MOVQ BX, R11; \
-	JMP  chunks2536; \
-rowdone2537: \
+	JMP         chunks2379; \
+rowdone2380: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2535; \
+	JNZ  row2378; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2534; \
+	JNZ  group2377; \
 	VZEROUPPER; \
 	RET; \
-chunk2530: \
+chunk2373: \
 	SUBQ $0x20, BX; \
-group2539: \
+group2381: \
 	MOVQ rows+24(FP), R12; \
-row2540: \
+row2382: \
 	XORQ R11, R11; \
-chunks2541: \
+chunks2383: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -63862,127 +57295,30 @@ chunks2541: \
 	VPUNPCKHWD  Y7, Y6, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2542; \
+	JEQ         rowdone2384; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2541; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2543; \
+	JLE         chunks2383; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X1, X3; \
-	VPACKUSWB   X3, X2, X3; \
-	VPSRLW      $0x08, X0, X2; \
-	VPSRLW      $0x08, X1, X4; \
-	VPACKUSWB   X4, X2, X1; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VMOVDQU     48(AX)(R11*8), X4; \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X4, X5; \
-	VPACKUSWB   X5, X2, X5; \
-	VPSRLW      $0x08, X0, X2; \
-	VPSRLW      $0x08, X4, X6; \
-	VPACKUSWB   X6, X2, X4; \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VMOVDQU     80(AX)(R11*8), X6; \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X6, X7; \
-	VPACKUSWB   X7, X2, X7; \
-	VPSRLW      $0x08, X0, X2; \
-	VPSRLW      $0x08, X6, X8; \
-	VPACKUSWB   X8, X2, X6; \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VMOVDQU     112(AX)(R11*8), X8; \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X8, X9; \
-	VPACKUSWB   X9, X2, X9; \
-	VPSRLW      $0x08, X0, X2; \
-	VPSRLW      $0x08, X8, X10; \
-	VPACKUSWB   X10, X2, X8; \
-	VPAND       shuffle1473<>+0(SB), X3, X0; \
-	VPAND       shuffle1473<>+0(SB), X5, X10; \
-	VPACKUSWB   X10, X0, X10; \
-	VPSRLW      $0x08, X3, X0; \
-	VPSRLW      $0x08, X5, X2; \
-	VPACKUSWB   X2, X0, X5; \
-	VPAND       shuffle1473<>+0(SB), X7, X3; \
-	VPAND       shuffle1473<>+0(SB), X9, X2; \
-	VPACKUSWB   X2, X3, X2; \
-	VPSRLW      $0x08, X7, X3; \
-	VPSRLW      $0x08, X9, X0; \
-	VPACKUSWB   X0, X3, X9; \
-	VPAND       shuffle1473<>+0(SB), X1, X7; \
-	VPAND       shuffle1473<>+0(SB), X4, X0; \
-	VPACKUSWB   X0, X7, X0; \
-	VPSRLW      $0x08, X1, X7; \
-	VPSRLW      $0x08, X4, X3; \
-	VPACKUSWB   X3, X7, X4; \
-	VPAND       shuffle1473<>+0(SB), X6, X1; \
-	VPAND       shuffle1473<>+0(SB), X8, X3; \
-	VPACKUSWB   X3, X1, X3; \
-	VPSRLW      $0x08, X6, X1; \
-	VPSRLW      $0x08, X8, X7; \
-	VPACKUSWB   X7, X1, X8; \
-	VPAND       shuffle1473<>+0(SB), X10, X6; \
-	VPAND       shuffle1473<>+0(SB), X2, X7; \
-	VPACKUSWB   X7, X6, X7; \
-	VMOVDQU     X7, (R13); \
-	VPSRLW      $0x08, X10, X7; \
-	VPSRLW      $0x08, X2, X6; \
-	VPACKUSWB   X6, X7, X2; \
-	VMOVDQU     X2, (R14); \
-	VPAND       shuffle1473<>+0(SB), X0, X2; \
-	VPAND       shuffle1473<>+0(SB), X3, X10; \
-	VPACKUSWB   X10, X2, X10; \
-	VMOVDQU     X10, (R13)(DX*1); \
-	VPSRLW      $0x08, X0, X10; \
-	VPSRLW      $0x08, X3, X2; \
-	VPACKUSWB   X2, X10, X3; \
-	VMOVDQU     X3, (R14)(DX*1); \
-	VPAND       shuffle1473<>+0(SB), X5, X3; \
-	VPAND       shuffle1473<>+0(SB), X9, X0; \
-	VPACKUSWB   X0, X3, X0; \
-	VMOVDQU     X0, (R13)(DX*2); \
-	VPSRLW      $0x08, X5, X0; \
-	VPSRLW      $0x08, X9, X3; \
-	VPACKUSWB   X3, X0, X9; \
-	VMOVDQU     X9, (R14)(DX*2); \
-	VPAND       shuffle1473<>+0(SB), X4, X9; \
-	VPAND       shuffle1473<>+0(SB), X8, X5; \
-	VPACKUSWB   X5, X9, X5; \
-	VMOVDQU     X5, (R13)(R9*1); \
-	VPSRLW      $0x08, X4, X5; \
-	VPSRLW      $0x08, X8, X9; \
-	VPACKUSWB   X9, X5, X8; \
-	VMOVDQU     X8, (R14)(R9*1); \
-	JMP         rowdone2542; \
-whole2543: \
-	MOVQ BX, R11; \
-	JMP  chunks2541; \
-rowdone2542: \
+	JMP         chunks2383; \
+rowdone2384: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2540; \
+	JNZ  row2382; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2539; \
+	JNZ  group2381; \
 	VZEROUPPER; \
 	RET; \
-chunk2531: \
+chunk2374: \
 	SUBQ $0x10, BX; \
-group2544: \
+group2385: \
 	MOVQ rows+24(FP), R12; \
-row2545: \
+row2386: \
 	XORQ R11, R11; \
-chunks2546: \
+chunks2387: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -64074,99 +57410,30 @@ chunks2546: \
 	VPACKUSWB X9, X5, X8; \
 	VMOVDQU   X8, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2547; \
+	JEQ       rowdone2388; \
 	ADDQ      $0x10, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2546; \
-	SUBQ      $0x08, R11; \
-	CMPQ      R11, BX; \
-	JL        whole2548; \
+	JLE       chunks2387; \
 	MOVQ      BX, R11; \
-	ADDQ      $0x08, R11; \
-	LEAQ      (CX)(R11*1), R13; \
-	LEAQ      (R13)(R10*1), R14; \
-	VMOVDQU   (AX)(R11*8), X0; \
-	VMOVDQU   16(AX)(R11*8), X1; \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPAND     shuffle1473<>+0(SB), X1, X3; \
-	VPACKUSWB X3, X2, X3; \
-	VPSRLW    $0x08, X0, X2; \
-	VPSRLW    $0x08, X1, X4; \
-	VPACKUSWB X4, X2, X1; \
-	VMOVDQU   32(AX)(R11*8), X0; \
-	VMOVDQU   48(AX)(R11*8), X4; \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPAND     shuffle1473<>+0(SB), X4, X5; \
-	VPACKUSWB X5, X2, X5; \
-	VPSRLW    $0x08, X0, X2; \
-	VPSRLW    $0x08, X4, X6; \
-	VPACKUSWB X6, X2, X4; \
-	VPAND     shuffle1473<>+0(SB), X3, X0; \
-	VPAND     shuffle1473<>+0(SB), X5, X6; \
-	VPACKUSWB X6, X0, X6; \
-	VPSRLW    $0x08, X3, X0; \
-	VPSRLW    $0x08, X5, X2; \
-	VPACKUSWB X2, X0, X5; \
-	VPAND     shuffle1473<>+0(SB), X1, X3; \
-	VPAND     shuffle1473<>+0(SB), X4, X2; \
-	VPACKUSWB X2, X3, X2; \
-	VPSRLW    $0x08, X1, X3; \
-	VPSRLW    $0x08, X4, X0; \
-	VPACKUSWB X0, X3, X4; \
-	VPAND     shuffle1473<>+0(SB), X6, X1; \
-	VPAND     shuffle1473<>+0(SB), X6, X0; \
-	VPACKUSWB X0, X1, X0; \
-	VMOVQ     X0, (R13); \
-	VPSRLW    $0x08, X6, X0; \
-	VPSRLW    $0x08, X6, X1; \
-	VPACKUSWB X1, X0, X6; \
-	VMOVQ     X6, (R14); \
-	VPAND     shuffle1473<>+0(SB), X2, X6; \
-	VPAND     shuffle1473<>+0(SB), X2, X1; \
-	VPACKUSWB X1, X6, X1; \
-	VMOVQ     X1, (R13)(DX*1); \
-	VPSRLW    $0x08, X2, X1; \
-	VPSRLW    $0x08, X2, X6; \
-	VPACKUSWB X6, X1, X2; \
-	VMOVQ     X2, (R14)(DX*1); \
-	VPAND     shuffle1473<>+0(SB), X5, X2; \
-	VPAND     shuffle1473<>+0(SB), X5, X6; \
-	VPACKUSWB X6, X2, X6; \
-	VMOVQ     X6, (R13)(DX*2); \
-	VPSRLW    $0x08, X5, X6; \
-	VPSRLW    $0x08, X5, X2; \
-	VPACKUSWB X2, X6, X5; \
-	VMOVQ     X5, (R14)(DX*2); \
-	VPAND     shuffle1473<>+0(SB), X4, X5; \
-	VPAND     shuffle1473<>+0(SB), X4, X2; \
-	VPACKUSWB X2, X5, X2; \
-	VMOVQ     X2, (R13)(R9*1); \
-	VPSRLW    $0x08, X4, X2; \
-	VPSRLW    $0x08, X4, X5; \
-	VPACKUSWB X5, X2, X4; \
-	VMOVQ     X4, (R14)(R9*1); \
-	JMP       rowdone2547; \
-whole2548: \
-	MOVQ BX, R11; \
-	JMP  chunks2546; \
-rowdone2547: \
+	JMP       chunks2387; \
+rowdone2388: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2545; \
+	JNZ  row2386; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2544; \
+	JNZ  group2385; \
 	VZEROUPPER; \
 	RET; \
-chunk2532: \
+chunk2375: \
 	SUBQ $0x08, BX; \
-group2549: \
+group2389: \
 	MOVQ rows+24(FP), R12; \
-row2550: \
+row2390: \
 	XORQ R11, R11; \
-chunks2551: \
+chunks2391: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -64230,91 +57497,30 @@ chunks2551: \
 	VPACKUSWB X5, X2, X4; \
 	VMOVQ     X4, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2552; \
+	JEQ       rowdone2392; \
 	ADDQ      $0x08, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2551; \
-	SUBQ      $0x04, R11; \
-	CMPQ      R11, BX; \
-	JL        whole2553; \
+	JLE       chunks2391; \
 	MOVQ      BX, R11; \
-	ADDQ      $0x04, R11; \
-	LEAQ      (CX)(R11*1), R13; \
-	LEAQ      (R13)(R10*1), R14; \
-	VMOVDQU   (AX)(R11*8), X0; \
-	VMOVDQU   16(AX)(R11*8), X1; \
-	VPAND     shuffle1473<>+0(SB), X0, X2; \
-	VPAND     shuffle1473<>+0(SB), X1, X3; \
-	VPACKUSWB X3, X2, X3; \
-	VPSRLW    $0x08, X0, X2; \
-	VPSRLW    $0x08, X1, X4; \
-	VPACKUSWB X4, X2, X1; \
-	VPAND     shuffle1473<>+0(SB), X3, X0; \
-	VPAND     shuffle1473<>+0(SB), X3, X4; \
-	VPACKUSWB X4, X0, X4; \
-	VPSRLW    $0x08, X3, X0; \
-	VPSRLW    $0x08, X3, X2; \
-	VPACKUSWB X2, X0, X3; \
-	VPAND     shuffle1473<>+0(SB), X1, X2; \
-	VPAND     shuffle1473<>+0(SB), X1, X0; \
-	VPACKUSWB X0, X2, X0; \
-	VPSRLW    $0x08, X1, X2; \
-	VPSRLW    $0x08, X1, X5; \
-	VPACKUSWB X5, X2, X1; \
-	VPAND     shuffle1473<>+0(SB), X4, X5; \
-	VPAND     shuffle1473<>+0(SB), X4, X2; \
-	VPACKUSWB X2, X5, X2; \
-	VMOVD     X2, (R13); \
-	VPSRLW    $0x08, X4, X2; \
-	VPSRLW    $0x08, X4, X5; \
-	VPACKUSWB X5, X2, X4; \
-	VMOVD     X4, (R14); \
-	VPAND     shuffle1473<>+0(SB), X0, X4; \
-	VPAND     shuffle1473<>+0(SB), X0, X5; \
-	VPACKUSWB X5, X4, X5; \
-	VMOVD     X5, (R13)(DX*1); \
-	VPSRLW    $0x08, X0, X5; \
-	VPSRLW    $0x08, X0, X4; \
-	VPACKUSWB X4, X5, X0; \
-	VMOVD     X0, (R14)(DX*1); \
-	VPAND     shuffle1473<>+0(SB), X3, X0; \
-	VPAND     shuffle1473<>+0(SB), X3, X4; \
-	VPACKUSWB X4, X0, X4; \
-	VMOVD     X4, (R13)(DX*2); \
-	VPSRLW    $0x08, X3, X4; \
-	VPSRLW    $0x08, X3, X0; \
-	VPACKUSWB X0, X4, X3; \
-	VMOVD     X3, (R14)(DX*2); \
-	VPAND     shuffle1473<>+0(SB), X1, X3; \
-	VPAND     shuffle1473<>+0(SB), X1, X0; \
-	VPACKUSWB X0, X3, X0; \
-	VMOVD     X0, (R13)(R9*1); \
-	VPSRLW    $0x08, X1, X0; \
-	VPSRLW    $0x08, X1, X3; \
-	VPACKUSWB X3, X0, X1; \
-	VMOVD     X1, (R14)(R9*1); \
-	JMP       rowdone2552; \
-whole2553: \
-	MOVQ BX, R11; \
-	JMP  chunks2551; \
-rowdone2552: \
+	JMP       chunks2391; \
+rowdone2392: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2550; \
+	JNZ  row2390; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2549; \
+	JNZ  group2389; \
 	VZEROUPPER; \
 	RET; \
-chunk2533: \
+chunk2376: \
 	SUBQ $0x04, BX; \
-group2554: \
+group2393: \
 	MOVQ rows+24(FP), R12; \
-row2555: \
+row2394: \
 	XORQ R11, R11; \
-chunks2556: \
+chunks2395: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -64370,21 +57576,21 @@ chunks2556: \
 	VPACKUSWB X3, X0, X1; \
 	VMOVD     X1, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2557; \
+	JEQ       rowdone2396; \
 	ADDQ      $0x04, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2556; \
+	JLE       chunks2395; \
 	MOVQ      BX, R11; \
-	JMP       chunks2556; \
-rowdone2557: \
+	JMP       chunks2395; \
+rowdone2396: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2555; \
+	JNZ  row2394; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2554; \
+	JNZ  group2393; \
 	VZEROUPPER; \
 	RET
 	unzip8x1AVX2_body
@@ -64409,23 +57615,23 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2558; \
+	JAE  chunk2397; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2559; \
+	JAE  chunk2398; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2560; \
+	JAE  chunk2399; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2561; \
+	JAE  chunk2400; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2562; \
+	JAE  chunk2401; \
 	RET; \
-chunk2558: \
+chunk2397: \
 	SUBQ $0x40, BX; \
-group2563: \
+group2402: \
 	MOVQ rows+24(FP), R12; \
-row2564: \
+row2403: \
 	XORQ R11, R11; \
-chunks2565: \
+chunks2404: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -64525,87 +57731,30 @@ chunks2565: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2566; \
+	JEQ         rowdone2405; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2565; \
-	SUBQ        $0x20, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2567; \
+	JLE         chunks2404; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x20, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     64(AX)(R11*8), X1; \
-	VINSERTI128 $0x01, 192(AX)(R11*8), Y1, Y1; \
-	VPUNPCKLWD  Y1, Y0, Y2; \
-	VPUNPCKHWD  Y1, Y0, Y1; \
-	VMOVDQU     16(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 144(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     80(AX)(R11*8), X3; \
-	VINSERTI128 $0x01, 208(AX)(R11*8), Y3, Y3; \
-	VPUNPCKLWD  Y3, Y0, Y4; \
-	VPUNPCKHWD  Y3, Y0, Y3; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     96(AX)(R11*8), X5; \
-	VINSERTI128 $0x01, 224(AX)(R11*8), Y5, Y5; \
-	VPUNPCKLWD  Y5, Y0, Y6; \
-	VPUNPCKHWD  Y5, Y0, Y5; \
-	VMOVDQU     48(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 176(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     112(AX)(R11*8), X7; \
-	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7; \
-	VPUNPCKLWD  Y7, Y0, Y8; \
-	VPUNPCKHWD  Y7, Y0, Y7; \
-	VPUNPCKLWD  Y6, Y2, Y0; \
-	VPUNPCKHWD  Y6, Y2, Y6; \
-	VPUNPCKLWD  Y5, Y1, Y2; \
-	VPUNPCKHWD  Y5, Y1, Y5; \
-	VPUNPCKLWD  Y8, Y4, Y1; \
-	VPUNPCKHWD  Y8, Y4, Y8; \
-	VPUNPCKLWD  Y7, Y3, Y4; \
-	VPUNPCKHWD  Y7, Y3, Y7; \
-	VPUNPCKLWD  Y1, Y0, Y3; \
-	VMOVDQU     Y3, (R13); \
-	VPUNPCKHWD  Y1, Y0, Y1; \
-	VMOVDQU     Y1, (R13)(DX*1); \
-	VPUNPCKLWD  Y8, Y6, Y1; \
-	VMOVDQU     Y1, (R13)(DX*2); \
-	VPUNPCKHWD  Y8, Y6, Y8; \
-	VMOVDQU     Y8, (R13)(R9*1); \
-	VPUNPCKLWD  Y4, Y2, Y8; \
-	VMOVDQU     Y8, (R14); \
-	VPUNPCKHWD  Y4, Y2, Y4; \
-	VMOVDQU     Y4, (R14)(DX*1); \
-	VPUNPCKLWD  Y7, Y5, Y4; \
-	VMOVDQU     Y4, (R14)(DX*2); \
-	VPUNPCKHWD  Y7, Y5, Y7; \
-	VMOVDQU     Y7, (R14)(R9*1); \
-	JMP         rowdone2566; \
-whole2567: \
-	MOVQ BX, R11; \
-	JMP  chunks2565; \
-rowdone2566: \
+	JMP         chunks2404; \
+rowdone2405: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2564; \
+	JNZ  row2403; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2563; \
+	JNZ  group2402; \
 	VZEROUPPER; \
 	RET; \
-chunk2559: \
+chunk2398: \
 	SUBQ $0x20, BX; \
-group2568: \
+group2406: \
 	MOVQ rows+24(FP), R12; \
-row2569: \
+row2407: \
 	XORQ R11, R11; \
-chunks2570: \
+chunks2408: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -64657,127 +57806,30 @@ chunks2570: \
 	VPUNPCKHWD  Y7, Y5, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2571; \
+	JEQ         rowdone2409; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2570; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2572; \
+	JLE         chunks2408; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X1, X3; \
-	VPACKUSDW   X3, X2, X3; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X1, X4; \
-	VPACKUSDW   X4, X2, X1; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VMOVDQU     48(AX)(R11*8), X4; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X4, X5; \
-	VPACKUSDW   X5, X2, X5; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X4, X6; \
-	VPACKUSDW   X6, X2, X4; \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VMOVDQU     80(AX)(R11*8), X6; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X6, X7; \
-	VPACKUSDW   X7, X2, X7; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X6, X8; \
-	VPACKUSDW   X8, X2, X6; \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VMOVDQU     112(AX)(R11*8), X8; \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X8, X9; \
-	VPACKUSDW   X9, X2, X9; \
-	VPSRLD      $0x10, X0, X2; \
-	VPSRLD      $0x10, X8, X10; \
-	VPACKUSDW   X10, X2, X8; \
-	VPAND       shuffle1474<>+0(SB), X3, X0; \
-	VPAND       shuffle1474<>+0(SB), X5, X10; \
-	VPACKUSDW   X10, X0, X10; \
-	VPSRLD      $0x10, X3, X0; \
-	VPSRLD      $0x10, X5, X2; \
-	VPACKUSDW   X2, X0, X5; \
-	VPAND       shuffle1474<>+0(SB), X7, X3; \
-	VPAND       shuffle1474<>+0(SB), X9, X2; \
-	VPACKUSDW   X2, X3, X2; \
-	VPSRLD      $0x10, X7, X3; \
-	VPSRLD      $0x10, X9, X0; \
-	VPACKUSDW   X0, X3, X9; \
-	VPAND       shuffle1474<>+0(SB), X1, X7; \
-	VPAND       shuffle1474<>+0(SB), X4, X0; \
-	VPACKUSDW   X0, X7, X0; \
-	VPSRLD      $0x10, X1, X7; \
-	VPSRLD      $0x10, X4, X3; \
-	VPACKUSDW   X3, X7, X4; \
-	VPAND       shuffle1474<>+0(SB), X6, X1; \
-	VPAND       shuffle1474<>+0(SB), X8, X3; \
-	VPACKUSDW   X3, X1, X3; \
-	VPSRLD      $0x10, X6, X1; \
-	VPSRLD      $0x10, X8, X7; \
-	VPACKUSDW   X7, X1, X8; \
-	VPAND       shuffle1474<>+0(SB), X10, X6; \
-	VPAND       shuffle1474<>+0(SB), X2, X7; \
-	VPACKUSDW   X7, X6, X7; \
-	VMOVDQU     X7, (R13); \
-	VPSRLD      $0x10, X10, X7; \
-	VPSRLD      $0x10, X2, X6; \
-	VPACKUSDW   X6, X7, X2; \
-	VMOVDQU     X2, (R14); \
-	VPAND       shuffle1474<>+0(SB), X0, X2; \
-	VPAND       shuffle1474<>+0(SB), X3, X10; \
-	VPACKUSDW   X10, X2, X10; \
-	VMOVDQU     X10, (R13)(DX*1); \
-	VPSRLD      $0x10, X0, X10; \
-	VPSRLD      $0x10, X3, X2; \
-	VPACKUSDW   X2, X10, X3; \
-	VMOVDQU     X3, (R14)(DX*1); \
-	VPAND       shuffle1474<>+0(SB), X5, X3; \
-	VPAND       shuffle1474<>+0(SB), X9, X0; \
-	VPACKUSDW   X0, X3, X0; \
-	VMOVDQU     X0, (R13)(DX*2); \
-	VPSRLD      $0x10, X5, X0; \
-	VPSRLD      $0x10, X9, X3; \
-	VPACKUSDW   X3, X0, X9; \
-	VMOVDQU     X9, (R14)(DX*2); \
-	VPAND       shuffle1474<>+0(SB), X4, X9; \
-	VPAND       shuffle1474<>+0(SB), X8, X5; \
-	VPACKUSDW   X5, X9, X5; \
-	VMOVDQU     X5, (R13)(R9*1); \
-	VPSRLD      $0x10, X4, X5; \
-	VPSRLD      $0x10, X8, X9; \
-	VPACKUSDW   X9, X5, X8; \
-	VMOVDQU     X8, (R14)(R9*1); \
-	JMP         rowdone2571; \
-whole2572: \
-	MOVQ BX, R11; \
-	JMP  chunks2570; \
-rowdone2571: \
+	JMP         chunks2408; \
+rowdone2409: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2569; \
+	JNZ  row2407; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2568; \
+	JNZ  group2406; \
 	VZEROUPPER; \
 	RET; \
-chunk2560: \
+chunk2399: \
 	SUBQ $0x10, BX; \
-group2573: \
+group2410: \
 	MOVQ rows+24(FP), R12; \
-row2574: \
+row2411: \
 	XORQ R11, R11; \
-chunks2575: \
+chunks2412: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -64869,99 +57921,30 @@ chunks2575: \
 	VPACKUSDW X9, X5, X8; \
 	VMOVDQU   X8, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2576; \
+	JEQ       rowdone2413; \
 	ADDQ      $0x10, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2575; \
-	SUBQ      $0x08, R11; \
-	CMPQ      R11, BX; \
-	JL        whole2577; \
+	JLE       chunks2412; \
 	MOVQ      BX, R11; \
-	ADDQ      $0x08, R11; \
-	LEAQ      (CX)(R11*1), R13; \
-	LEAQ      (R13)(R10*1), R14; \
-	VMOVDQU   (AX)(R11*8), X0; \
-	VMOVDQU   16(AX)(R11*8), X1; \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPAND     shuffle1474<>+0(SB), X1, X3; \
-	VPACKUSDW X3, X2, X3; \
-	VPSRLD    $0x10, X0, X2; \
-	VPSRLD    $0x10, X1, X4; \
-	VPACKUSDW X4, X2, X1; \
-	VMOVDQU   32(AX)(R11*8), X0; \
-	VMOVDQU   48(AX)(R11*8), X4; \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPAND     shuffle1474<>+0(SB), X4, X5; \
-	VPACKUSDW X5, X2, X5; \
-	VPSRLD    $0x10, X0, X2; \
-	VPSRLD    $0x10, X4, X6; \
-	VPACKUSDW X6, X2, X4; \
-	VPAND     shuffle1474<>+0(SB), X3, X0; \
-	VPAND     shuffle1474<>+0(SB), X5, X6; \
-	VPACKUSDW X6, X0, X6; \
-	VPSRLD    $0x10, X3, X0; \
-	VPSRLD    $0x10, X5, X2; \
-	VPACKUSDW X2, X0, X5; \
-	VPAND     shuffle1474<>+0(SB), X1, X3; \
-	VPAND     shuffle1474<>+0(SB), X4, X2; \
-	VPACKUSDW X2, X3, X2; \
-	VPSRLD    $0x10, X1, X3; \
-	VPSRLD    $0x10, X4, X0; \
-	VPACKUSDW X0, X3, X4; \
-	VPAND     shuffle1474<>+0(SB), X6, X1; \
-	VPAND     shuffle1474<>+0(SB), X6, X0; \
-	VPACKUSDW X0, X1, X0; \
-	VMOVQ     X0, (R13); \
-	VPSRLD    $0x10, X6, X0; \
-	VPSRLD    $0x10, X6, X1; \
-	VPACKUSDW X1, X0, X6; \
-	VMOVQ     X6, (R14); \
-	VPAND     shuffle1474<>+0(SB), X2, X6; \
-	VPAND     shuffle1474<>+0(SB), X2, X1; \
-	VPACKUSDW X1, X6, X1; \
-	VMOVQ     X1, (R13)(DX*1); \
-	VPSRLD    $0x10, X2, X1; \
-	VPSRLD    $0x10, X2, X6; \
-	VPACKUSDW X6, X1, X2; \
-	VMOVQ     X2, (R14)(DX*1); \
-	VPAND     shuffle1474<>+0(SB), X5, X2; \
-	VPAND     shuffle1474<>+0(SB), X5, X6; \
-	VPACKUSDW X6, X2, X6; \
-	VMOVQ     X6, (R13)(DX*2); \
-	VPSRLD    $0x10, X5, X6; \
-	VPSRLD    $0x10, X5, X2; \
-	VPACKUSDW X2, X6, X5; \
-	VMOVQ     X5, (R14)(DX*2); \
-	VPAND     shuffle1474<>+0(SB), X4, X5; \
-	VPAND     shuffle1474<>+0(SB), X4, X2; \
-	VPACKUSDW X2, X5, X2; \
-	VMOVQ     X2, (R13)(R9*1); \
-	VPSRLD    $0x10, X4, X2; \
-	VPSRLD    $0x10, X4, X5; \
-	VPACKUSDW X5, X2, X4; \
-	VMOVQ     X4, (R14)(R9*1); \
-	JMP       rowdone2576; \
-whole2577: \
-	MOVQ BX, R11; \
-	JMP  chunks2575; \
-rowdone2576: \
+	JMP       chunks2412; \
+rowdone2413: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2574; \
+	JNZ  row2411; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2573; \
+	JNZ  group2410; \
 	VZEROUPPER; \
 	RET; \
-chunk2561: \
+chunk2400: \
 	SUBQ $0x08, BX; \
-group2578: \
+group2414: \
 	MOVQ rows+24(FP), R12; \
-row2579: \
+row2415: \
 	XORQ R11, R11; \
-chunks2580: \
+chunks2416: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -65025,91 +58008,30 @@ chunks2580: \
 	VPACKUSDW X5, X2, X4; \
 	VMOVQ     X4, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2581; \
+	JEQ       rowdone2417; \
 	ADDQ      $0x08, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2580; \
-	SUBQ      $0x04, R11; \
-	CMPQ      R11, BX; \
-	JL        whole2582; \
+	JLE       chunks2416; \
 	MOVQ      BX, R11; \
-	ADDQ      $0x04, R11; \
-	LEAQ      (CX)(R11*1), R13; \
-	LEAQ      (R13)(R10*1), R14; \
-	VMOVDQU   (AX)(R11*8), X0; \
-	VMOVDQU   16(AX)(R11*8), X1; \
-	VPAND     shuffle1474<>+0(SB), X0, X2; \
-	VPAND     shuffle1474<>+0(SB), X1, X3; \
-	VPACKUSDW X3, X2, X3; \
-	VPSRLD    $0x10, X0, X2; \
-	VPSRLD    $0x10, X1, X4; \
-	VPACKUSDW X4, X2, X1; \
-	VPAND     shuffle1474<>+0(SB), X3, X0; \
-	VPAND     shuffle1474<>+0(SB), X3, X4; \
-	VPACKUSDW X4, X0, X4; \
-	VPSRLD    $0x10, X3, X0; \
-	VPSRLD    $0x10, X3, X2; \
-	VPACKUSDW X2, X0, X3; \
-	VPAND     shuffle1474<>+0(SB), X1, X2; \
-	VPAND     shuffle1474<>+0(SB), X1, X0; \
-	VPACKUSDW X0, X2, X0; \
-	VPSRLD    $0x10, X1, X2; \
-	VPSRLD    $0x10, X1, X5; \
-	VPACKUSDW X5, X2, X1; \
-	VPAND     shuffle1474<>+0(SB), X4, X5; \
-	VPAND     shuffle1474<>+0(SB), X4, X2; \
-	VPACKUSDW X2, X5, X2; \
-	VMOVD     X2, (R13); \
-	VPSRLD    $0x10, X4, X2; \
-	VPSRLD    $0x10, X4, X5; \
-	VPACKUSDW X5, X2, X4; \
-	VMOVD     X4, (R14); \
-	VPAND     shuffle1474<>+0(SB), X0, X4; \
-	VPAND     shuffle1474<>+0(SB), X0, X5; \
-	VPACKUSDW X5, X4, X5; \
-	VMOVD     X5, (R13)(DX*1); \
-	VPSRLD    $0x10, X0, X5; \
-	VPSRLD    $0x10, X0, X4; \
-	VPACKUSDW X4, X5, X0; \
-	VMOVD     X0, (R14)(DX*1); \
-	VPAND     shuffle1474<>+0(SB), X3, X0; \
-	VPAND     shuffle1474<>+0(SB), X3, X4; \
-	VPACKUSDW X4, X0, X4; \
-	VMOVD     X4, (R13)(DX*2); \
-	VPSRLD    $0x10, X3, X4; \
-	VPSRLD    $0x10, X3, X0; \
-	VPACKUSDW X0, X4, X3; \
-	VMOVD     X3, (R14)(DX*2); \
-	VPAND     shuffle1474<>+0(SB), X1, X3; \
-	VPAND     shuffle1474<>+0(SB), X1, X0; \
-	VPACKUSDW X0, X3, X0; \
-	VMOVD     X0, (R13)(R9*1); \
-	VPSRLD    $0x10, X1, X0; \
-	VPSRLD    $0x10, X1, X3; \
-	VPACKUSDW X3, X0, X1; \
-	VMOVD     X1, (R14)(R9*1); \
-	JMP       rowdone2581; \
-whole2582: \
-	MOVQ BX, R11; \
-	JMP  chunks2580; \
-rowdone2581: \
+	JMP       chunks2416; \
+rowdone2417: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2579; \
+	JNZ  row2415; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2578; \
+	JNZ  group2414; \
 	VZEROUPPER; \
 	RET; \
-chunk2562: \
+chunk2401: \
 	SUBQ $0x04, BX; \
-group2583: \
+group2418: \
 	MOVQ rows+24(FP), R12; \
-row2584: \
+row2419: \
 	XORQ R11, R11; \
-chunks2585: \
+chunks2420: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -65165,21 +58087,21 @@ chunks2585: \
 	VPACKUSDW X3, X0, X1; \
 	VMOVD     X1, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2586; \
+	JEQ       rowdone2421; \
 	ADDQ      $0x04, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2585; \
+	JLE       chunks2420; \
 	MOVQ      BX, R11; \
-	JMP       chunks2585; \
-rowdone2586: \
+	JMP       chunks2420; \
+rowdone2421: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2584; \
+	JNZ  row2419; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2583; \
+	JNZ  group2418; \
 	VZEROUPPER; \
 	RET
 	unzip8x2AVX2_body
@@ -65198,23 +58120,23 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2587; \
+	JAE  chunk2422; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2588; \
+	JAE  chunk2423; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2589; \
+	JAE  chunk2424; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2590; \
+	JAE  chunk2425; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2591; \
+	JAE  chunk2426; \
 	RET; \
-chunk2587: \
+chunk2422: \
 	SUBQ $0x40, BX; \
-group2592: \
+group2427: \
 	MOVQ rows+24(FP), R12; \
-row2593: \
+row2428: \
 	XORQ R11, R11; \
-chunks2594: \
+chunks2429: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -65314,87 +58236,30 @@ chunks2594: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2595; \
+	JEQ         rowdone2430; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2594; \
-	SUBQ        $0x20, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2596; \
+	JLE         chunks2429; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x20, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1; \
-	VSHUFPS     $0x88, Y1, Y0, Y2; \
-	VSHUFPS     $0xdd, Y1, Y0, Y1; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     48(AX)(R11*8), X3; \
-	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3; \
-	VSHUFPS     $0x88, Y3, Y0, Y4; \
-	VSHUFPS     $0xdd, Y3, Y0, Y3; \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     80(AX)(R11*8), X5; \
-	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5; \
-	VSHUFPS     $0x88, Y5, Y0, Y6; \
-	VSHUFPS     $0xdd, Y5, Y0, Y5; \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     112(AX)(R11*8), X7; \
-	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7; \
-	VSHUFPS     $0x88, Y7, Y0, Y8; \
-	VSHUFPS     $0xdd, Y7, Y0, Y7; \
-	VSHUFPS     $0x88, Y4, Y2, Y0; \
-	VSHUFPS     $0xdd, Y4, Y2, Y4; \
-	VSHUFPS     $0x88, Y8, Y6, Y2; \
-	VSHUFPS     $0xdd, Y8, Y6, Y8; \
-	VSHUFPS     $0x88, Y3, Y1, Y6; \
-	VSHUFPS     $0xdd, Y3, Y1, Y3; \
-	VSHUFPS     $0x88, Y7, Y5, Y1; \
-	VSHUFPS     $0xdd, Y7, Y5, Y7; \
-	VSHUFPS     $0x88, Y2, Y0, Y5; \
-	VMOVDQU     Y5, (R13); \
-	VSHUFPS     $0xdd, Y2, Y0, Y2; \
-	VMOVDQU     Y2, (R14); \
-	VSHUFPS     $0x88, Y1, Y6, Y2; \
-	VMOVDQU     Y2, (R13)(DX*1); \
-	VSHUFPS     $0xdd, Y1, Y6, Y1; \
-	VMOVDQU     Y1, (R14)(DX*1); \
-	VSHUFPS     $0x88, Y8, Y4, Y1; \
-	VMOVDQU     Y1, (R13)(DX*2); \
-	VSHUFPS     $0xdd, Y8, Y4, Y8; \
-	VMOVDQU     Y8, (R14)(DX*2); \
-	VSHUFPS     $0x88, Y7, Y3, Y8; \
-	VMOVDQU     Y8, (R13)(R9*1); \
-	VSHUFPS     $0xdd, Y7, Y3, Y7; \
-	VMOVDQU     Y7, (R14)(R9*1); \
-	JMP         rowdone2595; \
-whole2596: \
-	MOVQ BX, R11; \
-	JMP  chunks2594; \
-rowdone2595: \
+	JMP         chunks2429; \
+rowdone2430: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2593; \
+	JNZ  row2428; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2592; \
+	JNZ  group2427; \
 	VZEROUPPER; \
 	RET; \
-chunk2588: \
+chunk2423: \
 	SUBQ $0x20, BX; \
-group2597: \
+group2431: \
 	MOVQ rows+24(FP), R12; \
-row2598: \
+row2432: \
 	XORQ R11, R11; \
-chunks2599: \
+chunks2433: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -65446,79 +58311,30 @@ chunks2599: \
 	VSHUFPS     $0xdd, Y7, Y3, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2600; \
+	JEQ         rowdone2434; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2599; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2601; \
+	JLE         chunks2433; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VSHUFPS     $0x88, X1, X0, X2; \
-	VSHUFPS     $0xdd, X1, X0, X1; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VMOVDQU     48(AX)(R11*8), X3; \
-	VSHUFPS     $0x88, X3, X0, X4; \
-	VSHUFPS     $0xdd, X3, X0, X3; \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VMOVDQU     80(AX)(R11*8), X5; \
-	VSHUFPS     $0x88, X5, X0, X6; \
-	VSHUFPS     $0xdd, X5, X0, X5; \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VMOVDQU     112(AX)(R11*8), X7; \
-	VSHUFPS     $0x88, X7, X0, X8; \
-	VSHUFPS     $0xdd, X7, X0, X7; \
-	VSHUFPS     $0x88, X4, X2, X0; \
-	VSHUFPS     $0xdd, X4, X2, X4; \
-	VSHUFPS     $0x88, X8, X6, X2; \
-	VSHUFPS     $0xdd, X8, X6, X8; \
-	VSHUFPS     $0x88, X3, X1, X6; \
-	VSHUFPS     $0xdd, X3, X1, X3; \
-	VSHUFPS     $0x88, X7, X5, X1; \
-	VSHUFPS     $0xdd, X7, X5, X7; \
-	VSHUFPS     $0x88, X2, X0, X5; \
-	VMOVDQU     X5, (R13); \
-	VSHUFPS     $0xdd, X2, X0, X2; \
-	VMOVDQU     X2, (R14); \
-	VSHUFPS     $0x88, X1, X6, X2; \
-	VMOVDQU     X2, (R13)(DX*1); \
-	VSHUFPS     $0xdd, X1, X6, X1; \
-	VMOVDQU     X1, (R14)(DX*1); \
-	VSHUFPS     $0x88, X8, X4, X1; \
-	VMOVDQU     X1, (R13)(DX*2); \
-	VSHUFPS     $0xdd, X8, X4, X8; \
-	VMOVDQU     X8, (R14)(DX*2); \
-	VSHUFPS     $0x88, X7, X3, X8; \
-	VMOVDQU     X8, (R13)(R9*1); \
-	VSHUFPS     $0xdd, X7, X3, X7; \
-	VMOVDQU     X7, (R14)(R9*1); \
-	JMP         rowdone2600; \
-whole2601: \
-	MOVQ BX, R11; \
-	JMP  chunks2599; \
-rowdone2600: \
+	JMP         chunks2433; \
+rowdone2434: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2598; \
+	JNZ  row2432; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2597; \
+	JNZ  group2431; \
 	VZEROUPPER; \
 	RET; \
-chunk2589: \
+chunk2424: \
 	SUBQ $0x10, BX; \
-group2602: \
+group2435: \
 	MOVQ rows+24(FP), R12; \
-row2603: \
+row2436: \
 	XORQ R11, R11; \
-chunks2604: \
+chunks2437: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -65562,67 +58378,30 @@ chunks2604: \
 	VSHUFPS $0xdd, X7, X3, X7; \
 	VMOVDQU X7, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2605; \
+	JEQ     rowdone2438; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2604; \
-	SUBQ    $0x08, R11; \
-	CMPQ    R11, BX; \
-	JL      whole2606; \
+	JLE     chunks2437; \
 	MOVQ    BX, R11; \
-	ADDQ    $0x08, R11; \
-	LEAQ    (CX)(R11*1), R13; \
-	LEAQ    (R13)(R10*1), R14; \
-	VMOVDQU (AX)(R11*8), X0; \
-	VMOVDQU 16(AX)(R11*8), X1; \
-	VSHUFPS $0x88, X1, X0, X2; \
-	VSHUFPS $0xdd, X1, X0, X1; \
-	VMOVDQU 32(AX)(R11*8), X0; \
-	VMOVDQU 48(AX)(R11*8), X3; \
-	VSHUFPS $0x88, X3, X0, X4; \
-	VSHUFPS $0xdd, X3, X0, X3; \
-	VSHUFPS $0x88, X4, X2, X0; \
-	VSHUFPS $0xdd, X4, X2, X4; \
-	VSHUFPS $0x88, X3, X1, X2; \
-	VSHUFPS $0xdd, X3, X1, X3; \
-	VSHUFPS $0x88, X0, X0, X1; \
-	VMOVQ   X1, (R13); \
-	VSHUFPS $0xdd, X0, X0, X0; \
-	VMOVQ   X0, (R14); \
-	VSHUFPS $0x88, X2, X2, X0; \
-	VMOVQ   X0, (R13)(DX*1); \
-	VSHUFPS $0xdd, X2, X2, X2; \
-	VMOVQ   X2, (R14)(DX*1); \
-	VSHUFPS $0x88, X4, X4, X2; \
-	VMOVQ   X2, (R13)(DX*2); \
-	VSHUFPS $0xdd, X4, X4, X4; \
-	VMOVQ   X4, (R14)(DX*2); \
-	VSHUFPS $0x88, X3, X3, X4; \
-	VMOVQ   X4, (R13)(R9*1); \
-	VSHUFPS $0xdd, X3, X3, X3; \
-	VMOVQ   X3, (R14)(R9*1); \
-	JMP     rowdone2605; \
-whole2606: \
-	MOVQ BX, R11; \
-	JMP  chunks2604; \
-rowdone2605: \
+	JMP     chunks2437; \
+rowdone2438: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2603; \
+	JNZ  row2436; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2602; \
+	JNZ  group2435; \
 	VZEROUPPER; \
 	RET; \
-chunk2590: \
+chunk2425: \
 	SUBQ $0x08, BX; \
-group2607: \
+group2439: \
 	MOVQ rows+24(FP), R12; \
-row2608: \
+row2440: \
 	XORQ R11, R11; \
-chunks2609: \
+chunks2441: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -65654,63 +58433,30 @@ chunks2609: \
 	VSHUFPS $0xdd, X3, X3, X3; \
 	VMOVQ   X3, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2610; \
+	JEQ     rowdone2442; \
 	ADDQ    $0x08, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2609; \
-	SUBQ    $0x04, R11; \
-	CMPQ    R11, BX; \
-	JL      whole2611; \
+	JLE     chunks2441; \
 	MOVQ    BX, R11; \
-	ADDQ    $0x04, R11; \
-	LEAQ    (CX)(R11*1), R13; \
-	LEAQ    (R13)(R10*1), R14; \
-	VMOVDQU (AX)(R11*8), X0; \
-	VMOVDQU 16(AX)(R11*8), X1; \
-	VSHUFPS $0x88, X1, X0, X2; \
-	VSHUFPS $0xdd, X1, X0, X1; \
-	VSHUFPS $0x88, X2, X2, X0; \
-	VSHUFPS $0xdd, X2, X2, X2; \
-	VSHUFPS $0x88, X1, X1, X3; \
-	VSHUFPS $0xdd, X1, X1, X1; \
-	VSHUFPS $0x88, X0, X0, X4; \
-	VMOVD   X4, (R13); \
-	VSHUFPS $0xdd, X0, X0, X0; \
-	VMOVD   X0, (R14); \
-	VSHUFPS $0x88, X3, X3, X0; \
-	VMOVD   X0, (R13)(DX*1); \
-	VSHUFPS $0xdd, X3, X3, X3; \
-	VMOVD   X3, (R14)(DX*1); \
-	VSHUFPS $0x88, X2, X2, X3; \
-	VMOVD   X3, (R13)(DX*2); \
-	VSHUFPS $0xdd, X2, X2, X2; \
-	VMOVD   X2, (R14)(DX*2); \
-	VSHUFPS $0x88, X1, X1, X2; \
-	VMOVD   X2, (R13)(R9*1); \
-	VSHUFPS $0xdd, X1, X1, X1; \
-	VMOVD   X1, (R14)(R9*1); \
-	JMP     rowdone2610; \
-whole2611: \
-	MOVQ BX, R11; \
-	JMP  chunks2609; \
-rowdone2610: \
+	JMP     chunks2441; \
+rowdone2442: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2608; \
+	JNZ  row2440; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2607; \
+	JNZ  group2439; \
 	VZEROUPPER; \
 	RET; \
-chunk2591: \
+chunk2426: \
 	SUBQ $0x04, BX; \
-group2612: \
+group2443: \
 	MOVQ rows+24(FP), R12; \
-row2613: \
+row2444: \
 	XORQ R11, R11; \
-chunks2614: \
+chunks2445: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -65738,21 +58484,21 @@ chunks2614: \
 	VSHUFPS $0xdd, X1, X1, X1; \
 	VMOVD   X1, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2615; \
+	JEQ     rowdone2446; \
 	ADDQ    $0x04, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2614; \
+	JLE     chunks2445; \
 	MOVQ    BX, R11; \
-	JMP     chunks2614; \
-rowdone2615: \
+	JMP     chunks2445; \
+rowdone2446: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2613; \
+	JNZ  row2444; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2612; \
+	JNZ  group2443; \
 	VZEROUPPER; \
 	RET
 	unzip8x4AVX2_body
@@ -65771,21 +58517,21 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2616; \
+	JAE  chunk2447; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2617; \
+	JAE  chunk2448; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2618; \
+	JAE  chunk2449; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2619; \
+	JAE  chunk2450; \
 	RET; \
-chunk2616: \
+chunk2447: \
 	SUBQ $0x40, BX; \
-group2620: \
+group2451: \
 	MOVQ rows+24(FP), R12; \
-row2621: \
+row2452: \
 	XORQ R11, R11; \
-chunks2622: \
+chunks2453: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -65885,87 +58631,30 @@ chunks2622: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2623; \
+	JEQ         rowdone2454; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2622; \
-	SUBQ        $0x20, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2624; \
+	JLE         chunks2453; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x20, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1; \
-	VPUNPCKLQDQ Y1, Y0, Y2; \
-	VPUNPCKHQDQ Y1, Y0, Y1; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     48(AX)(R11*8), X3; \
-	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3; \
-	VPUNPCKLQDQ Y3, Y0, Y4; \
-	VPUNPCKHQDQ Y3, Y0, Y3; \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     80(AX)(R11*8), X5; \
-	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5; \
-	VPUNPCKLQDQ Y5, Y0, Y6; \
-	VPUNPCKHQDQ Y5, Y0, Y5; \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     112(AX)(R11*8), X7; \
-	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7; \
-	VPUNPCKLQDQ Y7, Y0, Y8; \
-	VPUNPCKHQDQ Y7, Y0, Y7; \
-	VPUNPCKLQDQ Y4, Y2, Y0; \
-	VPUNPCKHQDQ Y4, Y2, Y4; \
-	VPUNPCKLQDQ Y8, Y6, Y2; \
-	VPUNPCKHQDQ Y8, Y6, Y8; \
-	VPUNPCKLQDQ Y3, Y1, Y6; \
-	VPUNPCKHQDQ Y3, Y1, Y3; \
-	VPUNPCKLQDQ Y7, Y5, Y1; \
-	VPUNPCKHQDQ Y7, Y5, Y7; \
-	VPUNPCKLQDQ Y2, Y0, Y5; \
-	VMOVDQU     Y5, (R13); \
-	VPUNPCKHQDQ Y2, Y0, Y2; \
-	VMOVDQU     Y2, (R14); \
-	VPUNPCKLQDQ Y1, Y6, Y2; \
-	VMOVDQU     Y2, (R13)(DX*1); \
-	VPUNPCKHQDQ Y1, Y6, Y1; \
-	VMOVDQU     Y1, (R14)(DX*1); \
-	VPUNPCKLQDQ Y8, Y4, Y1; \
-	VMOVDQU     Y1, (R13)(DX*2); \
-	VPUNPCKHQDQ Y8, Y4, Y8; \
-	VMOVDQU     Y8, (R14)(DX*2); \
-	VPUNPCKLQDQ Y7, Y3, Y8; \
-	VMOVDQU     Y8, (R13)(R9*1); \
-	VPUNPCKHQDQ Y7, Y3, Y7; \
-	VMOVDQU     Y7, (R14)(R9*1); \
-	JMP         rowdone2623; \
-whole2624: \
-	MOVQ BX, R11; \
-	JMP  chunks2622; \
-rowdone2623: \
+	JMP         chunks2453; \
+rowdone2454: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2621; \
+	JNZ  row2452; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2620; \
+	JNZ  group2451; \
 	VZEROUPPER; \
 	RET; \
-chunk2617: \
+chunk2448: \
 	SUBQ $0x20, BX; \
-group2625: \
+group2455: \
 	MOVQ rows+24(FP), R12; \
-row2626: \
+row2456: \
 	XORQ R11, R11; \
-chunks2627: \
+chunks2457: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66017,79 +58706,30 @@ chunks2627: \
 	VPUNPCKHQDQ Y7, Y3, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2628; \
+	JEQ         rowdone2458; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2627; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2629; \
+	JLE         chunks2457; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VMOVDQU     48(AX)(R11*8), X3; \
-	VPUNPCKLQDQ X3, X0, X4; \
-	VPUNPCKHQDQ X3, X0, X3; \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VMOVDQU     80(AX)(R11*8), X5; \
-	VPUNPCKLQDQ X5, X0, X6; \
-	VPUNPCKHQDQ X5, X0, X5; \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VMOVDQU     112(AX)(R11*8), X7; \
-	VPUNPCKLQDQ X7, X0, X8; \
-	VPUNPCKHQDQ X7, X0, X7; \
-	VPUNPCKLQDQ X4, X2, X0; \
-	VPUNPCKHQDQ X4, X2, X4; \
-	VPUNPCKLQDQ X8, X6, X2; \
-	VPUNPCKHQDQ X8, X6, X8; \
-	VPUNPCKLQDQ X3, X1, X6; \
-	VPUNPCKHQDQ X3, X1, X3; \
-	VPUNPCKLQDQ X7, X5, X1; \
-	VPUNPCKHQDQ X7, X5, X7; \
-	VPUNPCKLQDQ X2, X0, X5; \
-	VMOVDQU     X5, (R13); \
-	VPUNPCKHQDQ X2, X0, X2; \
-	VMOVDQU     X2, (R14); \
-	VPUNPCKLQDQ X1, X6, X2; \
-	VMOVDQU     X2, (R13)(DX*1); \
-	VPUNPCKHQDQ X1, X6, X1; \
-	VMOVDQU     X1, (R14)(DX*1); \
-	VPUNPCKLQDQ X8, X4, X1; \
-	VMOVDQU     X1, (R13)(DX*2); \
-	VPUNPCKHQDQ X8, X4, X8; \
-	VMOVDQU     X8, (R14)(DX*2); \
-	VPUNPCKLQDQ X7, X3, X8; \
-	VMOVDQU     X8, (R13)(R9*1); \
-	VPUNPCKHQDQ X7, X3, X7; \
-	VMOVDQU     X7, (R14)(R9*1); \
-	JMP         rowdone2628; \
-whole2629: \
-	MOVQ BX, R11; \
-	JMP  chunks2627; \
-rowdone2628: \
+	JMP         chunks2457; \
+rowdone2458: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2626; \
+	JNZ  row2456; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2625; \
+	JNZ  group2455; \
 	VZEROUPPER; \
 	RET; \
-chunk2618: \
+chunk2449: \
 	SUBQ $0x10, BX; \
-group2630: \
+group2459: \
 	MOVQ rows+24(FP), R12; \
-row2631: \
+row2460: \
 	XORQ R11, R11; \
-chunks2632: \
+chunks2461: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66133,67 +58773,30 @@ chunks2632: \
 	VPUNPCKHQDQ X7, X3, X7; \
 	VMOVDQU     X7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2633; \
+	JEQ         rowdone2462; \
 	ADDQ        $0x10, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2632; \
-	SUBQ        $0x08, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2634; \
+	JLE         chunks2461; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x08, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VMOVDQU     16(AX)(R11*8), X1; \
-	VPUNPCKLQDQ X1, X0, X2; \
-	VPUNPCKHQDQ X1, X0, X1; \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VMOVDQU     48(AX)(R11*8), X3; \
-	VPUNPCKLQDQ X3, X0, X4; \
-	VPUNPCKHQDQ X3, X0, X3; \
-	VPUNPCKLQDQ X4, X2, X0; \
-	VPUNPCKHQDQ X4, X2, X4; \
-	VPUNPCKLQDQ X3, X1, X2; \
-	VPUNPCKHQDQ X3, X1, X3; \
-	VPUNPCKLQDQ X0, X0, X1; \
-	VMOVQ       X1, (R13); \
-	VPUNPCKHQDQ X0, X0, X0; \
-	VMOVQ       X0, (R14); \
-	VPUNPCKLQDQ X2, X2, X0; \
-	VMOVQ       X0, (R13)(DX*1); \
-	VPUNPCKHQDQ X2, X2, X2; \
-	VMOVQ       X2, (R14)(DX*1); \
-	VPUNPCKLQDQ X4, X4, X2; \
-	VMOVQ       X2, (R13)(DX*2); \
-	VPUNPCKHQDQ X4, X4, X4; \
-	VMOVQ       X4, (R14)(DX*2); \
-	VPUNPCKLQDQ X3, X3, X4; \
-	VMOVQ       X4, (R13)(R9*1); \
-	VPUNPCKHQDQ X3, X3, X3; \
-	VMOVQ       X3, (R14)(R9*1); \
-	JMP         rowdone2633; \
-whole2634: \
-	MOVQ BX, R11; \
-	JMP  chunks2632; \
-rowdone2633: \
+	JMP         chunks2461; \
+rowdone2462: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2631; \
+	JNZ  row2460; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2630; \
+	JNZ  group2459; \
 	VZEROUPPER; \
 	RET; \
-chunk2619: \
+chunk2450: \
 	SUBQ $0x08, BX; \
-group2635: \
+group2463: \
 	MOVQ rows+24(FP), R12; \
-row2636: \
+row2464: \
 	XORQ R11, R11; \
-chunks2637: \
+chunks2465: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66225,21 +58828,21 @@ chunks2637: \
 	VPUNPCKHQDQ X3, X3, X3; \
 	VMOVQ       X3, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2638; \
+	JEQ         rowdone2466; \
 	ADDQ        $0x08, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2637; \
+	JLE         chunks2465; \
 	MOVQ        BX, R11; \
-	JMP         chunks2637; \
-rowdone2638: \
+	JMP         chunks2465; \
+rowdone2466: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2636; \
+	JNZ  row2464; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2635; \
+	JNZ  group2463; \
 	VZEROUPPER; \
 	RET
 	unzip8x8AVX2_body
@@ -66258,19 +58861,19 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2639; \
+	JAE  chunk2467; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2640; \
+	JAE  chunk2468; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2641; \
+	JAE  chunk2469; \
 	RET; \
-chunk2639: \
+chunk2467: \
 	SUBQ $0x40, BX; \
-group2642: \
+group2470: \
 	MOVQ rows+24(FP), R12; \
-row2643: \
+row2471: \
 	XORQ R11, R11; \
-chunks2644: \
+chunks2472: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66322,63 +58925,30 @@ chunks2644: \
 	VMOVDQU     Y3, (R14)(R9*1); \
 	VMOVDQU     Y4, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2645; \
+	JEQ         rowdone2473; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2644; \
-	SUBQ        $0x20, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2646; \
+	JLE         chunks2472; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x20, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R13); \
-	VMOVDQU     16(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 144(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R13)(DX*1); \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R13)(DX*2); \
-	VMOVDQU     48(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 176(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R13)(R9*1); \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R14); \
-	VMOVDQU     80(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 208(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R14)(DX*1); \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R14)(DX*2); \
-	VMOVDQU     112(AX)(R11*8), X0; \
-	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0; \
-	VMOVDQU     Y0, (R14)(R9*1); \
-	JMP         rowdone2645; \
-whole2646: \
-	MOVQ BX, R11; \
-	JMP  chunks2644; \
-rowdone2645: \
+	JMP         chunks2472; \
+rowdone2473: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2643; \
+	JNZ  row2471; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2642; \
+	JNZ  group2470; \
 	VZEROUPPER; \
 	RET; \
-chunk2640: \
+chunk2468: \
 	SUBQ $0x20, BX; \
-group2647: \
+group2474: \
 	MOVQ rows+24(FP), R12; \
-row2648: \
+row2475: \
 	XORQ R11, R11; \
-chunks2649: \
+chunks2476: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66406,55 +58976,30 @@ chunks2649: \
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0; \
 	VMOVDQU     Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2650; \
+	JEQ         rowdone2477; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2649; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2651; \
+	JLE         chunks2476; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VMOVDQU     X0, (R13); \
-	VMOVDQU     16(AX)(R11*8), X0; \
-	VMOVDQU     X0, (R13)(DX*1); \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VMOVDQU     X0, (R13)(DX*2); \
-	VMOVDQU     48(AX)(R11*8), X0; \
-	VMOVDQU     X0, (R13)(R9*1); \
-	VMOVDQU     64(AX)(R11*8), X0; \
-	VMOVDQU     X0, (R14); \
-	VMOVDQU     80(AX)(R11*8), X0; \
-	VMOVDQU     X0, (R14)(DX*1); \
-	VMOVDQU     96(AX)(R11*8), X0; \
-	VMOVDQU     X0, (R14)(DX*2); \
-	VMOVDQU     112(AX)(R11*8), X0; \
-	VMOVDQU     X0, (R14)(R9*1); \
-	JMP         rowdone2650; \
-whole2651: \
-	MOVQ BX, R11; \
-	JMP  chunks2649; \
-rowdone2650: \
+	JMP         chunks2476; \
+rowdone2477: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2648; \
+	JNZ  row2475; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2647; \
+	JNZ  group2474; \
 	VZEROUPPER; \
 	RET; \
-chunk2641: \
+chunk2469: \
 	SUBQ $0x10, BX; \
-group2652: \
+group2478: \
 	MOVQ rows+24(FP), R12; \
-row2653: \
+row2479: \
 	XORQ R11, R11; \
-chunks2654: \
+chunks2480: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -66474,21 +59019,21 @@ chunks2654: \
 	VMOVDQU 112(AX)(R11*8), X0; \
 	VMOVDQU X0, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2655; \
+	JEQ     rowdone2481; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2654; \
+	JLE     chunks2480; \
 	MOVQ    BX, R11; \
-	JMP     chunks2654; \
-rowdone2655: \
+	JMP     chunks2480; \
+rowdone2481: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2653; \
+	JNZ  row2479; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2652; \
+	JNZ  group2478; \
 	VZEROUPPER; \
 	RET
 	unzip8x16AVX2_body
@@ -66507,15 +59052,15 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2656; \
+	JAE  chunk2482; \
 	RET; \
-chunk2656: \
+chunk2482: \
 	SUBQ $0x20, BX; \
-group2657: \
+group2483: \
 	MOVQ rows+24(FP), R12; \
-row2658: \
+row2484: \
 	XORQ R11, R11; \
-chunks2659: \
+chunks2485: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66615,21 +59160,21 @@ chunks2659: \
 	VPACKUSWB   Y9, Y5, Y8; \
 	VMOVNTDQ    Y8, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2660; \
+	JEQ         rowdone2486; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2659; \
+	JLE         chunks2485; \
 	MOVQ        BX, R11; \
-	JMP         chunks2659; \
-rowdone2660: \
+	JMP         chunks2485; \
+rowdone2486: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2658; \
+	JNZ  row2484; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2657; \
+	JNZ  group2483; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66649,15 +59194,15 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2661; \
+	JAE  chunk2487; \
 	RET; \
-chunk2661: \
+chunk2487: \
 	SUBQ $0x20, BX; \
-group2662: \
+group2488: \
 	MOVQ rows+24(FP), R12; \
-row2663: \
+row2489: \
 	XORQ R11, R11; \
-chunks2664: \
+chunks2490: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66757,21 +59302,21 @@ chunks2664: \
 	VPACKUSDW   Y9, Y5, Y8; \
 	VMOVNTDQ    Y8, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2665; \
+	JEQ         rowdone2491; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2664; \
+	JLE         chunks2490; \
 	MOVQ        BX, R11; \
-	JMP         chunks2664; \
-rowdone2665: \
+	JMP         chunks2490; \
+rowdone2491: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2663; \
+	JNZ  row2489; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2662; \
+	JNZ  group2488; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66791,15 +59336,15 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2666; \
+	JAE  chunk2492; \
 	RET; \
-chunk2666: \
+chunk2492: \
 	SUBQ $0x20, BX; \
-group2667: \
+group2493: \
 	MOVQ rows+24(FP), R12; \
-row2668: \
+row2494: \
 	XORQ R11, R11; \
-chunks2669: \
+chunks2495: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66851,21 +59396,21 @@ chunks2669: \
 	VSHUFPS     $0xdd, Y7, Y3, Y7; \
 	VMOVNTDQ    Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2670; \
+	JEQ         rowdone2496; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2669; \
+	JLE         chunks2495; \
 	MOVQ        BX, R11; \
-	JMP         chunks2669; \
-rowdone2670: \
+	JMP         chunks2495; \
+rowdone2496: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2668; \
+	JNZ  row2494; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2667; \
+	JNZ  group2493; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66885,15 +59430,15 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2671; \
+	JAE  chunk2497; \
 	RET; \
-chunk2671: \
+chunk2497: \
 	SUBQ $0x20, BX; \
-group2672: \
+group2498: \
 	MOVQ rows+24(FP), R12; \
-row2673: \
+row2499: \
 	XORQ R11, R11; \
-chunks2674: \
+chunks2500: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -66945,21 +59490,21 @@ chunks2674: \
 	VPUNPCKHQDQ Y7, Y3, Y7; \
 	VMOVNTDQ    Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2675; \
+	JEQ         rowdone2501; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2674; \
+	JLE         chunks2500; \
 	MOVQ        BX, R11; \
-	JMP         chunks2674; \
-rowdone2675: \
+	JMP         chunks2500; \
+rowdone2501: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2673; \
+	JNZ  row2499; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2672; \
+	JNZ  group2498; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66979,15 +59524,15 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2676; \
+	JAE  chunk2502; \
 	RET; \
-chunk2676: \
+chunk2502: \
 	SUBQ $0x20, BX; \
-group2677: \
+group2503: \
 	MOVQ rows+24(FP), R12; \
-row2678: \
+row2504: \
 	XORQ R11, R11; \
-chunks2679: \
+chunks2505: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -67015,21 +59560,21 @@ chunks2679: \
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0; \
 	VMOVNTDQ    Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2680; \
+	JEQ         rowdone2506; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2679; \
+	JLE         chunks2505; \
 	MOVQ        BX, R11; \
-	JMP         chunks2679; \
-rowdone2680: \
+	JMP         chunks2505; \
+rowdone2506: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2678; \
+	JNZ  row2504; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2677; \
+	JNZ  group2503; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67049,17 +59594,17 @@ TEXT ·tunzip8x2x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2681; \
+	JAE  chunk2507; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2682; \
+	JAE  chunk2508; \
 	RET; \
-chunk2681: \
+chunk2507: \
 	SUBQ $0x20, BX; \
-group2683: \
+group2509: \
 	MOVQ rows+24(FP), R12; \
-row2684: \
+row2510: \
 	XORQ R11, R11; \
-chunks2685: \
+chunks2511: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -67119,86 +59664,30 @@ chunks2685: \
 	VPSHUFB     shuffle2616<>+0(SB), Y7, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2686; \
+	JEQ         rowdone2512; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2685; \
-	SUBQ        $0x10, R11; \
-	CMPQ        R11, BX; \
-	JL          whole2687; \
+	JLE         chunks2511; \
 	MOVQ        BX, R11; \
-	ADDQ        $0x10, R11; \
-	LEAQ        (CX)(R11*1), R13; \
-	LEAQ        (R13)(R10*1), R14; \
-	VMOVDQU     (AX)(R11*8), X0; \
-	VPSHUFB     shuffle2617<>+0(SB), X0, X0; \
-	VMOVDQU     64(AX)(R11*8), X1; \
-	VPSHUFB     shuffle2618<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R13); \
-	VMOVDQU     8(AX)(R11*8), X1; \
-	VPSHUFB     shuffle2617<>+0(SB), X1, X1; \
-	VMOVDQU     72(AX)(R11*8), X0; \
-	VPSHUFB     shuffle2618<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R13)(DX*1); \
-	VMOVDQU     16(AX)(R11*8), X0; \
-	VPSHUFB     shuffle2617<>+0(SB), X0, X0; \
-	VMOVDQU     80(AX)(R11*8), X1; \
-	VPSHUFB     shuffle2618<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R13)(DX*2); \
-	VMOVDQU     24(AX)(R11*8), X1; \
-	VPSHUFB     shuffle2617<>+0(SB), X1, X1; \
-	VMOVDQU     88(AX)(R11*8), X0; \
-	VPSHUFB     shuffle2618<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R13)(R9*1); \
-	VMOVDQU     32(AX)(R11*8), X0; \
-	VPSHUFB     shuffle2617<>+0(SB), X0, X0; \
-	VMOVDQU     96(AX)(R11*8), X1; \
-	VPSHUFB     shuffle2618<>+0(SB), X1, X1; \
-	VPOR        X1, X0, X1; \
-	VMOVDQU     X1, (R14); \
-	VMOVDQU     40(AX)(R11*8), X1; \
-	VPSHUFB     shuffle2617<>+0(SB), X1, X1; \
-	VMOVDQU     104(AX)(R11*8), X0; \
-	VPSHUFB     shuffle2618<>+0(SB), X0, X0; \
-	VPOR        X0, X1, X0; \
-	VMOVDQU     X0, (R14)(DX*1); \
-	VMOVDQU     48(AX)(R11*8), X0; \
-	VPSHUFB     shuffle2617<>+0(SB), X0, X0; \
-	VMOVDQU     112(AX)(R11*8), X1; \
-	VPSHUFB     shuffle2618<>+0(SB), X1, X2; \
-	VPOR        X2, X0, X2; \
-	VMOVDQU     X2, (R14)(DX*2); \
-	VMOVDQU     56(AX)(R11*8), X2; \
-	VPSHUFB     shuffle2617<>+0(SB), X2, X2; \
-	VPSHUFB     shuffle2619<>+0(SB), X1, X1; \
-	VPOR        X1, X2, X1; \
-	VMOVDQU     X1, (R14)(R9*1); \
-	JMP         rowdone2686; \
-whole2687: \
-	MOVQ BX, R11; \
-	JMP  chunks2685; \
-rowdone2686: \
+	JMP         chunks2511; \
+rowdone2512: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2684; \
+	JNZ  row2510; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2683; \
+	JNZ  group2509; \
 	VZEROUPPER; \
 	RET; \
-chunk2682: \
+chunk2508: \
 	SUBQ $0x10, BX; \
-group2688: \
+group2513: \
 	MOVQ rows+24(FP), R12; \
-row2689: \
+row2514: \
 	XORQ R11, R11; \
-chunks2690: \
+chunks2515: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -67249,21 +59738,21 @@ chunks2690: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2691; \
+	JEQ     rowdone2516; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2690; \
+	JLE     chunks2515; \
 	MOVQ    BX, R11; \
-	JMP     chunks2690; \
-rowdone2691: \
+	JMP     chunks2515; \
+rowdone2516: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2689; \
+	JNZ  row2514; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2688; \
+	JNZ  group2513; \
 	VZEROUPPER; \
 	RET
 	tunzip8x2x1AVX2_body
@@ -67294,15 +59783,15 @@ TEXT ·tunzip8x2x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2692; \
+	JAE  chunk2517; \
 	RET; \
-chunk2692: \
+chunk2517: \
 	SUBQ $0x20, BX; \
-group2693: \
+group2518: \
 	MOVQ rows+24(FP), R12; \
-row2694: \
+row2519: \
 	XORQ R11, R11; \
-chunks2695: \
+chunks2520: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -67370,21 +59859,21 @@ chunks2695: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2696; \
+	JEQ         rowdone2521; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2695; \
+	JLE         chunks2520; \
 	MOVQ        BX, R11; \
-	JMP         chunks2695; \
-rowdone2696: \
+	JMP         chunks2520; \
+rowdone2521: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2694; \
+	JNZ  row2519; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2693; \
+	JNZ  group2518; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67422,15 +59911,15 @@ TEXT ·tunzip8x2x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2697; \
+	JAE  chunk2522; \
 	RET; \
-chunk2697: \
+chunk2522: \
 	SUBQ $0x20, BX; \
-group2698: \
+group2523: \
 	MOVQ rows+24(FP), R12; \
-row2699: \
+row2524: \
 	XORQ R11, R11; \
-chunks2700: \
+chunks2525: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -67480,21 +59969,21 @@ chunks2700: \
 	VPSHUFB        shuffle2626<>+0(SB), Y0, Y0; \
 	VMOVDQU        Y0, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2701; \
+	JEQ            rowdone2526; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2700; \
+	JLE            chunks2525; \
 	MOVQ           BX, R11; \
-	JMP            chunks2700; \
-rowdone2701: \
+	JMP            chunks2525; \
+rowdone2526: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2699; \
+	JNZ  row2524; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2698; \
+	JNZ  group2523; \
 	VZEROUPPER; \
 	RET
 	tunzip8x2x2AVX2_body
@@ -67537,15 +60026,15 @@ TEXT ·tunzip8x2x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2702; \
+	JAE  chunk2527; \
 	RET; \
-chunk2702: \
+chunk2527: \
 	SUBQ $0x20, BX; \
-group2703: \
+group2528: \
 	MOVQ rows+24(FP), R12; \
-row2704: \
+row2529: \
 	XORQ R11, R11; \
-chunks2705: \
+chunks2530: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -67612,21 +60101,21 @@ chunks2705: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2706; \
+	JEQ            rowdone2531; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2705; \
+	JLE            chunks2530; \
 	MOVQ           BX, R11; \
-	JMP            chunks2705; \
-rowdone2706: \
+	JMP            chunks2530; \
+rowdone2531: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2704; \
+	JNZ  row2529; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2703; \
+	JNZ  group2528; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67646,15 +60135,15 @@ TEXT ·tunzip8x2x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2707; \
+	JAE  chunk2532; \
 	RET; \
-chunk2707: \
+chunk2532: \
 	SUBQ $0x40, BX; \
-group2708: \
+group2533: \
 	MOVQ rows+24(FP), R12; \
-row2709: \
+row2534: \
 	XORQ R11, R11; \
-chunks2710: \
+chunks2535: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -67785,21 +60274,21 @@ chunks2710: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2711; \
+	JEQ            rowdone2536; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2710; \
+	JLE            chunks2535; \
 	MOVQ           BX, R11; \
-	JMP            chunks2710; \
-rowdone2711: \
+	JMP            chunks2535; \
+rowdone2536: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2709; \
+	JNZ  row2534; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2708; \
+	JNZ  group2533; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67819,19 +60308,19 @@ TEXT ·tunzip8x3x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2712; \
+	JAE  chunk2537; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2713; \
+	JAE  chunk2538; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2714; \
+	JAE  chunk2539; \
 	RET; \
-chunk2712: \
+chunk2537: \
 	SUBQ $0x60, BX; \
-group2715: \
+group2540: \
 	MOVQ rows+24(FP), R12; \
-row2716: \
+row2541: \
 	XORQ R11, R11; \
-chunks2717: \
+chunks2542: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -68142,324 +60631,30 @@ chunks2717: \
 	VMOVDQU        X0, 80(R14)(DX*2); \
 	VEXTRACTI128   $0x01, Y0, 80(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2718; \
+	JEQ            rowdone2543; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2717; \
-	SUBQ           $0x30, R11; \
-	CMPQ           R11, BX; \
-	JL             whole2719; \
+	JLE            chunks2542; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x30, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	VMOVDQU        (AX)(R11*8), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU        64(AX)(R11*8), X1; \
-	VPSHUFB        shuffle158<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        128(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R13); \
-	VMOVDQU        6(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU        69(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2641<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        133(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2642<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        192(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2643<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        256(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2644<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        320(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2645<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R13); \
-	VMOVDQU        195(AX)(R11*8), X1; \
-	VPSHUFB        shuffle158<>+0(SB), X1, X1; \
-	VMOVDQU        259(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        322(AX)(R11*8), X1; \
-	VPSHUFB        shuffle157<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R13); \
-	VMOVDQU        8(AX)(R11*8), X1; \
-	VPSHUFB        shuffle157<>+0(SB), X1, X1; \
-	VMOVDQU        72(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        136(AX)(R11*8), X1; \
-	VPSHUFB        shuffle159<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R13)(DX*1); \
-	VMOVDQU        14(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2640<>+0(SB), X1, X1; \
-	VMOVDQU        77(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2641<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        141(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2642<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        200(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2643<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        264(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2644<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        328(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2645<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R13)(DX*1); \
-	VMOVDQU        203(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VMOVDQU        267(AX)(R11*8), X1; \
-	VPSHUFB        shuffle159<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        330(AX)(R11*8), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13)(DX*1); \
-	VMOVDQU        16(AX)(R11*8), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU        80(AX)(R11*8), X1; \
-	VPSHUFB        shuffle158<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        144(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R13)(DX*2); \
-	VMOVDQU        22(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU        85(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2641<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        149(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2642<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        208(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2643<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        272(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2644<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        336(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2645<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R13)(DX*2); \
-	VMOVDQU        211(AX)(R11*8), X1; \
-	VPSHUFB        shuffle158<>+0(SB), X1, X1; \
-	VMOVDQU        275(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        338(AX)(R11*8), X1; \
-	VPSHUFB        shuffle157<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R13)(DX*2); \
-	VMOVDQU        24(AX)(R11*8), X1; \
-	VPSHUFB        shuffle157<>+0(SB), X1, X1; \
-	VMOVDQU        88(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        152(AX)(R11*8), X1; \
-	VPSHUFB        shuffle159<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R13)(R9*1); \
-	VMOVDQU        30(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2640<>+0(SB), X1, X1; \
-	VMOVDQU        93(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2641<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        157(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2642<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        216(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2643<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        280(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2644<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        344(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2645<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R13)(R9*1); \
-	VMOVDQU        219(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VMOVDQU        283(AX)(R11*8), X1; \
-	VPSHUFB        shuffle159<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        346(AX)(R11*8), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13)(R9*1); \
-	VMOVDQU        32(AX)(R11*8), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU        96(AX)(R11*8), X1; \
-	VPSHUFB        shuffle158<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        160(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R14); \
-	VMOVDQU        38(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU        101(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2641<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        165(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2642<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        224(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2643<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        288(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2644<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        352(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2645<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 16(R14); \
-	VMOVDQU        227(AX)(R11*8), X1; \
-	VPSHUFB        shuffle158<>+0(SB), X1, X1; \
-	VMOVDQU        291(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        354(AX)(R11*8), X1; \
-	VPSHUFB        shuffle157<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, 32(R14); \
-	VMOVDQU        40(AX)(R11*8), X1; \
-	VPSHUFB        shuffle157<>+0(SB), X1, X1; \
-	VMOVDQU        104(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        168(AX)(R11*8), X1; \
-	VPSHUFB        shuffle159<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        X1, (R14)(DX*1); \
-	VMOVDQU        46(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2640<>+0(SB), X1, X1; \
-	VMOVDQU        109(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2641<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        173(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2642<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        232(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2643<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        296(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2644<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        360(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2645<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R14)(DX*1); \
-	VMOVDQU        235(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VMOVDQU        299(AX)(R11*8), X1; \
-	VPSHUFB        shuffle159<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        362(AX)(R11*8), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R14)(DX*1); \
-	VMOVDQU        48(AX)(R11*8), X0; \
-	VPSHUFB        shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU        112(AX)(R11*8), X1; \
-	VPSHUFB        shuffle158<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        176(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R14)(DX*2); \
-	VMOVDQU        54(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU        117(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2641<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        181(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2642<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        240(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2643<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        304(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2644<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        368(AX)(R11*8), X1; \
-	VPSHUFB        shuffle2645<>+0(SB), X1, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        X2, 16(R14)(DX*2); \
-	VMOVDQU        243(AX)(R11*8), X2; \
-	VPSHUFB        shuffle158<>+0(SB), X2, X2; \
-	VMOVDQU        307(AX)(R11*8), X0; \
-	VPSHUFB        shuffle159<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VPSHUFB        shuffle2646<>+0(SB), X1, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        X2, 32(R14)(DX*2); \
-	VMOVDQU        56(AX)(R11*8), X2; \
-	VPSHUFB        shuffle157<>+0(SB), X2, X2; \
-	VMOVDQU        120(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        184(AX)(R11*8), X2; \
-	VPSHUFB        shuffle159<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        X2, (R14)(R9*1); \
-	VMOVDQU        62(AX)(R11*8), X2; \
-	VPSHUFB        shuffle2640<>+0(SB), X2, X2; \
-	VMOVDQU        125(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2641<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        189(AX)(R11*8), X2; \
-	VPSHUFB        shuffle2642<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VMOVDQU        248(AX)(R11*8), X0; \
-	VPSHUFB        shuffle2643<>+0(SB), X0, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        312(AX)(R11*8), X2; \
-	VPSHUFB        shuffle2644<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle2647<>+0(SB), X1, X0; \
-	VPOR           X0, X2, X0; \
-	VMOVDQU        X0, 16(R14)(R9*1); \
-	VMOVDQU        251(AX)(R11*8), X0; \
-	VPSHUFB        shuffle158<>+0(SB), X0, X0; \
-	VMOVDQU        315(AX)(R11*8), X2; \
-	VPSHUFB        shuffle159<>+0(SB), X2, X2; \
-	VPOR           X2, X0, X2; \
-	VPSHUFB        shuffle165<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VMOVDQU        X1, 32(R14)(R9*1); \
-	JMP            rowdone2718; \
-whole2719: \
-	MOVQ BX, R11; \
-	JMP  chunks2717; \
-rowdone2718: \
+	JMP            chunks2542; \
+rowdone2543: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2716; \
+	JNZ  row2541; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2715; \
+	JNZ  group2540; \
 	VZEROUPPER; \
 	RET; \
-chunk2713: \
+chunk2538: \
 	SUBQ $0x30, BX; \
-group2720: \
+group2544: \
 	MOVQ rows+24(FP), R12; \
-row2721: \
+row2545: \
 	XORQ R11, R11; \
-chunks2722: \
+chunks2546: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -68748,180 +60943,30 @@ chunks2722: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2723; \
+	JEQ     rowdone2547; \
 	ADDQ    $0x30, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2722; \
-	SUBQ    $0x18, R11; \
-	CMPQ    R11, BX; \
-	JL      whole2724; \
+	JLE     chunks2546; \
 	MOVQ    BX, R11; \
-	ADDQ    $0x18, R11; \
-	LEAQ    (CX)(R11*1), R13; \
-	LEAQ    (R13)(R10*1), R14; \
-	VMOVDQU (AX)(R11*8), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU 64(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 128(AX)(R11*8), X0; \
-	VPSHUFB shuffle159<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R13); \
-	VMOVDQU 6(AX)(R11*8), X0; \
-	VPSHUFB shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU 69(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 133(AX)(R11*8), X0; \
-	VPSHUFB shuffle2642<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R13); \
-	VMOVDQU 8(AX)(R11*8), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU 72(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 136(AX)(R11*8), X0; \
-	VPSHUFB shuffle159<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R13)(DX*1); \
-	VMOVDQU 14(AX)(R11*8), X0; \
-	VPSHUFB shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU 77(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 141(AX)(R11*8), X0; \
-	VPSHUFB shuffle2642<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R13)(DX*1); \
-	VMOVDQU 16(AX)(R11*8), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU 80(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 144(AX)(R11*8), X0; \
-	VPSHUFB shuffle159<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R13)(DX*2); \
-	VMOVDQU 22(AX)(R11*8), X0; \
-	VPSHUFB shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU 85(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 149(AX)(R11*8), X0; \
-	VPSHUFB shuffle2642<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R13)(DX*2); \
-	VMOVDQU 24(AX)(R11*8), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU 88(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 152(AX)(R11*8), X0; \
-	VPSHUFB shuffle159<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R13)(R9*1); \
-	VMOVDQU 30(AX)(R11*8), X0; \
-	VPSHUFB shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU 93(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 157(AX)(R11*8), X0; \
-	VPSHUFB shuffle2642<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R13)(R9*1); \
-	VMOVDQU 32(AX)(R11*8), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU 96(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 160(AX)(R11*8), X0; \
-	VPSHUFB shuffle159<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R14); \
-	VMOVDQU 38(AX)(R11*8), X0; \
-	VPSHUFB shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU 101(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 165(AX)(R11*8), X0; \
-	VPSHUFB shuffle2642<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R14); \
-	VMOVDQU 40(AX)(R11*8), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU 104(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 168(AX)(R11*8), X0; \
-	VPSHUFB shuffle159<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVDQU X0, (R14)(DX*1); \
-	VMOVDQU 46(AX)(R11*8), X0; \
-	VPSHUFB shuffle2640<>+0(SB), X0, X0; \
-	VMOVDQU 109(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 173(AX)(R11*8), X0; \
-	VPSHUFB shuffle2642<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R14)(DX*1); \
-	VMOVDQU 48(AX)(R11*8), X0; \
-	VPSHUFB shuffle157<>+0(SB), X0, X0; \
-	VMOVDQU 112(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X0, X1; \
-	VMOVDQU 176(AX)(R11*8), X0; \
-	VPSHUFB shuffle159<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVDQU X2, (R14)(DX*2); \
-	VMOVDQU 54(AX)(R11*8), X2; \
-	VPSHUFB shuffle2640<>+0(SB), X2, X2; \
-	VMOVDQU 117(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle168<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVQ   X2, 16(R14)(DX*2); \
-	VMOVDQU 56(AX)(R11*8), X2; \
-	VPSHUFB shuffle157<>+0(SB), X2, X2; \
-	VMOVDQU 120(AX)(R11*8), X1; \
-	VPSHUFB shuffle158<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle2648<>+0(SB), X0, X2; \
-	VPOR    X2, X1, X2; \
-	VMOVDQU X2, (R14)(R9*1); \
-	VMOVDQU 62(AX)(R11*8), X2; \
-	VPSHUFB shuffle2640<>+0(SB), X2, X2; \
-	VMOVDQU 125(AX)(R11*8), X1; \
-	VPSHUFB shuffle2641<>+0(SB), X1, X1; \
-	VPOR    X1, X2, X1; \
-	VPSHUFB shuffle2649<>+0(SB), X0, X0; \
-	VPOR    X0, X1, X0; \
-	VMOVQ   X0, 16(R14)(R9*1); \
-	JMP     rowdone2723; \
-whole2724: \
-	MOVQ BX, R11; \
-	JMP  chunks2722; \
-rowdone2723: \
+	JMP     chunks2546; \
+rowdone2547: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2721; \
+	JNZ  row2545; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2720; \
+	JNZ  group2544; \
 	VZEROUPPER; \
 	RET; \
-chunk2714: \
+chunk2539: \
 	SUBQ $0x18, BX; \
-group2725: \
+group2548: \
 	MOVQ rows+24(FP), R12; \
-row2726: \
+row2549: \
 	XORQ R11, R11; \
-chunks2727: \
+chunks2550: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -69066,21 +61111,21 @@ chunks2727: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2728; \
+	JEQ     rowdone2551; \
 	ADDQ    $0x18, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2727; \
+	JLE     chunks2550; \
 	MOVQ    BX, R11; \
-	JMP     chunks2727; \
-rowdone2728: \
+	JMP     chunks2550; \
+rowdone2551: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2726; \
+	JNZ  row2549; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2725; \
+	JNZ  group2548; \
 	VZEROUPPER; \
 	RET
 	tunzip8x3x1AVX2_body
@@ -69217,15 +61262,15 @@ TEXT ·tunzip8x3x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2729; \
+	JAE  chunk2552; \
 	RET; \
-chunk2729: \
+chunk2552: \
 	SUBQ $0x60, BX; \
-group2730: \
+group2553: \
 	MOVQ rows+24(FP), R12; \
-row2731: \
+row2554: \
 	XORQ R11, R11; \
-chunks2732: \
+chunks2555: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -69660,21 +61705,21 @@ chunks2732: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2733; \
+	JEQ            rowdone2556; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2732; \
+	JLE            chunks2555; \
 	MOVQ           BX, R11; \
-	JMP            chunks2732; \
-rowdone2733: \
+	JMP            chunks2555; \
+rowdone2556: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2731; \
+	JNZ  row2554; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2730; \
+	JNZ  group2553; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -69790,17 +61835,17 @@ TEXT ·tunzip8x3x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2734; \
+	JAE  chunk2557; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2735; \
+	JAE  chunk2558; \
 	RET; \
-chunk2734: \
+chunk2557: \
 	SUBQ $0x60, BX; \
-group2736: \
+group2559: \
 	MOVQ rows+24(FP), R12; \
-row2737: \
+row2560: \
 	XORQ R11, R11; \
-chunks2738: \
+chunks2561: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -70027,253 +62072,30 @@ chunks2738: \
 	VMOVDQU        X0, 80(R14)(DX*2); \
 	VEXTRACTI128   $0x01, Y0, 80(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2739; \
+	JEQ            rowdone2562; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2738; \
-	SUBQ           $0x30, R11; \
-	CMPQ           R11, BX; \
-	JL             whole2740; \
+	JLE            chunks2561; \
 	MOVQ           BX, R11; \
-	ADDQ           $0x30, R11; \
-	LEAQ           (CX)(R11*1), R13; \
-	LEAQ           (R13)(R10*1), R14; \
-	VMOVDQU        (AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        128(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        256(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R13); \
-	VMOVDQU        6(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VMOVDQU        134(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        260(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R13); \
-	VMOVDQU        12(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU        138(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        266(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13); \
-	VMOVDQU        16(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        144(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        272(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R13)(DX*1); \
-	VMOVDQU        22(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VMOVDQU        150(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        276(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R13)(DX*1); \
-	VMOVDQU        28(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU        154(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        282(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13)(DX*1); \
-	VMOVDQU        32(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        160(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        288(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R13)(DX*2); \
-	VMOVDQU        38(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VMOVDQU        166(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        292(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R13)(DX*2); \
-	VMOVDQU        44(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU        170(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        298(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13)(DX*2); \
-	VMOVDQU        48(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        176(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        304(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R13)(R9*1); \
-	VMOVDQU        54(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VMOVDQU        182(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        308(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R13)(R9*1); \
-	VMOVDQU        60(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU        186(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        314(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R13)(R9*1); \
-	VMOVDQU        64(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        192(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        320(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R14); \
-	VMOVDQU        70(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VMOVDQU        198(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        324(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R14); \
-	VMOVDQU        76(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU        202(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        330(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R14); \
-	VMOVDQU        80(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        208(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        336(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R14)(DX*1); \
-	VMOVDQU        86(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VMOVDQU        214(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        340(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R14)(DX*1); \
-	VMOVDQU        92(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU        218(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        346(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R14)(DX*1); \
-	VMOVDQU        96(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        224(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        352(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, (R14)(DX*2); \
-	VMOVDQU        102(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VMOVDQU        230(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        356(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 16(R14)(DX*2); \
-	VMOVDQU        108(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X0; \
-	VMOVDQU        234(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        362(AX)(R11*8), X0; \
-	VPSHUFB        shuffle182<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R14)(DX*2); \
-	VMOVDQU        112(AX)(R11*8), X0; \
-	VPSHUFB        shuffle181<>+0(SB), X0, X0; \
-	VMOVDQU        240(AX)(R11*8), X1; \
-	VPSHUFB        shuffle182<>+0(SB), X1, X1; \
-	VPOR           X1, X0, X1; \
-	VMOVDQU        368(AX)(R11*8), X0; \
-	VPSHUFB        shuffle183<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, (R14)(R9*1); \
-	VMOVDQU        118(AX)(R11*8), X2; \
-	VPSHUFB        shuffle182<>+0(SB), X2, X2; \
-	VMOVDQU        246(AX)(R11*8), X1; \
-	VPSHUFB        shuffle183<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle186<>+0(SB), X0, X2; \
-	VPOR           X2, X1, X2; \
-	VMOVDQU        X2, 16(R14)(R9*1); \
-	VMOVDQU        124(AX)(R11*8), X2; \
-	VPSHUFB        shuffle183<>+0(SB), X2, X2; \
-	VMOVDQU        250(AX)(R11*8), X1; \
-	VPSHUFB        shuffle181<>+0(SB), X1, X1; \
-	VPOR           X1, X2, X1; \
-	VPSHUFB        shuffle189<>+0(SB), X0, X0; \
-	VPOR           X0, X1, X0; \
-	VMOVDQU        X0, 32(R14)(R9*1); \
-	JMP            rowdone2739; \
-whole2740: \
-	MOVQ BX, R11; \
-	JMP  chunks2738; \
-rowdone2739: \
+	JMP            chunks2561; \
+rowdone2562: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2737; \
+	JNZ  row2560; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2736; \
+	JNZ  group2559; \
 	VZEROUPPER; \
 	RET; \
-chunk2735: \
+chunk2558: \
 	SUBQ $0x30, BX; \
-group2741: \
+group2563: \
 	MOVQ rows+24(FP), R12; \
-row2742: \
+row2564: \
 	XORQ R11, R11; \
-chunks2743: \
+chunks2565: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -70491,21 +62313,21 @@ chunks2743: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2744; \
+	JEQ     rowdone2566; \
 	ADDQ    $0x30, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2743; \
+	JLE     chunks2565; \
 	MOVQ    BX, R11; \
-	JMP     chunks2743; \
-rowdone2744: \
+	JMP     chunks2565; \
+rowdone2566: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2742; \
+	JNZ  row2564; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2741; \
+	JNZ  group2563; \
 	VZEROUPPER; \
 	RET
 	tunzip8x3x2AVX2_body
@@ -70548,15 +62370,15 @@ TEXT ·tunzip8x3x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2745; \
+	JAE  chunk2567; \
 	RET; \
-chunk2745: \
+chunk2567: \
 	SUBQ $0x60, BX; \
-group2746: \
+group2568: \
 	MOVQ rows+24(FP), R12; \
-row2747: \
+row2569: \
 	XORQ R11, R11; \
-chunks2748: \
+chunks2570: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -70847,21 +62669,21 @@ chunks2748: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2749; \
+	JEQ            rowdone2571; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2748; \
+	JLE            chunks2570; \
 	MOVQ           BX, R11; \
-	JMP            chunks2748; \
-rowdone2749: \
+	JMP            chunks2570; \
+rowdone2571: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2747; \
+	JNZ  row2569; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2746; \
+	JNZ  group2568; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -70899,15 +62721,15 @@ TEXT ·tunzip8x4x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2750; \
+	JAE  chunk2572; \
 	RET; \
-chunk2750: \
+chunk2572: \
 	SUBQ $0x20, BX; \
-group2751: \
+group2573: \
 	MOVQ rows+24(FP), R12; \
-row2752: \
+row2574: \
 	XORQ R11, R11; \
-chunks2753: \
+chunks2575: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -70991,21 +62813,21 @@ chunks2753: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2754; \
+	JEQ         rowdone2576; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2753; \
+	JLE         chunks2575; \
 	MOVQ        BX, R11; \
-	JMP         chunks2753; \
-rowdone2754: \
+	JMP         chunks2575; \
+rowdone2576: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2752; \
+	JNZ  row2574; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2751; \
+	JNZ  group2573; \
 	VZEROUPPER; \
 	RET
 	tunzip8x4x1AVX2_body
@@ -71024,15 +62846,15 @@ TEXT ·tunzip8x4x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2755; \
+	JAE  chunk2577; \
 	RET; \
-chunk2755: \
+chunk2577: \
 	SUBQ $0x20, BX; \
-group2756: \
+group2578: \
 	MOVQ rows+24(FP), R12; \
-row2757: \
+row2579: \
 	XORQ R11, R11; \
-chunks2758: \
+chunks2580: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -71161,21 +62983,21 @@ chunks2758: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2759; \
+	JEQ            rowdone2581; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2758; \
+	JLE            chunks2580; \
 	MOVQ           BX, R11; \
-	JMP            chunks2758; \
-rowdone2759: \
+	JMP            chunks2580; \
+rowdone2581: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2757; \
+	JNZ  row2579; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2756; \
+	JNZ  group2578; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -71201,15 +63023,15 @@ TEXT ·tunzip8x4x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2760; \
+	JAE  chunk2582; \
 	RET; \
-chunk2760: \
+chunk2582: \
 	SUBQ $0x40, BX; \
-group2761: \
+group2583: \
 	MOVQ rows+24(FP), R12; \
-row2762: \
+row2584: \
 	XORQ R11, R11; \
-chunks2763: \
+chunks2585: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -71466,21 +63288,21 @@ chunks2763: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 32(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2764; \
+	JEQ            rowdone2586; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2763; \
+	JLE            chunks2585; \
 	MOVQ           BX, R11; \
-	JMP            chunks2763; \
-rowdone2764: \
+	JMP            chunks2585; \
+rowdone2586: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2762; \
+	JNZ  row2584; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2761; \
+	JNZ  group2583; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -71498,45 +63320,45 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $0-88
 	MOVQ b+80(FP), DI; \
 	MOVQ DI, R8; \
 	SHLQ $0x04, R8; \
-group2765: \
+group2587: \
 	MOVQ rows+24(FP), R9; \
-row2766: \
+row2588: \
 	XORQ R10, R10; \
 	MOVQ AX, R11; \
 	MOVQ CX, R12; \
-lanes2767: \
+lanes2589: \
 	MOVQ R11, R13; \
 	MOVQ R12, R14; \
 	MOVQ DX, R15; \
-pairs2768: \
+pairs2590: \
 	CMPQ        R15, $0x20; \
-	JB          single2769; \
+	JB          single2591; \
 	VMOVDQU     (R13), X0; \
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0; \
 	VMOVDQU     Y0, (R14); \
 	ADDQ        $0x20, R14; \
 	LEAQ        (R13)(R8*2), R13; \
 	SUBQ        $0x20, R15; \
-	JMP         pairs2768; \
-single2769: \
+	JMP         pairs2590; \
+single2591: \
 	TESTQ   R15, R15; \
-	JZ      lanedone2770; \
+	JZ      lanedone2592; \
 	VMOVDQU (R13), X0; \
 	VMOVDQU X0, (R14); \
-lanedone2770: \
+lanedone2592: \
 	ADDQ $0x10, R11; \
 	ADDQ SI, R12; \
 	INCQ R10; \
 	CMPQ R10, DI; \
-	JB   lanes2767; \
+	JB   lanes2589; \
 	ADDQ spaceStride+32(FP), AX; \
 	ADDQ depthStride+40(FP), CX; \
 	DECQ R9; \
-	JNZ  row2766; \
+	JNZ  row2588; \
 	ADDQ spaceSkip+64(FP), AX; \
 	ADDQ depthSkip+72(FP), CX; \
 	DECQ BX; \
-	JNZ  group2765; \
+	JNZ  group2587; \
 	VZEROUPPER; \
 	RET
 	unzipNx16AVX2_body
@@ -71552,26 +63374,26 @@ TEXT ·unitZip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2771; \
+	JLE  rowchunk2593; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2772; \
+	JLE  rowchunk2594; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2773; \
+	JLE  rowchunk2595; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2774; \
+	JLE  rowchunk2596; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2776: \
+group2598: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2777; \
+	JNE  unit2599; \
 	DECQ R11; \
-	JZ   lastunit2778; \
-unit2777: \
+	JZ   lastunit2600; \
+unit2599: \
 	XORQ R12, R12; \
-chunk2780: \
+chunk2602: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -71584,9 +63406,9 @@ chunk2780: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2780; \
+	JLT        chunk2602; \
 	XORQ       R12, R12; \
-chunk2781: \
+chunk2603: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -71599,16 +63421,16 @@ chunk2781: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2781; \
+	JLT        chunk2603; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2777; \
+	JNZ        unit2599; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2779; \
-lastunit2778: \
+	JNE        nextgroup2601; \
+lastunit2600: \
 	XORQ R11, R11; \
-exact2782: \
+exact2604: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -71620,15 +63442,15 @@ exact2782: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2783; \
+	JEQ        exactdone2605; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2782; \
+	JLE        exact2604; \
 	MOVQ       R8, R11; \
-	JMP        exact2782; \
-exactdone2783: \
+	JMP        exact2604; \
+exactdone2605: \
 	XORQ R11, R11; \
-exact2784: \
+exact2606: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -71640,32 +63462,32 @@ exact2784: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2785; \
+	JEQ        exactdone2607; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2784; \
+	JLE        exact2606; \
 	MOVQ       R8, R11; \
-	JMP        exact2784; \
-exactdone2785: \
-nextgroup2779: \
+	JMP        exact2606; \
+exactdone2607: \
+nextgroup2601: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2776; \
+	JNZ  group2598; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2774: \
+rowchunk2596: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2786: \
+group2608: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2787; \
+	JNE  unit2609; \
 	DECQ R11; \
-	JZ   lastunit2788; \
-unit2787: \
+	JZ   lastunit2610; \
+unit2609: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLBW Y1, Y0, Y2; \
@@ -71685,10 +63507,10 @@ unit2787: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2787; \
+	JNZ        unit2609; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2789; \
-lastunit2788: \
+	JNE        nextgroup2611; \
+lastunit2610: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -71717,25 +63539,25 @@ lastunit2788: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHBW X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2789: \
+nextgroup2611: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2786; \
+	JNZ  group2608; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2773: \
+rowchunk2595: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2790: \
+group2612: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2791; \
+	JNE  unit2613; \
 	DECQ R11; \
-	JZ   lastunit2792; \
-unit2791: \
+	JZ   lastunit2614; \
+unit2613: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -71751,10 +63573,10 @@ unit2791: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2791; \
+	JNZ        unit2613; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2793; \
-lastunit2792: \
+	JNE        nextgroup2615; \
+lastunit2614: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -71775,25 +63597,25 @@ lastunit2792: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2793: \
+nextgroup2615: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2790; \
+	JNZ  group2612; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2772: \
+rowchunk2594: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2794: \
+group2616: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2795; \
+	JNE  unit2617; \
 	DECQ R11; \
-	JZ   lastunit2796; \
-unit2795: \
+	JZ   lastunit2618; \
+unit2617: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -71805,10 +63627,10 @@ unit2795: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2795; \
+	JNZ        unit2617; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2797; \
-lastunit2796: \
+	JNE        nextgroup2619; \
+lastunit2618: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -71829,25 +63651,25 @@ lastunit2796: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2797: \
+nextgroup2619: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2794; \
+	JNZ  group2616; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2771: \
+rowchunk2593: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2798: \
+group2620: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2799; \
+	JNE  unit2621; \
 	DECQ R10; \
-	JZ   lastunit2800; \
-unit2799: \
+	JZ   lastunit2622; \
+unit2621: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -71859,10 +63681,10 @@ unit2799: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        unit2799; \
+	JNZ        unit2621; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2801; \
-lastunit2800: \
+	JNE        nextgroup2623; \
+lastunit2622: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -71871,11 +63693,11 @@ lastunit2800: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2801: \
+nextgroup2623: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2798; \
+	JNZ  group2620; \
 	VZEROUPPER; \
 	RET
 	unitZip2x1AVX2_body
@@ -71891,24 +63713,24 @@ TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2802; \
+	JLE  rowchunk2624; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2803; \
+	JLE  rowchunk2625; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2804; \
+	JLE  rowchunk2626; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2805; \
+	JLE  rowchunk2627; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2807: \
+group2629: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2809; \
-unit2808: \
+	JZ   lastunit2631; \
+unit2630: \
 	XORQ R12, R12; \
-chunk2811: \
+chunk2633: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -71925,9 +63747,9 @@ chunk2811: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2811; \
+	JLT         chunk2633; \
 	XORQ        R12, R12; \
-chunk2812: \
+chunk2634: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -71944,14 +63766,14 @@ chunk2812: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2812; \
+	JLT         chunk2634; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2808; \
-lastunit2809: \
+	JNZ         unit2630; \
+lastunit2631: \
 	XORQ R11, R11; \
-exact2813: \
+exact2635: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -71967,15 +63789,15 @@ exact2813: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2814; \
+	JEQ         exactdone2636; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2813; \
+	JLE         exact2635; \
 	MOVQ        R8, R11; \
-	JMP         exact2813; \
-exactdone2814: \
+	JMP         exact2635; \
+exactdone2636: \
 	XORQ R11, R11; \
-exact2815: \
+exact2637: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -71991,29 +63813,29 @@ exact2815: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2816; \
+	JEQ         exactdone2638; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2815; \
+	JLE         exact2637; \
 	MOVQ        R8, R11; \
-	JMP         exact2815; \
-exactdone2816: \
+	JMP         exact2637; \
+exactdone2638: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2807; \
+	JNZ  group2629; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2805: \
+rowchunk2627: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2817: \
+group2639: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2819; \
-unit2818: \
+	JZ   lastunit2641; \
+unit2640: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -72041,8 +63863,8 @@ unit2818: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2818; \
-lastunit2819: \
+	JNZ         unit2640; \
+lastunit2641: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle1412<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -72070,30 +63892,30 @@ lastunit2819: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2817; \
+	JNZ          group2639; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2804: \
+rowchunk2626: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2674<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2821: \
+group2643: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    units+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastunit2823; \
+	JZ      lastunit2645; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2826; \
-pairs2825: \
+	JLT     pairsdone2648; \
+pairs2647: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -72125,11 +63947,11 @@ pairs2825: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2825; \
-pairsdone2826: \
+	JGE         pairs2647; \
+pairsdone2648: \
 	TESTQ R12, R12; \
-	JZ    lastunit2823; \
-unit2822: \
+	JZ    lastunit2645; \
+unit2644: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle1412<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -72143,8 +63965,8 @@ unit2822: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          unit2822; \
-lastunit2823: \
+	JNZ          unit2644; \
+lastunit2645: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle2675<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -72168,19 +63990,19 @@ lastunit2823: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2821; \
+	JNZ     group2643; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2803: \
+rowchunk2625: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2827: \
+group2649: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2829; \
-unit2828: \
+	JZ   lastunit2651; \
+unit2650: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle2675<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -72192,8 +64014,8 @@ unit2828: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2828; \
-lastunit2829: \
+	JNZ     unit2650; \
+lastunit2651: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
 	VPAND     shuffle1473<>+0(SB), X0, X2; \
@@ -72237,19 +64059,19 @@ lastunit2829: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2827; \
+	JNZ       group2649; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2802: \
+rowchunk2624: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2831: \
+group2653: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit2833; \
-unit2832: \
+	JZ   lastunit2655; \
+unit2654: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
 	VPAND     shuffle1473<>+0(SB), X0, X2; \
@@ -72271,8 +64093,8 @@ unit2832: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       unit2832; \
-lastunit2833: \
+	JNZ       unit2654; \
+lastunit2655: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
 	VPAND     shuffle1473<>+0(SB), X0, X2; \
@@ -72294,7 +64116,7 @@ lastunit2833: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2831; \
+	JNZ       group2653; \
 	VZEROUPPER; \
 	RET
 	unitUnzip2x1AVX2_body
@@ -72572,26 +64394,26 @@ TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2835; \
+	JLE  rowchunk2657; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2836; \
+	JLE  rowchunk2658; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2837; \
+	JLE  rowchunk2659; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2838; \
+	JLE  rowchunk2660; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2840: \
+group2662: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2841; \
+	JNE  unit2663; \
 	DECQ R11; \
-	JZ   lastunit2842; \
-unit2841: \
+	JZ   lastunit2664; \
+unit2663: \
 	XORQ R12, R12; \
-chunk2844: \
+chunk2666: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -72604,9 +64426,9 @@ chunk2844: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2844; \
+	JLT        chunk2666; \
 	XORQ       R12, R12; \
-chunk2845: \
+chunk2667: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -72619,16 +64441,16 @@ chunk2845: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2845; \
+	JLT        chunk2667; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2841; \
+	JNZ        unit2663; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2843; \
-lastunit2842: \
+	JNE        nextgroup2665; \
+lastunit2664: \
 	XORQ R11, R11; \
-exact2846: \
+exact2668: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -72640,15 +64462,15 @@ exact2846: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2847; \
+	JEQ        exactdone2669; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2846; \
+	JLE        exact2668; \
 	MOVQ       R8, R11; \
-	JMP        exact2846; \
-exactdone2847: \
+	JMP        exact2668; \
+exactdone2669: \
 	XORQ R11, R11; \
-exact2848: \
+exact2670: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -72660,32 +64482,32 @@ exact2848: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2849; \
+	JEQ        exactdone2671; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2848; \
+	JLE        exact2670; \
 	MOVQ       R8, R11; \
-	JMP        exact2848; \
-exactdone2849: \
-nextgroup2843: \
+	JMP        exact2670; \
+exactdone2671: \
+nextgroup2665: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2840; \
+	JNZ  group2662; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2838: \
+rowchunk2660: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2850: \
+group2672: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2851; \
+	JNE  unit2673; \
 	DECQ R11; \
-	JZ   lastunit2852; \
-unit2851: \
+	JZ   lastunit2674; \
+unit2673: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLWD Y1, Y0, Y2; \
@@ -72705,10 +64527,10 @@ unit2851: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2851; \
+	JNZ        unit2673; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2853; \
-lastunit2852: \
+	JNE        nextgroup2675; \
+lastunit2674: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -72737,25 +64559,25 @@ lastunit2852: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHWD X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2853: \
+nextgroup2675: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2850; \
+	JNZ  group2672; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2837: \
+rowchunk2659: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2854: \
+group2676: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2855; \
+	JNE  unit2677; \
 	DECQ R11; \
-	JZ   lastunit2856; \
-unit2855: \
+	JZ   lastunit2678; \
+unit2677: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -72771,10 +64593,10 @@ unit2855: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2855; \
+	JNZ        unit2677; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2857; \
-lastunit2856: \
+	JNE        nextgroup2679; \
+lastunit2678: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -72795,25 +64617,25 @@ lastunit2856: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2857: \
+nextgroup2679: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2854; \
+	JNZ  group2676; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2836: \
+rowchunk2658: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2858: \
+group2680: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2859; \
+	JNE  unit2681; \
 	DECQ R11; \
-	JZ   lastunit2860; \
-unit2859: \
+	JZ   lastunit2682; \
+unit2681: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -72825,10 +64647,10 @@ unit2859: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2859; \
+	JNZ        unit2681; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2861; \
-lastunit2860: \
+	JNE        nextgroup2683; \
+lastunit2682: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -72849,25 +64671,25 @@ lastunit2860: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2861: \
+nextgroup2683: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2858; \
+	JNZ  group2680; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2835: \
+rowchunk2657: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2862: \
+group2684: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2863; \
+	JNE  unit2685; \
 	DECQ R10; \
-	JZ   lastunit2864; \
-unit2863: \
+	JZ   lastunit2686; \
+unit2685: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -72879,10 +64701,10 @@ unit2863: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        unit2863; \
+	JNZ        unit2685; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2865; \
-lastunit2864: \
+	JNE        nextgroup2687; \
+lastunit2686: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -72891,11 +64713,11 @@ lastunit2864: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2865: \
+nextgroup2687: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2862; \
+	JNZ  group2684; \
 	VZEROUPPER; \
 	RET
 	unitZip2x2AVX2_body
@@ -72911,24 +64733,24 @@ TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2866; \
+	JLE  rowchunk2688; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2867; \
+	JLE  rowchunk2689; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2868; \
+	JLE  rowchunk2690; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2869; \
+	JLE  rowchunk2691; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2871: \
+group2693: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2873; \
-unit2872: \
+	JZ   lastunit2695; \
+unit2694: \
 	XORQ R12, R12; \
-chunk2875: \
+chunk2697: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -72945,9 +64767,9 @@ chunk2875: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2875; \
+	JLT         chunk2697; \
 	XORQ        R12, R12; \
-chunk2876: \
+chunk2698: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -72964,14 +64786,14 @@ chunk2876: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2876; \
+	JLT         chunk2698; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2872; \
-lastunit2873: \
+	JNZ         unit2694; \
+lastunit2695: \
 	XORQ R11, R11; \
-exact2877: \
+exact2699: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -72987,15 +64809,15 @@ exact2877: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2878; \
+	JEQ         exactdone2700; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2877; \
+	JLE         exact2699; \
 	MOVQ        R8, R11; \
-	JMP         exact2877; \
-exactdone2878: \
+	JMP         exact2699; \
+exactdone2700: \
 	XORQ R11, R11; \
-exact2879: \
+exact2701: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -73011,29 +64833,29 @@ exact2879: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2880; \
+	JEQ         exactdone2702; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2879; \
+	JLE         exact2701; \
 	MOVQ        R8, R11; \
-	JMP         exact2879; \
-exactdone2880: \
+	JMP         exact2701; \
+exactdone2702: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2871; \
+	JNZ  group2693; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2869: \
+rowchunk2691: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2881: \
+group2703: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2883; \
-unit2882: \
+	JZ   lastunit2705; \
+unit2704: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -73061,8 +64883,8 @@ unit2882: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2882; \
-lastunit2883: \
+	JNZ         unit2704; \
+lastunit2705: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -73090,30 +64912,30 @@ lastunit2883: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2881; \
+	JNZ          group2703; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2868: \
+rowchunk2690: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2676<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2885: \
+group2707: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    units+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastunit2887; \
+	JZ      lastunit2709; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2890; \
-pairs2889: \
+	JLT     pairsdone2712; \
+pairs2711: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -73145,11 +64967,11 @@ pairs2889: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2889; \
-pairsdone2890: \
+	JGE         pairs2711; \
+pairsdone2712: \
 	TESTQ R12, R12; \
-	JZ    lastunit2887; \
-unit2886: \
+	JZ    lastunit2709; \
+unit2708: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -73163,8 +64985,8 @@ unit2886: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          unit2886; \
-lastunit2887: \
+	JNZ          unit2708; \
+lastunit2709: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -73188,19 +65010,19 @@ lastunit2887: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2885; \
+	JNZ     group2707; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2867: \
+rowchunk2689: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2891: \
+group2713: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2893; \
-unit2892: \
+	JZ   lastunit2715; \
+unit2714: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -73212,8 +65034,8 @@ unit2892: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2892; \
-lastunit2893: \
+	JNZ     unit2714; \
+lastunit2715: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
 	VPAND     shuffle1474<>+0(SB), X0, X2; \
@@ -73257,19 +65079,19 @@ lastunit2893: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2891; \
+	JNZ       group2713; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2866: \
+rowchunk2688: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2895: \
+group2717: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit2897; \
-unit2896: \
+	JZ   lastunit2719; \
+unit2718: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
 	VPAND     shuffle1474<>+0(SB), X0, X2; \
@@ -73291,8 +65113,8 @@ unit2896: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       unit2896; \
-lastunit2897: \
+	JNZ       unit2718; \
+lastunit2719: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
 	VPAND     shuffle1474<>+0(SB), X0, X2; \
@@ -73314,7 +65136,7 @@ lastunit2897: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2895; \
+	JNZ       group2717; \
 	VZEROUPPER; \
 	RET
 	unitUnzip2x2AVX2_body
@@ -73588,26 +65410,26 @@ TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2899; \
+	JLE  rowchunk2721; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2900; \
+	JLE  rowchunk2722; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2901; \
+	JLE  rowchunk2723; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2902; \
+	JLE  rowchunk2724; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2904: \
+group2726: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2905; \
+	JNE  unit2727; \
 	DECQ R11; \
-	JZ   lastunit2906; \
-unit2905: \
+	JZ   lastunit2728; \
+unit2727: \
 	XORQ R12, R12; \
-chunk2908: \
+chunk2730: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -73620,9 +65442,9 @@ chunk2908: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2908; \
+	JLT        chunk2730; \
 	XORQ       R12, R12; \
-chunk2909: \
+chunk2731: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -73635,16 +65457,16 @@ chunk2909: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2909; \
+	JLT        chunk2731; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2905; \
+	JNZ        unit2727; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2907; \
-lastunit2906: \
+	JNE        nextgroup2729; \
+lastunit2728: \
 	XORQ R11, R11; \
-exact2910: \
+exact2732: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -73656,15 +65478,15 @@ exact2910: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2911; \
+	JEQ        exactdone2733; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2910; \
+	JLE        exact2732; \
 	MOVQ       R8, R11; \
-	JMP        exact2910; \
-exactdone2911: \
+	JMP        exact2732; \
+exactdone2733: \
 	XORQ R11, R11; \
-exact2912: \
+exact2734: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -73676,32 +65498,32 @@ exact2912: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2913; \
+	JEQ        exactdone2735; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2912; \
+	JLE        exact2734; \
 	MOVQ       R8, R11; \
-	JMP        exact2912; \
-exactdone2913: \
-nextgroup2907: \
+	JMP        exact2734; \
+exactdone2735: \
+nextgroup2729: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2904; \
+	JNZ  group2726; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2902: \
+rowchunk2724: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2914: \
+group2736: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2915; \
+	JNE  unit2737; \
 	DECQ R11; \
-	JZ   lastunit2916; \
-unit2915: \
+	JZ   lastunit2738; \
+unit2737: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLDQ Y1, Y0, Y2; \
@@ -73721,10 +65543,10 @@ unit2915: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2915; \
+	JNZ        unit2737; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2917; \
-lastunit2916: \
+	JNE        nextgroup2739; \
+lastunit2738: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -73753,25 +65575,25 @@ lastunit2916: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHDQ X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2917: \
+nextgroup2739: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2914; \
+	JNZ  group2736; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2901: \
+rowchunk2723: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2918: \
+group2740: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2919; \
+	JNE  unit2741; \
 	DECQ R11; \
-	JZ   lastunit2920; \
-unit2919: \
+	JZ   lastunit2742; \
+unit2741: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -73787,10 +65609,10 @@ unit2919: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2919; \
+	JNZ        unit2741; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2921; \
-lastunit2920: \
+	JNE        nextgroup2743; \
+lastunit2742: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -73811,25 +65633,25 @@ lastunit2920: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2921: \
+nextgroup2743: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2918; \
+	JNZ  group2740; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2900: \
+rowchunk2722: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2922: \
+group2744: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2923; \
+	JNE  unit2745; \
 	DECQ R11; \
-	JZ   lastunit2924; \
-unit2923: \
+	JZ   lastunit2746; \
+unit2745: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -73841,10 +65663,10 @@ unit2923: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2923; \
+	JNZ        unit2745; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2925; \
-lastunit2924: \
+	JNE        nextgroup2747; \
+lastunit2746: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -73865,25 +65687,25 @@ lastunit2924: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2925: \
+nextgroup2747: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2922; \
+	JNZ  group2744; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2899: \
+rowchunk2721: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2926: \
+group2748: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2927; \
+	JNE  unit2749; \
 	DECQ R10; \
-	JZ   lastunit2928; \
-unit2927: \
+	JZ   lastunit2750; \
+unit2749: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -73895,10 +65717,10 @@ unit2927: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        unit2927; \
+	JNZ        unit2749; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2929; \
-lastunit2928: \
+	JNE        nextgroup2751; \
+lastunit2750: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -73907,11 +65729,11 @@ lastunit2928: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2929: \
+nextgroup2751: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2926; \
+	JNZ  group2748; \
 	VZEROUPPER; \
 	RET
 	unitZip2x4AVX2_body
@@ -73927,24 +65749,24 @@ TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2930; \
+	JLE  rowchunk2752; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2931; \
+	JLE  rowchunk2753; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2932; \
+	JLE  rowchunk2754; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2933; \
+	JLE  rowchunk2755; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2935: \
+group2757: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2937; \
-unit2936: \
+	JZ   lastunit2759; \
+unit2758: \
 	XORQ R12, R12; \
-chunk2939: \
+chunk2761: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -73957,9 +65779,9 @@ chunk2939: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2939; \
+	JLT         chunk2761; \
 	XORQ        R12, R12; \
-chunk2940: \
+chunk2762: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -73972,14 +65794,14 @@ chunk2940: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2940; \
+	JLT         chunk2762; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2936; \
-lastunit2937: \
+	JNZ         unit2758; \
+lastunit2759: \
 	XORQ R11, R11; \
-exact2941: \
+exact2763: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -73991,15 +65813,15 @@ exact2941: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2942; \
+	JEQ         exactdone2764; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2941; \
+	JLE         exact2763; \
 	MOVQ        R8, R11; \
-	JMP         exact2941; \
-exactdone2942: \
+	JMP         exact2763; \
+exactdone2764: \
 	XORQ R11, R11; \
-exact2943: \
+exact2765: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -74011,29 +65833,29 @@ exact2943: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2944; \
+	JEQ         exactdone2766; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2943; \
+	JLE         exact2765; \
 	MOVQ        R8, R11; \
-	JMP         exact2943; \
-exactdone2944: \
+	JMP         exact2765; \
+exactdone2766: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2935; \
+	JNZ  group2757; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2933: \
+rowchunk2755: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2945: \
+group2767: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2947; \
-unit2946: \
+	JZ   lastunit2769; \
+unit2768: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -74053,8 +65875,8 @@ unit2946: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2946; \
-lastunit2947: \
+	JNZ         unit2768; \
+lastunit2769: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -74086,19 +65908,19 @@ lastunit2947: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2945; \
+	JNZ     group2767; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2932: \
+rowchunk2754: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2949: \
+group2771: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2951; \
-unit2950: \
+	JZ   lastunit2773; \
+unit2772: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -74114,8 +65936,8 @@ unit2950: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2950; \
-lastunit2951: \
+	JNZ     unit2772; \
+lastunit2773: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -74143,19 +65965,19 @@ lastunit2951: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2949; \
+	JNZ     group2771; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2931: \
+rowchunk2753: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2953: \
+group2775: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2955; \
-unit2954: \
+	JZ   lastunit2777; \
+unit2776: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -74169,8 +65991,8 @@ unit2954: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2954; \
-lastunit2955: \
+	JNZ     unit2776; \
+lastunit2777: \
 	VMOVQ   (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R9); \
@@ -74198,19 +66020,19 @@ lastunit2955: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2953; \
+	JNZ     group2775; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2930: \
+rowchunk2752: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2957: \
+group2779: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit2959; \
-unit2958: \
+	JZ   lastunit2781; \
+unit2780: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -74224,8 +66046,8 @@ unit2958: \
 	ADDQ    DX, R8; \
 	LEAQ    (R9)(DX*4), R9; \
 	DECQ    R10; \
-	JNZ     unit2958; \
-lastunit2959: \
+	JNZ     unit2780; \
+lastunit2781: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -74239,7 +66061,7 @@ lastunit2959: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2957; \
+	JNZ     group2779; \
 	VZEROUPPER; \
 	RET
 	unitUnzip2x4AVX2_body
@@ -74255,24 +66077,24 @@ TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2961; \
+	JLE  rowchunk2783; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2962; \
+	JLE  rowchunk2784; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2963; \
+	JLE  rowchunk2785; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2965: \
+group2787: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2966; \
+	JNE  unit2788; \
 	DECQ R11; \
-	JZ   lastunit2967; \
-unit2966: \
+	JZ   lastunit2789; \
+unit2788: \
 	XORQ R12, R12; \
-chunk2969: \
+chunk2791: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -74285,9 +66107,9 @@ chunk2969: \
 	VMOVDQU     Y1, 32(R14); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2969; \
+	JLT         chunk2791; \
 	XORQ        R12, R12; \
-chunk2970: \
+chunk2792: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13)(BX*2), Y0; \
@@ -74300,16 +66122,16 @@ chunk2970: \
 	VMOVDQU     Y1, 32(R14)(DX*2); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2970; \
+	JLT         chunk2792; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2966; \
+	JNZ         unit2788; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2968; \
-lastunit2967: \
+	JNE         nextgroup2790; \
+lastunit2789: \
 	XORQ R11, R11; \
-exact2971: \
+exact2793: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -74321,15 +66143,15 @@ exact2971: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2972; \
+	JEQ         exactdone2794; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2971; \
+	JLE         exact2793; \
 	MOVQ        R8, R11; \
-	JMP         exact2971; \
-exactdone2972: \
+	JMP         exact2793; \
+exactdone2794: \
 	XORQ R11, R11; \
-exact2973: \
+exact2795: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12)(BX*2), Y0; \
@@ -74341,32 +66163,32 @@ exact2973: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13)(DX*2); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2974; \
+	JEQ         exactdone2796; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2973; \
+	JLE         exact2795; \
 	MOVQ        R8, R11; \
-	JMP         exact2973; \
-exactdone2974: \
-nextgroup2968: \
+	JMP         exact2795; \
+exactdone2796: \
+nextgroup2790: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2965; \
+	JNZ  group2787; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2963: \
+rowchunk2785: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2975: \
+group2797: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2976; \
+	JNE  unit2798; \
 	DECQ R11; \
-	JZ   lastunit2977; \
-unit2976: \
+	JZ   lastunit2799; \
+unit2798: \
 	VMOVDQU     (R9), Y0; \
 	VMOVDQU     (R9)(BX*1), Y1; \
 	VPUNPCKLQDQ Y1, Y0, Y2; \
@@ -74386,10 +66208,10 @@ unit2976: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2976; \
+	JNZ         unit2798; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2978; \
-lastunit2977: \
+	JNE         nextgroup2800; \
+lastunit2799: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -74418,25 +66240,25 @@ lastunit2977: \
 	VMOVDQU     X2, (R10)(DX*2); \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, 16(R10)(DX*2); \
-nextgroup2978: \
+nextgroup2800: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2975; \
+	JNZ  group2797; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2962: \
+rowchunk2784: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2979: \
+group2801: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2980; \
+	JNE  unit2802; \
 	DECQ R11; \
-	JZ   lastunit2981; \
-unit2980: \
+	JZ   lastunit2803; \
+unit2802: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -74452,10 +66274,10 @@ unit2980: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2980; \
+	JNZ         unit2802; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2982; \
-lastunit2981: \
+	JNE         nextgroup2804; \
+lastunit2803: \
 	VMOVQ       (R9), X0; \
 	VMOVQ       (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -74476,25 +66298,25 @@ lastunit2981: \
 	VMOVQ       (R9)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R10)(DX*2); \
-nextgroup2982: \
+nextgroup2804: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2979; \
+	JNZ  group2801; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2961: \
+rowchunk2783: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2983: \
+group2805: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2984; \
+	JNE  unit2806; \
 	DECQ R10; \
-	JZ   lastunit2985; \
-unit2984: \
+	JZ   lastunit2807; \
+unit2806: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -74506,10 +66328,10 @@ unit2984: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         unit2984; \
+	JNZ         unit2806; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2986; \
-lastunit2985: \
+	JNE         nextgroup2808; \
+lastunit2807: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -74518,11 +66340,11 @@ lastunit2985: \
 	VMOVQ       (R8)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R9)(DX*2); \
-nextgroup2986: \
+nextgroup2808: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2983; \
+	JNZ  group2805; \
 	VZEROUPPER; \
 	RET
 	unitZip2x8AVX2_body
@@ -74538,22 +66360,22 @@ TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2987; \
+	JLE  rowchunk2809; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2988; \
+	JLE  rowchunk2810; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2989; \
+	JLE  rowchunk2811; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2991: \
+group2813: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2993; \
-unit2992: \
+	JZ   lastunit2815; \
+unit2814: \
 	XORQ R12, R12; \
-chunk2995: \
+chunk2817: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -74566,9 +66388,9 @@ chunk2995: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2995; \
+	JLT         chunk2817; \
 	XORQ        R12, R12; \
-chunk2996: \
+chunk2818: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -74581,14 +66403,14 @@ chunk2996: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2996; \
+	JLT         chunk2818; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2992; \
-lastunit2993: \
+	JNZ         unit2814; \
+lastunit2815: \
 	XORQ R11, R11; \
-exact2997: \
+exact2819: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -74600,15 +66422,15 @@ exact2997: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2998; \
+	JEQ         exactdone2820; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2997; \
+	JLE         exact2819; \
 	MOVQ        R8, R11; \
-	JMP         exact2997; \
-exactdone2998: \
+	JMP         exact2819; \
+exactdone2820: \
 	XORQ R11, R11; \
-exact2999: \
+exact2821: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -74620,29 +66442,29 @@ exact2999: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone3000; \
+	JEQ         exactdone2822; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2999; \
+	JLE         exact2821; \
 	MOVQ        R8, R11; \
-	JMP         exact2999; \
-exactdone3000: \
+	JMP         exact2821; \
+exactdone2822: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2991; \
+	JNZ  group2813; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2989: \
+rowchunk2811: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group3001: \
+group2823: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit3003; \
-unit3002: \
+	JZ   lastunit2825; \
+unit2824: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -74662,8 +66484,8 @@ unit3002: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit3002; \
-lastunit3003: \
+	JNZ         unit2824; \
+lastunit2825: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -74695,19 +66517,19 @@ lastunit3003: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group3001; \
+	JNZ         group2823; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2988: \
+rowchunk2810: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group3005: \
+group2827: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ units+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit3007; \
-unit3006: \
+	JZ   lastunit2829; \
+unit2828: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -74723,8 +66545,8 @@ unit3006: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit3006; \
-lastunit3007: \
+	JNZ         unit2828; \
+lastunit2829: \
 	VMOVDQU     (R10), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R9); \
@@ -74752,19 +66574,19 @@ lastunit3007: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group3005; \
+	JNZ         group2827; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2987: \
+rowchunk2809: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group3009: \
+group2831: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ units+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit3011; \
-unit3010: \
+	JZ   lastunit2833; \
+unit2832: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -74778,8 +66600,8 @@ unit3010: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         unit3010; \
-lastunit3011: \
+	JNZ         unit2832; \
+lastunit2833: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -74793,7 +66615,7 @@ lastunit3011: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group3009; \
+	JNZ         group2831; \
 	VZEROUPPER; \
 	RET
 	unitUnzip2x8AVX2_body
@@ -74808,62 +66630,62 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs3013; \
+	JAE  runs2835; \
 	CMPQ DX, $+16; \
-	JAE  runs3014; \
+	JAE  runs2836; \
 	RET; \
-runs3013: \
+runs2835: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group3015: \
+group2837: \
 	MOVQ rows+48(FP), R10; \
-row3016: \
+row2838: \
 	MOVQ w+24(FP), R11; \
 	MOVQ AX, R12; \
 	MOVQ CX, R13; \
-run3017: \
+run2839: \
 	XORQ R14, R14; \
-pieces3018: \
+pieces2840: \
 	VMOVDQU (R13)(R14*1), Y0; \
 	VMOVDQU Y0, (R12)(R14*1); \
 	CMPQ    R14, SI; \
-	JEQ     piecesdone3019; \
+	JEQ     piecesdone2841; \
 	ADDQ    $+32, R14; \
 	CMPQ    R14, SI; \
-	JLE     pieces3018; \
+	JLE     pieces2840; \
 	MOVQ    SI, R14; \
-	JMP     pieces3018; \
-piecesdone3019: \
+	JMP     pieces2840; \
+piecesdone2841: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run3017; \
+	JNZ  run2839; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row3016; \
+	JNZ  row2838; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group3015; \
+	JNZ  group2837; \
 	VZEROUPPER; \
 	RET; \
-runs3014: \
+runs2836: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group3020: \
+group2842: \
 	MOVQ rows+48(FP), R10; \
-row3021: \
+row2843: \
 	MOVQ w+24(FP), R11; \
 	MOVQ AX, R12; \
 	MOVQ CX, R13; \
-run3022: \
+run2844: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -74871,15 +66693,15 @@ run3022: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run3022; \
+	JNZ     run2844; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row3021; \
+	JNZ     row2843; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group3020; \
+	JNZ     group2842; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX2_body
@@ -74894,45 +66716,45 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs3023; \
+	JAE  runs2845; \
 	RET; \
-runs3023: \
+runs2845: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group3024: \
+group2846: \
 	MOVQ rows+48(FP), R10; \
-row3025: \
+row2847: \
 	MOVQ w+24(FP), R11; \
 	MOVQ AX, R12; \
 	MOVQ CX, R13; \
-run3026: \
+run2848: \
 	XORQ R14, R14; \
-pieces3027: \
+pieces2849: \
 	VMOVDQU  (R13)(R14*1), Y0; \
 	VMOVNTDQ Y0, (R12)(R14*1); \
 	CMPQ     R14, SI; \
-	JEQ      piecesdone3028; \
+	JEQ      piecesdone2850; \
 	ADDQ     $+32, R14; \
 	CMPQ     R14, SI; \
-	JLE      pieces3027; \
+	JLE      pieces2849; \
 	MOVQ     SI, R14; \
-	JMP      pieces3027; \
-piecesdone3028: \
+	JMP      pieces2849; \
+piecesdone2850: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run3026; \
+	JNZ  run2848; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row3025; \
+	JNZ  row2847; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group3024; \
+	JNZ  group2846; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -74963,7 +66785,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2677<>+0(SB), DI; \
-group3029: \
+group2851: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -74981,34 +66803,34 @@ group3029: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone3033; \
-chunk3030: \
+	JAE     groupdone2855; \
+chunk2852: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross3031; \
+	JB      cross2853; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store3032; \
+	JB      store2854; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow3034; \
+	JNZ     samerow2856; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow3034: \
-	JMP store3032; \
-cross3031: \
+samerow2856: \
+	JMP store2854; \
+cross2853: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow3035; \
+	JNZ     samerow2857; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow3035: \
+samerow2857: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -75016,16 +66838,16 @@ samerow3035: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store3032: \
+store2854: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk3030; \
-groupdone3033: \
+	JB       chunk2852; \
+groupdone2855: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group3029; \
+	JNZ  group2851; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET

@@ -146,6 +146,7 @@ func scratch(in vec.Instr) int {
 // row length to the largest chunk that fits, then for every row a loop over
 // chunks whose last chunk ends exactly at the row's end, overlapping the one
 // before if need be. So nothing outside the rows is ever read or written.
+// A half-chunk row end was 49 KB of binary for 1.2x on rows of 40 bytes.
 func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	c := g.c
 	note := ""
@@ -198,21 +199,6 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.ADDQ(chunkImm(chunk), off)
 		c.CMPQ(off, limit)
 		c.JLE(operand.LabelRef(chunkLoop))
-		if half := chunk / 2; progs[half] != nil && !k.Streaming {
-			// Up to half a chunk left: one half chunk ending at the
-			// row's end, where a whole one would move most of a chunk
-			// again for a few bytes. Rows of 40 bytes take a chunk of
-			// 32 and one of 16, not two of 32.
-			whole := g.label("whole")
-			c.SUBQ(chunkImm(half), off)
-			c.CMPQ(off, limit)
-			c.JL(operand.LabelRef(whole))
-			c.MOVQ(limit, off)
-			c.ADDQ(chunkImm(half), off)
-			body(half)
-			c.JMP(operand.LabelRef(rowDone))
-			c.Label(whole)
-		}
 		c.MOVQ(limit, off) // the last chunk ends at the row's end
 		c.JMP(operand.LabelRef(chunkLoop))
 

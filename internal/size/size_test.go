@@ -1,0 +1,46 @@
+// Package size holds the binary-size budget: what importing blockshuffle
+// adds to a program, built as size-conscious users ship it.
+package size
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// budget is the most, in bytes, importing blockshuffle and calling
+// DepthToSpace once may add to a hello world built for linux/amd64 with
+// -ldflags='-s -w'. Every kernel costs every importer these bytes, whether
+// or not it shuffles a block.
+const budget = 1_000_000
+
+// TestHelloWorldBudget builds ./with and ./without for linux/amd64,
+// stripped, and fails if with is more than budget bytes larger.
+func TestHelloWorldBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two programs")
+	}
+	if runtime.GOARCH != "amd64" { // an emulated run: the go command is the host's
+		t.Skip("measured on amd64 hosts")
+	}
+	size := func(pkg string) int64 {
+		out := filepath.Join(t.TempDir(), pkg)
+		cmd := exec.Command("go", "build", "-ldflags=-s -w", "-o", out, "./"+pkg)
+		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build ./%s: %v\n%s", pkg, err, msg)
+		}
+		fi, err := os.Stat(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	with, without := size("with"), size("without")
+	t.Logf("hello world: %d bytes without blockshuffle, %d with: +%d (budget +%d)", without, with, with-without, budget)
+	if with-without > budget {
+		t.Errorf("importing blockshuffle adds %d bytes to a stripped hello world, over the budget of %d", with-without, budget)
+	}
+}
