@@ -90,7 +90,7 @@ func Describe(op Op, p Params, elemSize int) (string, error) {
 }
 
 func typed[T Element](op shape.Op, dst, src []T, p Params) error {
-	// Lengths are checked in elements, so that errors speak the caller's units.
+	// Lengths are checked in elements, so that errors count what the caller's lengths count.
 	size := int(unsafe.Sizeof(*new(T)))
 	return engine.Active().Call(op, p.internal(), size, size, engine.Bytes(dst), engine.Bytes(src))
 }

@@ -287,7 +287,7 @@ func TestDescribe(t *testing.T) {
 			if r.Tier != tier.String() || r.Workers != 1 || !strings.Contains(r.Plan, " of ") {
 				t.Fatalf("%v %v: %+v", tier, c, r)
 			}
-			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip", "stackZip", "unitZip"}, shape.SpaceToDepth: {"unzip", "tzip", "stackUnzip", "unitUnzip"}}[c.Op]
+			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip", "stackZip", "bundleZip"}, shape.SpaceToDepth: {"unzip", "tzip", "stackUnzip", "bundleUnzip"}}[c.Op]
 			if c.P.Layout == shape.NCHW && (c.Op == shape.DepthToSpace || c.P.BlockSize > 2) { // short rows: a gather plan
 				want = append(want, "gather")
 			}

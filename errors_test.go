@@ -95,20 +95,20 @@ func badInput(t *testing.T, c badCase, primed bool) {
 		for i := range mem {
 			mem[i] = byte(i*7 + 1)
 		}
-		unit := 4
+		size := 4
 		if api.bytes {
-			unit = es
+			size = es
 		}
-		dst := mem[:dstLen*unit]
-		src := mem[len(mem)-srcLen*unit:]
+		dst := mem[:dstLen*size]
+		src := mem[len(mem)-srcLen*size:]
 		if c.overlap {
-			src = mem[unit : unit+srcLen*unit]
+			src = mem[size : size+srcLen*size]
 		}
 		if primed && n > 0 {
-			_ = api.call(make([]byte, n*unit), make([]byte, n*unit), unit, c.p) // valid only where the parameters are
+			_ = api.call(make([]byte, n*size), make([]byte, n*size), size, c.p) // valid only where the parameters are
 		}
 		before := bytes.Clone(mem)
-		err := api.call(dst, src, unit, c.p)
+		err := api.call(dst, src, size, c.p)
 		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
 			t.Fatalf("%s: error %v, want %v", api.name, err, c.want)
 		}

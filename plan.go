@@ -65,7 +65,7 @@ func RunPlan[T Element](pl *Plan, dst, src []T) error {
 	return nil
 }
 
-// check checks a run's slices, whose lengths count units of size bytes.
+// check checks a run's slices, whose lengths count elements of size bytes.
 func (pl *Plan) check(size, dstLen, srcLen int, overlap bool) error {
 	if pl == nil || pl.c == nil {
 		return fmt.Errorf("blockshuffle: a Plan that NewPlan did not make: %w", ErrOp)

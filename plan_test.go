@@ -117,7 +117,7 @@ func TestPlanErrors(t *testing.T) {
 // each output must be right (and the race detector quiet).
 func TestPlanConcurrent(t *testing.T) {
 	for _, p := range []bs.Params{
-		{N: 1, C: 64, H: 13, W: 13, BlockSize: 2},                  // one pass, or row units
+		{N: 1, C: 64, H: 13, W: 13, BlockSize: 2},                  // one pass, or bundles
 		{N: 1, C: 12, H: 16, W: 24, BlockSize: 2, Layout: bs.NHWC}, // one kernel call
 		{N: 1, C: 16, H: 128, W: 128, BlockSize: 2, Workers: 4},    // pieces for goroutines
 		{N: 2, C: 27, H: 20, W: 20, BlockSize: 3, Order: bs.CRD},   // several kernel calls

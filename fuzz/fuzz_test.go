@@ -31,7 +31,7 @@ func shapeSeeds(f *testing.F) {
 		{0, 1, 8, 7, 7, 6, 0, 1},
 		{0, 2, 0, 16, 7, 2, 1, 1},
 		{2, 0, 12, 5, 8, 3, 0, 0},
-		{1, 2, 4, 12, 1, 0, 1, 0}, // NCHW b = 2, rows of 13 bytes: AVX2's row units
+		{1, 2, 4, 12, 1, 0, 1, 0}, // NCHW b = 2, rows of 13 bytes: AVX2's bundles
 		{0, 1, 3, 40, 1, 1, 0, 0}, // and rows of 82 bytes, in chunks of 32
 		{0, 2, 1, 31, 2, 4, 0, 1}, // NHWC DCR b = 3, runs of 72 bytes: streamRuns when streaming
 		{1, 2, 2, 3, 2, 4, 1, 1},  // NHWC CRD b = 3, C' = 3, 8-byte, 4 pixels: a streaming transpose's chunk
@@ -144,19 +144,19 @@ func FuzzValidate(f *testing.F) {
 		}
 		es = es % 20
 		for _, api := range []string{"typed", "bytes", "generic", "generic bytes"} {
-			unit := 4
+			size := 4
 			if api == "bytes" || api == "generic bytes" {
-				unit = max(es, 1)
+				size = max(es, 1)
 			}
-			mem := fill([]byte{byte(n), byte(c)}, (int(dstLen)+int(srcLen))*unit)
-			dst, src := mem[:int(dstLen)*unit], mem[int(dstLen)*unit:]
+			mem := fill([]byte{byte(n), byte(c)}, (int(dstLen)+int(srcLen))*size)
+			dst, src := mem[:int(dstLen)*size], mem[int(dstLen)*size:]
 			if overlap && len(src) > 0 {
-				src = mem[:int(srcLen)*unit]
+				src = mem[:int(srcLen)*size]
 			}
 			if elems, ok := shape.Count(p.N, p.C, p.H, p.W); ok && p.N >= 0 && p.C >= 0 && p.H >= 0 && p.W >= 0 && elems <= 1<<12 {
 				// A good call first, where the parameters allow one: the
 				// call below must be judged as closely after it.
-				good := make([]byte, elems*unit)
+				good := make([]byte, elems*size)
 				_ = call(api, op, good, bytes.Clone(good), es, p)
 			}
 			before := bytes.Clone(mem)
@@ -171,7 +171,7 @@ func FuzzValidate(f *testing.F) {
 				continue
 			}
 			want := make([]byte, len(dst))
-			if err := ref.RunBytes(op, want, bytes.Clone(src), unit, public.Internal(p)); err != nil {
+			if err := ref.RunBytes(op, want, bytes.Clone(src), size, public.Internal(p)); err != nil {
 				t.Fatalf("%s %+v: accepted, but the reference says %v", api, p, err)
 			}
 			if !bytes.Equal(dst, want) {

@@ -1544,45 +1544,45 @@ func tunzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
 
-// unitZip2x1AVX2 runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleZip2x1AVX2 runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitZip2x1AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleZip2x1AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
-// unitUnzip2x1AVX2 runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 1-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleUnzip2x1AVX2 runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 1-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitUnzip2x1AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleUnzip2x1AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
-// unitZip2x2AVX2 runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 2-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleZip2x2AVX2 runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 2-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitZip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleZip2x2AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
-// unitUnzip2x2AVX2 runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 2-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleUnzip2x2AVX2 runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 2-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitUnzip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleUnzip2x2AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
-// unitZip2x4AVX2 runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 4-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleZip2x4AVX2 runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 4-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitZip2x4AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleZip2x4AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
-// unitUnzip2x4AVX2 runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 4-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleUnzip2x4AVX2 runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 4-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitUnzip2x4AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleUnzip2x4AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
-// unitZip2x8AVX2 runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 8-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleZip2x8AVX2 runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 8-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitZip2x8AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleZip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
-// unitUnzip2x8AVX2 runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 8-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
+// bundleUnzip2x8AVX2 runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 8-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
 //go:noescape
-func unitUnzip2x8AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+func bundleUnzip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
 // copyRunsAVX2 copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //

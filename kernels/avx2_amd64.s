@@ -63363,10 +63363,10 @@ lanedone2592: \
 	RET
 	unzipNx16AVX2_body
 
-// func unitZip2x1AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleZip2x1AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitZip2x1AVX2(SB), NOSPLIT, $0-56
-#define unitZip2x1AVX2_body \
+TEXT ·bundleZip2x1AVX2(SB), NOSPLIT, $0-56
+#define bundleZip2x1AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -63386,12 +63386,12 @@ TEXT ·unitZip2x1AVX2(SB), NOSPLIT, $0-56
 group2598: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2599; \
+	JNE  bundle2599; \
 	DECQ R11; \
-	JZ   lastunit2600; \
-unit2599: \
+	JZ   lastbundle2600; \
+bundle2599: \
 	XORQ R12, R12; \
 chunk2602: \
 	LEAQ       (R9)(R12*1), R13; \
@@ -63425,10 +63425,10 @@ chunk2603: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2599; \
+	JNZ        bundle2599; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2601; \
-lastunit2600: \
+lastbundle2600: \
 	XORQ R11, R11; \
 exact2604: \
 	LEAQ       (R9)(R11*1), R12; \
@@ -63482,12 +63482,12 @@ rowchunk2596: \
 group2608: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2609; \
+	JNE  bundle2609; \
 	DECQ R11; \
-	JZ   lastunit2610; \
-unit2609: \
+	JZ   lastbundle2610; \
+bundle2609: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLBW Y1, Y0, Y2; \
@@ -63507,10 +63507,10 @@ unit2609: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2609; \
+	JNZ        bundle2609; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2611; \
-lastunit2610: \
+lastbundle2610: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -63552,12 +63552,12 @@ rowchunk2595: \
 group2612: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2613; \
+	JNE  bundle2613; \
 	DECQ R11; \
-	JZ   lastunit2614; \
-unit2613: \
+	JZ   lastbundle2614; \
+bundle2613: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -63573,10 +63573,10 @@ unit2613: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2613; \
+	JNZ        bundle2613; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2615; \
-lastunit2614: \
+lastbundle2614: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63610,12 +63610,12 @@ rowchunk2594: \
 group2616: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2617; \
+	JNE  bundle2617; \
 	DECQ R11; \
-	JZ   lastunit2618; \
-unit2617: \
+	JZ   lastbundle2618; \
+bundle2617: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63627,10 +63627,10 @@ unit2617: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2617; \
+	JNZ        bundle2617; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2619; \
-lastunit2618: \
+lastbundle2618: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63664,12 +63664,12 @@ rowchunk2593: \
 group2620: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2621; \
+	JNE  bundle2621; \
 	DECQ R10; \
-	JZ   lastunit2622; \
-unit2621: \
+	JZ   lastbundle2622; \
+bundle2621: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63681,10 +63681,10 @@ unit2621: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        unit2621; \
+	JNZ        bundle2621; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2623; \
-lastunit2622: \
+lastbundle2622: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63700,12 +63700,12 @@ nextgroup2623: \
 	JNZ  group2620; \
 	VZEROUPPER; \
 	RET
-	unitZip2x1AVX2_body
+	bundleZip2x1AVX2_body
 
-// func unitUnzip2x1AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleUnzip2x1AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
-#define unitUnzip2x1AVX2_body \
+TEXT ·bundleUnzip2x1AVX2(SB), NOSPLIT, $0-56
+#define bundleUnzip2x1AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -63725,10 +63725,10 @@ TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
 group2629: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2631; \
-unit2630: \
+	JZ   lastbundle2631; \
+bundle2630: \
 	XORQ R12, R12; \
 chunk2633: \
 	LEAQ        (R9)(R12*1), R13; \
@@ -63770,8 +63770,8 @@ chunk2634: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2630; \
-lastunit2631: \
+	JNZ         bundle2630; \
+lastbundle2631: \
 	XORQ R11, R11; \
 exact2635: \
 	LEAQ        (R9)(R11*1), R12; \
@@ -63832,10 +63832,10 @@ rowchunk2627: \
 group2639: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2641; \
-unit2640: \
+	JZ   lastbundle2641; \
+bundle2640: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -63863,8 +63863,8 @@ unit2640: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2640; \
-lastunit2641: \
+	JNZ         bundle2640; \
+lastbundle2641: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle1412<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -63905,9 +63905,9 @@ rowchunk2626: \
 group2643: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
-	MOVQ    units+24(FP), R12; \
+	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastunit2645; \
+	JZ      lastbundle2645; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
@@ -63950,8 +63950,8 @@ pairs2647: \
 	JGE         pairs2647; \
 pairsdone2648: \
 	TESTQ R12, R12; \
-	JZ    lastunit2645; \
-unit2644: \
+	JZ    lastbundle2645; \
+bundle2644: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle1412<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -63965,8 +63965,8 @@ unit2644: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          unit2644; \
-lastunit2645: \
+	JNZ          bundle2644; \
+lastbundle2645: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle2675<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -63999,10 +63999,10 @@ rowchunk2625: \
 group2649: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2651; \
-unit2650: \
+	JZ   lastbundle2651; \
+bundle2650: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle2675<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -64014,8 +64014,8 @@ unit2650: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2650; \
-lastunit2651: \
+	JNZ     bundle2650; \
+lastbundle2651: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
 	VPAND     shuffle1473<>+0(SB), X0, X2; \
@@ -64068,10 +64068,10 @@ rowchunk2624: \
 group2653: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit2655; \
-unit2654: \
+	JZ   lastbundle2655; \
+bundle2654: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
 	VPAND     shuffle1473<>+0(SB), X0, X2; \
@@ -64093,8 +64093,8 @@ unit2654: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       unit2654; \
-lastunit2655: \
+	JNZ       bundle2654; \
+lastbundle2655: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1473<>+0(SB), X0, X1; \
 	VPAND     shuffle1473<>+0(SB), X0, X2; \
@@ -64119,7 +64119,7 @@ lastunit2655: \
 	JNZ       group2653; \
 	VZEROUPPER; \
 	RET
-	unitUnzip2x1AVX2_body
+	bundleUnzip2x1AVX2_body
 
 DATA shuffle2674<>+0(SB)/8, $0x0e0c0a0806040200
 DATA shuffle2674<>+8(SB)/8, $0x8080808080808080
@@ -64383,10 +64383,10 @@ DATA shuffle2675<>+0(SB)/8, $0x0e0c0a0806040200
 DATA shuffle2675<>+8(SB)/8, $0x0f0d0b0907050301
 GLOBL shuffle2675<>(SB), RODATA|NOPTR, $16
 
-// func unitZip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleZip2x2AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
-#define unitZip2x2AVX2_body \
+TEXT ·bundleZip2x2AVX2(SB), NOSPLIT, $0-56
+#define bundleZip2x2AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -64406,12 +64406,12 @@ TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
 group2662: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2663; \
+	JNE  bundle2663; \
 	DECQ R11; \
-	JZ   lastunit2664; \
-unit2663: \
+	JZ   lastbundle2664; \
+bundle2663: \
 	XORQ R12, R12; \
 chunk2666: \
 	LEAQ       (R9)(R12*1), R13; \
@@ -64445,10 +64445,10 @@ chunk2667: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2663; \
+	JNZ        bundle2663; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2665; \
-lastunit2664: \
+lastbundle2664: \
 	XORQ R11, R11; \
 exact2668: \
 	LEAQ       (R9)(R11*1), R12; \
@@ -64502,12 +64502,12 @@ rowchunk2660: \
 group2672: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2673; \
+	JNE  bundle2673; \
 	DECQ R11; \
-	JZ   lastunit2674; \
-unit2673: \
+	JZ   lastbundle2674; \
+bundle2673: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLWD Y1, Y0, Y2; \
@@ -64527,10 +64527,10 @@ unit2673: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2673; \
+	JNZ        bundle2673; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2675; \
-lastunit2674: \
+lastbundle2674: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -64572,12 +64572,12 @@ rowchunk2659: \
 group2676: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2677; \
+	JNE  bundle2677; \
 	DECQ R11; \
-	JZ   lastunit2678; \
-unit2677: \
+	JZ   lastbundle2678; \
+bundle2677: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -64593,10 +64593,10 @@ unit2677: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2677; \
+	JNZ        bundle2677; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2679; \
-lastunit2678: \
+lastbundle2678: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64630,12 +64630,12 @@ rowchunk2658: \
 group2680: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2681; \
+	JNE  bundle2681; \
 	DECQ R11; \
-	JZ   lastunit2682; \
-unit2681: \
+	JZ   lastbundle2682; \
+bundle2681: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64647,10 +64647,10 @@ unit2681: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2681; \
+	JNZ        bundle2681; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2683; \
-lastunit2682: \
+lastbundle2682: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64684,12 +64684,12 @@ rowchunk2657: \
 group2684: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2685; \
+	JNE  bundle2685; \
 	DECQ R10; \
-	JZ   lastunit2686; \
-unit2685: \
+	JZ   lastbundle2686; \
+bundle2685: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64701,10 +64701,10 @@ unit2685: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        unit2685; \
+	JNZ        bundle2685; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2687; \
-lastunit2686: \
+lastbundle2686: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64720,12 +64720,12 @@ nextgroup2687: \
 	JNZ  group2684; \
 	VZEROUPPER; \
 	RET
-	unitZip2x2AVX2_body
+	bundleZip2x2AVX2_body
 
-// func unitUnzip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleUnzip2x2AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
-#define unitUnzip2x2AVX2_body \
+TEXT ·bundleUnzip2x2AVX2(SB), NOSPLIT, $0-56
+#define bundleUnzip2x2AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -64745,10 +64745,10 @@ TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
 group2693: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2695; \
-unit2694: \
+	JZ   lastbundle2695; \
+bundle2694: \
 	XORQ R12, R12; \
 chunk2697: \
 	LEAQ        (R9)(R12*1), R13; \
@@ -64790,8 +64790,8 @@ chunk2698: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2694; \
-lastunit2695: \
+	JNZ         bundle2694; \
+lastbundle2695: \
 	XORQ R11, R11; \
 exact2699: \
 	LEAQ        (R9)(R11*1), R12; \
@@ -64852,10 +64852,10 @@ rowchunk2691: \
 group2703: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2705; \
-unit2704: \
+	JZ   lastbundle2705; \
+bundle2704: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -64883,8 +64883,8 @@ unit2704: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2704; \
-lastunit2705: \
+	JNZ         bundle2704; \
+lastbundle2705: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -64925,9 +64925,9 @@ rowchunk2690: \
 group2707: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
-	MOVQ    units+24(FP), R12; \
+	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastunit2709; \
+	JZ      lastbundle2709; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
@@ -64970,8 +64970,8 @@ pairs2711: \
 	JGE         pairs2711; \
 pairsdone2712: \
 	TESTQ R12, R12; \
-	JZ    lastunit2709; \
-unit2708: \
+	JZ    lastbundle2709; \
+bundle2708: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -64985,8 +64985,8 @@ unit2708: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          unit2708; \
-lastunit2709: \
+	JNZ          bundle2708; \
+lastbundle2709: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -65019,10 +65019,10 @@ rowchunk2689: \
 group2713: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2715; \
-unit2714: \
+	JZ   lastbundle2715; \
+bundle2714: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -65034,8 +65034,8 @@ unit2714: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2714; \
-lastunit2715: \
+	JNZ     bundle2714; \
+lastbundle2715: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
 	VPAND     shuffle1474<>+0(SB), X0, X2; \
@@ -65088,10 +65088,10 @@ rowchunk2688: \
 group2717: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit2719; \
-unit2718: \
+	JZ   lastbundle2719; \
+bundle2718: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
 	VPAND     shuffle1474<>+0(SB), X0, X2; \
@@ -65113,8 +65113,8 @@ unit2718: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       unit2718; \
-lastunit2719: \
+	JNZ       bundle2718; \
+lastbundle2719: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1474<>+0(SB), X0, X1; \
 	VPAND     shuffle1474<>+0(SB), X0, X2; \
@@ -65139,7 +65139,7 @@ lastunit2719: \
 	JNZ       group2717; \
 	VZEROUPPER; \
 	RET
-	unitUnzip2x2AVX2_body
+	bundleUnzip2x2AVX2_body
 
 DATA shuffle2676<>+0(SB)/8, $0x0d0c090805040100
 DATA shuffle2676<>+8(SB)/8, $0x8080808080808080
@@ -65399,10 +65399,10 @@ DATA shuffle2676<>+2032(SB)/8, $0x0000000000000000
 DATA shuffle2676<>+2040(SB)/8, $0x0000000000000000
 GLOBL shuffle2676<>(SB), RODATA|NOPTR, $2048
 
-// func unitZip2x4AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleZip2x4AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
-#define unitZip2x4AVX2_body \
+TEXT ·bundleZip2x4AVX2(SB), NOSPLIT, $0-56
+#define bundleZip2x4AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -65422,12 +65422,12 @@ TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
 group2726: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2727; \
+	JNE  bundle2727; \
 	DECQ R11; \
-	JZ   lastunit2728; \
-unit2727: \
+	JZ   lastbundle2728; \
+bundle2727: \
 	XORQ R12, R12; \
 chunk2730: \
 	LEAQ       (R9)(R12*1), R13; \
@@ -65461,10 +65461,10 @@ chunk2731: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2727; \
+	JNZ        bundle2727; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2729; \
-lastunit2728: \
+lastbundle2728: \
 	XORQ R11, R11; \
 exact2732: \
 	LEAQ       (R9)(R11*1), R12; \
@@ -65518,12 +65518,12 @@ rowchunk2724: \
 group2736: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2737; \
+	JNE  bundle2737; \
 	DECQ R11; \
-	JZ   lastunit2738; \
-unit2737: \
+	JZ   lastbundle2738; \
+bundle2737: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLDQ Y1, Y0, Y2; \
@@ -65543,10 +65543,10 @@ unit2737: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2737; \
+	JNZ        bundle2737; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2739; \
-lastunit2738: \
+lastbundle2738: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -65588,12 +65588,12 @@ rowchunk2723: \
 group2740: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2741; \
+	JNE  bundle2741; \
 	DECQ R11; \
-	JZ   lastunit2742; \
-unit2741: \
+	JZ   lastbundle2742; \
+bundle2741: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -65609,10 +65609,10 @@ unit2741: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2741; \
+	JNZ        bundle2741; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2743; \
-lastunit2742: \
+lastbundle2742: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65646,12 +65646,12 @@ rowchunk2722: \
 group2744: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2745; \
+	JNE  bundle2745; \
 	DECQ R11; \
-	JZ   lastunit2746; \
-unit2745: \
+	JZ   lastbundle2746; \
+bundle2745: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65663,10 +65663,10 @@ unit2745: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        unit2745; \
+	JNZ        bundle2745; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2747; \
-lastunit2746: \
+lastbundle2746: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65700,12 +65700,12 @@ rowchunk2721: \
 group2748: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2749; \
+	JNE  bundle2749; \
 	DECQ R10; \
-	JZ   lastunit2750; \
-unit2749: \
+	JZ   lastbundle2750; \
+bundle2749: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65717,10 +65717,10 @@ unit2749: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        unit2749; \
+	JNZ        bundle2749; \
 	CMPQ       DI, $0x01; \
 	JNE        nextgroup2751; \
-lastunit2750: \
+lastbundle2750: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65736,12 +65736,12 @@ nextgroup2751: \
 	JNZ  group2748; \
 	VZEROUPPER; \
 	RET
-	unitZip2x4AVX2_body
+	bundleZip2x4AVX2_body
 
-// func unitUnzip2x4AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleUnzip2x4AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
-#define unitUnzip2x4AVX2_body \
+TEXT ·bundleUnzip2x4AVX2(SB), NOSPLIT, $0-56
+#define bundleUnzip2x4AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -65761,10 +65761,10 @@ TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
 group2757: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2759; \
-unit2758: \
+	JZ   lastbundle2759; \
+bundle2758: \
 	XORQ R12, R12; \
 chunk2761: \
 	LEAQ        (R9)(R12*1), R13; \
@@ -65798,8 +65798,8 @@ chunk2762: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2758; \
-lastunit2759: \
+	JNZ         bundle2758; \
+lastbundle2759: \
 	XORQ R11, R11; \
 exact2763: \
 	LEAQ        (R9)(R11*1), R12; \
@@ -65852,10 +65852,10 @@ rowchunk2755: \
 group2767: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2769; \
-unit2768: \
+	JZ   lastbundle2769; \
+bundle2768: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -65875,8 +65875,8 @@ unit2768: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2768; \
-lastunit2769: \
+	JNZ         bundle2768; \
+lastbundle2769: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -65917,10 +65917,10 @@ rowchunk2754: \
 group2771: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2773; \
-unit2772: \
+	JZ   lastbundle2773; \
+bundle2772: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -65936,8 +65936,8 @@ unit2772: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2772; \
-lastunit2773: \
+	JNZ     bundle2772; \
+lastbundle2773: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -65974,10 +65974,10 @@ rowchunk2753: \
 group2775: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2777; \
-unit2776: \
+	JZ   lastbundle2777; \
+bundle2776: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -65991,8 +65991,8 @@ unit2776: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     unit2776; \
-lastunit2777: \
+	JNZ     bundle2776; \
+lastbundle2777: \
 	VMOVQ   (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R9); \
@@ -66029,10 +66029,10 @@ rowchunk2752: \
 group2779: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit2781; \
-unit2780: \
+	JZ   lastbundle2781; \
+bundle2780: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -66046,8 +66046,8 @@ unit2780: \
 	ADDQ    DX, R8; \
 	LEAQ    (R9)(DX*4), R9; \
 	DECQ    R10; \
-	JNZ     unit2780; \
-lastunit2781: \
+	JNZ     bundle2780; \
+lastbundle2781: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -66064,12 +66064,12 @@ lastunit2781: \
 	JNZ     group2779; \
 	VZEROUPPER; \
 	RET
-	unitUnzip2x4AVX2_body
+	bundleUnzip2x4AVX2_body
 
-// func unitZip2x8AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleZip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
-#define unitZip2x8AVX2_body \
+TEXT ·bundleZip2x8AVX2(SB), NOSPLIT, $0-56
+#define bundleZip2x8AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -66087,12 +66087,12 @@ TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
 group2787: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2788; \
+	JNE  bundle2788; \
 	DECQ R11; \
-	JZ   lastunit2789; \
-unit2788: \
+	JZ   lastbundle2789; \
+bundle2788: \
 	XORQ R12, R12; \
 chunk2791: \
 	LEAQ        (R9)(R12*1), R13; \
@@ -66126,10 +66126,10 @@ chunk2792: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2788; \
+	JNZ         bundle2788; \
 	CMPQ        DI, $0x01; \
 	JNE         nextgroup2790; \
-lastunit2789: \
+lastbundle2789: \
 	XORQ R11, R11; \
 exact2793: \
 	LEAQ        (R9)(R11*1), R12; \
@@ -66183,12 +66183,12 @@ rowchunk2785: \
 group2797: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2798; \
+	JNE  bundle2798; \
 	DECQ R11; \
-	JZ   lastunit2799; \
-unit2798: \
+	JZ   lastbundle2799; \
+bundle2798: \
 	VMOVDQU     (R9), Y0; \
 	VMOVDQU     (R9)(BX*1), Y1; \
 	VPUNPCKLQDQ Y1, Y0, Y2; \
@@ -66208,10 +66208,10 @@ unit2798: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2798; \
+	JNZ         bundle2798; \
 	CMPQ        DI, $0x01; \
 	JNE         nextgroup2800; \
-lastunit2799: \
+lastbundle2799: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -66253,12 +66253,12 @@ rowchunk2784: \
 group2801: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  unit2802; \
+	JNE  bundle2802; \
 	DECQ R11; \
-	JZ   lastunit2803; \
-unit2802: \
+	JZ   lastbundle2803; \
+bundle2802: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -66274,10 +66274,10 @@ unit2802: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2802; \
+	JNZ         bundle2802; \
 	CMPQ        DI, $0x01; \
 	JNE         nextgroup2804; \
-lastunit2803: \
+lastbundle2803: \
 	VMOVQ       (R9), X0; \
 	VMOVQ       (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -66311,12 +66311,12 @@ rowchunk2783: \
 group2805: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  unit2806; \
+	JNE  bundle2806; \
 	DECQ R10; \
-	JZ   lastunit2807; \
-unit2806: \
+	JZ   lastbundle2807; \
+bundle2806: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -66328,10 +66328,10 @@ unit2806: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         unit2806; \
+	JNZ         bundle2806; \
 	CMPQ        DI, $0x01; \
 	JNE         nextgroup2808; \
-lastunit2807: \
+lastbundle2807: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -66347,12 +66347,12 @@ nextgroup2808: \
 	JNZ  group2805; \
 	VZEROUPPER; \
 	RET
-	unitZip2x8AVX2_body
+	bundleZip2x8AVX2_body
 
-// func unitUnzip2x8AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// func bundleUnzip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
-TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
-#define unitUnzip2x8AVX2_body \
+TEXT ·bundleUnzip2x8AVX2(SB), NOSPLIT, $0-56
+#define bundleUnzip2x8AVX2_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ n+16(FP), DX; \
@@ -66370,10 +66370,10 @@ TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
 group2813: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2815; \
-unit2814: \
+	JZ   lastbundle2815; \
+bundle2814: \
 	XORQ R12, R12; \
 chunk2817: \
 	LEAQ        (R9)(R12*1), R13; \
@@ -66407,8 +66407,8 @@ chunk2818: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2814; \
-lastunit2815: \
+	JNZ         bundle2814; \
+lastbundle2815: \
 	XORQ R11, R11; \
 exact2819: \
 	LEAQ        (R9)(R11*1), R12; \
@@ -66461,10 +66461,10 @@ rowchunk2811: \
 group2823: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2825; \
-unit2824: \
+	JZ   lastbundle2825; \
+bundle2824: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -66484,8 +66484,8 @@ unit2824: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2824; \
-lastunit2825: \
+	JNZ         bundle2824; \
+lastbundle2825: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -66526,10 +66526,10 @@ rowchunk2810: \
 group2827: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
-	MOVQ units+24(FP), R11; \
+	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastunit2829; \
-unit2828: \
+	JZ   lastbundle2829; \
+bundle2828: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -66545,8 +66545,8 @@ unit2828: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         unit2828; \
-lastunit2829: \
+	JNZ         bundle2828; \
+lastbundle2829: \
 	VMOVDQU     (R10), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R9); \
@@ -66583,10 +66583,10 @@ rowchunk2809: \
 group2831: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
-	MOVQ units+24(FP), R10; \
+	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastunit2833; \
-unit2832: \
+	JZ   lastbundle2833; \
+bundle2832: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -66600,8 +66600,8 @@ unit2832: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         unit2832; \
-lastunit2833: \
+	JNZ         bundle2832; \
+lastbundle2833: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -66618,7 +66618,7 @@ lastunit2833: \
 	JNZ         group2831; \
 	VZEROUPPER; \
 	RET
-	unitUnzip2x8AVX2_body
+	bundleUnzip2x8AVX2_body
 
 // func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX
@@ -67440,22 +67440,22 @@ DATA ·tunzip8x4x2AVX2NTEntry(SB)/8, $·tunzip8x4x2AVX2NT(SB)
 GLOBL ·tunzip8x4x2AVX2NTEntry(SB), RODATA, $8
 DATA ·unzipNx16AVX2Entry(SB)/8, $·unzipNx16AVX2(SB)
 GLOBL ·unzipNx16AVX2Entry(SB), RODATA, $8
-DATA ·unitZip2x1AVX2Entry(SB)/8, $·unitZip2x1AVX2(SB)
-GLOBL ·unitZip2x1AVX2Entry(SB), RODATA, $8
-DATA ·unitUnzip2x1AVX2Entry(SB)/8, $·unitUnzip2x1AVX2(SB)
-GLOBL ·unitUnzip2x1AVX2Entry(SB), RODATA, $8
-DATA ·unitZip2x2AVX2Entry(SB)/8, $·unitZip2x2AVX2(SB)
-GLOBL ·unitZip2x2AVX2Entry(SB), RODATA, $8
-DATA ·unitUnzip2x2AVX2Entry(SB)/8, $·unitUnzip2x2AVX2(SB)
-GLOBL ·unitUnzip2x2AVX2Entry(SB), RODATA, $8
-DATA ·unitZip2x4AVX2Entry(SB)/8, $·unitZip2x4AVX2(SB)
-GLOBL ·unitZip2x4AVX2Entry(SB), RODATA, $8
-DATA ·unitUnzip2x4AVX2Entry(SB)/8, $·unitUnzip2x4AVX2(SB)
-GLOBL ·unitUnzip2x4AVX2Entry(SB), RODATA, $8
-DATA ·unitZip2x8AVX2Entry(SB)/8, $·unitZip2x8AVX2(SB)
-GLOBL ·unitZip2x8AVX2Entry(SB), RODATA, $8
-DATA ·unitUnzip2x8AVX2Entry(SB)/8, $·unitUnzip2x8AVX2(SB)
-GLOBL ·unitUnzip2x8AVX2Entry(SB), RODATA, $8
+DATA ·bundleZip2x1AVX2Entry(SB)/8, $·bundleZip2x1AVX2(SB)
+GLOBL ·bundleZip2x1AVX2Entry(SB), RODATA, $8
+DATA ·bundleUnzip2x1AVX2Entry(SB)/8, $·bundleUnzip2x1AVX2(SB)
+GLOBL ·bundleUnzip2x1AVX2Entry(SB), RODATA, $8
+DATA ·bundleZip2x2AVX2Entry(SB)/8, $·bundleZip2x2AVX2(SB)
+GLOBL ·bundleZip2x2AVX2Entry(SB), RODATA, $8
+DATA ·bundleUnzip2x2AVX2Entry(SB)/8, $·bundleUnzip2x2AVX2(SB)
+GLOBL ·bundleUnzip2x2AVX2Entry(SB), RODATA, $8
+DATA ·bundleZip2x4AVX2Entry(SB)/8, $·bundleZip2x4AVX2(SB)
+GLOBL ·bundleZip2x4AVX2Entry(SB), RODATA, $8
+DATA ·bundleUnzip2x4AVX2Entry(SB)/8, $·bundleUnzip2x4AVX2(SB)
+GLOBL ·bundleUnzip2x4AVX2Entry(SB), RODATA, $8
+DATA ·bundleZip2x8AVX2Entry(SB)/8, $·bundleZip2x8AVX2(SB)
+GLOBL ·bundleZip2x8AVX2Entry(SB), RODATA, $8
+DATA ·bundleUnzip2x8AVX2Entry(SB)/8, $·bundleUnzip2x8AVX2(SB)
+GLOBL ·bundleUnzip2x8AVX2Entry(SB), RODATA, $8
 DATA ·copyRunsAVX2Entry(SB)/8, $·copyRunsAVX2(SB)
 GLOBL ·copyRunsAVX2Entry(SB), RODATA, $8
 DATA ·copyRunsAVX2NTEntry(SB)/8, $·copyRunsAVX2NT(SB)

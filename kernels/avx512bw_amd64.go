@@ -574,35 +574,35 @@ func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
-// stackZip2x1AVX512BW runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with 1-byte elements paired within 16-byte lanes and two-table permutes of the pairs.
+// stackZip2x1AVX512BW runs stacks of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with 1-byte elements paired within 16-byte lanes and two-table permutes of the pairs.
 //
 //go:noescape
-func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
-// stackUnzip2x1AVX512BW runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with 1-byte elements paired within 16-byte lanes and two-table permutes of the pairs.
+// stackUnzip2x1AVX512BW runs stacks of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with 1-byte elements paired within 16-byte lanes and two-table permutes of the pairs.
 //
 //go:noescape
-func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
-// stackZip2x2AVX512BW runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 2-byte units.
+// stackZip2x2AVX512BW runs stacks of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 2-byte grains.
 //
 //go:noescape
-func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
-// stackUnzip2x2AVX512BW runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 2-byte units.
+// stackUnzip2x2AVX512BW runs stacks of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 2-byte grains.
 //
 //go:noescape
-func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
-// stackZip2x4AVX512BW runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 4-byte units.
+// stackZip2x4AVX512BW runs stacks of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 4-byte grains.
 //
 //go:noescape
-func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
-// stackUnzip2x4AVX512BW runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 4-byte units.
+// stackUnzip2x4AVX512BW runs stacks of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 4-byte grains.
 //
 //go:noescape
-func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
 // copyRunsAVX512BW copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //

@@ -14869,7 +14869,7 @@ DATA shuffle646<>+48(SB)/8, $0x001e000000000000
 DATA shuffle646<>+56(SB)/8, $0x001f000000000000
 GLOBL shuffle646<>(SB), RODATA|NOPTR, $64
 
-// func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
 #define stackZip2x1AVX512BW_body \
@@ -14889,11 +14889,11 @@ TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      step+32(FP), SI; \
 	MOVQ      last+40(FP), DI; \
-	MOVQ      units+24(FP), R8; \
+	MOVQ      stacks+24(FP), R8; \
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit534: \
+stack534: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
@@ -14967,12 +14967,12 @@ moved538: \
 	ADDQ       BX, R10; \
 same539: \
 	DECQ R8; \
-	JNZ  unit534; \
+	JNZ  stack534; \
 	VZEROUPPER; \
 	RET
 	stackZip2x1AVX512BW_body
 
-// func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 #define stackUnzip2x1AVX512BW_body \
@@ -14993,11 +14993,11 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	LEAQ            (DX)(DX*2), BX; \
 	MOVQ            step+32(FP), SI; \
 	MOVQ            last+40(FP), DI; \
-	MOVQ            units+24(FP), R8; \
+	MOVQ            stacks+24(FP), R8; \
 	XORQ            R9, R9; \
 	XORQ            R10, R10; \
 	XORQ            R11, R11; \
-unit540: \
+stack540: \
 	MOVQ        R9, R12; \
 	CMPQ        R12, DI; \
 	CMOVQGT     DI, R12; \
@@ -15075,7 +15075,7 @@ moved544: \
 	ADDQ BX, R10; \
 same545: \
 	DECQ R8; \
-	JNZ  unit540; \
+	JNZ  stack540; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x1AVX512BW_body
@@ -15084,7 +15084,7 @@ DATA shuffle647<>+0(SB)/8, $0x0e0c0a0806040200
 DATA shuffle647<>+8(SB)/8, $0x0f0d0b0907050301
 GLOBL shuffle647<>(SB), RODATA|NOPTR, $16
 
-// func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
 #define stackZip2x2AVX512BW_body \
@@ -15104,11 +15104,11 @@ TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      step+32(FP), SI; \
 	MOVQ      last+40(FP), DI; \
-	MOVQ      units+24(FP), R8; \
+	MOVQ      stacks+24(FP), R8; \
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit546: \
+stack546: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
@@ -15178,12 +15178,12 @@ moved550: \
 	ADDQ      BX, R10; \
 same551: \
 	DECQ R8; \
-	JNZ  unit546; \
+	JNZ  stack546; \
 	VZEROUPPER; \
 	RET
 	stackZip2x2AVX512BW_body
 
-// func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
 #define stackUnzip2x2AVX512BW_body \
@@ -15203,11 +15203,11 @@ TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      step+32(FP), SI; \
 	MOVQ      last+40(FP), DI; \
-	MOVQ      units+24(FP), R8; \
+	MOVQ      stacks+24(FP), R8; \
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit552: \
+stack552: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -15277,12 +15277,12 @@ moved556: \
 	ADDQ BX, R10; \
 same557: \
 	DECQ R8; \
-	JNZ  unit552; \
+	JNZ  stack552; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x2AVX512BW_body
 
-// func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
 TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
 #define stackZip2x4AVX512BW_body \
@@ -15302,11 +15302,11 @@ TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      step+32(FP), SI; \
 	MOVQ      last+40(FP), DI; \
-	MOVQ      units+24(FP), R8; \
+	MOVQ      stacks+24(FP), R8; \
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit558: \
+stack558: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
@@ -15376,12 +15376,12 @@ moved562: \
 	ADDQ      BX, R10; \
 same563: \
 	DECQ R8; \
-	JNZ  unit558; \
+	JNZ  stack558; \
 	VZEROUPPER; \
 	RET
 	stackZip2x4AVX512BW_body
 
-// func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
 TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
 #define stackUnzip2x4AVX512BW_body \
@@ -15401,11 +15401,11 @@ TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      step+32(FP), SI; \
 	MOVQ      last+40(FP), DI; \
-	MOVQ      units+24(FP), R8; \
+	MOVQ      stacks+24(FP), R8; \
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit564: \
+stack564: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -15475,7 +15475,7 @@ moved568: \
 	ADDQ BX, R10; \
 same569: \
 	DECQ R8; \
-	JNZ  unit564; \
+	JNZ  stack564; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x4AVX512BW_body

@@ -406,15 +406,15 @@ func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //go:noescape
 func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
-// stackZip2x1AVX512VBMI runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 1-byte units.
+// stackZip2x1AVX512VBMI runs stacks of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 1-byte grains.
 //
 //go:noescape
-func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
-// stackUnzip2x1AVX512VBMI runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 1-byte units.
+// stackUnzip2x1AVX512VBMI runs stacks of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 1-byte grains.
 //
 //go:noescape
-func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
 // gather1AVX512VBMI writes each output vector of a gather program from 1 group(s) of 4 window(s) of 32 bytes.
 //

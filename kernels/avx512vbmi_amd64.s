@@ -10848,7 +10848,7 @@ DATA shuffle447<>+48(SB)/8, $0x7d7c353433323130
 DATA shuffle447<>+56(SB)/8, $0x7f7e3d3c3b3a3938
 GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 
-// func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 #define stackZip2x1AVX512VBMI_body \
@@ -10868,11 +10868,11 @@ TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      step+32(FP), SI; \
 	MOVQ      last+40(FP), DI; \
-	MOVQ      units+24(FP), R8; \
+	MOVQ      stacks+24(FP), R8; \
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit392: \
+stack392: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
@@ -10942,12 +10942,12 @@ moved396: \
 	ADDQ      BX, R10; \
 same397: \
 	DECQ R8; \
-	JNZ  unit392; \
+	JNZ  stack392; \
 	VZEROUPPER; \
 	RET
 	stackZip2x1AVX512VBMI_body
 
-// func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 #define stackUnzip2x1AVX512VBMI_body \
@@ -10967,11 +10967,11 @@ TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      step+32(FP), SI; \
 	MOVQ      last+40(FP), DI; \
-	MOVQ      units+24(FP), R8; \
+	MOVQ      stacks+24(FP), R8; \
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit398: \
+stack398: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -11041,7 +11041,7 @@ moved402: \
 	ADDQ BX, R10; \
 same403: \
 	DECQ R8; \
-	JNZ  unit398; \
+	JNZ  stack398; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x1AVX512VBMI_body

@@ -9,15 +9,15 @@ import (
 )
 
 // guardLengths are the row lengths, in bytes, tried against guard pages: all
-// multiples of unit from the kernel's shortest row to past 128 bytes, then
+// multiples of step from the kernel's shortest row to past 128 bytes, then
 // a window around larger vector multiples.
-func guardLengths(minN, unit int) []int {
+func guardLengths(minN, step int) []int {
 	var out []int
-	for n := (minN + unit - 1) / unit * unit; n <= 136; n += unit {
+	for n := (minN + step - 1) / step * step; n <= 136; n += step {
 		out = append(out, n)
 	}
 	for _, c := range []int{256, 512} {
-		for n := (c - 2*unit) / unit * unit; n <= c+2*unit; n += unit {
+		for n := (c - 2*step) / step * step; n <= c+2*step; n += step {
 			if n > 136 {
 				out = append(out, n)
 			}
@@ -50,11 +50,11 @@ func inGuards(t *testing.T, spaceLen, depthLen int, check func(space, depth []by
 func TestGuardPages(t *testing.T) {
 	for name, set := range tablesUnderTest() {
 		forEachLane(set, false, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
-			unit := w
+			step := w
 			if cp > 0 {
-				unit = b * cp * w
+				step = b * cp * w
 			}
-			for _, n := range guardLengths(int(k.MinN), unit) {
+			for _, n := range guardLengths(int(k.MinN), step) {
 				for _, many := range []bool{false, true} {
 					c := tightCase(b, w, cp, n, set.Split[b], many)
 					c.guarded(t, name, unzip, k)

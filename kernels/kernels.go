@@ -8,107 +8,51 @@
 // themselves trust their arguments, so nothing outside the module may reach
 // them.
 //
-// # The route from a call to its kernel
+// Each table names a kernel by the address of its entry word, a RODATA
+// word that holds the function's address; internal/simd calls it through
+// one trampoline per family of signatures, so Go links no ABI wrapper per
+// kernel. docs/design.md draws the route from a public call to a kernel,
+// package by package; blockshuffle.Describe prints it for one call, and go
+// run ./bench/cmd/report -routes for every case of the report.
 //
-// A call names an op (DepthToSpace, SpaceToDepth), an order (DCR, CRD), a
-// layout (NCHW, NHWC), a block size b and an element width w. Package
-// dispatch has chosen a tier at init; blockshuffle.Describe prints the
-// route below for any call, and go run ./bench/cmd/report -routes for
-// every case of the report.
+// # Kernel names
 //
-//  0. Short rows, in one pass (internal/stack, internal/gather). On the
-//     AVX-512 tiers, NCHW calls of b = 2 whose depth rows fit a 64-byte
-//     register (YOLO's 13x13 maps) run as units of k rows of each of the
-//     four planes stacked in one register each, along all the rows of the
-//     call (a unit crosses from a plane's rows of one channel or image to
-//     the next with two masked moves), moved by one permutation
-//     per shape (a plan, cached) held in registers, with
-//     stackZip2x<u><ISA> and stackUnzip2x<u><ISA> (u: the bytes of the
-//     permutes' units, the largest of 1 (VBMI only), 2 and 4 that divides
-//     the element). On AVX2 and NEON, and on AVX-512 for rows it leaves
-//     to AVX2, NCHW calls of b = 2 with depth rows of 4 to 128 bytes run
-//     as units of one row of each of the four planes, each row one chunk
-//     of the zip2 (unzip2) program, or a loop of 32-byte ones, written
-//     past its end into the next unit, which rewrites it; the last unit of
-//     each SpaceToDepth group and of each DepthToSpace call moves exactly
-//     (internal/stack's Rows), with unitZip2x<w><ISA> and
-//     unitUnzip2x<w><ISA>. On tiers with gather kernels (AVX-512 VBMI), other
-//     NCHW DepthToSpace whose output rows are shorter than a vector runs
-//     as one pass over the output: each output vector is shuffled from a
-//     few source windows by per-shape index tables, with gather<g><ISA>
-//     (a tile of a small call whose windows would leave the tensor gets
-//     an edge program, with its windows moved inside).
-//     Everything else takes the steps below.
+// zip<b>x<w><ISA> and unzip<b>x<w><ISA> move b lanes of w-byte elements
+// into one interleaved row and back (NT appended for the non-temporal
+// twins, here and below); tzip<b>x<C'>x<w><ISA> and tunzip<b>x<C'>x<w><ISA>
+// are the transposing ones of NHWC CRD; zipNx16<ISA> and unzipNx16<ISA>
+// take 16-byte elements at any b; copyRuns<ISA> and streamRuns<ISA> copy
+// runs; stackZip2x<g><ISA> and stackUnzip2x<g><ISA> run stacked rows of
+// NCHW b = 2 with permutes of g-byte grains (internal/stack);
+// bundleZip2x<w><ISA> and bundleUnzip2x<w><ISA> run its bundles, one row of
+// each of the four planes, on AVX2 and NEON (internal/stack's Bundles);
+// gather<g><ISA> runs gather plans of g groups of windows per vector
+// (internal/gather). Example: zip3x2AVX2 zips 3 lanes of 2-byte elements.
 //
-//  1. Plan kind (internal/engine). The call is split into calls of row
-//     kernels, of one of three kinds, by layout and order:
+// # How a kernel is built
 //
-//     NCHW, b > 1, either order   Interleave: each output row of
-//     DepthToSpace interleaves b input rows, element by element (the
-//     orders differ only in which planes those rows come from);
-//     SpaceToDepth undoes it.
-//     NHWC DCR, or CRD with C' = 1, or b = 1   Runs: each pixel moves one
-//     contiguous run of b*C' elements.
-//     NHWC CRD, C' > 1   Transpose: each pixel's [C'][b] block of
-//     channels becomes [b][C'].
+// Each kernel's inner loop is a program of asmgen/vec, proven on symbolic
+// data to move every byte where it belongs and to load nothing outside its
+// rows, then lowered by asmgen/amd64 or asmgen/arm64:
 //
-//  2. Table method (internal/simd). Each row call goes to one method of
-//     the tier's table, or back to the generic tier's loops where the table
-//     has no kernel for it:
-//
-//     Interleave   interleave: the lane kernel for b lanes of w bytes,
-//     zip (DepthToSpace) or unzip (SpaceToDepth); its non-temporal twin
-//     for tensors past a quarter of the last-level cache (1 to 8 MiB);
-//     zipN/unzipN for 16-byte elements at
-//     block sizes without kernels of their own.
-//     Runs   interleave again where a run is at most 16 bytes, with runs as
-//     elements and the sides' roles swapped (the depth row interleaves
-//     the b space rows' runs); copyRuns for runs of 16 bytes and more;
-//     on tensors past a quarter of the cache, its non-temporal twin for
-//     runs of whole 32-byte stores, and streamRuns where the runs of a
-//     group tile one block of the output (NHWC DCR of runs of whole
-//     dwords, 32 bytes or more: a blend and a dword rotation where a
-//     store crosses from one run to the next).
-//     Transpose   call: the transposing lane kernel for b, C' and w
-//     (b and C' up to 4), on tensors past a quarter of the cache its
-//     non-temporal twin where the rows are whole chunks of
-//     lcm(b*C'*w, 32) bytes; for b = 2 with C'*w >= 16 bytes where the table
-//     has none, lanes: an unzip (zip) by 4 of every pixel; for pixels
-//     without either, zipsByChannel: a zip (unzip) by C' of lanes of b
-//     elements per block row.
-//
-//     A table with a base (AVX-512's is AVX2) hands the base what it has
-//     no kernel for and rows shorter than its kernels take.
-//
-//  3. Kernel name. zip<b>x<w><ISA> and unzip<b>x<w><ISA> (NT appended for
-//     the non-temporal twins, here and below), tzip<b>x<C'>x<w><ISA> and
-//     tunzip<b>x<C'>x<w><ISA> for the transposing ones, zipNx16<ISA> and
-//     unzipNx16<ISA>, copyRuns<ISA>, streamRuns<ISA>. Example: zip3x2AVX2 zips 3 lanes of
-//     2-byte elements.
-//
-//  4. Builder (asmgen/vec). Each kernel's inner loop is a vec program,
-//     proven on symbolic data to move every byte where it belongs and to
-//     load nothing outside its rows, then lowered by asmgen/amd64 or
-//     asmgen/arm64:
-//
-//     power-of-two b and w   UnpackZip, UnpackUnzip (AVX2 and NEON;
-//     NEON uses structure loads and stores for b = 3 and 8; AVX2's
-//     unzips by 4 and 8 of pixels up to 16 bytes are TransposeUnzip, and
-//     its row units' 1- and 2-byte unzips by 8- and 16-byte chunks
-//     WideUnzip2);
-//     NetworkUnzip and WindowZip (AVX-512)
-//     16-byte elements   LaneZip, LaneUnzip
-//     b = 5 to 7   ShuffleZip, ShuffleUnzip
-//     runs of other sizes, and transposes   PeriodZip and PeriodUnzip over
-//     Runs and CRD periods (AVX2 and NEON; AVX2 runs a row in 32-byte
-//     registers whose two lanes' windows share each shuffle, and its end
-//     in 16-byte ones); on AVX2, PixelNetwork for CRD
-//     pixels that fit a 16-byte lane whole (b and C' powers of two, b·b·C'·w
-//     up to 16 bytes) or, for b = 2, a 32-byte register, and StagedZip,
-//     StagedUnzip for b = 4 with runs (j, s) of 4 or 8 bytes (the unpack
-//     network moves the runs, in-lane shuffles reorder each pixel); WindowZip,
-//     BlendUnzip and GatherUnzip (AVX-512), GatherZip for their masked last
-//     pass
+//	power-of-two b and w   UnpackZip, UnpackUnzip (AVX2 and NEON;
+//	NEON uses structure loads and stores for b = 3 and 8; AVX2's
+//	unzips by 4 and 8 of pixels up to 16 bytes are TransposeUnzip, and
+//	its bundles' 1- and 2-byte unzips by 8- and 16-byte chunks
+//	WideUnzip2);
+//	NetworkUnzip and WindowZip (AVX-512)
+//	16-byte elements   LaneZip, LaneUnzip
+//	b = 5 to 7   ShuffleZip, ShuffleUnzip
+//	runs of other sizes, and transposes   PeriodZip and PeriodUnzip over
+//	Runs and CRD periods (AVX2 and NEON; AVX2 runs a row in 32-byte
+//	registers whose two lanes' windows share each shuffle, and its end
+//	in 16-byte ones); on AVX2, PixelNetwork for CRD
+//	pixels that fit a 16-byte lane whole (b and C' powers of two, b·b·C'·w
+//	up to 16 bytes) or, for b = 2, a 32-byte register, and StagedZip,
+//	StagedUnzip for b = 4 with runs (j, s) of 4 or 8 bytes (the unpack
+//	network moves the runs, in-lane shuffles reorder each pixel); WindowZip,
+//	BlendUnzip and GatherUnzip (AVX-512), GatherZip for their masked last
+//	pass
 //
 // The AVX2 and NEON run copiers and the kernels of 16-byte elements for any
 // b are written out by the back ends directly.
@@ -117,7 +61,11 @@
 //
 // zip and unzip are directions: b lanes into one interleaved row and back.
 // A lane kernel is any kernel with a fixed b (its lanes are b rows, or b
-// runs). Runs are the contiguous elements of a pixel. A table is one ISA's
+// runs). Runs are the contiguous elements of a pixel. A word is the w-byte
+// piece a kernel moves as one element (elements of other sizes move as
+// several 1-byte words); a grain is what one permute moves as one (1 to 8
+// bytes); a stack is k short rows of each of the four planes of NCHW b = 2
+// in registers, and a bundle one row of each. A table is one ISA's
 // kernels; a tier is what dispatch chooses: the generic loops, or an ISA's
 // table with its base and the generic loops behind it.
 package kernels

@@ -85,23 +85,23 @@ func (c zipCase) String() string {
 		c.b, c.w, c.cp, c.n, c.rows, c.ss, c.ds, c.lane, c.split, c.laneI, c.groups, c.gs, c.gd)
 }
 
-// randomZipCase draws a call for a kernel with the given shortest row; unit
+// randomZipCase draws a call for a kernel with the given shortest row; step
 // is the byte size rows are made of (w, or a transposing kernel's pixel run).
 func randomZipCase(rng *rand.Rand, b, w, cp, minN int) zipCase {
-	unit := w
+	step := w
 	if cp > 0 {
-		unit = b * cp * w
+		step = b * cp * w
 	}
-	var units int
+	var steps int
 	switch rng.IntN(3) {
 	case 0: // short rows, around the small chunks
-		units = (minN+unit-1)/unit + rng.IntN(8)
+		steps = (minN+step-1)/step + rng.IntN(8)
 	case 1: // around vector multiples
-		units = (32*(1+rng.IntN(4)) + rng.IntN(17) - 8) / unit
+		steps = (32*(1+rng.IntN(4)) + rng.IntN(17) - 8) / step
 	default:
-		units = 1 + rng.IntN(300/unit+1)
+		steps = 1 + rng.IntN(300/step+1)
 	}
-	n := max(units, (minN+unit-1)/unit) * unit
+	n := max(steps, (minN+step-1)/step) * step
 	pad := func() int { return w * rng.IntN(3) }
 	c := zipCase{b: b, w: w, cp: cp, n: n, rows: 1 + rng.IntN(4), groups: 1 + rng.IntN(4)}
 	c.gd = n + pad()

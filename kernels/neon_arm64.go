@@ -809,45 +809,45 @@ func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //go:noescape
 func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
 
-// unitZip2x1NEON runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleZip2x1NEON runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitZip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleZip2x1NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
-// unitUnzip2x1NEON runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 1-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleUnzip2x1NEON runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 1-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitUnzip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleUnzip2x1NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
-// unitZip2x2NEON runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 2-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleZip2x2NEON runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 2-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitZip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleZip2x2NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
-// unitUnzip2x2NEON runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 2-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleUnzip2x2NEON runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 2-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitUnzip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleUnzip2x2NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
-// unitZip2x4NEON runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 4-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleZip2x4NEON runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 4-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitZip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleZip2x4NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
-// unitUnzip2x4NEON runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 4-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleUnzip2x4NEON runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 4-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitUnzip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleUnzip2x4NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
-// unitZip2x8NEON runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 8-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleZip2x8NEON runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 8-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitZip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleZip2x8NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
-// unitUnzip2x8NEON runs units of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 8-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
+// bundleUnzip2x8NEON runs bundles of one row of each of four planes of an NCHW SpaceToDepth: two rows into the four planes' rows they come from, 8-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
 //go:noescape
-func unitUnzip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
+func bundleUnzip2x8NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
 // copyRunsNEON copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //

@@ -28388,13 +28388,13 @@ lanedone1939: \
 	RET
 	unzipNx16NEON_body
 
-// func unitZip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitZip2x1NEON_body \
+// func bundleZip2x1NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleZip2x1NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -28414,10 +28414,10 @@ group1945: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit1946; \
+	BNE bundle1946; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit1947; \
-unit1946: \
+	BEQ lastbundle1947; \
+bundle1946: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28437,10 +28437,10 @@ unit1946: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit1946; \
+	BNE bundle1946; \
 	CMP $1, R5; \
 	BNE nextgroup1948; \
-lastunit1947: \
+lastbundle1947: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28498,10 +28498,10 @@ group1953: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit1954; \
+	BNE bundle1954; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit1955; \
-unit1954: \
+	BEQ lastbundle1955; \
+bundle1954: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28521,10 +28521,10 @@ unit1954: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit1954; \
+	BNE bundle1954; \
 	CMP $1, R5; \
 	BNE nextgroup1956; \
-lastunit1955: \
+lastbundle1955: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28582,10 +28582,10 @@ group1961: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit1962; \
+	BNE bundle1962; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit1963; \
-unit1962: \
+	BEQ lastbundle1963; \
+bundle1962: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28607,10 +28607,10 @@ unit1962: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit1962; \
+	BNE bundle1962; \
 	CMP $1, R5; \
 	BNE nextgroup1964; \
-lastunit1963: \
+lastbundle1963: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28668,10 +28668,10 @@ group1969: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit1970; \
+	BNE bundle1970; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit1971; \
-unit1970: \
+	BEQ lastbundle1971; \
+bundle1970: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28699,10 +28699,10 @@ unit1970: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit1970; \
+	BNE bundle1970; \
 	CMP $1, R5; \
 	BNE nextgroup1972; \
-lastunit1971: \
+lastbundle1971: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28762,10 +28762,10 @@ group1977: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit1978; \
+	BNE bundle1978; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit1979; \
-unit1978: \
+	BEQ lastbundle1979; \
+bundle1978: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28807,10 +28807,10 @@ chunk1982: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit1978; \
+	BNE bundle1978; \
 	CMP $1, R5; \
 	BNE nextgroup1980; \
-lastunit1979: \
+lastbundle1979: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28869,15 +28869,15 @@ nextgroup1980: \
 	SUBS $1, R5, R5; \
 	BNE group1977; \
 	RET
-	unitZip2x1NEON_body
+	bundleZip2x1NEON_body
 
-// func unitUnzip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitUnzip2x1NEON_body \
+// func bundleUnzip2x1NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleUnzip2x1NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -28897,8 +28897,8 @@ group1992: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit1994; \
-unit1993: \
+	BEQ lastbundle1994; \
+bundle1993: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28920,8 +28920,8 @@ unit1993: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit1993; \
-lastunit1994: \
+	BNE bundle1993; \
+lastbundle1994: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28981,8 +28981,8 @@ group2000: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2002; \
-unit2001: \
+	BEQ lastbundle2002; \
+bundle2001: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29004,8 +29004,8 @@ unit2001: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2001; \
-lastunit2002: \
+	BNE bundle2001; \
+lastbundle2002: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29065,8 +29065,8 @@ group2008: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2010; \
-unit2009: \
+	BEQ lastbundle2010; \
+bundle2009: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29088,8 +29088,8 @@ unit2009: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2009; \
-lastunit2010: \
+	BNE bundle2009; \
+lastbundle2010: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29149,8 +29149,8 @@ group2016: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2018; \
-unit2017: \
+	BEQ lastbundle2018; \
+bundle2017: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29178,8 +29178,8 @@ unit2017: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2017; \
-lastunit2018: \
+	BNE bundle2017; \
+lastbundle2018: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29239,8 +29239,8 @@ group2024: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2026; \
-unit2025: \
+	BEQ lastbundle2026; \
+bundle2025: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29282,8 +29282,8 @@ chunk2029: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2025; \
-lastunit2026: \
+	BNE bundle2025; \
+lastbundle2026: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29342,15 +29342,15 @@ nextgroup2027: \
 	SUBS $1, R5, R5; \
 	BNE group2024; \
 	RET
-	unitUnzip2x1NEON_body
+	bundleUnzip2x1NEON_body
 
-// func unitZip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitZip2x2NEON_body \
+// func bundleZip2x2NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleZip2x2NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -29370,10 +29370,10 @@ group2039: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2040; \
+	BNE bundle2040; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2041; \
-unit2040: \
+	BEQ lastbundle2041; \
+bundle2040: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29393,10 +29393,10 @@ unit2040: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2040; \
+	BNE bundle2040; \
 	CMP $1, R5; \
 	BNE nextgroup2042; \
-lastunit2041: \
+lastbundle2041: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29454,10 +29454,10 @@ group2047: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2048; \
+	BNE bundle2048; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2049; \
-unit2048: \
+	BEQ lastbundle2049; \
+bundle2048: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29477,10 +29477,10 @@ unit2048: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2048; \
+	BNE bundle2048; \
 	CMP $1, R5; \
 	BNE nextgroup2050; \
-lastunit2049: \
+lastbundle2049: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29538,10 +29538,10 @@ group2055: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2056; \
+	BNE bundle2056; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2057; \
-unit2056: \
+	BEQ lastbundle2057; \
+bundle2056: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29563,10 +29563,10 @@ unit2056: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2056; \
+	BNE bundle2056; \
 	CMP $1, R5; \
 	BNE nextgroup2058; \
-lastunit2057: \
+lastbundle2057: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29624,10 +29624,10 @@ group2063: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2064; \
+	BNE bundle2064; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2065; \
-unit2064: \
+	BEQ lastbundle2065; \
+bundle2064: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29655,10 +29655,10 @@ unit2064: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2064; \
+	BNE bundle2064; \
 	CMP $1, R5; \
 	BNE nextgroup2066; \
-lastunit2065: \
+lastbundle2065: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29718,10 +29718,10 @@ group2071: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2072; \
+	BNE bundle2072; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2073; \
-unit2072: \
+	BEQ lastbundle2073; \
+bundle2072: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29763,10 +29763,10 @@ chunk2076: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2072; \
+	BNE bundle2072; \
 	CMP $1, R5; \
 	BNE nextgroup2074; \
-lastunit2073: \
+lastbundle2073: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29825,15 +29825,15 @@ nextgroup2074: \
 	SUBS $1, R5, R5; \
 	BNE group2071; \
 	RET
-	unitZip2x2NEON_body
+	bundleZip2x2NEON_body
 
-// func unitUnzip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitUnzip2x2NEON_body \
+// func bundleUnzip2x2NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleUnzip2x2NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -29853,8 +29853,8 @@ group2086: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2088; \
-unit2087: \
+	BEQ lastbundle2088; \
+bundle2087: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29876,8 +29876,8 @@ unit2087: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2087; \
-lastunit2088: \
+	BNE bundle2087; \
+lastbundle2088: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29937,8 +29937,8 @@ group2094: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2096; \
-unit2095: \
+	BEQ lastbundle2096; \
+bundle2095: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29960,8 +29960,8 @@ unit2095: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2095; \
-lastunit2096: \
+	BNE bundle2095; \
+lastbundle2096: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30021,8 +30021,8 @@ group2102: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2104; \
-unit2103: \
+	BEQ lastbundle2104; \
+bundle2103: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30044,8 +30044,8 @@ unit2103: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2103; \
-lastunit2104: \
+	BNE bundle2103; \
+lastbundle2104: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30105,8 +30105,8 @@ group2110: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2112; \
-unit2111: \
+	BEQ lastbundle2112; \
+bundle2111: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30134,8 +30134,8 @@ unit2111: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2111; \
-lastunit2112: \
+	BNE bundle2111; \
+lastbundle2112: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30195,8 +30195,8 @@ group2118: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2120; \
-unit2119: \
+	BEQ lastbundle2120; \
+bundle2119: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30238,8 +30238,8 @@ chunk2123: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2119; \
-lastunit2120: \
+	BNE bundle2119; \
+lastbundle2120: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30298,15 +30298,15 @@ nextgroup2121: \
 	SUBS $1, R5, R5; \
 	BNE group2118; \
 	RET
-	unitUnzip2x2NEON_body
+	bundleUnzip2x2NEON_body
 
-// func unitZip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitZip2x4NEON_body \
+// func bundleZip2x4NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleZip2x4NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -30326,10 +30326,10 @@ group2133: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2134; \
+	BNE bundle2134; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2135; \
-unit2134: \
+	BEQ lastbundle2135; \
+bundle2134: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30349,10 +30349,10 @@ unit2134: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2134; \
+	BNE bundle2134; \
 	CMP $1, R5; \
 	BNE nextgroup2136; \
-lastunit2135: \
+lastbundle2135: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30410,10 +30410,10 @@ group2141: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2142; \
+	BNE bundle2142; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2143; \
-unit2142: \
+	BEQ lastbundle2143; \
+bundle2142: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30433,10 +30433,10 @@ unit2142: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2142; \
+	BNE bundle2142; \
 	CMP $1, R5; \
 	BNE nextgroup2144; \
-lastunit2143: \
+lastbundle2143: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30494,10 +30494,10 @@ group2149: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2150; \
+	BNE bundle2150; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2151; \
-unit2150: \
+	BEQ lastbundle2151; \
+bundle2150: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30519,10 +30519,10 @@ unit2150: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2150; \
+	BNE bundle2150; \
 	CMP $1, R5; \
 	BNE nextgroup2152; \
-lastunit2151: \
+lastbundle2151: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30580,10 +30580,10 @@ group2157: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2158; \
+	BNE bundle2158; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2159; \
-unit2158: \
+	BEQ lastbundle2159; \
+bundle2158: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30611,10 +30611,10 @@ unit2158: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2158; \
+	BNE bundle2158; \
 	CMP $1, R5; \
 	BNE nextgroup2160; \
-lastunit2159: \
+lastbundle2159: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30674,10 +30674,10 @@ group2165: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2166; \
+	BNE bundle2166; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2167; \
-unit2166: \
+	BEQ lastbundle2167; \
+bundle2166: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30719,10 +30719,10 @@ chunk2170: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2166; \
+	BNE bundle2166; \
 	CMP $1, R5; \
 	BNE nextgroup2168; \
-lastunit2167: \
+lastbundle2167: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30781,15 +30781,15 @@ nextgroup2168: \
 	SUBS $1, R5, R5; \
 	BNE group2165; \
 	RET
-	unitZip2x4NEON_body
+	bundleZip2x4NEON_body
 
-// func unitUnzip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitUnzip2x4NEON_body \
+// func bundleUnzip2x4NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleUnzip2x4NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -30809,8 +30809,8 @@ group2180: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2182; \
-unit2181: \
+	BEQ lastbundle2182; \
+bundle2181: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30832,8 +30832,8 @@ unit2181: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2181; \
-lastunit2182: \
+	BNE bundle2181; \
+lastbundle2182: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30893,8 +30893,8 @@ group2188: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2190; \
-unit2189: \
+	BEQ lastbundle2190; \
+bundle2189: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30916,8 +30916,8 @@ unit2189: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2189; \
-lastunit2190: \
+	BNE bundle2189; \
+lastbundle2190: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30977,8 +30977,8 @@ group2196: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2198; \
-unit2197: \
+	BEQ lastbundle2198; \
+bundle2197: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31000,8 +31000,8 @@ unit2197: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2197; \
-lastunit2198: \
+	BNE bundle2197; \
+lastbundle2198: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31061,8 +31061,8 @@ group2204: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2206; \
-unit2205: \
+	BEQ lastbundle2206; \
+bundle2205: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31090,8 +31090,8 @@ unit2205: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2205; \
-lastunit2206: \
+	BNE bundle2205; \
+lastbundle2206: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31151,8 +31151,8 @@ group2212: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2214; \
-unit2213: \
+	BEQ lastbundle2214; \
+bundle2213: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31194,8 +31194,8 @@ chunk2217: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2213; \
-lastunit2214: \
+	BNE bundle2213; \
+lastbundle2214: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31254,15 +31254,15 @@ nextgroup2215: \
 	SUBS $1, R5, R5; \
 	BNE group2212; \
 	RET
-	unitUnzip2x4NEON_body
+	bundleUnzip2x4NEON_body
 
-// func unitZip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitZip2x8NEON_body \
+// func bundleZip2x8NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleZip2x8NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -31280,10 +31280,10 @@ group2226: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2227; \
+	BNE bundle2227; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2228; \
-unit2227: \
+	BEQ lastbundle2228; \
+bundle2227: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31303,10 +31303,10 @@ unit2227: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2227; \
+	BNE bundle2227; \
 	CMP $1, R5; \
 	BNE nextgroup2229; \
-lastunit2228: \
+lastbundle2228: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31364,10 +31364,10 @@ group2234: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2235; \
+	BNE bundle2235; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2236; \
-unit2235: \
+	BEQ lastbundle2236; \
+bundle2235: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31389,10 +31389,10 @@ unit2235: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2235; \
+	BNE bundle2235; \
 	CMP $1, R5; \
 	BNE nextgroup2237; \
-lastunit2236: \
+lastbundle2236: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31450,10 +31450,10 @@ group2242: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2243; \
+	BNE bundle2243; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2244; \
-unit2243: \
+	BEQ lastbundle2244; \
+bundle2243: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31481,10 +31481,10 @@ unit2243: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2243; \
+	BNE bundle2243; \
 	CMP $1, R5; \
 	BNE nextgroup2245; \
-lastunit2244: \
+lastbundle2244: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31544,10 +31544,10 @@ group2250: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2251; \
+	BNE bundle2251; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2252; \
-unit2251: \
+	BEQ lastbundle2252; \
+bundle2251: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31589,10 +31589,10 @@ chunk2255: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2251; \
+	BNE bundle2251; \
 	CMP $1, R5; \
 	BNE nextgroup2253; \
-lastunit2252: \
+lastbundle2252: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31651,15 +31651,15 @@ nextgroup2253: \
 	SUBS $1, R5, R5; \
 	BNE group2250; \
 	RET
-	unitZip2x8NEON_body
+	bundleZip2x8NEON_body
 
-// func unitUnzip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
-#define unitUnzip2x8NEON_body \
+// func bundleUnzip2x8NEON(space, depth *byte, n, bundles, plane, groups, group int)
+TEXT ·bundleUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
+#define bundleUnzip2x8NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
-	MOVD units+24(FP), R3; \
+	MOVD bundles+24(FP), R3; \
 	MOVD plane+32(FP), R4; \
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
@@ -31677,8 +31677,8 @@ group2264: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2266; \
-unit2265: \
+	BEQ lastbundle2266; \
+bundle2265: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31700,8 +31700,8 @@ unit2265: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2265; \
-lastunit2266: \
+	BNE bundle2265; \
+lastbundle2266: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31761,8 +31761,8 @@ group2272: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2274; \
-unit2273: \
+	BEQ lastbundle2274; \
+bundle2273: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31784,8 +31784,8 @@ unit2273: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2273; \
-lastunit2274: \
+	BNE bundle2273; \
+lastbundle2274: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31845,8 +31845,8 @@ group2280: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2282; \
-unit2281: \
+	BEQ lastbundle2282; \
+bundle2281: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31874,8 +31874,8 @@ unit2281: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2281; \
-lastunit2282: \
+	BNE bundle2281; \
+lastbundle2282: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31935,8 +31935,8 @@ group2288: \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2290; \
-unit2289: \
+	BEQ lastbundle2290; \
+bundle2289: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31978,8 +31978,8 @@ chunk2293: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2289; \
-lastunit2290: \
+	BNE bundle2289; \
+lastbundle2290: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32038,7 +32038,7 @@ nextgroup2291: \
 	SUBS $1, R5, R5; \
 	BNE group2288; \
 	RET
-	unitUnzip2x8NEON_body
+	bundleUnzip2x8NEON_body
 
 // func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)
 TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
@@ -35044,21 +35044,21 @@ DATA ·tunzip8x4x1NEONEntry(SB)/8, $·tunzip8x4x1NEON(SB)
 GLOBL ·tunzip8x4x1NEONEntry(SB), RODATA, $8
 DATA ·unzipNx16NEONEntry(SB)/8, $·unzipNx16NEON(SB)
 GLOBL ·unzipNx16NEONEntry(SB), RODATA, $8
-DATA ·unitZip2x1NEONEntry(SB)/8, $·unitZip2x1NEON(SB)
-GLOBL ·unitZip2x1NEONEntry(SB), RODATA, $8
-DATA ·unitUnzip2x1NEONEntry(SB)/8, $·unitUnzip2x1NEON(SB)
-GLOBL ·unitUnzip2x1NEONEntry(SB), RODATA, $8
-DATA ·unitZip2x2NEONEntry(SB)/8, $·unitZip2x2NEON(SB)
-GLOBL ·unitZip2x2NEONEntry(SB), RODATA, $8
-DATA ·unitUnzip2x2NEONEntry(SB)/8, $·unitUnzip2x2NEON(SB)
-GLOBL ·unitUnzip2x2NEONEntry(SB), RODATA, $8
-DATA ·unitZip2x4NEONEntry(SB)/8, $·unitZip2x4NEON(SB)
-GLOBL ·unitZip2x4NEONEntry(SB), RODATA, $8
-DATA ·unitUnzip2x4NEONEntry(SB)/8, $·unitUnzip2x4NEON(SB)
-GLOBL ·unitUnzip2x4NEONEntry(SB), RODATA, $8
-DATA ·unitZip2x8NEONEntry(SB)/8, $·unitZip2x8NEON(SB)
-GLOBL ·unitZip2x8NEONEntry(SB), RODATA, $8
-DATA ·unitUnzip2x8NEONEntry(SB)/8, $·unitUnzip2x8NEON(SB)
-GLOBL ·unitUnzip2x8NEONEntry(SB), RODATA, $8
+DATA ·bundleZip2x1NEONEntry(SB)/8, $·bundleZip2x1NEON(SB)
+GLOBL ·bundleZip2x1NEONEntry(SB), RODATA, $8
+DATA ·bundleUnzip2x1NEONEntry(SB)/8, $·bundleUnzip2x1NEON(SB)
+GLOBL ·bundleUnzip2x1NEONEntry(SB), RODATA, $8
+DATA ·bundleZip2x2NEONEntry(SB)/8, $·bundleZip2x2NEON(SB)
+GLOBL ·bundleZip2x2NEONEntry(SB), RODATA, $8
+DATA ·bundleUnzip2x2NEONEntry(SB)/8, $·bundleUnzip2x2NEON(SB)
+GLOBL ·bundleUnzip2x2NEONEntry(SB), RODATA, $8
+DATA ·bundleZip2x4NEONEntry(SB)/8, $·bundleZip2x4NEON(SB)
+GLOBL ·bundleZip2x4NEONEntry(SB), RODATA, $8
+DATA ·bundleUnzip2x4NEONEntry(SB)/8, $·bundleUnzip2x4NEON(SB)
+GLOBL ·bundleUnzip2x4NEONEntry(SB), RODATA, $8
+DATA ·bundleZip2x8NEONEntry(SB)/8, $·bundleZip2x8NEON(SB)
+GLOBL ·bundleZip2x8NEONEntry(SB), RODATA, $8
+DATA ·bundleUnzip2x8NEONEntry(SB)/8, $·bundleUnzip2x8NEON(SB)
+GLOBL ·bundleUnzip2x8NEONEntry(SB), RODATA, $8
 DATA ·copyRunsNEONEntry(SB)/8, $·copyRunsNEON(SB)
 GLOBL ·copyRunsNEONEntry(SB), RODATA, $8

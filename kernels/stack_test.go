@@ -80,7 +80,7 @@ func runStack(f *simd.StackFunc, p *stack.Plan, dst, src []byte) {
 	if p.Op == shape.SpaceToDepth {
 		space, depth = src, dst
 	}
-	f.Once(space, depth, p.Tab[:], simd.StackArgs{Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})
+	f.Once(space, depth, p.Tab[:], simd.StackArgs{Stacks: p.Stacks, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})
 }
 
 // TestStack runs every stacked-row plan of the cases with the kernels

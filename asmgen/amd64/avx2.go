@@ -136,7 +136,7 @@ const vectorRegs = 16
 // scratch is how many registers beyond its operands an instruction's
 // lowering needs: byte and word deinterleaves mask or shift both inputs first.
 func scratch(in vec.Instr) int {
-	if in.Op == vec.Deinterleave && in.Unit <= 2 {
+	if in.Op == vec.Deinterleave && in.Grain <= 2 {
 		return 2
 	}
 	return 0
@@ -255,10 +255,10 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			unpack := map[[2]int]func(...operand.Op){
 				{1, 0}: c.VPUNPCKLBW, {1, 1}: c.VPUNPCKHBW, {2, 0}: c.VPUNPCKLWD, {2, 1}: c.VPUNPCKHWD,
 				{4, 0}: c.VPUNPCKLDQ, {4, 1}: c.VPUNPCKHDQ, {8, 0}: c.VPUNPCKLQDQ, {8, 1}: c.VPUNPCKHQDQ,
-			}[[2]int{ins.Unit, b2i(ins.High)}]
+			}[[2]int{ins.Grain, b2i(ins.High)}]
 			unpack(val(ins.B), val(ins.A), dst)
 		case vec.Deinterleave:
-			g.deinterleave(ins.Unit, ins.High, val(ins.A), val(ins.B), dst, tmp)
+			g.deinterleave(ins.Grain, ins.High, val(ins.A), val(ins.B), dst, tmp)
 		case vec.Lanes:
 			c.VPERM2I128(operand.Imm(uint64(ins.Sel[0]|ins.Sel[1]<<4)), val(ins.B), val(ins.A), dst)
 		case vec.Shuffle:
@@ -266,8 +266,8 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 		case vec.Or:
 			c.VPOR(val(ins.B), val(ins.A), dst)
 		case vec.Permute2: // only dword blends reach AVX2 (vec's blendShuffles and Tiled)
-			if !vec.IsBlend(ins.Idx) || ins.Unit != 4 {
-				panic(fmt.Sprintf("amd64: AVX2 has no permute of %d-byte units %v", ins.Unit, ins.Idx))
+			if !vec.IsBlend(ins.Idx) || ins.Grain != 4 {
+				panic(fmt.Sprintf("amd64: AVX2 has no permute of %d-byte grains %v", ins.Grain, ins.Idx))
 			}
 			imm := 0
 			for k, i := range ins.Idx {
@@ -325,28 +325,28 @@ func (g *Generator) store(width int, v vecReg, part, size int, m operand.Mem) {
 	}
 }
 
-// deinterleave keeps the even (or odd) units of each lane of a, then of b.
+// deinterleave keeps the even (or odd) grains of each lane of a, then of b.
 // Bytes and words go through a saturating pack of the masked or shifted
-// wider units, in the two scratch registers tmp; dwords and qwords have
+// wider grains, in the two scratch registers tmp; dwords and qwords have
 // direct shuffles.
-func (g *Generator) deinterleave(unit int, odd bool, a, b, dst reg.VecPhysical, tmp []reg.VecPhysical) {
+func (g *Generator) deinterleave(grain int, odd bool, a, b, dst reg.VecPhysical, tmp []reg.VecPhysical) {
 	c := g.c
-	switch unit {
+	switch grain {
 	case 1, 2:
 		ta, tb := tmp[0], tmp[1]
 		if odd {
 			shift := c.VPSRLW
-			if unit == 2 {
+			if grain == 2 {
 				shift = c.VPSRLD
 			}
-			shift(operand.Imm(uint64(8*unit)), a, ta)
-			shift(operand.Imm(uint64(8*unit)), b, tb)
+			shift(operand.Imm(uint64(8*grain)), a, ta)
+			shift(operand.Imm(uint64(8*grain)), b, tb)
 		} else {
-			lowHalf := g.constant(lowHalves(unit))
+			lowHalf := g.constant(lowHalves(grain))
 			c.VPAND(lowHalf, a, ta)
 			c.VPAND(lowHalf, b, tb)
 		}
-		if unit == 1 {
+		if grain == 1 {
 			c.VPACKUSWB(tb, ta, dst)
 		} else {
 			c.VPACKUSDW(tb, ta, dst)
@@ -366,11 +366,11 @@ func (g *Generator) deinterleave(unit int, odd bool, a, b, dst reg.VecPhysical, 
 	}
 }
 
-// lowHalves is 32 bytes of units of 2*unit bytes whose low half is all ones.
-func lowHalves(unit int) []byte {
+// lowHalves is 32 bytes of grains of 2*grain bytes whose low half is all ones.
+func lowHalves(grain int) []byte {
 	out := make([]byte, 32)
 	for i := range out {
-		if i%(2*unit) < unit {
+		if i%(2*grain) < grain {
 			out[i] = 0xff
 		}
 	}

@@ -17,8 +17,8 @@ import (
 // inside it, and ends with one more pass whose loads and stores are
 // masked to the bytes left, so no row is too short for a kernel.
 
-// Shape512 is what an AVX-512 fixed-b kernel moves, with the permute unit
-// its ISA allows: VBMI permutes bytes; without it the unit is the largest
+// Shape512 is what an AVX-512 fixed-b kernel moves, with the permute grain
+// its ISA allows: VBMI permutes bytes; without it the grain is the largest
 // power of two, at most 8, dividing the element. Words go as bytes where
 // VBMI is there: VPERMT2W is three micro-ops on Intel cores, VPERMT2B one.
 func Shape512(k table.Kernel) vec.PermuteShape {
@@ -26,11 +26,11 @@ func Shape512(k table.Kernel) vec.PermuteShape {
 	if k.Cp > 0 {
 		pd = vec.CRD(k.B, k.Cp, k.Width)
 	}
-	unit := min(8, 1<<bits.TrailingZeros(uint(k.Width)))
-	if k.ISA.BytePermutes() && unit <= 2 {
-		unit = 1
+	grain := min(8, 1<<bits.TrailingZeros(uint(k.Width)))
+	if k.ISA.BytePermutes() && grain <= 2 {
+		grain = 1
 	}
-	return vec.PermuteShape{Period: pd, Unit: unit}
+	return vec.PermuteShape{Period: pd, Grain: grain}
 }
 
 // need is how many bytes of each lane must be left for a whole pass of an
@@ -56,7 +56,7 @@ func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
 	case pow2 && k.Kind == table.Unzip && k.Width == 1 && !k.ISA.BytePermutes():
 		body, err = vec.PairedNetworkUnzip(k.B)
 	case pow2 && k.Kind == table.Unzip:
-		body, err = vec.NetworkUnzip(k.B, k.Width, s.Unit)
+		body, err = vec.NetworkUnzip(k.B, k.Width, s.Grain)
 	case k.Kind == table.Unzip:
 		body, err = vec.BlendUnzip(s)
 		if body == nil && err == nil {
@@ -276,19 +276,19 @@ func (g *Generator) hoistIndices(progs ...*vec.Prog) map[string]reg.VecPhysical 
 // the bytes a blend takes from B.
 func permuteConst(in vec.Instr) []byte {
 	if vec.IsBlend(in.Idx) {
-		return blendMask(in.Unit, in.Idx)
+		return blendMask(in.Grain, in.Idx)
 	}
-	return indexBytes(in.Unit, keepByIndex(in))
+	return indexBytes(in.Grain, keepByIndex(in))
 }
 
-// blendMask has all bits set in the bytes of the units a blend takes from
+// blendMask has all bits set in the bytes of the grains a blend takes from
 // B.
-func blendMask(unit int, idx []int) []byte {
+func blendMask(grain int, idx []int) []byte {
 	out := make([]byte, vec.ZMM)
 	for k, x := range idx {
 		if x >= len(idx) {
-			for b := range unit {
-				out[k*unit+b] = 0xff
+			for b := range grain {
+				out[k*grain+b] = 0xff
 			}
 		}
 	}
@@ -298,28 +298,28 @@ func blendMask(unit int, idx []int) []byte {
 // zmm is register Zi.
 func zmm(i int) reg.VecPhysical { return reg.Vector.Lookup(reg.Index(i), reg.S512).(reg.VecPhysical) }
 
-// indexBytes is the 64-byte index vector of a permute: each unit's source
-// unit, 0 for units the permute keeps (they are masked off).
-func indexBytes(unit int, idx []int) []byte {
+// indexBytes is the 64-byte index vector of a permute: each grain's source
+// grain, 0 for grains the permute keeps (they are masked off).
+func indexBytes(grain int, idx []int) []byte {
 	out := make([]byte, vec.ZMM)
 	for k, x := range idx {
 		x = max(x, 0)
-		for b := range unit {
+		for b := range grain {
 			if b < 8 {
-				out[k*unit+b] = byte(uint64(x) >> (8 * b))
+				out[k*grain+b] = byte(uint64(x) >> (8 * b))
 			}
 		}
 	}
 	return out
 }
 
-// keepByIndex is the index of a permute, where it keeps some of A's units,
+// keepByIndex is the index of a permute, where it keeps some of A's grains,
 // rewritten to fetch them from A by index instead: a two-table permute of
 // bytes, dwords or qwords is one micro-op, as cheap as the masked one, and
 // the opmask it saves costs a load and a shuffle-port micro-op on Intel
 // cores. Words keep the mask: VPERMT2W is three micro-ops.
 func keepByIndex(in vec.Instr) []int {
-	if in.Unit == 2 {
+	if in.Grain == 2 {
 		return in.Idx
 	}
 	idx := slices.Clone(in.Idx)
@@ -331,8 +331,8 @@ func keepByIndex(in vec.Instr) []int {
 	return idx
 }
 
-// keepMask is the opmask of a permute that keeps some of A's units: one
-// bit per unit, set where the permute writes.
+// keepMask is the opmask of a permute that keeps some of A's grains: one
+// bit per grain, set where the permute writes.
 func keepMask(idx []int) (mask uint64, keeps bool) {
 	for k, x := range idx {
 		if x >= 0 {
@@ -355,7 +355,7 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 			hoisted[i] = hoisted[i] || zmm(i) == r
 		}
 	}
-	// Permutes keep A's units by index where that is as cheap (see
+	// Permutes keep A's grains by index where that is as cheap (see
 	// keepByIndex), which decides whether they may write over B.
 	q := *p
 	q.Instrs = slices.Clone(p.Instrs)
@@ -444,17 +444,17 @@ func permuteTarget(ins vec.Instr, dies func(int) bool) int {
 
 // permute emits a Permute2 into dst. Where dst holds neither operand, the
 // index is loaded into dst and VPERMI2x permutes over it, or A is copied
-// into dst first when A's units must be kept. An index that is not
+// into dst first when A's grains must be kept. An index that is not
 // hoisted is loaded into scratch.
 func (g *Generator) permute(ins vec.Instr, regs []reg.VecPhysical, dst reg.VecPhysical, inPlace int,
 	idx map[string]reg.VecPhysical, scratch reg.VecPhysical) {
 	c := g.c
-	n := vec.ZMM / ins.Unit
+	n := vec.ZMM / ins.Grain
 	mask, keeps := keepMask(ins.Idx)
 	a, b := regs[ins.A], regs[ins.B]
-	ops := g.permOps(ins.Unit)
+	ops := g.permOps(ins.Grain)
 	index := func(x []int) reg.VecPhysical {
-		key := string(indexBytes(ins.Unit, x))
+		key := string(indexBytes(ins.Grain, x))
 		if r, ok := idx[key]; ok {
 			return r
 		}
@@ -465,10 +465,10 @@ func (g *Generator) permute(ins vec.Instr, regs []reg.VecPhysical, dst reg.VecPh
 		// dst = mask ? B : A, bit by bit: VPTERNLOG's table for
 		// (dst, B, mask) is 0xD8.
 		m := scratch
-		if r, ok := idx[string(blendMask(ins.Unit, ins.Idx))]; ok {
+		if r, ok := idx[string(blendMask(ins.Grain, ins.Idx))]; ok {
 			m = r
 		} else {
-			c.VMOVDQU64(g.constant(blendMask(ins.Unit, ins.Idx)), m)
+			c.VMOVDQU64(g.constant(blendMask(ins.Grain, ins.Idx)), m)
 		}
 		if inPlace != ins.A {
 			c.VMOVDQA64(a, dst)
@@ -480,11 +480,11 @@ func (g *Generator) permute(ins vec.Instr, regs []reg.VecPhysical, dst reg.VecPh
 	case !keeps && (ins.A == ins.B || oneSourceA(ins.Idx, n)):
 		ops.one(a, index(ins.Idx), dst) // VPERMB: any destination
 	case keeps:
-		k := g.kconst(mask, ins.Unit)
+		k := g.kconst(mask, ins.Grain)
 		if inPlace != ins.A {
 			c.VMOVDQA64(a, dst)
 		}
-		if oneSourceB(ins.Idx, n) { // only B's units come in: VPERMB under the mask
+		if oneSourceB(ins.Idx, n) { // only B's grains come in: VPERMB under the mask
 			ops.one(b, index(shift(ins.Idx, -n)), k, dst)
 			return
 		}
@@ -494,23 +494,23 @@ func (g *Generator) permute(ins vec.Instr, regs []reg.VecPhysical, dst reg.VecPh
 	case inPlace == ins.B: // the tables swapped
 		ops.t2(a, index(swapTables(ins.Idx, n)), dst)
 	default:
-		c.VMOVDQU64(g.constant(indexBytes(ins.Unit, ins.Idx)), dst)
+		c.VMOVDQU64(g.constant(indexBytes(ins.Grain, ins.Idx)), dst)
 		ops.i2(b, a, dst)
 	}
 }
 
-// permOpSet are the permutes of one unit size: one table (VPERMB), two
+// permOpSet are the permutes of one grain size: one table (VPERMB), two
 // tables over the first (VPERMT2B), two tables over the index (VPERMI2B).
 type permOpSet struct{ one, t2, i2 func(...operand.Op) }
 
-func (g *Generator) permOps(unit int) permOpSet {
+func (g *Generator) permOps(grain int) permOpSet {
 	c := g.c
 	return map[int]permOpSet{
 		1: {c.VPERMB, c.VPERMT2B, c.VPERMI2B},
 		2: {c.VPERMW, c.VPERMT2W, c.VPERMI2W},
 		4: {c.VPERMD, c.VPERMT2D, c.VPERMI2D},
 		8: {c.VPERMQ, c.VPERMT2Q, c.VPERMI2Q},
-	}[unit]
+	}[grain]
 }
 
 func oneSourceA(idx []int, n int) bool {
@@ -553,14 +553,14 @@ func swapTables(idx []int, n int) []int {
 	return out
 }
 
-// kconst loads an opmask constant (one bit per unit) into K7.
-func (g *Generator) kconst(mask uint64, unit int) reg.Register {
+// kconst loads an opmask constant (one bit per grain) into K7.
+func (g *Generator) kconst(mask uint64, grain int) reg.Register {
 	b := make([]byte, 8)
 	for i := range b {
 		b[i] = byte(mask >> (8 * i))
 	}
 	m := g.constant(b)
-	switch unit {
+	switch grain {
 	case 1:
 		g.c.KMOVQ(m, reg.K7)
 	case 2:

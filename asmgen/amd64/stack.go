@@ -11,17 +11,17 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
-// stackOps are the instructions of a stacked-row kernel's permute unit:
-// the two-table permute, with merge masking, and the move of each unit's
+// stackOps are the instructions of a stacked-row kernel's permute grain:
+// the two-table permute, with merge masking, and the move of each grain's
 // top bit to a mask.
 type stackOps struct {
 	permute func(table2, table1 operand.Op, k reg.Register, index operand.Op)
 	topBits func(v operand.Op, k reg.Register)
 }
 
-func (g *Generator) stackOps(unit int) stackOps {
+func (g *Generator) stackOps(stack int) stackOps {
 	c := g.c
-	switch unit {
+	switch stack {
 	case 1:
 		return stackOps{func(t2, t1 operand.Op, k reg.Register, i operand.Op) { c.VPERMI2B(t2, t1, k, i) }, func(v operand.Op, k reg.Register) { c.VPMOVB2M(v, k) }}
 	case 2:
@@ -29,22 +29,22 @@ func (g *Generator) stackOps(unit int) stackOps {
 	case 4:
 		return stackOps{func(t2, t1 operand.Op, k reg.Register, i operand.Op) { c.VPERMI2D(t2, t1, k, i) }, func(v operand.Op, k reg.Register) { c.VPMOVD2M(v, k) }}
 	}
-	panic(fmt.Sprintf("amd64: no stacked-row permute of %d-byte units", unit))
+	panic(fmt.Sprintf("amd64: no stacked-row permute of %d-byte stacks", stack))
 }
 
 // stackRows writes stacked-row kernel k (table.StackSig; internal/stack
-// plans its calls and lays out its table). Per unit it loads four
+// plans its calls and lays out its table). Per stack it loads four
 // registers with masks (zeroing, so that masked-off bytes never fault),
 // writes each of four more with two merge-masked two-table permutes (the
-// index's top bits choose the pair: first the second pair's units, then,
+// index's top bits choose the pair: first the second pair's grains, then,
 // under the complement, the first's), and stores them with masks. On the
-// depth side a unit that reaches past its segment's end moves each
+// depth side a stack that reaches past its segment's end moves each
 // register in two masked parts, the second from the next segment.
 //
 // The four index vectors and five masks stay in registers for the whole
 // call: Z8-Z11, K1 (the depth side) and K2-K5 (the space side's
-// registers); K6 and K7 hold each permute pair's units, and the two parts
-// of a unit that crosses segments.
+// registers); K6 and K7 hold each permute pair's grains, and the two parts
+// of a stack that crosses segments.
 func (g *Generator) stackRows(k table.Kernel) {
 	c := g.c
 	zip := k.Kind == table.StackZip
@@ -55,13 +55,13 @@ func (g *Generator) stackRows(k table.Kernel) {
 	}
 	// Without byte permutes, 1-byte elements move as pairs (internal/stack).
 	paired := k.Width == 1 && !k.ISA.BytePermutes()
-	how := fmt.Sprintf("two-table permutes of %d-byte units", k.Width)
+	how := fmt.Sprintf("two-table permutes of %d-byte grains", k.Width)
 	ops := g.stackOps(k.Width)
 	if paired {
 		how = "1-byte elements paired within 16-byte lanes and two-table permutes of the pairs"
 		ops = g.stackOps(2)
 	}
-	c.Doc(fmt.Sprintf("%s runs units of short rows of an NCHW %s, with %s.", k.Name(), what, how))
+	c.Doc(fmt.Sprintf("%s runs stacks of short rows of an NCHW %s, with %s.", k.Name(), what, how))
 	space, depth, tab := c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("space"), space)
 	c.Load(c.Param("depth"), depth)
@@ -90,21 +90,21 @@ func (g *Generator) stackRows(k table.Kernel) {
 	// stores wherever the output lay a multiple of 4 KiB from the stack
 	// (28 instead of 44 GB/s on a Zen 5, depending on the binary).
 	// (lastDepth, read once, is the exception.)
-	plane, plane3, step, last, units := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	plane, plane3, step, last, stacks := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("plane"), plane)
 	c.LEAQ(operand.Mem{Base: plane, Index: plane, Scale: 2}, plane3)
 	c.Load(c.Param("step"), step)
 	c.Load(c.Param("last"), last)
-	c.Load(c.Param("units"), units)
+	c.Load(c.Param("stacks"), stacks)
 	// off runs along the rows, at on the depth side, seg within the segment.
 	off, at, seg := c.GP64(), c.GP64(), c.GP64()
 	c.XORQ(off, off)
 	c.XORQ(at, at)
 	c.XORQ(seg, seg)
-	u := stackUnit{depth, plane, plane3, step, last, off, at, seg}
-	unitLoop := g.label("unit")
-	c.Label(unitLoop)
-	s := c.GP64() // space + 4*min(off, last): the last unit may overlap the one before
+	u := stackAt{depth, plane, plane3, step, last, off, at, seg}
+	stackLoop := g.label("stack")
+	c.Label(stackLoop)
+	s := c.GP64() // space + 4*min(off, last): the last stack may overlap the one before
 	c.MOVQ(off, s)
 	c.CMPQ(s, last)
 	c.CMOVQGT(last, s)
@@ -164,7 +164,7 @@ func (g *Generator) stackRows(k table.Kernel) {
 			}
 		})
 	}
-	// The next unit: one segment on, past the other planes', where this
+	// The next stack: one segment on, past the other planes', where this
 	// one reached the end of its segment.
 	c.ADDQ(step, off)
 	c.ADDQ(step, at)
@@ -175,38 +175,38 @@ func (g *Generator) stackRows(k table.Kernel) {
 	c.SUBQ(plane, seg)
 	c.ADDQ(plane3, at)
 	c.Label(same)
-	c.DECQ(units)
-	c.JNZ(operand.LabelRef(unitLoop))
+	c.DECQ(stacks)
+	c.JNZ(operand.LabelRef(stackLoop))
 	c.VZEROUPPER()
 	c.RET()
 }
 
-// stackUnit is the registers that place a unit on the depth side.
-type stackUnit struct {
+// stackAt is the registers that place a stack on the depth side.
+type stackAt struct {
 	depth, planeBytes, plane3, step, last reg.Register
 	off, at, seg                          reg.Register
 }
 
-// plane is the address of plane r of a unit whose first plane is at d.
-func (u stackUnit) plane(d reg.Register, r int) operand.Mem {
+// plane is the address of plane r of a stack whose first plane is at d.
+func (u stackAt) plane(d reg.Register, r int) operand.Mem {
 	return planeMems(d, u.planeBytes, u.plane3)[r]
 }
 
 // planeMems are the addresses of the four planes (i, j) of block size 2
 // whose first is at d, plane bytes apart (plane3 = 3*plane): the stacked
-// rows' and the row units' depth side.
+// rows' and the bundles' depth side.
 func planeMems(d, plane, plane3 reg.Register) [stack.Planes]operand.Mem {
 	return [stack.Planes]operand.Mem{
 		{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1},
 	}
 }
 
-// stackDepthSide writes a unit's loads or stores on the depth side: move
-// emits them for the four planes of the unit at d under mask k, part 0 for
-// a whole unit or the part of its segment, part 1 for the rest, from the
-// next segment. The last unit (off > last) lies at lastDepth, inside its
+// stackDepthSide writes a stack's loads or stores on the depth side: move
+// emits them for the four planes of the stack at d under mask k, part 0 for
+// a whole stack or the part of its segment, part 1 for the rest, from the
+// next segment. The last stack (off > last) lies at lastDepth, inside its
 // segment.
-func (g *Generator) stackDepthSide(u stackUnit, move func(d, k reg.Register, part int)) {
+func (g *Generator) stackDepthSide(u stackAt, move func(d, k reg.Register, part int)) {
 	c := g.c
 	whole, final, split, done := g.label("whole"), g.label("final"), g.label("split"), g.label("moved")
 	d, rem := c.GP64(), c.GP64()

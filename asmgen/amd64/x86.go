@@ -46,8 +46,8 @@ func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
 	case table.StackZip, table.StackUnzip:
 		g.stackRows(k)
 		return 0, nil
-	case table.UnitZip, table.UnitUnzip:
-		return 0, g.unitRows(k)
+	case table.BundleZip, table.BundleUnzip:
+		return 0, g.bundleRows(k)
 	}
 	if k.ISA.TwoTable() {
 		if k.Kind == table.Copy {

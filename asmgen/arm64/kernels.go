@@ -242,7 +242,7 @@ func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[str
 			}
 		case vec.Interleave, vec.Deinterleave:
 			op := map[[2]bool]string{{false, false}: "VZIP1", {false, true}: "VZIP2", {true, false}: "VUZP1", {true, true}: "VUZP2"}[[2]bool{in.Op == vec.Deinterleave, in.High}]
-			arr := arrangement(in.Unit, 16)
+			arr := arrangement(in.Grain, 16)
 			g.ins("%s V%d.%s, V%d.%s, V%d.%s", op, b, arr, a, arr, d, arr)
 		case vec.Shuffle:
 			g.ins("VTBL V%d.B16, [V%d.B16], V%d.B16", g.mask(in.Mask, masks), a, d)

@@ -76,8 +76,8 @@ func (g *Generator) Kernel(k table.Kernel) (int, error) {
 	case k.Kind == table.Copy:
 		g.copyRuns(k)
 		return 0, nil
-	case k.Kind == table.UnitZip || k.Kind == table.UnitUnzip:
-		return 0, g.unitRows(k)
+	case k.Kind == table.BundleZip || k.Kind == table.BundleUnzip:
+		return 0, g.bundleRows(k)
 	case k.B == 0:
 		g.moveN(k)
 		return 0, nil
@@ -197,13 +197,13 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 	return out, nil
 }
 
-// arrangement is the NEON arrangement of a register of unit-byte elements,
+// arrangement is the NEON arrangement of a register of grain-byte elements,
 // for 16-byte registers or for 8-byte ones.
-func arrangement(unit, regBytes int) string {
+func arrangement(grain, regBytes int) string {
 	return map[[2]int]string{
 		{1, 16}: "B16", {2, 16}: "H8", {4, 16}: "S4", {8, 16}: "D2",
 		{1, 8}: "B8", {2, 8}: "H4", {4, 8}: "S2",
-	}[[2]int{unit, regBytes}]
+	}[[2]int{grain, regBytes}]
 }
 
 // regList is a register list such as [V0.B16, V1.B16].
@@ -266,12 +266,12 @@ func (g *Generator) structPass(b, w, reg, base, off int, unzip bool, lanes []str
 		}
 		return
 	}
-	// b = 8: pairs (2k, 2k+1) zipped at w make units of 2w, stored as 4
+	// b = 8: pairs (2k, 2k+1) zipped at w make grains of 2w, stored as 4
 	// lanes: first the pairs' low halves (ZIP1), then their high halves.
 	pairs := base + 8 // V8..V15 (V24..V31 for the second pass)
 	arr, pairArr := arrangement(w, reg), arrangement(2*w, reg)
 	list := func(first int) string {
-		if 2*w == 16 { // 16-byte units: in order
+		if 2*w == 16 { // 16-byte grains: in order
 			return regList(first, 4, "B16")
 		}
 		return regList(first, 4, pairArr)

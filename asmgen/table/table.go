@@ -58,15 +58,15 @@ func (i ISA) Vector() int { return i.desc().Vector }
 type Kind uint8
 
 const (
-	Zip        Kind = iota // interleave b lanes of elements into one row (NCHW DepthToSpace)
-	Unzip                  // split one row into b lanes (NCHW SpaceToDepth)
-	Copy                   // copy runs of 16 bytes or more between strided places (NHWC)
-	Gather                 // write output vectors shuffled from source windows (rows shorter than a vector)
-	StackZip               // NCHW DepthToSpace of b = 2 by units of short rows stacked in registers (internal/stack)
-	StackUnzip             // its SpaceToDepth
-	UnitZip                // NCHW DepthToSpace of b = 2 by units of one row of each of the four planes, moved in whole chunks (internal/stack's Rows)
-	UnitUnzip              // its SpaceToDepth
-	Stream                 // copy runs that tile each group of the output with aligned non-temporal stores (NHWC, outputs beyond the caches)
+	Zip         Kind = iota // interleave b lanes of elements into one row (NCHW DepthToSpace)
+	Unzip                   // split one row into b lanes (NCHW SpaceToDepth)
+	Copy                    // copy runs of 16 bytes or more between strided places (NHWC)
+	Gather                  // write output vectors shuffled from source windows (rows shorter than a vector)
+	StackZip                // NCHW DepthToSpace of b = 2 by stacks of short rows in registers (internal/stack)
+	StackUnzip              // its SpaceToDepth
+	BundleZip               // NCHW DepthToSpace of b = 2 by bundles of one row of each of the four planes, moved in whole chunks (internal/stack's Bundles)
+	BundleUnzip             // its SpaceToDepth
+	Stream                  // copy runs that tile each group of the output with aligned non-temporal stores (NHWC, outputs beyond the caches)
 )
 
 // Signature is the Go signature of a family of kernels: pointer
@@ -104,13 +104,13 @@ var (
 		[]string{"dst", "src", "offs", "idx"},
 		[]string{"steps", "reps", "srcRep", "dstRep"}, nil}
 	StackSig = Signature{"Stack",
-		"the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack)",
+		"the stacked-row kernels, which run stacks stacks of short rows: stack u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a stack reaching past its segment's end takes the rest from the next one; tab holds the stacks' permutation and masks (see internal/stack)",
 		[]string{"space", "depth", "tab"},
-		[]string{"units", "step", "last", "lastDepth", "plane"}, nil}
-	UnitSig = Signature{"Unit",
-		"the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows)",
+		[]string{"stacks", "step", "last", "lastDepth", "plane"}, nil}
+	BundleSig = Signature{"Bundle",
+		"the bundle kernels, which run, in each of groups groups (group bytes apart on both sides), bundles bundles: bundle u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Bundles)",
 		[]string{"space", "depth"},
-		[]string{"n", "units", "plane", "groups", "group"}, nil}
+		[]string{"n", "bundles", "plane", "groups", "group"}, nil}
 	CopySig = Signature{"Copy",
 		"the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX",
 		[]string{"dst", "src"},
@@ -151,7 +151,7 @@ func (s Signature) Arg(param string) string {
 func exported(name string) string { return strings.ToUpper(name[:1]) + name[1:] }
 
 // Signatures lists every family's signature.
-var Signatures = []Signature{LaneSig, AnyBSig, CopySig, StreamSig, GatherSig, StackSig, UnitSig}
+var Signatures = []Signature{LaneSig, AnyBSig, CopySig, StreamSig, GatherSig, StackSig, BundleSig}
 
 // Params is the parameter list, e.g. (space, depth *byte, n, rows int).
 func (s Signature) Params() string {
@@ -172,8 +172,8 @@ func (k Kernel) Signature() Signature {
 		return GatherSig
 	case k.Kind == StackZip || k.Kind == StackUnzip:
 		return StackSig
-	case k.Kind == UnitZip || k.Kind == UnitUnzip:
-		return UnitSig
+	case k.Kind == BundleZip || k.Kind == BundleUnzip:
+		return BundleSig
 	case k.B == 0:
 		return AnyBSig
 	}
@@ -213,19 +213,19 @@ func (k Kernel) Name() string {
 	if k.Kind == Gather { // e.g. gather2AVX512VBMI: 2 groups of windows per vector
 		return fmt.Sprintf("gather%d%s", k.Groups, k.ISA)
 	}
-	if k.Kind == StackZip || k.Kind == StackUnzip { // e.g. stackZip2x1AVX512VBMI: permutes of 1-byte units
+	if k.Kind == StackZip || k.Kind == StackUnzip { // e.g. stackZip2x1AVX512VBMI: permutes of 1-byte grains
 		kind := "Zip"
 		if k.Kind == StackUnzip {
 			kind = "Unzip"
 		}
 		return fmt.Sprintf("stack%s2x%d%s", kind, k.Width, k.ISA)
 	}
-	if k.Kind == UnitZip || k.Kind == UnitUnzip { // e.g. unitZip2x1AVX2: 1-byte elements
+	if k.Kind == BundleZip || k.Kind == BundleUnzip { // e.g. bundleZip2x1AVX2: 1-byte elements
 		kind := "Zip"
-		if k.Kind == UnitUnzip {
+		if k.Kind == BundleUnzip {
 			kind = "Unzip"
 		}
-		return fmt.Sprintf("unit%s2x%d%s", kind, k.Width, k.ISA)
+		return fmt.Sprintf("bundle%s2x%d%s", kind, k.Width, k.ISA)
 	}
 	kind := "zip"
 	if k.Kind == Unzip {
@@ -383,7 +383,7 @@ func (i ISA) Base() ISA { return ISA(i.desc().Base) }
 
 // has reports whether an ISA has a kernel for b lanes of w-byte elements
 // (runs of w bytes, or NHWC CRD elements of w bytes): two-table permutes
-// without byte permutes (AVX-512 BW) move units of 2 bytes and more only,
+// without byte permutes (AVX-512 BW) move grains of 2 bytes and more only,
 // and 16-byte elements are moves, not permutes, beyond 4 lanes, where the
 // lane shuffles' kernels (AVX2's) are as fast by llvm-mca.
 func (i ISA) has(b, w int) bool {
@@ -555,11 +555,11 @@ func kernels(i ISA) []Kernel {
 			out = append(out, Kernel{ISA: i, Kind: kind, Width: 16})
 		}
 	}
-	for _, u := range i.StackUnits() {
+	for _, u := range i.StackGrains() {
 		out = append(out, Kernel{ISA: i, Kind: StackZip, B: 2, Width: u}, Kernel{ISA: i, Kind: StackUnzip, B: 2, Width: u})
 	}
-	for _, w := range i.UnitWidths() {
-		out = append(out, Kernel{ISA: i, Kind: UnitZip, B: 2, Width: w}, Kernel{ISA: i, Kind: UnitUnzip, B: 2, Width: w})
+	for _, w := range i.BundleWidths() {
+		out = append(out, Kernel{ISA: i, Kind: BundleZip, B: 2, Width: w}, Kernel{ISA: i, Kind: BundleUnzip, B: 2, Width: w})
 	}
 	for g := 1; g <= i.Windows().MaxGroups; g++ {
 		out = append(out, Kernel{ISA: i, Kind: Gather, Groups: g})
@@ -571,25 +571,25 @@ func kernels(i ISA) []Kernel {
 	return out
 }
 
-// StackUnits are the element units, in bytes, of an ISA's stacked-row
-// kernels, whose two-table permutes move units of 1 (VPERMI2B), 2
+// StackGrains are the grains, in bytes, of an ISA's stacked-row
+// kernels, whose two-table permutes move grains of 1 (VPERMI2B), 2
 // (VPERMI2W) or 4 bytes (VPERMI2D): the runtime takes the largest that
 // divides the element size. Without byte permutes (AVX-512 BW) the kernels
-// of 1-byte units move 1-byte elements as pairs with VPERMI2W
+// of 1-byte grains move 1-byte elements as pairs with VPERMI2W
 // (internal/stack). Only the ISAs with two-table permutes have them: AVX2
 // and NEON permute bytes only within 16-byte lanes.
-func (i ISA) StackUnits() []int {
+func (i ISA) StackGrains() []int {
 	if i.TwoTable() {
 		return []int{1, 2, 4}
 	}
 	return nil
 }
 
-// UnitWidths are the element widths of an ISA's row-unit kernels: AVX2's
+// BundleWidths are the element widths of an ISA's bundle kernels: AVX2's
 // and NEON's, which permute bytes within 16-byte registers only. The
 // AVX-512 tiers stack rows of up to 64 bytes instead, and hand longer ones
 // to their base, AVX2.
-func (i ISA) UnitWidths() []int {
+func (i ISA) BundleWidths() []int {
 	if !i.TwoTable() {
 		return []int{1, 2, 4, 8}
 	}
@@ -599,22 +599,22 @@ func (i ISA) UnitWidths() []int {
 // BytePermutes reports whether the ISA permutes bytes across a register.
 func (i ISA) BytePermutes() bool { return i.desc().BytePermutes }
 
-// MaxStackUnit is the largest permute unit of any ISA's stacked-row
+// MaxStackGrain is the largest permute grain of any ISA's stacked-row
 // kernels.
-func MaxStackUnit() int {
+func MaxStackGrain() int {
 	n := 0
 	for _, i := range ISAs() {
-		n = max(n, slices.Max(append(ISA(i.Name).StackUnits(), 0)))
+		n = max(n, slices.Max(append(ISA(i.Name).StackGrains(), 0)))
 	}
 	return n
 }
 
-// MaxUnitWidth is the largest element width of any ISA's row-unit
+// MaxBundleWidth is the largest element width of any ISA's row-grain
 // kernels.
-func MaxUnitWidth() int {
+func MaxBundleWidth() int {
 	n := 0
 	for _, i := range ISAs() {
-		n = max(n, slices.Max(append(ISA(i.Name).UnitWidths(), 0)))
+		n = max(n, slices.Max(append(ISA(i.Name).BundleWidths(), 0)))
 	}
 	return n
 }

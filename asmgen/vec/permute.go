@@ -15,10 +15,10 @@ import (
 const ZMM = 64
 
 // PermuteShape is what one permute program moves: a Period (b lanes of E
-// bytes per pixel) in units of Unit bytes, the granularity of its permutes.
+// bytes per pixel) in grains of Grain bytes, the granularity of its permutes.
 type PermuteShape struct {
 	Period
-	Unit int
+	Grain int
 }
 
 // Chunk is the bytes of each lane one pass handles: the most whole pixels
@@ -57,7 +57,7 @@ func GatherZip(s PermuteShape) (*Prog, error) {
 		}
 	}
 	ilv, _ := s.want(s.Chunk(), true)
-	if err := p.gatherStores(s.Unit, ilv, Mem{0, 0}, lanes); err != nil {
+	if err := p.gatherStores(s.Grain, ilv, Mem{0, 0}, lanes); err != nil {
 		return nil, fmt.Errorf("%v: %w", s, err)
 	}
 	return p.finish(inputs(s.B, s.Span(false)), map[int]Value{0: ilv})
@@ -72,7 +72,7 @@ func GatherUnzip(s PermuteShape) (*Prog, error) {
 	}
 	_, lanes := s.want(s.Chunk(), false)
 	for j := range s.B {
-		if err := p.gatherStores(s.Unit, lanes[j], Mem{j, 0}, regs); err != nil {
+		if err := p.gatherStores(s.Grain, lanes[j], Mem{j, 0}, regs); err != nil {
 			return nil, fmt.Errorf("%v: %w", s, err)
 		}
 	}
@@ -81,10 +81,10 @@ func GatherUnzip(s PermuteShape) (*Prog, error) {
 
 // gatherStores writes want to memory from at on, register by register,
 // each gathered from srcs.
-func (p *Prog) gatherStores(unit int, want Value, at Mem, srcs []int) error {
+func (p *Prog) gatherStores(grain int, want Value, at Mem, srcs []int) error {
 	for off := 0; off < len(want); off += ZMM {
 		piece := want[off:min(off+ZMM, len(want))]
-		v, err := p.gather(unit, piece, srcs)
+		v, err := p.gather(grain, piece, srcs)
 		if err != nil {
 			return fmt.Errorf("output %d bytes %d..%d: %w", at.Stream, at.Off+off, at.Off+off+len(piece), err)
 		}
@@ -94,25 +94,25 @@ func (p *Prog) gatherStores(unit int, want Value, at Mem, srcs []int) error {
 }
 
 // gather returns a value holding want in its low bytes: a source that
-// already does, or permutes of the sources that hold want's units, the two
+// already does, or permutes of the sources that hold want's grains, the two
 // holding the most first, then one more source at a time.
-func (p *Prog) gather(unit int, want Value, srcs []int) (int, error) {
+func (p *Prog) gather(grain int, want Value, srcs []int) (int, error) {
 	for _, s := range srcs {
 		if slices.Equal(p.values[s][:len(want)], want) {
 			return s, nil
 		}
 	}
-	n := ZMM / unit
-	// where[k]: a source and unit index holding want's unit k.
-	type at struct{ src, unit int }
-	where := make([]at, (len(want)+unit-1)/unit)
+	n := ZMM / grain
+	// where[k]: a source and grain index holding want's grain k.
+	type at struct{ src, grain int }
+	where := make([]at, (len(want)+grain-1)/grain)
 	count := map[int]int{}
 	for k := range where {
-		w := want[k*unit : min(k*unit+unit, len(want))]
+		w := want[k*grain : min(k*grain+grain, len(want))]
 		where[k] = at{-1, 0}
 		for _, s := range srcs {
 			for q := range n {
-				if slices.Equal(p.values[s][q*unit:][:len(w)], w) {
+				if slices.Equal(p.values[s][q*grain:][:len(w)], w) {
 					where[k] = at{s, q}
 					break
 				}
@@ -122,7 +122,7 @@ func (p *Prog) gather(unit int, want Value, srcs []int) (int, error) {
 			}
 		}
 		if where[k].src < 0 {
-			return -1, fmt.Errorf("no source holds unit %d (%v)", k, w)
+			return -1, fmt.Errorf("no source holds grain %d (%v)", k, w)
 		}
 		count[where[k].src]++
 	}
@@ -140,17 +140,17 @@ func (p *Prog) gather(unit int, want Value, srcs []int) (int, error) {
 	}
 	idx := make([]int, n)
 	for k := range idx {
-		idx[k] = 0 // units the merges below fill, or that are not stored
+		idx[k] = 0 // grains the merges below fill, or that are not stored
 	}
 	for k, w := range where {
 		switch w.src {
 		case first:
-			idx[k] = w.unit
+			idx[k] = w.grain
 		case second:
-			idx[k] = n + w.unit
+			idx[k] = n + w.grain
 		}
 	}
-	acc := p.Permute2(first, second, unit, idx)
+	acc := p.Permute2(first, second, grain, idx)
 	for _, s := range order[min(2, len(order)):] {
 		idx := make([]int, n)
 		for k := range idx {
@@ -158,18 +158,18 @@ func (p *Prog) gather(unit int, want Value, srcs []int) (int, error) {
 		}
 		for k, w := range where {
 			if w.src == s {
-				idx[k] = n + w.unit
+				idx[k] = n + w.grain
 			}
 		}
-		acc = p.Permute2(acc, s, unit, idx)
+		acc = p.Permute2(acc, s, grain, idx)
 	}
 	return acc, nil
 }
 
 // deinterleaveIdx is the permute that takes the even (or odd) w-byte
 // elements of two registers side by side.
-func deinterleaveIdx(w, unit int, odd bool) []int {
-	n, per := ZMM/unit, w/unit
+func deinterleaveIdx(w, grain int, odd bool) []int {
+	n, per := ZMM/grain, w/grain
 	idx := make([]int, n)
 	for k := range idx {
 		e, sub := k/per, k%per
@@ -186,22 +186,22 @@ func deinterleaveIdx(w, unit int, odd bool) []int {
 // elements as log2(b) levels of deinterleaves across whole registers: the
 // even elements of a run of registers, deinterleaved again, are the even
 // lanes in order, the odd ones the odd lanes.
-func NetworkUnzip(b, w, unit int) (*Prog, error) {
+func NetworkUnzip(b, w, grain int) (*Prog, error) {
 	p := NewProg(ZMM)
 	regs := make([]int, b)
 	for r := range regs {
 		regs[r] = p.Load(Mem{0, r * ZMM}, ZMM)
 	}
-	return p.finishUnzip(p.network(regs, w, unit), b, w, ZMM)
+	return p.finishUnzip(p.network(regs, w, grain), b, w, ZMM)
 }
 
 // PairedNetworkUnzip builds the unzip chunk of b (2, 4 or 8) lanes of
 // 1-byte elements for registers without byte permutes (AVX-512 BW): a
 // shuffle within each 16-byte lane first pairs the bytes of lane j of two
-// neighbouring pixels, (2q, j) and (2q+1, j), into one 2-byte unit, so
+// neighbouring pixels, (2q, j) and (2q+1, j), into one 2-byte grain, so
 // that the register is an interleaved row of 2-byte elements, pixel q of
 // which holds the pairs of lanes 0 to b-1; then NetworkUnzip's
-// deinterleaves of 2-byte units leave each lane's pairs in order, which
+// deinterleaves of 2-byte grains leave each lane's pairs in order, which
 // are its bytes in order.
 func PairedNetworkUnzip(b int) (*Prog, error) {
 	if b < 2 || b > 8 || b&(b-1) != 0 {
@@ -222,17 +222,17 @@ func PairedNetworkUnzip(b int) (*Prog, error) {
 }
 
 // network deinterleaves regs, an interleaved row of len(regs) lanes of
-// w-byte elements, into the lanes, by two-table permutes of unit bytes.
-func (p *Prog) network(regs []int, w, unit int) []int {
+// w-byte elements, into the lanes, by two-table permutes of grain bytes.
+func (p *Prog) network(regs []int, w, grain int) []int {
 	if len(regs) == 1 {
 		return regs
 	}
 	var even, odd []int
 	for m := 0; m < len(regs); m += 2 {
-		even = append(even, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, false)))
-		odd = append(odd, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, true)))
+		even = append(even, p.Permute2(regs[m], regs[m+1], grain, deinterleaveIdx(w, grain, false)))
+		odd = append(odd, p.Permute2(regs[m], regs[m+1], grain, deinterleaveIdx(w, grain, true)))
 	}
-	le, lo := p.network(even, w, unit), p.network(odd, w, unit)
+	le, lo := p.network(even, w, grain), p.network(odd, w, grain)
 	out := make([]int, 0, len(regs))
 	for k := range le {
 		out = append(out, le[k], lo[k])
@@ -261,7 +261,7 @@ func WindowZip(s PermuteShape) (*Prog, error) {
 			regs = p.windows(s, ilv, o, o+1)
 		}
 		end := min(len(ilv), (o+group)*ZMM)
-		if err := p.gatherStores(s.Unit, ilv[o*ZMM:end], Mem{0, o * ZMM}, regs); err != nil {
+		if err := p.gatherStores(s.Grain, ilv[o*ZMM:end], Mem{0, o * ZMM}, regs); err != nil {
 			return nil, err
 		}
 		o += group
@@ -323,11 +323,11 @@ func (p *Prog) windows(s PermuteShape, ilv Value, from, to int) []int {
 	return out
 }
 
-// Blend is a with the units that fromB selects taken from b at the same
+// Blend is a with the grains that fromB selects taken from b at the same
 // place: a Permute2 that moves nothing across the register, which the
 // back end emits as a bitwise select, off the shuffle port.
-func (p *Prog) Blend(a, b, unit int, fromB []bool) int {
-	n := p.Width / unit
+func (p *Prog) Blend(a, b, grain int, fromB []bool) int {
+	n := p.Width / grain
 	idx := make([]int, n)
 	for k := range idx {
 		idx[k] = -1
@@ -335,10 +335,10 @@ func (p *Prog) Blend(a, b, unit int, fromB []bool) int {
 			idx[k] = n + k
 		}
 	}
-	return p.Permute2(a, b, unit, idx)
+	return p.Permute2(a, b, grain, idx)
 }
 
-// IsBlend reports whether a Permute2 index takes every unit from its own
+// IsBlend reports whether a Permute2 index takes every grain from its own
 // place in A or in B.
 func IsBlend(idx []int) bool {
 	n := len(idx)
@@ -352,13 +352,13 @@ func IsBlend(idx []int) bool {
 
 // BlendUnzip builds the unzip chunk of s, where it can, with one permute
 // per output register instead of one per source: when every place of the
-// b input registers holds a unit of each lane in exactly one of them (b
+// b input registers holds a grain of each lane in exactly one of them (b
 // odd and 64-byte registers of a power-of-two number of elements, whose
 // lane at each place then turns with the register), blends gather each
-// lane's units, scattered but each at its own place, into one register,
+// lane's grains, scattered but each at its own place, into one register,
 // and one one-table permute puts them in order. Blends do not use the
 // shuffle port, which on Intel cores is the one that runs 512-bit
-// permutes. It returns nil where the units do not fall so.
+// permutes. It returns nil where the grains do not fall so.
 func BlendUnzip(s PermuteShape) (*Prog, error) {
 	if s.Chunk() != ZMM || s.IlvRegs() != s.B {
 		return nil, nil
@@ -369,17 +369,17 @@ func BlendUnzip(s PermuteShape) (*Prog, error) {
 		regs[r] = p.Load(Mem{0, r * ZMM}, ZMM)
 	}
 	_, lanes := s.want(ZMM, false)
-	n := ZMM / s.Unit
-	unitOf := func(v Value, k int) Value { return v[k*s.Unit:][:s.Unit] }
+	n := ZMM / s.Grain
+	grainOf := func(v Value, k int) Value { return v[k*s.Grain:][:s.Grain] }
 	for j := range s.B {
-		// from[k]: the register whose unit k is one of lane j's; at[k]:
+		// from[k]: the register whose grain k is one of lane j's; at[k]:
 		// which of them.
 		from, at := make([]int, n), make([]int, n)
 		for k := range n {
 			from[k] = -1
 			for r := range regs {
 				for q := range n {
-					if slices.Equal(unitOf(p.values[regs[r]], k), unitOf(lanes[j], q)) {
+					if slices.Equal(grainOf(p.values[regs[r]], k), grainOf(lanes[j], q)) {
 						from[k], at[k] = r, q
 					}
 				}
@@ -397,7 +397,7 @@ func BlendUnzip(s PermuteShape) (*Prog, error) {
 			for k := range n {
 				sel[k] = from[k] == r
 			}
-			acc = p.Blend(acc, regs[r], s.Unit, sel)
+			acc = p.Blend(acc, regs[r], s.Grain, sel)
 		}
 		idx := make([]int, n)
 		seen := make([]bool, n)
@@ -407,7 +407,7 @@ func BlendUnzip(s PermuteShape) (*Prog, error) {
 			}
 			idx[q], seen[q] = k, true
 		}
-		if err := p.storeValue(j, p.Permute2(acc, acc, s.Unit, idx), lanes[j]); err != nil {
+		if err := p.storeValue(j, p.Permute2(acc, acc, s.Grain, idx), lanes[j]); err != nil {
 			return nil, err
 		}
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // Staged programs move NHWC CRD pixels in two steps when a pixel's runs
-// (j, s) of b*w bytes are units the unpack network moves (2, 4 or 8
+// (j, s) of b*w bytes are grains the unpack network moves (2, 4 or 8
 // bytes, b a power of two). A depth pixel is then a zip of b lanes (space
 // rows i) of runs, so the network's deinterleaves take each space row's
 // runs out whole, in (pixel, c) order; what is left is a shuffle within

@@ -57,15 +57,15 @@ const (
 	LoadBcast              // Dst = Mem's 16 bytes in every lane
 	LoadPair               // Dst lane 0 = Mem, lane 1 = Mem2
 	Store                  // Mem = A's bytes [Part*Size, Part*Size+Size)
-	Interleave             // per lane: units of the low (High: high) halves of A and B, alternating, A first
-	Deinterleave           // per lane: even (High: odd) units of A's lane, then those of B's lane
+	Interleave             // per lane: grains of the low (High: high) halves of A and B, alternating, A first
+	Deinterleave           // per lane: even (High: odd) grains of A's lane, then those of B's lane
 	Lanes                  // Dst lane k = lane Sel[k] of A:B (0, 1 = A's; 2, 3 = B's)
 	Shuffle                // per lane: Dst[i] = A[Mask[i]] of the same lane, or zero if Mask[i] < 0
 	Or                     // bytewise OR of A and B; the program only ORs bytes where one side is zero
 	ShuffleInto            // per lane: Dst = A, but Dst[i] = B[Mask[i]] where Mask[i] >= 0 (NEON TBX, a merge-masked pshufb)
-	Permute2               // across the register: unit k of Dst = unit Idx[k] of A:B, or A's unit k where Idx[k] < 0 (VPERMT2B and kin)
+	Permute2               // across the register: grain k of Dst = grain Idx[k] of A:B, or A's grain k where Idx[k] < 0 (VPERMT2B and kin)
 	LoadInsert             // Dst = A with bytes [Pos, Pos+Size) read from Mem (VINSERTI32X4, VINSERTI64X4)
-	Quads                  // across the register: 8-byte unit k of Dst = unit Idx[k] of A (VPERMQ; AVX2 only)
+	Quads                  // across the register: 8-byte grain k of Dst = grain Idx[k] of A (VPERMQ; AVX2 only)
 )
 
 // Mem is a memory operand: Off bytes into stream Stream, whose base pointer
@@ -79,14 +79,14 @@ type Mem struct {
 type Instr struct {
 	Op        Op
 	Dst, A, B int
-	Unit      int  // Interleave, Deinterleave: bytes per unit (1, 2, 4, 8)
-	High      bool // Interleave: high halves; Deinterleave: odd units
+	Grain     int  // Interleave, Deinterleave: bytes per grain (1, 2, 4, 8)
+	High      bool // Interleave: high halves; Deinterleave: odd grains
 	Sel       [2]int
 	Mask      []int8
 	Mem, Mem2 Mem
 	Size      int   // Load, Store: bytes moved
 	Part      int   // Store: which Size-byte part of A
-	Idx       []int // Permute2: source unit of each unit, A's first
+	Idx       []int // Permute2: source grain of each grain, A's first
 	Pos       int   // LoadInsert: where in the register the bytes go
 }
 
@@ -163,42 +163,42 @@ func (p *Prog) Store(a int, part, size int, m Mem) {
 	p.Instrs = append(p.Instrs, Instr{Op: Store, Dst: -1, A: a, Part: part, Size: size, Mem: m})
 }
 
-// Interleave alternates units of the low (or high) halves of each lane of a and b.
-func (p *Prog) Interleave(a, b, unit int, high bool) int {
+// Interleave alternates grains of the low (or high) halves of each lane of a and b.
+func (p *Prog) Interleave(a, b, grain int, high bool) int {
 	va, vb, v := p.values[a], p.values[b], p.unknown()
 	for l := 0; l < p.Width; l += LaneBytes {
 		src := l
 		if high {
 			src += LaneBytes / 2
 		}
-		for k := 0; k < LaneBytes/unit; k++ {
+		for k := 0; k < LaneBytes/grain; k++ {
 			from := va
 			if k%2 == 1 {
 				from = vb
 			}
-			copy(v[l+k*unit:][:unit], from[src+k/2*unit:][:unit])
+			copy(v[l+k*grain:][:grain], from[src+k/2*grain:][:grain])
 		}
 	}
-	return p.def(Instr{Op: Interleave, A: a, B: b, Unit: unit, High: high}, v)
+	return p.def(Instr{Op: Interleave, A: a, B: b, Grain: grain, High: high}, v)
 }
 
-// Deinterleave takes the even (or odd) units of each lane of a, then of b.
-func (p *Prog) Deinterleave(a, b, unit int, odd bool) int {
+// Deinterleave takes the even (or odd) grains of each lane of a, then of b.
+func (p *Prog) Deinterleave(a, b, grain int, odd bool) int {
 	va, vb, v := p.values[a], p.values[b], p.unknown()
 	first := 0
 	if odd {
-		first = unit
+		first = grain
 	}
 	for l := 0; l < p.Width; l += LaneBytes {
-		for k := 0; k < LaneBytes/unit; k++ {
+		for k := 0; k < LaneBytes/grain; k++ {
 			from, idx := va, k
-			if k >= LaneBytes/unit/2 {
-				from, idx = vb, k-LaneBytes/unit/2
+			if k >= LaneBytes/grain/2 {
+				from, idx = vb, k-LaneBytes/grain/2
 			}
-			copy(v[l+k*unit:][:unit], from[l+first+2*idx*unit:][:unit])
+			copy(v[l+k*grain:][:grain], from[l+first+2*idx*grain:][:grain])
 		}
 	}
-	return p.def(Instr{Op: Deinterleave, A: a, B: b, Unit: unit, High: odd}, v)
+	return p.def(Instr{Op: Deinterleave, A: a, B: b, Grain: grain, High: odd}, v)
 }
 
 // Lanes builds a register from two 16-byte lanes of a and b.
@@ -253,27 +253,27 @@ func (p *Prog) ShuffleInto(a, b int, mask []int8) int {
 	return p.def(Instr{Op: ShuffleInto, A: a, B: b, Mask: mask}, v)
 }
 
-// Permute2 moves units of unit bytes across the whole register: unit k of
-// the result is unit idx[k] of a and b side by side (a's units first), or
-// a's own unit k where idx[k] < 0.
-func (p *Prog) Permute2(a, b, unit int, idx []int) int {
+// Permute2 moves grains of grain bytes across the whole register: grain k of
+// the result is grain idx[k] of a and b side by side (a's grains first), or
+// a's own grain k where idx[k] < 0.
+func (p *Prog) Permute2(a, b, grain int, idx []int) int {
 	va, vb := p.values[a], p.values[b]
 	v := slices.Clone(va)
-	n := p.Width / unit
+	n := p.Width / grain
 	for k, x := range idx {
 		switch {
 		case x < 0:
 		case x < n:
-			copy(v[k*unit:][:unit], va[x*unit:][:unit])
+			copy(v[k*grain:][:grain], va[x*grain:][:grain])
 		default:
-			copy(v[k*unit:][:unit], vb[(x-n)*unit:][:unit])
+			copy(v[k*grain:][:grain], vb[(x-n)*grain:][:grain])
 		}
 	}
-	return p.def(Instr{Op: Permute2, A: a, B: b, Unit: unit, Idx: idx}, v)
+	return p.def(Instr{Op: Permute2, A: a, B: b, Grain: grain, Idx: idx}, v)
 }
 
-// Quads moves the 8-byte units of a across the register: unit k of the
-// result is unit idx[k] of a.
+// Quads moves the 8-byte grains of a across the register: grain k of the
+// result is grain idx[k] of a.
 func (p *Prog) Quads(a int, idx []int) int {
 	va, v := p.values[a], p.unknown()
 	for k, i := range idx {
@@ -485,8 +485,8 @@ func (p *Prog) String() string {
 	var b strings.Builder
 	names := [...]string{"load", "bcast", "pair", "store", "interleave", "deinterleave", "lanes", "shuffle", "or", "shuffleinto", "permute2", "loadinsert"}
 	for _, in := range p.Instrs {
-		fmt.Fprintf(&b, "%-12s dst=%d a=%d b=%d unit=%d high=%v sel=%v mem=%v size=%d part=%d\n",
-			names[in.Op], in.Dst, in.A, in.B, in.Unit, in.High, in.Sel, in.Mem, in.Size, in.Part)
+		fmt.Fprintf(&b, "%-12s dst=%d a=%d b=%d grain=%d high=%v sel=%v mem=%v size=%d part=%d\n",
+			names[in.Op], in.Dst, in.A, in.B, in.Grain, in.High, in.Sel, in.Mem, in.Size, in.Part)
 	}
 	return b.String()
 }

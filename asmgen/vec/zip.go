@@ -42,8 +42,8 @@ func UnzipWant(b, w, chunk int) map[int]Value {
 // of two from 4, pixels of b*w <= 16 bytes) by 32-byte chunks as a
 // transpose: each register takes one 16-byte piece of the interleaved
 // bytes from each half of the chunk, a byte shuffle gathers, within each
-// 16-byte lane, the bytes of every lane j into unit j (16/b bytes), and
-// the zip network over the b registers at that unit transposes the units,
+// 16-byte lane, the bytes of every lane j into grain j (16/b bytes), and
+// the zip network over the b registers at that grain transposes the grains,
 // which leaves each lane's chunk whole in one register (or its 16-byte
 // pieces in registers' lanes), stored from there. Its shuffles are all single-cycle unpacks and
 // one pshufb a register, where UnpackUnzip's deinterleaves mask or shift
@@ -54,7 +54,7 @@ func TransposeUnzip(b, w int) (*Prog, error) {
 		return nil, fmt.Errorf("vec: no transposing unzip of %d lanes of %d-byte elements", b, w)
 	}
 	p := NewProg(chunk)
-	u, q := LaneBytes/b, LaneBytes/(b*w) // the unit of lane j in a 16-byte lane; pixels in one
+	u, q := LaneBytes/b, LaneBytes/(b*w) // the grain of lane j in a 16-byte lane; pixels in one
 	mask := make([]int8, chunk)
 	for l := 0; l < chunk; l += LaneBytes {
 		for j := range b {
@@ -158,8 +158,8 @@ func (p *Prog) holding(held func(Mem) bool) *Prog {
 // WideUnzip2 builds the unzip of 2 lanes of w-byte elements (1 to 4
 // bytes) by chunks of 8 or 16 bytes in one register of twice the chunk: a
 // load of the interleaved bytes, a shuffle that puts each 16-byte lane's
-// even units before its odd ones and, for 16-byte chunks, a move of the
-// 8-byte units that gathers the even ones in the low half, the odd ones in
+// even grains before its odd ones and, for 16-byte chunks, a move of the
+// 8-byte grains that gathers the even ones in the low half, the odd ones in
 // the high half; each half is one lane's chunk. One or two shuffles a
 // chunk, where deinterleaves take two to four (AVX2 only: NEON
 // deinterleaves in one instruction).
@@ -172,7 +172,7 @@ func WideUnzip2(w, chunk int) (*Prog, error) {
 	mask := make([]int8, 2*chunk)
 	for l := 0; l < 2*chunk; l += LaneBytes {
 		for k := range LaneBytes / w {
-			half := k % 2 * LaneBytes / 2 // even units low, odd ones high
+			half := k % 2 * LaneBytes / 2 // even grains low, odd ones high
 			for e := range w {
 				mask[l+half+k/2*w+e] = int8(k*w + e)
 			}
@@ -207,7 +207,7 @@ func UnpackZip(b, w, chunk int) (*Prog, error) {
 }
 
 // unpackNetwork interleaves the rows level by level: at each level, value m
-// is interleaved with value m + b/2 at the element unit. It returns the last
+// is interleaved with value m + b/2 at the element grain. It returns the last
 // level's values, low and high halves of each pair side by side.
 func unpackNetwork(p *Prog, vals []int, w int) []int {
 	b := len(vals)
@@ -590,9 +590,9 @@ func (p *Prog) apply(in Instr, a, b int) int {
 		p.Store(a, in.Part, in.Size, in.Mem)
 		return -1
 	case Interleave:
-		return p.Interleave(a, b, in.Unit, in.High)
+		return p.Interleave(a, b, in.Grain, in.High)
 	case Deinterleave:
-		return p.Deinterleave(a, b, in.Unit, in.High)
+		return p.Deinterleave(a, b, in.Grain, in.High)
 	case Lanes:
 		return p.Lanes(a, b, in.Sel)
 	case Shuffle:
@@ -602,7 +602,7 @@ func (p *Prog) apply(in Instr, a, b int) int {
 	case ShuffleInto:
 		return p.ShuffleInto(a, b, in.Mask)
 	case Permute2:
-		return p.Permute2(a, b, in.Unit, in.Idx)
+		return p.Permute2(a, b, in.Grain, in.Idx)
 	case LoadInsert:
 		return p.LoadInsert(a, in.Mem, in.Size, in.Pos)
 	case Quads:

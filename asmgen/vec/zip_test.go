@@ -221,7 +221,7 @@ func must(p *Prog, err error) *Prog {
 
 // TestWideUnzip2 builds the one-register unzips, which finish checks on
 // symbolic data, and checks their shape: one load, one shuffle (and, for
-// 16-byte chunks, one move of 8-byte units), two stores; other widths and
+// 16-byte chunks, one move of 8-byte grains), two stores; other widths and
 // chunks are refused.
 func TestWideUnzip2(t *testing.T) {
 	for _, w := range []int{1, 2, 4} {

@@ -8,16 +8,16 @@ type Kind uint8
 
 const (
 	// Interleave (NCHW, both orders, b > 1): each space row interleaves
-	// B depth rows that lie JS units apart, element by element. Cp = 1
-	// and XS = Unit.
+	// B depth rows that lie JS words apart, element by element. Cp = 1
+	// and XS = Words.
 	Interleave Kind = iota
 	// Runs (NHWC DCR, NHWC CRD with C' = 1, and every b = 1 call): each
-	// pixel moves one contiguous run of B*Cp elements. JS = Cp*Unit and
-	// CS = Unit.
+	// pixel moves one contiguous run of B*Cp elements. JS = Cp*Words and
+	// CS = Words.
 	Runs
 	// Transpose (NHWC CRD, C' > 1): each pixel's [Cp][B] depth block
-	// (channel stride B*B) becomes a [B][Cp] space block. JS = Unit and
-	// CS = B*B*Unit.
+	// (channel stride B*B) becomes a [B][Cp] space block. JS = Words and
+	// CS = B*B*Words.
 	Transpose
 )
 
@@ -33,19 +33,20 @@ func (k Kind) String() string {
 }
 
 // Args describe one call of a kernel: Groups groups of Rows rows each,
-// every row of W pixels. All strides are in units of the slice element
-// type; Unit is the number of units per tensor element (1 everywhere but on
-// the byte path for element sizes without kernels of their own).
+// every row of W pixels. All strides count words, the w-byte pieces a kernel
+// moves (see Kernels.Row); Words is the number of words per tensor element
+// (1 everywhere but on the byte path for element sizes without kernels of
+// their own).
 //
 // In row r of group g, element (x, j, c) for x < W, j < B, c < Cp is at
 //
-//	space[g*GroupSpace + r*SpaceStride + ((x*B + j)*Cp + c)*Unit]
+//	space[g*GroupSpace + r*SpaceStride + ((x*B + j)*Cp + c)*Words]
 //	depth[g*GroupDepth + r*DepthStride + x*XS + j*JS + c*CS]
 //
 // DepthToSpace copies depth to space, SpaceToDepth space to depth, one whole
-// element (Unit units) at a time. The rows of a group are the B block rows
+// element (Words words) at a time. The rows of a group are the B block rows
 // of one row of depth pixels, so a call writes space in order. The slices a
-// kernel receives end exactly after the last unit it may touch.
+// kernel receives end exactly after the last word it may touch.
 type Args struct {
 	B, W, Cp    int
 	Rows        int
@@ -55,7 +56,7 @@ type Args struct {
 	GroupSpace  int
 	GroupDepth  int
 	XS, JS, CS  int
-	Unit        int
+	Words       int
 
 	// Streaming says the call belongs to a tensor too large to stay in
 	// cache: kernels may write with non-temporal stores.
@@ -65,21 +66,21 @@ type Args struct {
 // Contiguous reports whether a Runs call's rows form one block on both
 // sides, so that the whole call is a single copy.
 func (a *Args) Contiguous() bool {
-	run := a.B * a.Cp * a.Unit
+	run := a.B * a.Cp * a.Words
 	rowLen := a.W * run
 	groupLen := a.Rows * rowLen
 	return a.XS == run && (a.Rows == 1 || a.SpaceStride == rowLen && a.DepthStride == rowLen) &&
 		a.GroupSpace == groupLen && a.GroupDepth == groupLen
 }
 
-// spans returns how many units of space and depth a call touches.
+// spans returns how many words of space and depth a call touches.
 func (a *Args) spans() (space, depth int) {
 	if a.Groups == 0 || a.Rows == 0 || a.W == 0 {
 		return 0, 0
 	}
 	base := func(g, r int) int { return (a.Groups-1)*g + (a.Rows-1)*r }
-	space = base(a.GroupSpace, a.SpaceStride) + a.W*a.B*a.Cp*a.Unit
-	depth = base(a.GroupDepth, a.DepthStride) + (a.W-1)*a.XS + (a.B-1)*a.JS + (a.Cp-1)*a.CS + a.Unit
+	space = base(a.GroupSpace, a.SpaceStride) + a.W*a.B*a.Cp*a.Words
+	depth = base(a.GroupDepth, a.DepthStride) + (a.W-1)*a.XS + (a.B-1)*a.JS + (a.Cp-1)*a.CS + a.Words
 	return space, depth
 }
 

@@ -6,7 +6,7 @@
 // rows (plan.go), each handed to the tier's kernels (Kernels.Row) or, where
 // the tier has none, to the generic tier's loops; a call whose rows are too
 // short for row kernels may instead be one pass of the tier's own
-// (Kernels.Short). Prepared.Run makes the kernel calls in one loop, on the
+// (Kernels.OnePass). Prepared.Run makes the kernel calls in one loop, on the
 // caller's goroutine or spread over several for large tensors.
 //
 // The tiers register here at init (Register): internal/loops the generic
@@ -29,15 +29,15 @@ import (
 // Kernels are a tier's kernels, as the engine plans calls for them.
 type Kernels interface {
 	// Row returns the call that moves one row call of op and kind on
-	// spans space and depth, whose units are w bytes (1, 2, 4, 8 or 16;
-	// an element is a.Unit units), or nil if the tier has no kernel for
+	// spans space and depth, whose words are w bytes (1, 2, 4, 8 or 16;
+	// an element is a.Words words), or nil if the tier has no kernel for
 	// it. It must check that the call stays inside the spans.
 	Row(op shape.Op, kind Kind, space, depth Span, a *Args, w int) Call
-	// Short returns the calls that move a validated call in one pass where
+	// OnePass returns the calls that move a validated call in one pass where
 	// its rows are too short for row calls, and a description of their
 	// plan; or nil calls where the tier has none for it. It is asked only
 	// for calls on one goroutine without streaming stores.
-	Short(g *shape.Geometry) (fmt.Stringer, []Call)
+	OnePass(g *shape.Geometry) (fmt.Stringer, []Call)
 }
 
 // A Tier is a tier's kernels and the calls it prepared.
@@ -80,16 +80,16 @@ func (t *Tier) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) er
 	return t.Call(op, p, elemSize, 1, dst, src)
 }
 
-// Call validates a call on the bytes of dst and src and runs it; unit is
+// Call validates a call on the bytes of dst and src and runs it; sliceElem is
 // the size of what the caller's lengths count (1 for bytes, elemSize for
-// typed slices), so that errors speak the caller's units. A call of
+// typed slices), so that errors count what the caller's lengths count. A call of
 // parameters that t prepared lately checks only the lengths and the
 // overlap, and runs the call it prepared then.
-func (t *Tier) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []byte) error {
+func (t *Tier) Call(op shape.Op, p shape.Params, elemSize, sliceElem int, dst, src []byte) error {
 	h := hash(op, &p, elemSize)
 	c := t.lookup(h, op, &p, elemSize)
 	if c == nil || len(dst) != c.bytes || len(src) != c.bytes || shape.Overlap(dst, src) {
-		g, err := shape.Validate(op, p, elemSize/unit, len(dst)/unit, len(src)/unit, shape.Overlap(dst, src))
+		g, err := shape.Validate(op, p, elemSize/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src))
 		if err != nil {
 			return err
 		}
@@ -110,7 +110,7 @@ func (t *Tier) lookup(h uint64, op shape.Op, p *shape.Params, elem int) *Prepare
 	if c := t.recent.Get(h); c != nil && c.key.op == op && c.key.elem == elem && c.key.p == *p {
 		return c
 	}
-	c, ok := t.calls.Lookup(h, callKey{op, *p, elem})
+	c, ok := t.calls.Get(h, callKey{op, *p, elem})
 	if ok {
 		t.recent.Put(h, c)
 	}
@@ -143,20 +143,20 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	}
 	stream, split := n >= streamMin(), splits(g.Workers, n)
 	if !stream && !split {
-		if plan, calls := t.Kernels.Short(g); calls != nil {
+		if plan, calls := t.Kernels.OnePass(g); calls != nil {
 			c.calls, c.plan = calls, plan
 			return c
 		}
 	}
 	// Words go to the word kernels, other sizes to the generic tier's
-	// unit-wise ones, as do words a target cannot load where they lie.
-	w, unit := g.Elem, 1
+	// byte-wise ones, as do words a target cannot load where they lie.
+	w, words := g.Elem, 1
 	if w != 1 && w != 2 && w != 4 && w != 8 && w != 16 {
-		w, unit = 1, g.Elem
+		w, words = 1, g.Elem
 	}
-	p := newPlan(g, unit)
+	p := newPlan(g, words)
 	p.args.Streaming = stream
-	byUnits := w > 1 && !unalignedOK // and the pointers are not aligned
+	byBytes := w > 1 && !unalignedOK // and the pointers are not aligned
 	total := p.total()
 	pieces := 1
 	if split {
@@ -170,10 +170,10 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 		}
 		p.each(lo, hi, func(a *Args, so, do int) {
 			k := t.row(g.Op, p.kind, a, so, do, w)
-			if byUnits {
+			if byBytes {
 				a := *a
 				a.XS, a.JS, a.CS = a.XS*w, a.JS*w, a.CS*w
-				a.SpaceStride, a.DepthStride, a.Unit = a.SpaceStride*w, a.DepthStride*w, g.Elem
+				a.SpaceStride, a.DepthStride, a.Words = a.SpaceStride*w, a.DepthStride*w, g.Elem
 				a.GroupSpace, a.GroupDepth = a.GroupSpace*w, a.GroupDepth*w
 				k = &Aligned{A: SpaceSpan(n), B: DepthSpan(n), Mask: uintptr(min(w, 8) - 1),
 					Then: k, Else: t.row(g.Op, p.kind, &a, so*w, do*w, 1)}
@@ -187,7 +187,7 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 }
 
 // row returns the call of a row call: the tier's kernel, or the generic
-// tier's loop where it has none. Offsets and strides count units of w
+// tier's loop where it has none. Offsets and strides count words of w
 // bytes.
 func (t *Tier) row(op shape.Op, kind Kind, a *Args, so, do, w int) Call {
 	sn, dn := a.spans()
@@ -198,7 +198,7 @@ func (t *Tier) row(op shape.Op, kind Kind, a *Args, so, do, w int) Call {
 	if k := generic.Kernels.Row(op, kind, space, depth, a, w); k != nil {
 		return k
 	}
-	panic(fmt.Sprintf("engine: no kernel for a %v call of %d-byte units: %+v", kind, w, *a))
+	panic(fmt.Sprintf("engine: no kernel for a %v call of %d-byte words: %+v", kind, w, *a))
 }
 
 // Describe tells how t would run a validated call: the route of its
@@ -240,7 +240,7 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 }
 
 // unalignedOK lists the targets whose loads and stores of any width work at
-// any address; elsewhere misaligned byte slices take the unit-wise kernels.
+// any address; elsewhere misaligned byte slices take the byte-wise kernels.
 const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" ||
 	runtime.GOARCH == "386" || runtime.GOARCH == "ppc64le" || runtime.GOARCH == "ppc64" ||
 	runtime.GOARCH == "s390x"

@@ -33,13 +33,13 @@ const groupedBlocks = 3
 // grouped, 1.1 not); at 32 KiB grouping ran up to 1.35x slower.
 const smallBlock = 16 << 10
 
-// newPlan builds the loop nest of a validated, non-empty call. Strides are
-// counted in units; every element is unit units long.
-func newPlan(g *shape.Geometry, unit int) plan {
+// newPlan builds the loop nest of a validated, non-empty call. Strides count
+// words; every element is words words long.
+func newPlan(g *shape.Geometry, words int) plan {
 	b, d, cp := g.B, g.Depth, g.Space.C
 	p := plan{outer: [3]loop{{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}}
 	a := &p.args
-	a.B, a.W, a.Cp, a.Unit = b, d.W, 1, 1
+	a.B, a.W, a.Cp, a.Words = b, d.W, 1, 1
 	switch {
 	case g.Layout == shape.NCHW && b == 1: // a copy, as contiguous runs
 		p.kind = Runs
@@ -101,12 +101,12 @@ func newPlan(g *shape.Geometry, unit int) plan {
 		a.Rows, a.SpaceStride, a.DepthStride = b, rowLen, istep
 		a.Groups, a.GroupSpace, a.GroupDepth = d.N*d.H, b*rowLen, d.W*d.C
 	}
-	a.XS, a.JS, a.CS = a.XS*unit, a.JS*unit, a.CS*unit
-	a.SpaceStride, a.DepthStride, a.Unit = a.SpaceStride*unit, a.DepthStride*unit, unit
-	a.GroupSpace, a.GroupDepth = a.GroupSpace*unit, a.GroupDepth*unit
+	a.XS, a.JS, a.CS = a.XS*words, a.JS*words, a.CS*words
+	a.SpaceStride, a.DepthStride, a.Words = a.SpaceStride*words, a.DepthStride*words, words
+	a.GroupSpace, a.GroupDepth = a.GroupSpace*words, a.GroupDepth*words
 	for i := range p.outer {
-		p.outer[i].space *= unit
-		p.outer[i].depth *= unit
+		p.outer[i].space *= words
+		p.outer[i].depth *= words
 	}
 	p.coalesce()
 	return p

@@ -176,7 +176,7 @@ func TestShort(t *testing.T) {
 	} {
 		g := shape.Geometry{Op: c.op, Layout: c.layout, B: c.b, Elem: c.elem,
 			Depth: shape.Dims{N: 1, C: c.b * c.b, H: 2, W: c.w}, Space: shape.Dims{N: 1, C: 1, H: 2 * c.b, W: c.w * c.b}}
-		if got := gather.Short(&g, w); got != c.want {
+		if got := gather.Pays(&g, w); got != c.want {
 			t.Errorf("%+v: Short = %v, want %v", c, got, c.want)
 		}
 	}

@@ -143,7 +143,7 @@ func (p *Plan) edges(w isa.Windows, n int) bool {
 	return true
 }
 
-// cost estimates the work of a plan in units of about one instruction: a
+// cost estimates the work of a plan, counted in steps of about one instruction: a
 // vector costs its offset load and store, an index load and a shuffle per
 // group, and a load per window; a kernel call, with its Go loop and check,
 // costs 60.
@@ -281,7 +281,7 @@ func (p *Plan) String() string {
 	return fmt.Sprintf("gather, %d tiles of %d vectors from %d groups of windows", tiles, p.Fwd.Steps, p.Fwd.Groups)
 }
 
-// Short reports whether a gather plan beats the row kernels on a call,
+// Pays reports whether a gather plan beats the row kernels on a call,
 // for kernels of windows w: NCHW DepthToSpace whose space rows are
 // shorter than a vector, and SpaceToDepth of b > 2 whose space rows are at
 // most half a vector. Where it takes them it measured faster (on a Zen 5,
@@ -290,7 +290,7 @@ func (p *Plan) String() string {
 // the stacked rows first where a table has them: internal/simd) and
 // SpaceToDepth rows of 48 to 60 bytes (up to 1.5x slower) are left to the
 // row kernels.
-func Short(g *shape.Geometry, w isa.Windows) bool {
+func Pays(g *shape.Geometry, w isa.Windows) bool {
 	row := g.Space.W * g.Elem
 	if g.Op == shape.SpaceToDepth {
 		return g.Layout == shape.NCHW && g.B > 2 && 2*row <= w.Vector

@@ -51,7 +51,7 @@ type ISA struct {
 	// VPSHUFB, NEON's TBL) and move lanes whole.
 	TwoTable bool
 	// BytePermutes says that the ISA's two-table permutes move single
-	// bytes (VBMI's VPERMI2B); without it the permutes move units of 2
+	// bytes (VBMI's VPERMI2B); without it the permutes move grains of 2
 	// bytes and more, and the stacked-row kernels move 1-byte elements as
 	// pairs (internal/stack).
 	BytePermutes bool

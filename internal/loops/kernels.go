@@ -21,7 +21,7 @@ type loop uint8
 const (
 	copyAll       loop = iota // a Runs call whose rows form one block: one copy (b = 1 lands here)
 	runLoop                   // Runs: one copy per pixel's run
-	unitLoop                  // elements of several units each, one at a time, any kind
+	wordsLoop                 // elements of several words each, one at a time, any kind
 	zipLoop                   // Interleave
 	transposeLoop             // Transpose
 	wordLoop                  // Runs of exactly 4, 8 or 16 bytes, as whole words
@@ -35,10 +35,10 @@ func pick(kind engine.Kind, a *engine.Args, size int, words bool) loop {
 		return copyAll
 	case kind == engine.Runs && words && (run == 4 || run == 8 || run == 16):
 		return wordLoop
-	case kind == engine.Runs: // runs are contiguous whatever the unit
+	case kind == engine.Runs: // runs are contiguous whatever the word
 		return runLoop
-	case a.Unit != 1:
-		return unitLoop
+	case a.Words != 1:
+		return wordsLoop
 	case kind == engine.Interleave:
 		return zipLoop
 	}
@@ -52,8 +52,8 @@ func (l loop) name(op shape.Op, a *engine.Args, size int) string {
 		return "generic: one copy"
 	case runLoop:
 		return fmt.Sprintf("generic: a copy per %d-element run", a.B*a.Cp)
-	case unitLoop:
-		return fmt.Sprintf("generic: %d-byte elements one by one", a.Unit*size)
+	case wordsLoop:
+		return fmt.Sprintf("generic: %d-byte elements one by one", a.Words*size)
 	case zipLoop:
 		dir := "zip"
 		if op == shape.SpaceToDepth {
@@ -72,7 +72,7 @@ func (l loop) name(op shape.Op, a *engine.Args, size int) string {
 
 // Run implements engine.RowLoops.
 func (Any[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a *engine.Args) {
-	run(pick(kind, a, a.Unit*int(unsafe.Sizeof(*new(T))), false), op == shape.DepthToSpace, space, depth, a)
+	run(pick(kind, a, a.Words*int(unsafe.Sizeof(*new(T))), false), op == shape.DepthToSpace, space, depth, a)
 }
 
 // run runs loop l on a call's slices.
@@ -90,8 +90,8 @@ func run[T any](l loop, d2s bool, space, depth []T, a *engine.Args) {
 		switch l {
 		case runLoop:
 			runs(d2s, space, depth, a)
-		case unitLoop:
-			anyUnit(d2s, space, depth, a)
+		case wordsLoop:
+			anyWords(d2s, space, depth, a)
 		case zipLoop:
 			zipRows(d2s, space, depth, a)
 		case transposeLoop:
@@ -109,10 +109,10 @@ func forGroups[T any](space, depth []T, a *engine.Args, rows func(space, depth [
 	}
 }
 
-// anyUnit moves elements of any number of units one element at a time
+// anyWords moves elements of any number of words one element at a time
 // following the engine.Args formula; it serves every kind.
-func anyUnit[T any](d2s bool, space, depth []T, a *engine.Args) {
-	u := a.Unit
+func anyWords[T any](d2s bool, space, depth []T, a *engine.Args) {
+	u := a.Words
 	for r := 0; r < a.Rows; r++ {
 		so, do := r*a.SpaceStride, r*a.DepthStride
 		for x := 0; x < a.W; x++ {
@@ -134,18 +134,18 @@ func anyUnit[T any](d2s bool, space, depth []T, a *engine.Args) {
 
 // kernels are the generic tier's kernels: the loops on pointer-free
 // elements of 1, 2, 4, 8 or 16 bytes, and on bytes for elements of other
-// sizes (a.Unit bytes each).
+// sizes (a.Words bytes each).
 type kernels struct{}
 
 // Row implements engine.Kernels: a loop serves every row call.
 func (kernels) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
-	return &call{l: pick(kind, a, a.Unit*w, true), op: op, a: *a, w: w, space: space, depth: depth}
+	return &call{l: pick(kind, a, a.Words*w, true), op: op, a: *a, w: w, space: space, depth: depth}
 }
 
-// Short implements engine.Kernels: the loops have no one-pass plans.
-func (kernels) Short(*shape.Geometry) (fmt.Stringer, []engine.Call) { return nil, nil }
+// OnePass implements engine.Kernels: the loops have no one-pass plans.
+func (kernels) OnePass(*shape.Geometry) (fmt.Stringer, []engine.Call) { return nil, nil }
 
-// A call is a loop's row call: its arguments count units of w bytes.
+// A call is a loop's row call: its arguments count words of w bytes.
 type call struct {
 	l            loop
 	op           shape.Op
@@ -154,7 +154,7 @@ type call struct {
 	space, depth engine.Span
 }
 
-func (c *call) Kernel() string { return c.l.name(c.op, &c.a, c.a.Unit*c.w) }
+func (c *call) Kernel() string { return c.l.name(c.op, &c.a, c.a.Words*c.w) }
 
 func (c *call) Run(space, depth []byte) {
 	s, d, d2s := c.space.In(space, depth), c.depth.In(space, depth), c.op == shape.DepthToSpace
@@ -177,7 +177,7 @@ var le = binary.LittleEndian
 // wordRuns moves runs of exactly 4, 8 or 16 bytes with one or two loads and
 // stores each; a call to memmove costs more than that.
 func wordRuns(d2s bool, space, depth []byte, a *engine.Args, size int) {
-	run, xs := a.B*a.Cp*a.Unit*size, a.XS*size // bytes
+	run, xs := a.B*a.Cp*a.Words*size, a.XS*size // bytes
 	for r := 0; r < a.Rows; r++ {
 		to, from := space[r*a.SpaceStride*size:][:a.W*run], depth[r*a.DepthStride*size:]
 		ts, fs := run, xs

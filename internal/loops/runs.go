@@ -11,7 +11,7 @@ const shortRun = 8
 // runs moves, in every row of a group, one run of B*Cp elements per pixel:
 // contiguous and back to back in space, XS apart in depth.
 func runs[T any](d2s bool, space, depth []T, a *engine.Args) {
-	run := a.B * a.Cp * a.Unit
+	run := a.B * a.Cp * a.Words
 	rowLen := a.W * run
 	for r := 0; r < a.Rows; r++ {
 		s, d := space[r*a.SpaceStride:][:rowLen], depth[r*a.DepthStride:]

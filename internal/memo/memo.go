@@ -31,8 +31,8 @@ type shard[K comparable, V any] struct {
 // do not use.
 func (c *Cache[K, V]) shard(h uint64) *shard[K, V] { return &c.shards[h>>40%shards] }
 
-// Lookup returns the value of k, whose hash is h, if it has one.
-func (c *Cache[K, V]) Lookup(h uint64, k K) (v V, ok bool) {
+// Get returns the value of k, whose hash is h, if it has one.
+func (c *Cache[K, V]) Get(h uint64, k K) (v V, ok bool) {
 	s := c.shard(h)
 	s.mu.RLock()
 	v, ok = s.m[k]

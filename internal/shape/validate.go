@@ -35,7 +35,7 @@ type Geometry struct {
 	B       int
 	Depth   Dims // the many-channel tensor
 	Space   Dims // the large-spatial tensor
-	Elem    int  // size of one element in the units the slice lengths count
+	Elem    int  // size of one element in what the slice lengths count
 	Workers int
 }
 
@@ -49,8 +49,8 @@ func (g Geometry) output() Dims {
 	return g.Space
 }
 
-// Validate checks one call and describes it. dstLen and srcLen count units of
-// which one element takes elem (bytes for the byte API, elements for typed
+// Validate checks one call and describes it. dstLen and srcLen count slice
+// elements, of which one tensor element takes elem (bytes for the byte API, elements for typed
 // slices with elem = 1). overlap says whether dst and src share memory
 // (see Overlap). On error nothing has been written anywhere.
 func Validate(op Op, p Params, elem, dstLen, srcLen int, overlap bool) (Geometry, error) {
@@ -62,7 +62,7 @@ func Validate(op Op, p Params, elem, dstLen, srcLen int, overlap bool) (Geometry
 }
 
 // Slices checks the slices of a call whose parameters passed Check: both
-// lengths must be want, in units of which one element takes elem, and
+// lengths must be want, in slice elements, of which one tensor element takes elem, and
 // they must not overlap.
 func Slices(op Op, p Params, elem, want, dstLen, srcLen int, overlap bool) error {
 	switch {
@@ -91,7 +91,7 @@ func invalid(op Op, err error, format string, args ...any) error {
 }
 
 // Check validates everything but the slices: a call's parameters, for
-// elements of elem units.
+// elements of elem slice elements each.
 func Check(op Op, p Params, elem int) (Geometry, error) {
 	b := p.BlockSize
 	g := Geometry{Op: op, Order: p.Order, Layout: p.Layout, B: b, Elem: elem, Workers: p.Workers}

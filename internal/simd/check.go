@@ -142,22 +142,22 @@ func (f *GatherFunc) Call(a GatherArgs, p *GatherProg) *GatherCall {
 // Call returns the call of a stacked-row kernel, after checking it against
 // the masks its table holds (stack.Reach).
 func (f *StackFunc) Call(a StackArgs) *StackCall {
-	depth, space, ok := stack.Reach(a.Tab.Own, a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
+	depth, space, ok := stack.Reach(a.Tab.Own, a.Stacks, a.Step, a.Last, a.LastDepth, a.Plane)
 	if !ok || depth > a.Depth.Len || space > a.Space.Len {
 		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))
 	}
 	return &StackCall{f, a}
 }
 
-// Call returns the call of a row-unit kernel of w-byte elements, after
+// Call returns the call of a bundle kernel of w-byte elements, after
 // checking that the call, the slop past its rows included
-// (stack.RowsReach), stays inside its spans.
-func (f *UnitFunc) Call(a UnitArgs, w int) *UnitCall {
-	depth, space, ok := stack.RowsReach(a.N, w, a.Units, a.Plane, a.Groups, a.Group)
+// (stack.BundlesReach), stays inside its spans.
+func (f *BundleFunc) Call(a BundleArgs, w int) *BundleCall {
+	depth, space, ok := stack.BundlesReach(a.N, w, a.Bundles, a.Plane, a.Groups, a.Group)
 	if !ok || depth > a.Depth.Len || space > a.Space.Len {
 		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))
 	}
-	return &UnitCall{f, a}
+	return &BundleCall{f, a}
 }
 
 // reach is how many bytes from its start an access reaches on one side: n,

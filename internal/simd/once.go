@@ -37,7 +37,7 @@ func (f *StackFunc) Once(space, depth, tab []byte, a StackArgs) {
 	f.Call(a).Run(space, depth)
 }
 
-func (f *UnitFunc) Once(space, depth []byte, a UnitArgs, w int) {
+func (f *BundleFunc) Once(space, depth []byte, a BundleArgs, w int) {
 	a.Space, a.Depth = engine.SpaceSpan(len(space)), engine.DepthSpan(len(depth))
 	f.Call(a, w).Run(space, depth)
 }

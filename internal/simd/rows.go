@@ -7,10 +7,10 @@ import (
 
 // Row implements engine.Kernels: the call of the kernel that moves one
 // row call with w-byte elements, or nil where the table, its base
-// included, has none (elements of several units go to the generic tier).
+// included, has none (elements of several words go to the generic tier).
 // Plans count in elements, kernels in bytes.
 func (t *Table) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
-	if a.Unit != 1 {
+	if a.Words != 1 {
 		return nil
 	}
 	switch kind {

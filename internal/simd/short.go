@@ -10,21 +10,21 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
-// Short implements engine.Kernels: the calls that move, in one pass, a
+// OnePass implements engine.Kernels: the calls that move, in one pass, a
 // call whose rows are too short for the row kernels: as stacked rows where
-// the table has the kernel and a plan, else as row units, else as a
+// the table has the kernel and a plan, else as bundles, else as a
 // gather plan; or nil if none takes the call.
-func (t *Table) Short(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
+func (t *Table) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 	space, depth := engine.SpaceSpan(g.Len()*g.Elem), engine.DepthSpan(g.Len()*g.Elem)
 	if f, p := t.StackPlan(g); p != nil {
 		return p, []engine.Call{f.Call(StackArgs{Space: space, Depth: depth, Tab: engine.OwnSpan(p.Tab[:]),
-			Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})}
+			Stacks: p.Stacks, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})}
 	}
-	if f, p := t.UnitPlan(g); f != nil {
-		return &p, []engine.Call{f.Call(UnitArgs{Space: space, Depth: depth, N: p.N, Units: p.Units, Plane: p.Plane,
+	if f, p := t.BundlePlan(g); f != nil {
+		return &p, []engine.Call{f.Call(BundleArgs{Space: space, Depth: depth, N: p.N, Bundles: p.Bundles, Plane: p.Plane,
 			Groups: p.Groups, Group: p.Group}, p.Elem)}
 	}
-	if gt := t.gatherer(); gt != nil && gather.Short(g, gt.windows()) {
+	if gt := t.gatherer(); gt != nil && gather.Pays(g, gt.windows()) {
 		if p := gt.gathered(g); p.plan != nil {
 			return p.plan, p.calls
 		}
@@ -62,7 +62,7 @@ func (t *Table) gathered(g *shape.Geometry) gatheredCall {
 	h := uint64(d.N)*0x9e3779b97f4a7c15 + uint64(d.C)*0xc2b2ae3d27d4eb4f + uint64(d.H)*0x165667b19e3779f9 +
 		uint64(d.W)*0xd6e8feb86659fd93 + uint64(g.B)*0xff51afd7ed558ccd + uint64(g.Elem)*0xc4ceb9fe1a85ec53 +
 		uint64(g.Op)<<2 + uint64(g.Order)<<1 + uint64(g.Layout)
-	if c, ok := gatheredCalls.Lookup(h, k); ok {
+	if c, ok := gatheredCalls.Get(h, k); ok {
 		return c
 	}
 	var c gatheredCall
@@ -75,14 +75,14 @@ func (t *Table) gathered(g *shape.Geometry) gatheredCall {
 
 // StackPlan returns the stacked-row kernel of t for a validated call and
 // its plan, or a nil plan if t has no kernel for the call's elements or
-// the call no plan. The kernel moves the largest unit that divides the
+// the call no plan. The kernel permutes the largest grain that divides the
 // element size, 1-byte elements as pairs on tables without byte permutes.
 func (t *Table) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 	ks := &t.StackZip
 	if g.Op == shape.SpaceToDepth {
 		ks = &t.StackUnzip
 	}
-	for u := MaxStackUnit; u >= 1; u-- {
+	for u := MaxStackGrain; u >= 1; u-- {
 		if ks[u] == nil || g.Elem%u != 0 {
 			continue
 		}
@@ -92,23 +92,23 @@ func (t *Table) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 	return nil, nil
 }
 
-// UnitPlan returns the row-unit kernel of t (or of its base) for a
+// BundlePlan returns the bundle kernel of t (or of its base) for a
 // validated call and its plan, or a nil kernel if the call has no plan or
-// the first of t and its base with a row-unit or a lane kernel for the
-// call's rows has only the lane kernel. The row units stand in for the
+// the first of t and its base with a bundle or a lane kernel for the
+// call's rows has only the lane kernel. The bundles stand in for the
 // lane kernels of AVX2 and NEON; AVX-512's own lane kernels moved rows of
 // 65 to 128 bytes as fast or faster on a Zen 5 (1x16x64x64 2-byte
 // SpaceToDepth: 0.88 of copy() against 0.70), so they keep those rows.
-func (t *Table) UnitPlan(g *shape.Geometry) (*UnitFunc, stack.Rows) {
-	p, ok := stack.NewRows(g)
+func (t *Table) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
+	p, ok := stack.NewBundles(g)
 	if !ok {
 		return nil, p
 	}
 	unzip := g.Op == shape.SpaceToDepth
 	for s := t; s != nil; s = s.Base {
-		ks := &s.UnitZip
+		ks := &s.BundleZip
 		if unzip {
-			ks = &s.UnitUnzip
+			ks = &s.BundleUnzip
 		}
 		if f := ks[p.Elem]; f != nil {
 			return f, p
@@ -156,7 +156,7 @@ func (t *Table) gatherer() *Table {
 }
 
 // GatherPlan builds the gather plan of a validated call for the gather
-// kernels of t or of its base, whatever gather.Short says, and its calls,
+// kernels of t or of its base, whatever gather.Pays says, and its calls,
 // or reports false if they have none or the call has no plan: for the
 // kernel tests, which run every plan.
 func (t *Table) GatherPlan(g *shape.Geometry) (*gather.Plan, engine.Calls, bool) {

@@ -6,12 +6,12 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 
 // The limits of the kernel table.
 const (
-	MaxBlock     = 8  // the largest block size with kernels of its own
-	MaxWidth     = 16 // the largest element size, in bytes
-	MaxCp        = 8  // the largest C' of a transposing kernel
-	MaxGroups    = 3  // the most groups of windows of a gather kernel
-	MaxStackUnit = 4  // the largest permute unit, in bytes, of a stacked-row kernel
-	MaxUnitWidth = 8  // the largest element, in bytes, of a row-unit kernel
+	MaxBlock       = 8  // the largest block size with kernels of its own
+	MaxWidth       = 16 // the largest element size, in bytes
+	MaxCp          = 8  // the largest C' of a transposing kernel
+	MaxGroups      = 3  // the most groups of windows of a gather kernel
+	MaxStackGrain  = 4  // the largest permute grain, in bytes, of a stacked-row kernel
+	MaxBundleWidth = 8  // the largest element, in bytes, of a bundle kernel
 )
 
 // LaneFunc is one of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups: the word holding its entry address, which the
@@ -134,14 +134,14 @@ func (c *GatherCall) Run(space, depth []byte) {
 // Kernel names the kernel.
 func (c *GatherCall) Kernel() string { return name(c.F) }
 
-// StackFunc is one of the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack): the word holding its entry address, which the
+// StackFunc is one of the stacked-row kernels, which run stacks stacks of short rows: stack u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a stack reaching past its segment's end takes the rest from the next one; tab holds the stacks' permutation and masks (see internal/stack): the word holding its entry address, which the
 // kernels' assembly defines next to it. A call jumps there through callStack.
 type StackFunc uintptr
 
 // StackArgs are the arguments of a StackFunc, its slices as spans of a call's tensors.
 type StackArgs struct {
-	Space, Depth, Tab                   engine.Span
-	Units, Step, Last, LastDepth, Plane int
+	Space, Depth, Tab                    engine.Span
+	Stacks, Step, Last, LastDepth, Plane int
 }
 
 // A StackCall is a call of a StackFunc, checked when StackFunc.Call made it.
@@ -152,32 +152,32 @@ type StackCall struct {
 
 // Run makes the call on the tensors of a call.
 func (c *StackCall) Run(space, depth []byte) {
-	callStack(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.Tab.Ptr(space, depth), c.Units, c.Step, c.Last, c.LastDepth, c.Plane, uintptr(*c.F))
+	callStack(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.Tab.Ptr(space, depth), c.Stacks, c.Step, c.Last, c.LastDepth, c.Plane, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *StackCall) Kernel() string { return name(c.F) }
 
-// UnitFunc is one of the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows): the word holding its entry address, which the
-// kernels' assembly defines next to it. A call jumps there through callUnit.
-type UnitFunc uintptr
+// BundleFunc is one of the bundle kernels, which run, in each of groups groups (group bytes apart on both sides), bundles bundles: bundle u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Bundles): the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callBundle.
+type BundleFunc uintptr
 
-// UnitArgs are the arguments of an UnitFunc, its slices as spans of a call's tensors.
-type UnitArgs struct {
-	Space, Depth                   engine.Span
-	N, Units, Plane, Groups, Group int
+// BundleArgs are the arguments of a BundleFunc, its slices as spans of a call's tensors.
+type BundleArgs struct {
+	Space, Depth                     engine.Span
+	N, Bundles, Plane, Groups, Group int
 }
 
-// An UnitCall is a call of an UnitFunc, checked when UnitFunc.Call made it.
-type UnitCall struct {
-	F *UnitFunc
-	UnitArgs
+// A BundleCall is a call of a BundleFunc, checked when BundleFunc.Call made it.
+type BundleCall struct {
+	F *BundleFunc
+	BundleArgs
 }
 
 // Run makes the call on the tensors of a call.
-func (c *UnitCall) Run(space, depth []byte) {
-	callUnit(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Units, c.Plane, c.Groups, c.Group, uintptr(*c.F))
+func (c *BundleCall) Run(space, depth []byte) {
+	callBundle(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Bundles, c.Plane, c.Groups, c.Group, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
-func (c *UnitCall) Kernel() string { return name(c.F) }
+func (c *BundleCall) Kernel() string { return name(c.F) }

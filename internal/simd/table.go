@@ -46,16 +46,16 @@ type Table struct {
 	// which read their windows as the ISA's isa.Windows says.
 	Gather [MaxGroups + 1]*GatherFunc
 
-	// StackZip[u] and StackUnzip[u] are the stacked-row kernels of NCHW
-	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), for
-	// elements of a multiple of u bytes; without byte permutes those of
-	// u = 1 move pairs.
-	StackZip, StackUnzip [MaxStackUnit + 1]*StackFunc
+	// StackZip[g] and StackUnzip[g] are the stacked-row kernels of NCHW
+	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), whose
+	// permutes move grains of g bytes, for elements of a multiple of g
+	// bytes; without byte permutes those of g = 1 move pairs.
+	StackZip, StackUnzip [MaxStackGrain + 1]*StackFunc
 
-	// UnitZip[w] and UnitUnzip[w] are the row-unit kernels of NCHW
-	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack's Rows), for
+	// BundleZip[w] and BundleUnzip[w] are the bundle kernels of NCHW
+	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack's Bundles), for
 	// w-byte elements.
-	UnitZip, UnitUnzip [MaxUnitWidth + 1]*UnitFunc
+	BundleZip, BundleUnzip [MaxBundleWidth + 1]*BundleFunc
 
 	// Base, if not nil, serves what this table has no kernel for, and rows
 	// too short for its kernels.

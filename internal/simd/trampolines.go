@@ -32,9 +32,9 @@ func callGather(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int, entr
 // callStack calls the StackFunc at entry.
 //
 //go:noescape
-func callStack(space, depth, tab *byte, units, step, last, lastDepth, plane int, entry uintptr)
+func callStack(space, depth, tab *byte, stacks, step, last, lastDepth, plane int, entry uintptr)
 
-// callUnit calls the UnitFunc at entry.
+// callBundle calls the BundleFunc at entry.
 //
 //go:noescape
-func callUnit(space, depth *byte, n, units, plane, groups, group int, entry uintptr)
+func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry uintptr)

@@ -28,6 +28,6 @@ TEXT ·callStack(SB), NOSPLIT|NOFRAME, $0-72
 	MOVQ entry+64(FP), AX
 	JMP  AX
 
-TEXT ·callUnit(SB), NOSPLIT|NOFRAME, $0-64
+TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 	MOVQ entry+56(FP), AX
 	JMP  AX

@@ -28,6 +28,6 @@ TEXT ·callStack(SB), NOSPLIT|NOFRAME, $0-72
 	MOVD entry+64(FP), R9
 	JMP  (R9)
 
-TEXT ·callUnit(SB), NOSPLIT|NOFRAME, $0-64
+TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 	MOVD entry+56(FP), R9
 	JMP  (R9)

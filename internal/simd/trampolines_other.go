@@ -24,10 +24,10 @@ func callGather(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int, entr
 	panic("simd: this build has no kernels")
 }
 
-func callStack(space, depth, tab *byte, units, step, last, lastDepth, plane int, entry uintptr) {
+func callStack(space, depth, tab *byte, stacks, step, last, lastDepth, plane int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }
 
-func callUnit(space, depth *byte, n, units, plane, groups, group int, entry uintptr) {
+func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }

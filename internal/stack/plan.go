@@ -7,20 +7,20 @@
 // to back too. So k consecutive rows of each plane fill one register (L =
 // k*W*w bytes, masked), and the 4*L bytes of the 2*k space rows they make
 // fill four; one permutation maps the one to the other, the same for every
-// such unit of k rows anywhere in the call. A kernel keeps that
-// permutation in registers and runs unit after unit: four masked loads,
+// such stack of k rows anywhere in the call. A kernel keeps that
+// permutation in registers and runs stack after stack: four masked loads,
 // eight two-table permutes, four masked stores, where the row kernels pay
 // a loop iteration and partial vectors for every 13-byte row.
 //
-// The units run along every row of the call. In both orders a plane's
+// The stacks run along every row of the call. In both orders a plane's
 // rows continue each other's bytes for a segment (DCR: the rows of all the
 // channels of a plane group; CRD: those of one channel), and the plane's
 // next segment lies four segments further on, past the three other
 // planes' (the next image in DCR, the next channel in CRD), while the
-// space side holds the rows they make back to back throughout. A unit
+// space side holds the rows they make back to back throughout. A stack
 // that reaches past the end of a segment takes the rest of its rows from
 // the next one: two masked loads (or stores) per register instead of one.
-// Where the rows are not a multiple of k, the call's last unit overlaps
+// Where the rows are not a multiple of k, the call's last stack overlaps
 // the one before it and rewrites the same bytes.
 package stack
 
@@ -42,29 +42,29 @@ const (
 	MaskDepth = Planes * Vector      // offset of the depth side's mask
 	MaskSpace = MaskDepth + 8        // offset of the space side's masks, one per register
 	TabBytes  = MaskSpace + 8*Planes // bytes of a table
-	MaxRow    = Vector               // the longest depth row, in bytes, that plans take (a unit of one row)
+	MaxRow    = Vector               // the longest depth row, in bytes, that plans take (a stack of one row)
 	b         = 2                    // the block size
 	pairBytes = 2 * Vector           // the bytes a two-table permute picks from
-	unitsMax  = 1 << 30              // bounds units so that offsets stay far from overflow
+	countMax  = 1 << 30              // bounds stacks so that offsets stay far from overflow
 )
 
-// A Plan runs a call as Units units. Unit u starts at v = min(u*Step,
+// A Plan runs a call as Stacks stacks. Stack u starts at v = min(u*Step,
 // Last) bytes along the rows: four times as far into the space side, and
 // on the depth side, where its four planes lie Plane bytes apart, Depth(v)
 // bytes in (LastDepth = Depth(Last)): the segments of a plane, Plane bytes
-// each, lie 4*Plane bytes apart. A unit whose Step bytes reach past its
+// each, lie 4*Plane bytes apart. A stack whose Step bytes reach past its
 // segment's end takes the rest from the start of the next.
 //
 // Tab holds, per register the kernel writes (the space side's four for a
 // DepthToSpace, the planes' for a SpaceToDepth), the index vector of its
-// two-table permutes in units of Unit bytes: those whose top bit is set
+// two-table permutes in grains of Grain bytes: those whose top bit is set
 // pick from the second pair of registers read, the others from the first.
 // Then the masks of the bytes loaded or stored: the depth side's (Step
 // bytes) and the space side's, one per register.
 //
 // Paired plans are for kernels without byte permutes (AVX-512 BW), which
 // move 1-byte elements as pairs: the byte of plane (i, 0) and the byte of
-// plane (i, 1) that go side by side into a space row, one 2-byte unit. A
+// plane (i, 1) that go side by side into a space row, one 2-byte grain. A
 // DepthToSpace kernel pairs them first, interleaving planes (i, 0) and (i,
 // 1) within each 16-byte lane (VPUNPCKLBW and VPUNPCKHBW: the pairs of
 // block row i lie in its two registers lo_i and hi_i); its permutes then
@@ -73,37 +73,37 @@ const (
 // lane those of the lane's first and last eight bytes of the planes, which
 // it splits after (VPSHUFB, then VPUNPCKLQDQ and VPUNPCKHQDQ).
 type Plan struct {
-	Op                                  shape.Op
-	Unit                                int
-	Paired                              bool
-	Units, Step, Last, LastDepth, Plane int
-	Tab                                 [TabBytes]byte
+	Op                                   shape.Op
+	Grain                                int
+	Paired                               bool
+	Stacks, Step, Last, LastDepth, Plane int
+	Tab                                  [TabBytes]byte
 }
 
-// New plans a validated call for kernels that permute units of unit bytes
+// New plans a validated call for kernels that permute grains of grain bytes
 // (1, 2 or 4), or reports false if the call is not NCHW, of block size 2,
-// with depth rows of at most MaxRow bytes and elements a multiple of unit.
-// With paired set (and unit 1) it plans for kernels that move 1-byte
+// with depth rows of at most MaxRow bytes and elements a multiple of grain.
+// With paired set (and grain 1) it plans for kernels that move 1-byte
 // elements as pairs, and reports false for other elements.
-func New(g *shape.Geometry, unit int, paired bool) (*Plan, bool) {
+func New(g *shape.Geometry, grain int, paired bool) (*Plan, bool) {
 	d, w := g.Depth, g.Elem
 	row := d.W * w
-	if g.Layout != shape.NCHW || g.B != b || row > MaxRow || w%unit != 0 || g.Len() == 0 || paired && (unit != 1 || w != 1) {
+	if g.Layout != shape.NCHW || g.B != b || row > MaxRow || w%grain != 0 || g.Len() == 0 || paired && (grain != 1 || w != 1) {
 		return nil, false
 	}
 	cp := d.C / (b * b) // C' of the channels the block spreads
-	p := &Plan{Op: g.Op, Unit: unit, Paired: paired, Plane: cp * d.H * row}
+	p := &Plan{Op: g.Op, Grain: grain, Paired: paired, Plane: cp * d.H * row}
 	if paired {
-		p.Unit = 2
+		p.Grain = 2
 	}
 	if g.Order == shape.CRD {
 		p.Plane = d.H * row
 	}
 	rows := d.N * cp * d.H
-	k := min(Vector/row, p.Plane/row) // a unit spans at most two segments
+	k := min(Vector/row, p.Plane/row) // a stack spans at most two segments
 	p.Step, p.Last = k*row, (rows-k)*row
 	p.LastDepth = Depth(p.Last, p.Plane)
-	p.Units = (rows + k - 1) / k
+	p.Stacks = (rows + k - 1) / k
 	p.fill(row, w)
 	return p, true
 }
@@ -112,7 +112,7 @@ func New(g *shape.Geometry, unit int, paired bool) (*Plan, bool) {
 // from the plane's start, with segments of plane bytes (v >= 0, plane >= 1).
 func Depth(v, plane int) int { return v/plane*Planes*plane + v%plane }
 
-// fill writes the table of units of k = p.Step/row rows of row bytes of
+// fill writes the table of stacks of k = p.Step/row rows of row bytes of
 // w-byte elements.
 func (p *Plan) fill(row, w int) {
 	l := p.Step
@@ -120,11 +120,11 @@ func (p *Plan) fill(row, w int) {
 	for r := range Planes {
 		binary.LittleEndian.PutUint64(p.Tab[MaskSpace+8*r:], lowBits(min(max(Planes*l-r*Vector, 0), Vector)))
 	}
-	top := byte(0x80) // the top bit of a unit, in its last byte
+	top := byte(0x80) // the top bit of a grain, in its last byte
 	for r := range Planes {
 		idx := p.Tab[r*Vector:][:Vector]
-		for at := 0; at < Vector; at += p.Unit {
-			var from int // the byte of the pairs this unit of register r takes
+		for at := 0; at < Vector; at += p.Grain {
+			var from int // the byte of the pairs this grain of register r takes
 			var ok bool
 			switch {
 			case p.Paired && p.Op == shape.DepthToSpace:
@@ -139,17 +139,17 @@ func (p *Plan) fill(row, w int) {
 			if !ok {
 				continue // a byte the mask keeps from being written
 			}
-			// Below 128 units, so the low byte holds it; the permutes
+			// Below 128 grains, so the low byte holds it; the permutes
 			// read its low 7 (bytes), 6 (words) or 5 (dwords) bits.
-			idx[at] = byte(from % pairBytes / p.Unit)
+			idx[at] = byte(from % pairBytes / p.Grain)
 			if from >= pairBytes {
-				idx[at+p.Unit-1] |= top
+				idx[at+p.Grain-1] |= top
 			}
 		}
 	}
 }
 
-// spaceByte splits byte x of a unit's space side into the plane and the byte of
+// spaceByte splits byte x of a stack's space side into the plane and the byte of
 // the plane's register it comes from: x = (r*b + i)*b*row + (c*b + j)*w + e
 // for byte e of column c of row r of plane (i, j).
 func spaceByte(x, row, w int) (plane, y int) {
@@ -161,7 +161,7 @@ func spaceByte(x, row, w int) (plane, y int) {
 
 // zipFrom is where byte x of the space side comes from in a DepthToSpace,
 // as a byte of the two pairs of plane registers (planes 0 and 1, then 2 and
-// 3), or false past the unit's 4*l bytes.
+// 3), or false past the stack's 4*l bytes.
 func zipFrom(x, row, w, l int) (int, bool) {
 	if x >= Planes*l {
 		return 0, false
@@ -172,7 +172,7 @@ func zipFrom(x, row, w, l int) (int, bool) {
 
 // unzipFrom is where byte y of plane register r comes from in a
 // SpaceToDepth, as a byte of the two pairs of space registers, or false
-// past the unit's l bytes.
+// past the stack's l bytes.
 func unzipFrom(r, y, row, w, l int) (int, bool) {
 	if y >= l {
 		return 0, false
@@ -225,17 +225,17 @@ func lowBits(n int) uint64 {
 // reaches on the depth and space sides with these arguments, the masks
 // read from tab as the kernel reads them, or false for arguments no kernel
 // takes or whose reach would overflow: the check before every call, which
-// trusts no plan. A kernel's units cross at most one segment boundary
+// trusts no plan. A kernel's stacks cross at most one segment boundary
 // (step <= plane), the last one none, and lastDepth must be where Last
 // lies.
-func Reach(tab []byte, units, step, last, lastDepth, plane int) (depth, space int, ok bool) {
+func Reach(tab []byte, stacks, step, last, lastDepth, plane int) (depth, space int, ok bool) {
 	const huge = math.MaxInt / 16 // far from overflow after the sums below
-	if len(tab) < TabBytes || units < 1 || units > unitsMax || step < 1 || step > Vector ||
+	if len(tab) < TabBytes || stacks < 1 || stacks > countMax || step < 1 || step > Vector ||
 		plane < step || last < 0 || max(last, plane) > huge || last%plane+step > plane ||
 		lastDepth != Depth(last, plane) {
 		return 0, 0, false
 	}
-	at := min((units-1)*step, last) // the furthest unit's start along the rows
+	at := min((stacks-1)*step, last) // the furthest stack's start along the rows
 	if n := maskLen(tab[MaskDepth:]); n > step {
 		return 0, 0, false
 	} else if n > 0 {
@@ -251,7 +251,7 @@ func Reach(tab []byte, units, step, last, lastDepth, plane int) (depth, space in
 
 // Reach is the package's Reach for the plan's arguments.
 func (p *Plan) Reach() (depth, space int, ok bool) {
-	return Reach(p.Tab[:], p.Units, p.Step, p.Last, p.LastDepth, p.Plane)
+	return Reach(p.Tab[:], p.Stacks, p.Step, p.Last, p.LastDepth, p.Plane)
 }
 
 // maskLen is one past the highest byte the mask at m selects.
@@ -259,15 +259,15 @@ func maskLen(m []byte) int { return 64 - bits.LeadingZeros64(binary.LittleEndian
 
 // Interpret runs the plan as the kernels do, in Go: the model the kernels
 // are tested against, and a check of the table on any machine. Like the
-// kernels, it follows the depth side unit by unit, never computing Depth
-// but for the last unit.
+// kernels, it follows the depth side stack by stack, never computing Depth
+// but for the last stack.
 func (p *Plan) Interpret(space, depth []byte) {
 	off, at, seg := 0, 0, 0 // along the rows; on the depth side; into the segment
-	for range p.Units {
+	for range p.Stacks {
 		if off > p.Last {
-			p.unit(space[Planes*p.Last:], depth, p.LastDepth, Vector) // within its segment
+			p.stack(space[Planes*p.Last:], depth, p.LastDepth, Vector) // within its segment
 		} else {
-			p.unit(space[Planes*off:], depth, at, p.Plane-seg)
+			p.stack(space[Planes*off:], depth, at, p.Plane-seg)
 		}
 		off, at, seg = off+p.Step, at+p.Step, seg+p.Step
 		if seg >= p.Plane {
@@ -277,11 +277,11 @@ func (p *Plan) Interpret(space, depth []byte) {
 	}
 }
 
-// unit runs one unit whose space side starts at space and depth side at
+// stack runs one stack whose space side starts at space and depth side at
 // depth[at:], rem bytes before its segment ends: masked loads of four
 // registers, the permutes, masked stores. Bytes from rem on come from the
 // next segment.
-func (p *Plan) unit(space, depth []byte, at, rem int) {
+func (p *Plan) stack(space, depth []byte, at, rem int) {
 	zip := p.Op == shape.DepthToSpace
 	depthMask := binary.LittleEndian.Uint64(p.Tab[MaskDepth:])
 	// addr is where byte k of register r lies, and whether it moves.
@@ -314,13 +314,13 @@ func (p *Plan) unit(space, depth []byte, at, rem int) {
 	}
 	for r := range Planes {
 		idx := p.Tab[r*Vector:][:Vector]
-		for at := 0; at < Vector; at += p.Unit {
-			x := int(idx[at]) % (pairBytes / p.Unit) * p.Unit
+		for at := 0; at < Vector; at += p.Grain {
+			x := int(idx[at]) % (pairBytes / p.Grain) * p.Grain
 			pair := 0
-			if idx[at+p.Unit-1]&0x80 != 0 {
+			if idx[at+p.Grain-1]&0x80 != 0 {
 				pair = 2
 			}
-			copy(out[r][at:at+p.Unit], in[pair+x/Vector][x%Vector:])
+			copy(out[r][at:at+p.Grain], in[pair+x/Vector][x%Vector:])
 		}
 	}
 	if p.Paired && !zip {
@@ -371,5 +371,5 @@ func split(pairs [Planes][Vector]byte) (out [Planes][Vector]byte) {
 
 // String describes the plan, as Describe reports it.
 func (p *Plan) String() string {
-	return fmt.Sprintf("stacked rows, %d units of 4 registers of %d-byte rows", p.Units, p.Step)
+	return fmt.Sprintf("stacked rows, %d stacks of 4 registers of %d-byte rows", p.Stacks, p.Step)
 }

@@ -19,7 +19,7 @@ var cases = [][4]int{
 }
 
 // each calls run with every plan of every case, order, op, element width
-// and unit, with a random source and the reference's output.
+// and stack, with a random source and the reference's output.
 func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	planned := 0
@@ -27,7 +27,7 @@ func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) 
 		for _, order := range []shape.Order{shape.DCR, shape.CRD} {
 			for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
 				for _, elem := range []int{1, 2, 3, 4, 8, 16} {
-					for _, unit := range []int{1, 2, 4, -1} { // -1: paired
+					for _, stack := range []int{1, 2, 4, -1} { // -1: paired
 						n, cp, h, w := c[0], c[1], c[2], c[3]
 						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
 						if op == shape.SpaceToDepth {
@@ -38,13 +38,13 @@ func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) 
 						if err != nil {
 							t.Fatal(err)
 						}
-						paired := unit < 0
+						paired := stack < 0
 						if paired {
-							unit = 1
+							stack = 1
 						}
-						p, ok := New(&g, unit, paired)
-						if ok != (w*elem <= MaxRow && elem%unit == 0 && (!paired || elem == 1)) {
-							t.Fatalf("%+v elem %d unit %d: planned %v", prm, elem, unit, ok)
+						p, ok := New(&g, stack, paired)
+						if ok != (w*elem <= MaxRow && elem%stack == 0 && (!paired || elem == 1)) {
+							t.Fatalf("%+v elem %d stack %d: planned %v", prm, elem, stack, ok)
 						}
 						if !ok {
 							continue
@@ -79,7 +79,7 @@ func TestInterpret(t *testing.T) {
 			p.Interpret(src, dst)
 		}
 		if !bytes.Equal(dst, want) {
-			t.Fatalf("%v %v %+v elem %d unit %d paired %v: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p.Unit, p.Paired, p)
+			t.Fatalf("%v %v %+v elem %d stack %d paired %v: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p.Grain, p.Paired, p)
 		}
 	})
 }
@@ -90,13 +90,13 @@ func TestReachRejects(t *testing.T) {
 	tab := make([]byte, TabBytes)
 	tab[MaskDepth] = 0x0f // 4 bytes
 	const big = int(^uint(0) >> 1)
-	for _, a := range [][5]int{ // units, step, last, lastDepth, plane
+	for _, a := range [][5]int{ // stacks, step, last, lastDepth, plane
 		{0, 4, 0, 0, 4}, {1, 0, 0, 0, 4}, {1, Vector + 1, 0, 0, 100}, {1, 4, -1, 0, 4},
 		{1, 4, 0, 0, 3}, {1, 4, 0, 0, 0}, {1, 4, big, 0, 4}, {1, 4, 0, 0, big / 2},
-		{unitsMax + 1, 4, 0, 0, 4},
-		{1, 4, 8, 38, 10},  // the last unit would cross a segment's end
+		{countMax + 1, 4, 0, 0, 4},
+		{1, 4, 8, 38, 10},  // the last stack would cross a segment's end
 		{1, 4, 12, 12, 10}, // lastDepth is not where byte 12 lies (42)
-		{1, 2, 0, 0, 4},    // the depth mask is longer than a unit
+		{1, 2, 0, 0, 4},    // the depth mask is longer than a stack
 	} {
 		if _, _, ok := Reach(tab, a[0], a[1], a[2], a[3], a[4]); ok {
 			t.Errorf("Reach%v: accepted", a)
@@ -105,7 +105,7 @@ func TestReachRejects(t *testing.T) {
 	if _, _, ok := Reach(tab[:TabBytes-1], 1, 4, 0, 0, 4); ok {
 		t.Error("a short table was accepted")
 	}
-	// Segments of 6 bytes, units of 4: the second unit takes bytes 4 and 5
+	// Segments of 6 bytes, stacks of 4: the second stack takes bytes 4 and 5
 	// of the first segment and 0 and 1 of the second, which lies 24 bytes
 	// on, so the last plane's last byte is 18+24+1; on the space side, one
 	// register of 16 bytes four times 4 bytes on.
@@ -114,7 +114,7 @@ func TestReachRejects(t *testing.T) {
 	if d, s, ok := Reach(tab, 2, 4, 8, 26, 6); !ok || d != 44 || s != 32 {
 		t.Errorf("Reach = %d, %d, %v; want 44, 32, true", d, s, ok)
 	}
-	// A third unit is the last, at byte 8 (26 on the depth side).
+	// A third stack is the last, at byte 8 (26 on the depth side).
 	if d, s, ok := Reach(tab, 3, 4, 8, 26, 6); !ok || d != 48 || s != 48 {
 		t.Errorf("Reach = %d, %d, %v; want 48, 48, true", d, s, ok)
 	}

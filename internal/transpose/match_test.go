@@ -80,7 +80,7 @@ func reshaped(size, perm []int, at, a int) ([]int, []int) {
 	s2 = append(s2, a, size[at]/a)
 	s2 = append(s2, size[at+1:]...)
 	if a == 1 {
-		s2[at], s2[at+1] = size[at], 1 // the unit dim goes after
+		s2[at], s2[at+1] = size[at], 1 // the size-1 dim goes after
 	}
 	for _, d := range perm {
 		switch {
@@ -114,7 +114,7 @@ func TestCanonicalForms(t *testing.T) {
 				if !agree(t, size, perm) {
 					t.Fatalf("%s perm %v: no match", name, perm)
 				}
-				for range 3 { // unit dims and split dims anywhere
+				for range 3 { // size-1 dims and split dims anywhere
 					at := rng.IntN(len(size))
 					size, perm = reshaped(size, perm, at, sizes[rng.IntN(len(sizes))])
 					if !agree(t, size, perm) {

@@ -9,7 +9,7 @@ import (
 
 // Folding identical kernels. Kernels of two ISAs of one architecture can
 // lower to the same instructions: AVX-512 BW's and VBMI's of elements of 4
-// bytes and more, whose permutes move the same units whether or not the
+// bytes and more, whose permutes move the same grains whether or not the
 // ISA permutes bytes. A later ISA's table then names the earlier ISA's
 // function, and its own assembly leaves the kernel out. Equality is of
 // the functions' text, compared in a canonical form, so nothing is

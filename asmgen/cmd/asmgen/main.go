@@ -283,26 +283,26 @@ func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table
 		}
 		b.WriteString("},\n")
 	}
-	if us := table.ISA(i.Name).StackUnits(); len(us) > 0 {
+	if us := table.ISA(i.Name).StackGrains(); len(us) > 0 {
 		for _, kind := range []table.Kind{table.StackZip, table.StackUnzip} {
 			name := "StackZip"
 			if kind == table.StackUnzip {
 				name = "StackUnzip"
 			}
-			fmt.Fprintf(&b, "%s: [simd.MaxStackUnit + 1]*simd.StackFunc{", name)
+			fmt.Fprintf(&b, "%s: [simd.MaxStackGrain + 1]*simd.StackFunc{", name)
 			for _, u := range us {
 				fmt.Fprintf(&b, "%d: %s, ", u, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}]))
 			}
 			b.WriteString("},\n")
 		}
 	}
-	if ws := table.ISA(i.Name).UnitWidths(); len(ws) > 0 {
-		for _, kind := range []table.Kind{table.UnitZip, table.UnitUnzip} {
-			name := "UnitZip"
-			if kind == table.UnitUnzip {
-				name = "UnitUnzip"
+	if ws := table.ISA(i.Name).BundleWidths(); len(ws) > 0 {
+		for _, kind := range []table.Kind{table.BundleZip, table.BundleUnzip} {
+			name := "BundleZip"
+			if kind == table.BundleUnzip {
+				name = "BundleUnzip"
 			}
-			fmt.Fprintf(&b, "%s: [simd.MaxUnitWidth + 1]*simd.UnitFunc{", name)
+			fmt.Fprintf(&b, "%s: [simd.MaxBundleWidth + 1]*simd.BundleFunc{", name)
 			for _, w := range ws {
 				fmt.Fprintf(&b, "%d: %s, ", w, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}]))
 			}
@@ -348,10 +348,10 @@ const (
 	MaxWidth = %d // the largest element size, in bytes
 	MaxCp    = %d // the largest C' of a transposing kernel
 	MaxGroups = %d // the most groups of windows of a gather kernel
-	MaxStackUnit = %d // the largest permute unit, in bytes, of a stacked-row kernel
-	MaxUnitWidth = %d // the largest element, in bytes, of a row-unit kernel
+	MaxStackGrain = %d // the largest permute grain, in bytes, of a stacked-row kernel
+	MaxBundleWidth = %d // the largest element, in bytes, of a bundle kernel
 )
-`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackUnit(), table.MaxUnitWidth())
+`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackGrain(), table.MaxBundleWidth())
 	for _, sig := range table.Signatures {
 		fields := func(names []string) string {
 			var out []string

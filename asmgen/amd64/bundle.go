@@ -11,23 +11,23 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
-// unitRows writes row-unit kernel k (table.UnitSig; internal/stack's Rows
-// plans its calls): per unit, the zip2 (unzip2) lane kernel's program of
-// one chunk for each of the unit's two space rows, block row i taking
+// bundleRows writes bundle kernel k (table.BundleSig; internal/stack's Bundles
+// plans its calls): per bundle, the zip2 (unzip2) lane kernel's program of
+// one chunk for each of the bundle's two space rows, block row i taking
 // planes 2*i and 2*i+1. A branch on the row length picks the smallest
-// chunk of stack.RowChunks that holds the row, so that each row is one
+// chunk of stack.BundleChunks that holds the row, so that each row is one
 // program with no tail; rows longer than the largest chunk loop over
 // chunks of it, the last one running past the row's end as well. That
-// slop lands in the next unit's rows, on both sides, which rewrites it
-// later; the last unit of each group of a SpaceToDepth, whose slop would
-// land in the group's next plane, written before, and the last unit of a
+// slop lands in the next bundle's rows, on both sides, which rewrites it
+// later; the last bundle of each group of a SpaceToDepth, whose slop would
+// land in the group's next plane, written before, and the last bundle of a
 // DepthToSpace call move exactly instead, so the kernel touches only its
 // groups' bytes.
-func (g *Generator) unitRows(k table.Kernel) error {
+func (g *Generator) bundleRows(k table.Kernel) error {
 	c := g.c
 	kind := table.Zip
 	what := "DepthToSpace: four planes' rows into the two rows they make"
-	if k.Kind == table.UnitUnzip {
+	if k.Kind == table.BundleUnzip {
 		kind, what = table.Unzip, "SpaceToDepth: two rows into the four planes' rows they come from"
 	}
 	progs, err := Programs(table.Kernel{ISA: k.ISA, Kind: kind, B: 2, Width: k.Width})
@@ -36,7 +36,7 @@ func (g *Generator) unitRows(k table.Kernel) error {
 	}
 	if kind == table.Unzip && k.Width <= 2 {
 		// One register of twice the chunk: one or two shuffles where the
-		// deinterleaves take up to four, which bound the unit on a Zen 5.
+		// deinterleaves take up to four, which bound the bundle on a Zen 5.
 		for _, chunk := range []int{8, 16} {
 			if progs[chunk], err = vec.WideUnzip2(k.Width, chunk); err != nil {
 				return err
@@ -44,7 +44,7 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		}
 	}
 	var chunks []int
-	for _, n := range stack.RowChunks {
+	for _, n := range stack.BundleChunks {
 		if progs[n] == nil {
 			if n >= k.Width {
 				return fmt.Errorf("%s: no program of %d-byte chunks", k.Name(), n)
@@ -54,9 +54,9 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		chunks = append(chunks, n)
 	}
 	g.function(k)
-	c.Doc(fmt.Sprintf("%s runs units of one row of each of four planes of an NCHW %s, %d-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.", k.Name(), what, k.Width))
+	c.Doc(fmt.Sprintf("%s runs bundles of one row of each of four planes of an NCHW %s, %d-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.", k.Name(), what, k.Width))
 	// The group stride stays in memory: it is read once per group, and
-	// the exact unit needs the registers.
+	// the exact bundle needs the registers.
 	space, depth, n, plane, plane3, groups := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("space"), space)
 	c.Load(c.Param("depth"), depth)
@@ -66,7 +66,7 @@ func (g *Generator) unitRows(k table.Kernel) error {
 	c.Load(c.Param("groups"), groups)
 	// A path per chunk, for the rows that fit it and not the one
 	// before; then one looping over the largest chunk, for longer rows.
-	// A group's last unit moves exactly, in chunks of half the size (the
+	// A group's last bundle moves exactly, in chunks of half the size (the
 	// smallest path's rows are exactly one chunk; the loop's are longer
 	// than the largest), the last chunk ending at the row's end.
 	type path struct {
@@ -101,54 +101,54 @@ func (g *Generator) unitRows(k table.Kernel) error {
 			tab = c.GP64()
 			g.pairEntryOf(k, n, tab)
 		}
-		groupLoop, unitLoop, lastUnit := g.label("group"), g.label("unit"), g.label("lastunit")
+		groupLoop, bundleLoop, lastBundle := g.label("group"), g.label("bundle"), g.label("lastbundle")
 		c.Label(groupLoop)
-		d, s, units := c.GP64(), c.GP64(), c.GP64()
+		d, s, bundles := c.GP64(), c.GP64(), c.GP64()
 		c.MOVQ(depth, d)
 		c.MOVQ(space, s)
-		c.Load(c.Param("units"), units)
-		zip, nextGroup := k.Kind == table.UnitZip, g.label("nextgroup")
+		c.Load(c.Param("bundles"), bundles)
+		zip, nextGroup := k.Kind == table.BundleZip, g.label("nextgroup")
 		if zip {
 			// The space sides of consecutive groups are contiguous, so
-			// a DepthToSpace group's last unit may write its slop into
+			// a DepthToSpace group's last bundle may write its slop into
 			// the next group, which rewrites it: only the call's last
-			// unit moves exactly.
+			// bundle moves exactly.
 			c.CMPQ(groups, operand.Imm(1))
-			c.JNE(operand.LabelRef(unitLoop))
+			c.JNE(operand.LabelRef(bundleLoop))
 		}
-		c.DECQ(units)
-		c.JZ(operand.LabelRef(lastUnit))
+		c.DECQ(bundles)
+		c.JZ(operand.LabelRef(lastBundle))
 		if paths[i].pairs {
-			g.unitPairs(d, s, n, plane, plane3, units, tab)
-			c.TESTQ(units, units)
-			c.JZ(operand.LabelRef(lastUnit))
+			g.bundlePairs(d, s, n, plane, plane3, bundles, tab)
+			c.TESTQ(bundles, bundles)
+			c.JZ(operand.LabelRef(lastBundle))
 		}
-		c.Label(unitLoop)
+		c.Label(bundleLoop)
 		for row := range 2 {
 			// A DepthToSpace writes each chunk's slop into the next
 			// chunk and row 0's into row 1: so chunk by chunk, row
 			// by row, each rewriting the slop before it.
 			if !loop {
-				g.unitChunk(k, progs[chunk], row, d, s, n, plane, plane3, nil)
+				g.bundleChunk(k, progs[chunk], row, d, s, n, plane, plane3, nil)
 				continue
 			}
 			off, chunkLoop := c.GP64(), g.label("chunk")
 			c.XORQ(off, off)
 			c.Label(chunkLoop)
-			g.unitChunk(k, progs[chunk], row, d, s, n, plane, plane3, off)
+			g.bundleChunk(k, progs[chunk], row, d, s, n, plane, plane3, off)
 			c.ADDQ(operand.Imm(uint64(chunk)), off)
 			c.CMPQ(off, n)
 			c.JLT(operand.LabelRef(chunkLoop))
 		}
 		c.ADDQ(n, d)
 		c.LEAQ(operand.Mem{Base: s, Index: n, Scale: 4}, s)
-		c.DECQ(units)
-		c.JNZ(operand.LabelRef(unitLoop))
+		c.DECQ(bundles)
+		c.JNZ(operand.LabelRef(bundleLoop))
 		if zip {
 			c.CMPQ(groups, operand.Imm(1))
 			c.JNE(operand.LabelRef(nextGroup))
 		}
-		c.Label(lastUnit)
+		c.Label(lastBundle)
 		for row := range 2 {
 			if loop {
 				g.exactRow(k, progs[exact], exact, row, d, s, n, plane, plane3, limit)
@@ -158,9 +158,9 @@ func (g *Generator) unitRows(k table.Kernel) error {
 			// or two, the second at limit, which may overlap the first:
 			// no loop and its branches, once per group (YOLO's CRD
 			// SpaceToDepth: 64 groups, 1.5% faster).
-			g.unitChunk(k, progs[exact], row, d, s, n, plane, plane3, nil)
+			g.bundleChunk(k, progs[exact], row, d, s, n, plane, plane3, nil)
 			if i > 0 {
-				g.unitChunk(k, progs[exact], row, d, s, n, plane, plane3, limit)
+				g.bundleChunk(k, progs[exact], row, d, s, n, plane, plane3, limit)
 			}
 		}
 		c.Label(nextGroup)
@@ -174,7 +174,7 @@ func (g *Generator) unitRows(k table.Kernel) error {
 	return nil
 }
 
-// exactRow moves space row i of the unit at d and s exactly, as the lane
+// exactRow moves space row i of the bundle at d and s exactly, as the lane
 // kernels move rows: chunks of chunk bytes from the row's start, the last
 // one at limit (n - chunk), overlapping the one before it.
 func (g *Generator) exactRow(k table.Kernel, p *vec.Prog, chunk, i int, d, s, n, plane, plane3, limit reg.GPVirtual) {
@@ -182,7 +182,7 @@ func (g *Generator) exactRow(k table.Kernel, p *vec.Prog, chunk, i int, d, s, n,
 	off, again, done := c.GP64(), g.label("exact"), g.label("exactdone")
 	c.XORQ(off, off)
 	c.Label(again)
-	g.unitChunk(k, p, i, d, s, n, plane, plane3, off)
+	g.bundleChunk(k, p, i, d, s, n, plane, plane3, off)
 	c.CMPQ(off, limit)
 	c.JEQ(operand.LabelRef(done))
 	c.ADDQ(operand.Imm(uint64(chunk)), off)
@@ -193,9 +193,9 @@ func (g *Generator) exactRow(k table.Kernel, p *vec.Prog, chunk, i int, d, s, n,
 	c.Label(done)
 }
 
-// unitChunk lowers one chunk of space row i of the unit at d (depth) and
+// bundleChunk lowers one chunk of space row i of the bundle at d (depth) and
 // s (space), off bytes into the row (nil: at its start).
-func (g *Generator) unitChunk(k table.Kernel, p *vec.Prog, i int, d, s, n, plane, plane3 reg.GPVirtual, off reg.Register) {
+func (g *Generator) bundleChunk(k table.Kernel, p *vec.Prog, i int, d, s, n, plane, plane3 reg.GPVirtual, off reg.Register) {
 	c := g.c
 	if off != nil {
 		dd, ss := c.GP64(), c.GP64()
@@ -207,7 +207,7 @@ func (g *Generator) unitChunk(k table.Kernel, p *vec.Prog, i int, d, s, n, plane
 	row := [2]operand.Mem{{Base: s}, {Base: s, Index: n, Scale: 2}}[i]
 	lanes := func(j, o int) operand.Mem { m := planes[2*i+j]; m.Disp = o; return m }
 	ilv := func(_, o int) operand.Mem { m := row; m.Disp = o; return m }
-	if k.Kind == table.UnitZip {
+	if k.Kind == table.BundleZip {
 		g.lower(p, lanes, ilv)
 	} else {
 		g.lower(p, ilv, lanes)

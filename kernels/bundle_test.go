@@ -12,18 +12,18 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
-// unitCases are NCHW calls of block size 2 for the row-unit kernels, as
+// bundleCases are NCHW calls of block size 2 for the bundle kernels, as
 // depth-side (n, C', h, w): YOLO's, N > 1, H = 1 (CRD: no plan; DCR: a
-// unit per channel), two units per group, and with 1-byte elements rows of
-// every length the kernels take, around each chunk (stack.RowChunks).
-func unitCases() [][4]int {
+// bundle per channel), two bundles per group, and with 1-byte elements rows of
+// every length the kernels take, around each chunk (stack.BundleChunks).
+func bundleCases() [][4]int {
 	out := [][4]int{{1, 64, 13, 13}, {2, 3, 5, 7}, {3, 2, 3, 5}, {1, 16, 28, 28}, {2, 5, 1, 9}, {1, 2, 9, 16}, {2, 1, 5, 32}, {1, 7, 3, 11}}
-	for w := stack.MinRow; w <= stack.MaxRowUnit+1; w++ {
+	for w := stack.MinRow; w <= stack.MaxBundleRow+1; w++ {
 		out = append(out, [4]int{2, 2, 2, w})
 	}
-	// Rows of 9 to 16 bytes, whose units AVX2's SpaceToDepth moves in
-	// pairs: groups of an odd and an even number of units, three (a pair's
-	// slop reaching the last unit's row and, at 9 and 10 bytes, past it)
+	// Rows of 9 to 16 bytes, whose bundles AVX2's SpaceToDepth moves in
+	// pairs: groups of an odd and an even number of bundles, three (a pair's
+	// slop reaching the last bundle's row and, at 9 and 10 bytes, past it)
 	// and more.
 	for w := 9; w <= 16; w++ {
 		out = append(out, [4]int{1, 1, 3, w}, [4]int{2, 2, 3, w}, [4]int{1, 3, 4, w}, [4]int{1, 1, 6, w})
@@ -31,14 +31,14 @@ func unitCases() [][4]int {
 	return out
 }
 
-// eachUnitCall calls run with every table under test that has a row-unit
+// eachBundleCall calls run with every table under test that has a bundle
 // plan for a case, order, op and element width, and the reference's
 // output.
-func eachUnitCall(t *testing.T, run func(name string, set *simd.Table, g *shape.Geometry, want, src []byte)) {
+func eachBundleCall(t *testing.T, run func(name string, set *simd.Table, g *shape.Geometry, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	planned := 0
 	for name, set := range tablesUnderTest() {
-		for _, c := range unitCases() {
+		for _, c := range bundleCases() {
 			for _, order := range []shape.Order{shape.DCR, shape.CRD} {
 				for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
 					for _, elem := range []int{1, 2, 4, 8} {
@@ -52,7 +52,7 @@ func eachUnitCall(t *testing.T, run func(name string, set *simd.Table, g *shape.
 						if err != nil {
 							t.Fatal(err)
 						}
-						if f, _ := set.UnitPlan(&g); f == nil {
+						if f, _ := set.BundlePlan(&g); f == nil {
 							continue
 						}
 						src := random.Bytes(rng, size)
@@ -68,35 +68,35 @@ func eachUnitCall(t *testing.T, run func(name string, set *simd.Table, g *shape.
 		}
 	}
 	for name, set := range tablesUnderTest() {
-		if set.UnitZip[1] != nil && planned == 0 {
-			t.Fatalf("%s: no case had a row-unit plan", name)
+		if set.BundleZip[1] != nil && planned == 0 {
+			t.Fatalf("%s: no case had a bundle plan", name)
 		}
 	}
 	t.Logf("%d calls run", planned)
 }
 
-// TestUnits runs every row-unit call of the cases against the reference,
+// TestBundles runs every bundle call of the cases against the reference,
 // into outputs with random bytes around them, which must stay.
-func TestUnits(t *testing.T) {
-	eachUnitCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+func TestBundles(t *testing.T) {
+	eachBundleCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
 		pad := bytes.Repeat([]byte{0xa5}, 64)
 		buf := append(append(append([]byte{}, pad...), make([]byte, len(want))...), pad...)
-		runUnits(set, g, buf[64:64+len(want)], src)
+		runBundles(set, g, buf[64:64+len(want)], src)
 		if !bytes.Equal(buf[64:64+len(want)], want) || !bytes.Equal(buf[:64], pad) || !bytes.Equal(buf[64+len(want):], pad) {
 			t.Fatalf("%s: %s: wrong output", name, describeGeometry(g))
 		}
 	})
 }
 
-// TestUnitGuardPages runs every row-unit call with both tensors right
+// TestBundleGuardPages runs every bundle call with both tensors right
 // against inaccessible pages, before and after: slop that reached past
 // a tensor would fault.
-func TestUnitGuardPages(t *testing.T) {
-	eachUnitCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+func TestBundleGuardPages(t *testing.T) {
+	eachBundleCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
 		inGuards(t, len(want), len(src), func(dst, s []byte) {
 			copy(s, src)
 			poison(dst, want)
-			runUnits(set, g, dst, s)
+			runBundles(set, g, dst, s)
 			if !bytes.Equal(dst, want) {
 				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))
 			}
@@ -104,12 +104,12 @@ func TestUnitGuardPages(t *testing.T) {
 	})
 }
 
-// runUnits runs a call's row-unit plan from src into dst.
-func runUnits(set *simd.Table, g *shape.Geometry, dst, src []byte) {
-	f, p := set.UnitPlan(g)
+// runBundles runs a call's bundle plan from src into dst.
+func runBundles(set *simd.Table, g *shape.Geometry, dst, src []byte) {
+	f, p := set.BundlePlan(g)
 	space, depth := dst, src
 	if g.Op == shape.SpaceToDepth {
 		space, depth = src, dst
 	}
-	f.Once(space, depth, simd.UnitArgs{N: p.N, Units: p.Units, Plane: p.Plane, Groups: p.Groups, Group: p.Group}, p.Elem)
+	f.Once(space, depth, simd.BundleArgs{N: p.N, Bundles: p.Bundles, Plane: p.Plane, Groups: p.Groups, Group: p.Group}, p.Elem)
 }

@@ -11,20 +11,20 @@ import (
 )
 
 // rowCases are the cases above plus, with 1-byte elements, rows of every
-// length row units take, H = 1 and 2 (a group of one or two units in CRD),
+// length bundles take, H = 1 and 2 (a group of one or two bundles in CRD),
 // and N = 2.
 func rowCases() [][4]int {
 	out := append([][4]int{}, cases...)
-	for w := 1; w <= MaxRowUnit; w++ {
+	for w := 1; w <= MaxBundleRow; w++ {
 		out = append(out, [4]int{2, 2, 1, w}, [4]int{1, 3, 2, w})
 	}
 	return out
 }
 
-// eachRows calls run with every row-unit plan of every case, order, op and
+// eachBundles calls run with every bundle plan of every case, order, op and
 // element width, a random source and the reference's output, and checks
-// that exactly the calls NewRows documents have one.
-func eachRows(t *testing.T, run func(p *Rows, g *shape.Geometry, want, src []byte)) {
+// that exactly the calls NewBundles documents have one.
+func eachBundles(t *testing.T, run func(p *Bundles, g *shape.Geometry, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	planned := 0
 	for _, c := range rowCases() {
@@ -41,13 +41,13 @@ func eachRows(t *testing.T, run func(p *Rows, g *shape.Geometry, want, src []byt
 					if err != nil {
 						t.Fatal(err)
 					}
-					units := cp * h
+					bundles := cp * h
 					if order == shape.CRD {
-						units = h
+						bundles = h
 					}
-					p, ok := NewRows(&g)
+					p, ok := NewBundles(&g)
 					row := w * elem
-					if want := elem <= 8 && elem != 3 && row >= MinRow && row <= MaxRowUnit && units >= 2; ok != want {
+					if want := elem <= 8 && elem != 3 && row >= MinRow && row <= MaxBundleRow && bundles >= 2; ok != want {
 						t.Fatalf("%v %+v elem %d: planned %v", op, prm, elem, ok)
 					}
 					if !ok {
@@ -68,12 +68,12 @@ func eachRows(t *testing.T, run func(p *Rows, g *shape.Geometry, want, src []byt
 }
 
 // TestRowsInterpret runs every plan in Go, slop included, against the
-// reference, and checks that RowsReach covers exactly the tensors and that
-// the slop of every unit but the last of a group stays inside the next
-// unit's rows, on both sides (what RowsReach assumes).
+// reference, and checks that BundlesReach covers exactly the tensors and that
+// the slop of every bundle but the last of a group stays inside the next
+// bundle's rows, on both sides (what BundlesReach assumes).
 func TestRowsInterpret(t *testing.T) {
-	eachRows(t, func(p *Rows, g *shape.Geometry, want, src []byte) {
-		depth, space, ok := RowsReach(p.N, p.Elem, p.Units, p.Plane, p.Groups, p.Group)
+	eachBundles(t, func(p *Bundles, g *shape.Geometry, want, src []byte) {
+		depth, space, ok := BundlesReach(p.N, p.Elem, p.Bundles, p.Plane, p.Groups, p.Group)
 		if slop := RowSpan(p.N, p.Elem) - p.N; !ok || depth != len(src) || space != len(src) || slop < 0 || slop >= p.N {
 			t.Fatalf("%v %v %+v: reach %d %d %v, slop %d, for %d bytes (%v)", g.Op, g.Order, g.Depth, depth, space, ok, slop, len(src), p)
 		}
@@ -93,19 +93,19 @@ func TestRowsInterpret(t *testing.T) {
 // overflow, are refused before any kernel runs.
 func TestRowsReachRejects(t *testing.T) {
 	const big = int(^uint(0) >> 1)
-	for _, a := range [][6]int{ // n, w, units, plane, groups, group
-		{MinRow - 1, 1, 1, 0, 1, 0}, {MaxRowUnit + 1, 1, 1, 0, 1, 0}, {8, 0, 1, 0, 1, 0}, {8, 16, 1, 0, 1, 0},
-		{8, 1, 0, 0, 1, 0}, {8, 1, unitsMax + 1, 0, 1, 0}, {8, 1, 1, -1, 1, 0}, {8, 1, 1, 0, 0, 0},
+	for _, a := range [][6]int{ // n, w, bundles, plane, groups, group
+		{MinRow - 1, 1, 1, 0, 1, 0}, {MaxBundleRow + 1, 1, 1, 0, 1, 0}, {8, 0, 1, 0, 1, 0}, {8, 16, 1, 0, 1, 0},
+		{8, 1, 0, 0, 1, 0}, {8, 1, countMax + 1, 0, 1, 0}, {8, 1, 1, -1, 1, 0}, {8, 1, 1, 0, 0, 0},
 		{8, 1, 1, 0, 1, -1}, {8, 1, 1, big / 2, 1, 0}, {8, 1, 1, 0, 3, big / 4}, {8, 3, 1, 0, 1, 0}, {12, 8, 1, 0, 1, 0},
 	} {
-		if _, _, ok := RowsReach(a[0], a[1], a[2], a[3], a[4], a[5]); ok {
-			t.Errorf("RowsReach%v: accepted", a)
+		if _, _, ok := BundlesReach(a[0], a[1], a[2], a[3], a[4], a[5]); ok {
+			t.Errorf("BundlesReach%v: accepted", a)
 		}
 	}
-	// Two units of 13-byte rows, planes 100 bytes apart, two groups 1000
+	// Two bundles of 13-byte rows, planes 100 bytes apart, two groups 1000
 	// bytes apart: the last row of the last plane of the second group
 	// ends at 1000 + 300 + 2*13, the space side at 1000 + 8*13.
-	if d, s, ok := RowsReach(13, 1, 2, 100, 2, 1000); !ok || d != 1326 || s != 1104 {
-		t.Errorf("RowsReach = %d, %d, %v; want 1326, 1104, true", d, s, ok)
+	if d, s, ok := BundlesReach(13, 1, 2, 100, 2, 1000); !ok || d != 1326 || s != 1104 {
+		t.Errorf("BundlesReach = %d, %d, %v; want 1326, 1104, true", d, s, ok)
 	}
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // TestPairMasks runs the table's masks as the kernels do, on windows of
-// numbered bytes, for every row length and element width the unit pairs
-// take: each plane's register must hold its units of row a, then of row b.
+// numbered bytes, for every row length and element width the bundle pairs
+// take: each plane's register must hold its bundles of row a, then of row b.
 func TestPairMasks(t *testing.T) {
 	const lane = vec.LaneBytes
 	for _, w := range []int{1, 2} {

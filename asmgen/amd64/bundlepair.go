@@ -10,17 +10,17 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 )
 
-// Unit pairs: an AVX2 SpaceToDepth of 1- or 2-byte elements whose rows
-// are pairMin to 16 bytes (YOLO's 13x13 maps) moves two consecutive units
+// Bundle pairs: an AVX2 SpaceToDepth of 1- or 2-byte elements whose rows
+// are pairMin to 16 bytes (YOLO's 13x13 maps) moves two consecutive bundles
 // at a time, writing the two rows of each plane, 2n bytes together, in one
-// 32-byte store, where a unit alone writes each row with a 16-byte store
+// 32-byte store, where a bundle alone writes each row with a 16-byte store
 // of a register half. Half the stores and loop steps: on a Zen 4, YOLO's
 // 1-byte SpaceToDepth went from 0.46 to 0.62 of copy() (DCR; CRD, whose
-// 64 groups each end with an exact unit, 0.45 to 0.51).
+// 64 groups each end with an exact bundle, 0.45 to 0.51).
 //
-// Of the pair's space rows, a (of the first unit) and b (of the second,
+// Of the pair's space rows, a (of the first bundle) and b (of the second,
 // 4n bytes on), block row i of each, planes (i, 0) and (i, 1) take the
-// even and the odd units. Each plane's register draws, in lane 0, on a's
+// even and the odd bundles. Each plane's register draws, in lane 0, on a's
 // 2n bytes and b's first 32-2n: 32 bytes together, two 16-byte windows if
 // the second is a[16:2n] followed by b[0:32-2n], which a blend of two
 // loads makes (the load of b's bytes starts 2n-16 bytes before b, 2n+16
@@ -28,26 +28,26 @@ import (
 // second 16 bytes. So two windows, x = [a[0:16] | b[0:16]] and y =
 // [a[16:2n] b[0:32-2n] | b[16:32]], each shuffled in-lane and the two
 // ORed, make each plane's register with no lane-crossing permute. (A
-// first version unzipped each row as a unit does and slid b's half over
+// first version unzipped each row as a bundle does and slid b's half over
 // with VPERMQ, which Zen 4 runs one a cycle: 8% slower on YOLO's DCR, 5%
 // faster on its CRD.) The masks depend on n, known only at run time: they
 // come from a table with an entry per n.
 //
-// The 32-2n bytes past a pair's rows land in the rows of the units after
-// it, which rewrite them: pairs run while need(n) units remain before the
+// The 32-2n bytes past a pair's rows land in the rows of the bundles after
+// it, which rewrite them: pairs run while need(n) bundles remain before the
 // group's last one, which moves exactly.
 const (
-	pairMin     = 9                             // the shortest row, in bytes, of the paths that pair units (the 16-byte chunk's)
+	pairMin     = 9                             // the shortest row, in bytes, of the paths that pair bundles (the 16-byte chunk's)
 	pairMax     = 16                            // the longest
 	pairWindows = 2                             // x and y
-	pairMasks   = 2*pairWindows + 1             // the shuffles of x and y for the even and the odd units, and the blend that makes y
+	pairMasks   = 2*pairWindows + 1             // the shuffles of x and y for the even and the odd bundles, and the blend that makes y
 	pairNeed    = pairMasks * 2 * vec.LaneBytes // offset of need in a table entry
 	pairEntry   = 256                           // bytes of a table entry (a power of two): the masks, need, padding
 )
 
 // pairMasksOf returns the masks of rows of n bytes (pairMin <= n <= 16) of
 // w-byte elements: the shuffle of window t for the even (j = 0) or odd
-// (j = 1) units at j*pairWindows+t, then the blend that makes y (see Unit
+// (j = 1) bundles at j*pairWindows+t, then the blend that makes y (see Bundle
 // pairs): set where y's bytes come from b.
 func pairMasksOf(n, w int) (masks [pairMasks][2 * vec.LaneBytes]byte) {
 	const none = 0x80 // VPSHUFB writes zero
@@ -77,7 +77,7 @@ func pairMasksOf(n, w int) (masks [pairMasks][2 * vec.LaneBytes]byte) {
 	return masks
 }
 
-// pairNeeds is how many units must remain before a group's last one for
+// pairNeeds is how many bundles must remain before a group's last one for
 // a pair of rows of n bytes to run: the two it moves, and those its slop
 // reaches (at least one).
 func pairNeeds(n int) int {
@@ -100,11 +100,11 @@ func pairTable(w int) []byte {
 	return out
 }
 
-// pairs reports whether the unit kernel k pairs the units of its path of
+// pairs reports whether the bundle kernel k pairs the bundles of its path of
 // one chunk (not the loop over chunks) whose rows are longer than shorter
 // bytes.
 func pairs(k table.Kernel, chunk, shorter int) bool {
-	return k.Kind == table.UnitUnzip && k.Width <= 2 && chunk == pairMax && shorter+1 >= pairMin
+	return k.Kind == table.BundleUnzip && k.Width <= 2 && chunk == pairMax && shorter+1 >= pairMin
 }
 
 // pairEntryOf sets tab to the table entry of rows of n bytes, less
@@ -121,10 +121,10 @@ func (g *Generator) pairEntryOf(k table.Kernel, n, tab reg.GPVirtual) {
 // pairDisp is the displacement from tab (pairEntryOf) to the entry's start.
 const pairDisp = -pairMin * pairEntry
 
-// unitPairs moves units two at a time, from the unit at d and s, while
-// units (those left before the group's last) is at least the entry's
-// need, leaving d, s and units at the first unit it left.
-func (g *Generator) unitPairs(d, s, n, plane, plane3, units, tab reg.GPVirtual) {
+// bundlePairs moves bundles two at a time, from the bundle at d and s, while
+// bundles (those left before the group's last) is at least the entry's
+// need, leaving d, s and bundles at the first bundle it left.
+func (g *Generator) bundlePairs(d, s, n, plane, plane3, bundles, tab reg.GPVirtual) {
 	c := g.c
 	var masks [pairMasks]reg.VecPhysical
 	for t := range masks {
@@ -133,7 +133,7 @@ func (g *Generator) unitPairs(d, s, n, plane, plane3, units, tab reg.GPVirtual) 
 	}
 	need := operand.Mem{Base: tab, Disp: pairDisp + pairNeed}
 	loop, done := g.label("pairs"), g.label("pairsdone")
-	c.CMPQ(units, need)
+	c.CMPQ(bundles, need)
 	c.JLT(operand.LabelRef(done))
 	c.Label(loop)
 	s1 := c.GP64() // the space rows of block row 1
@@ -159,8 +159,8 @@ func (g *Generator) unitPairs(d, s, n, plane, plane3, units, tab reg.GPVirtual) 
 	}
 	c.LEAQ(operand.Mem{Base: d, Index: n, Scale: 2}, d)
 	c.LEAQ(operand.Mem{Base: s, Index: n, Scale: 8}, s)
-	c.SUBQ(operand.Imm(2), units)
-	c.CMPQ(units, need)
+	c.SUBQ(operand.Imm(2), bundles)
+	c.CMPQ(bundles, need)
 	c.JGE(operand.LabelRef(loop))
 	c.Label(done)
 }
