@@ -22,6 +22,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // TestTiersMatchReference runs every tier this machine can run over the
@@ -40,10 +41,10 @@ func TestTiersMatchReference(t *testing.T) {
 		if stream {
 			defer engine.SetStreamMin(0)() // from here on every call streams
 		}
-		for _, tier := range cases.Tiers() {
+		for _, tier := range verify.Tiers() {
 			name := tier.Name + map[bool]string{true: " streaming"}[stream]
 			t.Run(name, func(t *testing.T) {
-				cases.Compare(t, name, tier.Run, all, cases.Widths, rng)
+				verify.Compare(t, name, tier.Run, all, cases.Widths, rng)
 			})
 		}
 	}
@@ -97,7 +98,7 @@ func checkKind[T bs.Element](t *testing.T, all []cases.Case, rng *rand.Rand) {
 		if c.Op == shape.SpaceToDepth {
 			f = bs.SpaceToDepth[T]
 		}
-		if err := f(got, src, c.Public()); err != nil {
+		if err := f(got, src, verify.Public(c)); err != nil {
 			t.Fatalf("%T %v: %v", *new(T), c, err)
 		}
 		if !bytes.Equal(bitsOf(got), bitsOf(want)) {
@@ -127,14 +128,14 @@ func TestInverse(t *testing.T) {
 			x[i] = rng.Uint64()
 		}
 		space, back := make([]uint64, len(x)), make([]uint64, len(x))
-		if err := bs.DepthToSpace(space, x, c.Public()); err != nil {
+		if err := bs.DepthToSpace(space, x, verify.Public(c)); err != nil {
 			t.Fatal(err)
 		}
-		out, err := c.Public().DepthToSpaceDims()
+		out, err := verify.Public(c).DepthToSpaceDims()
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := c.Public()
+		q := verify.Public(c)
 		q.N, q.C, q.H, q.W = out.N, out.C, out.H, out.W
 		if err := bs.SpaceToDepth(back, space, q); err != nil {
 			t.Fatal(err)
@@ -186,11 +187,11 @@ func TestWorkersRace(t *testing.T) {
 		src := random.Bytes(rng, c.Len()*4)
 		for _, w := range []int{2, 3, 7, 64} {
 			c.P.Workers = w
-			route, err := bs.Describe(bs.Op(c.Op), c.Public(), 4)
+			route, err := bs.Describe(bs.Op(c.Op), verify.Public(c), 4)
 			if err != nil || !strings.Contains(route, "goroutines;") {
 				t.Fatalf("%v workers=%d: %s, %v: not split", c, w, route, err)
 			}
-			cases.Check(t, fmt.Sprintf("workers=%d", w), cases.API, c, 4, make([]byte, len(src)), src)
+			verify.Check(t, fmt.Sprintf("workers=%d", w), verify.API, c, 4, make([]byte, len(src)), src)
 		}
 	}
 }
@@ -207,10 +208,10 @@ func TestNoAllocations(t *testing.T) {
 		}
 		for _, workers := range []int{0, 1} {
 			c.P.Workers = workers
-			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, c.Public()) }); n != 0 {
+			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, verify.Public(c)) }); n != 0 {
 				t.Errorf("%v workers=%d: typed API allocates %v times per call", c, workers, n)
 			}
-			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, c.Public()) }); n != 0 {
+			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, verify.Public(c)) }); n != 0 {
 				t.Errorf("%v workers=%d: byte API allocates %v times per call", c, workers, n)
 			}
 		}
@@ -233,8 +234,8 @@ func TestLargeTensors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, c := range cases.All(1, 16, 256, 1024, 2) { // 16 MiB of float32
 		src := random.Bytes(rng, c.Len()*4)
-		for _, tier := range cases.Tiers() {
-			cases.Check(t, tier.Name, tier.Run, c, 4, make([]byte, len(src)), src)
+		for _, tier := range verify.Tiers() {
+			verify.Check(t, tier.Name, tier.Run, c, 4, make([]byte, len(src)), src)
 		}
 	}
 }
@@ -265,7 +266,7 @@ func TestBaseTakesTheRest(t *testing.T) {
 					t.Errorf("%v %v es=%d: %v; want a kernel of the base, %s", tier, k, c.es, route, i.Base)
 				}
 				src := random.Bytes(rng, k.Len()*c.es)
-				cases.Check(t, tier.String(), m.Do, k, c.es, make([]byte, len(src)), src)
+				verify.Check(t, tier.String(), m.Do, k, c.es, make([]byte, len(src)), src)
 			}
 		}
 	}

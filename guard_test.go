@@ -8,6 +8,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/guard"
 	"github.com/blockshuffle/blockshuffle/internal/random"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // TestGuardPages runs whole calls of every tier with src and dst placed
@@ -27,7 +28,7 @@ func TestGuardPages(t *testing.T) {
 	var srcMem, dstMem guard.Region
 	defer srcMem.Release()
 	defer dstMem.Release()
-	for _, tier := range cases.Tiers() {
+	for _, tier := range verify.Tiers() {
 		for _, es := range []int{1, 2, 4, 8, 16, -4, -8} { // negative: streaming, as large tensors are written
 			restore := func() {}
 			if es < 0 {
@@ -42,7 +43,7 @@ func TestGuardPages(t *testing.T) {
 				}
 				for _, b := range [][2][]byte{{src0, dst0}, {src1, dst1}} {
 					random.Fill(rng, b[0])
-					cases.Check(t, tier.Name, tier.Run, c, es, b[1], b[0])
+					verify.Check(t, tier.Name, tier.Run, c, es, b[1], b[0])
 				}
 			}
 			restore()

@@ -13,6 +13,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // planRunner makes each call with a Plan made for it.
@@ -30,13 +31,13 @@ func planRunner(op shape.Op, dst, src []byte, elemSize int, p shape.Params) erro
 func TestPlanMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	all := append(cases.Edge(), cases.Random(rng, 200, 1<<14)...)
-	cases.Compare(t, "plan", planRunner, all, cases.Widths, rng)
+	verify.Compare(t, "plan", planRunner, all, cases.Widths, rng)
 	for _, c := range all[:50] {
-		pl, err := bs.NewPlan(bs.Op(c.Op), c.Public(), 4)
+		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public(c), 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d, _ := bs.Describe(bs.Op(c.Op), c.Public(), 4); pl.String() != d {
+		if d, _ := bs.Describe(bs.Op(c.Op), verify.Public(c), 4); pl.String() != d {
 			t.Errorf("%v: String %q, Describe %q", c, pl, d)
 		}
 	}
@@ -51,7 +52,7 @@ func TestRunPlan(t *testing.T) {
 		if err := ref.Run(c.Op, want, src, c.P); err != nil {
 			t.Fatal(err)
 		}
-		pl, err := bs.NewPlan(bs.Op(c.Op), c.Public(), 4)
+		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public(c), 4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func TestRunPlan(t *testing.T) {
 			t.Fatalf("%v: RunPlan: %v, or a wrong output", c, err)
 		}
 		// A plan of 2-byte elements on uint16.
-		pl2, _ := bs.NewPlan(bs.Op(c.Op), c.Public(), 2)
+		pl2, _ := bs.NewPlan(bs.Op(c.Op), verify.Public(c), 2)
 		s16, w16, g16 := bitsAs[uint16](bitsOf(src))[:c.Len()], make([]uint16, c.Len()), make([]uint16, c.Len())
 		_ = ref.Run(c.Op, w16, s16, c.P)
 		if err := bs.RunPlan(pl2, g16, s16); err != nil || !bytes.Equal(bitsOf(g16), bitsOf(w16)) {
@@ -85,7 +86,7 @@ func TestPlanErrors(t *testing.T) {
 	check := func(name string, err, want error, untouched []byte) {
 		t.Helper()
 		before := bytes.Clone(untouched)
-		if !errors.Is(err, want) || cases.Wrapped(err) != 1 {
+		if !errors.Is(err, want) || verify.Wrapped(err) != 1 {
 			t.Errorf("%s: error %v, want one sentinel: %v", name, err, want)
 		}
 		if !bytes.Equal(untouched, before) {
@@ -162,7 +163,7 @@ func TestPlanConcurrent(t *testing.T) {
 func TestPlanNoAllocations(t *testing.T) {
 	for _, c := range cases.All(1, 3, 13, 13, 2) {
 		for _, workers := range []int{0, 1, 4} {
-			p := c.Public()
+			p := verify.Public(c)
 			p.Workers = workers
 			pl, err := bs.NewPlan(bs.Op(c.Op), p, 4)
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // shapeSeeds are the interesting cases every run starts from: b = 1, the
@@ -95,13 +96,13 @@ func fill(seed []byte, n int) []byte {
 // the streaming paths large tensors take (non-temporal kernels).
 func compare(t *testing.T, c cases.Case, es int, seed []byte) {
 	src := fill(seed, c.Len()*es)
-	paths := append(cases.Tiers(), cases.Tier{Name: "api", Run: cases.API}, cases.Tier{Name: "generic", Run: cases.Generic})
+	paths := append(verify.Tiers(), verify.Tier{Name: "api", Run: verify.API}, verify.Tier{Name: "generic", Run: verify.Generic})
 	for _, path := range paths {
-		cases.Check(t, path.Name, path.Run, c, es, make([]byte, len(src)), src)
+		verify.Check(t, path.Name, path.Run, c, es, make([]byte, len(src)), src)
 	}
 	defer engine.SetStreamMin(0)()
-	for _, path := range cases.Tiers() {
-		cases.Check(t, path.Name+" streaming", path.Run, c, es, make([]byte, len(src)), src)
+	for _, path := range verify.Tiers() {
+		verify.Check(t, path.Name+" streaming", path.Run, c, es, make([]byte, len(src)), src)
 	}
 }
 
@@ -162,7 +163,7 @@ func FuzzValidate(f *testing.F) {
 			before := bytes.Clone(mem)
 			err := call(api, op, dst, src, es, p)
 			if err != nil {
-				if matched := cases.Wrapped(err); matched != 1 {
+				if matched := verify.Wrapped(err); matched != 1 {
 					t.Fatalf("%s %+v: error %v wraps %d sentinels", api, p, err, matched)
 				}
 				if !bytes.Equal(mem, before) {
@@ -191,7 +192,7 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	case "bytes":
-		return cases.API(op, dst, src, es, public.Internal(p))
+		return verify.API(op, dst, src, es, public.Internal(p))
 	case "generic":
 		f := generic.SpaceToDepth[float32]
 		if d2s {
@@ -199,7 +200,7 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	}
-	return cases.Generic(op, dst, src, es, public.Internal(p))
+	return verify.Generic(op, dst, src, es, public.Internal(p))
 }
 
 // floats views b, whose length is a multiple of 4, as float32s.

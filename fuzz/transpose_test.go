@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // FuzzTranspose gives TransposeBytes an arbitrary shape (up to 8 dims of up
@@ -80,7 +80,7 @@ func FuzzONNXParams(f *testing.F) {
 		}
 		p, err := bs.ONNXParams(op, []int64{n, c, h, w}, b, mode)
 		if err != nil {
-			if matched := cases.Wrapped(err); matched != 1 {
+			if matched := verify.Wrapped(err); matched != 1 {
 				t.Fatalf("%v %d %d %d %d b=%d %q: error %v wraps %d sentinels", op, n, c, h, w, b, mode, err, matched)
 			}
 			return

@@ -14,13 +14,14 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // TestBytesMatchReference compares the byte-level path with the naive
 // reference on every edge case and many random ones, at every width.
 func TestBytesMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	cases.Compare(t, "generic", cases.Generic, append(cases.Edge(), cases.Random(rng, 400, 1<<14)...), cases.Widths, rng)
+	verify.Compare(t, "generic", verify.Generic, append(cases.Edge(), cases.Random(rng, 400, 1<<14)...), cases.Widths, rng)
 }
 
 // TestMisalignedBytes runs the byte path on slices that start at every
@@ -34,7 +35,7 @@ func TestMisalignedBytes(t *testing.T) {
 				n := c.Len() * es
 				src := random.Bytes(rng, n+off)[off:]
 				dst := make([]byte, n+off)[off:]
-				cases.Check(t, fmt.Sprintf("offset %d", off), cases.Generic, c, es, dst, src)
+				verify.Check(t, fmt.Sprintf("offset %d", off), verify.Generic, c, es, dst, src)
 			}
 		}
 	}
@@ -56,7 +57,7 @@ func TestStrings(t *testing.T) {
 		if c.Op == shape.SpaceToDepth {
 			f = generic.SpaceToDepth[string]
 		}
-		if err := f(got, src, c.Public()); err != nil {
+		if err := f(got, src, verify.Public(c)); err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
 		for i := range got {
@@ -86,7 +87,7 @@ func TestWorkers(t *testing.T) {
 			if engine.Lookup(isa.Generic).Describe(&g).Workers > 1 {
 				split++
 			}
-			cases.Check(t, fmt.Sprintf("workers=%d", w), cases.Generic, c, 4, make([]byte, len(src)), src)
+			verify.Check(t, fmt.Sprintf("workers=%d", w), verify.Generic, c, 4, make([]byte, len(src)), src)
 		}
 	}
 	if split == 0 {

@@ -5,8 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blockshuffle/blockshuffle/internal/random"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
@@ -38,34 +37,12 @@ func eachBundleCall(t *testing.T, run func(name string, set *simd.Table, g *shap
 	rng := rand.New(rand.NewPCG(11, 12))
 	planned := 0
 	for name, set := range tablesUnderTest() {
-		for _, c := range bundleCases() {
-			for _, order := range []shape.Order{shape.DCR, shape.CRD} {
-				for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
-					for _, elem := range []int{1, 2, 4, 8} {
-						n, cp, h, w := c[0], c[1], c[2], c[3]
-						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-						if op == shape.SpaceToDepth {
-							prm = shape.Params{N: n, C: cp, H: 2 * h, W: 2 * w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-						}
-						size := n * cp * 4 * h * w * elem
-						g, err := shape.Validate(op, prm, elem, size, size, false)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if f, _ := set.BundlePlan(&g); f == nil {
-							continue
-						}
-						src := random.Bytes(rng, size)
-						want := make([]byte, size)
-						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
-							t.Fatal(err)
-						}
-						planned++
-						run(name, set, &g, want, src)
-					}
-				}
+		cases.Each(t, rng, cases.Of(bundleCases(), 2, shape.NCHW), []int{1, 2, 4, 8}, func(c *cases.Call) {
+			if f, _ := set.BundlePlan(&c.G); f != nil {
+				planned++
+				run(name, set, &c.G, c.Want(), c.Src)
 			}
-		}
+		})
 	}
 	for name, set := range tablesUnderTest() {
 		if set.BundleZip[1] != nil && planned == 0 {

@@ -8,27 +8,26 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/gather"
-	"github.com/blockshuffle/blockshuffle/internal/random"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // gatherCases are calls for the gather kernels: every op, order and layout
 // at block sizes 2, 3, 4 and 8 on small maps whose rows are shorter than a
 // vector (where the plans are used), YOLO's, and a few with N > 1, H or
-// W = 1 and odd widths.
-func gatherCases() []shape.Params {
-	var out []shape.Params
+// W = 1 and odd widths; each tensor also as the input of the other op,
+// where it is one.
+func gatherCases() []cases.Case {
+	var out []cases.Case
 	for _, d := range [][5]int{ // n, C', h, w, b on the depth side
 		{1, 64, 13, 13, 2}, {2, 3, 5, 7, 2}, {1, 4, 1, 9, 3}, {1, 2, 6, 1, 4}, {3, 2, 3, 5, 4},
 		{1, 8, 4, 4, 8}, {1, 1, 2, 3, 8}, {2, 5, 3, 3, 3}, {1, 16, 28, 28, 2}, {1, 3, 1, 1, 2},
 	} {
-		for _, order := range []shape.Order{shape.DCR, shape.CRD} {
-			for _, layout := range []shape.Layout{shape.NCHW, shape.NHWC} {
-				n, cp, h, w, b := d[0], d[1], d[2], d[3], d[4]
-				out = append(out,
-					shape.Params{N: n, C: cp * b * b, H: h, W: w, BlockSize: b, Order: order, Layout: layout},
-					shape.Params{N: n, C: cp, H: h * b, W: w * b, BlockSize: b, Order: order, Layout: layout})
+		for _, c := range cases.All(d[0], d[1], d[2], d[3], d[4]) {
+			out = append(out, c)
+			c.Op = map[shape.Op]shape.Op{shape.DepthToSpace: shape.SpaceToDepth, shape.SpaceToDepth: shape.DepthToSpace}[c.Op]
+			if _, err := shape.Check(c.Op, c.P, 1); err == nil {
+				out = append(out, c)
 			}
 		}
 	}
@@ -41,31 +40,17 @@ func eachGatherPlan(t *testing.T, run func(name string, g *shape.Geometry, p *ga
 	rng := rand.New(rand.NewPCG(7, 8))
 	planned, edges := 0, 0
 	for name, set := range tablesUnderTest() {
-		for _, p := range gatherCases() {
-			for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
-				for _, elem := range []int{1, 2, 4, 8, 3} {
-					n := p.N * p.C * p.H * p.W * elem
-					g, err := shape.Validate(op, p, elem, n, n, false)
-					if err != nil { // C < b*b for DepthToSpace
-						continue
-					}
-					plan, calls, ok := set.GatherPlan(&g)
-					if !ok {
-						continue
-					}
-					src := random.Bytes(rng, n)
-					want := make([]byte, n)
-					if err := ref.RunBytes(op, want, src, elem, p); err != nil {
-						t.Fatal(err)
-					}
-					planned++
-					if len(plan.Edges) > 0 {
-						edges++
-					}
-					run(name, &g, plan, calls, want, src)
-				}
+		cases.Each(t, rng, gatherCases(), []int{1, 2, 4, 8, 3}, func(c *cases.Call) {
+			plan, calls, ok := set.GatherPlan(&c.G)
+			if !ok {
+				return
 			}
-		}
+			planned++
+			if len(plan.Edges) > 0 {
+				edges++
+			}
+			run(name, &c.G, plan, calls, c.Want(), c.Src)
+		})
 	}
 	for _, set := range tablesUnderTest() {
 		// Edge programs too: small calls whose windows leave the source

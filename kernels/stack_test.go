@@ -5,8 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blockshuffle/blockshuffle/internal/random"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
@@ -30,41 +29,17 @@ func stackCases() [][4]int {
 
 // eachStackPlan calls run with the stacked-row kernel and plan of every
 // case, order, op and element width and every table under test, and the
-// output the reference writes; space and depth say which of dst and src
-// is which side.
+// output the reference writes.
 func eachStackPlan(t *testing.T, run func(name string, f *simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	planned := 0
 	for name, set := range tablesUnderTest() {
-		for _, c := range stackCases() {
-			for _, order := range []shape.Order{shape.DCR, shape.CRD} {
-				for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
-					for _, elem := range []int{1, 2, 3, 4, 6, 8, 16} {
-						n, cp, h, w := c[0], c[1], c[2], c[3]
-						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-						if op == shape.SpaceToDepth {
-							prm = shape.Params{N: n, C: cp, H: 2 * h, W: 2 * w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-						}
-						size := n * cp * 4 * h * w * elem
-						g, err := shape.Validate(op, prm, elem, size, size, false)
-						if err != nil {
-							t.Fatal(err)
-						}
-						f, p := set.StackPlan(&g)
-						if p == nil {
-							continue
-						}
-						src := random.Bytes(rng, size)
-						want := make([]byte, size)
-						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
-							t.Fatal(err)
-						}
-						planned++
-						run(name, f, p, &g, want, src)
-					}
-				}
+		cases.Each(t, rng, cases.Of(stackCases(), 2, shape.NCHW), []int{1, 2, 3, 4, 6, 8, 16}, func(c *cases.Call) {
+			if f, p := set.StackPlan(&c.G); p != nil {
+				planned++
+				run(name, f, p, &c.G, c.Want(), c.Src)
 			}
-		}
+		})
 	}
 	for _, set := range tablesUnderTest() {
 		if set.StackZip[2] != nil && planned == 0 {

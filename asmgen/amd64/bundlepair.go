@@ -14,9 +14,8 @@ import (
 // are pairMin to 16 bytes (YOLO's 13x13 maps) moves two consecutive bundles
 // at a time, writing the two rows of each plane, 2n bytes together, in one
 // 32-byte store, where a bundle alone writes each row with a 16-byte store
-// of a register half. Half the stores and loop steps: on a Zen 4, YOLO's
-// 1-byte SpaceToDepth went from 0.46 to 0.62 of copy() (DCR; CRD, whose
-// 64 groups each end with an exact bundle, 0.45 to 0.51).
+// of a register half: half the stores and loop steps (on a Zen 4, YOLO's
+// 1-byte DCR SpaceToDepth at 0.62 of copy() against 0.46).
 //
 // Of the pair's space rows, a (of the first bundle) and b (of the second,
 // 4n bytes on), block row i of each, planes (i, 0) and (i, 1) take the
@@ -27,10 +26,9 @@ import (
 // after a). Lane 1 draws on b's bytes from 32-2n to 2n, in b's first and
 // second 16 bytes. So two windows, x = [a[0:16] | b[0:16]] and y =
 // [a[16:2n] b[0:32-2n] | b[16:32]], each shuffled in-lane and the two
-// ORed, make each plane's register with no lane-crossing permute. (A
-// first version unzipped each row as a bundle does and slid b's half over
-// with VPERMQ, which Zen 4 runs one a cycle: 8% slower on YOLO's DCR, 5%
-// faster on its CRD.) The masks depend on n, known only at run time: they
+// ORed, make each plane's register with no lane-crossing permute, where
+// sliding b's half over with VPERMQ would cost a cross-lane permute per
+// register. The masks depend on n, known only at run time: they
 // come from a table with an entry per n.
 //
 // The 32-2n bytes past a pair's rows land in the rows of the bundles after

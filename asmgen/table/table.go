@@ -335,8 +335,7 @@ const maxPixel = 512
 // bytes, are small enough for it to pay: at most maxPixel bytes (pixels
 // of up to 512 bytes beat zips by channel on a Zen 4: 3.1 µs against 4.9
 // for 1x36x20x20 b = 3 of 8-byte elements), and for C' = 8 at most 64,
-// beyond which the lanes path was as fast and AVX-512's kernels of 8-byte
-// elements 1.2-1.4x slower.
+// beyond which the lanes path was as fast.
 func pixelFits(b, cp, w int) bool {
 	pixel := b * b * cp * w
 	return pixel <= maxPixel && (cp < 8 || pixel <= 64)
@@ -357,7 +356,7 @@ func (i ISA) beatsLanes(kind Kind, b, cp, w int) bool {
 	case i.TwoTable() && kind == Zip && w == 8 && b*b*cp*w > 256:
 		// AVX-512's zips of the largest pixels lose to AVX2's: on a
 		// Zen 4, SpaceToDepth to 1x36x20x20 b = 3 (C' = 4) 6.2 µs
-		// against 2.7, to 1x48x16x16 b = 4 (C' = 3) 2.7 against 2.3.
+		// against 2.7.
 		return false
 	case b == 8:
 		// AVX-512's of bytes lose to AVX2's, their base: 1x128x16x16

@@ -70,7 +70,7 @@ func newPlan(g *shape.Geometry, words int) plan {
 			// per row h made H. (The rows' stride does not continue
 			// the channels' on the depth side, so only one of the
 			// two loops can be the groups.) YOLO's 8-byte
-			// DepthToSpace on a Zen 5: 0.38 -> 0.52 of copy().
+			// DepthToSpace on a Zen 5: 0.52 of copy(), 0.38 per row h.
 			a.Rows, a.SpaceStride, a.DepthStride = d.H, b*wb, d.W
 			a.Groups, a.GroupSpace, a.GroupDepth = cp, b*b*plane, cstep
 			p.outer[1] = loop{b, wb, istep}

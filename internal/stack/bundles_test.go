@@ -5,8 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blockshuffle/blockshuffle/internal/random"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -14,7 +13,7 @@ import (
 // length bundles take, H = 1 and 2 (a group of one or two bundles in CRD),
 // and N = 2.
 func rowCases() [][4]int {
-	out := append([][4]int{}, cases...)
+	out := append([][4]int{}, nchw2...)
 	for w := 1; w <= MaxBundleRow; w++ {
 		out = append(out, [4]int{2, 2, 1, w}, [4]int{1, 3, 2, w})
 	}
@@ -25,45 +24,23 @@ func rowCases() [][4]int {
 // element width, a random source and the reference's output, and checks
 // that exactly the calls NewBundles documents have one.
 func eachBundles(t *testing.T, run func(p *Bundles, g *shape.Geometry, want, src []byte)) {
-	rng := rand.New(rand.NewPCG(3, 4))
 	planned := 0
-	for _, c := range rowCases() {
-		for _, order := range []shape.Order{shape.DCR, shape.CRD} {
-			for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
-				for _, elem := range []int{1, 2, 3, 4, 8, 16} {
-					n, cp, h, w := c[0], c[1], c[2], c[3]
-					prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-					if op == shape.SpaceToDepth {
-						prm = shape.Params{N: n, C: cp, H: 2 * h, W: 2 * w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-					}
-					size := n * cp * 4 * h * w * elem
-					g, err := shape.Validate(op, prm, elem, size, size, false)
-					if err != nil {
-						t.Fatal(err)
-					}
-					bundles := cp * h
-					if order == shape.CRD {
-						bundles = h
-					}
-					p, ok := NewBundles(&g)
-					row := w * elem
-					if want := elem <= 8 && elem != 3 && row >= MinRow && row <= MaxBundleRow && bundles >= 2; ok != want {
-						t.Fatalf("%v %+v elem %d: planned %v", op, prm, elem, ok)
-					}
-					if !ok {
-						continue
-					}
-					src := random.Bytes(rng, size)
-					want := make([]byte, size)
-					if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
-						t.Fatal(err)
-					}
-					planned++
-					run(&p, &g, want, src)
-				}
-			}
+	cases.Each(t, rand.New(rand.NewPCG(3, 4)), cases.Of(rowCases(), 2, shape.NCHW), []int{1, 2, 3, 4, 8, 16}, func(c *cases.Call) {
+		d := c.G.Depth
+		bundles := d.C / 4 * d.H
+		if c.P.Order == shape.CRD {
+			bundles = d.H
 		}
-	}
+		p, ok := NewBundles(&c.G)
+		row := d.W * c.Elem
+		if want := c.Elem <= 8 && c.Elem != 3 && row >= MinRow && row <= MaxBundleRow && bundles >= 2; ok != want {
+			t.Fatalf("%v elem %d: planned %v", c.Case, c.Elem, ok)
+		}
+		if ok {
+			planned++
+			run(&p, &c.G, c.Want(), c.Src)
+		}
+	})
 	t.Logf("%d plans", planned)
 }
 

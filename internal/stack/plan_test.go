@@ -5,15 +5,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blockshuffle/blockshuffle/internal/random"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// cases are NCHW calls of block size 2 on the depth side (n, C', h, w):
+// nchw2 are NCHW calls of block size 2 on the depth side (n, C', h, w):
 // YOLO's, rows of one element, H = 1, N > 1, rows that fill a register
 // exactly or leave a remainder of rows per group.
-var cases = [][4]int{
+var nchw2 = [][4]int{
 	{1, 64, 13, 13}, {2, 3, 5, 7}, {1, 1, 1, 1}, {3, 2, 3, 5}, {1, 16, 28, 28},
 	{1, 3, 1, 1}, {2, 5, 1, 9}, {1, 4, 7, 1}, {1, 2, 9, 16}, {2, 1, 5, 32}, {1, 7, 3, 11},
 }
@@ -21,46 +20,24 @@ var cases = [][4]int{
 // each calls run with every plan of every case, order, op, element width
 // and stack, with a random source and the reference's output.
 func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) {
-	rng := rand.New(rand.NewPCG(1, 2))
 	planned := 0
-	for _, c := range cases {
-		for _, order := range []shape.Order{shape.DCR, shape.CRD} {
-			for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
-				for _, elem := range []int{1, 2, 3, 4, 8, 16} {
-					for _, stack := range []int{1, 2, 4, -1} { // -1: paired
-						n, cp, h, w := c[0], c[1], c[2], c[3]
-						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-						if op == shape.SpaceToDepth {
-							prm = shape.Params{N: n, C: cp, H: 2 * h, W: 2 * w, BlockSize: 2, Order: order, Layout: shape.NCHW}
-						}
-						size := n * cp * 4 * h * w * elem
-						g, err := shape.Validate(op, prm, elem, size, size, false)
-						if err != nil {
-							t.Fatal(err)
-						}
-						paired := stack < 0
-						if paired {
-							stack = 1
-						}
-						p, ok := New(&g, stack, paired)
-						if ok != (w*elem <= MaxRow && elem%stack == 0 && (!paired || elem == 1)) {
-							t.Fatalf("%+v elem %d stack %d: planned %v", prm, elem, stack, ok)
-						}
-						if !ok {
-							continue
-						}
-						src := random.Bytes(rng, size)
-						want := make([]byte, size)
-						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
-							t.Fatal(err)
-						}
-						planned++
-						run(p, &g, want, src)
-					}
-				}
+	cases.Each(t, rand.New(rand.NewPCG(1, 2)), cases.Of(nchw2, 2, shape.NCHW), []int{1, 2, 3, 4, 8, 16}, func(c *cases.Call) {
+		for _, grain := range []int{1, 2, 4, -1} { // -1: paired
+			paired := grain < 0
+			if paired {
+				grain = 1
+			}
+			p, ok := New(&c.G, grain, paired)
+			row := c.G.Depth.W * c.Elem
+			if ok != (row <= MaxRow && c.Elem%grain == 0 && (!paired || c.Elem == 1)) {
+				t.Fatalf("%v elem %d grain %d: planned %v", c.Case, c.Elem, grain, ok)
+			}
+			if ok {
+				planned++
+				run(p, &c.G, c.Want(), c.Src)
 			}
 		}
-	}
+	})
 	t.Logf("%d plans", planned)
 }
 

@@ -1,4 +1,6 @@
-package cases
+// Package verify checks the module's entry points and tiers against the
+// reference, on the shapes of package cases, and the errors they return.
+package verify
 
 import (
 	"bytes"
@@ -10,6 +12,7 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/generic"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/random"
@@ -18,7 +21,7 @@ import (
 )
 
 // Runner is one byte-level way to make a call: an entry point of a
-// package, or a tier's implementation (engine.Impl.Do).
+// package, or a tier's (engine.Tier.Do).
 type Runner func(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error
 
 // Check makes the call c on src, elements of es bytes, into dst with run,
@@ -26,7 +29,7 @@ type Runner func(op shape.Op, dst, src []byte, elemSize int, p shape.Params) err
 // reference computes. dst and src hold c.Len()*es bytes each; name says
 // what ran in the failure message. dst starts as the complement of the
 // expected output, so a byte the call leaves unwritten always shows.
-func Check(t testing.TB, name string, run Runner, c Case, es int, dst, src []byte) {
+func Check(t testing.TB, name string, run Runner, c cases.Case, es int, dst, src []byte) {
 	t.Helper()
 	want := make([]byte, len(src))
 	if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
@@ -44,7 +47,7 @@ func Check(t testing.TB, name string, run Runner, c Case, es int, dst, src []byt
 }
 
 // Compare checks every case at every element width with random input.
-func Compare(t testing.TB, name string, run Runner, cs []Case, widths []int, rng *rand.Rand) {
+func Compare(t testing.TB, name string, run Runner, cs []cases.Case, widths []int, rng *rand.Rand) {
 	t.Helper()
 	for _, es := range widths {
 		for _, c := range cs {
@@ -68,7 +71,7 @@ func firstDiff(a, b []byte) int {
 }
 
 // Public is c's parameters as package blockshuffle's API takes them.
-func (c Case) Public() bs.Params { return public.Params(c.P) }
+func Public(c cases.Case) bs.Params { return public.Params(c.P) }
 
 // Tier is a kernel tier this machine runs, as a Runner.
 type Tier struct {
