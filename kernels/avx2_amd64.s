@@ -66643,9 +66643,10 @@ runs2835: \
 group2837: \
 	MOVQ rows+48(FP), R10; \
 row2838: \
-	MOVQ w+24(FP), R11; \
-	MOVQ AX, R12; \
-	MOVQ CX, R13; \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
 run2839: \
 	XORQ R14, R14; \
 pieces2840: \
@@ -66682,9 +66683,10 @@ runs2836: \
 group2842: \
 	MOVQ rows+48(FP), R10; \
 row2843: \
-	MOVQ w+24(FP), R11; \
-	MOVQ AX, R12; \
-	MOVQ CX, R13; \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
 run2844: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
@@ -66727,9 +66729,10 @@ runs2845: \
 group2846: \
 	MOVQ rows+48(FP), R10; \
 row2847: \
-	MOVQ w+24(FP), R11; \
-	MOVQ AX, R12; \
-	MOVQ CX, R13; \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
 run2848: \
 	XORQ R14, R14; \
 pieces2849: \

@@ -15505,9 +15505,10 @@ runs570: \
 group573: \
 	MOVQ rows+48(FP), R10; \
 row574: \
-	MOVQ w+24(FP), R11; \
-	MOVQ AX, R12; \
-	MOVQ CX, R13; \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
 run575: \
 	XORQ R14, R14; \
 pieces576: \
@@ -15544,9 +15545,10 @@ runs571: \
 group578: \
 	MOVQ rows+48(FP), R10; \
 row579: \
-	MOVQ w+24(FP), R11; \
-	MOVQ AX, R12; \
-	MOVQ CX, R13; \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
 run580: \
 	VMOVDQU (R13), Y0; \
 	VMOVDQU (R13)(SI*1), Y1; \
@@ -15575,9 +15577,10 @@ runs572: \
 group581: \
 	MOVQ rows+48(FP), R10; \
 row582: \
-	MOVQ w+24(FP), R11; \
-	MOVQ AX, R12; \
-	MOVQ CX, R13; \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
 run583: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \

@@ -362,6 +362,7 @@ func (g *Generator) eachRun(dst, src, groups reg.GPVirtual, groupLoop string, st
 	c.Load(c.Param("w"), x)
 	c.MOVQ(dst, d)
 	c.MOVQ(src, s)
+	g.alignLoop()
 	c.Label(runLoop)
 	run(d, s)
 	c.ADDQ(strides[0], d)
@@ -369,6 +370,16 @@ func (g *Generator) eachRun(dst, src, groups reg.GPVirtual, groupLoop string, st
 	c.DECQ(x)
 	c.JNZ(operand.LabelRef(runLoop))
 	g.end(loops{[2]reg.GPVirtual{dst, src}, [2]operand.Op{strides[2], strides[3]}, rows, groups, rowLoop, groupLoop, steps}, streaming)
+}
+
+// alignLoop starts the next instruction, a loop's head, on a 64-byte
+// boundary. Where the run copiers' loop over runs happened to sit decided
+// their speed on a Zen 5: 32-byte runs of 1x16x64x64 NHWC DCR at 0.46 of
+// copy() in one binary and 0.80 in another, the same code; aligned, 0.76
+// to 0.81 in both. Only these loops are aligned: the Go assembler's pass
+// that lays out PCALIGN grows with their count, and every pad costs bytes.
+func (g *Generator) alignLoop() {
+	g.c.Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []operand.Op{operand.Imm(64)}})
 }
 
 // args loads the named arguments into registers, for loops to read. A
