@@ -44,23 +44,17 @@ func eachBundles(t *testing.T, run func(p *Bundles, g *shape.Geometry, want, src
 	t.Logf("%d plans", planned)
 }
 
-// TestRowsInterpret runs every plan in Go, slop included, against the
+// TestBundlesInterpret runs every plan in Go, slop included, against the
 // reference, and checks that BundlesReach covers exactly the tensors and that
 // the slop of every bundle but the last of a group stays inside the next
 // bundle's rows, on both sides (what BundlesReach assumes).
-func TestRowsInterpret(t *testing.T) {
+func TestBundlesInterpret(t *testing.T) {
 	eachBundles(t, func(p *Bundles, g *shape.Geometry, want, src []byte) {
 		depth, space, ok := BundlesReach(p.N, p.Elem, p.Bundles, p.Plane, p.Groups, p.Group)
 		if slop := RowSpan(p.N, p.Elem) - p.N; !ok || depth != len(src) || space != len(src) || slop < 0 || slop >= p.N {
 			t.Fatalf("%v %v %+v: reach %d %d %v, slop %d, for %d bytes (%v)", g.Op, g.Order, g.Depth, depth, space, ok, slop, len(src), p)
 		}
-		dst := make([]byte, len(want))
-		if g.Op == shape.DepthToSpace {
-			p.Interpret(dst, src)
-		} else {
-			p.Interpret(src, dst)
-		}
-		if !bytes.Equal(dst, want) {
+		if !bytes.Equal(interpreted(p, g.Op, src), want) {
 			t.Fatalf("%v %v %+v elem %d: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p)
 		}
 	})

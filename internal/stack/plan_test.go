@@ -41,6 +41,18 @@ func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) 
 	t.Logf("%d plans", planned)
 }
 
+// interpreted runs a plan's Go model of its kernels from src into a new
+// output.
+func interpreted(p interface{ Interpret(space, depth []byte) }, op shape.Op, src []byte) []byte {
+	dst := make([]byte, len(src))
+	if op == shape.DepthToSpace {
+		p.Interpret(dst, src)
+	} else {
+		p.Interpret(src, dst)
+	}
+	return dst
+}
+
 // TestInterpret runs every plan's table in Go against the reference and
 // checks that Reach covers exactly the tensors.
 func TestInterpret(t *testing.T) {
@@ -49,13 +61,7 @@ func TestInterpret(t *testing.T) {
 		if !ok || depth != len(src) || space != len(src) {
 			t.Fatalf("%v %v %+v: reach %d %d %v for %d bytes (%v)", g.Op, g.Order, g.Depth, depth, space, ok, len(src), p)
 		}
-		dst := make([]byte, len(want))
-		if g.Op == shape.DepthToSpace {
-			p.Interpret(dst, src)
-		} else {
-			p.Interpret(src, dst)
-		}
-		if !bytes.Equal(dst, want) {
+		if !bytes.Equal(interpreted(p, g.Op, src), want) {
 			t.Fatalf("%v %v %+v elem %d stack %d paired %v: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p.Grain, p.Paired, p)
 		}
 	})
