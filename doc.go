@@ -37,7 +37,8 @@
 //
 // Graphs without these ops write them as Reshape, Transpose, Reshape.
 // MatchTranspose recognizes the Transpose, and Transpose and TransposeBytes
-// give a host's Transpose kernel a fast path; ONNXParams maps an ONNX
+// run it as the op, and any other transpose too, for a host's Transpose
+// kernel; ONNXParams maps an ONNX
 // node's attributes to Params. The modules under integrations/ adapt
 // gorgonia.org/tensor's *tensor.Dense (including the views, lazy
 // transposes and masks whose Data is not their elements in row-major

@@ -59,3 +59,25 @@ func ExampleONNXParams() {
 	// CRD [1 3 540 960]
 	// blockshuffle: DepthToSpace: C = 10 is not a multiple of BlockSize*BlockSize = 2*2: shape not divisible by the block size
 }
+
+// An image enters a model HWC to CHW: a transpose that is no block
+// shuffle, planned once and run on every frame.
+func ExampleNewTransposePlan() {
+	shape := []int{2, 3, 3} // H, W, C of a 2x3 RGB image
+	perm := []int{2, 0, 1}  // C, H, W
+	pl, err := blockshuffle.NewTransposePlan(shape, perm, 1)
+	if err != nil {
+		panic(err)
+	}
+	src := []uint8{
+		10, 11, 12, 20, 21, 22, 30, 31, 32,
+		40, 41, 42, 50, 51, 52, 60, 61, 62,
+	}
+	dst := make([]uint8, len(src))
+	err = blockshuffle.RunPlan(pl, dst, src)
+	fmt.Println(err, dst)
+	fmt.Println(pl)
+	// Output:
+	// <nil> [10 20 30 40 50 60 11 21 31 41 51 61 12 22 32 42 52 62]
+	// generic: transpose of dims [6 3] by [1 0], 1-byte words: 6x3 matrices into 3x6, in tiles of 16
+}

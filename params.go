@@ -206,6 +206,9 @@ var (
 	ErrWorkers = shape.ErrWorkers
 	// ErrOp: an Op other than OpDepthToSpace and OpSpaceToDepth.
 	ErrOp = shape.ErrOp
-	// ErrRank: ONNXParams was given dims of a tensor that is not 4-D.
+	// ErrRank: ONNXParams was given dims of a tensor that is not 4-D, or
+	// NewTransposePlan a shape of more than MaxTransposeRank dims.
 	ErrRank = shape.ErrRank
+	// ErrPerm: a transpose's perm is not a permutation of 0..len(shape)-1.
+	ErrPerm = shape.ErrPerm
 )

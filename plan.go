@@ -6,10 +6,11 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
 
-// A Plan is an operator planned once for tensors of one shape and element
-// size: the kernel calls that move it, chosen and checked when NewPlan
+// A Plan is an operator (NewPlan) or a transpose (NewTransposePlan)
+// planned once for tensors of one shape and element size: the kernel calls that move it, chosen and checked when NewPlan
 // makes it, on the tier in use then. An ONNX interpreter makes one per
 // node when it loads a model and runs it on every inference; a Plan is
 // immutable, so any number of goroutines may run it at once.
@@ -22,7 +23,8 @@ type Plan struct {
 	op   Op
 	p    Params
 	elem int
-	c    *engine.Prepared
+	c    *engine.Prepared   // an op's plan, or
+	t    *transpose.General // a transpose's that is not an op
 }
 
 // NewPlan validates op on tensors described by p with elements of
@@ -39,36 +41,50 @@ func NewPlan(op Op, p Params, elemSize int) (*Plan, error) {
 }
 
 // Run runs the plan on raw bytes: len(dst) and len(src) must be the
-// tensor's size in bytes, N*C*H*W*elemSize, and they must not overlap. It
+// tensor's size in bytes (N*C*H*W*elemSize, or the product of a
+// transpose's shape times elemSize), and they must not overlap. It
 // checks only that, never allocates, and leaves dst untouched on error.
 func (pl *Plan) Run(dst, src []byte) error {
 	if err := pl.check(1, len(dst), len(src), shape.Overlap(dst, src)); err != nil {
 		return err
 	}
-	pl.c.Run(dst, src)
+	pl.run(dst, src)
 	return nil
 }
 
 // RunPlan runs the plan on typed slices: unsafe.Sizeof of T must be the
 // plan's elemSize (else the error wraps ErrElemSize), and len(dst) and
-// len(src) the tensor's element count, N*C*H*W. It checks only that and
+// len(src) the tensor's element count (N*C*H*W, or the product of a
+// transpose's shape). It checks only that and
 // the overlap, never allocates, and leaves dst untouched on error.
 func RunPlan[T Element](pl *Plan, dst, src []T) error {
 	size := int(unsafe.Sizeof(*new(T)))
-	if pl != nil && pl.c != nil && size != pl.elem {
+	if pl != nil && (pl.c != nil || pl.t != nil) && size != pl.elem {
 		return fmt.Errorf("blockshuffle: %v: a plan for %d-byte elements, run on %T (%d bytes): %w", pl.op, pl.elem, *new(T), size, ErrElemSize)
 	}
 	if err := pl.check(size, len(dst), len(src), shape.Overlap(dst, src)); err != nil {
 		return err
 	}
-	pl.c.Run(engine.Bytes(dst), engine.Bytes(src))
+	pl.run(engine.Bytes(dst), engine.Bytes(src))
 	return nil
+}
+
+// run runs a checked plan.
+func (pl *Plan) run(dst, src []byte) {
+	if pl.t != nil {
+		pl.t.Run(dst, src)
+		return
+	}
+	pl.c.Run(dst, src)
 }
 
 // check checks a run's slices, whose lengths count elements of size bytes.
 func (pl *Plan) check(size, dstLen, srcLen int, overlap bool) error {
-	if pl == nil || pl.c == nil {
+	switch {
+	case pl == nil || pl.c == nil && pl.t == nil:
 		return fmt.Errorf("blockshuffle: a Plan that NewPlan did not make: %w", ErrOp)
+	case pl.t != nil:
+		return transposeSlices(pl.t.Bytes()/size, dstLen, srcLen, overlap)
 	}
 	return shape.Slices(pl.op.internal(), pl.p.internal(), pl.elem/size, pl.c.Bytes()/size, dstLen, srcLen, overlap)
 }
@@ -76,8 +92,11 @@ func (pl *Plan) check(size, dstLen, srcLen int, overlap bool) error {
 // String names the tier, the plan and the kernel that serve the runs, as
 // Describe does.
 func (pl *Plan) String() string {
-	if pl == nil || pl.c == nil {
+	switch {
+	case pl == nil || pl.c == nil && pl.t == nil:
 		return "a Plan that NewPlan did not make"
+	case pl.t != nil:
+		return "generic: " + pl.t.String()
 	}
 	return pl.c.Describe().String()
 }

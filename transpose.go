@@ -1,6 +1,9 @@
 package blockshuffle
 
 import (
+	"fmt"
+	"unsafe"
+
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
@@ -30,37 +33,110 @@ func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
 	return Op(o), public(sp), ok
 }
 
+// MaxTransposeRank is the highest rank Transpose, TransposeBytes and
+// NewTransposePlan take.
+const MaxTransposeRank = transpose.MaxRank
+
 // Transpose transposes src, a row-major tensor of the given shape, by perm
-// into dst, when MatchTranspose recognizes the transpose as DepthToSpace or
-// SpaceToDepth; it is the fast path of a host's Transpose kernel:
+// into dst: output dim k is input dim perm[k], as ONNX's Transpose and
+// numpy.transpose have it. Every permutation of rank 0 to MaxTransposeRank
+// is handled: a transpose that MatchTranspose recognizes as DepthToSpace
+// or SpaceToDepth runs as that op, with automatic Workers; any other drops
+// its dims of size 1, merges the dims that stay adjacent, and copies runs
+// where the last dim stays last, or transposes 2-D tiles between the two
+// dims contiguous in src and in dst. A host's Transpose kernel calls it
+// first:
 //
 //	if handled, err := blockshuffle.Transpose(dst, src, shape, perm); handled {
 //		return err
 //	}
-//	// the host's own transpose
+//	// the host's own transpose, for ranks above MaxTransposeRank
 //
-// handled is false, and dst untouched, when the transpose is not one of the
-// ops; then err is nil. Otherwise err is what DepthToSpace or SpaceToDepth
-// reports, for example ErrLength when len(dst) or len(src) is not the
-// element count of shape. The call uses automatic Workers; for another
-// value, call MatchTranspose, set p.Workers and call the op.
+// handled is false, with err nil and dst untouched, only for ranks above
+// MaxTransposeRank. Invalid input is handled: err wraps ErrPerm,
+// ErrNegativeDim, ErrOverflow, ErrLength (len(dst) or len(src) is not the
+// element count of shape) or ErrOverlap, and dst is untouched. A plan made
+// once (NewTransposePlan) saves the checks and the planning on every call.
 func Transpose[T Element](dst, src []T, shape, perm []int) (handled bool, err error) {
-	op, p, ok := MatchTranspose(shape, perm)
-	if !ok {
+	if len(shape) > MaxTransposeRank {
 		return false, nil
 	}
-	return true, typed(op.internal(), dst, src, p)
+	if op, p, ok := MatchTranspose(shape, perm); ok {
+		return true, typed(op.internal(), dst, src, p)
+	}
+	size := int(unsafe.Sizeof(*new(T)))
+	g, err := newGeneral(shape, perm, size, size, len(dst), len(src), overlaps(dst, src))
+	if err == nil {
+		g.Run(engine.Bytes(dst), engine.Bytes(src))
+	}
+	return true, err
 }
 
 // TransposeBytes is Transpose on raw elements of elemSize bytes: dst and src
-// each hold the element count of shape times elemSize bytes.
+// each hold the element count of shape times elemSize bytes. An elemSize
+// below 1 is an error wrapping ErrElemSize.
 func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled bool, err error) {
-	op, p, ok := MatchTranspose(shape, perm)
-	if !ok {
+	if len(shape) > MaxTransposeRank {
 		return false, nil
 	}
-	return true, engine.Active().Do(op.internal(), dst, src, elemSize, p.internal())
+	if op, p, ok := MatchTranspose(shape, perm); ok {
+		return true, engine.Active().Do(op.internal(), dst, src, elemSize, p.internal())
+	}
+	g, err := newGeneral(shape, perm, elemSize, 1, len(dst), len(src), overlaps(dst, src))
+	if err == nil {
+		g.Run(dst, src)
+	}
+	return true, err
 }
+
+// NewTransposePlan validates a transpose of a row-major tensor of the
+// given shape by perm, with elements of elemSize bytes, and plans it once,
+// as Transpose would run it; its errors are Transpose's, and ErrRank for
+// more than MaxTransposeRank dims.
+func NewTransposePlan(shape, perm []int, elemSize int) (*Plan, error) {
+	if len(shape) > MaxTransposeRank {
+		return nil, fmt.Errorf("blockshuffle: Transpose of shape %v: %d dims, at most %d: %w", shape, len(shape), MaxTransposeRank, ErrRank)
+	}
+	if op, p, ok := MatchTranspose(shape, perm); ok {
+		return NewPlan(op, p, elemSize)
+	}
+	bytes, err := transpose.Check(shape, perm, elemSize)
+	if err != nil {
+		return nil, err
+	}
+	g := transpose.NewGeneral(shape, perm, elemSize, bytes)
+	return &Plan{elem: elemSize, t: &g}, nil
+}
+
+// newGeneral checks a transpose and its slices, whose lengths count
+// elements of sliceElem bytes, and plans it.
+func newGeneral(size, perm []int, elemSize, sliceElem, dstLen, srcLen int, overlap bool) (transpose.General, error) {
+	bytes, err := transpose.Check(size, perm, elemSize)
+	if err != nil {
+		return transpose.General{}, err
+	}
+	if err := transposeSlices(bytes/sliceElem, dstLen, srcLen, overlap); err != nil {
+		return transpose.General{}, err
+	}
+	return transpose.NewGeneral(size, perm, elemSize, bytes), nil
+}
+
+// transposeSlices checks the lengths of a transpose's slices against want
+// and that they do not overlap.
+func transposeSlices(want, dstLen, srcLen int, overlap bool) error {
+	switch {
+	case srcLen != want:
+		return fmt.Errorf("blockshuffle: Transpose: len(src) = %d, want %d: %w", srcLen, want, ErrLength)
+	case dstLen != want:
+		return fmt.Errorf("blockshuffle: Transpose: len(dst) = %d, want %d: %w", dstLen, want, ErrLength)
+	case overlap:
+		return fmt.Errorf("blockshuffle: Transpose: dst and src share memory: %w", ErrOverlap)
+	}
+	return nil
+}
+
+// overlaps reports whether a and b share memory.
+func overlaps[T any](a, b []T) bool { return shape.Overlap(a, b) }
 
 // ONNXParams turns what an ONNX DepthToSpace or SpaceToDepth node holds
 // into Params: dims, the input tensor's shape (4-D, NCHW); blocksize, the

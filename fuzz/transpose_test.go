@@ -10,14 +10,17 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
-// FuzzTranspose gives TransposeBytes an arbitrary shape (up to 8 dims of up
-// to 7, 4096 elements) and perm: a handled call equals the naive transpose,
-// an unhandled one writes nothing, and an invalid perm is never handled.
+// FuzzTranspose gives TransposeBytes and Transpose an arbitrary shape (up
+// to 8 dims of up to 7, 4096 elements), perm and element size: a valid
+// call is handled and equals the naive transpose, through the byte API
+// and, for 4-byte elements, a Plan; an invalid one is handled with an
+// error wrapping exactly one sentinel, and leaves dst untouched.
 func FuzzTranspose(f *testing.F) {
 	f.Add([]byte{1, 4, 4, 3, 5, 7}, []byte{0, 3, 4, 1, 5, 2}, uint8(2))
 	f.Add([]byte{3, 5, 4, 7, 4}, []byte{0, 2, 4, 1, 3}, uint8(1))
 	f.Add([]byte{2, 5, 2, 3, 2, 3}, []byte{0, 1, 3, 2, 4, 5}, uint8(4))
 	f.Add([]byte{2, 1, 3, 3, 1, 2, 1}, []byte{6, 0, 2, 1, 4, 3, 5}, uint8(3))
+	f.Add([]byte{7, 6, 5, 4, 3, 2}, []byte{5, 3, 1, 0, 4, 2}, uint8(8))
 	f.Fuzz(func(t *testing.T, dims, order []byte, es uint8) {
 		if len(dims) > 8 {
 			dims = dims[:8]
@@ -43,23 +46,37 @@ func FuzzTranspose(f *testing.F) {
 			valid = valid && perm[k] < len(perm) && !slices.Contains(perm[:k], perm[k])
 		}
 		switch {
+		case !handled:
+			t.Fatalf("shape %v perm %v: not handled", shape, perm)
+		case !valid && (err == nil || verify.Wrapped(err) != 1):
+			t.Fatalf("shape %v perm %v: an invalid perm gave %v", shape, perm, err)
+		case !valid && !bytes.Equal(dst, make([]byte, len(dst))):
+			t.Fatalf("shape %v perm %v: an invalid call wrote dst", shape, perm)
+		case !valid:
+			return
 		case err != nil:
 			t.Fatalf("shape %v perm %v: %v", shape, perm, err)
-		case !handled && !bytes.Equal(dst, make([]byte, len(dst))):
-			t.Fatalf("shape %v perm %v: not handled, but dst was written", shape, perm)
-		case handled && !valid:
-			t.Fatalf("shape %v perm %v: an invalid perm was handled", shape, perm)
-		case handled:
-			want := make([][]byte, n)
-			elems := make([][]byte, n)
-			for i := range elems {
-				elems[i] = src[i*size : (i+1)*size]
-			}
-			ref.Transpose(want, elems, shape, perm)
-			if !bytes.Equal(dst, bytes.Join(want, nil)) {
-				op, p, _ := bs.MatchTranspose(shape, perm)
-				t.Fatalf("shape %v perm %v: handled as %v %+v, which differs from the transpose", shape, perm, op, p)
-			}
+		}
+		want := make([][]byte, n)
+		elems := make([][]byte, n)
+		for i := range elems {
+			elems[i] = src[i*size : (i+1)*size]
+		}
+		ref.Transpose(want, elems, shape, perm)
+		if !bytes.Equal(dst, bytes.Join(want, nil)) {
+			pl, _ := bs.NewTransposePlan(shape, perm, size)
+			t.Fatalf("shape %v perm %v: %v differs from the naive transpose", shape, perm, pl)
+		}
+		if size != 4 {
+			return
+		}
+		pl, err := bs.NewTransposePlan(shape, perm, size)
+		if err != nil {
+			t.Fatalf("shape %v perm %v: NewTransposePlan: %v", shape, perm, err)
+		}
+		clear(dst)
+		if err := pl.Run(dst, src); err != nil || !bytes.Equal(dst, bytes.Join(want, nil)) {
+			t.Fatalf("shape %v perm %v: %v: Run gave %v or a wrong output", shape, perm, pl, err)
 		}
 	})
 }

@@ -22,7 +22,8 @@ var (
 	ErrElemSize     = errors.New("element size must be at least 1")
 	ErrWorkers      = errors.New("worker count must not be negative")
 	ErrOp           = errors.New("unknown operator")
-	ErrRank         = errors.New("tensor is not 4-D")
+	ErrRank         = errors.New("unsupported rank")
+	ErrPerm         = errors.New("perm is not a permutation of the dims")
 )
 
 // Geometry is a validated call, described from the depth side: the tensor

@@ -115,7 +115,7 @@ func bytesOf(d2s, s2d func(dst, src []byte, es int, p bs.Params) error) Runner {
 // sentinels are the errors every error of the module wraps one of.
 var sentinels = []error{
 	bs.ErrBlockSize, bs.ErrNegativeDim, bs.ErrNotDivisible, bs.ErrOverflow, bs.ErrLength,
-	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank,
+	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank, bs.ErrPerm,
 }
 
 // Wrapped counts the sentinels err wraps: every error wraps exactly one.

@@ -1,0 +1,109 @@
+package transpose
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/random"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// naiveBytes is the reference: ref.Transpose on elements of elem bytes.
+func naiveBytes(src []byte, size, perm []int, elem int) []byte {
+	n := len(src) / elem
+	in, out := make([][]byte, n), make([][]byte, n)
+	for i := range in {
+		in[i] = src[i*elem : (i+1)*elem]
+	}
+	ref.Transpose(out, in, size, perm)
+	return bytes.Join(out, nil)
+}
+
+// randomTranspose draws a shape of rank 1 to 8 (dims often 1, sometimes
+// 0), a permutation and an element size of 1 to 16 bytes, at most about
+// 4096 elements.
+func randomTranspose(rng *rand.Rand) (size, perm []int, elem int) {
+	rank := 1 + rng.IntN(8)
+	size = make([]int, rank)
+	n := 1
+	for k := range size {
+		switch rng.IntN(8) {
+		case 0:
+			size[k] = 1
+		case 1:
+			size[k] = rng.IntN(2) // 0 or 1
+		default:
+			size[k] = 1 + rng.IntN(9)
+		}
+		if n*max(size[k], 1) > 4096 {
+			size[k] = 1
+		}
+		n *= max(size[k], 1)
+	}
+	elem = []int{1, 2, 4, 8, 1, 2, 4, 8, 3, 6, 12, 16, 5}[rng.IntN(13)]
+	return size, rng.Perm(rank), elem
+}
+
+// TestGeneral runs random transposes against the naive one, in slices with
+// guard bytes on both sides and, every other time, one byte off the
+// alignment of their words.
+func TestGeneral(t *testing.T) {
+	count := 100_000
+	if testing.Short() {
+		count = 5_000
+	}
+	rng := rand.New(rand.NewPCG(32, 1))
+	for i := range count {
+		size, perm, elem := randomTranspose(rng)
+		n, err := Check(size, perm, elem)
+		if err != nil {
+			t.Fatalf("shape %v perm %v elem %d: %v", size, perm, elem, err)
+		}
+		g := NewGeneral(size, perm, elem, n)
+		off := 8 + i%2
+		buf := random.Bytes(rng, n+16)
+		src := random.Bytes(rng, n+16)[off : off+n]
+		want := naiveBytes(src, size, perm, elem)
+		before := bytes.Clone(buf)
+		g.Run(buf[off:off+n], src)
+		if !bytes.Equal(buf[off:off+n], want) {
+			t.Fatalf("shape %v perm %v elem %d (%s): wrong output", size, perm, elem, g.String())
+		}
+		if !bytes.Equal(buf[:off], before[:off]) || !bytes.Equal(buf[off+n:], before[off+n:]) {
+			t.Fatalf("shape %v perm %v elem %d: wrote outside dst", size, perm, elem)
+		}
+	}
+}
+
+// TestCheck: every kind of invalid transpose wraps its sentinel.
+func TestCheck(t *testing.T) {
+	huge := math.MaxInt / 4
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+		want       error
+	}{
+		{[]int{2, 3}, []int{1, 0}, 0, shape.ErrElemSize},
+		{[]int{2, 3}, []int{0}, 1, shape.ErrPerm},
+		{[]int{2, 3}, []int{0, 0}, 1, shape.ErrPerm},
+		{[]int{2, 3}, []int{0, 2}, 1, shape.ErrPerm},
+		{[]int{2, 3}, []int{-1, 0}, 1, shape.ErrPerm},
+		{[]int{2, -3}, []int{1, 0}, 1, shape.ErrNegativeDim},
+		{[]int{huge, huge}, []int{1, 0}, 1, shape.ErrOverflow},
+		{[]int{huge / 2, 3}, []int{1, 0}, 4, shape.ErrOverflow},
+	} {
+		if _, err := Check(c.size, c.perm, c.elem); !errors.Is(err, c.want) {
+			t.Errorf("Check(%v, %v, %d) = %v, want %v", c.size, c.perm, c.elem, err, c.want)
+		}
+	}
+	if n, err := Check([]int{huge, huge, 0}, []int{2, 0, 1}, 4); n != 0 || err != nil {
+		t.Errorf("an empty tensor of huge dims: %d, %v", n, err)
+	}
+	if n, err := Check(nil, nil, 4); n != 4 || err != nil {
+		t.Errorf("a scalar: %d, %v", n, err)
+	}
+}
