@@ -84,7 +84,7 @@ func (pl *Plan) check(size, dstLen, srcLen int, overlap bool) error {
 	case pl == nil || pl.c == nil && pl.t == nil:
 		return fmt.Errorf("blockshuffle: a Plan that NewPlan did not make: %w", ErrOp)
 	case pl.t != nil:
-		return transposeSlices(pl.t.Bytes()/size, dstLen, srcLen, overlap)
+		return shape.Lengths("Transpose", pl.t.Bytes()/size, dstLen, srcLen, overlap, pl.t.String)
 	}
 	return shape.Slices(pl.op.internal(), pl.p.internal(), pl.elem/size, pl.c.Bytes()/size, dstLen, srcLen, overlap)
 }

@@ -65,11 +65,7 @@ func Transpose[T Element](dst, src []T, shape, perm []int) (handled bool, err er
 		return true, typed(op.internal(), dst, src, p)
 	}
 	size := int(unsafe.Sizeof(*new(T)))
-	g, err := newGeneral(shape, perm, size, size, len(dst), len(src), overlaps(dst, src))
-	if err == nil {
-		g.Run(engine.Bytes(dst), engine.Bytes(src))
-	}
-	return true, err
+	return true, runGeneral(engine.Bytes(dst), engine.Bytes(src), shape, perm, size, size)
 }
 
 // TransposeBytes is Transpose on raw elements of elemSize bytes: dst and src
@@ -82,11 +78,7 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 	if op, p, ok := MatchTranspose(shape, perm); ok {
 		return true, engine.Active().Do(op.internal(), dst, src, elemSize, p.internal())
 	}
-	g, err := newGeneral(shape, perm, elemSize, 1, len(dst), len(src), overlaps(dst, src))
-	if err == nil {
-		g.Run(dst, src)
-	}
-	return true, err
+	return true, runGeneral(dst, src, shape, perm, elemSize, 1)
 }
 
 // NewTransposePlan validates a transpose of a row-major tensor of the
@@ -94,49 +86,32 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 // as Transpose would run it; its errors are Transpose's, and ErrRank for
 // more than MaxTransposeRank dims.
 func NewTransposePlan(shape, perm []int, elemSize int) (*Plan, error) {
-	if len(shape) > MaxTransposeRank {
-		return nil, fmt.Errorf("blockshuffle: Transpose of shape %v: %d dims, at most %d: %w", shape, len(shape), MaxTransposeRank, ErrRank)
-	}
-	if op, p, ok := MatchTranspose(shape, perm); ok {
-		return NewPlan(op, p, elemSize)
-	}
 	bytes, err := transpose.Check(shape, perm, elemSize)
 	if err != nil {
 		return nil, err
+	}
+	if op, p, ok := MatchTranspose(shape, perm); ok {
+		return NewPlan(op, p, elemSize)
 	}
 	g := transpose.NewGeneral(shape, perm, elemSize, bytes)
 	return &Plan{elem: elemSize, t: &g}, nil
 }
 
-// newGeneral checks a transpose and its slices, whose lengths count
-// elements of sliceElem bytes, and plans it.
-func newGeneral(size, perm []int, elemSize, sliceElem, dstLen, srcLen int, overlap bool) (transpose.General, error) {
+// runGeneral checks a transpose and its slices, whose lengths count
+// elements of sliceElem bytes, and runs it.
+func runGeneral(dst, src []byte, size, perm []int, elemSize, sliceElem int) error {
 	bytes, err := transpose.Check(size, perm, elemSize)
 	if err != nil {
-		return transpose.General{}, err
+		return err
 	}
-	if err := transposeSlices(bytes/sliceElem, dstLen, srcLen, overlap); err != nil {
-		return transpose.General{}, err
+	of := func() string { return fmt.Sprintf("shape %v by perm %v", size, perm) }
+	if err := shape.Lengths("Transpose", bytes/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src), of); err != nil {
+		return err
 	}
-	return transpose.NewGeneral(size, perm, elemSize, bytes), nil
-}
-
-// transposeSlices checks the lengths of a transpose's slices against want
-// and that they do not overlap.
-func transposeSlices(want, dstLen, srcLen int, overlap bool) error {
-	switch {
-	case srcLen != want:
-		return fmt.Errorf("blockshuffle: Transpose: len(src) = %d, want %d: %w", srcLen, want, ErrLength)
-	case dstLen != want:
-		return fmt.Errorf("blockshuffle: Transpose: len(dst) = %d, want %d: %w", dstLen, want, ErrLength)
-	case overlap:
-		return fmt.Errorf("blockshuffle: Transpose: dst and src share memory: %w", ErrOverlap)
-	}
+	g := transpose.NewGeneral(size, perm, elemSize, bytes)
+	g.Run(dst, src)
 	return nil
 }
-
-// overlaps reports whether a and b share memory.
-func overlaps[T any](a, b []T) bool { return shape.Overlap(a, b) }
 
 // ONNXParams turns what an ONNX DepthToSpace or SpaceToDepth node holds
 // into Params: dims, the input tensor's shape (4-D, NCHW); blocksize, the

@@ -66,13 +66,20 @@ func Validate(op Op, p Params, elem, dstLen, srcLen int, overlap bool) (Geometry
 // lengths must be want, in slice elements, of which one tensor element takes elem, and
 // they must not overlap.
 func Slices(op Op, p Params, elem, want, dstLen, srcLen int, overlap bool) error {
+	return Lengths(op.String(), want, dstLen, srcLen, overlap, func() string { return describe(p, elem) })
+}
+
+// Lengths checks the slices of a call, which name names in its errors:
+// both lengths must be want and they must not overlap. of describes the
+// tensors for an error, and is called only to make one.
+func Lengths(name string, want, dstLen, srcLen int, overlap bool, of func() string) error {
 	switch {
 	case srcLen != want:
-		return fmt.Errorf("blockshuffle: %v: len(src) = %d, want %d for %s: %w", op, srcLen, want, describe(p, elem), ErrLength)
+		return fmt.Errorf("blockshuffle: %s: len(src) = %d, want %d for %s: %w", name, srcLen, want, of(), ErrLength)
 	case dstLen != want:
-		return fmt.Errorf("blockshuffle: %v: len(dst) = %d, want %d for %s: %w", op, dstLen, want, describe(p, elem), ErrLength)
+		return fmt.Errorf("blockshuffle: %s: len(dst) = %d, want %d for %s: %w", name, dstLen, want, of(), ErrLength)
 	case overlap:
-		return fmt.Errorf("blockshuffle: %v: %w (in-place shuffles are not supported)", op, ErrOverlap)
+		return fmt.Errorf("blockshuffle: %s: %w (in place is not supported)", name, ErrOverlap)
 	}
 	return nil
 }

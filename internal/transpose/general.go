@@ -3,8 +3,10 @@ package transpose
 import (
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -15,44 +17,48 @@ const MaxRank = maxRank - 1
 // Check validates a transpose of a row-major tensor of the given shape by
 // perm (output dim k is input dim perm[k]) with elements of elem bytes, of
 // rank at most MaxRank, and returns its size in bytes. Its errors wrap
-// shape's sentinels: ErrElemSize, ErrPerm, ErrNegativeDim, ErrOverflow.
+// shape's sentinels: ErrRank, ErrElemSize, ErrPerm, ErrNegativeDim,
+// ErrOverflow.
 func Check(size, perm []int, elem int) (bytes int, err error) {
 	fail := func(sentinel error, format string, args ...any) (int, error) {
 		return 0, fmt.Errorf("blockshuffle: Transpose of shape %v by perm %v: %s: %w", size, perm, fmt.Sprintf(format, args...), sentinel)
 	}
-	if elem < 1 {
+	switch {
+	case len(size) > MaxRank:
+		return fail(shape.ErrRank, "%d dims, at most %d", len(size), MaxRank)
+	case elem < 1:
 		return fail(shape.ErrElemSize, "elemSize = %d", elem)
-	}
-	if len(perm) != len(size) {
+	case len(perm) != len(size):
 		return fail(shape.ErrPerm, "%d dims in perm, %d in shape", len(perm), len(size))
+	case !isPermutation(perm):
+		return fail(shape.ErrPerm, "not a permutation of 0..%d", len(perm)-1)
+	case slices.ContainsFunc(size, func(d int) bool { return d < 0 }):
+		return fail(shape.ErrNegativeDim, "a dim below 0")
 	}
-	var seen [MaxRank]bool
-	for _, p := range perm {
-		if p < 0 || p >= len(perm) || p < MaxRank && seen[p] {
-			return fail(shape.ErrPerm, "not a permutation of 0..%d", len(perm)-1)
-		}
-		if p < MaxRank {
-			seen[p] = true
-		}
+	n, ok := shape.Count(size...)
+	if ok {
+		bytes, ok = shape.Count(n, elem)
 	}
-	zero := false
-	for _, d := range size {
-		if d < 0 {
-			return fail(shape.ErrNegativeDim, "dim %d", d)
-		}
-		zero = zero || d == 0
-	}
-	if zero {
-		return 0, nil
-	}
-	bytes = elem
-	for _, d := range size {
-		if bytes > math.MaxInt/d {
-			return fail(shape.ErrOverflow, "more than %d bytes", math.MaxInt)
-		}
-		bytes *= d
+	if !ok {
+		return fail(shape.ErrOverflow, "more than %d bytes", math.MaxInt)
 	}
 	return bytes, nil
+}
+
+// isPermutation reports whether perm, of at most maxRank entries, is a
+// permutation of 0..len(perm)-1.
+func isPermutation(perm []int) bool {
+	if len(perm) > maxRank {
+		return false
+	}
+	var seen [maxRank]bool
+	for _, d := range perm {
+		if d < 0 || d >= len(perm) || seen[d] {
+			return false
+		}
+		seen[d] = true
+	}
+	return true
 }
 
 // A General is the plan of any transpose Check accepts of rank up to
@@ -117,18 +123,14 @@ func (g *General) Run(dst, src []byte) {
 	}
 	switch f.word {
 	case 8:
-		run(f, cast[uint64](dst), cast[uint64](src))
+		run(f, engine.Cast[uint64](dst), engine.Cast[uint64](src))
 	case 4:
-		run(f, cast[uint32](dst), cast[uint32](src))
+		run(f, engine.Cast[uint32](dst), engine.Cast[uint32](src))
 	case 2:
-		run(f, cast[uint16](dst), cast[uint16](src))
+		run(f, engine.Cast[uint16](dst), engine.Cast[uint16](src))
 	default:
 		run(f, dst, src)
 	}
-}
-
-func cast[T any](b []byte) []T {
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))/unsafe.Sizeof(*new(T)))
 }
 
 // String says how the plan moves the tensors.

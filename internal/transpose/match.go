@@ -2,6 +2,7 @@ package transpose
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -43,20 +44,8 @@ func Match(size, perm []int) (shape.Op, shape.Params, bool) {
 // valid checks that perm is a permutation of size's dims and that the
 // element count fits in int; it returns that count.
 func valid(size, perm []int) (int, bool) {
-	if len(size) != len(perm) || len(size) > maxRank {
+	if len(size) != len(perm) || !isPermutation(perm) || slices.ContainsFunc(size, func(d int) bool { return d < 0 }) {
 		return 0, false
-	}
-	seen := make([]bool, len(perm))
-	for _, d := range perm {
-		if d < 0 || d >= len(perm) || seen[d] {
-			return 0, false
-		}
-		seen[d] = true
-	}
-	for _, s := range size {
-		if s < 0 {
-			return 0, false
-		}
 	}
 	return shape.Count(size...)
 }
