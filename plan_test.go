@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -178,5 +179,22 @@ func TestPlanNoAllocations(t *testing.T) {
 				t.Errorf("%v workers=%d: Run allocates %v times", c, workers, n)
 			}
 		}
+	}
+}
+
+// Planning a tensor of any size that fits in int takes bounded memory: a
+// 4e17-byte SpaceToDepth (a fuzzer's find) once asked for a piece per 256
+// KiB of it.
+func TestPlanHugeTensor(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("the tensor does not fit in a 32-bit int")
+	}
+	h := 1 << 20
+	p := bs.Params{N: 31, C: 57, H: h << 20, W: 224, BlockSize: 2}
+	if _, err := bs.Describe(bs.OpSpaceToDepth, p, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bs.NewPlan(bs.OpSpaceToDepth, p, 1); err != nil {
+		t.Fatal(err)
 	}
 }

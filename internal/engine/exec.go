@@ -160,7 +160,7 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	total := p.total()
 	pieces := 1
 	if split {
-		pieces = max(1, min(total, n/minWorkerBytes))
+		pieces = max(1, min(total, n/minWorkerBytes, maxPieces))
 		c.pieces = make([]int, 0, pieces)
 	}
 	for i := range pieces {
@@ -272,6 +272,12 @@ const (
 )
 
 var minWorkerBytes = 256 << 10
+
+// maxPieces bounds the pieces of a prepared call, and so its size: past
+// 1 GiB pieces grow beyond minWorkerBytes rather than in number, so that
+// planning a tensor of any size that fits in int takes bounded memory. No
+// call runs on more goroutines than pieces.
+const maxPieces = 1 << 12
 
 // splits reports whether a call of the given size may run on several
 // goroutines, whatever GOMAXPROCS is when it runs: its prepared call is
