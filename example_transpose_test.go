@@ -76,8 +76,10 @@ func ExampleNewTransposePlan() {
 	dst := make([]uint8, len(src))
 	err = blockshuffle.RunPlan(pl, dst, src)
 	fmt.Println(err, dst)
-	fmt.Println(pl)
+	// pl.String() names the tier and how it moves the tensor, e.g.
+	// "avx2: transpose of dims [6 3] by [1 0], 1-byte words: 6x3 matrices
+	// into 3x6, by Go tiles of 16".
+
 	// Output:
 	// <nil> [10 20 30 40 50 60 11 21 31 41 51 61 12 22 32 42 52 62]
-	// generic: transpose of dims [6 3] by [1 0], 1-byte words: 6x3 matrices into 3x6, in tiles of 16
 }

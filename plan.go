@@ -25,6 +25,7 @@ type Plan struct {
 	elem int
 	c    *engine.Prepared   // an op's plan, or
 	t    *transpose.General // a transpose's that is not an op
+	tier string             // the tier that planned t
 }
 
 // NewPlan validates op on tensors described by p with elements of
@@ -96,7 +97,7 @@ func (pl *Plan) String() string {
 	case pl == nil || pl.c == nil && pl.t == nil:
 		return "a Plan that NewPlan did not make"
 	case pl.t != nil:
-		return "generic: " + pl.t.String()
+		return pl.tier + ": " + pl.t.String()
 	}
 	return pl.c.Describe().String()
 }

@@ -93,8 +93,9 @@ func NewTransposePlan(shape, perm []int, elemSize int) (*Plan, error) {
 	if op, p, ok := MatchTranspose(shape, perm); ok {
 		return NewPlan(op, p, elemSize)
 	}
-	g := transpose.NewGeneral(shape, perm, elemSize, bytes)
-	return &Plan{elem: elemSize, t: &g}, nil
+	tier := engine.Active()
+	g := transpose.NewGeneral(shape, perm, elemSize, bytes, tier.Kernels)
+	return &Plan{elem: elemSize, t: &g, tier: tier.Name}, nil
 }
 
 // runGeneral checks a transpose and its slices, whose lengths count
@@ -108,8 +109,7 @@ func runGeneral(dst, src []byte, size, perm []int, elemSize, sliceElem int) erro
 	if err := shape.Lengths("Transpose", bytes/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src), of); err != nil {
 		return err
 	}
-	g := transpose.NewGeneral(size, perm, elemSize, bytes)
-	g.Run(dst, src)
+	transpose.Cached(size, perm, elemSize, bytes, engine.Active().Kernels).Run(dst, src)
 	return nil
 }
 

@@ -150,3 +150,27 @@ func BenchmarkCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTranspose runs the report's transposes with every tier this
+// machine has and copy() of the same bytes, named
+// op=transpose/width=4/shape=1x3x224x224/perm=0.2.3.1/tier=avx2.
+func BenchmarkTranspose(b *testing.B) {
+	for _, c := range harness.TransposeCases(harness.Transposes, harness.Widths) {
+		buf := harness.NewTransposeBuffers(c)
+		runners := map[string]func(){"copy": buf.Copy()}
+		names := []string{"copy"}
+		for _, tier := range dispatch.Available() {
+			runners[tier.String()] = buf.Tier(tier)
+			names = append(names, tier.String())
+		}
+		for _, name := range names {
+			b.Run(c.Key()+"/tier="+name, func(b *testing.B) {
+				f := runners[name]
+				b.SetBytes(int64(c.Bytes()))
+				for b.Loop() {
+					f()
+				}
+			})
+		}
+	}
+}

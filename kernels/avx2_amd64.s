@@ -66620,6 +66620,310 @@ lastbundle2833: \
 	RET
 	bundleUnzip2x8AVX2_body
 
+// func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// Requires: AVX, AVX2
+TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-80
+#define tile16x1AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+40(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+32(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+strip2835: \
+	MOVQ tiles+16(FP), R8; \
+tile2836: \
+	LEAQ         (AX)(DX*4), R9; \
+	LEAQ         (R9)(DX*4), R10; \
+	LEAQ         (R10)(DX*4), R11; \
+	LEAQ         (CX)(SI*4), R12; \
+	LEAQ         (R12)(SI*4), R13; \
+	LEAQ         (R13)(SI*4), R14; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (R10), Y0, Y0; \
+	VMOVDQU      (R9), X1; \
+	VINSERTI128  $0x01, (R11), Y1, Y1; \
+	VPUNPCKLBW   Y1, Y0, Y2; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VMOVDQU      (AX)(DX*1), X0; \
+	VINSERTI128  $0x01, (R10)(DX*1), Y0, Y0; \
+	VMOVDQU      (R9)(DX*1), X3; \
+	VINSERTI128  $0x01, (R11)(DX*1), Y3, Y3; \
+	VPUNPCKLBW   Y3, Y0, Y4; \
+	VPUNPCKHBW   Y3, Y0, Y3; \
+	VMOVDQU      (AX)(DX*2), X0; \
+	VINSERTI128  $0x01, (R10)(DX*2), Y0, Y0; \
+	VMOVDQU      (R9)(DX*2), X5; \
+	VINSERTI128  $0x01, (R11)(DX*2), Y5, Y5; \
+	VPUNPCKLBW   Y5, Y0, Y6; \
+	VPUNPCKHBW   Y5, Y0, Y5; \
+	VMOVDQU      (AX)(BX*1), X0; \
+	VINSERTI128  $0x01, (R10)(BX*1), Y0, Y0; \
+	VMOVDQU      (R9)(BX*1), X7; \
+	VINSERTI128  $0x01, (R11)(BX*1), Y7, Y7; \
+	VPUNPCKLBW   Y7, Y0, Y8; \
+	VPUNPCKHBW   Y7, Y0, Y7; \
+	VPUNPCKLBW   Y6, Y2, Y0; \
+	VPUNPCKHBW   Y6, Y2, Y6; \
+	VPUNPCKLBW   Y5, Y1, Y2; \
+	VPUNPCKHBW   Y5, Y1, Y5; \
+	VPUNPCKLBW   Y8, Y4, Y1; \
+	VPUNPCKHBW   Y8, Y4, Y8; \
+	VPUNPCKLBW   Y7, Y3, Y4; \
+	VPUNPCKHBW   Y7, Y3, Y7; \
+	VPUNPCKLBW   Y1, Y0, Y3; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VPUNPCKLBW   Y8, Y6, Y0; \
+	VPUNPCKHBW   Y8, Y6, Y8; \
+	VPUNPCKLBW   Y4, Y2, Y6; \
+	VPUNPCKHBW   Y4, Y2, Y4; \
+	VPUNPCKLBW   Y7, Y5, Y2; \
+	VPUNPCKHBW   Y7, Y5, Y7; \
+	VPERMQ       $0xd8, Y3, Y3; \
+	VMOVDQU      X3, (CX); \
+	VEXTRACTI128 $0x01, Y3, (CX)(SI*1); \
+	VPERMQ       $0xd8, Y1, Y1; \
+	VMOVDQU      X1, (CX)(SI*2); \
+	VEXTRACTI128 $0x01, Y1, (CX)(DI*1); \
+	VPERMQ       $0xd8, Y0, Y0; \
+	VMOVDQU      X0, (R12); \
+	VEXTRACTI128 $0x01, Y0, (R12)(SI*1); \
+	VPERMQ       $0xd8, Y8, Y8; \
+	VMOVDQU      X8, (R12)(SI*2); \
+	VEXTRACTI128 $0x01, Y8, (R12)(DI*1); \
+	VPERMQ       $0xd8, Y6, Y6; \
+	VMOVDQU      X6, (R13); \
+	VEXTRACTI128 $0x01, Y6, (R13)(SI*1); \
+	VPERMQ       $0xd8, Y4, Y4; \
+	VMOVDQU      X4, (R13)(SI*2); \
+	VEXTRACTI128 $0x01, Y4, (R13)(DI*1); \
+	VPERMQ       $0xd8, Y2, Y2; \
+	VMOVDQU      X2, (R14); \
+	VEXTRACTI128 $0x01, Y2, (R14)(SI*1); \
+	VPERMQ       $0xd8, Y7, Y7; \
+	VMOVDQU      X7, (R14)(SI*2); \
+	VEXTRACTI128 $0x01, Y7, (R14)(DI*1); \
+	ADDQ         srcTile+56(FP), AX; \
+	ADDQ         dstTile+48(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile2836; \
+	MOVQ         src+8(FP), AX; \
+	ADDQ         srcStrip+72(FP), AX; \
+	MOVQ         AX, src+8(FP); \
+	MOVQ         dst+0(FP), CX; \
+	ADDQ         dstStrip+64(FP), CX; \
+	MOVQ         CX, dst+0(FP); \
+	DECQ         strips+24(FP); \
+	JNZ          strip2835; \
+	VZEROUPPER; \
+	RET
+	tile16x1AVX2_body
+
+// func tile8x2AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// Requires: AVX, AVX2
+TEXT ·tile8x2AVX2(SB), NOSPLIT, $0-80
+#define tile8x2AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+40(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+32(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+strip2837: \
+	MOVQ tiles+16(FP), R8; \
+tile2838: \
+	LEAQ         (AX)(DX*4), R9; \
+	LEAQ         (CX)(SI*4), R10; \
+	LEAQ         (R10)(SI*4), R11; \
+	LEAQ         (R11)(SI*4), R12; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (R9), Y0, Y0; \
+	VMOVDQU      (AX)(DX*2), X1; \
+	VINSERTI128  $0x01, (R9)(DX*2), Y1, Y1; \
+	VPUNPCKLWD   Y1, Y0, Y2; \
+	VPUNPCKHWD   Y1, Y0, Y1; \
+	VMOVDQU      (AX)(DX*1), X0; \
+	VINSERTI128  $0x01, (R9)(DX*1), Y0, Y0; \
+	VMOVDQU      (AX)(BX*1), X3; \
+	VINSERTI128  $0x01, (R9)(BX*1), Y3, Y3; \
+	VPUNPCKLWD   Y3, Y0, Y4; \
+	VPUNPCKHWD   Y3, Y0, Y3; \
+	VPUNPCKLWD   Y4, Y2, Y0; \
+	VPUNPCKHWD   Y4, Y2, Y4; \
+	VPUNPCKLWD   Y3, Y1, Y2; \
+	VPUNPCKHWD   Y3, Y1, Y3; \
+	VPERMQ       $0xd8, Y0, Y0; \
+	VMOVDQU      X0, (CX); \
+	VEXTRACTI128 $0x01, Y0, (CX)(SI*1); \
+	VPERMQ       $0xd8, Y4, Y4; \
+	VMOVDQU      X4, (CX)(SI*2); \
+	VEXTRACTI128 $0x01, Y4, (CX)(DI*1); \
+	VPERMQ       $0xd8, Y2, Y2; \
+	VMOVDQU      X2, (R10); \
+	VEXTRACTI128 $0x01, Y2, (R10)(SI*1); \
+	VPERMQ       $0xd8, Y3, Y3; \
+	VMOVDQU      X3, (R10)(SI*2); \
+	VEXTRACTI128 $0x01, Y3, (R10)(DI*1); \
+	VMOVDQU      16(AX), X3; \
+	VINSERTI128  $0x01, 16(R9), Y3, Y3; \
+	VMOVDQU      16(AX)(DX*2), X2; \
+	VINSERTI128  $0x01, 16(R9)(DX*2), Y2, Y2; \
+	VPUNPCKLWD   Y2, Y3, Y4; \
+	VPUNPCKHWD   Y2, Y3, Y2; \
+	VMOVDQU      16(AX)(DX*1), X3; \
+	VINSERTI128  $0x01, 16(R9)(DX*1), Y3, Y3; \
+	VMOVDQU      16(AX)(BX*1), X0; \
+	VINSERTI128  $0x01, 16(R9)(BX*1), Y0, Y0; \
+	VPUNPCKLWD   Y0, Y3, Y1; \
+	VPUNPCKHWD   Y0, Y3, Y0; \
+	VPUNPCKLWD   Y1, Y4, Y3; \
+	VPUNPCKHWD   Y1, Y4, Y1; \
+	VPUNPCKLWD   Y0, Y2, Y4; \
+	VPUNPCKHWD   Y0, Y2, Y0; \
+	VPERMQ       $0xd8, Y3, Y3; \
+	VMOVDQU      X3, (R11); \
+	VEXTRACTI128 $0x01, Y3, (R11)(SI*1); \
+	VPERMQ       $0xd8, Y1, Y1; \
+	VMOVDQU      X1, (R11)(SI*2); \
+	VEXTRACTI128 $0x01, Y1, (R11)(DI*1); \
+	VPERMQ       $0xd8, Y4, Y4; \
+	VMOVDQU      X4, (R12); \
+	VEXTRACTI128 $0x01, Y4, (R12)(SI*1); \
+	VPERMQ       $0xd8, Y0, Y0; \
+	VMOVDQU      X0, (R12)(SI*2); \
+	VEXTRACTI128 $0x01, Y0, (R12)(DI*1); \
+	ADDQ         srcTile+56(FP), AX; \
+	ADDQ         dstTile+48(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile2838; \
+	MOVQ         src+8(FP), AX; \
+	ADDQ         srcStrip+72(FP), AX; \
+	MOVQ         AX, src+8(FP); \
+	MOVQ         dst+0(FP), CX; \
+	ADDQ         dstStrip+64(FP), CX; \
+	MOVQ         CX, dst+0(FP); \
+	DECQ         strips+24(FP); \
+	JNZ          strip2837; \
+	VZEROUPPER; \
+	RET
+	tile8x2AVX2_body
+
+// func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// Requires: AVX, AVX2
+TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-80
+#define tile8x4AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+40(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+32(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+strip2839: \
+	MOVQ tiles+16(FP), R8; \
+tile2840: \
+	LEAQ        (AX)(DX*4), R9; \
+	LEAQ        (CX)(SI*4), R10; \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (R9), Y0, Y0; \
+	VMOVDQU     (AX)(DX*2), X1; \
+	VINSERTI128 $0x01, (R9)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y0, Y2; \
+	VPUNPCKHDQ  Y1, Y0, Y1; \
+	VMOVDQU     (AX)(DX*1), X0; \
+	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0; \
+	VMOVDQU     (AX)(BX*1), X3; \
+	VINSERTI128 $0x01, (R9)(BX*1), Y3, Y3; \
+	VPUNPCKLDQ  Y3, Y0, Y4; \
+	VPUNPCKHDQ  Y3, Y0, Y3; \
+	VPUNPCKLDQ  Y4, Y2, Y0; \
+	VMOVDQU     Y0, (CX); \
+	VPUNPCKHDQ  Y4, Y2, Y4; \
+	VMOVDQU     Y4, (CX)(SI*1); \
+	VPUNPCKLDQ  Y3, Y1, Y4; \
+	VMOVDQU     Y4, (CX)(SI*2); \
+	VPUNPCKHDQ  Y3, Y1, Y3; \
+	VMOVDQU     Y3, (CX)(DI*1); \
+	VMOVDQU     16(AX), X3; \
+	VINSERTI128 $0x01, 16(R9), Y3, Y3; \
+	VMOVDQU     16(AX)(DX*2), X1; \
+	VINSERTI128 $0x01, 16(R9)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y3, Y4; \
+	VPUNPCKHDQ  Y1, Y3, Y1; \
+	VMOVDQU     16(AX)(DX*1), X3; \
+	VINSERTI128 $0x01, 16(R9)(DX*1), Y3, Y3; \
+	VMOVDQU     16(AX)(BX*1), X2; \
+	VINSERTI128 $0x01, 16(R9)(BX*1), Y2, Y2; \
+	VPUNPCKLDQ  Y2, Y3, Y0; \
+	VPUNPCKHDQ  Y2, Y3, Y2; \
+	VPUNPCKLDQ  Y0, Y4, Y3; \
+	VMOVDQU     Y3, (R10); \
+	VPUNPCKHDQ  Y0, Y4, Y0; \
+	VMOVDQU     Y0, (R10)(SI*1); \
+	VPUNPCKLDQ  Y2, Y1, Y0; \
+	VMOVDQU     Y0, (R10)(SI*2); \
+	VPUNPCKHDQ  Y2, Y1, Y2; \
+	VMOVDQU     Y2, (R10)(DI*1); \
+	ADDQ        srcTile+56(FP), AX; \
+	ADDQ        dstTile+48(FP), CX; \
+	DECQ        R8; \
+	JNZ         tile2840; \
+	MOVQ        src+8(FP), AX; \
+	ADDQ        srcStrip+72(FP), AX; \
+	MOVQ        AX, src+8(FP); \
+	MOVQ        dst+0(FP), CX; \
+	ADDQ        dstStrip+64(FP), CX; \
+	MOVQ        CX, dst+0(FP); \
+	DECQ        strips+24(FP); \
+	JNZ         strip2839; \
+	VZEROUPPER; \
+	RET
+	tile8x4AVX2_body
+
+// func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// Requires: AVX, AVX2
+TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-80
+#define tile4x8AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+40(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+32(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+strip2841: \
+	MOVQ tiles+16(FP), R8; \
+tile2842: \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
+	VMOVDQU     (AX)(DX*1), X1; \
+	VINSERTI128 $0x01, (AX)(BX*1), Y1, Y1; \
+	VPUNPCKLQDQ Y1, Y0, Y2; \
+	VMOVDQU     Y2, (CX); \
+	VPUNPCKHQDQ Y1, Y0, Y1; \
+	VMOVDQU     Y1, (CX)(SI*1); \
+	VMOVDQU     16(AX), X1; \
+	VINSERTI128 $0x01, 16(AX)(DX*2), Y1, Y1; \
+	VMOVDQU     16(AX)(DX*1), X0; \
+	VINSERTI128 $0x01, 16(AX)(BX*1), Y0, Y0; \
+	VPUNPCKLQDQ Y0, Y1, Y2; \
+	VMOVDQU     Y2, (CX)(SI*2); \
+	VPUNPCKHQDQ Y0, Y1, Y0; \
+	VMOVDQU     Y0, (CX)(DI*1); \
+	ADDQ        srcTile+56(FP), AX; \
+	ADDQ        dstTile+48(FP), CX; \
+	DECQ        R8; \
+	JNZ         tile2842; \
+	MOVQ        src+8(FP), AX; \
+	ADDQ        srcStrip+72(FP), AX; \
+	MOVQ        AX, src+8(FP); \
+	MOVQ        dst+0(FP), CX; \
+	ADDQ        dstStrip+64(FP), CX; \
+	MOVQ        CX, dst+0(FP); \
+	DECQ        strips+24(FP); \
+	JNZ         strip2841; \
+	VZEROUPPER; \
+	RET
+	tile4x8AVX2_body
+
 // func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX
 TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
@@ -66630,64 +66934,64 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs2835; \
+	JAE  runs2843; \
 	CMPQ DX, $+16; \
-	JAE  runs2836; \
+	JAE  runs2844; \
 	RET; \
-runs2835: \
+runs2843: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2837: \
+group2845: \
 	MOVQ rows+48(FP), R10; \
-row2838: \
+row2846: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2839: \
+run2847: \
 	XORQ R14, R14; \
-pieces2840: \
+pieces2848: \
 	VMOVDQU (R13)(R14*1), Y0; \
 	VMOVDQU Y0, (R12)(R14*1); \
 	CMPQ    R14, SI; \
-	JEQ     piecesdone2841; \
+	JEQ     piecesdone2849; \
 	ADDQ    $+32, R14; \
 	CMPQ    R14, SI; \
-	JLE     pieces2840; \
+	JLE     pieces2848; \
 	MOVQ    SI, R14; \
-	JMP     pieces2840; \
-piecesdone2841: \
+	JMP     pieces2848; \
+piecesdone2849: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2839; \
+	JNZ  run2847; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2838; \
+	JNZ  row2846; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2837; \
+	JNZ  group2845; \
 	VZEROUPPER; \
 	RET; \
-runs2836: \
+runs2844: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2842: \
+group2850: \
 	MOVQ rows+48(FP), R10; \
-row2843: \
+row2851: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2844: \
+run2852: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -66695,15 +66999,15 @@ run2844: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run2844; \
+	JNZ     run2852; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row2843; \
+	JNZ     row2851; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group2842; \
+	JNZ     group2850; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX2_body
@@ -66718,46 +67022,46 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs2845; \
+	JAE  runs2853; \
 	RET; \
-runs2845: \
+runs2853: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2846: \
+group2854: \
 	MOVQ rows+48(FP), R10; \
-row2847: \
+row2855: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2848: \
+run2856: \
 	XORQ R14, R14; \
-pieces2849: \
+pieces2857: \
 	VMOVDQU  (R13)(R14*1), Y0; \
 	VMOVNTDQ Y0, (R12)(R14*1); \
 	CMPQ     R14, SI; \
-	JEQ      piecesdone2850; \
+	JEQ      piecesdone2858; \
 	ADDQ     $+32, R14; \
 	CMPQ     R14, SI; \
-	JLE      pieces2849; \
+	JLE      pieces2857; \
 	MOVQ     SI, R14; \
-	JMP      pieces2849; \
-piecesdone2850: \
+	JMP      pieces2857; \
+piecesdone2858: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2848; \
+	JNZ  run2856; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2847; \
+	JNZ  row2855; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2846; \
+	JNZ  group2854; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66788,7 +67092,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2677<>+0(SB), DI; \
-group2851: \
+group2859: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -66806,34 +67110,34 @@ group2851: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2855; \
-chunk2852: \
+	JAE     groupdone2863; \
+chunk2860: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2853; \
+	JB      cross2861; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2854; \
+	JB      store2862; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2856; \
+	JNZ     samerow2864; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2856: \
-	JMP store2854; \
-cross2853: \
+samerow2864: \
+	JMP store2862; \
+cross2861: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2857; \
+	JNZ     samerow2865; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2857: \
+samerow2865: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -66841,16 +67145,16 @@ samerow2857: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2854: \
+store2862: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2852; \
-groupdone2855: \
+	JB       chunk2860; \
+groupdone2863: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2851; \
+	JNZ  group2859; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67459,6 +67763,14 @@ DATA ·bundleZip2x8AVX2Entry(SB)/8, $·bundleZip2x8AVX2(SB)
 GLOBL ·bundleZip2x8AVX2Entry(SB), RODATA, $8
 DATA ·bundleUnzip2x8AVX2Entry(SB)/8, $·bundleUnzip2x8AVX2(SB)
 GLOBL ·bundleUnzip2x8AVX2Entry(SB), RODATA, $8
+DATA ·tile16x1AVX2Entry(SB)/8, $·tile16x1AVX2(SB)
+GLOBL ·tile16x1AVX2Entry(SB), RODATA, $8
+DATA ·tile8x2AVX2Entry(SB)/8, $·tile8x2AVX2(SB)
+GLOBL ·tile8x2AVX2Entry(SB), RODATA, $8
+DATA ·tile8x4AVX2Entry(SB)/8, $·tile8x4AVX2(SB)
+GLOBL ·tile8x4AVX2Entry(SB), RODATA, $8
+DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)
+GLOBL ·tile4x8AVX2Entry(SB), RODATA, $8
 DATA ·copyRunsAVX2Entry(SB)/8, $·copyRunsAVX2(SB)
 GLOBL ·copyRunsAVX2Entry(SB), RODATA, $8
 DATA ·copyRunsAVX2NTEntry(SB)/8, $·copyRunsAVX2NT(SB)

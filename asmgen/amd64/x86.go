@@ -48,6 +48,8 @@ func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
 		return 0, nil
 	case table.BundleZip, table.BundleUnzip:
 		return 0, g.bundleRows(k)
+	case table.Tile:
+		return 0, g.tile(k)
 	}
 	if k.ISA.TwoTable() {
 		if k.Kind == table.Copy {

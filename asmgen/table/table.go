@@ -67,6 +67,7 @@ const (
 	BundleZip               // NCHW DepthToSpace of b = 2 by bundles of one row of each of the four planes, moved in whole chunks (internal/stack's Bundles)
 	BundleUnzip             // its SpaceToDepth
 	Stream                  // copy runs that tile each group of the output with aligned non-temporal stores (NHWC, outputs beyond the caches)
+	Tile                    // transpose a matrix of words tile by tile (general transposes)
 )
 
 // Signature is the Go signature of a family of kernels: pointer
@@ -120,6 +121,10 @@ var (
 		"the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores; groups start dstGroup and srcGroup bytes apart",
 		CopySig.Ptrs,
 		[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstGroup", "srcGroup"}, nil}
+	TileSig = Signature{"Tile",
+		"the tile kernels, which transpose tiles of b rows of chunk bytes of w-byte words (vec.TileShape), word x of row r of a tile read at r*srcRow + x*w and written at x*dstRow + r*w: in each of strips strips, dstStrip and srcStrip bytes apart, tiles tiles, dstTile and srcTile bytes apart",
+		CopySig.Ptrs,
+		[]string{"tiles", "strips", "dstRow", "srcRow", "dstTile", "srcTile", "dstStrip", "srcStrip"}, nil}
 )
 
 // groupSkips are the skips of the lane kernels' groups.
@@ -151,7 +156,7 @@ func (s Signature) Arg(param string) string {
 func exported(name string) string { return strings.ToUpper(name[:1]) + name[1:] }
 
 // Signatures lists every family's signature.
-var Signatures = []Signature{LaneSig, AnyBSig, CopySig, StreamSig, GatherSig, StackSig, BundleSig}
+var Signatures = []Signature{LaneSig, AnyBSig, CopySig, StreamSig, GatherSig, StackSig, BundleSig, TileSig}
 
 // Params is the parameter list, e.g. (space, depth *byte, n, rows int).
 func (s Signature) Params() string {
@@ -170,6 +175,8 @@ func (k Kernel) Signature() Signature {
 		return StreamSig
 	case k.Kind == Gather:
 		return GatherSig
+	case k.Kind == Tile:
+		return TileSig
 	case k.Kind == StackZip || k.Kind == StackUnzip:
 		return StackSig
 	case k.Kind == BundleZip || k.Kind == BundleUnzip:
@@ -209,6 +216,10 @@ func (k Kernel) Name() string {
 	}
 	if k.Kind == Stream {
 		return "streamRuns" + string(k.ISA)
+	}
+	if k.Kind == Tile { // e.g. tile8x4AVX2: tiles of 8 rows of 4-byte words
+		b, _ := vec.TileShape(k.Width)
+		return fmt.Sprintf("tile%dx%d%s", b, k.Width, k.ISA)
 	}
 	if k.Kind == Gather { // e.g. gather2AVX512VBMI: 2 groups of windows per vector
 		return fmt.Sprintf("gather%d%s", k.Groups, k.ISA)
@@ -563,6 +574,9 @@ func kernels(i ISA) []Kernel {
 	for g := 1; g <= i.Windows().MaxGroups; g++ {
 		out = append(out, Kernel{ISA: i, Kind: Gather, Groups: g})
 	}
+	for _, w := range i.TileWidths() {
+		out = append(out, Kernel{ISA: i, Kind: Tile, Width: w})
+	}
 	out = append(out, Kernel{ISA: i, Kind: Copy})
 	if i.streams() {
 		out = append(out, Kernel{ISA: i, Kind: Copy, Streaming: true}, Kernel{ISA: i, Kind: Stream})
@@ -593,6 +607,26 @@ func (i ISA) BundleWidths() []int {
 		return []int{1, 2, 4, 8}
 	}
 	return nil
+}
+
+// TileWidths are the word sizes of an ISA's tile kernels: those of the
+// ISAs whose widest registers are 32 bytes of 16-byte lanes (vec.Tile's
+// registers; AVX2). The AVX-512 tiers run their base's; NEON has no
+// lowering of vec.Tile yet, and transposes in Go.
+func (i ISA) TileWidths() []int {
+	if i.Vector() == 2*vec.LaneBytes && !i.TwoTable() {
+		return []int{1, 2, 4, 8}
+	}
+	return nil
+}
+
+// MaxTileWidth is the largest word of any ISA's tile kernels.
+func MaxTileWidth() int {
+	n := 0
+	for _, i := range ISAs() {
+		n = max(n, slices.Max(append(ISA(i.Name).TileWidths(), 0)))
+	}
+	return n
 }
 
 // BytePermutes reports whether the ISA permutes bytes across a register.

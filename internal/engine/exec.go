@@ -38,6 +38,31 @@ type Kernels interface {
 	// plan; or nil calls where the tier has none for it. It is asked only
 	// for calls on one goroutine without streaming stores.
 	OnePass(g *shape.Geometry) (fmt.Stringer, []Call)
+	// Matrix returns the call that transposes matrix m of w-byte words
+	// from span src into span dst, or nil where the tier has no kernel for
+	// it. It must check that the call stays inside the spans.
+	Matrix(dst, src Span, m Matrix, w int) Call
+	// TransposeRuns returns the call that copies runs r from span src into span
+	// dst, or nil where the tier has no kernel for them. It must check
+	// that the call stays inside the spans.
+	TransposeRuns(dst, src Span, r TransposeRuns) Call
+}
+
+// A Matrix is Reps 2-D transposes of words, the innermost work of a
+// general transpose's plan (internal/transpose): in matrix i, word (r, c),
+// for r < Rows and c < Cols, moves from byte i*SrcRep + r*SrcRow + c*w of
+// src to i*DstRep + c*DstRow + r*w of dst.
+type Matrix struct {
+	Rows, Cols, SrcRow, DstRow int
+	Reps, SrcRep, DstRep       int
+}
+
+// TransposeRuns are the innermost work of a general transpose's plan whose last
+// dim stays last: in each of Groups groups of Rows rows of Count runs,
+// run x of row r of group g, Len bytes, moves from byte g*SrcGroup +
+// r*SrcRow + x*SrcX of src to g*DstGroup + r*DstRow + x*DstX of dst.
+type TransposeRuns struct {
+	Len, Count, SrcX, DstX, Rows, SrcRow, DstRow, Groups, SrcGroup, DstGroup int
 }
 
 // A Tier is a tier's kernels and the calls it prepared.

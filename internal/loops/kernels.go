@@ -145,6 +145,11 @@ func (kernels) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *e
 // OnePass implements engine.Kernels: the loops have no one-pass plans.
 func (kernels) OnePass(*shape.Geometry) (fmt.Stringer, []engine.Call) { return nil, nil }
 
+// Matrix and TransposeRuns leave a general transpose to internal/transpose's own
+// loops.
+func (kernels) Matrix(_, _ engine.Span, _ engine.Matrix, _ int) engine.Call        { return nil }
+func (kernels) TransposeRuns(_, _ engine.Span, _ engine.TransposeRuns) engine.Call { return nil }
+
 // A call is a loop's row call: its arguments count words of w bytes.
 type call struct {
 	l            loop

@@ -41,3 +41,8 @@ func (f *BundleFunc) Once(space, depth []byte, a BundleArgs, w int) {
 	a.Space, a.Depth = engine.SpaceSpan(len(space)), engine.DepthSpan(len(depth))
 	f.Call(a, w).Run(space, depth)
 }
+
+func (f *TileFunc) Once(dst, src []byte, a TileArgs, b, chunk, w int) {
+	a.Dst, a.Src = engine.SpaceSpan(len(dst)), engine.DepthSpan(len(src))
+	f.Call(a, b, chunk, w).Run(dst, src)
+}

@@ -12,6 +12,7 @@ const (
 	MaxGroups      = 3  // the most groups of windows of a gather kernel
 	MaxStackGrain  = 4  // the largest permute grain, in bytes, of a stacked-row kernel
 	MaxBundleWidth = 8  // the largest element, in bytes, of a bundle kernel
+	MaxTileWidth   = 8  // the largest word, in bytes, of a tile kernel
 )
 
 // LaneFunc is one of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups: the word holding its entry address, which the
@@ -181,3 +182,27 @@ func (c *BundleCall) Run(space, depth []byte) {
 
 // Kernel names the kernel.
 func (c *BundleCall) Kernel() string { return name(c.F) }
+
+// TileFunc is one of the tile kernels, which transpose tiles of b rows of chunk bytes of w-byte words (vec.TileShape), word x of row r of a tile read at r*srcRow + x*w and written at x*dstRow + r*w: in each of strips strips, dstStrip and srcStrip bytes apart, tiles tiles, dstTile and srcTile bytes apart: the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callTile.
+type TileFunc uintptr
+
+// TileArgs are the arguments of a TileFunc, its slices as spans of a call's tensors.
+type TileArgs struct {
+	Dst, Src                                                            engine.Span
+	Tiles, Strips, DstRow, SrcRow, DstTile, SrcTile, DstStrip, SrcStrip int
+}
+
+// A TileCall is a call of a TileFunc, checked when TileFunc.Call made it.
+type TileCall struct {
+	F *TileFunc
+	TileArgs
+}
+
+// Run makes the call on the tensors of a call.
+func (c *TileCall) Run(space, depth []byte) {
+	callTile(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.Tiles, c.Strips, c.DstRow, c.SrcRow, c.DstTile, c.SrcTile, c.DstStrip, c.SrcStrip, uintptr(*c.F))
+}
+
+// Kernel names the kernel.
+func (c *TileCall) Kernel() string { return name(c.F) }

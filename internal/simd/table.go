@@ -57,6 +57,9 @@ type Table struct {
 	// w-byte elements.
 	BundleZip, BundleUnzip [MaxBundleWidth + 1]*BundleFunc
 
+	// Tiles[w] is the tile kernel of w-byte words (general transposes).
+	Tiles [MaxTileWidth + 1]TileKernel
+
 	// Base, if not nil, serves what this table has no kernel for, and rows
 	// too short for its kernels.
 	Base *Table
@@ -71,6 +74,12 @@ type LaneKernel struct {
 	B, Cp, W  uint8
 	Unzip, NT bool
 	MinN      uint16
+}
+
+// TileKernel is a tile kernel and its tile: B rows of Chunk bytes.
+type TileKernel struct {
+	F        *TileFunc
+	B, Chunk int
 }
 
 // laneKey says which lane kernel a call needs; Table.Lanes are sorted by

@@ -38,3 +38,8 @@ func callStack(space, depth, tab *byte, stacks, step, last, lastDepth, plane int
 //
 //go:noescape
 func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry uintptr)
+
+// callTile calls the TileFunc at entry.
+//
+//go:noescape
+func callTile(dst, src *byte, tiles, strips, dstRow, srcRow, dstTile, srcTile, dstStrip, srcStrip int, entry uintptr)

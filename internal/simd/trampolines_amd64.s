@@ -31,3 +31,7 @@ TEXT ·callStack(SB), NOSPLIT|NOFRAME, $0-72
 TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 	MOVQ entry+56(FP), AX
 	JMP  AX
+
+TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-88
+	MOVQ entry+80(FP), AX
+	JMP  AX

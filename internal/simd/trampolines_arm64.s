@@ -31,3 +31,7 @@ TEXT ·callStack(SB), NOSPLIT|NOFRAME, $0-72
 TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 	MOVD entry+56(FP), R9
 	JMP  (R9)
+
+TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD entry+80(FP), R9
+	JMP  (R9)

@@ -31,3 +31,7 @@ func callStack(space, depth, tab *byte, stacks, step, last, lastDepth, plane int
 func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }
+
+func callTile(dst, src *byte, tiles, strips, dstRow, srcRow, dstTile, srcTile, dstStrip, srcStrip int, entry uintptr) {
+	panic("simd: this build has no kernels")
+}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -66,9 +67,10 @@ func isPermutation(perm []int) bool {
 // adjacent merged) twice over: moving words of the widest size (8, 4 or 2
 // bytes) that divides the element, and moving bytes, for slices whose
 // addresses that word size does not divide. Where the last dim stays last
-// it copies runs; elsewhere it transposes 2-D tiles between the dim that is
-// contiguous in src and the one contiguous in dst, the other dims as outer
-// loops.
+// it copies runs; elsewhere it transposes a matrix between the dim that is
+// contiguous in src and the one contiguous in dst, by a tier's tile
+// kernels where it has them, in Go tiles where not, the other dims as
+// outer loops.
 type General struct {
 	bytes int
 	words wordForm // words of the widest size dividing the element
@@ -78,11 +80,26 @@ type General struct {
 type wordForm struct {
 	word int // bytes a word
 	canonical
+	nest
+	// call is the kernels' call for the innermost work and the fold
+	// innermost outer loops, or nil.
+	call engine.Call
+	fold int
+}
+
+// A nest is the loops of a canonical form, in words: the outer loops in
+// output order, around either runs (the last dim stays last) or a matrix.
+type nest struct {
+	outer                   int // outer loops
+	count, srcStep, dstStep [maxRank]int
+	runs                    bool
+	runLen                  int           // words a run, if runs
+	m                       engine.Matrix // in words, if not runs
 }
 
 // NewGeneral plans a transpose that Check accepted, of rank at most
-// MaxRank.
-func NewGeneral(size, perm []int, elem, bytes int) General {
+// MaxRank, with the kernels of a tier (nil: Go loops alone).
+func NewGeneral(size, perm []int, elem, bytes int, k engine.Kernels) General {
 	g := General{bytes: bytes}
 	if bytes == 0 {
 		return g
@@ -94,19 +111,88 @@ func NewGeneral(size, perm []int, elem, bytes int) General {
 			break
 		}
 	}
-	g.words = newWordForm(size, perm, elem, word)
-	g.raw = newWordForm(size, perm, elem, 1)
+	g.words = newWordForm(size, perm, elem, word, k)
+	g.raw = newWordForm(size, perm, elem, 1, nil)
 	return g
 }
 
 // newWordForm is the canonical form of the transpose moving words of word
 // bytes: the input gains a last dim of elem/word words, which stays last.
-func newWordForm(size, perm []int, elem, word int) wordForm {
+func newWordForm(size, perm []int, elem, word int, k engine.Kernels) wordForm {
 	var s, p [maxRank]int
 	n := copy(s[:], size)
 	copy(p[:], perm)
 	s[n], p[n] = elem/word, n
-	return wordForm{word, canon(s[:n+1], p[:n+1])}
+	f := wordForm{word: word, canonical: canon(s[:n+1], p[:n+1])}
+	if f.n <= 1 {
+		return f
+	}
+	f.nest = f.loops()
+	if k != nil {
+		f.call, f.fold = f.kernelCall(k)
+	}
+	return f
+}
+
+// kernelCall is the call of the tier's kernels for the innermost work of
+// f and as many of its innermost outer loops as the kernels take, and
+// their number; or nil.
+func (f *wordForm) kernelCall(k engine.Kernels) (engine.Call, int) {
+	w := f.word
+	// loop i from the innermost: count, and steps in bytes; a loop of one.
+	loop := func(i int) (count, src, dst int) {
+		if j := f.outer - 1 - i; j >= 0 {
+			return f.count[j], f.srcStep[j] * w, f.dstStep[j] * w
+		}
+		return 1, 0, 0
+	}
+	if f.runs {
+		n, sx, dx := loop(0)
+		rows, sr, dr := loop(1)
+		groups, sg, dg := loop(2)
+		r := engine.TransposeRuns{Len: f.runLen * w, Count: n, SrcX: sx, DstX: dx, Rows: rows, SrcRow: sr, DstRow: dr, Groups: groups, SrcGroup: sg, DstGroup: dg}
+		reach := func(x, row, group int) int { return r.Len + (n-1)*x + (rows-1)*row + (groups-1)*group }
+		return k.TransposeRuns(engine.SpaceSpan(reach(dx, dr, dg)), engine.DepthSpan(reach(sx, sr, sg)), r), min(3, f.outer)
+	}
+	m := f.m
+	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
+	m.Reps, m.SrcRep, m.DstRep = loop(0)
+	dst := (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
+	src := (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
+	return k.Matrix(engine.SpaceSpan(dst), engine.DepthSpan(src), m, w), min(1, f.outer)
+}
+
+// loops is the nest of a canonical form of two dims or more.
+func (f *canonical) loops() nest {
+	n := f.n
+	// Strides in words: of each input dim in src, and of each output dim
+	// in dst; at[j] is input dim j's place in the output.
+	var in, out, at [maxRank]int
+	in[n-1], out[n-1] = 1, 1
+	for j := n - 2; j >= 0; j-- {
+		in[j] = in[j+1] * f.dims[j+1]
+		out[j] = out[j+1] * f.dims[f.perm[j+1]]
+	}
+	for k := range n {
+		at[f.perm[k]] = k
+	}
+	var l nest
+	inner := f.perm[n-1] // contiguous in dst
+	for k := range n {
+		j := f.perm[k]
+		if j == inner || j == n-1 {
+			continue
+		}
+		l.count[l.outer], l.srcStep[l.outer], l.dstStep[l.outer] = f.dims[j], in[j], out[k]
+		l.outer++
+	}
+	l.runs = inner == n-1
+	if l.runs {
+		l.runLen = f.dims[n-1]
+	} else {
+		l.m = engine.Matrix{Rows: f.dims[inner], Cols: f.dims[n-1], SrcRow: in[inner], DstRow: out[at[n-1]]}
+	}
+	return l
 }
 
 // Bytes is the size in bytes of the tensors.
@@ -118,6 +204,11 @@ func (g *General) Run(dst, src []byte) {
 		return
 	}
 	f := &g.words
+	if f.call != nil { // the kernels take any address
+		w := f.word
+		f.each(f.outer-f.fold, func(d, s int) { f.call.Run(dst[d*w:], src[s*w:]) })
+		return
+	}
 	if f.word > 1 && (uintptr(unsafe.Pointer(&dst[0]))|uintptr(unsafe.Pointer(&src[0])))%uintptr(f.word) != 0 {
 		f = &g.raw
 	}
@@ -143,67 +234,38 @@ func (g *General) String() string {
 	switch {
 	case f.n <= 1:
 		return fmt.Sprintf("transpose: a copy of %d bytes", g.bytes)
-	case perm[f.n-1] == f.n-1:
-		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words", dims, perm, f.word, dims[f.n-1])
+	case f.runs && f.call != nil:
+		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words, by %s", dims, perm, f.word, f.runLen, f.call.Kernel())
+	case f.runs:
+		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words", dims, perm, f.word, f.runLen)
 	}
-	rows, cols := f.dims[f.perm[f.n-1]], f.dims[f.n-1]
-	return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: %dx%d matrices into %dx%d, in tiles of %d", dims, perm, f.word, rows, cols, cols, rows, tile)
+	by := fmt.Sprintf("Go tiles of %d", tile)
+	if f.call != nil {
+		by = f.call.Kernel()
+	}
+	return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: %dx%d matrices into %dx%d, by %s", dims, perm, f.word, f.m.Rows, f.m.Cols, f.m.Cols, f.m.Rows, by)
 }
 
-// tile is the side, in words, of the 2-D tiles: 16 rows of up to 128
-// bytes read and written stay in L1.
+// tile is the side, in words, of the Go loops' 2-D tiles: 16 rows of up
+// to 128 bytes read and written stay in L1.
 const tile = 16
 
-// run moves the words of f from src to dst.
-func run[T any](f *wordForm, dst, src []T) {
-	n := f.n
-	if n <= 1 {
-		copy(dst, src)
-		return
-	}
-	// Strides in words: of each input dim in src, and of each output dim
-	// in dst; at[j] is input dim j's place in the output.
-	var in, out, at [maxRank]int
-	in[n-1], out[n-1] = 1, 1
-	for j := n - 2; j >= 0; j-- {
-		in[j] = in[j+1] * f.dims[j+1]
-		out[j] = out[j+1] * f.dims[f.perm[j+1]]
-	}
-	for k := range n {
-		at[f.perm[k]] = k
-	}
-	// The loops outside the innermost work, in output order.
-	var count, srcStep, dstStep [maxRank]int
-	m := 0
-	inner := f.perm[n-1] // contiguous in dst
-	for k := range n {
-		j := f.perm[k]
-		if j == inner || j == n-1 {
-			continue
-		}
-		count[m], srcStep[m], dstStep[m] = f.dims[j], in[j], out[k]
-		m++
-	}
-	var body func(d, s int)
-	if inner == n-1 { // the last dim stays last: runs
-		runLen := f.dims[n-1]
-		body = func(d, s int) { copy(dst[d:d+runLen], src[s:s+runLen]) }
-	} else {
-		rows, cols, rowStride, colStride := f.dims[inner], f.dims[n-1], in[inner], out[at[n-1]]
-		body = func(d, s int) { transpose2D(dst[d:], src[s:], rows, cols, rowStride, colStride) }
-	}
+// each runs the first levels outer loops and calls body with the offsets,
+// in words, in dst and src, where each iteration of the innermost of them
+// starts.
+func (l *nest) each(levels int, body func(d, s int)) {
 	var idx [maxRank]int
 	d, s := 0, 0
 	for {
 		body(d, s)
-		k := m - 1
+		k := levels - 1
 		for ; k >= 0; k-- {
 			idx[k]++
-			d, s = d+dstStep[k], s+srcStep[k]
-			if idx[k] < count[k] {
+			d, s = d+l.dstStep[k], s+l.srcStep[k]
+			if idx[k] < l.count[k] {
 				break
 			}
-			d, s = d-dstStep[k]*count[k], s-srcStep[k]*count[k]
+			d, s = d-l.dstStep[k]*l.count[k], s-l.srcStep[k]*l.count[k]
 			idx[k] = 0
 		}
 		if k < 0 {
@@ -212,6 +274,20 @@ func run[T any](f *wordForm, dst, src []T) {
 	}
 }
 
+// run moves the words of f from src to dst in Go.
+func run[T any](f *wordForm, dst, src []T) {
+	if f.n <= 1 {
+		copy(dst, src)
+		return
+	}
+	if f.runs {
+		n := f.runLen
+		f.each(f.outer, func(d, s int) { copy(dst[d:d+n], src[s:s+n]) })
+		return
+	}
+	m := f.m
+	f.each(f.outer, func(d, s int) { transpose2D(dst[d:], src[s:], m.Rows, m.Cols, m.SrcRow, m.DstRow) })
+}
 // transpose2D moves a matrix of rows x cols words: word (r, c) from
 // src[r*rowStride + c] to dst[c*colStride + r], tile by tile.
 func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
@@ -227,4 +303,35 @@ func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
 			}
 		}
 	}
+}
+
+// plans caches the plans Cached makes.
+var plans memo.Cache[planKey, *General]
+
+type planKey struct {
+	k          engine.Kernels
+	elem, rank int
+	size, perm [MaxRank]int
+}
+
+// Cached returns the plan NewGeneral makes for a transpose Check accepted,
+// from a cache of those made lately (at most memo.MaxEntries; a full cache
+// evicts its oldest), so that repeated calls of a shape plan it once and
+// allocate nothing.
+func Cached(size, perm []int, elem, bytes int, k engine.Kernels) *General {
+	key := planKey{k: k, elem: elem, rank: len(size)}
+	copy(key.size[:], size)
+	copy(key.perm[:], perm)
+	h := uint64(elem)
+	for i := range size {
+		h = (h^uint64(size[i])^uint64(perm[i])<<40)*0x100000001b3 + uint64(i)
+	}
+	h *= 0x9e3779b97f4a7c15
+	h ^= h >> 29
+	if g, ok := plans.Get(h, key); ok {
+		return g
+	}
+	g := NewGeneral(size, perm, elem, bytes, k)
+	plans.Put(h, key, &g)
+	return &g
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -48,22 +49,26 @@ func randomTranspose(rng *rand.Rand) (size, perm []int, elem int) {
 	return size, rng.Perm(rank), elem
 }
 
-// TestGeneral runs random transposes against the naive one, in slices with
-// guard bytes on both sides and, every other time, one byte off the
-// alignment of their words.
+// TestGeneral runs random transposes against the naive one, in Go alone.
 func TestGeneral(t *testing.T) {
 	count := 100_000
 	if testing.Short() {
 		count = 5_000
 	}
-	rng := rand.New(rand.NewPCG(32, 1))
+	checkGeneral(t, "go", nil, count, rand.New(rand.NewPCG(32, 1)), randomTranspose)
+}
+
+// checkGeneral runs count transposes drawn by draw, planned with kernels
+// k, against the naive one, in slices with guard bytes on both sides and,
+// every other time, one byte off the alignment of their words.
+func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
 	for i := range count {
-		size, perm, elem := randomTranspose(rng)
+		size, perm, elem := draw(rng)
 		n, err := Check(size, perm, elem)
 		if err != nil {
 			t.Fatalf("shape %v perm %v elem %d: %v", size, perm, elem, err)
 		}
-		g := NewGeneral(size, perm, elem, n)
+		g := NewGeneral(size, perm, elem, n, k)
 		off := 8 + i%2
 		buf := random.Bytes(rng, n+16)
 		src := random.Bytes(rng, n+16)[off : off+n]
@@ -71,12 +76,30 @@ func TestGeneral(t *testing.T) {
 		before := bytes.Clone(buf)
 		g.Run(buf[off:off+n], src)
 		if !bytes.Equal(buf[off:off+n], want) {
-			t.Fatalf("shape %v perm %v elem %d (%s): wrong output", size, perm, elem, g.String())
+			t.Fatalf("%s: shape %v perm %v elem %d (%s): wrong output", name, size, perm, elem, g.String())
 		}
 		if !bytes.Equal(buf[:off], before[:off]) || !bytes.Equal(buf[off+n:], before[off+n:]) {
-			t.Fatalf("shape %v perm %v elem %d: wrote outside dst", size, perm, elem)
+			t.Fatalf("%s: shape %v perm %v elem %d: wrote outside dst", name, size, perm, elem)
 		}
 	}
+}
+
+// randomMatrixTranspose draws, more often than randomTranspose, shapes
+// whose innermost matrix is large enough for tile kernels: one dim of 16
+// to 70 among a few small ones, the last one often moved.
+func randomMatrixTranspose(rng *rand.Rand) (size, perm []int, elem int) {
+	size, perm, elem = randomTranspose(rng)
+	n := 1
+	for _, d := range size {
+		n *= max(d, 1)
+	}
+	for k := range size {
+		if d := 16 + rng.IntN(55); n/max(size[k], 1)*d*elem <= 1<<16 && rng.IntN(2) == 0 {
+			n = n / max(size[k], 1) * d
+			size[k] = d
+		}
+	}
+	return size, perm, elem
 }
 
 // TestCheck: every kind of invalid transpose wraps its sentinel.

@@ -27,6 +27,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/amd64"
 	"github.com/blockshuffle/blockshuffle/asmgen/arm64"
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
@@ -309,6 +310,14 @@ func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table
 			b.WriteString("},\n")
 		}
 	}
+	if ws := table.ISA(i.Name).TileWidths(); len(ws) > 0 {
+		b.WriteString("Tiles: [simd.MaxTileWidth + 1]simd.TileKernel{")
+		for _, w := range ws {
+			rows, chunk := vec.TileShape(w)
+			fmt.Fprintf(&b, "%d: {F: %s, B: %d, Chunk: %d}, ", w, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Tile, Width: w}]), rows, chunk)
+		}
+		b.WriteString("},\n")
+	}
 	fmt.Fprintf(&b, "CopyRuns: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}]))
 	if i.Streaming {
 		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}]))
@@ -350,8 +359,9 @@ const (
 	MaxGroups = %d // the most groups of windows of a gather kernel
 	MaxStackGrain = %d // the largest permute grain, in bytes, of a stacked-row kernel
 	MaxBundleWidth = %d // the largest element, in bytes, of a bundle kernel
+	MaxTileWidth = %d // the largest word, in bytes, of a tile kernel
 )
-`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackGrain(), table.MaxBundleWidth())
+`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackGrain(), table.MaxBundleWidth(), table.MaxTileWidth())
 	for _, sig := range table.Signatures {
 		fields := func(names []string) string {
 			var out []string

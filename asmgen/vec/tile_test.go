@@ -1,0 +1,34 @@
+package vec
+
+import "testing"
+
+// TestTile builds every tile and checks it: finish proves each program
+// moves every word to its column and reads only its rows; here, that it
+// fits AVX2's registers and moves each byte once.
+func TestTile(t *testing.T) {
+	for _, w := range []int{1, 2, 4, 8} {
+		p, err := Tile(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, chunk := TileShape(w)
+		if live := p.MaxLive(nil); live > 16 {
+			t.Errorf("w = %d: %d values live", w, live)
+		}
+		loads, stored := 0, 0
+		for _, in := range p.Instrs {
+			switch in.Op {
+			case LoadPair:
+				loads += 2 * in.Size
+			case Store:
+				stored += in.Size
+			}
+		}
+		if loads != b*chunk || stored != b*chunk {
+			t.Errorf("w = %d: loads %d bytes and stores %d, want %d each", w, loads, stored, b*chunk)
+		}
+	}
+	if _, err := Tile(3); err == nil {
+		t.Error("a tile of 3-byte words built")
+	}
+}

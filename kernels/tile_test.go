@@ -1,0 +1,106 @@
+package kernels
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+)
+
+// matrixRef is engine.Matrix's contract written out: word (r, c) of each
+// matrix of src moves to dst; other bytes of dst keep their values.
+func matrixRef(dst, src []byte, m engine.Matrix, w int) {
+	for i := range m.Reps {
+		for r := range m.Rows {
+			for c := range m.Cols {
+				copy(dst[i*m.DstRep+c*m.DstRow+r*w:][:w], src[i*m.SrcRep+r*m.SrcRow+c*w:][:w])
+			}
+		}
+	}
+}
+
+// matrixLens are the bytes matrices' src and dst span.
+func matrixLens(m engine.Matrix, w int) (dst, src int) {
+	return (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w, (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
+}
+
+// checkMatrix runs the table's call for m on dst and src, which it fills,
+// and compares the result with matrixRef's; ok is false where the table
+// has no call for m.
+func checkMatrix(t *testing.T, name string, call engine.Call, m engine.Matrix, w int, dst, src []byte) {
+	t.Helper()
+	for i := range src {
+		src[i] = byte(i*131 + i>>8 + 7)
+	}
+	for i := range dst {
+		dst[i] = 0xA5
+	}
+	want := bytes.Clone(dst)
+	matrixRef(want, src, m, w)
+	call.Run(dst, src)
+	if i := firstDiff(dst, want); i >= 0 {
+		t.Fatalf("%s %s, %d-byte words %+v: dst byte %d is %#x, want %#x", name, call.Kernel(), w, m, i, dst[i], want[i])
+	}
+}
+
+// TestMatrix checks the tile kernels of every table this CPU runs against
+// matrixRef: rows and columns from one tile to several, with and without
+// a partial last tile each way, rows padded or not on either side.
+func TestMatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 32))
+	for name, set := range tablesUnderTest() {
+		for _, w := range []int{1, 2, 4, 8} {
+			k := set.Tiles[w]
+			for u := set.Base; k.F == nil && u != nil; u = u.Base {
+				k = u.Tiles[w]
+			}
+			if k.F == nil {
+				continue
+			}
+			cols := k.Chunk / w
+			for range 300 {
+				m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
+				m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
+				m.Reps = 1 + rng.IntN(3) // matrices one after the other on both sides
+				m.SrcRep, m.DstRep = m.Rows*m.SrcRow, m.Cols*m.DstRow
+				dl, sl := matrixLens(m, w)
+				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+				if call == nil {
+					t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
+				}
+				checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
+			}
+			small := engine.Matrix{Rows: k.B - 1, Cols: cols, SrcRow: cols * w, DstRow: k.B * w, Reps: 1}
+			if set.Matrix(engine.SpaceSpan(1<<20), engine.DepthSpan(1<<20), small, w) != nil {
+				t.Errorf("%s: a call for %+v, smaller than a tile of %d rows", name, small, k.B)
+			}
+		}
+	}
+}
+
+// TestMatrixGuardPages runs the tile kernels on matrices packed tight
+// (rows w*cols bytes apart, no padding) against inaccessible pages, at
+// every row and column count from one tile to past two.
+func TestMatrixGuardPages(t *testing.T) {
+	for name, set := range tablesUnderTest() {
+		for _, w := range []int{1, 2, 4, 8} {
+			k := set.Tiles[w]
+			if k.F == nil {
+				continue // the base table's, tested under its own name
+			}
+			cols := k.Chunk / w
+			for rows := k.B; rows <= 2*k.B+1; rows++ {
+				for c := cols; c <= 2*cols+1; c++ {
+					m := engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Reps: 2, SrcRep: rows * c * w, DstRep: rows * c * w}
+					dl, sl := matrixLens(m, w)
+					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+					inGuards(t, dl, sl, func(dst, src []byte) {
+						checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
+					})
+				}
+			}
+		}
+	}
+}
