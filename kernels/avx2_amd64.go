@@ -1587,22 +1587,22 @@ func bundleUnzip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int,
 // tile16x1AVX2 transposes tiles of 16 rows of 16 bytes of 1-byte words, in each of strips strips.
 //
 //go:noescape
-func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile8x2AVX2 transposes tiles of 8 rows of 32 bytes of 2-byte words, in each of strips strips.
 //
 //go:noescape
-func tile8x2AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+func tile8x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile8x4AVX2 transposes tiles of 8 rows of 32 bytes of 4-byte words, in each of strips strips.
 //
 //go:noescape
-func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile4x8AVX2 transposes tiles of 4 rows of 32 bytes of 8-byte words, in each of strips strips.
 //
 //go:noescape
-func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // copyRunsAVX2 copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //

@@ -66620,47 +66620,49 @@ lastbundle2833: \
 	RET
 	bundleUnzip2x8AVX2_body
 
-// func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
-TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-80
+TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-104
 #define tile16x1AVX2_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
-	MOVQ srcRow+40(FP), DX; \
+	MOVQ srcRow+48(FP), DX; \
 	LEAQ (DX)(DX*2), BX; \
-	MOVQ dstRow+32(FP), SI; \
+	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-strip2835: \
+band2835: \
+	MOVQ strips+24(FP), R9; \
+strip2836: \
 	MOVQ tiles+16(FP), R8; \
-tile2836: \
-	LEAQ         (AX)(DX*4), R9; \
-	LEAQ         (R9)(DX*4), R10; \
+tile2837: \
+	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
-	LEAQ         (CX)(SI*4), R12; \
-	LEAQ         (R12)(SI*4), R13; \
+	LEAQ         (R11)(DX*4), R12; \
+	LEAQ         (CX)(SI*4), R13; \
 	LEAQ         (R13)(SI*4), R14; \
+	LEAQ         (R14)(SI*4), R15; \
 	VMOVDQU      (AX), X0; \
-	VINSERTI128  $0x01, (R10), Y0, Y0; \
-	VMOVDQU      (R9), X1; \
-	VINSERTI128  $0x01, (R11), Y1, Y1; \
+	VINSERTI128  $0x01, (R11), Y0, Y0; \
+	VMOVDQU      (R10), X1; \
+	VINSERTI128  $0x01, (R12), Y1, Y1; \
 	VPUNPCKLBW   Y1, Y0, Y2; \
 	VPUNPCKHBW   Y1, Y0, Y1; \
 	VMOVDQU      (AX)(DX*1), X0; \
-	VINSERTI128  $0x01, (R10)(DX*1), Y0, Y0; \
-	VMOVDQU      (R9)(DX*1), X3; \
-	VINSERTI128  $0x01, (R11)(DX*1), Y3, Y3; \
+	VINSERTI128  $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU      (R10)(DX*1), X3; \
+	VINSERTI128  $0x01, (R12)(DX*1), Y3, Y3; \
 	VPUNPCKLBW   Y3, Y0, Y4; \
 	VPUNPCKHBW   Y3, Y0, Y3; \
 	VMOVDQU      (AX)(DX*2), X0; \
-	VINSERTI128  $0x01, (R10)(DX*2), Y0, Y0; \
-	VMOVDQU      (R9)(DX*2), X5; \
-	VINSERTI128  $0x01, (R11)(DX*2), Y5, Y5; \
+	VINSERTI128  $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU      (R10)(DX*2), X5; \
+	VINSERTI128  $0x01, (R12)(DX*2), Y5, Y5; \
 	VPUNPCKLBW   Y5, Y0, Y6; \
 	VPUNPCKHBW   Y5, Y0, Y5; \
 	VMOVDQU      (AX)(BX*1), X0; \
-	VINSERTI128  $0x01, (R10)(BX*1), Y0, Y0; \
-	VMOVDQU      (R9)(BX*1), X7; \
-	VINSERTI128  $0x01, (R11)(BX*1), Y7, Y7; \
+	VINSERTI128  $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU      (R10)(BX*1), X7; \
+	VINSERTI128  $0x01, (R12)(BX*1), Y7, Y7; \
 	VPUNPCKLBW   Y7, Y0, Y8; \
 	VPUNPCKHBW   Y7, Y0, Y7; \
 	VPUNPCKLBW   Y6, Y2, Y0; \
@@ -66686,66 +66688,68 @@ tile2836: \
 	VMOVDQU      X1, (CX)(SI*2); \
 	VEXTRACTI128 $0x01, Y1, (CX)(DI*1); \
 	VPERMQ       $0xd8, Y0, Y0; \
-	VMOVDQU      X0, (R12); \
-	VEXTRACTI128 $0x01, Y0, (R12)(SI*1); \
+	VMOVDQU      X0, (R13); \
+	VEXTRACTI128 $0x01, Y0, (R13)(SI*1); \
 	VPERMQ       $0xd8, Y8, Y8; \
-	VMOVDQU      X8, (R12)(SI*2); \
-	VEXTRACTI128 $0x01, Y8, (R12)(DI*1); \
+	VMOVDQU      X8, (R13)(SI*2); \
+	VEXTRACTI128 $0x01, Y8, (R13)(DI*1); \
 	VPERMQ       $0xd8, Y6, Y6; \
-	VMOVDQU      X6, (R13); \
-	VEXTRACTI128 $0x01, Y6, (R13)(SI*1); \
+	VMOVDQU      X6, (R14); \
+	VEXTRACTI128 $0x01, Y6, (R14)(SI*1); \
 	VPERMQ       $0xd8, Y4, Y4; \
-	VMOVDQU      X4, (R13)(SI*2); \
-	VEXTRACTI128 $0x01, Y4, (R13)(DI*1); \
+	VMOVDQU      X4, (R14)(SI*2); \
+	VEXTRACTI128 $0x01, Y4, (R14)(DI*1); \
 	VPERMQ       $0xd8, Y2, Y2; \
-	VMOVDQU      X2, (R14); \
-	VEXTRACTI128 $0x01, Y2, (R14)(SI*1); \
+	VMOVDQU      X2, (R15); \
+	VEXTRACTI128 $0x01, Y2, (R15)(SI*1); \
 	VPERMQ       $0xd8, Y7, Y7; \
-	VMOVDQU      X7, (R14)(SI*2); \
-	VEXTRACTI128 $0x01, Y7, (R14)(DI*1); \
-	ADDQ         srcTile+56(FP), AX; \
-	ADDQ         dstTile+48(FP), CX; \
+	VMOVDQU      X7, (R15)(SI*2); \
+	VEXTRACTI128 $0x01, Y7, (R15)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2836; \
-	MOVQ         src+8(FP), AX; \
-	ADDQ         srcStrip+72(FP), AX; \
-	MOVQ         AX, src+8(FP); \
-	MOVQ         dst+0(FP), CX; \
-	ADDQ         dstStrip+64(FP), CX; \
-	MOVQ         CX, dst+0(FP); \
-	DECQ         strips+24(FP); \
-	JNZ          strip2835; \
+	JNZ          tile2837; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip2836; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2835; \
 	VZEROUPPER; \
 	RET
 	tile16x1AVX2_body
 
-// func tile8x2AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// func tile8x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
-TEXT ·tile8x2AVX2(SB), NOSPLIT, $0-80
+TEXT ·tile8x2AVX2(SB), NOSPLIT, $0-104
 #define tile8x2AVX2_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
-	MOVQ srcRow+40(FP), DX; \
+	MOVQ srcRow+48(FP), DX; \
 	LEAQ (DX)(DX*2), BX; \
-	MOVQ dstRow+32(FP), SI; \
+	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-strip2837: \
+band2838: \
+	MOVQ strips+24(FP), R9; \
+strip2839: \
 	MOVQ tiles+16(FP), R8; \
-tile2838: \
-	LEAQ         (AX)(DX*4), R9; \
-	LEAQ         (CX)(SI*4), R10; \
-	LEAQ         (R10)(SI*4), R11; \
+tile2840: \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (CX)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
+	LEAQ         (R12)(SI*4), R13; \
 	VMOVDQU      (AX), X0; \
-	VINSERTI128  $0x01, (R9), Y0, Y0; \
+	VINSERTI128  $0x01, (R10), Y0, Y0; \
 	VMOVDQU      (AX)(DX*2), X1; \
-	VINSERTI128  $0x01, (R9)(DX*2), Y1, Y1; \
+	VINSERTI128  $0x01, (R10)(DX*2), Y1, Y1; \
 	VPUNPCKLWD   Y1, Y0, Y2; \
 	VPUNPCKHWD   Y1, Y0, Y1; \
 	VMOVDQU      (AX)(DX*1), X0; \
-	VINSERTI128  $0x01, (R9)(DX*1), Y0, Y0; \
+	VINSERTI128  $0x01, (R10)(DX*1), Y0, Y0; \
 	VMOVDQU      (AX)(BX*1), X3; \
-	VINSERTI128  $0x01, (R9)(BX*1), Y3, Y3; \
+	VINSERTI128  $0x01, (R10)(BX*1), Y3, Y3; \
 	VPUNPCKLWD   Y3, Y0, Y4; \
 	VPUNPCKHWD   Y3, Y0, Y3; \
 	VPUNPCKLWD   Y4, Y2, Y0; \
@@ -66759,21 +66763,21 @@ tile2838: \
 	VMOVDQU      X4, (CX)(SI*2); \
 	VEXTRACTI128 $0x01, Y4, (CX)(DI*1); \
 	VPERMQ       $0xd8, Y2, Y2; \
-	VMOVDQU      X2, (R10); \
-	VEXTRACTI128 $0x01, Y2, (R10)(SI*1); \
+	VMOVDQU      X2, (R11); \
+	VEXTRACTI128 $0x01, Y2, (R11)(SI*1); \
 	VPERMQ       $0xd8, Y3, Y3; \
-	VMOVDQU      X3, (R10)(SI*2); \
-	VEXTRACTI128 $0x01, Y3, (R10)(DI*1); \
+	VMOVDQU      X3, (R11)(SI*2); \
+	VEXTRACTI128 $0x01, Y3, (R11)(DI*1); \
 	VMOVDQU      16(AX), X3; \
-	VINSERTI128  $0x01, 16(R9), Y3, Y3; \
+	VINSERTI128  $0x01, 16(R10), Y3, Y3; \
 	VMOVDQU      16(AX)(DX*2), X2; \
-	VINSERTI128  $0x01, 16(R9)(DX*2), Y2, Y2; \
+	VINSERTI128  $0x01, 16(R10)(DX*2), Y2, Y2; \
 	VPUNPCKLWD   Y2, Y3, Y4; \
 	VPUNPCKHWD   Y2, Y3, Y2; \
 	VMOVDQU      16(AX)(DX*1), X3; \
-	VINSERTI128  $0x01, 16(R9)(DX*1), Y3, Y3; \
+	VINSERTI128  $0x01, 16(R10)(DX*1), Y3, Y3; \
 	VMOVDQU      16(AX)(BX*1), X0; \
-	VINSERTI128  $0x01, 16(R9)(BX*1), Y0, Y0; \
+	VINSERTI128  $0x01, 16(R10)(BX*1), Y0, Y0; \
 	VPUNPCKLWD   Y0, Y3, Y1; \
 	VPUNPCKHWD   Y0, Y3, Y0; \
 	VPUNPCKLWD   Y1, Y4, Y3; \
@@ -66781,58 +66785,60 @@ tile2838: \
 	VPUNPCKLWD   Y0, Y2, Y4; \
 	VPUNPCKHWD   Y0, Y2, Y0; \
 	VPERMQ       $0xd8, Y3, Y3; \
-	VMOVDQU      X3, (R11); \
-	VEXTRACTI128 $0x01, Y3, (R11)(SI*1); \
+	VMOVDQU      X3, (R12); \
+	VEXTRACTI128 $0x01, Y3, (R12)(SI*1); \
 	VPERMQ       $0xd8, Y1, Y1; \
-	VMOVDQU      X1, (R11)(SI*2); \
-	VEXTRACTI128 $0x01, Y1, (R11)(DI*1); \
+	VMOVDQU      X1, (R12)(SI*2); \
+	VEXTRACTI128 $0x01, Y1, (R12)(DI*1); \
 	VPERMQ       $0xd8, Y4, Y4; \
-	VMOVDQU      X4, (R12); \
-	VEXTRACTI128 $0x01, Y4, (R12)(SI*1); \
+	VMOVDQU      X4, (R13); \
+	VEXTRACTI128 $0x01, Y4, (R13)(SI*1); \
 	VPERMQ       $0xd8, Y0, Y0; \
-	VMOVDQU      X0, (R12)(SI*2); \
-	VEXTRACTI128 $0x01, Y0, (R12)(DI*1); \
-	ADDQ         srcTile+56(FP), AX; \
-	ADDQ         dstTile+48(FP), CX; \
+	VMOVDQU      X0, (R13)(SI*2); \
+	VEXTRACTI128 $0x01, Y0, (R13)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2838; \
-	MOVQ         src+8(FP), AX; \
-	ADDQ         srcStrip+72(FP), AX; \
-	MOVQ         AX, src+8(FP); \
-	MOVQ         dst+0(FP), CX; \
-	ADDQ         dstStrip+64(FP), CX; \
-	MOVQ         CX, dst+0(FP); \
-	DECQ         strips+24(FP); \
-	JNZ          strip2837; \
+	JNZ          tile2840; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip2839; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2838; \
 	VZEROUPPER; \
 	RET
 	tile8x2AVX2_body
 
-// func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
-TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-80
+TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 #define tile8x4AVX2_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
-	MOVQ srcRow+40(FP), DX; \
+	MOVQ srcRow+48(FP), DX; \
 	LEAQ (DX)(DX*2), BX; \
-	MOVQ dstRow+32(FP), SI; \
+	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-strip2839: \
+band2841: \
+	MOVQ strips+24(FP), R9; \
+strip2842: \
 	MOVQ tiles+16(FP), R8; \
-tile2840: \
-	LEAQ        (AX)(DX*4), R9; \
-	LEAQ        (CX)(SI*4), R10; \
+tile2843: \
+	LEAQ        (AX)(DX*4), R10; \
+	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
-	VINSERTI128 $0x01, (R9), Y0, Y0; \
+	VINSERTI128 $0x01, (R10), Y0, Y0; \
 	VMOVDQU     (AX)(DX*2), X1; \
-	VINSERTI128 $0x01, (R9)(DX*2), Y1, Y1; \
+	VINSERTI128 $0x01, (R10)(DX*2), Y1, Y1; \
 	VPUNPCKLDQ  Y1, Y0, Y2; \
 	VPUNPCKHDQ  Y1, Y0, Y1; \
 	VMOVDQU     (AX)(DX*1), X0; \
-	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0; \
+	VINSERTI128 $0x01, (R10)(DX*1), Y0, Y0; \
 	VMOVDQU     (AX)(BX*1), X3; \
-	VINSERTI128 $0x01, (R9)(BX*1), Y3, Y3; \
+	VINSERTI128 $0x01, (R10)(BX*1), Y3, Y3; \
 	VPUNPCKLDQ  Y3, Y0, Y4; \
 	VPUNPCKHDQ  Y3, Y0, Y3; \
 	VPUNPCKLDQ  Y4, Y2, Y0; \
@@ -66844,54 +66850,56 @@ tile2840: \
 	VPUNPCKHDQ  Y3, Y1, Y3; \
 	VMOVDQU     Y3, (CX)(DI*1); \
 	VMOVDQU     16(AX), X3; \
-	VINSERTI128 $0x01, 16(R9), Y3, Y3; \
+	VINSERTI128 $0x01, 16(R10), Y3, Y3; \
 	VMOVDQU     16(AX)(DX*2), X1; \
-	VINSERTI128 $0x01, 16(R9)(DX*2), Y1, Y1; \
+	VINSERTI128 $0x01, 16(R10)(DX*2), Y1, Y1; \
 	VPUNPCKLDQ  Y1, Y3, Y4; \
 	VPUNPCKHDQ  Y1, Y3, Y1; \
 	VMOVDQU     16(AX)(DX*1), X3; \
-	VINSERTI128 $0x01, 16(R9)(DX*1), Y3, Y3; \
+	VINSERTI128 $0x01, 16(R10)(DX*1), Y3, Y3; \
 	VMOVDQU     16(AX)(BX*1), X2; \
-	VINSERTI128 $0x01, 16(R9)(BX*1), Y2, Y2; \
+	VINSERTI128 $0x01, 16(R10)(BX*1), Y2, Y2; \
 	VPUNPCKLDQ  Y2, Y3, Y0; \
 	VPUNPCKHDQ  Y2, Y3, Y2; \
 	VPUNPCKLDQ  Y0, Y4, Y3; \
-	VMOVDQU     Y3, (R10); \
+	VMOVDQU     Y3, (R11); \
 	VPUNPCKHDQ  Y0, Y4, Y0; \
-	VMOVDQU     Y0, (R10)(SI*1); \
+	VMOVDQU     Y0, (R11)(SI*1); \
 	VPUNPCKLDQ  Y2, Y1, Y0; \
-	VMOVDQU     Y0, (R10)(SI*2); \
+	VMOVDQU     Y0, (R11)(SI*2); \
 	VPUNPCKHDQ  Y2, Y1, Y2; \
-	VMOVDQU     Y2, (R10)(DI*1); \
-	ADDQ        srcTile+56(FP), AX; \
-	ADDQ        dstTile+48(FP), CX; \
+	VMOVDQU     Y2, (R11)(DI*1); \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2840; \
-	MOVQ        src+8(FP), AX; \
-	ADDQ        srcStrip+72(FP), AX; \
-	MOVQ        AX, src+8(FP); \
-	MOVQ        dst+0(FP), CX; \
-	ADDQ        dstStrip+64(FP), CX; \
-	MOVQ        CX, dst+0(FP); \
-	DECQ        strips+24(FP); \
-	JNZ         strip2839; \
+	JNZ         tile2843; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        R9; \
+	JNZ         strip2842; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2841; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
 
-// func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, dstRow int, srcRow int, dstTile int, srcTile int, dstStrip int, srcStrip int)
+// func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
-TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-80
+TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 #define tile4x8AVX2_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
-	MOVQ srcRow+40(FP), DX; \
+	MOVQ srcRow+48(FP), DX; \
 	LEAQ (DX)(DX*2), BX; \
-	MOVQ dstRow+32(FP), SI; \
+	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-strip2841: \
+band2844: \
+	MOVQ strips+24(FP), R9; \
+strip2845: \
 	MOVQ tiles+16(FP), R8; \
-tile2842: \
+tile2846: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -66908,18 +66916,18 @@ tile2842: \
 	VMOVDQU     Y2, (CX)(SI*2); \
 	VPUNPCKHQDQ Y0, Y1, Y0; \
 	VMOVDQU     Y0, (CX)(DI*1); \
-	ADDQ        srcTile+56(FP), AX; \
-	ADDQ        dstTile+48(FP), CX; \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2842; \
-	MOVQ        src+8(FP), AX; \
-	ADDQ        srcStrip+72(FP), AX; \
-	MOVQ        AX, src+8(FP); \
-	MOVQ        dst+0(FP), CX; \
-	ADDQ        dstStrip+64(FP), CX; \
-	MOVQ        CX, dst+0(FP); \
-	DECQ        strips+24(FP); \
-	JNZ         strip2841; \
+	JNZ         tile2846; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        R9; \
+	JNZ         strip2845; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2844; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -66934,64 +66942,64 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs2843; \
+	JAE  runs2847; \
 	CMPQ DX, $+16; \
-	JAE  runs2844; \
+	JAE  runs2848; \
 	RET; \
-runs2843: \
+runs2847: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2845: \
+group2849: \
 	MOVQ rows+48(FP), R10; \
-row2846: \
+row2850: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2847: \
+run2851: \
 	XORQ R14, R14; \
-pieces2848: \
+pieces2852: \
 	VMOVDQU (R13)(R14*1), Y0; \
 	VMOVDQU Y0, (R12)(R14*1); \
 	CMPQ    R14, SI; \
-	JEQ     piecesdone2849; \
+	JEQ     piecesdone2853; \
 	ADDQ    $+32, R14; \
 	CMPQ    R14, SI; \
-	JLE     pieces2848; \
+	JLE     pieces2852; \
 	MOVQ    SI, R14; \
-	JMP     pieces2848; \
-piecesdone2849: \
+	JMP     pieces2852; \
+piecesdone2853: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2847; \
+	JNZ  run2851; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2846; \
+	JNZ  row2850; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2845; \
+	JNZ  group2849; \
 	VZEROUPPER; \
 	RET; \
-runs2844: \
+runs2848: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2850: \
+group2854: \
 	MOVQ rows+48(FP), R10; \
-row2851: \
+row2855: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2852: \
+run2856: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -66999,15 +67007,15 @@ run2852: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run2852; \
+	JNZ     run2856; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row2851; \
+	JNZ     row2855; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group2850; \
+	JNZ     group2854; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX2_body
@@ -67022,46 +67030,46 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs2853; \
+	JAE  runs2857; \
 	RET; \
-runs2853: \
+runs2857: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2854: \
+group2858: \
 	MOVQ rows+48(FP), R10; \
-row2855: \
+row2859: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2856: \
+run2860: \
 	XORQ R14, R14; \
-pieces2857: \
+pieces2861: \
 	VMOVDQU  (R13)(R14*1), Y0; \
 	VMOVNTDQ Y0, (R12)(R14*1); \
 	CMPQ     R14, SI; \
-	JEQ      piecesdone2858; \
+	JEQ      piecesdone2862; \
 	ADDQ     $+32, R14; \
 	CMPQ     R14, SI; \
-	JLE      pieces2857; \
+	JLE      pieces2861; \
 	MOVQ     SI, R14; \
-	JMP      pieces2857; \
-piecesdone2858: \
+	JMP      pieces2861; \
+piecesdone2862: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2856; \
+	JNZ  run2860; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2855; \
+	JNZ  row2859; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2854; \
+	JNZ  group2858; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67092,7 +67100,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2677<>+0(SB), DI; \
-group2859: \
+group2863: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67110,34 +67118,34 @@ group2859: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2863; \
-chunk2860: \
+	JAE     groupdone2867; \
+chunk2864: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2861; \
+	JB      cross2865; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2862; \
+	JB      store2866; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2864; \
+	JNZ     samerow2868; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2864: \
-	JMP store2862; \
-cross2861: \
+samerow2868: \
+	JMP store2866; \
+cross2865: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2865; \
+	JNZ     samerow2869; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2865: \
+samerow2869: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67145,16 +67153,16 @@ samerow2865: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2862: \
+store2866: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2860; \
-groupdone2863: \
+	JB       chunk2864; \
+groupdone2867: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2859; \
+	JNZ  group2863; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
 )
 
 // matrixRef is engine.Matrix's contract written out: word (r, c) of each
@@ -72,9 +73,39 @@ func TestMatrix(t *testing.T) {
 				}
 				checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
 			}
-			small := engine.Matrix{Rows: k.B - 1, Cols: cols, SrcRow: cols * w, DstRow: k.B * w, Reps: 1}
+			// Padded rows on both sides: no lane kernel takes it either.
+			small := engine.Matrix{Rows: k.B - 1, Cols: cols, SrcRow: cols*w + w, DstRow: k.B * w, Reps: 1}
 			if set.Matrix(engine.SpaceSpan(1<<20), engine.DepthSpan(1<<20), small, w) != nil {
 				t.Errorf("%s: a call for %+v, smaller than a tile of %d rows", name, small, k.B)
+			}
+		}
+	}
+}
+
+// TestThinMatrix checks the lane kernels' calls for matrices of at most
+// simd.MaxBlock rows or columns held whole on one side, against
+// matrixRef.
+func TestThinMatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 33))
+	for name, set := range tablesUnderTest() {
+		for _, w := range []int{1, 2, 4, 8, 16} {
+			calls := 0
+			for range 400 {
+				thin, long := 2+rng.IntN(simd.MaxBlock-1), 1+rng.IntN(100)
+				m := engine.Matrix{Rows: thin, Cols: long, SrcRow: long*w + w*rng.IntN(3), DstRow: thin * w}
+				if rng.IntN(2) == 0 {
+					m = engine.Matrix{Rows: long, Cols: thin, SrcRow: thin * w, DstRow: long*w + w*rng.IntN(3)}
+				}
+				m.Reps = 1 + rng.IntN(3)
+				m.SrcRep, m.DstRep = m.Rows*m.SrcRow+w*rng.IntN(2), m.Cols*m.DstRow+w*rng.IntN(2)
+				dl, sl := matrixLens(m, w)
+				if call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w); call != nil {
+					checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
+					calls++
+				}
+			}
+			if calls < 100 {
+				t.Errorf("%s: %d-byte words: %d thin matrices of 400 had a call", name, w, calls)
 			}
 		}
 	}

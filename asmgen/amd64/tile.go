@@ -12,12 +12,11 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 )
 
-// tile writes a tile kernel: for each strip, a loop over its tiles runs
-// the proven tile program, its rows addressed from the tile's first row
-// and its columns from the tile's first column in dst, each in runs of
-// four (rowAddr). The steps between tiles stay in their argument slots,
-// as does where a strip starts, in those of dst and src: registers are
-// short with 16 rows and columns.
+// tile writes a tile kernel: three loops, over bands, strips and tiles,
+// around the proven tile program, its rows addressed from the tile's
+// first row and its columns from the tile's first column in dst, each in
+// runs of four (rowAddr). The steps stay in their argument slots:
+// registers are short with 16 rows and columns.
 func (g *Generator) tile(k table.Kernel) error {
 	c := g.c
 	p, err := vec.Tile(k.Width)
@@ -41,8 +40,10 @@ func (g *Generator) tile(k table.Kernel) error {
 		return r
 	}
 	src, dst := side("srcRow", b), side("dstRow", cols)
-	tiles := c.GP64()
-	stripLoop, tileLoop := g.label("strip"), g.label("tile")
+	tiles, strips := c.GP64(), c.GP64()
+	bandLoop, stripLoop, tileLoop := g.label("band"), g.label("strip"), g.label("tile")
+	c.Label(bandLoop)
+	c.Load(c.Param("strips"), strips)
 	c.Label(stripLoop)
 	c.Load(c.Param("tiles"), tiles)
 	c.Label(tileLoop)
@@ -57,21 +58,19 @@ func (g *Generator) tile(k table.Kernel) error {
 	bases(&src, s, b)
 	bases(&dst, d, cols)
 	g.lower(p, src.mem, dst.mem)
-	c.ADDQ(param(c, "srcTile"), s)
-	c.ADDQ(param(c, "dstTile"), d)
+	step := func(srcStep, dstStep string) {
+		c.ADDQ(param(c, srcStep), s)
+		c.ADDQ(param(c, dstStep), d)
+	}
+	step("srcTile", "dstTile")
 	c.DECQ(tiles)
 	c.JNZ(operand.LabelRef(tileLoop))
-	for _, arg := range [][2]string{{"src", "srcStrip"}, {"dst", "dstStrip"}} {
-		ptr := s
-		if arg[0] == "dst" {
-			ptr = d
-		}
-		c.Load(c.Param(arg[0]), ptr)
-		c.ADDQ(param(c, arg[1]), ptr)
-		c.Store(ptr, c.Param(arg[0]))
-	}
-	c.DECQ(param(c, "strips"))
+	step("srcSkip", "dstSkip")
+	c.DECQ(strips)
 	c.JNZ(operand.LabelRef(stripLoop))
+	step("srcBandSkip", "dstBandSkip")
+	c.DECQ(param(c, "bands"))
+	c.JNZ(operand.LabelRef(bandLoop))
 	c.VZEROUPPER()
 	c.RET()
 	return nil

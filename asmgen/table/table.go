@@ -122,9 +122,11 @@ var (
 		CopySig.Ptrs,
 		[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstGroup", "srcGroup"}, nil}
 	TileSig = Signature{"Tile",
-		"the tile kernels, which transpose tiles of b rows of chunk bytes of w-byte words (vec.TileShape), word x of row r of a tile read at r*srcRow + x*w and written at x*dstRow + r*w: in each of strips strips, dstStrip and srcStrip bytes apart, tiles tiles, dstTile and srcTile bytes apart",
+		"the tile kernels, which transpose tiles of b rows of chunk bytes of w-byte words (vec.TileShape), word x of row r of a tile read at r*srcRow + x*w and written at x*dstRow + r*w: in each of bands bands, dstBand and srcBand bytes apart, strips strips, dstStrip and srcStrip bytes apart, of tiles tiles, dstTile and srcTile bytes apart",
 		CopySig.Ptrs,
-		[]string{"tiles", "strips", "dstRow", "srcRow", "dstTile", "srcTile", "dstStrip", "srcStrip"}, nil}
+		[]string{"tiles", "strips", "bands", "dstRow", "srcRow", "dstTile", "srcTile", "dstSkip", "srcSkip", "dstBandSkip", "srcBandSkip"},
+		[]Skip{{"dstSkip", "dstStrip", "tiles", "dstTile"}, {"srcSkip", "srcStrip", "tiles", "srcTile"},
+			{"dstBandSkip", "dstBand", "strips", "dstStrip"}, {"srcBandSkip", "srcBand", "strips", "srcStrip"}}}
 )
 
 // groupSkips are the skips of the lane kernels' groups.

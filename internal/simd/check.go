@@ -83,11 +83,11 @@ func (f *StreamFunc) Call(a StreamArgs) *StreamCall {
 // Call returns the call of a tile kernel of tiles of b rows of chunk
 // bytes of w-byte words, after checking it.
 func (f *TileFunc) Call(a TileArgs, b, chunk, w int) *TileCall {
-	ok := a.Tiles >= 1 && a.Strips >= 1 && b >= 1 && w >= 1 && chunk >= w && chunk%w == 0
+	ok := a.Tiles >= 1 && a.Strips >= 1 && a.Bands >= 1 && b >= 1 && w >= 1 && chunk >= w && chunk%w == 0
 	src, ok1 := reach(chunk, b, a.SrcRow, a.Tiles, a.SrcTile)
-	src, ok2 := around(src, a.Strips, a.SrcStrip)
+	src, ok2 := reach(src, a.Strips, a.SrcStrip, a.Bands, a.SrcBand)
 	dst, ok3 := reach(b*w, chunk/w, a.DstRow, a.Tiles, a.DstTile)
-	dst, ok4 := around(dst, a.Strips, a.DstStrip)
+	dst, ok4 := reach(dst, a.Strips, a.DstStrip, a.Bands, a.DstBand)
 	if !ok || !ok1 || !ok2 || !ok3 || !ok4 || dst > a.Dst.Len || src > a.Src.Len {
 		panic(outside(name(f), dst, src, a.Dst.Len, a.Src.Len, a))
 	}

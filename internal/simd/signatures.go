@@ -183,14 +183,14 @@ func (c *BundleCall) Run(space, depth []byte) {
 // Kernel names the kernel.
 func (c *BundleCall) Kernel() string { return name(c.F) }
 
-// TileFunc is one of the tile kernels, which transpose tiles of b rows of chunk bytes of w-byte words (vec.TileShape), word x of row r of a tile read at r*srcRow + x*w and written at x*dstRow + r*w: in each of strips strips, dstStrip and srcStrip bytes apart, tiles tiles, dstTile and srcTile bytes apart: the word holding its entry address, which the
+// TileFunc is one of the tile kernels, which transpose tiles of b rows of chunk bytes of w-byte words (vec.TileShape), word x of row r of a tile read at r*srcRow + x*w and written at x*dstRow + r*w: in each of bands bands, dstBand and srcBand bytes apart, strips strips, dstStrip and srcStrip bytes apart, of tiles tiles, dstTile and srcTile bytes apart: the word holding its entry address, which the
 // kernels' assembly defines next to it. A call jumps there through callTile.
 type TileFunc uintptr
 
 // TileArgs are the arguments of a TileFunc, its slices as spans of a call's tensors.
 type TileArgs struct {
-	Dst, Src                                                            engine.Span
-	Tiles, Strips, DstRow, SrcRow, DstTile, SrcTile, DstStrip, SrcStrip int
+	Dst, Src                                                                                     engine.Span
+	Tiles, Strips, Bands, DstRow, SrcRow, DstTile, SrcTile, DstStrip, SrcStrip, DstBand, SrcBand int
 }
 
 // A TileCall is a call of a TileFunc, checked when TileFunc.Call made it.
@@ -201,7 +201,7 @@ type TileCall struct {
 
 // Run makes the call on the tensors of a call.
 func (c *TileCall) Run(space, depth []byte) {
-	callTile(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.Tiles, c.Strips, c.DstRow, c.SrcRow, c.DstTile, c.SrcTile, c.DstStrip, c.SrcStrip, uintptr(*c.F))
+	callTile(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.Tiles, c.Strips, c.Bands, c.DstRow, c.SrcRow, c.DstTile, c.SrcTile, c.DstStrip-c.Tiles*c.DstTile, c.SrcStrip-c.Tiles*c.SrcTile, c.DstBand-c.Strips*c.DstStrip, c.SrcBand-c.Strips*c.SrcStrip, uintptr(*c.F))
 }
 
 // Kernel names the kernel.

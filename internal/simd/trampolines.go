@@ -42,4 +42,4 @@ func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry 
 // callTile calls the TileFunc at entry.
 //
 //go:noescape
-func callTile(dst, src *byte, tiles, strips, dstRow, srcRow, dstTile, srcTile, dstStrip, srcStrip int, entry uintptr)
+func callTile(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int, entry uintptr)

@@ -32,6 +32,6 @@ TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 	MOVQ entry+56(FP), AX
 	JMP  AX
 
-TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-88
-	MOVQ entry+80(FP), AX
+TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-112
+	MOVQ entry+104(FP), AX
 	JMP  AX

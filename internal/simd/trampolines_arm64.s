@@ -32,6 +32,6 @@ TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 	MOVD entry+56(FP), R9
 	JMP  (R9)
 
-TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD entry+80(FP), R9
+TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-112
+	MOVD entry+104(FP), R9
 	JMP  (R9)

@@ -32,6 +32,6 @@ func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry 
 	panic("simd: this build has no kernels")
 }
 
-func callTile(dst, src *byte, tiles, strips, dstRow, srcRow, dstTile, srcTile, dstStrip, srcStrip int, entry uintptr) {
+func callTile(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }

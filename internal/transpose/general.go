@@ -288,6 +288,7 @@ func run[T any](f *wordForm, dst, src []T) {
 	m := f.m
 	f.each(f.outer, func(d, s int) { transpose2D(dst[d:], src[s:], m.Rows, m.Cols, m.SrcRow, m.DstRow) })
 }
+
 // transpose2D moves a matrix of rows x cols words: word (r, c) from
 // src[r*rowStride + c] to dst[c*colStride + r], tile by tile.
 func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
