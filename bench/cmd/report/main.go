@@ -41,6 +41,8 @@ type options struct {
 	axis     string
 	json     string
 	routes   bool
+	// transposes adds the transpose section
+	transposes bool
 }
 
 func main() {
@@ -54,6 +56,7 @@ func main() {
 	flag.StringVar(&o.svg, "svg", "", "write a bar chart of the results to this SVG file")
 	flag.StringVar(&o.axis, "axis", "log", "the chart's GB/s axis: log or linear")
 	flag.StringVar(&o.json, "json", "", "write every figure measured, samples included, to this JSON file")
+	flag.BoolVar(&o.transposes, "transposes", true, "also measure the transposes (cases t/w<bytes>/<shape>/<perm>, which -filter matches too)")
 	flag.BoolVar(&o.routes, "routes", false, "print the plan of each case and the kernel its rows go to on each tier, and measure nothing")
 	flag.Parse()
 
@@ -81,7 +84,7 @@ func main() {
 		fail(fmt.Errorf("-axis = %q, want log or linear", o.axis))
 	}
 
-	if len(cases(o, o.shapes))+len(cases(o, o.large)) == 0 {
+	if len(cases(o, o.shapes))+len(cases(o, o.large))+len(transposeCases(o)) == 0 {
 		fail(fmt.Errorf("no case matches -filter %q", o.filter))
 	}
 	if err := dispatch.EnvVarError(); err != nil {

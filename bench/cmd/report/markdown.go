@@ -28,6 +28,11 @@ func (r *Report) print(w io.Writer) {
 		r.floor().print(w)
 		fmt.Fprintf(w, "\nSummary: range over both ops, both orders and the widths measured.\n\n")
 		r.summary().print(w)
+	}
+	if len(r.Transposes) > 0 {
+		r.printTransposeFloor(w)
+	}
+	if len(r.Cases) > 0 {
 		fmt.Fprintf(w, "\nEvery case: spread is (max - min) / median of the noisiest figure in the row.\n\n")
 		r.caseTable().print(w)
 	}
@@ -43,6 +48,9 @@ func (r *Report) print(w io.Writer) {
 			"orders and layouts and the widths measured; \"slower\" counts the cases where every sample of\n"+
 			"auto is slower than every sample of workers=1.\n\n")
 		r.autoTable().print(w)
+	}
+	if len(r.Transposes) > 0 {
+		r.printTransposes(w)
 	}
 }
 

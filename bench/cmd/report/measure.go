@@ -41,6 +41,10 @@ type Report struct {
 	// Auto: the other shapes, Workers = 1 against 0 ("workers=1", "auto").
 	AutoRunners []string `json:"auto_runners,omitempty"`
 	Auto        []Case   `json:"auto,omitempty"`
+
+	// Transposes: the tiers, "loop" (the plain Go loop) and "copy".
+	TransposeRunners []string        `json:"transpose_runners,omitempty"`
+	Transposes       []TransposeCase `json:"transposes,omitempty"`
 }
 
 // Case is one case's figures, by runner name.
@@ -134,8 +138,9 @@ func run(o options, p *progress) *Report {
 			small = append(small, s)
 		}
 	}
-	cs := cases(o, o.shapes)
+	cs, ts := cases(o, o.shapes), transposeCases(o)
 	p.plan(len(cs) * (len(tiers) + 2) * (o.samples + 2))
+	p.plan(len(ts) * (len(tiers) + 2) * (o.samples + 2))
 	confirmGuess := len(tiers) * 2 * 2 * (r.ConfirmPairs + 2) // two cases a tier, as a first guess
 	p.plan(confirmGuess)
 	if o.parallel {
@@ -156,6 +161,9 @@ func run(o options, p *progress) *Report {
 	confirmFloor(o, r, tiers, p)
 	p.plan(p.done - before - confirmGuess)
 	p.show("floor", 0, 0, "")
+	if len(ts) > 0 {
+		r.TransposeRunners, r.Transposes = measureTransposes(o, ts, tiers, p)
+	}
 	if !o.parallel {
 		return r
 	}

@@ -131,6 +131,36 @@ func checkChart(t *testing.T, svg []byte, bars int) {
 	}
 }
 
+// TestTransposes runs the transpose section on two cases and checks that
+// every runner has a figure, every tier a plan, and the tables a row each.
+func TestTransposes(t *testing.T) {
+	o := options{filter: regexp.MustCompile(`^t/w4/(1x3x224x224|1024x1024)/`), widths: []int{4}, sample: time.Millisecond, samples: 2, transposes: true}
+	var log bytes.Buffer
+	r := &Report{Tier: dispatch.Active().String()}
+	r.TransposeRunners, r.Transposes = measureTransposes(o, transposeCases(o), dispatch.Available(), &progress{w: &log, start: time.Now()})
+	if len(r.Transposes) != 2 {
+		t.Fatalf("%d transposes, want 2", len(r.Transposes))
+	}
+	for _, c := range r.Transposes {
+		for _, n := range r.TransposeRunners {
+			if c.GBps[n].Median <= 0 {
+				t.Errorf("%s: no figure for %s", c.Name, n)
+			}
+		}
+		for _, tier := range dispatch.Available() {
+			if c.Plans[tier.String()] == "" {
+				t.Errorf("%s: no plan for %s", c.Name, tier)
+			}
+		}
+	}
+	if n := len(r.transposeTable().rows); n != 2 {
+		t.Errorf("%d rows in the table, want 2", n)
+	}
+	if n := len(r.transposeFloor().rows); n != len(dispatch.Available()) {
+		t.Errorf("%d rows in the floor, want one per tier", n)
+	}
+}
+
 func TestAxis(t *testing.T) {
 	a := newAxis(0.07, 110, true)
 	if a.lo != 0.05 || a.hi != 200 {

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
+	"github.com/blockshuffle/blockshuffle/dispatch"
+)
+
+// TransposeCase is one transpose's figures, by runner name, and the plan
+// each tier made for it.
+type TransposeCase struct {
+	Name  string            `json:"case"`
+	What  string            `json:"what"`
+	Shape []int             `json:"shape"`
+	Perm  []int             `json:"perm"`
+	Width int               `json:"width"`
+	Bytes int               `json:"bytes"`
+	GBps  map[string]Figure `json:"gbps"`
+	Plans map[string]string `json:"plans"`
+}
+
+func (c *TransposeCase) ratio(a, b string) float64 { return c.GBps[a].Median / c.GBps[b].Median }
+
+// transposeCases are the report's transposes that pass the filter.
+func transposeCases(o options) []harness.TransposeCase {
+	if !o.transposes {
+		return nil
+	}
+	var out []harness.TransposeCase
+	for _, c := range harness.TransposeCases(harness.Transposes, o.widths) {
+		if o.filter.MatchString(c.String()) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// transposeRunners are the tiers, the plain Go loop and copy().
+func transposeRunners(tiers []dispatch.Tier) []string {
+	var names []string
+	for _, t := range tiers {
+		names = append(names, t.String())
+	}
+	return append(names, "loop", "copy")
+}
+
+// measureTransposes measures each transpose with every tier, the plain
+// loop and copy().
+func measureTransposes(o options, cs []harness.TransposeCase, tiers []dispatch.Tier, p *progress) (names []string, out []TransposeCase) {
+	names = transposeRunners(tiers)
+	for i, c := range cs {
+		p.show("transposes", i, len(cs), c.String())
+		b := harness.NewTransposeBuffers(c)
+		var fs []func()
+		k := TransposeCase{Name: c.String(), What: c.What, Shape: c.Shape, Perm: c.Perm, Width: c.Width, Bytes: c.Bytes(),
+			GBps: map[string]Figure{}, Plans: map[string]string{}}
+		for _, t := range tiers {
+			fs = append(fs, b.Tier(t))
+			k.Plans[t.String()] = b.Plan(t).String()
+		}
+		fs = append(fs, b.Loop(), b.Copy())
+		res := harness.Measure(fs, c.Bytes(), o.sample, o.samples)
+		p.done += len(fs) * (o.samples + 2)
+		for j, r := range res {
+			f := Figure{Median: r.Median / 1e9, Min: r.Min / 1e9, Max: r.Max / 1e9}
+			for _, s := range r.Samples {
+				f.Samples = append(f.Samples, s/1e9)
+			}
+			k.GBps[names[j]] = f
+		}
+		out = append(out, k)
+	}
+	p.show("transposes", len(cs), len(cs), "")
+	return names, out
+}
+
+// transposeFloor gives, per tier, the median and lowest ratio to copy()
+// over the transposes, the lowest case, how many fall under floorTarget,
+// and the lowest gain over the plain loop.
+func (r *Report) transposeFloor() *table {
+	t := &table{head: []string{"tier", "median/copy", "lowest/copy", "lowest case", fmt.Sprintf("under %.1f", floorTarget), "lowest/loop"}}
+	for _, n := range r.TransposeRunners {
+		if n == "copy" || n == "loop" {
+			continue
+		}
+		ratios := make([]float64, len(r.Transposes))
+		low, under, gain := 0, 0, 0.0
+		for i := range r.Transposes {
+			c := &r.Transposes[i]
+			ratios[i] = c.ratio(n, "copy")
+			if ratios[i] < ratios[low] {
+				low = i
+			}
+			if ratios[i] < floorTarget {
+				under++
+			}
+			if g := c.ratio(n, "loop"); i == 0 || g < gain {
+				gain = g
+			}
+		}
+		lowest := ratios[low]
+		slices.Sort(ratios)
+		t.rows = append(t.rows, []string{n, ratioString(median(ratios)), ratioString(lowest), r.Transposes[low].Name,
+			fmt.Sprintf("%d of %d", under, len(ratios)), ratioString(gain)})
+	}
+	return t
+}
+
+// transposeTable lists every transpose: each tier's ratio to copy(), the
+// tier in use over the plain loop, and its plan.
+func (r *Report) transposeTable() *table {
+	head := []string{"case", "what", "MB"}
+	var tiers []string
+	for _, n := range r.TransposeRunners {
+		if n != "copy" && n != "loop" {
+			tiers = append(tiers, n)
+			head = append(head, n+"/copy")
+		}
+	}
+	t := &table{head: append(head, "loop/copy", r.Tier+"/loop", r.Tier+" plan")}
+	for _, c := range r.Transposes {
+		row := []string{c.Name, c.What, fmt.Sprintf("%.2g", float64(c.Bytes)/1e6)}
+		for _, n := range tiers {
+			row = append(row, ratioString(c.ratio(n, "copy")))
+		}
+		row = append(row, ratioString(c.ratio("loop", "copy")), ratioString(c.ratio(r.Tier, "loop")), c.Plans[r.Tier])
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// printTransposeFloor writes the transposes' floor, for the report's top.
+func (r *Report) printTransposeFloor(w io.Writer) {
+	fmt.Fprintf(w, "\nTransposes (the last table lists them): per tier, the median and the lowest ratio to copy(),\n"+
+		"the cases under %.1f, and the lowest gain over the plain Go loop (each output element's source\n"+
+		"offset from its multi-index, as Go tensor libraries move them today).\n\n", floorTarget)
+	r.transposeFloor().print(w)
+}
+
+// printTransposes writes every transpose.
+func (r *Report) printTransposes(w io.Writer) {
+	fmt.Fprintf(w, "\nEvery transpose: case is t/w<element bytes>/<shape>/<perm>; the plan is what the tier in use\n"+
+		"does: the canonical form (dims of 1 dropped, dims that stay adjacent merged), and the kernel.\n\n")
+	r.transposeTable().print(w)
+}
