@@ -14,9 +14,8 @@ import (
 	bsg "github.com/blockshuffle/blockshuffle/integrations/gorgonia"
 )
 
-// Install makes m run DepthToSpace and SpaceToDepth nodes, and send the
-// Transpose nodes that blockshuffle.MatchTranspose recognizes to the SIMD
-// kernels. gonnx v1.1.0 loads opset 13 models only, so the opset 13
+// Install makes m run DepthToSpace, SpaceToDepth and Transpose nodes with
+// blockshuffle's kernels. gonnx v1.1.0 loads opset 13 models only, so the opset 13
 // operators are installed; for another opset, use Getter. Calling it
 // twice is harmless.
 func Install(m *gonnx.Model) {
@@ -25,8 +24,9 @@ func Install(m *gonnx.Model) {
 
 // Getter returns an operator getter that serves DepthToSpace and
 // SpaceToDepth as the given opset of the default ONNX domain defines them
-// (Opset reads it from a model), wraps next's Transpose with the fast
-// path, and asks next for everything else. gonnx makes every operator
+// (Opset reads it from a model), runs next's Transpose nodes, every perm
+// and dtype, with integrations/gorgonia's Transpose, and asks next for
+// everything else. gonnx makes every operator
 // afresh on each Model.Run and hands it its node, so the getter keeps a
 // plan per DepthToSpace and SpaceToDepth node (integrations/gorgonia's
 // Plan), made on the node's first run and again when its input's shape or
@@ -187,7 +187,8 @@ func (d *depthSpace) GetInputTypeConstraints() [][]tensor.Dtype {
 	return [][]tensor.Dtype{ops.AllTypes}
 }
 
-// transposeOp is gonnx's Transpose with a fast path for block shuffles.
+// transposeOp is gonnx's Transpose, its data moved by blockshuffle:
+// gonnx's own checks the node and the inputs.
 type transposeOp struct {
 	ops.Operator
 	perm []int
@@ -209,16 +210,13 @@ func (t *transposeOp) Init(n *onnx.NodeProto) error {
 	return nil
 }
 
-// Apply moves the data with blockshuffle when the transpose is a block
-// shuffle, else leaves it to gonnx.
+// Apply transposes x with integrations/gorgonia's Transpose: as
+// gorgonia's for every perm and dtype (no perm reverses the axes, as
+// ONNX says), and for empty tensors and bad perms, where gorgonia's
+// panics, an empty result or an error.
 func (t *transposeOp) Apply(in []tensor.Tensor) ([]tensor.Tensor, error) {
 	x, ok := in[0].(*tensor.Dense)
 	if !ok {
-		return t.Operator.Apply(in)
-	}
-	// Every valid transpose of an empty tensor matches; an invalid one gets
-	// the adapter's error, where gorgonia's Transpose would panic.
-	if _, _, match := blockshuffle.MatchTranspose(x.Shape(), t.perm); !match && x.Size() != 0 {
 		return t.Operator.Apply(in)
 	}
 	y, err := bsg.Transpose(x, t.perm...)

@@ -22,6 +22,11 @@ type elems interface {
 	// plannable reports whether the dtype has plans: only the
 	// pointer-free ones have.
 	plannable() bool
+	// transpose transposes src, of the given shape, by perm into dst,
+	// both of the type of logical, where the dtype is pointer-free
+	// (plannable); handled is false for ranks beyond
+	// blockshuffle.MaxTransposeRank.
+	transpose(dst, src any, shape, perm []int) (handled bool, err error)
 	// copy copies src to dst, both of the type of logical.
 	copy(dst, src any) error
 	// make allocates n elements.
@@ -29,26 +34,31 @@ type elems interface {
 }
 
 // slice is elems for []T, moved by the given DepthToSpace and SpaceToDepth,
-// and plans by runPlan (nil where T holds pointers).
+// and plans and transposes by runPlan and transposeT (nil where T holds
+// pointers).
 type slice[T any] struct {
-	d2s, s2d func(dst, src []T, p blockshuffle.Params) error
-	runPlan  func(pl *blockshuffle.Plan, dst, src []T) error
+	d2s, s2d   func(dst, src []T, p blockshuffle.Params) error
+	runPlan    func(pl *blockshuffle.Plan, dst, src []T) error
+	transposeT func(dst, src []T, shape, perm []int) (bool, error)
 }
 
 // simd moves fixed-size elements with blockshuffle's kernels.
 func simd[T blockshuffle.Element]() elems {
-	return slice[T]{blockshuffle.DepthToSpace[T], blockshuffle.SpaceToDepth[T], blockshuffle.RunPlan[T]}
+	return slice[T]{blockshuffle.DepthToSpace[T], blockshuffle.SpaceToDepth[T], blockshuffle.RunPlan[T], blockshuffle.Transpose[T]}
 }
 
 // assign moves elements that hold pointers with Go assignments.
 func assign[T any]() elems {
-	return slice[T]{generic.DepthToSpace[T], generic.SpaceToDepth[T], nil}
+	return slice[T]{generic.DepthToSpace[T], generic.SpaceToDepth[T], nil, nil}
 }
 
 func (slice[T]) logical(x *tensor.Dense) any { return logical[T](x) }
 func (slice[T]) make(n int) any              { return make([]T, n) }
 func (slice[T]) copy(dst, src any) error     { copy(dst.([]T), src.([]T)); return nil }
 func (e slice[T]) plannable() bool           { return e.runPlan != nil }
+func (e slice[T]) transpose(dst, src any, shape, perm []int) (bool, error) {
+	return e.transposeT(dst.([]T), src.([]T), shape, perm)
+}
 func (e slice[T]) run(pl *blockshuffle.Plan, dst, src any) error {
 	return e.runPlan(pl, dst.([]T), src.([]T))
 }

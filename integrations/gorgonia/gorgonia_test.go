@@ -351,6 +351,67 @@ func TestTranspose(t *testing.T) {
 	}
 }
 
+// TestTransposeEveryPerm checks Transpose against tensor.Transpose on
+// random perms of rank 1 to 6, for every dtype and storage (views and
+// pending transposes at rank 4), masked or not, with dims large enough
+// for the kernels' tiles (up to 40) now and then.
+func TestTransposeEveryPerm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 400 {
+		st := storage(i % int(storages))
+		rank := 1 + rng.IntN(6)
+		if st == view || st == pending {
+			rank = 4
+		}
+		shape := make([]int, rank)
+		n := 1
+		for k := range shape {
+			shape[k] = 1 + rng.IntN(5)
+			if rng.IntN(4) == 0 && n*40 <= 1<<13 {
+				shape[k] = 16 + rng.IntN(25)
+			}
+			n *= shape[k]
+		}
+		if st == view { // a slice of one along dim 1 would drop the dim
+			shape[1] = max(shape[1], 2)
+		}
+		perm := rng.Perm(rank)
+		dt := dtypes[rng.IntN(len(dtypes))]
+		x := build(t, dt, shape, st, i%3 == 1, rng)
+		// tensor.Transpose of a plain copy holding x's logical elements:
+		// gorgonia's own on views and pending transposes is what the
+		// adapter replaces, not a reference.
+		vals, mask := logical(t, x)
+		plainX := tensor.New(tensor.WithShape(shape...), tensor.WithBacking(backingOf(dt, vals)))
+		want := plainX
+		if rank > 1 {
+			w, err := tensor.Transpose(plainX, perm...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = w.(*tensor.Dense)
+		}
+		wantVals, _ := logical(t, want)
+		wantMask := make([]bool, len(mask))
+		ref.Transpose(wantMask, mask, shape, perm)
+		name := fmt.Sprintf("%v %v %v perm %v", dt, st, shape, perm)
+		y, err := bsg.Transpose(x, perm...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		same(t, name, y, wantVals, wantMask, x.IsMasked())
+	}
+}
+
+// backingOf is vals, elements of dtype dt, as a slice of that type.
+func backingOf(dt tensor.Dtype, vals []any) any {
+	s := reflect.MakeSlice(reflect.SliceOf(dt.Type), len(vals), len(vals))
+	for i, v := range vals {
+		s.Index(i).Set(reflect.ValueOf(v))
+	}
+	return s.Interface()
+}
+
 // TestEmpty runs every entry point on tensors with a zero dim, of every
 // dtype: gorgonia's own Data, Transpose and Clone panic on them. Each
 // returns an empty tensor of the right shape and dtype, into out where

@@ -9,17 +9,19 @@ import (
 )
 
 // Transpose returns x transposed by perm (no perm reverses the axes, as in
-// tensor.Transpose) in a new plain tensor. When blockshuffle.MatchTranspose
-// recognizes DepthToSpace or SpaceToDepth in the transpose, the SIMD
-// kernels move the data (and the mask, if any); otherwise
-// tensor.Transpose does, so the result is the same either way.
+// tensor.Transpose) in a new plain tensor, with the same result as
+// tensor.Transpose, for every perm; x may be a view or a pending
+// transpose. blockshuffle moves the data (and the mask, if any) of every
+// pointer-free dtype, DepthToSpace and SpaceToDepth in disguise with their
+// own kernels; tensor.Transpose moves String and UnsafePointer tensors.
+// A perm that is not a permutation of x's axes is an error wrapping
+// blockshuffle.ErrPerm.
 func Transpose(x *tensor.Dense, perm ...int) (*tensor.Dense, error) {
 	return transpose(nil, x, perm)
 }
 
 // TransposeInto writes x transposed by perm into out, as DepthToSpaceInto
-// does. When the transpose is no block shuffle, tensor.Transpose computes
-// it and the result is copied into out.
+// does.
 func TransposeInto(out, x *tensor.Dense, perm ...int) error {
 	if out == nil {
 		return fmt.Errorf("blockshuffle/gorgonia: Transpose: out is nil")
@@ -38,19 +40,39 @@ func transpose(out, x *tensor.Dense, perm []int) (*tensor.Dense, error) {
 			perm = append(perm, len(s)-1-i)
 		}
 	}
-	op, p, ok := blockshuffle.MatchTranspose(s, perm)
-	switch {
-	case x.Size() == 0 && !ok: // every valid transpose of an empty tensor matches
-		return nil, fmt.Errorf("blockshuffle/gorgonia: Transpose: perm %v is not a permutation of the %d axes of %v", perm, len(s), s)
-	case x.Size() == 0: // run makes the empty result; gorgonia's Transpose panics
-	case !ok || len(s) < 2:
+	if !isPermutation(perm, len(s)) {
+		return nil, fmt.Errorf("blockshuffle/gorgonia: Transpose: perm %v is not a permutation of the %d axes of %v: %w", perm, len(s), s, blockshuffle.ErrPerm)
+	}
+	e, err := elemsOf(x)
+	if err != nil {
+		return nil, err
+	}
+	if x.IsScalar() || len(s) > blockshuffle.MaxTransposeRank || !e.plannable() && x.Size() > 0 {
 		return slowTranspose(out, x, perm)
 	}
 	shape := make([]int, len(s))
 	for k, d := range perm {
 		shape[k] = s[d]
 	}
-	return run(out, x, shape, func(e elems, dst, src any) error { return e.move(op, dst, src, p) })
+	return run(out, x, shape, func(e elems, dst, src any) error {
+		_, err := e.transpose(dst, src, s, perm) // handled: the rank is checked above
+		return err
+	})
+}
+
+// isPermutation reports whether perm is a permutation of 0..n-1.
+func isPermutation(perm []int, n int) bool {
+	if len(perm) != n {
+		return false
+	}
+	seen := make([]bool, n)
+	for _, d := range perm {
+		if d < 0 || d >= n || seen[d] {
+			return false
+		}
+		seen[d] = true
+	}
+	return true
 }
 
 // slowTranspose is tensor.Transpose on x's logical elements and mask
