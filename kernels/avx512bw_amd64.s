@@ -15480,6 +15480,410 @@ same569: \
 	RET
 	stackUnzip2x4AVX512BW_body
 
+// func tile16x4AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
+#define tile16x4AVX512BW_body \
+	MOVQ      src+8(FP), AX; \
+	MOVQ      dst+0(FP), CX; \
+	MOVQ      srcRow+48(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      dstRow+40(FP), SI; \
+	LEAQ      (SI)(SI*2), DI; \
+	VMOVDQU64 shuffle648<>+0(SB), Z31; \
+	VMOVDQU64 shuffle649<>+0(SB), Z30; \
+	VMOVDQU64 shuffle650<>+0(SB), Z29; \
+	VMOVDQU64 shuffle651<>+0(SB), Z28; \
+	VMOVDQU64 shuffle652<>+0(SB), Z27; \
+	VMOVDQU64 shuffle653<>+0(SB), Z26; \
+	VMOVDQU64 shuffle654<>+0(SB), Z25; \
+	VMOVDQU64 shuffle655<>+0(SB), Z24; \
+band570: \
+	MOVQ strips+24(FP), R9; \
+strip571: \
+	MOVQ tiles+16(FP), R8; \
+tile572: \
+	LEAQ      (AX)(DX*4), R10; \
+	LEAQ      (R10)(DX*4), R11; \
+	LEAQ      (R11)(DX*4), R12; \
+	LEAQ      (CX)(SI*4), R13; \
+	LEAQ      (R13)(SI*4), R14; \
+	LEAQ      (R14)(SI*4), R15; \
+	VMOVDQU64 (AX), Z0; \
+	VMOVDQU64 (R11), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 (AX)(DX*1), Z2; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z2, Z5; \
+	VPERMT2D  Z1, Z30, Z2; \
+	VMOVDQU64 (AX)(DX*2), Z4; \
+	VMOVDQU64 (R11)(DX*2), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z7; \
+	VPERMI2D  Z1, Z4, Z7; \
+	VPERMT2D  Z1, Z30, Z4; \
+	VMOVDQU64 (AX)(BX*1), Z6; \
+	VMOVDQU64 (R11)(BX*1), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z9; \
+	VPERMI2D  Z1, Z6, Z9; \
+	VPERMT2D  Z1, Z30, Z6; \
+	VMOVDQU64 (R10), Z8; \
+	VMOVDQU64 (R12), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z11; \
+	VPERMI2D  Z1, Z8, Z11; \
+	VPERMT2D  Z1, Z30, Z8; \
+	VMOVDQU64 (R10)(DX*1), Z10; \
+	VMOVDQU64 (R12)(DX*1), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z13; \
+	VPERMI2D  Z1, Z10, Z13; \
+	VPERMT2D  Z1, Z30, Z10; \
+	VMOVDQU64 (R10)(DX*2), Z12; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z15; \
+	VPERMI2D  Z1, Z12, Z15; \
+	VPERMT2D  Z1, Z30, Z12; \
+	VMOVDQU64 (R10)(BX*1), Z14; \
+	VMOVDQU64 (R12)(BX*1), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z17; \
+	VPERMI2D  Z1, Z14, Z17; \
+	VPERMT2D  Z1, Z30, Z14; \
+	VMOVDQU64 shuffle650<>+0(SB), Z1; \
+	VPERMI2D  Z11, Z3, Z1; \
+	VPERMT2D  Z11, Z28, Z3; \
+	VMOVDQU64 shuffle650<>+0(SB), Z11; \
+	VPERMI2D  Z13, Z5, Z11; \
+	VPERMT2D  Z13, Z28, Z5; \
+	VMOVDQU64 shuffle650<>+0(SB), Z13; \
+	VPERMI2D  Z15, Z7, Z13; \
+	VPERMT2D  Z15, Z28, Z7; \
+	VMOVDQU64 shuffle650<>+0(SB), Z15; \
+	VPERMI2D  Z17, Z9, Z15; \
+	VPERMT2D  Z17, Z28, Z9; \
+	VMOVDQU64 shuffle650<>+0(SB), Z17; \
+	VPERMI2D  Z8, Z0, Z17; \
+	VPERMT2D  Z8, Z28, Z0; \
+	VMOVDQU64 shuffle650<>+0(SB), Z8; \
+	VPERMI2D  Z10, Z2, Z8; \
+	VPERMT2D  Z10, Z28, Z2; \
+	VMOVDQU64 shuffle650<>+0(SB), Z10; \
+	VPERMI2D  Z12, Z4, Z10; \
+	VPERMT2D  Z12, Z28, Z4; \
+	VMOVDQU64 shuffle650<>+0(SB), Z12; \
+	VPERMI2D  Z14, Z6, Z12; \
+	VPERMT2D  Z14, Z28, Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z14; \
+	VPERMI2D  Z13, Z1, Z14; \
+	VPERMT2D  Z13, Z26, Z1; \
+	VMOVDQU64 shuffle652<>+0(SB), Z13; \
+	VPERMI2D  Z15, Z11, Z13; \
+	VPERMT2D  Z15, Z26, Z11; \
+	VMOVDQU64 shuffle652<>+0(SB), Z15; \
+	VPERMI2D  Z7, Z3, Z15; \
+	VPERMT2D  Z7, Z26, Z3; \
+	VMOVDQU64 shuffle652<>+0(SB), Z7; \
+	VPERMI2D  Z9, Z5, Z7; \
+	VPERMT2D  Z9, Z26, Z5; \
+	VMOVDQU64 shuffle652<>+0(SB), Z9; \
+	VPERMI2D  Z10, Z17, Z9; \
+	VPERMT2D  Z10, Z26, Z17; \
+	VMOVDQU64 shuffle652<>+0(SB), Z10; \
+	VPERMI2D  Z12, Z8, Z10; \
+	VPERMT2D  Z12, Z26, Z8; \
+	VMOVDQU64 shuffle652<>+0(SB), Z12; \
+	VPERMI2D  Z4, Z0, Z12; \
+	VPERMT2D  Z4, Z26, Z0; \
+	VMOVDQU64 shuffle652<>+0(SB), Z4; \
+	VPERMI2D  Z6, Z2, Z4; \
+	VPERMT2D  Z6, Z26, Z2; \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z13, Z14, Z6; \
+	VMOVDQU64 Z6, (CX); \
+	VPERMT2D  Z13, Z24, Z14; \
+	VMOVDQU64 Z14, (CX)(SI*1); \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z11, Z1, Z6; \
+	VMOVDQU64 Z6, (CX)(SI*2); \
+	VPERMT2D  Z11, Z24, Z1; \
+	VMOVDQU64 Z1, (CX)(DI*1); \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z7, Z15, Z6; \
+	VMOVDQU64 Z6, (R13); \
+	VPERMT2D  Z7, Z24, Z15; \
+	VMOVDQU64 Z15, (R13)(SI*1); \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z5, Z3, Z6; \
+	VMOVDQU64 Z6, (R13)(SI*2); \
+	VPERMT2D  Z5, Z24, Z3; \
+	VMOVDQU64 Z3, (R13)(DI*1); \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z10, Z9, Z6; \
+	VMOVDQU64 Z6, (R14); \
+	VPERMT2D  Z10, Z24, Z9; \
+	VMOVDQU64 Z9, (R14)(SI*1); \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z8, Z17, Z6; \
+	VMOVDQU64 Z6, (R14)(SI*2); \
+	VPERMT2D  Z8, Z24, Z17; \
+	VMOVDQU64 Z17, (R14)(DI*1); \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z4, Z12, Z6; \
+	VMOVDQU64 Z6, (R15); \
+	VPERMT2D  Z4, Z24, Z12; \
+	VMOVDQU64 Z12, (R15)(SI*1); \
+	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2D  Z2, Z0, Z6; \
+	VMOVDQU64 Z6, (R15)(SI*2); \
+	VPERMT2D  Z2, Z24, Z0; \
+	VMOVDQU64 Z0, (R15)(DI*1); \
+	ADDQ      srcTile+64(FP), AX; \
+	ADDQ      dstTile+56(FP), CX; \
+	DECQ      R8; \
+	JNZ       tile572; \
+	ADDQ      srcSkip+80(FP), AX; \
+	ADDQ      dstSkip+72(FP), CX; \
+	DECQ      R9; \
+	JNZ       strip571; \
+	ADDQ      srcBandSkip+96(FP), AX; \
+	ADDQ      dstBandSkip+88(FP), CX; \
+	DECQ      bands+32(FP); \
+	JNZ       band570; \
+	VZEROUPPER; \
+	RET
+	tile16x4AVX512BW_body
+
+DATA shuffle648<>+0(SB)/8, $0x0000000100000000
+DATA shuffle648<>+8(SB)/8, $0x0000000300000002
+DATA shuffle648<>+16(SB)/8, $0x0000000500000004
+DATA shuffle648<>+24(SB)/8, $0x0000000700000006
+DATA shuffle648<>+32(SB)/8, $0x0000001100000010
+DATA shuffle648<>+40(SB)/8, $0x0000001300000012
+DATA shuffle648<>+48(SB)/8, $0x0000001500000014
+DATA shuffle648<>+56(SB)/8, $0x0000001700000016
+GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle649<>+0(SB)/8, $0x0000000900000008
+DATA shuffle649<>+8(SB)/8, $0x0000000b0000000a
+DATA shuffle649<>+16(SB)/8, $0x0000000d0000000c
+DATA shuffle649<>+24(SB)/8, $0x0000000f0000000e
+DATA shuffle649<>+32(SB)/8, $0x0000001900000018
+DATA shuffle649<>+40(SB)/8, $0x0000001b0000001a
+DATA shuffle649<>+48(SB)/8, $0x0000001d0000001c
+DATA shuffle649<>+56(SB)/8, $0x0000001f0000001e
+GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle650<>+0(SB)/8, $0x0000000100000000
+DATA shuffle650<>+8(SB)/8, $0x0000000300000002
+DATA shuffle650<>+16(SB)/8, $0x0000001100000010
+DATA shuffle650<>+24(SB)/8, $0x0000001300000012
+DATA shuffle650<>+32(SB)/8, $0x0000000900000008
+DATA shuffle650<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle650<>+48(SB)/8, $0x0000001900000018
+DATA shuffle650<>+56(SB)/8, $0x0000001b0000001a
+GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle651<>+0(SB)/8, $0x0000000500000004
+DATA shuffle651<>+8(SB)/8, $0x0000000700000006
+DATA shuffle651<>+16(SB)/8, $0x0000001500000014
+DATA shuffle651<>+24(SB)/8, $0x0000001700000016
+DATA shuffle651<>+32(SB)/8, $0x0000000d0000000c
+DATA shuffle651<>+40(SB)/8, $0x0000000f0000000e
+DATA shuffle651<>+48(SB)/8, $0x0000001d0000001c
+DATA shuffle651<>+56(SB)/8, $0x0000001f0000001e
+GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle652<>+0(SB)/8, $0x0000000100000000
+DATA shuffle652<>+8(SB)/8, $0x0000001100000010
+DATA shuffle652<>+16(SB)/8, $0x0000000500000004
+DATA shuffle652<>+24(SB)/8, $0x0000001500000014
+DATA shuffle652<>+32(SB)/8, $0x0000000900000008
+DATA shuffle652<>+40(SB)/8, $0x0000001900000018
+DATA shuffle652<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle652<>+56(SB)/8, $0x0000001d0000001c
+GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle653<>+0(SB)/8, $0x0000000300000002
+DATA shuffle653<>+8(SB)/8, $0x0000001300000012
+DATA shuffle653<>+16(SB)/8, $0x0000000700000006
+DATA shuffle653<>+24(SB)/8, $0x0000001700000016
+DATA shuffle653<>+32(SB)/8, $0x0000000b0000000a
+DATA shuffle653<>+40(SB)/8, $0x0000001b0000001a
+DATA shuffle653<>+48(SB)/8, $0x0000000f0000000e
+DATA shuffle653<>+56(SB)/8, $0x0000001f0000001e
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle654<>+0(SB)/8, $0x0000001000000000
+DATA shuffle654<>+8(SB)/8, $0x0000001200000002
+DATA shuffle654<>+16(SB)/8, $0x0000001400000004
+DATA shuffle654<>+24(SB)/8, $0x0000001600000006
+DATA shuffle654<>+32(SB)/8, $0x0000001800000008
+DATA shuffle654<>+40(SB)/8, $0x0000001a0000000a
+DATA shuffle654<>+48(SB)/8, $0x0000001c0000000c
+DATA shuffle654<>+56(SB)/8, $0x0000001e0000000e
+GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle655<>+0(SB)/8, $0x0000001100000001
+DATA shuffle655<>+8(SB)/8, $0x0000001300000003
+DATA shuffle655<>+16(SB)/8, $0x0000001500000005
+DATA shuffle655<>+24(SB)/8, $0x0000001700000007
+DATA shuffle655<>+32(SB)/8, $0x0000001900000009
+DATA shuffle655<>+40(SB)/8, $0x0000001b0000000b
+DATA shuffle655<>+48(SB)/8, $0x0000001d0000000d
+DATA shuffle655<>+56(SB)/8, $0x0000001f0000000f
+GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
+
+// func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
+#define tile8x8AVX512BW_body \
+	MOVQ      src+8(FP), AX; \
+	MOVQ      dst+0(FP), CX; \
+	MOVQ      srcRow+48(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      dstRow+40(FP), SI; \
+	LEAQ      (SI)(SI*2), DI; \
+	VMOVDQU64 shuffle656<>+0(SB), Z31; \
+	VMOVDQU64 shuffle657<>+0(SB), Z30; \
+	VMOVDQU64 shuffle658<>+0(SB), Z29; \
+	VMOVDQU64 shuffle659<>+0(SB), Z28; \
+	VMOVDQU64 shuffle660<>+0(SB), Z27; \
+	VMOVDQU64 shuffle661<>+0(SB), Z26; \
+band573: \
+	MOVQ strips+24(FP), R9; \
+strip574: \
+	MOVQ tiles+16(FP), R8; \
+tile575: \
+	LEAQ      (AX)(DX*4), R10; \
+	LEAQ      (CX)(SI*4), R11; \
+	VMOVDQU64 (AX), Z0; \
+	VMOVDQU64 (R10), Z1; \
+	VMOVDQU64 shuffle656<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 (AX)(DX*1), Z2; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VMOVDQU64 shuffle656<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 (AX)(DX*2), Z4; \
+	VMOVDQU64 (R10)(DX*2), Z1; \
+	VMOVDQU64 shuffle656<>+0(SB), Z7; \
+	VPERMI2Q  Z1, Z4, Z7; \
+	VPERMT2Q  Z1, Z30, Z4; \
+	VMOVDQU64 (AX)(BX*1), Z6; \
+	VMOVDQU64 (R10)(BX*1), Z1; \
+	VMOVDQU64 shuffle656<>+0(SB), Z9; \
+	VPERMI2Q  Z1, Z6, Z9; \
+	VPERMT2Q  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle658<>+0(SB), Z1; \
+	VPERMI2Q  Z7, Z3, Z1; \
+	VPERMT2Q  Z7, Z28, Z3; \
+	VMOVDQU64 shuffle658<>+0(SB), Z7; \
+	VPERMI2Q  Z9, Z5, Z7; \
+	VPERMT2Q  Z9, Z28, Z5; \
+	VMOVDQU64 shuffle658<>+0(SB), Z9; \
+	VPERMI2Q  Z4, Z0, Z9; \
+	VPERMT2Q  Z4, Z28, Z0; \
+	VMOVDQU64 shuffle658<>+0(SB), Z4; \
+	VPERMI2Q  Z6, Z2, Z4; \
+	VPERMT2Q  Z6, Z28, Z2; \
+	VMOVDQU64 shuffle660<>+0(SB), Z6; \
+	VPERMI2Q  Z7, Z1, Z6; \
+	VMOVDQU64 Z6, (CX); \
+	VPERMT2Q  Z7, Z26, Z1; \
+	VMOVDQU64 Z1, (CX)(SI*1); \
+	VMOVDQU64 shuffle660<>+0(SB), Z6; \
+	VPERMI2Q  Z5, Z3, Z6; \
+	VMOVDQU64 Z6, (CX)(SI*2); \
+	VPERMT2Q  Z5, Z26, Z3; \
+	VMOVDQU64 Z3, (CX)(DI*1); \
+	VMOVDQU64 shuffle660<>+0(SB), Z6; \
+	VPERMI2Q  Z4, Z9, Z6; \
+	VMOVDQU64 Z6, (R11); \
+	VPERMT2Q  Z4, Z26, Z9; \
+	VMOVDQU64 Z9, (R11)(SI*1); \
+	VMOVDQU64 shuffle660<>+0(SB), Z6; \
+	VPERMI2Q  Z2, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(SI*2); \
+	VPERMT2Q  Z2, Z26, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	ADDQ      srcTile+64(FP), AX; \
+	ADDQ      dstTile+56(FP), CX; \
+	DECQ      R8; \
+	JNZ       tile575; \
+	ADDQ      srcSkip+80(FP), AX; \
+	ADDQ      dstSkip+72(FP), CX; \
+	DECQ      R9; \
+	JNZ       strip574; \
+	ADDQ      srcBandSkip+96(FP), AX; \
+	ADDQ      dstBandSkip+88(FP), CX; \
+	DECQ      bands+32(FP); \
+	JNZ       band573; \
+	VZEROUPPER; \
+	RET
+	tile8x8AVX512BW_body
+
+DATA shuffle656<>+0(SB)/8, $0x0000000000000000
+DATA shuffle656<>+8(SB)/8, $0x0000000000000001
+DATA shuffle656<>+16(SB)/8, $0x0000000000000002
+DATA shuffle656<>+24(SB)/8, $0x0000000000000003
+DATA shuffle656<>+32(SB)/8, $0x0000000000000008
+DATA shuffle656<>+40(SB)/8, $0x0000000000000009
+DATA shuffle656<>+48(SB)/8, $0x000000000000000a
+DATA shuffle656<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle656<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle657<>+0(SB)/8, $0x0000000000000004
+DATA shuffle657<>+8(SB)/8, $0x0000000000000005
+DATA shuffle657<>+16(SB)/8, $0x0000000000000006
+DATA shuffle657<>+24(SB)/8, $0x0000000000000007
+DATA shuffle657<>+32(SB)/8, $0x000000000000000c
+DATA shuffle657<>+40(SB)/8, $0x000000000000000d
+DATA shuffle657<>+48(SB)/8, $0x000000000000000e
+DATA shuffle657<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle658<>+0(SB)/8, $0x0000000000000000
+DATA shuffle658<>+8(SB)/8, $0x0000000000000001
+DATA shuffle658<>+16(SB)/8, $0x0000000000000008
+DATA shuffle658<>+24(SB)/8, $0x0000000000000009
+DATA shuffle658<>+32(SB)/8, $0x0000000000000004
+DATA shuffle658<>+40(SB)/8, $0x0000000000000005
+DATA shuffle658<>+48(SB)/8, $0x000000000000000c
+DATA shuffle658<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle658<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle659<>+0(SB)/8, $0x0000000000000002
+DATA shuffle659<>+8(SB)/8, $0x0000000000000003
+DATA shuffle659<>+16(SB)/8, $0x000000000000000a
+DATA shuffle659<>+24(SB)/8, $0x000000000000000b
+DATA shuffle659<>+32(SB)/8, $0x0000000000000006
+DATA shuffle659<>+40(SB)/8, $0x0000000000000007
+DATA shuffle659<>+48(SB)/8, $0x000000000000000e
+DATA shuffle659<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle660<>+0(SB)/8, $0x0000000000000000
+DATA shuffle660<>+8(SB)/8, $0x0000000000000008
+DATA shuffle660<>+16(SB)/8, $0x0000000000000002
+DATA shuffle660<>+24(SB)/8, $0x000000000000000a
+DATA shuffle660<>+32(SB)/8, $0x0000000000000004
+DATA shuffle660<>+40(SB)/8, $0x000000000000000c
+DATA shuffle660<>+48(SB)/8, $0x0000000000000006
+DATA shuffle660<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle660<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle661<>+0(SB)/8, $0x0000000000000001
+DATA shuffle661<>+8(SB)/8, $0x0000000000000009
+DATA shuffle661<>+16(SB)/8, $0x0000000000000003
+DATA shuffle661<>+24(SB)/8, $0x000000000000000b
+DATA shuffle661<>+32(SB)/8, $0x0000000000000005
+DATA shuffle661<>+40(SB)/8, $0x000000000000000d
+DATA shuffle661<>+48(SB)/8, $0x0000000000000007
+DATA shuffle661<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle661<>(SB), RODATA|NOPTR, $64
+
 // func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX, AVX512F
 TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
@@ -15490,66 +15894,66 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+64; \
-	JAE  runs570; \
+	JAE  runs576; \
 	CMPQ DX, $+32; \
-	JAE  runs571; \
+	JAE  runs577; \
 	CMPQ DX, $+16; \
-	JAE  runs572; \
+	JAE  runs578; \
 	RET; \
-runs570: \
+runs576: \
 	SUBQ $+64, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group573: \
+group579: \
 	MOVQ rows+48(FP), R10; \
-row574: \
+row580: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run575: \
+run581: \
 	XORQ R14, R14; \
-pieces576: \
+pieces582: \
 	VMOVDQU64 (R13)(R14*1), Z0; \
 	VMOVDQU64 Z0, (R12)(R14*1); \
 	CMPQ      R14, SI; \
-	JEQ       piecesdone577; \
+	JEQ       piecesdone583; \
 	ADDQ      $+64, R14; \
 	CMPQ      R14, SI; \
-	JLE       pieces576; \
+	JLE       pieces582; \
 	MOVQ      SI, R14; \
-	JMP       pieces576; \
-piecesdone577: \
+	JMP       pieces582; \
+piecesdone583: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run575; \
+	JNZ  run581; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row574; \
+	JNZ  row580; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group573; \
+	JNZ  group579; \
 	VZEROUPPER; \
 	RET; \
-runs571: \
+runs577: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group578: \
+group584: \
 	MOVQ rows+48(FP), R10; \
-row579: \
+row585: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run580: \
+run586: \
 	VMOVDQU (R13), Y0; \
 	VMOVDQU (R13)(SI*1), Y1; \
 	VMOVDQU Y0, (R12); \
@@ -15557,31 +15961,31 @@ run580: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run580; \
+	JNZ     run586; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row579; \
+	JNZ     row585; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group578; \
+	JNZ     group584; \
 	VZEROUPPER; \
 	RET; \
-runs572: \
+runs578: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group581: \
+group587: \
 	MOVQ rows+48(FP), R10; \
-row582: \
+row588: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run583: \
+run589: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -15589,15 +15993,15 @@ run583: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run583; \
+	JNZ     run589; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row582; \
+	JNZ     row588; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group581; \
+	JNZ     group587; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX512BW_body
@@ -15806,5 +16210,9 @@ DATA ·stackZip2x4AVX512BWEntry(SB)/8, $·stackZip2x4AVX512BW(SB)
 GLOBL ·stackZip2x4AVX512BWEntry(SB), RODATA, $8
 DATA ·stackUnzip2x4AVX512BWEntry(SB)/8, $·stackUnzip2x4AVX512BW(SB)
 GLOBL ·stackUnzip2x4AVX512BWEntry(SB), RODATA, $8
+DATA ·tile16x4AVX512BWEntry(SB)/8, $·tile16x4AVX512BW(SB)
+GLOBL ·tile16x4AVX512BWEntry(SB), RODATA, $8
+DATA ·tile8x8AVX512BWEntry(SB)/8, $·tile8x8AVX512BW(SB)
+GLOBL ·tile8x8AVX512BWEntry(SB), RODATA, $8
 DATA ·copyRunsAVX512BWEntry(SB)/8, $·copyRunsAVX512BW(SB)
 GLOBL ·copyRunsAVX512BWEntry(SB), RODATA, $8

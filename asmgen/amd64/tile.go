@@ -1,6 +1,7 @@
 package amd64
 
-// The tile kernels of general transposes (vec.Tile), in AVX2.
+// The tile kernels of general transposes: vec.Tile in AVX2, vec.Tile512 in
+// AVX-512.
 
 import (
 	"fmt"
@@ -19,11 +20,15 @@ import (
 // registers are short with 16 rows and columns.
 func (g *Generator) tile(k table.Kernel) error {
 	c := g.c
-	p, err := vec.Tile(k.Width)
+	build := vec.Tile
+	if k.ISA.TwoTable() {
+		build = vec.Tile512
+	}
+	p, err := build(k.Width)
 	if err != nil {
 		return err
 	}
-	b, chunk := vec.TileShape(k.Width)
+	b, chunk := k.TileShape()
 	cols := chunk / k.Width
 	g.function(k)
 	c.Doc(fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width))
@@ -40,6 +45,10 @@ func (g *Generator) tile(k table.Kernel) error {
 		return r
 	}
 	src, dst := side("srcRow", b), side("dstRow", cols)
+	var idx map[string]reg.VecPhysical // AVX-512's permute indices, in registers
+	if k.ISA.TwoTable() {
+		idx = g.hoistIndices(p)
+	}
 	tiles, strips := c.GP64(), c.GP64()
 	bandLoop, stripLoop, tileLoop := g.label("band"), g.label("strip"), g.label("tile")
 	c.Label(bandLoop)
@@ -57,7 +66,11 @@ func (g *Generator) tile(k table.Kernel) error {
 	}
 	bases(&src, s, b)
 	bases(&dst, d, cols)
-	g.lower(p, src.mem, dst.mem)
+	if k.ISA.TwoTable() {
+		g.lower512(p, src.mem, dst.mem, idx, nil)
+	} else {
+		g.lower(p, src.mem, dst.mem)
+	}
 	step := func(srcStep, dstStep string) {
 		c.ADDQ(param(c, srcStep), s)
 		c.ADDQ(param(c, dstStep), d)

@@ -67,3 +67,47 @@ func Tile(w int) (*Prog, error) {
 	}
 	return p.finish(inputs(b, chunk), want)
 }
+
+// TileShape512 is the tile of w-byte words (4 or 8) a tile kernel moves in
+// 64-byte registers: as many rows as a register holds words, each one
+// register, so that a tile reads and writes whole cache lines.
+func TileShape512(w int) (b, chunk int) { return ZMM / w, ZMM }
+
+// Tile512 builds the transpose of one tile of w-byte words (TileShape512)
+// in 64-byte registers by swapping blocks: at each step, for blocks of d
+// words from half the register down to one, registers i and i+d (i with
+// bit d clear) exchange the blocks that lie off the diagonal of their
+// 2d x 2d square, one two-table permute each. Register i ends holding
+// column i.
+func Tile512(w int) (*Prog, error) {
+	n, chunk := TileShape512(w)
+	if w != 4 && w != 8 {
+		return nil, fmt.Errorf("vec: no 64-byte tile of %d-byte words", w)
+	}
+	p := NewProg(ZMM)
+	regs := make([]int, n)
+	for j := range regs {
+		regs[j] = p.Load(Mem{j, 0}, chunk)
+	}
+	for d := n / 2; d >= 1; d /= 2 {
+		low, high := make([]int, n), make([]int, n) // register i's and register i+d's indices
+		for k := range n {
+			if k&d == 0 {
+				low[k], high[k] = -1, k+d // keep A's; A's next block
+			} else {
+				low[k], high[k] = n+k-d, n+k // B's block before; B's own
+			}
+		}
+		for i := range n {
+			if i&d == 0 {
+				a, b := regs[i], regs[i+d]
+				regs[i], regs[i+d] = p.Permute2(a, b, w, low), p.Permute2(a, b, w, high)
+			}
+		}
+	}
+	want := TileWant(n, w, chunk)
+	for x, v := range regs {
+		p.Store(v, 0, ZMM, Mem{x, 0})
+	}
+	return p.finish(inputs(n, chunk), want)
+}

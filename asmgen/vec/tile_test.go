@@ -1,6 +1,9 @@
 package vec
 
-import "testing"
+import (
+	"math/bits"
+	"testing"
+)
 
 // TestTile builds every tile and checks it: finish proves each program
 // moves every word to its column and reads only its rows; here, that it
@@ -30,5 +33,28 @@ func TestTile(t *testing.T) {
 	}
 	if _, err := Tile(3); err == nil {
 		t.Error("a tile of 3-byte words built")
+	}
+}
+
+// TestTile512 builds the 64-byte tiles; finish proves them.
+func TestTile512(t *testing.T) {
+	for _, w := range []int{4, 8} {
+		p, err := Tile512(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := TileShape512(w)
+		permutes := 0
+		for _, in := range p.Instrs {
+			if in.Op == Permute2 {
+				permutes++
+			}
+		}
+		if want := n * bits.Len(uint(n-1)); permutes != want {
+			t.Errorf("w = %d: %d permutes, want %d", w, permutes, want)
+		}
+	}
+	if _, err := Tile512(2); err == nil {
+		t.Error("a 64-byte tile of 2-byte words built")
 	}
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/amd64"
 	"github.com/blockshuffle/blockshuffle/asmgen/arm64"
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
-	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
@@ -313,8 +312,9 @@ func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table
 	if ws := table.ISA(i.Name).TileWidths(); len(ws) > 0 {
 		b.WriteString("Tiles: [simd.MaxTileWidth + 1]simd.TileKernel{")
 		for _, w := range ws {
-			rows, chunk := vec.TileShape(w)
-			fmt.Fprintf(&b, "%d: {F: %s, B: %d, Chunk: %d}, ", w, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Tile, Width: w}]), rows, chunk)
+			k := table.Kernel{ISA: table.ISA(i.Name), Kind: table.Tile, Width: w}
+			rows, chunk := k.TileShape()
+			fmt.Fprintf(&b, "%d: {F: %s, B: %d, Chunk: %d}, ", w, entry(names[k]), rows, chunk)
 		}
 		b.WriteString("},\n")
 	}
