@@ -849,6 +849,26 @@ func bundleZip2x8NEON(space, depth *byte, n, bundles, plane, groups, group int)
 //go:noescape
 func bundleUnzip2x8NEON(space, depth *byte, n, bundles, plane, groups, group int)
 
+// tile16x1NEON transposes tiles of 16 rows of 16 bytes of 1-byte words, in each strip of each band.
+//
+//go:noescape
+func tile16x1NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+
+// tile8x2NEON transposes tiles of 8 rows of 16 bytes of 2-byte words, in each strip of each band.
+//
+//go:noescape
+func tile8x2NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+
+// tile4x4NEON transposes tiles of 4 rows of 16 bytes of 4-byte words, in each strip of each band.
+//
+//go:noescape
+func tile4x4NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+
+// tile2x8NEON transposes tiles of 2 rows of 16 bytes of 8-byte words, in each strip of each band.
+//
+//go:noescape
+func tile2x8NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+
 // copyRunsNEON copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //
 //go:noescape

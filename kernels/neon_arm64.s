@@ -32040,6 +32040,316 @@ nextgroup2291: \
 	RET
 	bundleUnzip2x8NEON_body
 
+// func tile16x1NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+TEXT ·tile16x1NEON(SB), NOSPLIT|NOFRAME, $0-104
+#define tile16x1NEON_body \
+	MOVD dst+0(FP), R0; \
+	MOVD src+8(FP), R1; \
+	MOVD tiles+16(FP), R2; \
+	MOVD strips+24(FP), R3; \
+	MOVD bands+32(FP), R4; \
+	MOVD dstRow+40(FP), R5; \
+	MOVD srcRow+48(FP), R6; \
+	MOVD dstTile+56(FP), R7; \
+	MOVD srcTile+64(FP), R8; \
+	MOVD dstSkip+72(FP), R9; \
+	MOVD srcSkip+80(FP), R10; \
+	MOVD dstBandSkip+88(FP), R11; \
+	MOVD srcBandSkip+96(FP), R12; \
+band2298: \
+	MOVD R3, R13; \
+strip2299: \
+	MOVD R2, R14; \
+tile2300: \
+	MOVD R1, R15; \
+	MOVD R0, R16; \
+	VLD1.P (R15)(R6), [V0.B16]; \
+	VLD1.P (R15)(R6), [V1.B16]; \
+	VLD1.P (R15)(R6), [V2.B16]; \
+	VLD1.P (R15)(R6), [V3.B16]; \
+	VLD1.P (R15)(R6), [V4.B16]; \
+	VLD1.P (R15)(R6), [V5.B16]; \
+	VLD1.P (R15)(R6), [V6.B16]; \
+	VLD1.P (R15)(R6), [V7.B16]; \
+	VLD1.P (R15)(R6), [V8.B16]; \
+	VLD1.P (R15)(R6), [V9.B16]; \
+	VLD1.P (R15)(R6), [V10.B16]; \
+	VLD1.P (R15)(R6), [V11.B16]; \
+	VLD1.P (R15)(R6), [V12.B16]; \
+	VLD1.P (R15)(R6), [V13.B16]; \
+	VLD1.P (R15)(R6), [V14.B16]; \
+	VLD1.P (R15)(R6), [V15.B16]; \
+	VZIP1 V8.B16, V0.B16, V16.B16; \
+	VZIP2 V8.B16, V0.B16, V8.B16; \
+	VZIP1 V9.B16, V1.B16, V0.B16; \
+	VZIP2 V9.B16, V1.B16, V9.B16; \
+	VZIP1 V10.B16, V2.B16, V1.B16; \
+	VZIP2 V10.B16, V2.B16, V10.B16; \
+	VZIP1 V11.B16, V3.B16, V2.B16; \
+	VZIP2 V11.B16, V3.B16, V11.B16; \
+	VZIP1 V12.B16, V4.B16, V3.B16; \
+	VZIP2 V12.B16, V4.B16, V12.B16; \
+	VZIP1 V13.B16, V5.B16, V4.B16; \
+	VZIP2 V13.B16, V5.B16, V13.B16; \
+	VZIP1 V14.B16, V6.B16, V5.B16; \
+	VZIP2 V14.B16, V6.B16, V14.B16; \
+	VZIP1 V15.B16, V7.B16, V6.B16; \
+	VZIP2 V15.B16, V7.B16, V15.B16; \
+	VZIP1 V3.B16, V16.B16, V7.B16; \
+	VZIP2 V3.B16, V16.B16, V3.B16; \
+	VZIP1 V12.B16, V8.B16, V16.B16; \
+	VZIP2 V12.B16, V8.B16, V12.B16; \
+	VZIP1 V4.B16, V0.B16, V8.B16; \
+	VZIP2 V4.B16, V0.B16, V4.B16; \
+	VZIP1 V13.B16, V9.B16, V0.B16; \
+	VZIP2 V13.B16, V9.B16, V13.B16; \
+	VZIP1 V5.B16, V1.B16, V9.B16; \
+	VZIP2 V5.B16, V1.B16, V5.B16; \
+	VZIP1 V14.B16, V10.B16, V1.B16; \
+	VZIP2 V14.B16, V10.B16, V14.B16; \
+	VZIP1 V6.B16, V2.B16, V10.B16; \
+	VZIP2 V6.B16, V2.B16, V6.B16; \
+	VZIP1 V15.B16, V11.B16, V2.B16; \
+	VZIP2 V15.B16, V11.B16, V15.B16; \
+	VZIP1 V9.B16, V7.B16, V11.B16; \
+	VZIP2 V9.B16, V7.B16, V9.B16; \
+	VZIP1 V5.B16, V3.B16, V7.B16; \
+	VZIP2 V5.B16, V3.B16, V5.B16; \
+	VZIP1 V1.B16, V16.B16, V3.B16; \
+	VZIP2 V1.B16, V16.B16, V1.B16; \
+	VZIP1 V14.B16, V12.B16, V16.B16; \
+	VZIP2 V14.B16, V12.B16, V14.B16; \
+	VZIP1 V10.B16, V8.B16, V12.B16; \
+	VZIP2 V10.B16, V8.B16, V10.B16; \
+	VZIP1 V6.B16, V4.B16, V8.B16; \
+	VZIP2 V6.B16, V4.B16, V6.B16; \
+	VZIP1 V2.B16, V0.B16, V4.B16; \
+	VZIP2 V2.B16, V0.B16, V2.B16; \
+	VZIP1 V15.B16, V13.B16, V0.B16; \
+	VZIP2 V15.B16, V13.B16, V15.B16; \
+	VZIP1 V12.B16, V11.B16, V13.B16; \
+	VZIP2 V12.B16, V11.B16, V12.B16; \
+	VZIP1 V10.B16, V9.B16, V11.B16; \
+	VZIP2 V10.B16, V9.B16, V10.B16; \
+	VZIP1 V8.B16, V7.B16, V9.B16; \
+	VZIP2 V8.B16, V7.B16, V8.B16; \
+	VZIP1 V6.B16, V5.B16, V7.B16; \
+	VZIP2 V6.B16, V5.B16, V6.B16; \
+	VZIP1 V4.B16, V3.B16, V5.B16; \
+	VZIP2 V4.B16, V3.B16, V4.B16; \
+	VZIP1 V2.B16, V1.B16, V3.B16; \
+	VZIP2 V2.B16, V1.B16, V2.B16; \
+	VZIP1 V0.B16, V16.B16, V1.B16; \
+	VZIP2 V0.B16, V16.B16, V0.B16; \
+	VZIP1 V15.B16, V14.B16, V16.B16; \
+	VZIP2 V15.B16, V14.B16, V15.B16; \
+	VST1.P [V13.B16], (R16)(R5); \
+	VST1.P [V12.B16], (R16)(R5); \
+	VST1.P [V11.B16], (R16)(R5); \
+	VST1.P [V10.B16], (R16)(R5); \
+	VST1.P [V9.B16], (R16)(R5); \
+	VST1.P [V8.B16], (R16)(R5); \
+	VST1.P [V7.B16], (R16)(R5); \
+	VST1.P [V6.B16], (R16)(R5); \
+	VST1.P [V5.B16], (R16)(R5); \
+	VST1.P [V4.B16], (R16)(R5); \
+	VST1.P [V3.B16], (R16)(R5); \
+	VST1.P [V2.B16], (R16)(R5); \
+	VST1.P [V1.B16], (R16)(R5); \
+	VST1.P [V0.B16], (R16)(R5); \
+	VST1.P [V16.B16], (R16)(R5); \
+	VST1.P [V15.B16], (R16)(R5); \
+	ADD R8, R1, R1; \
+	ADD R7, R0, R0; \
+	SUBS $1, R14, R14; \
+	BNE tile2300; \
+	ADD R10, R1, R1; \
+	ADD R9, R0, R0; \
+	SUBS $1, R13, R13; \
+	BNE strip2299; \
+	ADD R12, R1, R1; \
+	ADD R11, R0, R0; \
+	SUBS $1, R4, R4; \
+	BNE band2298; \
+	RET
+	tile16x1NEON_body
+
+// func tile8x2NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+TEXT ·tile8x2NEON(SB), NOSPLIT|NOFRAME, $0-104
+#define tile8x2NEON_body \
+	MOVD dst+0(FP), R0; \
+	MOVD src+8(FP), R1; \
+	MOVD tiles+16(FP), R2; \
+	MOVD strips+24(FP), R3; \
+	MOVD bands+32(FP), R4; \
+	MOVD dstRow+40(FP), R5; \
+	MOVD srcRow+48(FP), R6; \
+	MOVD dstTile+56(FP), R7; \
+	MOVD srcTile+64(FP), R8; \
+	MOVD dstSkip+72(FP), R9; \
+	MOVD srcSkip+80(FP), R10; \
+	MOVD dstBandSkip+88(FP), R11; \
+	MOVD srcBandSkip+96(FP), R12; \
+band2301: \
+	MOVD R3, R13; \
+strip2302: \
+	MOVD R2, R14; \
+tile2303: \
+	MOVD R1, R15; \
+	MOVD R0, R16; \
+	VLD1.P (R15)(R6), [V0.B16]; \
+	VLD1.P (R15)(R6), [V1.B16]; \
+	VLD1.P (R15)(R6), [V2.B16]; \
+	VLD1.P (R15)(R6), [V3.B16]; \
+	VLD1.P (R15)(R6), [V4.B16]; \
+	VLD1.P (R15)(R6), [V5.B16]; \
+	VLD1.P (R15)(R6), [V6.B16]; \
+	VLD1.P (R15)(R6), [V7.B16]; \
+	VZIP1 V4.H8, V0.H8, V8.H8; \
+	VZIP2 V4.H8, V0.H8, V4.H8; \
+	VZIP1 V5.H8, V1.H8, V0.H8; \
+	VZIP2 V5.H8, V1.H8, V5.H8; \
+	VZIP1 V6.H8, V2.H8, V1.H8; \
+	VZIP2 V6.H8, V2.H8, V6.H8; \
+	VZIP1 V7.H8, V3.H8, V2.H8; \
+	VZIP2 V7.H8, V3.H8, V7.H8; \
+	VZIP1 V1.H8, V8.H8, V3.H8; \
+	VZIP2 V1.H8, V8.H8, V1.H8; \
+	VZIP1 V6.H8, V4.H8, V8.H8; \
+	VZIP2 V6.H8, V4.H8, V6.H8; \
+	VZIP1 V2.H8, V0.H8, V4.H8; \
+	VZIP2 V2.H8, V0.H8, V2.H8; \
+	VZIP1 V7.H8, V5.H8, V0.H8; \
+	VZIP2 V7.H8, V5.H8, V7.H8; \
+	VZIP1 V4.H8, V3.H8, V5.H8; \
+	VZIP2 V4.H8, V3.H8, V4.H8; \
+	VZIP1 V2.H8, V1.H8, V3.H8; \
+	VZIP2 V2.H8, V1.H8, V2.H8; \
+	VZIP1 V0.H8, V8.H8, V1.H8; \
+	VZIP2 V0.H8, V8.H8, V0.H8; \
+	VZIP1 V7.H8, V6.H8, V8.H8; \
+	VZIP2 V7.H8, V6.H8, V7.H8; \
+	VST1.P [V5.B16], (R16)(R5); \
+	VST1.P [V4.B16], (R16)(R5); \
+	VST1.P [V3.B16], (R16)(R5); \
+	VST1.P [V2.B16], (R16)(R5); \
+	VST1.P [V1.B16], (R16)(R5); \
+	VST1.P [V0.B16], (R16)(R5); \
+	VST1.P [V8.B16], (R16)(R5); \
+	VST1.P [V7.B16], (R16)(R5); \
+	ADD R8, R1, R1; \
+	ADD R7, R0, R0; \
+	SUBS $1, R14, R14; \
+	BNE tile2303; \
+	ADD R10, R1, R1; \
+	ADD R9, R0, R0; \
+	SUBS $1, R13, R13; \
+	BNE strip2302; \
+	ADD R12, R1, R1; \
+	ADD R11, R0, R0; \
+	SUBS $1, R4, R4; \
+	BNE band2301; \
+	RET
+	tile8x2NEON_body
+
+// func tile4x4NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+TEXT ·tile4x4NEON(SB), NOSPLIT|NOFRAME, $0-104
+#define tile4x4NEON_body \
+	MOVD dst+0(FP), R0; \
+	MOVD src+8(FP), R1; \
+	MOVD tiles+16(FP), R2; \
+	MOVD strips+24(FP), R3; \
+	MOVD bands+32(FP), R4; \
+	MOVD dstRow+40(FP), R5; \
+	MOVD srcRow+48(FP), R6; \
+	MOVD dstTile+56(FP), R7; \
+	MOVD srcTile+64(FP), R8; \
+	MOVD dstSkip+72(FP), R9; \
+	MOVD srcSkip+80(FP), R10; \
+	MOVD dstBandSkip+88(FP), R11; \
+	MOVD srcBandSkip+96(FP), R12; \
+band2304: \
+	MOVD R3, R13; \
+strip2305: \
+	MOVD R2, R14; \
+tile2306: \
+	MOVD R1, R15; \
+	MOVD R0, R16; \
+	VLD1.P (R15)(R6), [V0.B16]; \
+	VLD1.P (R15)(R6), [V1.B16]; \
+	VLD1.P (R15)(R6), [V2.B16]; \
+	VLD1.P (R15)(R6), [V3.B16]; \
+	VZIP1 V2.S4, V0.S4, V4.S4; \
+	VZIP2 V2.S4, V0.S4, V2.S4; \
+	VZIP1 V3.S4, V1.S4, V0.S4; \
+	VZIP2 V3.S4, V1.S4, V3.S4; \
+	VZIP1 V0.S4, V4.S4, V1.S4; \
+	VZIP2 V0.S4, V4.S4, V0.S4; \
+	VZIP1 V3.S4, V2.S4, V4.S4; \
+	VZIP2 V3.S4, V2.S4, V3.S4; \
+	VST1.P [V1.B16], (R16)(R5); \
+	VST1.P [V0.B16], (R16)(R5); \
+	VST1.P [V4.B16], (R16)(R5); \
+	VST1.P [V3.B16], (R16)(R5); \
+	ADD R8, R1, R1; \
+	ADD R7, R0, R0; \
+	SUBS $1, R14, R14; \
+	BNE tile2306; \
+	ADD R10, R1, R1; \
+	ADD R9, R0, R0; \
+	SUBS $1, R13, R13; \
+	BNE strip2305; \
+	ADD R12, R1, R1; \
+	ADD R11, R0, R0; \
+	SUBS $1, R4, R4; \
+	BNE band2304; \
+	RET
+	tile4x4NEON_body
+
+// func tile2x8NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
+TEXT ·tile2x8NEON(SB), NOSPLIT|NOFRAME, $0-104
+#define tile2x8NEON_body \
+	MOVD dst+0(FP), R0; \
+	MOVD src+8(FP), R1; \
+	MOVD tiles+16(FP), R2; \
+	MOVD strips+24(FP), R3; \
+	MOVD bands+32(FP), R4; \
+	MOVD dstRow+40(FP), R5; \
+	MOVD srcRow+48(FP), R6; \
+	MOVD dstTile+56(FP), R7; \
+	MOVD srcTile+64(FP), R8; \
+	MOVD dstSkip+72(FP), R9; \
+	MOVD srcSkip+80(FP), R10; \
+	MOVD dstBandSkip+88(FP), R11; \
+	MOVD srcBandSkip+96(FP), R12; \
+band2307: \
+	MOVD R3, R13; \
+strip2308: \
+	MOVD R2, R14; \
+tile2309: \
+	MOVD R1, R15; \
+	MOVD R0, R16; \
+	VLD1.P (R15)(R6), [V0.B16]; \
+	VLD1.P (R15)(R6), [V1.B16]; \
+	VZIP1 V1.D2, V0.D2, V2.D2; \
+	VZIP2 V1.D2, V0.D2, V1.D2; \
+	VST1.P [V2.B16], (R16)(R5); \
+	VST1.P [V1.B16], (R16)(R5); \
+	ADD R8, R1, R1; \
+	ADD R7, R0, R0; \
+	SUBS $1, R14, R14; \
+	BNE tile2309; \
+	ADD R10, R1, R1; \
+	ADD R9, R0, R0; \
+	SUBS $1, R13, R13; \
+	BNE strip2308; \
+	ADD R12, R1, R1; \
+	ADD R11, R0, R0; \
+	SUBS $1, R4, R4; \
+	BNE band2307; \
+	RET
+	tile2x8NEON_body
+
 // func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)
 TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 #define copyRunsNEON_body \
@@ -32056,60 +32366,60 @@ TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 	MOVD dstSkip+80(FP), R10; \
 	MOVD srcSkip+88(FP), R11; \
 	CMP $32, R2; \
-	BLO short2298; \
+	BLO short2310; \
 	SUB $32, R2, R12; \
-group2299: \
+group2311: \
 	MOVD R6, R13; \
-row2300: \
+row2312: \
 	MOVD R0, R14; \
 	MOVD R1, R15; \
 	MOVD R3, R16; \
-run2301: \
+run2313: \
 	ADD R12, R15, R24; \
 	ADD R12, R14, R25; \
 	MOVD R15, R19; \
 	MOVD R14, R20; \
-pairs2302: \
+pairs2314: \
 	ADD $32, R19, R23; \
 	CMP R24, R23; \
-	BHS single2303; \
+	BHS single2315; \
 	FLDPQ (R19), (F0, F1); \
 	FLDPQ 32(R19), (F2, F3); \
 	FSTPQ (F0, F1), (R20); \
 	FSTPQ (F2, F3), 32(R20); \
 	ADD $64, R19, R19; \
 	ADD $64, R20, R20; \
-	B pairs2302; \
-single2303: \
+	B pairs2314; \
+single2315: \
 	CMP R24, R19; \
-	BHS last2304; \
+	BHS last2316; \
 	FLDPQ (R19), (F0, F1); \
 	FSTPQ (F0, F1), (R20); \
-last2304: \
+last2316: \
 	FLDPQ (R24), (F0, F1); \
 	FSTPQ (F0, F1), (R25); \
 	ADD R4, R14, R14; \
 	ADD R5, R15, R15; \
 	SUBS $1, R16, R16; \
-	BNE run2301; \
+	BNE run2313; \
 	ADD R7, R0, R0; \
 	ADD R8, R1, R1; \
 	SUBS $1, R13, R13; \
-	BNE row2300; \
+	BNE row2312; \
 	ADD R10, R0, R0; \
 	ADD R11, R1, R1; \
 	SUBS $1, R9, R9; \
-	BNE group2299; \
+	BNE group2311; \
 	RET; \
-short2298: \
+short2310: \
 	SUB $16, R2, R12; \
-group2305: \
+group2317: \
 	MOVD R6, R13; \
-row2306: \
+row2318: \
 	MOVD R0, R14; \
 	MOVD R1, R15; \
 	MOVD R3, R16; \
-run2307: \
+run2319: \
 	ADD R12, R15, R24; \
 	ADD R12, R14, R25; \
 	FMOVQ (R15), F0; \
@@ -32119,15 +32429,15 @@ run2307: \
 	ADD R4, R14, R14; \
 	ADD R5, R15, R15; \
 	SUBS $1, R16, R16; \
-	BNE run2307; \
+	BNE run2319; \
 	ADD R7, R0, R0; \
 	ADD R8, R1, R1; \
 	SUBS $1, R13, R13; \
-	BNE row2306; \
+	BNE row2318; \
 	ADD R10, R0, R0; \
 	ADD R11, R1, R1; \
 	SUBS $1, R9, R9; \
-	BNE group2305; \
+	BNE group2317; \
 	RET
 	copyRunsNEON_body
 
@@ -35060,5 +35370,13 @@ DATA ·bundleZip2x8NEONEntry(SB)/8, $·bundleZip2x8NEON(SB)
 GLOBL ·bundleZip2x8NEONEntry(SB), RODATA, $8
 DATA ·bundleUnzip2x8NEONEntry(SB)/8, $·bundleUnzip2x8NEON(SB)
 GLOBL ·bundleUnzip2x8NEONEntry(SB), RODATA, $8
+DATA ·tile16x1NEONEntry(SB)/8, $·tile16x1NEON(SB)
+GLOBL ·tile16x1NEONEntry(SB), RODATA, $8
+DATA ·tile8x2NEONEntry(SB)/8, $·tile8x2NEON(SB)
+GLOBL ·tile8x2NEONEntry(SB), RODATA, $8
+DATA ·tile4x4NEONEntry(SB)/8, $·tile4x4NEON(SB)
+GLOBL ·tile4x4NEONEntry(SB), RODATA, $8
+DATA ·tile2x8NEONEntry(SB)/8, $·tile2x8NEON(SB)
+GLOBL ·tile2x8NEONEntry(SB), RODATA, $8
 DATA ·copyRunsNEONEntry(SB)/8, $·copyRunsNEON(SB)
 GLOBL ·copyRunsNEONEntry(SB), RODATA, $8

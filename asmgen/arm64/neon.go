@@ -78,6 +78,8 @@ func (g *Generator) Kernel(k table.Kernel) (int, error) {
 		return 0, nil
 	case k.Kind == table.BundleZip || k.Kind == table.BundleUnzip:
 		return 0, g.bundleRows(k)
+	case k.Kind == table.Tile:
+		return 0, g.tile(k)
 	case k.B == 0:
 		g.moveN(k)
 		return 0, nil

@@ -618,10 +618,11 @@ func (i ISA) BundleWidths() []int {
 // cache lines, which AVX2's cannot hold in 16 registers: on a Zen 5, a
 // 1024x1024 matrix of 4-byte words, rows 4 KiB apart, moved at 0.29 of
 // copy() with AVX2's tiles, 0.50 with AVX-512's. The AVX-512 tiers run
-// AVX2's for bytes and words; NEON has no lowering of vec.Tile yet.
+// AVX2's for bytes and words. ISAs of 16-byte registers (NEON) have
+// vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {
-	case i.Vector() == 2*vec.LaneBytes && !i.TwoTable():
+	case i.Vector() <= 2*vec.LaneBytes && !i.TwoTable():
 		return []int{1, 2, 4, 8}
 	case i.Vector() == vec.ZMM && i.TwoTable():
 		return []int{4, 8}
@@ -631,8 +632,11 @@ func (i ISA) TileWidths() []int {
 
 // TileShape is the tile of a tile kernel: b rows of chunk bytes.
 func (k Kernel) TileShape() (b, chunk int) {
-	if k.ISA.TwoTable() {
+	switch {
+	case k.ISA.TwoTable():
 		return vec.TileShape512(k.Width)
+	case k.ISA.Vector() == vec.LaneBytes:
+		return vec.TileShape16(k.Width)
 	}
 	return vec.TileShape(k.Width)
 }

@@ -111,3 +111,31 @@ func Tile512(w int) (*Prog, error) {
 	}
 	return p.finish(inputs(n, chunk), want)
 }
+
+// TileShape16 is the tile of w-byte words a tile kernel moves in 16-byte
+// registers (NEON): as many rows as a register holds words, one register
+// each.
+func TileShape16(w int) (b, chunk int) { return LaneBytes / w, LaneBytes }
+
+// Tile16 builds the transpose of one tile of w-byte words (TileShape16) in
+// 16-byte registers: the zip network of its rows leaves each column whole
+// in one register.
+func Tile16(w int) (*Prog, error) {
+	b, chunk := TileShape16(w)
+	if w < 1 || w > 8 || w&(w-1) != 0 {
+		return nil, fmt.Errorf("vec: no 16-byte tile of %d-byte words", w)
+	}
+	p := NewProg(LaneBytes)
+	regs := make([]int, b)
+	for j := range regs {
+		regs[j] = p.Load(Mem{j, 0}, chunk)
+	}
+	unpackNetwork(p, regs, w)
+	want := TileWant(b, w, chunk)
+	for x := range chunk / w {
+		if err := p.storeAll(x, 0, want[x]); err != nil {
+			return nil, fmt.Errorf("vec: 16-byte tile of %d-byte words, column %d: %w", w, x, err)
+		}
+	}
+	return p.finish(inputs(b, chunk), want)
+}

@@ -58,3 +58,27 @@ func TestTile512(t *testing.T) {
 		t.Error("a 64-byte tile of 2-byte words built")
 	}
 }
+
+// TestTile16 builds the 16-byte tiles; finish proves them. Each column is
+// one register, stored once.
+func TestTile16(t *testing.T) {
+	for _, w := range []int{1, 2, 4, 8} {
+		p, err := Tile16(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := TileShape16(w)
+		stores := 0
+		for _, in := range p.Instrs {
+			if in.Op == Store {
+				stores++
+			}
+		}
+		if stores != b {
+			t.Errorf("w = %d: %d stores, want %d", w, stores, b)
+		}
+		if live := p.Grouped().MaxLive(nil); live > 24 {
+			t.Errorf("w = %d: %d values live with loads first", w, live)
+		}
+	}
+}

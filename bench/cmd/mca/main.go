@@ -69,7 +69,8 @@ func main() {
 	for _, line := range strings.Split(run("go", "tool", "nm", bin), "\n") {
 		f := strings.Fields(line)
 		if len(f) == 3 && f[1] == "T" && strings.HasPrefix(f[2], "github.com/blockshuffle/blockshuffle/kernels.") {
-			name := strings.TrimPrefix(f[2], "github.com/blockshuffle/blockshuffle/kernels.")
+			// The kernels are ABI0 functions, which only their entry words name.
+			name := strings.TrimSuffix(strings.TrimPrefix(f[2], "github.com/blockshuffle/blockshuffle/kernels."), ".abi0")
 			if !strings.Contains(name, ".") && re.MatchString(name) {
 				names = append(names, name)
 			}
