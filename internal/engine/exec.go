@@ -337,6 +337,18 @@ const maxStreamMin = 8 << 20
 
 // workers is how many goroutines a call of the given size uses; each gets
 // at least one of its pieces (groups, for Execute).
+// Workers is how many goroutines a call of the given size and pieces of
+// work runs on, with Params.Workers = requested (0: automatic): what the
+// operators' calls use, for the plans of general transposes.
+func Workers(requested, bytes, pieces int) int { return workers(requested, bytes, pieces) }
+
+// Splits reports whether a call of the given size may run on several
+// goroutines, as the operators' calls decide it.
+func Splits(requested, bytes int) bool { return splits(requested, bytes) }
+
+// MinWorkerBytes is the least work worth a goroutine of its own.
+func MinWorkerBytes() int { return minWorkerBytes }
+
 func workers(requested, bytes, pieces int) int {
 	n := requested
 	if n == 0 {

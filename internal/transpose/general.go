@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
@@ -85,6 +86,10 @@ type wordForm struct {
 	// innermost outer loops, or nil.
 	call engine.Call
 	fold int
+	// pieces are call cut along its columns or runs, for goroutines to
+	// share, where the tensor may be split (engine.Splits) and no outer
+	// loop is left to share.
+	pieces []engine.Call
 }
 
 // A nest is the loops of a canonical form, in words: the outer loops in
@@ -129,15 +134,54 @@ func newWordForm(size, perm []int, elem, word int, k engine.Kernels) wordForm {
 	}
 	f.nest = f.loops()
 	if k != nil {
-		f.call, f.fold = f.kernelCall(k)
+		f.call, f.fold = f.kernelCall(k, 0, 0)
+		if f.call != nil && f.fold == f.outer && engine.Splits(0, f.bytes()) {
+			f.pieces = f.split(k)
+		}
 	}
 	return f
 }
 
+// bytes is the size of the tensors.
+func (f *wordForm) bytes() int {
+	n := f.word
+	for _, d := range f.dims[:f.n] {
+		n *= d
+	}
+	return n
+}
+
+// split cuts the kernels' call of a form with no outer loop left into
+// pieces of about engine.MinWorkerBytes, along the matrices' columns or
+// the runs' innermost loop; nil where a piece would have no call.
+func (f *wordForm) split(k engine.Kernels) []engine.Call {
+	across := f.m.Cols
+	if f.runs {
+		across = f.count[f.outer-1]
+	}
+	n := min(across, max(1, f.bytes()/engine.MinWorkerBytes()), maxPieces)
+	if n < 2 {
+		return nil
+	}
+	pieces := make([]engine.Call, n)
+	for i := range n {
+		lo, hi := i*across/n, (i+1)*across/n
+		if pieces[i], _ = f.kernelCall(k, lo, hi-lo); pieces[i] == nil {
+			return nil
+		}
+	}
+	return pieces
+}
+
+// maxPieces bounds the pieces of a plan, as engine bounds a prepared
+// call's.
+const maxPieces = 1 << 12
+
 // kernelCall is the call of the tier's kernels for the innermost work of
 // f and as many of its innermost outer loops as the kernels take, and
-// their number; or nil.
-func (f *wordForm) kernelCall(k engine.Kernels) (engine.Call, int) {
+// their number; or nil. With n > 0 it is the call of n of the matrices'
+// columns, or of the runs' innermost loop, from the from-th on.
+func (f *wordForm) kernelCall(k engine.Kernels, from, n int) (engine.Call, int) {
 	w := f.word
 	// loop i from the innermost: count, and steps in bytes; a loop of one.
 	loop := func(i int) (count, src, dst int) {
@@ -147,19 +191,27 @@ func (f *wordForm) kernelCall(k engine.Kernels) (engine.Call, int) {
 		return 1, 0, 0
 	}
 	if f.runs {
-		n, sx, dx := loop(0)
+		xs, sx, dx := loop(0)
 		rows, sr, dr := loop(1)
 		groups, sg, dg := loop(2)
-		r := engine.TransposeRuns{Len: f.runLen * w, Count: n, SrcX: sx, DstX: dx, Rows: rows, SrcRow: sr, DstRow: dr, Groups: groups, SrcGroup: sg, DstGroup: dg}
-		reach := func(x, row, group int) int { return r.Len + (n-1)*x + (rows-1)*row + (groups-1)*group }
-		return k.TransposeRuns(engine.SpaceSpan(reach(dx, dr, dg)), engine.DepthSpan(reach(sx, sr, sg)), r), min(3, f.outer)
+		count, dstOff, srcOff := xs, from*dx, from*sx
+		if n > 0 {
+			count = n
+		}
+		r := engine.TransposeRuns{Len: f.runLen * w, Count: count, SrcX: sx, DstX: dx, Rows: rows, SrcRow: sr, DstRow: dr, Groups: groups, SrcGroup: sg, DstGroup: dg}
+		reach := func(x, row, group int) int { return r.Len + (count-1)*x + (rows-1)*row + (groups-1)*group }
+		return k.TransposeRuns(engine.SpaceSpan(dstOff+reach(dx, dr, dg)).From(dstOff), engine.DepthSpan(srcOff+reach(sx, sr, sg)).From(srcOff), r), min(3, f.outer)
 	}
 	m := f.m
 	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
+	dstOff, srcOff := from*m.DstRow, from*w
+	if n > 0 {
+		m.Cols = n
+	}
 	dst := (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
 	src := (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
-	return k.Matrix(engine.SpaceSpan(dst), engine.DepthSpan(src), m, w), min(1, f.outer)
+	return k.Matrix(engine.SpaceSpan(dstOff+dst).From(dstOff), engine.DepthSpan(srcOff+src).From(srcOff), m, w), min(1, f.outer)
 }
 
 // loops is the nest of a canonical form of two dims or more.
@@ -205,6 +257,18 @@ func (g *General) Run(dst, src []byte) {
 	}
 	f := &g.words
 	if f.call != nil { // the kernels take any address
+		if n := engine.Workers(0, g.bytes, len(f.pieces)); n > 1 {
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					for j := i; j < len(f.pieces); j += n {
+						f.pieces[j].Run(dst, src)
+					}
+				})
+			}
+			wg.Wait()
+			return
+		}
 		w := f.word
 		f.each(f.outer-f.fold, func(d, s int) { f.call.Run(dst[d*w:], src[s*w:]) })
 		return
@@ -235,15 +299,23 @@ func (g *General) String() string {
 	case f.n <= 1:
 		return fmt.Sprintf("transpose: a copy of %d bytes", g.bytes)
 	case f.runs && f.call != nil:
-		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words, by %s", dims, perm, f.word, f.runLen, f.call.Kernel())
+		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words, by %s%s", dims, perm, f.word, f.runLen, f.call.Kernel(), f.shared())
 	case f.runs:
 		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words", dims, perm, f.word, f.runLen)
 	}
 	by := fmt.Sprintf("Go tiles of %d", tile)
 	if f.call != nil {
-		by = f.call.Kernel()
+		by = f.call.Kernel() + f.shared()
 	}
 	return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: %dx%d matrices into %dx%d, by %s", dims, perm, f.word, f.m.Rows, f.m.Cols, f.m.Cols, f.m.Rows, by)
+}
+
+// shared says how many pieces goroutines share, if any.
+func (f *wordForm) shared() string {
+	if f.pieces == nil {
+		return ""
+	}
+	return fmt.Sprintf(", in %d pieces for goroutines", len(f.pieces))
 }
 
 // tile is the side, in words, of the Go loops' 2-D tiles: 16 rows of up

@@ -2,9 +2,12 @@ package transpose_test
 
 import (
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
@@ -21,5 +24,40 @@ func TestGeneralTiers(t *testing.T) {
 		k := engine.Lookup(tier.Name).Kernels
 		transpose.CheckGeneral(t, tier.Name, k, count, rand.New(rand.NewPCG(33, 1)), transpose.RandomTranspose)
 		transpose.CheckGeneral(t, tier.Name, k, count/5, rand.New(rand.NewPCG(34, 1)), transpose.RandomMatrixTranspose)
+	}
+}
+
+// TestGeneralParallel runs transposes large enough to be split among
+// goroutines, a matrix cut along its columns and runs cut along their
+// innermost loop, with every tier's kernels, against the naive transpose.
+func TestGeneralParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tensors of 16 MiB and more")
+	}
+	for _, c := range []struct{ size, perm []int }{
+		{[]int{1, 64, 270, 480}, []int{0, 2, 3, 1}}, // one matrix
+		{[]int{2, 600, 3500}, []int{0, 2, 1}},       // two, the kernels' repetitions
+		{[]int{512, 64, 130}, []int{1, 0, 2}},       // runs
+	} {
+		n := 1
+		for _, d := range c.size {
+			n *= d
+		}
+		src, want, got := make([]uint32, n), make([]uint32, n), make([]uint32, n)
+		for i := range src {
+			src[i] = uint32(i*2654435761 + 1)
+		}
+		ref.Transpose(want, src, c.size, c.perm)
+		for _, tier := range verify.Tiers() {
+			clear(got)
+			g := transpose.NewGeneral(c.size, c.perm, 4, 4*n, engine.Lookup(tier.Name).Kernels)
+			g.Run(engine.Bytes(got), engine.Bytes(src))
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %v by %v (%s): wrong output", tier.Name, c.size, c.perm, g.String())
+			}
+			if tier.Name != "generic" && !strings.Contains(g.String(), "pieces") {
+				t.Errorf("%s: %v by %v: not split: %s", tier.Name, c.size, c.perm, g.String())
+			}
+		}
 	}
 }

@@ -136,7 +136,8 @@ func (r *Report) transposeTable() *table {
 func (r *Report) printTransposeFloor(w io.Writer) {
 	fmt.Fprintf(w, "\nTransposes (the last table lists them): per tier, the median and the lowest ratio to copy(),\n"+
 		"the cases under %.1f, and the lowest gain over the plain Go loop (each output element's source\n"+
-		"offset from its multi-index, as Go tensor libraries move them today).\n\n", floorTarget)
+		"offset from its multi-index, as Go tensor libraries move them today). They run as Transpose\n"+
+		"runs them: tensors of 16 MiB and more on several goroutines, copy() on one.\n\n", floorTarget)
 	r.transposeFloor().print(w)
 }
 
