@@ -258,15 +258,7 @@ func (g *General) Run(dst, src []byte) {
 	f := &g.words
 	if f.call != nil { // the kernels take any address
 		if n := engine.Workers(0, g.bytes, len(f.pieces)); n > 1 {
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Go(func() {
-					for j := i; j < len(f.pieces); j += n {
-						f.pieces[j].Run(dst, src)
-					}
-				})
-			}
-			wg.Wait()
+			runPieces(f.pieces, n, dst, src)
 			return
 		}
 		w := f.word
@@ -286,6 +278,20 @@ func (g *General) Run(dst, src []byte) {
 	default:
 		run(f, dst, src)
 	}
+}
+
+// runPieces runs pieces on n goroutines. It is a function of its own so
+// that the goroutines' closure makes only its calls allocate.
+func runPieces(pieces []engine.Call, n int, dst, src []byte) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			for j := i; j < len(pieces); j += n {
+				pieces[j].Run(dst, src)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // String says how the plan moves the tensors.
