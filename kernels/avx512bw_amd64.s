@@ -15480,10 +15480,10 @@ same569: \
 	RET
 	stackUnzip2x4AVX512BW_body
 
-// func tile16x4AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
-#define tile16x4AVX512BW_body \
+// func tile16x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·tile16x2AVX512BW(SB), NOSPLIT, $0-104
+#define tile16x2AVX512BW_body \
 	MOVQ      src+8(FP), AX; \
 	MOVQ      dst+0(FP), CX; \
 	MOVQ      srcRow+48(FP), DX; \
@@ -15503,6 +15503,309 @@ band570: \
 strip571: \
 	MOVQ tiles+16(FP), R8; \
 tile572: \
+	LEAQ          (AX)(DX*4), R10; \
+	LEAQ          (R10)(DX*4), R11; \
+	LEAQ          (R11)(DX*4), R12; \
+	MOVQ          CX, R13; \
+	VMOVDQU64     (AX), Z0; \
+	VMOVDQU64     (AX)(DX*1), Z1; \
+	VMOVDQU64     (AX)(DX*2), Z2; \
+	VMOVDQU64     (AX)(BX*1), Z3; \
+	VMOVDQU64     (R10), Z4; \
+	VMOVDQU64     (R10)(DX*1), Z5; \
+	VMOVDQU64     (R10)(DX*2), Z6; \
+	VMOVDQU64     (R10)(BX*1), Z7; \
+	VMOVDQU64     (R11), Z8; \
+	VMOVDQU64     (R11)(DX*1), Z9; \
+	VMOVDQU64     (R11)(DX*2), Z10; \
+	VMOVDQU64     (R11)(BX*1), Z11; \
+	VMOVDQU64     (R12), Z12; \
+	VMOVDQU64     (R12)(DX*1), Z13; \
+	VMOVDQU64     (R12)(DX*2), Z14; \
+	VMOVDQU64     (R12)(BX*1), Z15; \
+	VMOVDQU64     shuffle648<>+0(SB), Z17; \
+	VPERMI2Q      Z8, Z0, Z17; \
+	VPERMT2Q      Z8, Z30, Z0; \
+	VMOVDQU64     shuffle648<>+0(SB), Z8; \
+	VPERMI2Q      Z9, Z1, Z8; \
+	VPERMT2Q      Z9, Z30, Z1; \
+	VMOVDQU64     shuffle648<>+0(SB), Z9; \
+	VPERMI2Q      Z10, Z2, Z9; \
+	VPERMT2Q      Z10, Z30, Z2; \
+	VMOVDQU64     shuffle648<>+0(SB), Z10; \
+	VPERMI2Q      Z11, Z3, Z10; \
+	VPERMT2Q      Z11, Z30, Z3; \
+	VMOVDQU64     shuffle648<>+0(SB), Z11; \
+	VPERMI2Q      Z12, Z4, Z11; \
+	VPERMT2Q      Z12, Z30, Z4; \
+	VMOVDQU64     shuffle648<>+0(SB), Z12; \
+	VPERMI2Q      Z13, Z5, Z12; \
+	VPERMT2Q      Z13, Z30, Z5; \
+	VMOVDQU64     shuffle648<>+0(SB), Z13; \
+	VPERMI2Q      Z14, Z6, Z13; \
+	VPERMT2Q      Z14, Z30, Z6; \
+	VMOVDQU64     shuffle648<>+0(SB), Z14; \
+	VPERMI2Q      Z15, Z7, Z14; \
+	VPERMT2Q      Z15, Z30, Z7; \
+	VMOVDQU64     shuffle650<>+0(SB), Z15; \
+	VPERMI2Q      Z11, Z17, Z15; \
+	VPERMT2Q      Z11, Z28, Z17; \
+	VMOVDQU64     shuffle650<>+0(SB), Z11; \
+	VPERMI2Q      Z12, Z8, Z11; \
+	VPERMT2Q      Z12, Z28, Z8; \
+	VMOVDQU64     shuffle650<>+0(SB), Z12; \
+	VPERMI2Q      Z13, Z9, Z12; \
+	VPERMT2Q      Z13, Z28, Z9; \
+	VMOVDQU64     shuffle650<>+0(SB), Z13; \
+	VPERMI2Q      Z14, Z10, Z13; \
+	VPERMT2Q      Z14, Z28, Z10; \
+	VMOVDQU64     shuffle650<>+0(SB), Z14; \
+	VPERMI2Q      Z4, Z0, Z14; \
+	VPERMT2Q      Z4, Z28, Z0; \
+	VMOVDQU64     shuffle650<>+0(SB), Z4; \
+	VPERMI2Q      Z5, Z1, Z4; \
+	VPERMT2Q      Z5, Z28, Z1; \
+	VMOVDQU64     shuffle650<>+0(SB), Z5; \
+	VPERMI2Q      Z6, Z2, Z5; \
+	VPERMT2Q      Z6, Z28, Z2; \
+	VMOVDQU64     shuffle650<>+0(SB), Z6; \
+	VPERMI2Q      Z7, Z3, Z6; \
+	VPERMT2Q      Z7, Z28, Z3; \
+	VMOVDQU64     shuffle652<>+0(SB), Z7; \
+	VPERMI2D      Z12, Z15, Z7; \
+	VPERMT2D      Z12, Z26, Z15; \
+	VMOVDQU64     shuffle652<>+0(SB), Z12; \
+	VPERMI2D      Z13, Z11, Z12; \
+	VPERMT2D      Z13, Z26, Z11; \
+	VMOVDQU64     shuffle652<>+0(SB), Z13; \
+	VPERMI2D      Z9, Z17, Z13; \
+	VPERMT2D      Z9, Z26, Z17; \
+	VMOVDQU64     shuffle652<>+0(SB), Z9; \
+	VPERMI2D      Z10, Z8, Z9; \
+	VPERMT2D      Z10, Z26, Z8; \
+	VMOVDQU64     shuffle652<>+0(SB), Z10; \
+	VPERMI2D      Z5, Z14, Z10; \
+	VPERMT2D      Z5, Z26, Z14; \
+	VMOVDQU64     shuffle652<>+0(SB), Z5; \
+	VPERMI2D      Z6, Z4, Z5; \
+	VPERMT2D      Z6, Z26, Z4; \
+	VMOVDQU64     shuffle652<>+0(SB), Z6; \
+	VPERMI2D      Z2, Z0, Z6; \
+	VPERMT2D      Z2, Z26, Z0; \
+	VMOVDQU64     shuffle652<>+0(SB), Z2; \
+	VPERMI2D      Z3, Z1, Z2; \
+	VPERMT2D      Z3, Z26, Z1; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z7, Z3; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z12, Z16, K7, Z3; \
+	VPERMT2W      Z12, Z24, Z7; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z15, Z12; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z11, Z16, K7, Z12; \
+	VPERMT2W      Z11, Z24, Z15; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z13, Z11; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z9, Z16, K7, Z11; \
+	VPERMT2W      Z9, Z24, Z13; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z17, Z9; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z8, Z16, K7, Z9; \
+	VPERMT2W      Z8, Z24, Z17; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z10, Z8; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z5, Z16, K7, Z8; \
+	VPERMT2W      Z5, Z24, Z10; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z14, Z5; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z4, Z16, K7, Z5; \
+	VPERMT2W      Z4, Z24, Z14; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z6, Z4; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z2, Z16, K7, Z4; \
+	VPERMT2W      Z2, Z24, Z6; \
+	KMOVD         shuffle656<>+0(SB), K7; \
+	VMOVDQA64     Z0, Z2; \
+	VMOVDQU64     shuffle657<>+0(SB), Z16; \
+	VPERMW        Z1, Z16, K7, Z2; \
+	VPERMT2W      Z1, Z24, Z0; \
+	VMOVDQU       Y3, (R13); \
+	VMOVDQU       Y7, (R13)(SI*1); \
+	VMOVDQU       Y12, (R13)(SI*2); \
+	VMOVDQU       Y15, (R13)(DI*1); \
+	LEAQ          (R13)(SI*4), R13; \
+	VMOVDQU       Y11, (R13); \
+	VMOVDQU       Y13, (R13)(SI*1); \
+	VMOVDQU       Y9, (R13)(SI*2); \
+	VMOVDQU64     Y17, (R13)(DI*1); \
+	LEAQ          (R13)(SI*4), R13; \
+	VMOVDQU       Y8, (R13); \
+	VMOVDQU       Y10, (R13)(SI*1); \
+	VMOVDQU       Y5, (R13)(SI*2); \
+	VMOVDQU       Y14, (R13)(DI*1); \
+	LEAQ          (R13)(SI*4), R13; \
+	VMOVDQU       Y4, (R13); \
+	VMOVDQU       Y6, (R13)(SI*1); \
+	VMOVDQU       Y2, (R13)(SI*2); \
+	VMOVDQU       Y0, (R13)(DI*1); \
+	LEAQ          (R13)(SI*4), R13; \
+	VEXTRACTI64X4 $0x01, Z3, (R13); \
+	VEXTRACTI64X4 $0x01, Z7, (R13)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z12, (R13)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z15, (R13)(DI*1); \
+	LEAQ          (R13)(SI*4), R13; \
+	VEXTRACTI64X4 $0x01, Z11, (R13); \
+	VEXTRACTI64X4 $0x01, Z13, (R13)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z9, (R13)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z17, (R13)(DI*1); \
+	LEAQ          (R13)(SI*4), R13; \
+	VEXTRACTI64X4 $0x01, Z8, (R13); \
+	VEXTRACTI64X4 $0x01, Z10, (R13)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z5, (R13)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z14, (R13)(DI*1); \
+	LEAQ          (R13)(SI*4), R13; \
+	VEXTRACTI64X4 $0x01, Z4, (R13); \
+	VEXTRACTI64X4 $0x01, Z6, (R13)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z2, (R13)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z0, (R13)(DI*1); \
+	ADDQ          srcTile+64(FP), AX; \
+	ADDQ          dstTile+56(FP), CX; \
+	DECQ          R8; \
+	JNZ           tile572; \
+	ADDQ          srcSkip+80(FP), AX; \
+	ADDQ          dstSkip+72(FP), CX; \
+	DECQ          R9; \
+	JNZ           strip571; \
+	ADDQ          srcBandSkip+96(FP), AX; \
+	ADDQ          dstBandSkip+88(FP), CX; \
+	DECQ          bands+32(FP); \
+	JNZ           band570; \
+	VZEROUPPER; \
+	RET
+	tile16x2AVX512BW_body
+
+DATA shuffle648<>+0(SB)/8, $0x0000000000000000
+DATA shuffle648<>+8(SB)/8, $0x0000000000000001
+DATA shuffle648<>+16(SB)/8, $0x0000000000000008
+DATA shuffle648<>+24(SB)/8, $0x0000000000000009
+DATA shuffle648<>+32(SB)/8, $0x0000000000000004
+DATA shuffle648<>+40(SB)/8, $0x0000000000000005
+DATA shuffle648<>+48(SB)/8, $0x000000000000000c
+DATA shuffle648<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle649<>+0(SB)/8, $0x0000000000000002
+DATA shuffle649<>+8(SB)/8, $0x0000000000000003
+DATA shuffle649<>+16(SB)/8, $0x000000000000000a
+DATA shuffle649<>+24(SB)/8, $0x000000000000000b
+DATA shuffle649<>+32(SB)/8, $0x0000000000000006
+DATA shuffle649<>+40(SB)/8, $0x0000000000000007
+DATA shuffle649<>+48(SB)/8, $0x000000000000000e
+DATA shuffle649<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle650<>+0(SB)/8, $0x0000000000000000
+DATA shuffle650<>+8(SB)/8, $0x0000000000000008
+DATA shuffle650<>+16(SB)/8, $0x0000000000000002
+DATA shuffle650<>+24(SB)/8, $0x000000000000000a
+DATA shuffle650<>+32(SB)/8, $0x0000000000000004
+DATA shuffle650<>+40(SB)/8, $0x000000000000000c
+DATA shuffle650<>+48(SB)/8, $0x0000000000000006
+DATA shuffle650<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle651<>+0(SB)/8, $0x0000000000000001
+DATA shuffle651<>+8(SB)/8, $0x0000000000000009
+DATA shuffle651<>+16(SB)/8, $0x0000000000000003
+DATA shuffle651<>+24(SB)/8, $0x000000000000000b
+DATA shuffle651<>+32(SB)/8, $0x0000000000000005
+DATA shuffle651<>+40(SB)/8, $0x000000000000000d
+DATA shuffle651<>+48(SB)/8, $0x0000000000000007
+DATA shuffle651<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle652<>+0(SB)/8, $0x0000001000000000
+DATA shuffle652<>+8(SB)/8, $0x0000001200000002
+DATA shuffle652<>+16(SB)/8, $0x0000001400000004
+DATA shuffle652<>+24(SB)/8, $0x0000001600000006
+DATA shuffle652<>+32(SB)/8, $0x0000001800000008
+DATA shuffle652<>+40(SB)/8, $0x0000001a0000000a
+DATA shuffle652<>+48(SB)/8, $0x0000001c0000000c
+DATA shuffle652<>+56(SB)/8, $0x0000001e0000000e
+GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle653<>+0(SB)/8, $0x0000001100000001
+DATA shuffle653<>+8(SB)/8, $0x0000001300000003
+DATA shuffle653<>+16(SB)/8, $0x0000001500000005
+DATA shuffle653<>+24(SB)/8, $0x0000001700000007
+DATA shuffle653<>+32(SB)/8, $0x0000001900000009
+DATA shuffle653<>+40(SB)/8, $0x0000001b0000000b
+DATA shuffle653<>+48(SB)/8, $0x0000001d0000000d
+DATA shuffle653<>+56(SB)/8, $0x0000001f0000000f
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle654<>+0(SB)/8, $0x0022000000200000
+DATA shuffle654<>+8(SB)/8, $0x0026000000240000
+DATA shuffle654<>+16(SB)/8, $0x002a000000280000
+DATA shuffle654<>+24(SB)/8, $0x002e0000002c0000
+DATA shuffle654<>+32(SB)/8, $0x0032000000300000
+DATA shuffle654<>+40(SB)/8, $0x0036000000340000
+DATA shuffle654<>+48(SB)/8, $0x003a000000380000
+DATA shuffle654<>+56(SB)/8, $0x003e0000003c0000
+GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle655<>+0(SB)/8, $0x0023000300210001
+DATA shuffle655<>+8(SB)/8, $0x0027000700250005
+DATA shuffle655<>+16(SB)/8, $0x002b000b00290009
+DATA shuffle655<>+24(SB)/8, $0x002f000f002d000d
+DATA shuffle655<>+32(SB)/8, $0x0033001300310011
+DATA shuffle655<>+40(SB)/8, $0x0037001700350015
+DATA shuffle655<>+48(SB)/8, $0x003b001b00390019
+DATA shuffle655<>+56(SB)/8, $0x003f001f003d001d
+GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle656<>+0(SB)/8, $0x00000000aaaaaaaa
+GLOBL shuffle656<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle657<>+0(SB)/8, $0x0002000000000000
+DATA shuffle657<>+8(SB)/8, $0x0006000000040000
+DATA shuffle657<>+16(SB)/8, $0x000a000000080000
+DATA shuffle657<>+24(SB)/8, $0x000e0000000c0000
+DATA shuffle657<>+32(SB)/8, $0x0012000000100000
+DATA shuffle657<>+40(SB)/8, $0x0016000000140000
+DATA shuffle657<>+48(SB)/8, $0x001a000000180000
+DATA shuffle657<>+56(SB)/8, $0x001e0000001c0000
+GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
+
+// func tile16x4AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
+#define tile16x4AVX512BW_body \
+	MOVQ      src+8(FP), AX; \
+	MOVQ      dst+0(FP), CX; \
+	MOVQ      srcRow+48(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      dstRow+40(FP), SI; \
+	LEAQ      (SI)(SI*2), DI; \
+	VMOVDQU64 shuffle658<>+0(SB), Z31; \
+	VMOVDQU64 shuffle659<>+0(SB), Z30; \
+	VMOVDQU64 shuffle648<>+0(SB), Z29; \
+	VMOVDQU64 shuffle649<>+0(SB), Z28; \
+	VMOVDQU64 shuffle650<>+0(SB), Z27; \
+	VMOVDQU64 shuffle651<>+0(SB), Z26; \
+	VMOVDQU64 shuffle652<>+0(SB), Z25; \
+	VMOVDQU64 shuffle653<>+0(SB), Z24; \
+band573: \
+	MOVQ strips+24(FP), R9; \
+strip574: \
+	MOVQ tiles+16(FP), R8; \
+tile575: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (R10)(DX*4), R11; \
 	LEAQ      (R11)(DX*4), R12; \
@@ -15511,303 +15814,132 @@ tile572: \
 	LEAQ      (R14)(SI*4), R15; \
 	VMOVDQU64 (AX), Z0; \
 	VMOVDQU64 (R11), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 shuffle658<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
 	VMOVDQU64 (AX)(DX*1), Z2; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z5; \
-	VPERMI2D  Z1, Z2, Z5; \
-	VPERMT2D  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle658<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
 	VMOVDQU64 (AX)(DX*2), Z4; \
 	VMOVDQU64 (R11)(DX*2), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z7; \
-	VPERMI2D  Z1, Z4, Z7; \
-	VPERMT2D  Z1, Z30, Z4; \
+	VMOVDQU64 shuffle658<>+0(SB), Z7; \
+	VPERMI2Q  Z1, Z4, Z7; \
+	VPERMT2Q  Z1, Z30, Z4; \
 	VMOVDQU64 (AX)(BX*1), Z6; \
 	VMOVDQU64 (R11)(BX*1), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z9; \
-	VPERMI2D  Z1, Z6, Z9; \
-	VPERMT2D  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle658<>+0(SB), Z9; \
+	VPERMI2Q  Z1, Z6, Z9; \
+	VPERMT2Q  Z1, Z30, Z6; \
 	VMOVDQU64 (R10), Z8; \
 	VMOVDQU64 (R12), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z11; \
-	VPERMI2D  Z1, Z8, Z11; \
-	VPERMT2D  Z1, Z30, Z8; \
+	VMOVDQU64 shuffle658<>+0(SB), Z11; \
+	VPERMI2Q  Z1, Z8, Z11; \
+	VPERMT2Q  Z1, Z30, Z8; \
 	VMOVDQU64 (R10)(DX*1), Z10; \
 	VMOVDQU64 (R12)(DX*1), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z13; \
-	VPERMI2D  Z1, Z10, Z13; \
-	VPERMT2D  Z1, Z30, Z10; \
+	VMOVDQU64 shuffle658<>+0(SB), Z13; \
+	VPERMI2Q  Z1, Z10, Z13; \
+	VPERMT2Q  Z1, Z30, Z10; \
 	VMOVDQU64 (R10)(DX*2), Z12; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z15; \
-	VPERMI2D  Z1, Z12, Z15; \
-	VPERMT2D  Z1, Z30, Z12; \
+	VMOVDQU64 shuffle658<>+0(SB), Z15; \
+	VPERMI2Q  Z1, Z12, Z15; \
+	VPERMT2Q  Z1, Z30, Z12; \
 	VMOVDQU64 (R10)(BX*1), Z14; \
 	VMOVDQU64 (R12)(BX*1), Z1; \
+	VMOVDQU64 shuffle658<>+0(SB), Z17; \
+	VPERMI2Q  Z1, Z14, Z17; \
+	VPERMT2Q  Z1, Z30, Z14; \
+	VMOVDQU64 shuffle648<>+0(SB), Z1; \
+	VPERMI2Q  Z11, Z3, Z1; \
+	VPERMT2Q  Z11, Z28, Z3; \
+	VMOVDQU64 shuffle648<>+0(SB), Z11; \
+	VPERMI2Q  Z13, Z5, Z11; \
+	VPERMT2Q  Z13, Z28, Z5; \
+	VMOVDQU64 shuffle648<>+0(SB), Z13; \
+	VPERMI2Q  Z15, Z7, Z13; \
+	VPERMT2Q  Z15, Z28, Z7; \
+	VMOVDQU64 shuffle648<>+0(SB), Z15; \
+	VPERMI2Q  Z17, Z9, Z15; \
+	VPERMT2Q  Z17, Z28, Z9; \
 	VMOVDQU64 shuffle648<>+0(SB), Z17; \
-	VPERMI2D  Z1, Z14, Z17; \
-	VPERMT2D  Z1, Z30, Z14; \
-	VMOVDQU64 shuffle650<>+0(SB), Z1; \
-	VPERMI2D  Z11, Z3, Z1; \
-	VPERMT2D  Z11, Z28, Z3; \
-	VMOVDQU64 shuffle650<>+0(SB), Z11; \
-	VPERMI2D  Z13, Z5, Z11; \
-	VPERMT2D  Z13, Z28, Z5; \
+	VPERMI2Q  Z8, Z0, Z17; \
+	VPERMT2Q  Z8, Z28, Z0; \
+	VMOVDQU64 shuffle648<>+0(SB), Z8; \
+	VPERMI2Q  Z10, Z2, Z8; \
+	VPERMT2Q  Z10, Z28, Z2; \
+	VMOVDQU64 shuffle648<>+0(SB), Z10; \
+	VPERMI2Q  Z12, Z4, Z10; \
+	VPERMT2Q  Z12, Z28, Z4; \
+	VMOVDQU64 shuffle648<>+0(SB), Z12; \
+	VPERMI2Q  Z14, Z6, Z12; \
+	VPERMT2Q  Z14, Z28, Z6; \
+	VMOVDQU64 shuffle650<>+0(SB), Z14; \
+	VPERMI2Q  Z13, Z1, Z14; \
+	VPERMT2Q  Z13, Z26, Z1; \
 	VMOVDQU64 shuffle650<>+0(SB), Z13; \
-	VPERMI2D  Z15, Z7, Z13; \
-	VPERMT2D  Z15, Z28, Z7; \
+	VPERMI2Q  Z15, Z11, Z13; \
+	VPERMT2Q  Z15, Z26, Z11; \
 	VMOVDQU64 shuffle650<>+0(SB), Z15; \
-	VPERMI2D  Z17, Z9, Z15; \
-	VPERMT2D  Z17, Z28, Z9; \
-	VMOVDQU64 shuffle650<>+0(SB), Z17; \
-	VPERMI2D  Z8, Z0, Z17; \
-	VPERMT2D  Z8, Z28, Z0; \
-	VMOVDQU64 shuffle650<>+0(SB), Z8; \
-	VPERMI2D  Z10, Z2, Z8; \
-	VPERMT2D  Z10, Z28, Z2; \
+	VPERMI2Q  Z7, Z3, Z15; \
+	VPERMT2Q  Z7, Z26, Z3; \
+	VMOVDQU64 shuffle650<>+0(SB), Z7; \
+	VPERMI2Q  Z9, Z5, Z7; \
+	VPERMT2Q  Z9, Z26, Z5; \
+	VMOVDQU64 shuffle650<>+0(SB), Z9; \
+	VPERMI2Q  Z10, Z17, Z9; \
+	VPERMT2Q  Z10, Z26, Z17; \
 	VMOVDQU64 shuffle650<>+0(SB), Z10; \
-	VPERMI2D  Z12, Z4, Z10; \
-	VPERMT2D  Z12, Z28, Z4; \
+	VPERMI2Q  Z12, Z8, Z10; \
+	VPERMT2Q  Z12, Z26, Z8; \
 	VMOVDQU64 shuffle650<>+0(SB), Z12; \
-	VPERMI2D  Z14, Z6, Z12; \
-	VPERMT2D  Z14, Z28, Z6; \
-	VMOVDQU64 shuffle652<>+0(SB), Z14; \
-	VPERMI2D  Z13, Z1, Z14; \
-	VPERMT2D  Z13, Z26, Z1; \
-	VMOVDQU64 shuffle652<>+0(SB), Z13; \
-	VPERMI2D  Z15, Z11, Z13; \
-	VPERMT2D  Z15, Z26, Z11; \
-	VMOVDQU64 shuffle652<>+0(SB), Z15; \
-	VPERMI2D  Z7, Z3, Z15; \
-	VPERMT2D  Z7, Z26, Z3; \
-	VMOVDQU64 shuffle652<>+0(SB), Z7; \
-	VPERMI2D  Z9, Z5, Z7; \
-	VPERMT2D  Z9, Z26, Z5; \
-	VMOVDQU64 shuffle652<>+0(SB), Z9; \
-	VPERMI2D  Z10, Z17, Z9; \
-	VPERMT2D  Z10, Z26, Z17; \
-	VMOVDQU64 shuffle652<>+0(SB), Z10; \
-	VPERMI2D  Z12, Z8, Z10; \
-	VPERMT2D  Z12, Z26, Z8; \
-	VMOVDQU64 shuffle652<>+0(SB), Z12; \
-	VPERMI2D  Z4, Z0, Z12; \
-	VPERMT2D  Z4, Z26, Z0; \
-	VMOVDQU64 shuffle652<>+0(SB), Z4; \
-	VPERMI2D  Z6, Z2, Z4; \
-	VPERMT2D  Z6, Z26, Z2; \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VPERMI2Q  Z4, Z0, Z12; \
+	VPERMT2Q  Z4, Z26, Z0; \
+	VMOVDQU64 shuffle650<>+0(SB), Z4; \
+	VPERMI2Q  Z6, Z2, Z4; \
+	VPERMT2Q  Z6, Z26, Z2; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z13, Z14, Z6; \
 	VMOVDQU64 Z6, (CX); \
 	VPERMT2D  Z13, Z24, Z14; \
 	VMOVDQU64 Z14, (CX)(SI*1); \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z11, Z1, Z6; \
 	VMOVDQU64 Z6, (CX)(SI*2); \
 	VPERMT2D  Z11, Z24, Z1; \
 	VMOVDQU64 Z1, (CX)(DI*1); \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z7, Z15, Z6; \
 	VMOVDQU64 Z6, (R13); \
 	VPERMT2D  Z7, Z24, Z15; \
 	VMOVDQU64 Z15, (R13)(SI*1); \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z5, Z3, Z6; \
 	VMOVDQU64 Z6, (R13)(SI*2); \
 	VPERMT2D  Z5, Z24, Z3; \
 	VMOVDQU64 Z3, (R13)(DI*1); \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z10, Z9, Z6; \
 	VMOVDQU64 Z6, (R14); \
 	VPERMT2D  Z10, Z24, Z9; \
 	VMOVDQU64 Z9, (R14)(SI*1); \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z8, Z17, Z6; \
 	VMOVDQU64 Z6, (R14)(SI*2); \
 	VPERMT2D  Z8, Z24, Z17; \
 	VMOVDQU64 Z17, (R14)(DI*1); \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z4, Z12, Z6; \
 	VMOVDQU64 Z6, (R15); \
 	VPERMT2D  Z4, Z24, Z12; \
 	VMOVDQU64 Z12, (R15)(SI*1); \
-	VMOVDQU64 shuffle654<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2D  Z2, Z0, Z6; \
 	VMOVDQU64 Z6, (R15)(SI*2); \
 	VPERMT2D  Z2, Z24, Z0; \
 	VMOVDQU64 Z0, (R15)(DI*1); \
-	ADDQ      srcTile+64(FP), AX; \
-	ADDQ      dstTile+56(FP), CX; \
-	DECQ      R8; \
-	JNZ       tile572; \
-	ADDQ      srcSkip+80(FP), AX; \
-	ADDQ      dstSkip+72(FP), CX; \
-	DECQ      R9; \
-	JNZ       strip571; \
-	ADDQ      srcBandSkip+96(FP), AX; \
-	ADDQ      dstBandSkip+88(FP), CX; \
-	DECQ      bands+32(FP); \
-	JNZ       band570; \
-	VZEROUPPER; \
-	RET
-	tile16x4AVX512BW_body
-
-DATA shuffle648<>+0(SB)/8, $0x0000000100000000
-DATA shuffle648<>+8(SB)/8, $0x0000000300000002
-DATA shuffle648<>+16(SB)/8, $0x0000000500000004
-DATA shuffle648<>+24(SB)/8, $0x0000000700000006
-DATA shuffle648<>+32(SB)/8, $0x0000001100000010
-DATA shuffle648<>+40(SB)/8, $0x0000001300000012
-DATA shuffle648<>+48(SB)/8, $0x0000001500000014
-DATA shuffle648<>+56(SB)/8, $0x0000001700000016
-GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle649<>+0(SB)/8, $0x0000000900000008
-DATA shuffle649<>+8(SB)/8, $0x0000000b0000000a
-DATA shuffle649<>+16(SB)/8, $0x0000000d0000000c
-DATA shuffle649<>+24(SB)/8, $0x0000000f0000000e
-DATA shuffle649<>+32(SB)/8, $0x0000001900000018
-DATA shuffle649<>+40(SB)/8, $0x0000001b0000001a
-DATA shuffle649<>+48(SB)/8, $0x0000001d0000001c
-DATA shuffle649<>+56(SB)/8, $0x0000001f0000001e
-GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle650<>+0(SB)/8, $0x0000000100000000
-DATA shuffle650<>+8(SB)/8, $0x0000000300000002
-DATA shuffle650<>+16(SB)/8, $0x0000001100000010
-DATA shuffle650<>+24(SB)/8, $0x0000001300000012
-DATA shuffle650<>+32(SB)/8, $0x0000000900000008
-DATA shuffle650<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle650<>+48(SB)/8, $0x0000001900000018
-DATA shuffle650<>+56(SB)/8, $0x0000001b0000001a
-GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle651<>+0(SB)/8, $0x0000000500000004
-DATA shuffle651<>+8(SB)/8, $0x0000000700000006
-DATA shuffle651<>+16(SB)/8, $0x0000001500000014
-DATA shuffle651<>+24(SB)/8, $0x0000001700000016
-DATA shuffle651<>+32(SB)/8, $0x0000000d0000000c
-DATA shuffle651<>+40(SB)/8, $0x0000000f0000000e
-DATA shuffle651<>+48(SB)/8, $0x0000001d0000001c
-DATA shuffle651<>+56(SB)/8, $0x0000001f0000001e
-GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle652<>+0(SB)/8, $0x0000000100000000
-DATA shuffle652<>+8(SB)/8, $0x0000001100000010
-DATA shuffle652<>+16(SB)/8, $0x0000000500000004
-DATA shuffle652<>+24(SB)/8, $0x0000001500000014
-DATA shuffle652<>+32(SB)/8, $0x0000000900000008
-DATA shuffle652<>+40(SB)/8, $0x0000001900000018
-DATA shuffle652<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle652<>+56(SB)/8, $0x0000001d0000001c
-GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle653<>+0(SB)/8, $0x0000000300000002
-DATA shuffle653<>+8(SB)/8, $0x0000001300000012
-DATA shuffle653<>+16(SB)/8, $0x0000000700000006
-DATA shuffle653<>+24(SB)/8, $0x0000001700000016
-DATA shuffle653<>+32(SB)/8, $0x0000000b0000000a
-DATA shuffle653<>+40(SB)/8, $0x0000001b0000001a
-DATA shuffle653<>+48(SB)/8, $0x0000000f0000000e
-DATA shuffle653<>+56(SB)/8, $0x0000001f0000001e
-GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle654<>+0(SB)/8, $0x0000001000000000
-DATA shuffle654<>+8(SB)/8, $0x0000001200000002
-DATA shuffle654<>+16(SB)/8, $0x0000001400000004
-DATA shuffle654<>+24(SB)/8, $0x0000001600000006
-DATA shuffle654<>+32(SB)/8, $0x0000001800000008
-DATA shuffle654<>+40(SB)/8, $0x0000001a0000000a
-DATA shuffle654<>+48(SB)/8, $0x0000001c0000000c
-DATA shuffle654<>+56(SB)/8, $0x0000001e0000000e
-GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle655<>+0(SB)/8, $0x0000001100000001
-DATA shuffle655<>+8(SB)/8, $0x0000001300000003
-DATA shuffle655<>+16(SB)/8, $0x0000001500000005
-DATA shuffle655<>+24(SB)/8, $0x0000001700000007
-DATA shuffle655<>+32(SB)/8, $0x0000001900000009
-DATA shuffle655<>+40(SB)/8, $0x0000001b0000000b
-DATA shuffle655<>+48(SB)/8, $0x0000001d0000000d
-DATA shuffle655<>+56(SB)/8, $0x0000001f0000000f
-GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
-
-// func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
-#define tile8x8AVX512BW_body \
-	MOVQ      src+8(FP), AX; \
-	MOVQ      dst+0(FP), CX; \
-	MOVQ      srcRow+48(FP), DX; \
-	LEAQ      (DX)(DX*2), BX; \
-	MOVQ      dstRow+40(FP), SI; \
-	LEAQ      (SI)(SI*2), DI; \
-	VMOVDQU64 shuffle656<>+0(SB), Z31; \
-	VMOVDQU64 shuffle657<>+0(SB), Z30; \
-	VMOVDQU64 shuffle658<>+0(SB), Z29; \
-	VMOVDQU64 shuffle659<>+0(SB), Z28; \
-	VMOVDQU64 shuffle660<>+0(SB), Z27; \
-	VMOVDQU64 shuffle661<>+0(SB), Z26; \
-band573: \
-	MOVQ strips+24(FP), R9; \
-strip574: \
-	MOVQ tiles+16(FP), R8; \
-tile575: \
-	LEAQ      (AX)(DX*4), R10; \
-	LEAQ      (CX)(SI*4), R11; \
-	VMOVDQU64 (AX), Z0; \
-	VMOVDQU64 (R10), Z1; \
-	VMOVDQU64 shuffle656<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VPERMT2Q  Z1, Z30, Z0; \
-	VMOVDQU64 (AX)(DX*1), Z2; \
-	VMOVDQU64 (R10)(DX*1), Z1; \
-	VMOVDQU64 shuffle656<>+0(SB), Z5; \
-	VPERMI2Q  Z1, Z2, Z5; \
-	VPERMT2Q  Z1, Z30, Z2; \
-	VMOVDQU64 (AX)(DX*2), Z4; \
-	VMOVDQU64 (R10)(DX*2), Z1; \
-	VMOVDQU64 shuffle656<>+0(SB), Z7; \
-	VPERMI2Q  Z1, Z4, Z7; \
-	VPERMT2Q  Z1, Z30, Z4; \
-	VMOVDQU64 (AX)(BX*1), Z6; \
-	VMOVDQU64 (R10)(BX*1), Z1; \
-	VMOVDQU64 shuffle656<>+0(SB), Z9; \
-	VPERMI2Q  Z1, Z6, Z9; \
-	VPERMT2Q  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle658<>+0(SB), Z1; \
-	VPERMI2Q  Z7, Z3, Z1; \
-	VPERMT2Q  Z7, Z28, Z3; \
-	VMOVDQU64 shuffle658<>+0(SB), Z7; \
-	VPERMI2Q  Z9, Z5, Z7; \
-	VPERMT2Q  Z9, Z28, Z5; \
-	VMOVDQU64 shuffle658<>+0(SB), Z9; \
-	VPERMI2Q  Z4, Z0, Z9; \
-	VPERMT2Q  Z4, Z28, Z0; \
-	VMOVDQU64 shuffle658<>+0(SB), Z4; \
-	VPERMI2Q  Z6, Z2, Z4; \
-	VPERMT2Q  Z6, Z28, Z2; \
-	VMOVDQU64 shuffle660<>+0(SB), Z6; \
-	VPERMI2Q  Z7, Z1, Z6; \
-	VMOVDQU64 Z6, (CX); \
-	VPERMT2Q  Z7, Z26, Z1; \
-	VMOVDQU64 Z1, (CX)(SI*1); \
-	VMOVDQU64 shuffle660<>+0(SB), Z6; \
-	VPERMI2Q  Z5, Z3, Z6; \
-	VMOVDQU64 Z6, (CX)(SI*2); \
-	VPERMT2Q  Z5, Z26, Z3; \
-	VMOVDQU64 Z3, (CX)(DI*1); \
-	VMOVDQU64 shuffle660<>+0(SB), Z6; \
-	VPERMI2Q  Z4, Z9, Z6; \
-	VMOVDQU64 Z6, (R11); \
-	VPERMT2Q  Z4, Z26, Z9; \
-	VMOVDQU64 Z9, (R11)(SI*1); \
-	VMOVDQU64 shuffle660<>+0(SB), Z6; \
-	VPERMI2Q  Z2, Z0, Z6; \
-	VMOVDQU64 Z6, (R11)(SI*2); \
-	VPERMT2Q  Z2, Z26, Z0; \
-	VMOVDQU64 Z0, (R11)(DI*1); \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
@@ -15822,67 +15954,118 @@ tile575: \
 	JNZ       band573; \
 	VZEROUPPER; \
 	RET
-	tile8x8AVX512BW_body
-
-DATA shuffle656<>+0(SB)/8, $0x0000000000000000
-DATA shuffle656<>+8(SB)/8, $0x0000000000000001
-DATA shuffle656<>+16(SB)/8, $0x0000000000000002
-DATA shuffle656<>+24(SB)/8, $0x0000000000000003
-DATA shuffle656<>+32(SB)/8, $0x0000000000000008
-DATA shuffle656<>+40(SB)/8, $0x0000000000000009
-DATA shuffle656<>+48(SB)/8, $0x000000000000000a
-DATA shuffle656<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle656<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle657<>+0(SB)/8, $0x0000000000000004
-DATA shuffle657<>+8(SB)/8, $0x0000000000000005
-DATA shuffle657<>+16(SB)/8, $0x0000000000000006
-DATA shuffle657<>+24(SB)/8, $0x0000000000000007
-DATA shuffle657<>+32(SB)/8, $0x000000000000000c
-DATA shuffle657<>+40(SB)/8, $0x000000000000000d
-DATA shuffle657<>+48(SB)/8, $0x000000000000000e
-DATA shuffle657<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
+	tile16x4AVX512BW_body
 
 DATA shuffle658<>+0(SB)/8, $0x0000000000000000
 DATA shuffle658<>+8(SB)/8, $0x0000000000000001
-DATA shuffle658<>+16(SB)/8, $0x0000000000000008
-DATA shuffle658<>+24(SB)/8, $0x0000000000000009
-DATA shuffle658<>+32(SB)/8, $0x0000000000000004
-DATA shuffle658<>+40(SB)/8, $0x0000000000000005
-DATA shuffle658<>+48(SB)/8, $0x000000000000000c
-DATA shuffle658<>+56(SB)/8, $0x000000000000000d
+DATA shuffle658<>+16(SB)/8, $0x0000000000000002
+DATA shuffle658<>+24(SB)/8, $0x0000000000000003
+DATA shuffle658<>+32(SB)/8, $0x0000000000000008
+DATA shuffle658<>+40(SB)/8, $0x0000000000000009
+DATA shuffle658<>+48(SB)/8, $0x000000000000000a
+DATA shuffle658<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle658<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle659<>+0(SB)/8, $0x0000000000000002
-DATA shuffle659<>+8(SB)/8, $0x0000000000000003
-DATA shuffle659<>+16(SB)/8, $0x000000000000000a
-DATA shuffle659<>+24(SB)/8, $0x000000000000000b
-DATA shuffle659<>+32(SB)/8, $0x0000000000000006
-DATA shuffle659<>+40(SB)/8, $0x0000000000000007
+DATA shuffle659<>+0(SB)/8, $0x0000000000000004
+DATA shuffle659<>+8(SB)/8, $0x0000000000000005
+DATA shuffle659<>+16(SB)/8, $0x0000000000000006
+DATA shuffle659<>+24(SB)/8, $0x0000000000000007
+DATA shuffle659<>+32(SB)/8, $0x000000000000000c
+DATA shuffle659<>+40(SB)/8, $0x000000000000000d
 DATA shuffle659<>+48(SB)/8, $0x000000000000000e
 DATA shuffle659<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle660<>+0(SB)/8, $0x0000000000000000
-DATA shuffle660<>+8(SB)/8, $0x0000000000000008
-DATA shuffle660<>+16(SB)/8, $0x0000000000000002
-DATA shuffle660<>+24(SB)/8, $0x000000000000000a
-DATA shuffle660<>+32(SB)/8, $0x0000000000000004
-DATA shuffle660<>+40(SB)/8, $0x000000000000000c
-DATA shuffle660<>+48(SB)/8, $0x0000000000000006
-DATA shuffle660<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle660<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle661<>+0(SB)/8, $0x0000000000000001
-DATA shuffle661<>+8(SB)/8, $0x0000000000000009
-DATA shuffle661<>+16(SB)/8, $0x0000000000000003
-DATA shuffle661<>+24(SB)/8, $0x000000000000000b
-DATA shuffle661<>+32(SB)/8, $0x0000000000000005
-DATA shuffle661<>+40(SB)/8, $0x000000000000000d
-DATA shuffle661<>+48(SB)/8, $0x0000000000000007
-DATA shuffle661<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle661<>(SB), RODATA|NOPTR, $64
+// func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
+#define tile8x8AVX512BW_body \
+	MOVQ      src+8(FP), AX; \
+	MOVQ      dst+0(FP), CX; \
+	MOVQ      srcRow+48(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      dstRow+40(FP), SI; \
+	LEAQ      (SI)(SI*2), DI; \
+	VMOVDQU64 shuffle658<>+0(SB), Z31; \
+	VMOVDQU64 shuffle659<>+0(SB), Z30; \
+	VMOVDQU64 shuffle648<>+0(SB), Z29; \
+	VMOVDQU64 shuffle649<>+0(SB), Z28; \
+	VMOVDQU64 shuffle650<>+0(SB), Z27; \
+	VMOVDQU64 shuffle651<>+0(SB), Z26; \
+band576: \
+	MOVQ strips+24(FP), R9; \
+strip577: \
+	MOVQ tiles+16(FP), R8; \
+tile578: \
+	LEAQ      (AX)(DX*4), R10; \
+	LEAQ      (CX)(SI*4), R11; \
+	VMOVDQU64 (AX), Z0; \
+	VMOVDQU64 (R10), Z1; \
+	VMOVDQU64 shuffle658<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 (AX)(DX*1), Z2; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VMOVDQU64 shuffle658<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 (AX)(DX*2), Z4; \
+	VMOVDQU64 (R10)(DX*2), Z1; \
+	VMOVDQU64 shuffle658<>+0(SB), Z7; \
+	VPERMI2Q  Z1, Z4, Z7; \
+	VPERMT2Q  Z1, Z30, Z4; \
+	VMOVDQU64 (AX)(BX*1), Z6; \
+	VMOVDQU64 (R10)(BX*1), Z1; \
+	VMOVDQU64 shuffle658<>+0(SB), Z9; \
+	VPERMI2Q  Z1, Z6, Z9; \
+	VPERMT2Q  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle648<>+0(SB), Z1; \
+	VPERMI2Q  Z7, Z3, Z1; \
+	VPERMT2Q  Z7, Z28, Z3; \
+	VMOVDQU64 shuffle648<>+0(SB), Z7; \
+	VPERMI2Q  Z9, Z5, Z7; \
+	VPERMT2Q  Z9, Z28, Z5; \
+	VMOVDQU64 shuffle648<>+0(SB), Z9; \
+	VPERMI2Q  Z4, Z0, Z9; \
+	VPERMT2Q  Z4, Z28, Z0; \
+	VMOVDQU64 shuffle648<>+0(SB), Z4; \
+	VPERMI2Q  Z6, Z2, Z4; \
+	VPERMT2Q  Z6, Z28, Z2; \
+	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VPERMI2Q  Z7, Z1, Z6; \
+	VMOVDQU64 Z6, (CX); \
+	VPERMT2Q  Z7, Z26, Z1; \
+	VMOVDQU64 Z1, (CX)(SI*1); \
+	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VPERMI2Q  Z5, Z3, Z6; \
+	VMOVDQU64 Z6, (CX)(SI*2); \
+	VPERMT2Q  Z5, Z26, Z3; \
+	VMOVDQU64 Z3, (CX)(DI*1); \
+	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VPERMI2Q  Z4, Z9, Z6; \
+	VMOVDQU64 Z6, (R11); \
+	VPERMT2Q  Z4, Z26, Z9; \
+	VMOVDQU64 Z9, (R11)(SI*1); \
+	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VPERMI2Q  Z2, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(SI*2); \
+	VPERMT2Q  Z2, Z26, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	ADDQ      srcTile+64(FP), AX; \
+	ADDQ      dstTile+56(FP), CX; \
+	DECQ      R8; \
+	JNZ       tile578; \
+	ADDQ      srcSkip+80(FP), AX; \
+	ADDQ      dstSkip+72(FP), CX; \
+	DECQ      R9; \
+	JNZ       strip577; \
+	ADDQ      srcBandSkip+96(FP), AX; \
+	ADDQ      dstBandSkip+88(FP), CX; \
+	DECQ      bands+32(FP); \
+	JNZ       band576; \
+	VZEROUPPER; \
+	RET
+	tile8x8AVX512BW_body
 
 // func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX, AVX512F
@@ -15894,86 +16077,54 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+64; \
-	JAE  runs576; \
+	JAE  runs579; \
 	CMPQ DX, $+32; \
-	JAE  runs577; \
+	JAE  runs580; \
 	CMPQ DX, $+16; \
-	JAE  runs578; \
+	JAE  runs581; \
 	RET; \
-runs576: \
+runs579: \
 	SUBQ $+64, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group579: \
+group582: \
 	MOVQ rows+48(FP), R10; \
-row580: \
+row583: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run581: \
+run584: \
 	XORQ R14, R14; \
-pieces582: \
+pieces585: \
 	VMOVDQU64 (R13)(R14*1), Z0; \
 	VMOVDQU64 Z0, (R12)(R14*1); \
 	CMPQ      R14, SI; \
-	JEQ       piecesdone583; \
+	JEQ       piecesdone586; \
 	ADDQ      $+64, R14; \
 	CMPQ      R14, SI; \
-	JLE       pieces582; \
+	JLE       pieces585; \
 	MOVQ      SI, R14; \
-	JMP       pieces582; \
-piecesdone583: \
+	JMP       pieces585; \
+piecesdone586: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run581; \
+	JNZ  run584; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row580; \
+	JNZ  row583; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group579; \
+	JNZ  group582; \
 	VZEROUPPER; \
 	RET; \
-runs577: \
+runs580: \
 	SUBQ $+32, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group584: \
-	MOVQ rows+48(FP), R10; \
-row585: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run586: \
-	VMOVDQU (R13), Y0; \
-	VMOVDQU (R13)(SI*1), Y1; \
-	VMOVDQU Y0, (R12); \
-	VMOVDQU Y1, (R12)(SI*1); \
-	ADDQ    DX, R12; \
-	ADDQ    DI, R13; \
-	DECQ    R11; \
-	JNZ     run586; \
-	ADDQ    R8, AX; \
-	ADDQ    R9, CX; \
-	DECQ    R10; \
-	JNZ     row585; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group584; \
-	VZEROUPPER; \
-	RET; \
-runs578: \
-	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
@@ -15986,10 +16137,10 @@ row588: \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
 run589: \
-	VMOVDQU (R13), X0; \
-	VMOVDQU (R13)(SI*1), X1; \
-	VMOVDQU X0, (R12); \
-	VMOVDQU X1, (R12)(SI*1); \
+	VMOVDQU (R13), Y0; \
+	VMOVDQU (R13)(SI*1), Y1; \
+	VMOVDQU Y0, (R12); \
+	VMOVDQU Y1, (R12)(SI*1); \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
@@ -16002,6 +16153,38 @@ run589: \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
 	JNZ     group587; \
+	VZEROUPPER; \
+	RET; \
+runs581: \
+	SUBQ $+16, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group590: \
+	MOVQ rows+48(FP), R10; \
+row591: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run592: \
+	VMOVDQU (R13), X0; \
+	VMOVDQU (R13)(SI*1), X1; \
+	VMOVDQU X0, (R12); \
+	VMOVDQU X1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run592; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row591; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group590; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX512BW_body
@@ -16210,6 +16393,8 @@ DATA ·stackZip2x4AVX512BWEntry(SB)/8, $·stackZip2x4AVX512BW(SB)
 GLOBL ·stackZip2x4AVX512BWEntry(SB), RODATA, $8
 DATA ·stackUnzip2x4AVX512BWEntry(SB)/8, $·stackUnzip2x4AVX512BW(SB)
 GLOBL ·stackUnzip2x4AVX512BWEntry(SB), RODATA, $8
+DATA ·tile16x2AVX512BWEntry(SB)/8, $·tile16x2AVX512BW(SB)
+GLOBL ·tile16x2AVX512BWEntry(SB), RODATA, $8
 DATA ·tile16x4AVX512BWEntry(SB)/8, $·tile16x4AVX512BW(SB)
 GLOBL ·tile16x4AVX512BWEntry(SB), RODATA, $8
 DATA ·tile8x8AVX512BWEntry(SB)/8, $·tile8x8AVX512BW(SB)

@@ -407,10 +407,17 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 				c.VINSERTI32X4(operand.Imm(uint64(ins.Pos/16)), mem, a, dst)
 			}
 		case vec.Store:
-			if ins.Part != 0 {
-				panic("amd64: AVX-512 programs store from the low bytes only")
+			mem := out(ins.Mem.Stream, ins.Mem.Off)
+			switch {
+			case ins.Part == 0:
+				g.store512(regs[ins.A], ins.Size, mem, m.mask(g, false, ins))
+			case m == nil && ins.Size == 32:
+				c.VEXTRACTI64X4(operand.Imm(uint64(ins.Part)), regs[ins.A], mem)
+			case m == nil && ins.Size == 16:
+				c.VEXTRACTI32X4(operand.Imm(uint64(ins.Part)), regs[ins.A], mem)
+			default:
+				panic(fmt.Sprintf("amd64: no AVX-512 store of part %d of %d bytes", ins.Part, ins.Size))
 			}
-			g.store512(regs[ins.A], ins.Size, out(ins.Mem.Stream, ins.Mem.Off), m.mask(g, false, ins))
 		case vec.Permute2:
 			g.permute(ins, regs, dst, inPlace, idx, scratch)
 		case vec.Shuffle:
@@ -626,8 +633,12 @@ func (g *Generator) store512(v reg.VecPhysical, size int, mem operand.Mem, k reg
 		c.VMOVDQU8(v, k, mem)
 	case size == 64:
 		c.VMOVDQU64(v, mem)
+	case size == 32 && v.PhysicalIndex() >= 16: // beyond VEX's registers
+		c.VMOVDQU64(v.AsY(), mem)
 	case size == 32:
 		c.VMOVDQU(v.AsY(), mem)
+	case size == 16 && v.PhysicalIndex() >= 16:
+		c.VMOVDQU64(v.AsX(), mem)
 	case size == 16:
 		c.VMOVDQU(v.AsX(), mem)
 	default:

@@ -17,14 +17,15 @@ import (
 // around the proven tile program, its rows addressed from the tile's
 // first row and its columns from the tile's first column in dst, each in
 // runs of four (rowAddr). The steps stay in their argument slots:
-// registers are short with 16 rows and columns.
+// registers are short with 16 rows and columns. Tiles of more columns
+// (AVX-512's of bytes and words) store them last, in order, from a
+// pointer that steps four columns at a time.
 func (g *Generator) tile(k table.Kernel) error {
 	c := g.c
-	build := vec.Tile
+	p, err := vec.Tile(k.Width)
 	if k.ISA.TwoTable() {
-		build = vec.Tile512
+		p, err = vec.Tile512(k.Width, k.ISA.BytePermutes())
 	}
-	p, err := build(k.Width)
 	if err != nil {
 		return err
 	}
@@ -65,11 +66,29 @@ func (g *Generator) tile(k table.Kernel) error {
 		}
 	}
 	bases(&src, s, b)
-	bases(&dst, d, cols)
-	if k.ISA.TwoTable() {
-		g.lower512(p, src.mem, dst.mem, idx, nil)
+	out := func(x, off int) operand.Mem { return dst.mem(x, off) } // dst's bases as they are when it stores
+	if cols <= 16 {
+		bases(&dst, d, cols)
 	} else {
-		g.lower(p, src.mem, dst.mem)
+		p = p.Grouped()
+		dst.bases = []reg.GPVirtual{c.GP64()}
+		c.MOVQ(d, dst.bases[0])
+		at := 0 // the column dst.bases[0] points at
+		out = func(x, off int) operand.Mem {
+			if x < at {
+				panic(fmt.Sprintf("amd64: %s stores column %d after column %d", k.Name(), x, at))
+			}
+			for x >= at+dst.split { // the next four columns
+				c.LEAQ(operand.Mem{Base: dst.bases[0], Index: dst.lane, Scale: 4}, dst.bases[0])
+				at += dst.split
+			}
+			return dst.mem(x-at, off)
+		}
+	}
+	if k.ISA.TwoTable() {
+		g.lower512(p, src.mem, out, idx, nil) // src's bases are set
+	} else {
+		g.lower(p, src.mem, out)
 	}
 	step := func(srcStep, dstStep string) {
 		c.ADDQ(param(c, srcStep), s)

@@ -68,46 +68,57 @@ func Tile(w int) (*Prog, error) {
 	return p.finish(inputs(b, chunk), want)
 }
 
-// TileShape512 is the tile of w-byte words (4 or 8) a tile kernel moves in
-// 64-byte registers: as many rows as a register holds words, each one
-// register, so that a tile reads and writes whole cache lines.
-func TileShape512(w int) (b, chunk int) { return ZMM / w, ZMM }
+// TileShape512 is the tile of w-byte words a tile kernel moves in 64-byte
+// registers: a row a register, 16 rows (8 of 8-byte words), so that a
+// tile reads whole cache lines, and, for 4- and 8-byte words, writes them.
+func TileShape512(w int) (b, chunk int) { return min(16, ZMM/w), ZMM }
 
 // Tile512 builds the transpose of one tile of w-byte words (TileShape512)
-// in 64-byte registers by swapping blocks: at each step, for blocks of d
-// words from half the register down to one, registers i and i+d (i with
-// bit d clear) exchange the blocks that lie off the diagonal of their
-// 2d x 2d square, one two-table permute each. Register i ends holding
-// column i.
-func Tile512(w int) (*Prog, error) {
+// in 64-byte registers by swapping blocks. A register of n rows' words
+// holds ZMM/(n*w) segments of n words; at each step, for blocks of d words
+// from half a segment down to one, registers i and i+d (i with bit d
+// clear) exchange the blocks that lie off the diagonal of their 2d x 2d
+// squares, one two-table permute each, of the widest grain (up to 8 bytes)
+// a block holds whole. Segment s of register i ends holding column
+// s*n + i. bytes tells whether permutes of 1-byte grains exist (VBMI),
+// which 1-byte words need.
+func Tile512(w int, bytes bool) (*Prog, error) {
 	n, chunk := TileShape512(w)
-	if w != 4 && w != 8 {
+	if w < 1 || w > 8 || w&(w-1) != 0 || w == 1 && !bytes {
 		return nil, fmt.Errorf("vec: no 64-byte tile of %d-byte words", w)
 	}
+	seg := n * w // bytes of a segment
 	p := NewProg(ZMM)
 	regs := make([]int, n)
 	for j := range regs {
 		regs[j] = p.Load(Mem{j, 0}, chunk)
 	}
 	for d := n / 2; d >= 1; d /= 2 {
-		low, high := make([]int, n), make([]int, n) // register i's and register i+d's indices
-		for k := range n {
-			if k&d == 0 {
-				low[k], high[k] = -1, k+d // keep A's; A's next block
+		grain := min(8, d*w)
+		per := grain / w // words a grain
+		grains := ZMM / grain
+		low, high := make([]int, grains), make([]int, grains) // register i's and register i+d's indices
+		for g := range grains {
+			k := g * per // the grain's first word
+			kk := k % n  // within its segment
+			if kk&d == 0 {
+				low[g], high[g] = -1, (k+d)/per // keep A's; A's next block
 			} else {
-				low[k], high[k] = n+k-d, n+k // B's block before; B's own
+				low[g], high[g] = grains+(k-d)/per, grains+g // B's block before; B's own
 			}
 		}
 		for i := range n {
 			if i&d == 0 {
 				a, b := regs[i], regs[i+d]
-				regs[i], regs[i+d] = p.Permute2(a, b, w, low), p.Permute2(a, b, w, high)
+				regs[i], regs[i+d] = p.Permute2(a, b, grain, low), p.Permute2(a, b, grain, high)
 			}
 		}
 	}
 	want := TileWant(n, w, chunk)
-	for x, v := range regs {
-		p.Store(v, 0, ZMM, Mem{x, 0})
+	for i, v := range regs {
+		for s := range ZMM / seg {
+			p.Store(v, s, seg, Mem{s*n + i, 0})
+		}
 	}
 	return p.finish(inputs(n, chunk), want)
 }

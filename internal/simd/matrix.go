@@ -22,15 +22,19 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 	if w < 1 || w > MaxTileWidth || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 {
 		return nil
 	}
+	// This table's tile kernel, or its base's if it has none or the
+	// matrix is smaller than its tile.
 	var k TileKernel
-	for u := t; u != nil && k.F == nil; u = u.Base {
-		k = u.Tiles[w]
+	cols := 0 // of a tile
+	for u := t; u != nil; u = u.Base {
+		if k = u.Tiles[w]; k.F != nil {
+			if cols = k.Chunk / w; m.Rows >= k.B && m.Cols >= cols {
+				break
+			}
+		}
+		k.F = nil
 	}
 	if k.F == nil {
-		return nil
-	}
-	cols := k.Chunk / w // of a tile
-	if m.Rows < k.B || m.Cols < cols {
 		return nil
 	}
 	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep}
