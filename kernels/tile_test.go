@@ -13,10 +13,12 @@ import (
 // matrixRef is engine.Matrix's contract written out: word (r, c) of each
 // matrix of src moves to dst; other bytes of dst keep their values.
 func matrixRef(dst, src []byte, m engine.Matrix, w int) {
-	for i := range m.Reps {
-		for r := range m.Rows {
-			for c := range m.Cols {
-				copy(dst[i*m.DstRep+c*m.DstRow+r*w:][:w], src[i*m.SrcRep+r*m.SrcRow+c*w:][:w])
+	for g := range m.Groups {
+		for i := range m.Reps {
+			for r := range m.Rows {
+				for c := range m.Cols {
+					copy(dst[g*m.DstGroup+i*m.DstRep+c*m.DstRow+r*w:][:w], src[g*m.SrcGroup+i*m.SrcRep+r*m.SrcRow+c*w:][:w])
+				}
 			}
 		}
 	}
@@ -24,7 +26,16 @@ func matrixRef(dst, src []byte, m engine.Matrix, w int) {
 
 // matrixLens are the bytes matrices' src and dst span.
 func matrixLens(m engine.Matrix, w int) (dst, src int) {
-	return (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w, (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
+	return (m.Groups-1)*m.DstGroup + (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w,
+		(m.Groups-1)*m.SrcGroup + (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
+}
+
+// withGroups sets m's repetitions: reps matrices one after the other on
+// both sides (gap words apart), in groups groups likewise.
+func withGroups(m engine.Matrix, w, reps, groups, gap int) engine.Matrix {
+	m.Reps, m.SrcRep, m.DstRep = reps, m.Rows*m.SrcRow+gap*w, m.Cols*m.DstRow+gap*w
+	m.Groups, m.SrcGroup, m.DstGroup = groups, reps*m.SrcRep+gap*w, reps*m.DstRep+gap*w
+	return m
 }
 
 // checkMatrix runs the table's call for m on dst and src, which it fills,
@@ -64,8 +75,7 @@ func TestMatrix(t *testing.T) {
 			for range 300 {
 				m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
 				m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
-				m.Reps = 1 + rng.IntN(3) // matrices one after the other on both sides
-				m.SrcRep, m.DstRep = m.Rows*m.SrcRow, m.Cols*m.DstRow
+				m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), 0)
 				dl, sl := matrixLens(m, w)
 				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
 				if call == nil {
@@ -81,7 +91,7 @@ func TestMatrix(t *testing.T) {
 					least = min(least, u.Tiles[w].B)
 				}
 			}
-			small := engine.Matrix{Rows: least - 1, Cols: 64, SrcRow: 64*w + w, DstRow: least * w, Reps: 1}
+			small := withGroups(engine.Matrix{Rows: least - 1, Cols: 64, SrcRow: 64*w + w, DstRow: least * w}, w, 1, 1, 0)
 			if set.Matrix(engine.SpaceSpan(1<<20), engine.DepthSpan(1<<20), small, w) != nil {
 				t.Errorf("%s: a call for %+v, smaller than a tile of %d rows", name, small, least)
 			}
@@ -103,8 +113,7 @@ func TestThinMatrix(t *testing.T) {
 				if rng.IntN(2) == 0 {
 					m = engine.Matrix{Rows: long, Cols: thin, SrcRow: thin * w, DstRow: long*w + w*rng.IntN(3)}
 				}
-				m.Reps = 1 + rng.IntN(3)
-				m.SrcRep, m.DstRep = m.Rows*m.SrcRow+w*rng.IntN(2), m.Cols*m.DstRow+w*rng.IntN(2)
+				m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), rng.IntN(2))
 				dl, sl := matrixLens(m, w)
 				if call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w); call != nil {
 					checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
@@ -131,7 +140,7 @@ func TestMatrixGuardPages(t *testing.T) {
 			cols := k.Chunk / w
 			for rows := k.B; rows <= 2*k.B+1; rows++ {
 				for c := cols; c <= 2*cols+1; c++ {
-					m := engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Reps: 2, SrcRep: rows * c * w, DstRep: rows * c * w}
+					m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w}, w, 2, 2, 0)
 					dl, sl := matrixLens(m, w)
 					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
 					inGuards(t, dl, sl, func(dst, src []byte) {

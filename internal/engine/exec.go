@@ -48,13 +48,15 @@ type Kernels interface {
 	TransposeRuns(dst, src Span, r TransposeRuns) Call
 }
 
-// A Matrix is Reps 2-D transposes of words, the innermost work of a
-// general transpose's plan (internal/transpose): in matrix i, word (r, c),
-// for r < Rows and c < Cols, moves from byte i*SrcRep + r*SrcRow + c*w of
-// src to i*DstRep + c*DstRow + r*w of dst.
+// A Matrix is Groups groups of Reps 2-D transposes of words, the innermost
+// work of a general transpose's plan (internal/transpose): in matrix i of
+// group g, word (r, c), for r < Rows and c < Cols, moves from byte
+// g*SrcGroup + i*SrcRep + r*SrcRow + c*w of src to g*DstGroup + i*DstRep +
+// c*DstRow + r*w of dst.
 type Matrix struct {
 	Rows, Cols, SrcRow, DstRow int
 	Reps, SrcRep, DstRep       int
+	Groups, SrcGroup, DstGroup int
 }
 
 // TransposeRuns are the innermost work of a general transpose's plan whose last

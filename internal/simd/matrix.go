@@ -19,7 +19,7 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 	if c := t.thinMatrix(dst, src, m, w); c != nil {
 		return c
 	}
-	if w < 1 || w > MaxTileWidth || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 {
+	if w < 1 || w > MaxTileWidth || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
 		return nil
 	}
 	// This table's tile kernel, or its base's if it has none or the
@@ -37,10 +37,10 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 	if k.F == nil {
 		return nil
 	}
-	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep}
+	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep, groups: m.Groups, dstGroup: m.DstGroup, srcGroup: m.SrcGroup}
 	// Each call runs on the tensors from its matrix's start on.
-	dstReps, ok1 := around(0, m.Reps, m.DstRep)
-	srcReps, ok2 := around(0, m.Reps, m.SrcRep)
+	dstReps, ok1 := reach(0, m.Reps, m.DstRep, m.Groups, m.DstGroup)
+	srcReps, ok2 := reach(0, m.Reps, m.SrcRep, m.Groups, m.SrcGroup)
 	if !ok1 || !ok2 || dstReps > dst.Len || srcReps > src.Len {
 		return nil
 	}
@@ -78,8 +78,8 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 		// One band: the kernel's band loop takes the matrices, a call of
 		// a few tiles costing as much as their moves (16x16 bytes).
 		a.Bands, a.DstBand, a.SrcBand = m.Reps, m.DstRep, m.SrcRep
-		a.Dst.Len += dstReps
-		a.Src.Len += srcReps
+		a.Dst.Len += (m.Reps - 1) * m.DstRep
+		a.Src.Len += (m.Reps - 1) * m.SrcRep
 		c.calls[0], c.reps = k.F.Call(a, k.B, k.Chunk, w), 1
 	}
 	return c
@@ -97,26 +97,32 @@ func (t *Table) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engine.
 	switch {
 	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w:
 		return t.interleave(laneKey{w: w, b: m.Rows}, LaneArgs{
-			Space: dst, Depth: src, N: m.Cols * w, Rows: m.Reps, SpaceStride: m.DstRep, DepthStride: m.SrcRep, Lane: m.SrcRow, Groups: 1,
+			Space: dst, Depth: src, N: m.Cols * w, Rows: m.Reps, SpaceStride: m.DstRep, DepthStride: m.SrcRep, Lane: m.SrcRow,
+			Groups: m.Groups, GroupSpace: m.DstGroup, GroupDepth: m.SrcGroup,
 		})
 	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w:
 		return t.interleave(laneKey{unzip: true, w: w, b: m.Cols}, LaneArgs{
-			Space: src, Depth: dst, N: m.Rows * w, Rows: m.Reps, SpaceStride: m.SrcRep, DepthStride: m.DstRep, Lane: m.DstRow, Groups: 1,
+			Space: src, Depth: dst, N: m.Rows * w, Rows: m.Reps, SpaceStride: m.SrcRep, DepthStride: m.DstRep, Lane: m.DstRow,
+			Groups: m.Groups, GroupSpace: m.SrcGroup, GroupDepth: m.DstGroup,
 		})
 	}
 	return nil
 }
 
-// A matrixCall is the tile kernel calls that move each of reps matrices.
+// A matrixCall is the tile kernel calls that move each of reps matrices
+// of each of groups groups.
 type matrixCall struct {
-	calls                []*TileCall
-	reps, dstRep, srcRep int
+	calls                      []*TileCall
+	reps, dstRep, srcRep       int
+	groups, dstGroup, srcGroup int
 }
 
 func (c *matrixCall) Run(space, depth []byte) {
-	for i := range c.reps {
-		for _, k := range c.calls {
-			k.Run(space[i*c.dstRep:], depth[i*c.srcRep:])
+	for g := range c.groups {
+		for i := range c.reps {
+			for _, k := range c.calls {
+				k.Run(space[g*c.dstGroup+i*c.dstRep:], depth[g*c.srcGroup+i*c.srcRep:])
+			}
 		}
 	}
 }

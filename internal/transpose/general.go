@@ -205,13 +205,14 @@ func (f *wordForm) kernelCall(k engine.Kernels, from, n int) (engine.Call, int) 
 	m := f.m
 	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
+	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
 	dstOff, srcOff := from*m.DstRow, from*w
 	if n > 0 {
 		m.Cols = n
 	}
-	dst := (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
-	src := (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
-	return k.Matrix(engine.SpaceSpan(dstOff+dst).From(dstOff), engine.DepthSpan(srcOff+src).From(srcOff), m, w), min(1, f.outer)
+	dst := (m.Groups-1)*m.DstGroup + (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
+	src := (m.Groups-1)*m.SrcGroup + (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
+	return k.Matrix(engine.SpaceSpan(dstOff+dst).From(dstOff), engine.DepthSpan(srcOff+src).From(srcOff), m, w), min(2, f.outer)
 }
 
 // loops is the nest of a canonical form of two dims or more.
