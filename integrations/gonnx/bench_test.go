@@ -42,3 +42,33 @@ func BenchmarkModelRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTransposeGraph times gonnx's Model.Run on a graph of Transposes
+// (TestTransposeGraph's: NCHW to NHWC, heads split, K transposed, heads
+// merged, HWC to CHW) of float32 1x64x56x56, with gonnx's own Transpose
+// and with the adapter's.
+func BenchmarkTransposeGraph(b *testing.B) {
+	const c, h, w, heads = 64, 56, 56, 8
+	model := transposeGraph(b, c, h, w, heads)
+	x := input([]int64{1, c, h, w}, 7)
+	for _, v := range []struct {
+		name    string
+		install bool
+	}{{"gonnx", false}, {"adapter", true}} {
+		b.Run(v.name, func(b *testing.B) {
+			m, err := gonnx.NewModelFromBytes(model)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if v.install {
+				bsonnx.Install(m)
+			}
+			b.SetBytes(int64(4 * x.Size()))
+			for b.Loop() {
+				if _, err := m.Run(gonnx.Tensors{"x": x}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -61,6 +61,14 @@ func sameTensor(t *testing.T, name string, got, want *tensor.Dense) {
 // without the adapter, and compares the results bit for bit.
 func TestTransposeGraph(t *testing.T) {
 	const c, h, w, heads = 48, 10, 12, 4
+	model := transposeGraph(t, c, h, w, heads)
+	x := input([]int64{1, c, h, w}, 7)
+	sameTensor(t, "transpose graph", run(t, model, true, x), run(t, model, false, x))
+}
+
+// transposeGraph is TestTransposeGraph's model for an input of c x h x w
+// and heads heads.
+func transposeGraph(t testing.TB, c, h, w, heads int64) []byte {
 	nodes := []*onnx.NodeProto{
 		transposeNode("x", "nhwc", 0, 2, 3, 1), // [1, h, w, c]
 		{OpType: "Reshape", Input: []string{"nhwc", "tokens"}, Output: []string{"t"}},
@@ -71,9 +79,7 @@ func TestTransposeGraph(t *testing.T) {
 		transposeNode("img", "y", 0, 3, 1, 2), // an HWC image into CHW
 	}
 	inits := []*onnx.TensorProto{shapeInit("tokens", 1, h*w, heads, c/heads), shapeInit("image", 1, h, w, c)}
-	model := typedModel(t, onnx.TensorProto_FLOAT, []int64{1, c, h, w}, []int64{1, c, h, w}, nodes, inits)
-	x := input([]int64{1, c, h, w}, 7)
-	sameTensor(t, "transpose graph", run(t, model, true, x), run(t, model, false, x))
+	return typedModel(t, onnx.TensorProto_FLOAT, []int64{1, c, h, w}, []int64{1, c, h, w}, nodes, inits)
 }
 
 // TestTransposeDtypes runs one Transpose node of random perms of rank 1 to

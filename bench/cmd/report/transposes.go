@@ -137,7 +137,7 @@ func (r *Report) printTransposeFloor(w io.Writer) {
 	fmt.Fprintf(w, "\nTransposes (the last table lists them): per tier, the median and the lowest ratio to copy(),\n"+
 		"the cases under %.1f, and the lowest gain over the plain Go loop (each output element's source\n"+
 		"offset from its multi-index, as Go tensor libraries move them today). They run as Transpose\n"+
-		"runs them: tensors of 16 MiB and more on several goroutines, copy() on one.\n\n", floorTarget)
+		"runs them: tensors of 2 MiB and more on several goroutines, copy() on one.\n\n", floorTarget)
 	r.transposeFloor().print(w)
 }
 
