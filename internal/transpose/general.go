@@ -76,6 +76,7 @@ type General struct {
 	bytes int
 	words wordForm // words of the widest size dividing the element
 	raw   wordForm // the same in bytes
+	two   *twoPass // two passes the kernels move, where they cannot move words
 }
 
 type wordForm struct {
@@ -105,6 +106,12 @@ type nest struct {
 // NewGeneral plans a transpose that Check accepted, of rank at most
 // MaxRank, with the kernels of a tier (nil: Go loops alone).
 func NewGeneral(size, perm []int, elem, bytes int, k engine.Kernels) General {
+	return newGeneral(size, perm, elem, bytes, k, true)
+}
+
+// newGeneral is NewGeneral, in two passes where the kernels cannot take
+// words' innermost matrix in one if twice is set.
+func newGeneral(size, perm []int, elem, bytes int, k engine.Kernels, twice bool) General {
 	g := General{bytes: bytes}
 	if bytes == 0 {
 		return g
@@ -118,6 +125,9 @@ func NewGeneral(size, perm []int, elem, bytes int, k engine.Kernels) General {
 	}
 	g.words = newWordForm(size, perm, elem, word, k)
 	g.raw = newWordForm(size, perm, elem, 1, nil)
+	if f := &g.words; twice && k != nil && f.call == nil && f.n > 1 && !f.runs {
+		g.two = newTwoPass(size, perm, elem, bytes, k)
+	}
 	return g
 }
 
@@ -274,6 +284,10 @@ func (g *General) Run(dst, src []byte) {
 	if g.bytes == 0 {
 		return
 	}
+	if g.two != nil {
+		g.two.run(dst, src)
+		return
+	}
 	f := &g.words
 	if f.call != nil { // the kernels take any address
 		if n := engine.Workers(workers(g.bytes), g.bytes, len(f.pieces)); n > 1 {
@@ -317,6 +331,9 @@ func runPieces(pieces []engine.Call, n int, dst, src []byte) {
 func (g *General) String() string {
 	if g.bytes == 0 {
 		return "transpose: an empty tensor"
+	}
+	if g.two != nil {
+		return g.two.String()
 	}
 	f := &g.words
 	dims, perm := f.dims[:f.n], f.perm[:f.n]
