@@ -37,9 +37,9 @@
 //
 // Graphs without these ops write them as Reshape, Transpose, Reshape.
 // MatchTranspose recognizes the Transpose, and Transpose and TransposeBytes
-// run it as the op, and any other transpose too, for a host's Transpose
-// kernel; ONNXParams maps an ONNX
-// node's attributes to Params. The modules under integrations/ adapt
+// run it as the op, and every other transpose with SIMD kernels too, for a
+// host's Transpose kernel; ONNXParams maps an ONNX node's attributes to
+// Params. The modules under integrations/ adapt
 // gorgonia.org/tensor's *tensor.Dense (including the views, lazy
 // transposes and masks whose Data is not their elements in row-major
 // order) and gonnx models; the repository's bench/README.md measures

@@ -33,19 +33,11 @@ func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
 	return Op(o), public(sp), ok
 }
 
-// shuffleOf is MatchTranspose's op where its blocks are more than one:
-// those the ops' kernels move. A shuffle of one block (H = W = 1 on the
-// depth side) is a plain transpose of its dims b, b and C', which the
-// general plan's tiles move faster: NCHW to NHWC of 1x3x224x224 float32
-// ran at 0.03 of copy() as DepthToSpace of one pixel on a Zen 5, 0.57 as
-// a matrix.
+// shuffleOf is MatchTranspose's op where its blocks are more than one
+// (transpose.MatchShuffle): those the ops' kernels move.
 func shuffleOf(shape, perm []int) (Op, Params, bool) {
-	op, p, ok := MatchTranspose(shape, perm)
-	blocks := p.H * p.W
-	if op == OpSpaceToDepth && p.BlockSize > 0 {
-		blocks = (p.H / p.BlockSize) * (p.W / p.BlockSize)
-	}
-	return op, p, ok && blocks > 1
+	o, sp, ok := transpose.MatchShuffle(shape, perm)
+	return Op(o), public(sp), ok
 }
 
 // MaxTransposeRank is the highest rank Transpose, TransposeBytes and
@@ -57,11 +49,11 @@ const MaxTransposeRank = transpose.MaxRank
 // numpy.transpose have it. Every permutation of rank 0 to MaxTransposeRank
 // is handled: a transpose that MatchTranspose recognizes as DepthToSpace
 // or SpaceToDepth of more than one block runs as that op, with automatic
-// Workers; any other drops
-// its dims of size 1, merges the dims that stay adjacent, and copies runs
-// where the last dim stays last, or transposes 2-D tiles between the two
-// dims contiguous in src and in dst. A host's Transpose kernel calls it
-// first:
+// Workers; any other drops its dims of size 1, merges the dims that stay
+// adjacent, and copies runs where the last dim stays last, or transposes
+// the matrix between the two dims contiguous in src and in dst in SIMD
+// tiles, tensors of 2 MiB and more on several goroutines. A host's
+// Transpose kernel calls it first:
 //
 //	if handled, err := blockshuffle.Transpose(dst, src, shape, perm); handled {
 //		return err

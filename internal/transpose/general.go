@@ -47,6 +47,20 @@ func Check(size, perm []int, elem int) (bytes int, err error) {
 	return bytes, nil
 }
 
+// MatchShuffle is Match where the op's blocks are more than one: those
+// the ops' kernels move. A shuffle of one block (H = W = 1 on the depth
+// side) is a plain transpose of its dims b, b and C', which a General's
+// tiles move faster: NCHW to NHWC of 1x3x224x224 float32 ran at 0.03 of
+// copy() as DepthToSpace of one pixel on a Zen 5, 0.57 as a matrix.
+func MatchShuffle(size, perm []int) (shape.Op, shape.Params, bool) {
+	op, p, ok := Match(size, perm)
+	blocks := p.H * p.W
+	if op == shape.SpaceToDepth && p.BlockSize > 0 {
+		blocks = (p.H / p.BlockSize) * (p.W / p.BlockSize)
+	}
+	return op, p, ok && blocks > 1
+}
+
 // isPermutation reports whether perm, of at most maxRank entries, is a
 // permutation of 0..len(perm)-1.
 func isPermutation(perm []int) bool {

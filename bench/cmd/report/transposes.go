@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 	"github.com/blockshuffle/blockshuffle/dispatch"
@@ -59,7 +60,7 @@ func measureTransposes(o options, cs []harness.TransposeCase, tiers []dispatch.T
 			GBps: map[string]Figure{}, Plans: map[string]string{}}
 		for _, t := range tiers {
 			fs = append(fs, b.Tier(t))
-			k.Plans[t.String()] = b.Plan(t).String()
+			k.Plans[t.String()] = b.Describe(t)
 		}
 		fs = append(fs, b.Loop(), b.Copy())
 		res := harness.Measure(fs, c.Bytes(), o.sample, o.samples)
@@ -110,7 +111,7 @@ func (r *Report) transposeFloor() *table {
 }
 
 // transposeTable lists every transpose: each tier's ratio to copy(), the
-// tier in use over the plain loop, and its plan.
+// tier in use over the plain loop, and its plan (without the tier's name).
 func (r *Report) transposeTable() *table {
 	head := []string{"case", "what", "MB"}
 	var tiers []string
@@ -126,7 +127,7 @@ func (r *Report) transposeTable() *table {
 		for _, n := range tiers {
 			row = append(row, ratioString(c.ratio(n, "copy")))
 		}
-		row = append(row, ratioString(c.ratio("loop", "copy")), ratioString(c.ratio(r.Tier, "loop")), c.Plans[r.Tier])
+		row = append(row, ratioString(c.ratio("loop", "copy")), ratioString(c.ratio(r.Tier, "loop")), strings.TrimPrefix(c.Plans[r.Tier], r.Tier+": "))
 		t.rows = append(t.rows, row)
 	}
 	return t

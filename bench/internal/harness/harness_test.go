@@ -7,12 +7,12 @@ import (
 	"testing"
 	"unsafe"
 
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
-
-	_ "github.com/blockshuffle/blockshuffle/dispatch" // registers the tiers
 )
 
 // TestTypical checks the baseline against the package on small tensors of
@@ -95,6 +95,21 @@ func TestParseShape(t *testing.T) {
 	} {
 		if _, err := ParseShape(text); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseShape(%q): error %v, want one containing %q", text, err, want)
+		}
+	}
+}
+
+// TestTransposesArePlansAsUsersGetThem: the report runs each transpose as
+// a user's NewTransposePlan plans it, a block shuffle as its op.
+func TestTransposesArePlansAsUsersGetThem(t *testing.T) {
+	active := dispatch.Active()
+	for _, c := range TransposeCases(Transposes, Widths) {
+		pl, err := bs.NewTransposePlan(c.Shape, c.Perm, c.Width)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := NewTransposeBuffers(c).Describe(active); pl.String() != want {
+			t.Errorf("%s: NewTransposePlan makes %q, the report runs %q", c, pl, want)
 		}
 	}
 }

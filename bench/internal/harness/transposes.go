@@ -8,6 +8,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
 
@@ -63,7 +64,9 @@ func TransposeCases(ts []Transpose, widths []int) []TransposeCase {
 }
 
 // String names the case by its shape and perm: t/w4/1x3x224x224/0,2,3,1.
-func (c TransposeCase) String() string { return fmt.Sprintf("t/w%d/%s/%s", c.Width, dims(c.Shape, "x"), dims(c.Perm, ",")) }
+func (c TransposeCase) String() string {
+	return fmt.Sprintf("t/w%d/%s/%s", c.Width, dims(c.Shape, "x"), dims(c.Perm, ","))
+}
 
 // Key names the case in key=value parts, as the benchmarks do:
 // op=transpose/width=4/shape=1x3x224x224/perm=0.2.3.1.
@@ -104,17 +107,34 @@ func NewTransposeBuffers(c TransposeCase) *TransposeBuffers {
 	return b
 }
 
-// Plan is the plan of the case with the given tier's kernels, as
-// blockshuffle.NewTransposePlan makes it with the tier in use.
-func (b *TransposeBuffers) Plan(t dispatch.Tier) *transpose.General {
-	g := transpose.NewGeneral(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), engine.Lookup(t.String()).Kernels)
-	return &g
+// Describe says how the given tier moves the case, as Plan.String says
+// it for blockshuffle.NewTransposePlan with that tier in use.
+func (b *TransposeBuffers) Describe(t dispatch.Tier) string {
+	tier := engine.Lookup(t.String())
+	if op, p, ok := transpose.MatchShuffle(b.c.Shape, b.c.Perm); ok {
+		g, err := shape.Check(op, p, b.c.Width)
+		if err != nil {
+			panic(err)
+		}
+		return tier.Describe(&g).String()
+	}
+	g := transpose.NewGeneral(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), tier.Kernels)
+	return tier.Name + ": " + g.String()
 }
 
 // Tier returns a function that performs the case once with the given
-// tier's kernels.
+// tier's kernels, as blockshuffle.TransposeBytes would with that tier in
+// use: a block shuffle as its op, any other transpose by its plan.
 func (b *TransposeBuffers) Tier(t dispatch.Tier) func() {
-	g := b.Plan(t)
+	tier := engine.Lookup(t.String())
+	if op, p, ok := transpose.MatchShuffle(b.c.Shape, b.c.Perm); ok {
+		return func() {
+			if err := tier.Do(op, b.dst, b.src, b.c.Width, p); err != nil {
+				panic(err)
+			}
+		}
+	}
+	g := transpose.NewGeneral(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), tier.Kernels)
 	return func() { g.Run(b.dst, b.src) }
 }
 
