@@ -22,21 +22,24 @@ import (
 func BenchmarkShuffle(b *testing.B) {
 	for _, c := range harness.Cases(harness.Shapes, harness.Widths) {
 		buf := harness.NewBuffers(c)
-		runners := map[string]func(){"typical": buf.Typical()}
-		names := []string{"typical"}
-		for _, tier := range dispatch.Available() {
-			runners[tier.String()] = buf.Tier(tier)
-			names = append(names, tier.String())
-		}
-		for _, name := range names {
-			b.Run(c.Key()+"/tier="+name, func(b *testing.B) {
-				f := runners[name]
-				b.SetBytes(int64(c.Bytes()))
-				for b.Loop() {
-					f()
-				}
-			})
-		}
+		eachTier(b, c.Key(), c.Bytes(), "typical", buf.Typical(), buf.Tier)
+	}
+}
+
+// eachTier runs, as sub-benchmarks key/tier=<name> moving n bytes, first
+// the function named first, then each tier this machine has.
+func eachTier(b *testing.B, key string, n int, first string, f func(), tier func(dispatch.Tier) func()) {
+	run := func(name string, f func()) {
+		b.Run(key+"/tier="+name, func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				f()
+			}
+		})
+	}
+	run(first, f)
+	for _, t := range dispatch.Available() {
+		run(t.String(), tier(t))
 	}
 }
 
@@ -157,20 +160,6 @@ func BenchmarkCall(b *testing.B) {
 func BenchmarkTranspose(b *testing.B) {
 	for _, c := range harness.TransposeCases(harness.Transposes, harness.Widths) {
 		buf := harness.NewTransposeBuffers(c)
-		runners := map[string]func(){"copy": buf.Copy()}
-		names := []string{"copy"}
-		for _, tier := range dispatch.Available() {
-			runners[tier.String()] = buf.Tier(tier)
-			names = append(names, tier.String())
-		}
-		for _, name := range names {
-			b.Run(c.Key()+"/tier="+name, func(b *testing.B) {
-				f := runners[name]
-				b.SetBytes(int64(c.Bytes()))
-				for b.Loop() {
-					f()
-				}
-			})
-		}
+		eachTier(b, c.Key(), c.Bytes(), "copy", buf.Copy(), buf.Tier)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/advancedclimatesystems/gonnx"
+	"gorgonia.org/tensor"
 
 	bsonnx "github.com/blockshuffle/blockshuffle/integrations/gonnx"
 )
@@ -24,21 +25,7 @@ func BenchmarkModelRun(b *testing.B) {
 			{"routed_graph", graph, true},
 			{"node", single, true},
 		} {
-			b.Run(c.name+"/"+v.name, func(b *testing.B) {
-				m, err := gonnx.NewModelFromBytes(v.model)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if v.install {
-					bsonnx.Install(m)
-				}
-				b.SetBytes(int64(4 * x.Size()))
-				for b.Loop() {
-					if _, err := m.Run(gonnx.Tensors{"x": x}); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			b.Run(c.name+"/"+v.name, func(b *testing.B) { benchModel(b, v.model, v.install, x) })
 		}
 	}
 }
@@ -55,20 +42,24 @@ func BenchmarkTransposeGraph(b *testing.B) {
 		name    string
 		install bool
 	}{{"gonnx", false}, {"adapter", true}} {
-		b.Run(v.name, func(b *testing.B) {
-			m, err := gonnx.NewModelFromBytes(model)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if v.install {
-				bsonnx.Install(m)
-			}
-			b.SetBytes(int64(4 * x.Size()))
-			for b.Loop() {
-				if _, err := m.Run(gonnx.Tensors{"x": x}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		b.Run(v.name, func(b *testing.B) { benchModel(b, model, v.install, x) })
+	}
+}
+
+// benchModel times Model.Run of model bytes on float32 input x, with the
+// adapter installed if asked.
+func benchModel(b *testing.B, model []byte, install bool, x *tensor.Dense) {
+	m, err := gonnx.NewModelFromBytes(model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if install {
+		bsonnx.Install(m)
+	}
+	b.SetBytes(int64(4 * x.Size()))
+	for b.Loop() {
+		if _, err := m.Run(gonnx.Tensors{"x": x}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -147,11 +147,17 @@ type Buffers struct {
 
 // NewBuffers allocates c's tensors, the input filled with a byte pattern.
 func NewBuffers(c Case) *Buffers {
-	b := &Buffers{c, make([]byte, c.Bytes()), make([]byte, c.Bytes())}
-	for i := range b.src {
-		b.src[i] = byte(i)
+	src, dst := tensors(c.Bytes())
+	return &Buffers{c, src, dst}
+}
+
+// tensors are an input of n bytes filled with a pattern and an output.
+func tensors(n int) (src, dst []byte) {
+	src, dst = make([]byte, n), make([]byte, n)
+	for i := range src {
+		src[i] = byte(i)
 	}
-	return b
+	return src, dst
 }
 
 // Tier returns a function that performs the case once with the given

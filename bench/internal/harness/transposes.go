@@ -100,11 +100,8 @@ type TransposeBuffers struct {
 // NewTransposeBuffers allocates c's tensors, the input filled with a byte
 // pattern.
 func NewTransposeBuffers(c TransposeCase) *TransposeBuffers {
-	b := &TransposeBuffers{c, make([]byte, c.Bytes()), make([]byte, c.Bytes())}
-	for i := range b.src {
-		b.src[i] = byte(i)
-	}
-	return b
+	src, dst := tensors(c.Bytes())
+	return &TransposeBuffers{c, src, dst}
 }
 
 // Describe says how the given tier moves the case, as Plan.String says
