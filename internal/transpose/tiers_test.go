@@ -45,7 +45,7 @@ func TestGeneralParallel(t *testing.T) {
 		}
 		src, want, got := make([]uint32, n), make([]uint32, n), make([]uint32, n)
 		for i := range src {
-			src[i] = uint32(i*2654435761 + 1)
+			src[i] = uint32(i)*2654435761 + 1
 		}
 		ref.Transpose(want, src, c.size, c.perm)
 		for _, tier := range verify.Tiers() {
