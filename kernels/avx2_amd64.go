@@ -1589,10 +1589,10 @@ func bundleUnzip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int,
 //go:noescape
 func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
-// tile8x2AVX2 transposes tiles of 8 rows of 32 bytes of 2-byte words, in each of strips strips.
+// tile16x2AVX2 transposes tiles of 16 rows of 16 bytes of 2-byte words, in each of strips strips.
 //
 //go:noescape
-func tile8x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+func tile16x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile8x4AVX2 transposes tiles of 8 rows of 32 bytes of 4-byte words, in each of strips strips.
 //

@@ -66721,10 +66721,10 @@ tile2837: \
 	RET
 	tile16x1AVX2_body
 
-// func tile8x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// func tile16x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
-TEXT ·tile8x2AVX2(SB), NOSPLIT, $0-104
-#define tile8x2AVX2_body \
+TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
+#define tile16x2AVX2_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -66736,81 +66736,73 @@ band2838: \
 strip2839: \
 	MOVQ tiles+16(FP), R8; \
 tile2840: \
-	LEAQ         (AX)(DX*4), R10; \
-	LEAQ         (CX)(SI*4), R11; \
-	LEAQ         (R11)(SI*4), R12; \
-	LEAQ         (R12)(SI*4), R13; \
-	VMOVDQU      (AX), X0; \
-	VINSERTI128  $0x01, (R10), Y0, Y0; \
-	VMOVDQU      (AX)(DX*2), X1; \
-	VINSERTI128  $0x01, (R10)(DX*2), Y1, Y1; \
-	VPUNPCKLWD   Y1, Y0, Y2; \
-	VPUNPCKHWD   Y1, Y0, Y1; \
-	VMOVDQU      (AX)(DX*1), X0; \
-	VINSERTI128  $0x01, (R10)(DX*1), Y0, Y0; \
-	VMOVDQU      (AX)(BX*1), X3; \
-	VINSERTI128  $0x01, (R10)(BX*1), Y3, Y3; \
-	VPUNPCKLWD   Y3, Y0, Y4; \
-	VPUNPCKHWD   Y3, Y0, Y3; \
-	VPUNPCKLWD   Y4, Y2, Y0; \
-	VPUNPCKHWD   Y4, Y2, Y4; \
-	VPUNPCKLWD   Y3, Y1, Y2; \
-	VPUNPCKHWD   Y3, Y1, Y3; \
-	VPERMQ       $0xd8, Y0, Y0; \
-	VMOVDQU      X0, (CX); \
-	VEXTRACTI128 $0x01, Y0, (CX)(SI*1); \
-	VPERMQ       $0xd8, Y4, Y4; \
-	VMOVDQU      X4, (CX)(SI*2); \
-	VEXTRACTI128 $0x01, Y4, (CX)(DI*1); \
-	VPERMQ       $0xd8, Y2, Y2; \
-	VMOVDQU      X2, (R11); \
-	VEXTRACTI128 $0x01, Y2, (R11)(SI*1); \
-	VPERMQ       $0xd8, Y3, Y3; \
-	VMOVDQU      X3, (R11)(SI*2); \
-	VEXTRACTI128 $0x01, Y3, (R11)(DI*1); \
-	VMOVDQU      16(AX), X3; \
-	VINSERTI128  $0x01, 16(R10), Y3, Y3; \
-	VMOVDQU      16(AX)(DX*2), X2; \
-	VINSERTI128  $0x01, 16(R10)(DX*2), Y2, Y2; \
-	VPUNPCKLWD   Y2, Y3, Y4; \
-	VPUNPCKHWD   Y2, Y3, Y2; \
-	VMOVDQU      16(AX)(DX*1), X3; \
-	VINSERTI128  $0x01, 16(R10)(DX*1), Y3, Y3; \
-	VMOVDQU      16(AX)(BX*1), X0; \
-	VINSERTI128  $0x01, 16(R10)(BX*1), Y0, Y0; \
-	VPUNPCKLWD   Y0, Y3, Y1; \
-	VPUNPCKHWD   Y0, Y3, Y0; \
-	VPUNPCKLWD   Y1, Y4, Y3; \
-	VPUNPCKHWD   Y1, Y4, Y1; \
-	VPUNPCKLWD   Y0, Y2, Y4; \
-	VPUNPCKHWD   Y0, Y2, Y0; \
-	VPERMQ       $0xd8, Y3, Y3; \
-	VMOVDQU      X3, (R12); \
-	VEXTRACTI128 $0x01, Y3, (R12)(SI*1); \
-	VPERMQ       $0xd8, Y1, Y1; \
-	VMOVDQU      X1, (R12)(SI*2); \
-	VEXTRACTI128 $0x01, Y1, (R12)(DI*1); \
-	VPERMQ       $0xd8, Y4, Y4; \
-	VMOVDQU      X4, (R13); \
-	VEXTRACTI128 $0x01, Y4, (R13)(SI*1); \
-	VPERMQ       $0xd8, Y0, Y0; \
-	VMOVDQU      X0, (R13)(SI*2); \
-	VEXTRACTI128 $0x01, Y0, (R13)(DI*1); \
-	ADDQ         srcTile+64(FP), AX; \
-	ADDQ         dstTile+56(FP), CX; \
-	DECQ         R8; \
-	JNZ          tile2840; \
-	ADDQ         srcSkip+80(FP), AX; \
-	ADDQ         dstSkip+72(FP), CX; \
-	DECQ         R9; \
-	JNZ          strip2839; \
-	ADDQ         srcBandSkip+96(FP), AX; \
-	ADDQ         dstBandSkip+88(FP), CX; \
-	DECQ         bands+32(FP); \
-	JNZ          band2838; \
+	LEAQ        (AX)(DX*4), R10; \
+	LEAQ        (R10)(DX*4), R11; \
+	LEAQ        (R11)(DX*4), R12; \
+	LEAQ        (CX)(SI*4), R13; \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (R11), Y0, Y0; \
+	VMOVDQU     (R10), X1; \
+	VINSERTI128 $0x01, (R12), Y1, Y1; \
+	VPUNPCKLWD  Y1, Y0, Y2; \
+	VPUNPCKHWD  Y1, Y0, Y1; \
+	VMOVDQU     (AX)(DX*1), X0; \
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU     (R10)(DX*1), X3; \
+	VINSERTI128 $0x01, (R12)(DX*1), Y3, Y3; \
+	VPUNPCKLWD  Y3, Y0, Y4; \
+	VPUNPCKHWD  Y3, Y0, Y3; \
+	VMOVDQU     (AX)(DX*2), X0; \
+	VINSERTI128 $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU     (R10)(DX*2), X5; \
+	VINSERTI128 $0x01, (R12)(DX*2), Y5, Y5; \
+	VPUNPCKLWD  Y5, Y0, Y6; \
+	VPUNPCKHWD  Y5, Y0, Y5; \
+	VMOVDQU     (AX)(BX*1), X0; \
+	VINSERTI128 $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU     (R10)(BX*1), X7; \
+	VINSERTI128 $0x01, (R12)(BX*1), Y7, Y7; \
+	VPUNPCKLWD  Y7, Y0, Y8; \
+	VPUNPCKHWD  Y7, Y0, Y7; \
+	VPUNPCKLWD  Y6, Y2, Y0; \
+	VPUNPCKHWD  Y6, Y2, Y6; \
+	VPUNPCKLWD  Y5, Y1, Y2; \
+	VPUNPCKHWD  Y5, Y1, Y5; \
+	VPUNPCKLWD  Y8, Y4, Y1; \
+	VPUNPCKHWD  Y8, Y4, Y8; \
+	VPUNPCKLWD  Y7, Y3, Y4; \
+	VPUNPCKHWD  Y7, Y3, Y7; \
+	VPUNPCKLWD  Y1, Y0, Y3; \
+	VMOVDQU     Y3, (CX); \
+	VPUNPCKHWD  Y1, Y0, Y1; \
+	VMOVDQU     Y1, (CX)(SI*1); \
+	VPUNPCKLWD  Y8, Y6, Y1; \
+	VMOVDQU     Y1, (CX)(SI*2); \
+	VPUNPCKHWD  Y8, Y6, Y8; \
+	VMOVDQU     Y8, (CX)(DI*1); \
+	VPUNPCKLWD  Y4, Y2, Y8; \
+	VMOVDQU     Y8, (R13); \
+	VPUNPCKHWD  Y4, Y2, Y4; \
+	VMOVDQU     Y4, (R13)(SI*1); \
+	VPUNPCKLWD  Y7, Y5, Y4; \
+	VMOVDQU     Y4, (R13)(SI*2); \
+	VPUNPCKHWD  Y7, Y5, Y7; \
+	VMOVDQU     Y7, (R13)(DI*1); \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
+	DECQ        R8; \
+	JNZ         tile2840; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        R9; \
+	JNZ         strip2839; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2838; \
 	VZEROUPPER; \
 	RET
-	tile8x2AVX2_body
+	tile16x2AVX2_body
 
 // func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
@@ -67773,8 +67765,8 @@ DATA ·bundleUnzip2x8AVX2Entry(SB)/8, $·bundleUnzip2x8AVX2(SB)
 GLOBL ·bundleUnzip2x8AVX2Entry(SB), RODATA, $8
 DATA ·tile16x1AVX2Entry(SB)/8, $·tile16x1AVX2(SB)
 GLOBL ·tile16x1AVX2Entry(SB), RODATA, $8
-DATA ·tile8x2AVX2Entry(SB)/8, $·tile8x2AVX2(SB)
-GLOBL ·tile8x2AVX2Entry(SB), RODATA, $8
+DATA ·tile16x2AVX2Entry(SB)/8, $·tile16x2AVX2(SB)
+GLOBL ·tile16x2AVX2Entry(SB), RODATA, $8
 DATA ·tile8x4AVX2Entry(SB)/8, $·tile8x4AVX2(SB)
 GLOBL ·tile8x4AVX2Entry(SB), RODATA, $8
 DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)
