@@ -15480,6 +15480,164 @@ same569: \
 	RET
 	stackUnzip2x4AVX512BW_body
 
+// func tile32x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·tile32x1AVX512BW(SB), NOSPLIT, $0-104
+#define tile32x1AVX512BW_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band570: \
+	MOVQ strips+24(FP), R9; \
+strip571: \
+	MOVQ tiles+16(FP), R8; \
+tile572: \
+	LEAQ         (CX)(SI*4), R10; \
+	LEAQ         (R10)(SI*4), R11; \
+	LEAQ         (R11)(SI*4), R12; \
+	MOVQ         AX, R13; \
+	VMOVDQU64    (R13), X0; \
+	MOVQ         AX, R14; \
+	LEAQ         (R14)(DX*4), R14; \
+	LEAQ         (R14)(DX*4), R14; \
+	LEAQ         (R14)(DX*4), R14; \
+	LEAQ         (R14)(DX*4), R14; \
+	VINSERTI32X4 $0x01, (R14), Y0, Y0; \
+	VMOVDQU64    (R13)(DX*1), X1; \
+	VINSERTI32X4 $0x01, (R14)(DX*1), Y1, Y1; \
+	VMOVDQU64    (R13)(DX*2), X2; \
+	VINSERTI32X4 $0x01, (R14)(DX*2), Y2, Y2; \
+	VMOVDQU64    (R13)(BX*1), X3; \
+	VINSERTI32X4 $0x01, (R14)(BX*1), Y3, Y3; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU64    (R13), X4; \
+	LEAQ         (R14)(DX*4), R14; \
+	VINSERTI32X4 $0x01, (R14), Y4, Y4; \
+	VMOVDQU64    (R13)(DX*1), X5; \
+	VINSERTI32X4 $0x01, (R14)(DX*1), Y5, Y5; \
+	VMOVDQU64    (R13)(DX*2), X6; \
+	VINSERTI32X4 $0x01, (R14)(DX*2), Y6, Y6; \
+	VMOVDQU64    (R13)(BX*1), X7; \
+	VINSERTI32X4 $0x01, (R14)(BX*1), Y7, Y7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU64    (R13), X8; \
+	LEAQ         (R14)(DX*4), R14; \
+	VINSERTI32X4 $0x01, (R14), Y8, Y8; \
+	VMOVDQU64    (R13)(DX*1), X9; \
+	VINSERTI32X4 $0x01, (R14)(DX*1), Y9, Y9; \
+	VMOVDQU64    (R13)(DX*2), X10; \
+	VINSERTI32X4 $0x01, (R14)(DX*2), Y10, Y10; \
+	VMOVDQU64    (R13)(BX*1), X11; \
+	VINSERTI32X4 $0x01, (R14)(BX*1), Y11, Y11; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU64    (R13), X12; \
+	LEAQ         (R14)(DX*4), R14; \
+	VINSERTI32X4 $0x01, (R14), Y12, Y12; \
+	VMOVDQU64    (R13)(DX*1), X13; \
+	VINSERTI32X4 $0x01, (R14)(DX*1), Y13, Y13; \
+	VMOVDQU64    (R13)(DX*2), X14; \
+	VINSERTI32X4 $0x01, (R14)(DX*2), Y14, Y14; \
+	VMOVDQU64    (R13)(BX*1), X15; \
+	VINSERTI32X4 $0x01, (R14)(BX*1), Y15, Y15; \
+	VPUNPCKLBW   Y8, Y0, Y16; \
+	VPUNPCKHBW   Y8, Y0, Y8; \
+	VPUNPCKLBW   Y9, Y1, Y0; \
+	VPUNPCKHBW   Y9, Y1, Y9; \
+	VPUNPCKLBW   Y10, Y2, Y1; \
+	VPUNPCKHBW   Y10, Y2, Y10; \
+	VPUNPCKLBW   Y11, Y3, Y2; \
+	VPUNPCKHBW   Y11, Y3, Y11; \
+	VPUNPCKLBW   Y12, Y4, Y3; \
+	VPUNPCKHBW   Y12, Y4, Y12; \
+	VPUNPCKLBW   Y13, Y5, Y4; \
+	VPUNPCKHBW   Y13, Y5, Y13; \
+	VPUNPCKLBW   Y14, Y6, Y5; \
+	VPUNPCKHBW   Y14, Y6, Y14; \
+	VPUNPCKLBW   Y15, Y7, Y6; \
+	VPUNPCKHBW   Y15, Y7, Y15; \
+	VPUNPCKLBW   Y3, Y16, Y7; \
+	VPUNPCKHBW   Y3, Y16, Y3; \
+	VPUNPCKLBW   Y12, Y8, Y16; \
+	VPUNPCKHBW   Y12, Y8, Y12; \
+	VPUNPCKLBW   Y4, Y0, Y8; \
+	VPUNPCKHBW   Y4, Y0, Y4; \
+	VPUNPCKLBW   Y13, Y9, Y0; \
+	VPUNPCKHBW   Y13, Y9, Y13; \
+	VPUNPCKLBW   Y5, Y1, Y9; \
+	VPUNPCKHBW   Y5, Y1, Y5; \
+	VPUNPCKLBW   Y14, Y10, Y1; \
+	VPUNPCKHBW   Y14, Y10, Y14; \
+	VPUNPCKLBW   Y6, Y2, Y10; \
+	VPUNPCKHBW   Y6, Y2, Y6; \
+	VPUNPCKLBW   Y15, Y11, Y2; \
+	VPUNPCKHBW   Y15, Y11, Y15; \
+	VPUNPCKLBW   Y9, Y7, Y11; \
+	VPUNPCKHBW   Y9, Y7, Y9; \
+	VPUNPCKLBW   Y5, Y3, Y7; \
+	VPUNPCKHBW   Y5, Y3, Y5; \
+	VPUNPCKLBW   Y1, Y16, Y3; \
+	VPUNPCKHBW   Y1, Y16, Y1; \
+	VPUNPCKLBW   Y14, Y12, Y16; \
+	VPUNPCKHBW   Y14, Y12, Y14; \
+	VPUNPCKLBW   Y10, Y8, Y12; \
+	VPUNPCKHBW   Y10, Y8, Y10; \
+	VPUNPCKLBW   Y6, Y4, Y8; \
+	VPUNPCKHBW   Y6, Y4, Y6; \
+	VPUNPCKLBW   Y2, Y0, Y4; \
+	VPUNPCKHBW   Y2, Y0, Y2; \
+	VPUNPCKLBW   Y15, Y13, Y0; \
+	VPUNPCKHBW   Y15, Y13, Y15; \
+	VPUNPCKLBW   Y12, Y11, Y13; \
+	VPUNPCKHBW   Y12, Y11, Y12; \
+	VPUNPCKLBW   Y10, Y9, Y11; \
+	VPUNPCKHBW   Y10, Y9, Y10; \
+	VPUNPCKLBW   Y8, Y7, Y9; \
+	VPUNPCKHBW   Y8, Y7, Y8; \
+	VPUNPCKLBW   Y6, Y5, Y7; \
+	VPUNPCKHBW   Y6, Y5, Y6; \
+	VPUNPCKLBW   Y4, Y3, Y5; \
+	VPUNPCKHBW   Y4, Y3, Y4; \
+	VPUNPCKLBW   Y2, Y1, Y3; \
+	VPUNPCKHBW   Y2, Y1, Y2; \
+	VPUNPCKLBW   Y0, Y16, Y1; \
+	VPUNPCKHBW   Y0, Y16, Y0; \
+	VPUNPCKLBW   Y15, Y14, Y16; \
+	VPUNPCKHBW   Y15, Y14, Y15; \
+	VMOVDQU64    Y13, (CX); \
+	VMOVDQU64    Y12, (CX)(SI*1); \
+	VMOVDQU64    Y11, (CX)(SI*2); \
+	VMOVDQU64    Y10, (CX)(DI*1); \
+	VMOVDQU64    Y9, (R10); \
+	VMOVDQU64    Y8, (R10)(SI*1); \
+	VMOVDQU64    Y7, (R10)(SI*2); \
+	VMOVDQU64    Y6, (R10)(DI*1); \
+	VMOVDQU64    Y5, (R11); \
+	VMOVDQU64    Y4, (R11)(SI*1); \
+	VMOVDQU64    Y3, (R11)(SI*2); \
+	VMOVDQU64    Y2, (R11)(DI*1); \
+	VMOVDQU64    Y1, (R12); \
+	VMOVDQU64    Y0, (R12)(SI*1); \
+	VMOVDQU64    Y16, (R12)(SI*2); \
+	VMOVDQU64    Y15, (R12)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile572; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip571; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band570; \
+	VZEROUPPER; \
+	RET
+	tile32x1AVX512BW_body
+
 // func tile16x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·tile16x2AVX512BW(SB), NOSPLIT, $0-104
@@ -15498,15 +15656,14 @@ TEXT ·tile16x2AVX512BW(SB), NOSPLIT, $0-104
 	VMOVDQU64 shuffle653<>+0(SB), Z26; \
 	VMOVDQU64 shuffle654<>+0(SB), Z25; \
 	VMOVDQU64 shuffle655<>+0(SB), Z24; \
-band570: \
+band573: \
 	MOVQ strips+24(FP), R9; \
-strip571: \
+strip574: \
 	MOVQ tiles+16(FP), R8; \
-tile572: \
+tile575: \
 	LEAQ          (AX)(DX*4), R10; \
 	LEAQ          (R10)(DX*4), R11; \
 	LEAQ          (R11)(DX*4), R12; \
-	MOVQ          CX, R13; \
 	VMOVDQU64     (AX), Z0; \
 	VMOVDQU64     (AX)(DX*1), Z1; \
 	VMOVDQU64     (AX)(DX*2), Z2; \
@@ -15635,57 +15792,58 @@ tile572: \
 	VMOVDQU64     shuffle657<>+0(SB), Z16; \
 	VPERMW        Z1, Z16, K7, Z2; \
 	VPERMT2W      Z1, Z24, Z0; \
-	VMOVDQU       Y3, (R13); \
-	VMOVDQU       Y7, (R13)(SI*1); \
-	VMOVDQU       Y12, (R13)(SI*2); \
-	VMOVDQU       Y15, (R13)(DI*1); \
-	LEAQ          (R13)(SI*4), R13; \
-	VMOVDQU       Y11, (R13); \
-	VMOVDQU       Y13, (R13)(SI*1); \
-	VMOVDQU       Y9, (R13)(SI*2); \
-	VMOVDQU64     Y17, (R13)(DI*1); \
-	LEAQ          (R13)(SI*4), R13; \
-	VMOVDQU       Y8, (R13); \
-	VMOVDQU       Y10, (R13)(SI*1); \
-	VMOVDQU       Y5, (R13)(SI*2); \
-	VMOVDQU       Y14, (R13)(DI*1); \
-	LEAQ          (R13)(SI*4), R13; \
-	VMOVDQU       Y4, (R13); \
-	VMOVDQU       Y6, (R13)(SI*1); \
-	VMOVDQU       Y2, (R13)(SI*2); \
-	VMOVDQU       Y0, (R13)(DI*1); \
-	LEAQ          (R13)(SI*4), R13; \
-	VEXTRACTI64X4 $0x01, Z3, (R13); \
-	VEXTRACTI64X4 $0x01, Z7, (R13)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z12, (R13)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z15, (R13)(DI*1); \
-	LEAQ          (R13)(SI*4), R13; \
-	VEXTRACTI64X4 $0x01, Z11, (R13); \
-	VEXTRACTI64X4 $0x01, Z13, (R13)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z9, (R13)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z17, (R13)(DI*1); \
-	LEAQ          (R13)(SI*4), R13; \
-	VEXTRACTI64X4 $0x01, Z8, (R13); \
-	VEXTRACTI64X4 $0x01, Z10, (R13)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z5, (R13)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z14, (R13)(DI*1); \
-	LEAQ          (R13)(SI*4), R13; \
-	VEXTRACTI64X4 $0x01, Z4, (R13); \
-	VEXTRACTI64X4 $0x01, Z6, (R13)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z2, (R13)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z0, (R13)(DI*1); \
+	MOVQ          CX, R10; \
+	VMOVDQU       Y3, (R10); \
+	VMOVDQU       Y7, (R10)(SI*1); \
+	VMOVDQU       Y12, (R10)(SI*2); \
+	VMOVDQU       Y15, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VMOVDQU       Y11, (R10); \
+	VMOVDQU       Y13, (R10)(SI*1); \
+	VMOVDQU       Y9, (R10)(SI*2); \
+	VMOVDQU64     Y17, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VMOVDQU       Y8, (R10); \
+	VMOVDQU       Y10, (R10)(SI*1); \
+	VMOVDQU       Y5, (R10)(SI*2); \
+	VMOVDQU       Y14, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VMOVDQU       Y4, (R10); \
+	VMOVDQU       Y6, (R10)(SI*1); \
+	VMOVDQU       Y2, (R10)(SI*2); \
+	VMOVDQU       Y0, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI64X4 $0x01, Z3, (R10); \
+	VEXTRACTI64X4 $0x01, Z7, (R10)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z12, (R10)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z15, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI64X4 $0x01, Z11, (R10); \
+	VEXTRACTI64X4 $0x01, Z13, (R10)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z9, (R10)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z17, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI64X4 $0x01, Z8, (R10); \
+	VEXTRACTI64X4 $0x01, Z10, (R10)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z5, (R10)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z14, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI64X4 $0x01, Z4, (R10); \
+	VEXTRACTI64X4 $0x01, Z6, (R10)(SI*1); \
+	VEXTRACTI64X4 $0x01, Z2, (R10)(SI*2); \
+	VEXTRACTI64X4 $0x01, Z0, (R10)(DI*1); \
 	ADDQ          srcTile+64(FP), AX; \
 	ADDQ          dstTile+56(FP), CX; \
 	DECQ          R8; \
-	JNZ           tile572; \
+	JNZ           tile575; \
 	ADDQ          srcSkip+80(FP), AX; \
 	ADDQ          dstSkip+72(FP), CX; \
 	DECQ          R9; \
-	JNZ           strip571; \
+	JNZ           strip574; \
 	ADDQ          srcBandSkip+96(FP), AX; \
 	ADDQ          dstBandSkip+88(FP), CX; \
 	DECQ          bands+32(FP); \
-	JNZ           band570; \
+	JNZ           band573; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX512BW_body
@@ -15801,11 +15959,11 @@ TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
 	VMOVDQU64 shuffle651<>+0(SB), Z26; \
 	VMOVDQU64 shuffle652<>+0(SB), Z25; \
 	VMOVDQU64 shuffle653<>+0(SB), Z24; \
-band573: \
+band576: \
 	MOVQ strips+24(FP), R9; \
-strip574: \
+strip577: \
 	MOVQ tiles+16(FP), R8; \
-tile575: \
+tile578: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (R10)(DX*4), R11; \
 	LEAQ      (R11)(DX*4), R12; \
@@ -15943,15 +16101,15 @@ tile575: \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
-	JNZ       tile575; \
+	JNZ       tile578; \
 	ADDQ      srcSkip+80(FP), AX; \
 	ADDQ      dstSkip+72(FP), CX; \
 	DECQ      R9; \
-	JNZ       strip574; \
+	JNZ       strip577; \
 	ADDQ      srcBandSkip+96(FP), AX; \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
-	JNZ       band573; \
+	JNZ       band576; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BW_body
@@ -15992,11 +16150,11 @@ TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
 	VMOVDQU64 shuffle649<>+0(SB), Z28; \
 	VMOVDQU64 shuffle650<>+0(SB), Z27; \
 	VMOVDQU64 shuffle651<>+0(SB), Z26; \
-band576: \
+band579: \
 	MOVQ strips+24(FP), R9; \
-strip577: \
+strip580: \
 	MOVQ tiles+16(FP), R8; \
-tile578: \
+tile581: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (CX)(SI*4), R11; \
 	VMOVDQU64 (AX), Z0; \
@@ -16054,15 +16212,15 @@ tile578: \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
-	JNZ       tile578; \
+	JNZ       tile581; \
 	ADDQ      srcSkip+80(FP), AX; \
 	ADDQ      dstSkip+72(FP), CX; \
 	DECQ      R9; \
-	JNZ       strip577; \
+	JNZ       strip580; \
 	ADDQ      srcBandSkip+96(FP), AX; \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
-	JNZ       band576; \
+	JNZ       band579; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BW_body
@@ -16077,86 +16235,54 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+64; \
-	JAE  runs579; \
+	JAE  runs582; \
 	CMPQ DX, $+32; \
-	JAE  runs580; \
+	JAE  runs583; \
 	CMPQ DX, $+16; \
-	JAE  runs581; \
+	JAE  runs584; \
 	RET; \
-runs579: \
+runs582: \
 	SUBQ $+64, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group582: \
+group585: \
 	MOVQ rows+48(FP), R10; \
-row583: \
+row586: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run584: \
+run587: \
 	XORQ R14, R14; \
-pieces585: \
+pieces588: \
 	VMOVDQU64 (R13)(R14*1), Z0; \
 	VMOVDQU64 Z0, (R12)(R14*1); \
 	CMPQ      R14, SI; \
-	JEQ       piecesdone586; \
+	JEQ       piecesdone589; \
 	ADDQ      $+64, R14; \
 	CMPQ      R14, SI; \
-	JLE       pieces585; \
+	JLE       pieces588; \
 	MOVQ      SI, R14; \
-	JMP       pieces585; \
-piecesdone586: \
+	JMP       pieces588; \
+piecesdone589: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run584; \
+	JNZ  run587; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row583; \
+	JNZ  row586; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group582; \
+	JNZ  group585; \
 	VZEROUPPER; \
 	RET; \
-runs580: \
+runs583: \
 	SUBQ $+32, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group587: \
-	MOVQ rows+48(FP), R10; \
-row588: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run589: \
-	VMOVDQU (R13), Y0; \
-	VMOVDQU (R13)(SI*1), Y1; \
-	VMOVDQU Y0, (R12); \
-	VMOVDQU Y1, (R12)(SI*1); \
-	ADDQ    DX, R12; \
-	ADDQ    DI, R13; \
-	DECQ    R11; \
-	JNZ     run589; \
-	ADDQ    R8, AX; \
-	ADDQ    R9, CX; \
-	DECQ    R10; \
-	JNZ     row588; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group587; \
-	VZEROUPPER; \
-	RET; \
-runs581: \
-	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
@@ -16169,10 +16295,10 @@ row591: \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
 run592: \
-	VMOVDQU (R13), X0; \
-	VMOVDQU (R13)(SI*1), X1; \
-	VMOVDQU X0, (R12); \
-	VMOVDQU X1, (R12)(SI*1); \
+	VMOVDQU (R13), Y0; \
+	VMOVDQU (R13)(SI*1), Y1; \
+	VMOVDQU Y0, (R12); \
+	VMOVDQU Y1, (R12)(SI*1); \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
@@ -16185,6 +16311,38 @@ run592: \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
 	JNZ     group590; \
+	VZEROUPPER; \
+	RET; \
+runs584: \
+	SUBQ $+16, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group593: \
+	MOVQ rows+48(FP), R10; \
+row594: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run595: \
+	VMOVDQU (R13), X0; \
+	VMOVDQU (R13)(SI*1), X1; \
+	VMOVDQU X0, (R12); \
+	VMOVDQU X1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run595; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row594; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group593; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX512BW_body
@@ -16393,6 +16551,8 @@ DATA ·stackZip2x4AVX512BWEntry(SB)/8, $·stackZip2x4AVX512BW(SB)
 GLOBL ·stackZip2x4AVX512BWEntry(SB), RODATA, $8
 DATA ·stackUnzip2x4AVX512BWEntry(SB)/8, $·stackUnzip2x4AVX512BW(SB)
 GLOBL ·stackUnzip2x4AVX512BWEntry(SB), RODATA, $8
+DATA ·tile32x1AVX512BWEntry(SB)/8, $·tile32x1AVX512BW(SB)
+GLOBL ·tile32x1AVX512BWEntry(SB), RODATA, $8
 DATA ·tile16x2AVX512BWEntry(SB)/8, $·tile16x2AVX512BW(SB)
 GLOBL ·tile16x2AVX512BWEntry(SB), RODATA, $8
 DATA ·tile16x4AVX512BWEntry(SB)/8, $·tile16x4AVX512BW(SB)

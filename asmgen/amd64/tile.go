@@ -22,8 +22,12 @@ import (
 // pointer that steps four columns at a time.
 func (g *Generator) tile(k table.Kernel) error {
 	c := g.c
+	vl := k.ISA.TwoTable() && k.Width == 1 // AVX2's program in 32 registers
 	p, err := vec.Tile(k.Width)
-	if k.ISA.TwoTable() {
+	switch {
+	case vl:
+		p, err = vec.TileVL()
+	case k.ISA.TwoTable():
 		p, err = vec.Tile512(k.Width, k.ISA.BytePermutes())
 	}
 	if err != nil {
@@ -47,7 +51,7 @@ func (g *Generator) tile(k table.Kernel) error {
 	}
 	src, dst := side("srcRow", b), side("dstRow", cols)
 	var idx map[string]reg.VecPhysical // AVX-512's permute indices, in registers
-	if k.ISA.TwoTable() {
+	if k.ISA.TwoTable() && !vl {
 		idx = g.hoistIndices(p)
 	}
 	tiles, strips := c.GP64(), c.GP64()
@@ -65,30 +69,29 @@ func (g *Generator) tile(k table.Kernel) error {
 			r.bases = append(r.bases, next)
 		}
 	}
-	bases(&src, s, b)
-	out := func(x, off int) operand.Mem { return dst.mem(x, off) } // dst's bases as they are when it stores
+	in := func(x, off int) operand.Mem { return src.mem(x, off) } // src's bases as they are when it loads
+	out := func(x, off int) operand.Mem { return dst.mem(x, off) }
+	if b <= 16 {
+		bases(&src, s, b)
+	} else { // the rows of each half from a pointer of its own, stepping
+		half := g.stepping(k, src, s, b/2)
+		in = half
+	}
 	if cols <= 16 {
 		bases(&dst, d, cols)
 	} else {
-		p = p.Grouped()
-		dst.bases = []reg.GPVirtual{c.GP64()}
-		c.MOVQ(d, dst.bases[0])
-		at := 0 // the column dst.bases[0] points at
-		out = func(x, off int) operand.Mem {
-			if x < at {
-				panic(fmt.Sprintf("amd64: %s stores column %d after column %d", k.Name(), x, at))
-			}
-			for x >= at+dst.split { // the next four columns
-				c.LEAQ(operand.Mem{Base: dst.bases[0], Index: dst.lane, Scale: 4}, dst.bases[0])
-				at += dst.split
-			}
-			return dst.mem(x-at, off)
-		}
+		out = g.stepping(k, dst, d, cols)
 	}
-	if k.ISA.TwoTable() {
-		g.lower512(p, src.mem, out, idx, nil) // src's bases are set
-	} else {
-		g.lower(p, src.mem, out)
+	if b > 16 || cols > 16 {
+		p = p.Grouped() // loads and stores in stream order, as stepping needs
+	}
+	switch {
+	case vl:
+		g.lowerVL(p, in, out)
+	case k.ISA.TwoTable():
+		g.lower512(p, in, out, idx, nil)
+	default:
+		g.lower(p, in, out)
 	}
 	step := func(srcStep, dstStep string) {
 		c.ADDQ(param(c, srcStep), s)
@@ -106,4 +109,66 @@ func (g *Generator) tile(k table.Kernel) error {
 	c.VZEROUPPER()
 	c.RET()
 	return nil
+}
+
+// stepping addresses the lanes of r (rows or columns) from pointers that
+// step four lanes at a time, one for each span of run lanes from base
+// on: where a tile has more lanes than rowAddr's bases can take in
+// registers. Its lanes must be asked for in order within each span.
+func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run int) func(x, off int) operand.Mem {
+	c := g.c
+	var ptrs []reg.GPVirtual
+	var at []int // the lane each pointer points at, within its span
+	return func(x, off int) operand.Mem {
+		span := x / run
+		for len(ptrs) <= span { // a span's pointer, made where it is first used
+			p := c.GP64()
+			c.MOVQ(base, p)
+			for range len(ptrs) * run / r.split {
+				c.LEAQ(operand.Mem{Base: p, Index: r.lane, Scale: 4}, p)
+			}
+			ptrs, at = append(ptrs, p), append(at, 0)
+		}
+		x -= span * run
+		if x < at[span] {
+			panic(fmt.Sprintf("amd64: %s reaches lane %d of a span after lane %d", k.Name(), x, at[span]))
+		}
+		for x >= at[span]+r.split { // the next four lanes
+			c.LEAQ(operand.Mem{Base: ptrs[span], Index: r.lane, Scale: 4}, ptrs[span])
+			at[span] += r.split
+		}
+		q := r
+		q.bases = ptrs[span : span+1]
+		return q.mem(x-at[span], off)
+	}
+}
+
+// lowerVL emits a program of 32-byte loads of row pairs, unpacks and
+// whole-register stores (vec.TileVL) in all 32 of AVX-512's registers, at
+// 32 bytes (AVX-512 VL): EVEX forms where a register is beyond 15.
+func (g *Generator) lowerVL(p *vec.Prog, in, out func(stream, off int) operand.Mem) {
+	c := g.c
+	alloc := p.Allocate(vec.Alloc{Regs: zmmRegs})
+	val := func(v int) reg.VecPhysical { return zmm(alloc.Of[v]).AsY().(reg.VecPhysical) }
+	for _, ins := range p.Instrs {
+		switch ins.Op {
+		case vec.LoadPair:
+			dst := val(ins.Dst)
+			c.VMOVDQU64(in(ins.Mem.Stream, ins.Mem.Off), dst.AsX())
+			c.VINSERTI32X4(operand.Imm(1), in(ins.Mem2.Stream, ins.Mem2.Off), dst, dst)
+		case vec.Interleave:
+			unpack := map[[2]int]func(...operand.Op){
+				{1, 0}: c.VPUNPCKLBW, {1, 1}: c.VPUNPCKHBW, {2, 0}: c.VPUNPCKLWD, {2, 1}: c.VPUNPCKHWD,
+				{4, 0}: c.VPUNPCKLDQ, {4, 1}: c.VPUNPCKHDQ, {8, 0}: c.VPUNPCKLQDQ, {8, 1}: c.VPUNPCKHQDQ,
+			}[[2]int{ins.Grain, b2i(ins.High)}]
+			unpack(val(ins.B), val(ins.A), val(ins.Dst))
+		case vec.Store:
+			if ins.Part != 0 || ins.Size != 2*vec.LaneBytes {
+				panic(fmt.Sprintf("amd64: no VL store of part %d of %d bytes", ins.Part, ins.Size))
+			}
+			c.VMOVDQU64(val(ins.A), out(ins.Mem.Stream, ins.Mem.Off))
+		default:
+			panic(fmt.Sprintf("amd64: no VL lowering of op %d", ins.Op))
+		}
+	}
 }

@@ -613,21 +613,22 @@ func (i ISA) BundleWidths() []int {
 
 // TileWidths are the word sizes of an ISA's tile kernels: every one for
 // the ISAs whose widest registers are 32 bytes of 16-byte lanes (vec.Tile;
-// AVX2); 2, 4 and 8 bytes for those with two-table permutes of 64-byte
-// registers (vec.Tile512; AVX-512), whose tiles read whole cache lines,
-// which AVX2's cannot hold in 16 registers: on a Zen 5, a 1024x1024
-// matrix, rows 4 KiB apart, moved at 0.29 of copy() with AVX2's tiles of
-// 4-byte words, 0.50 with AVX-512's (2-byte words: 0.21 and 0.36). Their
-// bytes lost to AVX2's even with VBMI's byte permutes (NCHW to NHWC of
-// 1x64x56x56, 0.43 against 0.30), so the AVX-512 tiers run AVX2's for
-// bytes. ISAs of 16-byte registers (NEON) have vec.Tile16's, one register
-// a row.
+// AVX2), and for those with two-table permutes of 64-byte registers
+// (AVX-512): 2, 4 and 8 bytes by vec.Tile512, whose tiles read whole cache
+// lines, which AVX2's cannot hold in 16 registers (on a Zen 5, a
+// 1024x1024 matrix of 4-byte words, rows 4 KiB apart, moved at 0.29 of
+// copy() with AVX2's tiles, 0.50 with AVX-512's), and bytes by AVX2's
+// program in 32 registers (vec.TileVL: 32 rows, no cross-lane permute;
+// NHWC to NCHW of 1x112x112x16, 0.43 of copy() with AVX2's tile, 0.51).
+// Tile512's bytes, with VBMI's byte permutes, lost to AVX2's (NCHW to
+// NHWC of 1x64x56x56, 0.30 against 0.43). ISAs of 16-byte registers
+// (NEON) have vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {
 	case i.Vector() <= 2*vec.LaneBytes && !i.TwoTable():
 		return []int{1, 2, 4, 8}
 	case i.Vector() == vec.ZMM && i.TwoTable():
-		return []int{2, 4, 8}
+		return []int{1, 2, 4, 8}
 	}
 	return nil
 }
@@ -635,6 +636,8 @@ func (i ISA) TileWidths() []int {
 // TileShape is the tile of a tile kernel: b rows of chunk bytes.
 func (k Kernel) TileShape() (b, chunk int) {
 	switch {
+	case k.ISA.TwoTable() && k.Width == 1:
+		return vec.TileShapeVL()
 	case k.ISA.TwoTable():
 		return vec.TileShape512(k.Width)
 	case k.ISA.Vector() == vec.LaneBytes:

@@ -40,10 +40,26 @@ func TileWant(b, w, chunk int) map[int]Value {
 	return want
 }
 
+// TileShapeVL is the tile of bytes a tile kernel moves in 32 registers of
+// 32 bytes (AVX-512 VL): 32 rows of 16 bytes, so that half a column fills a
+// lane and each column is one register, as for TileShape's words.
+func TileShapeVL() (b, chunk int) { return 32, LaneBytes }
+
 // Tile builds the transpose of one tile of w-byte words (TileShape) in
 // 32-byte registers and proves it.
 func Tile(w int) (*Prog, error) {
 	b, chunk := TileShape(w)
+	return tile(w, b, chunk)
+}
+
+// TileVL is Tile for bytes in 32 registers (TileShapeVL).
+func TileVL() (*Prog, error) {
+	b, chunk := TileShapeVL()
+	return tile(1, b, chunk)
+}
+
+// tile builds the transpose of b rows of chunk bytes of w-byte words.
+func tile(w, b, chunk int) (*Prog, error) {
 	half := b / 2 * w // bytes of half a column, in one lane
 	if w < 1 || w > 8 || w&(w-1) != 0 || half != LaneBytes && half != LaneBytes/2 {
 		return nil, fmt.Errorf("vec: no tile of %d-byte words", w)
