@@ -28,7 +28,7 @@ func (g *Generator) tile(k table.Kernel) error {
 	case vl:
 		p, err = vec.TileVL()
 	case k.ISA.TwoTable():
-		p, err = vec.Tile512(k.Width, k.ISA.BytePermutes())
+		p, err = vec.Tile512(k.Width)
 	}
 	if err != nil {
 		return err

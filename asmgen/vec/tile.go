@@ -90,18 +90,18 @@ func tile(w, b, chunk int) (*Prog, error) {
 // tile reads whole cache lines, and, for 4- and 8-byte words, writes them.
 func TileShape512(w int) (b, chunk int) { return min(16, ZMM/w), ZMM }
 
-// Tile512 builds the transpose of one tile of w-byte words (TileShape512)
-// in 64-byte registers by swapping blocks. A register of n rows' words
-// holds ZMM/(n*w) segments of n words; at each step, for blocks of d words
-// from half a segment down to one, registers i and i+d (i with bit d
-// clear) exchange the blocks that lie off the diagonal of their 2d x 2d
-// squares, one two-table permute each, of the widest grain (up to 8 bytes)
-// a block holds whole. Segment s of register i ends holding column
-// s*n + i. bytes tells whether permutes of 1-byte grains exist (VBMI),
-// which 1-byte words need.
-func Tile512(w int, bytes bool) (*Prog, error) {
+// Tile512 builds the transpose of one tile of w-byte words (2, 4 or 8;
+// TileShape512) in 64-byte registers by swapping blocks. A register of n
+// rows' words holds ZMM/(n*w) segments of n words; at each step, for
+// blocks of d words from half a segment down to one, registers i and i+d
+// (i with bit d clear) exchange the blocks that lie off the diagonal of
+// their 2d x 2d squares, one two-table permute each, of the widest grain
+// (up to 8 bytes) a block holds whole. Segment s of register i ends
+// holding column s*n + i. (Bytes would need VBMI's byte permutes, and
+// lost to AVX2's program in 32 registers: see TileVL.)
+func Tile512(w int) (*Prog, error) {
 	n, chunk := TileShape512(w)
-	if w < 1 || w > 8 || w&(w-1) != 0 || w == 1 && !bytes {
+	if w < 2 || w > 8 || w&(w-1) != 0 {
 		return nil, fmt.Errorf("vec: no 64-byte tile of %d-byte words", w)
 	}
 	seg := n * w // bytes of a segment
