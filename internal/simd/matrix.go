@@ -16,10 +16,13 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // and leave before they are finished: on a Zen 5, a 256x784 matrix of
 // 4-byte words (NCHW to NHWC, C = 256) moved at 0.14 of copy() that way.
 func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
+	if w < 1 || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
+		return nil
+	}
 	if c := t.thinMatrix(dst, src, m, w); c != nil {
 		return c
 	}
-	if w < 1 || w > MaxTileWidth || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
+	if w > MaxTileWidth {
 		return nil
 	}
 	// This table's tile kernel, or its base's if it has none or the
