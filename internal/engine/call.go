@@ -69,7 +69,7 @@ func (c *Prepared) Bytes() int { return c.bytes }
 func (c *Prepared) Run(dst, src []byte) {
 	space, depth := sides(c.op, dst, src)
 	if c.pieces != nil {
-		if n := workers(c.requested, c.bytes, len(c.pieces)); n > 1 {
+		if n := Workers(c.requested, c.bytes, len(c.pieces)); n > 1 {
 			c.parallel(space, depth, n)
 			return
 		}
@@ -106,7 +106,7 @@ func (c *Prepared) parallel(space, depth []byte, n int) {
 func (c *Prepared) Describe() Route {
 	r := Route{Tier: c.tier, Plan: c.plan.String(), Workers: 1, Kernel: "nothing to move"}
 	if c.pieces != nil {
-		r.Workers = workers(c.requested, c.bytes, len(c.pieces))
+		r.Workers = Workers(c.requested, c.bytes, len(c.pieces))
 	}
 	if len(c.calls) > 0 {
 		r.Kernel = c.calls[0].Kernel()

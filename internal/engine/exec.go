@@ -168,7 +168,7 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	if n == 0 {
 		return c
 	}
-	stream, split := n >= streamMin(), splits(g.Workers, n)
+	stream, split := n >= streamMin(), Splits(g.Workers, n)
 	if !stream && !split {
 		if plan, calls := t.Kernels.OnePass(g); calls != nil {
 			c.calls, c.plan = calls, plan
@@ -187,7 +187,7 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	total := p.total()
 	pieces := 1
 	if split {
-		pieces = max(1, min(total, n/minWorkerBytes, maxPieces))
+		pieces = max(1, min(total, n/minWorkerBytes, MaxPieces))
 		c.pieces = make([]int, 0, pieces)
 	}
 	for i := range pieces {
@@ -256,7 +256,7 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 			k.Run(g.Op, p.kind, space[so:so+sn], depth[do:do+dn], a)
 		})
 	}
-	n := workers(g.Workers, g.Len()*int(unsafe.Sizeof(*new(T))), total)
+	n := Workers(g.Workers, g.Len()*int(unsafe.Sizeof(*new(T))), total)
 	var wg sync.WaitGroup
 	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
 	for i := 1; i < n; i++ {
@@ -300,17 +300,18 @@ const (
 
 var minWorkerBytes = 256 << 10
 
-// maxPieces bounds the pieces of a prepared call, and so its size: past
+// MaxPieces bounds the pieces of a prepared call, and so its size: past
 // 1 GiB pieces grow beyond minWorkerBytes rather than in number, so that
 // planning a tensor of any size that fits in int takes bounded memory. No
 // call runs on more goroutines than pieces.
-const maxPieces = 1 << 12
+const MaxPieces = 1 << 12
 
-// splits reports whether a call of the given size may run on several
-// goroutines, whatever GOMAXPROCS is when it runs: its prepared call is
-// then cut into pieces of about minWorkerBytes, which its goroutines
-// share.
-func splits(requested, bytes int) bool {
+// Splits reports whether a call of the given size may run on several
+// goroutines, with Params.Workers = requested (0: automatic), whatever
+// GOMAXPROCS is when it runs: its prepared call is then cut into pieces of
+// about minWorkerBytes, which its goroutines share. General transposes
+// (internal/transpose) decide so too.
+func Splits(requested, bytes int) bool {
 	return requested != 1 && bytes >= 2*minWorkerBytes && (requested > 1 || bytes >= parallelMin)
 }
 
@@ -337,21 +338,13 @@ func streamFrom(llc int) int {
 // maxStreamMin is the largest streamMin the CPU can give.
 const maxStreamMin = 8 << 20
 
-// workers is how many goroutines a call of the given size uses; each gets
-// at least one of its pieces (groups, for Execute).
-// Workers is how many goroutines a call of the given size and pieces of
-// work runs on, with Params.Workers = requested (0: automatic): what the
-// operators' calls use, for the plans of general transposes.
-func Workers(requested, bytes, pieces int) int { return workers(requested, bytes, pieces) }
-
-// Splits reports whether a call of the given size may run on several
-// goroutines, as the operators' calls decide it.
-func Splits(requested, bytes int) bool { return splits(requested, bytes) }
-
 // MinWorkerBytes is the least work worth a goroutine of its own.
 func MinWorkerBytes() int { return minWorkerBytes }
 
-func workers(requested, bytes, pieces int) int {
+// Workers is how many goroutines a call of the given size uses, with
+// Params.Workers = requested; each gets at least one of its pieces
+// (groups, for Execute).
+func Workers(requested, bytes, pieces int) int {
 	n := requested
 	if n == 0 {
 		if bytes < parallelMin {

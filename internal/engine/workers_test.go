@@ -20,8 +20,8 @@ func TestAutomaticWorkers(t *testing.T) {
 		{64 << 20, 1, 1},
 		{1 << 30, 3, min(procs, 3)},
 	} {
-		if got := workers(0, c.bytes, c.groups); got != c.want {
-			t.Errorf("workers(0, %d, %d) = %d, want %d", c.bytes, c.groups, got, c.want)
+		if got := Workers(0, c.bytes, c.groups); got != c.want {
+			t.Errorf("Workers(0, %d, %d) = %d, want %d", c.bytes, c.groups, got, c.want)
 		}
 	}
 	// Explicit counts are bounds: never more than GOMAXPROCS, one goroutine
@@ -34,8 +34,8 @@ func TestAutomaticWorkers(t *testing.T) {
 		{64, 1 << 30, 3, min(procs, 3)},
 		{2, 1 << 30, 1 << 20, min(procs, 2)},
 	} {
-		if got := workers(c.requested, c.bytes, c.groups); got != c.want {
-			t.Errorf("workers(%d, %d, %d) = %d, want %d", c.requested, c.bytes, c.groups, got, c.want)
+		if got := Workers(c.requested, c.bytes, c.groups); got != c.want {
+			t.Errorf("Workers(%d, %d, %d) = %d, want %d", c.requested, c.bytes, c.groups, got, c.want)
 		}
 	}
 }

@@ -159,7 +159,7 @@ func newWordForm(size, perm []int, elem, word int, k engine.Kernels) wordForm {
 	f.nest = f.loops()
 	if k != nil {
 		f.call, f.fold = f.kernelCall(k, 0, 0)
-		if f.call != nil && f.fold == f.outer && engine.Splits(workers(f.bytes()), f.bytes()) {
+		if n := f.bytes(); f.call != nil && f.fold == f.outer && engine.Splits(workers(n), n) {
 			f.pieces = f.split(k)
 		}
 	}
@@ -183,7 +183,7 @@ func (f *wordForm) split(k engine.Kernels) []engine.Call {
 	if f.runs {
 		across = f.count[f.outer-1]
 	}
-	n := min(across, max(1, f.bytes()/engine.MinWorkerBytes()), maxPieces)
+	n := min(across, max(1, f.bytes()/engine.MinWorkerBytes()), engine.MaxPieces)
 	if n < 2 {
 		return nil
 	}
@@ -214,10 +214,6 @@ func workers(bytes int) int {
 	}
 	return bytes / (8 << 20)
 }
-
-// maxPieces bounds the pieces of a plan, as engine bounds a prepared
-// call's.
-const maxPieces = 1 << 12
 
 // kernelCall is the call of the tier's kernels for the innermost work of
 // f and as many of its innermost outer loops as the kernels take, and
