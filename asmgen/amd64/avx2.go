@@ -252,11 +252,7 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 		case vec.Store:
 			g.store(p.Width, val(ins.A), ins.Part, ins.Size, out(ins.Mem.Stream, ins.Mem.Off))
 		case vec.Interleave:
-			unpack := map[[2]int]func(...operand.Op){
-				{1, 0}: c.VPUNPCKLBW, {1, 1}: c.VPUNPCKHBW, {2, 0}: c.VPUNPCKLWD, {2, 1}: c.VPUNPCKHWD,
-				{4, 0}: c.VPUNPCKLDQ, {4, 1}: c.VPUNPCKHDQ, {8, 0}: c.VPUNPCKLQDQ, {8, 1}: c.VPUNPCKHQDQ,
-			}[[2]int{ins.Grain, b2i(ins.High)}]
-			unpack(val(ins.B), val(ins.A), dst)
+			g.unpack(ins, val(ins.B), val(ins.A), dst)
 		case vec.Deinterleave:
 			g.deinterleave(ins.Grain, ins.High, val(ins.A), val(ins.B), dst, tmp)
 		case vec.Lanes:
@@ -284,6 +280,17 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			c.VPERMQ(operand.Imm(uint64(imm)), val(ins.A), dst)
 		}
 	}
+}
+
+// unpack emits an Interleave of b into a (high or low halves of each
+// lane, at its grain) into dst: VPUNPCKL/H of bytes to quadwords.
+func (g *Generator) unpack(ins vec.Instr, b, a, dst reg.Register) {
+	c := g.c
+	op := map[[2]int]func(...operand.Op){
+		{1, 0}: c.VPUNPCKLBW, {1, 1}: c.VPUNPCKHBW, {2, 0}: c.VPUNPCKLWD, {2, 1}: c.VPUNPCKHWD,
+		{4, 0}: c.VPUNPCKLDQ, {4, 1}: c.VPUNPCKHDQ, {8, 0}: c.VPUNPCKLQDQ, {8, 1}: c.VPUNPCKHQDQ,
+	}[[2]int{ins.Grain, b2i(ins.High)}]
+	op(b, a, dst)
 }
 
 // ymm lists the registers AVX2 code may use.

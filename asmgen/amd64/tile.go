@@ -157,11 +157,7 @@ func (g *Generator) lowerVL(p *vec.Prog, in, out func(stream, off int) operand.M
 			c.VMOVDQU64(in(ins.Mem.Stream, ins.Mem.Off), dst.AsX())
 			c.VINSERTI32X4(operand.Imm(1), in(ins.Mem2.Stream, ins.Mem2.Off), dst, dst)
 		case vec.Interleave:
-			unpack := map[[2]int]func(...operand.Op){
-				{1, 0}: c.VPUNPCKLBW, {1, 1}: c.VPUNPCKHBW, {2, 0}: c.VPUNPCKLWD, {2, 1}: c.VPUNPCKHWD,
-				{4, 0}: c.VPUNPCKLDQ, {4, 1}: c.VPUNPCKHDQ, {8, 0}: c.VPUNPCKLQDQ, {8, 1}: c.VPUNPCKHQDQ,
-			}[[2]int{ins.Grain, b2i(ins.High)}]
-			unpack(val(ins.B), val(ins.A), val(ins.Dst))
+			g.unpack(ins, val(ins.B), val(ins.A), val(ins.Dst))
 		case vec.Store:
 			if ins.Part != 0 || ins.Size != 2*vec.LaneBytes {
 				panic(fmt.Sprintf("amd64: no VL store of part %d of %d bytes", ins.Part, ins.Size))
