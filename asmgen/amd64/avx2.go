@@ -82,8 +82,13 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 		chunks = append(chunks, 2*32)
 	}
 	body := func(chunk int) (*vec.Prog, error) {
-		if transposes(k) && chunk == 32 {
+		switch {
+		case transposes(k) && chunk == 32:
 			return vec.TransposeUnzip(k.B, k.Width)
+		case k.Kind == table.Zip && vec.RotateFits(k.B, k.Width) && chunk == 32:
+			return vec.RotateZip(k.B, k.Width)
+		case k.Kind == table.Unzip && vec.RotateFits(k.B, k.Width) && chunk == 32:
+			return vec.RotateUnzip(k.B, k.Width)
 		}
 		return build(k.B, k.Width, chunk)
 	}
@@ -134,10 +139,14 @@ func transposes(k table.Kernel) bool {
 const vectorRegs = 16
 
 // scratch is how many registers beyond its operands an instruction's
-// lowering needs: byte and word deinterleaves mask or shift both inputs first.
+// lowering needs: byte and word deinterleaves mask or shift both inputs
+// first, and VPERMD takes its index from a register.
 func scratch(in vec.Instr) int {
-	if in.Op == vec.Deinterleave && in.Grain <= 2 {
+	switch {
+	case in.Op == vec.Deinterleave && in.Grain <= 2:
 		return 2
+	case in.Op == vec.Permute2 && !vec.IsBlend(in.Idx):
+		return 1
 	}
 	return 0
 }
@@ -261,9 +270,21 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			c.VPSHUFB(g.constant(maskBytes(ins.Mask)), val(ins.A), dst)
 		case vec.Or:
 			c.VPOR(val(ins.B), val(ins.A), dst)
-		case vec.Permute2: // only dword blends reach AVX2 (vec's blendShuffles and Tiled)
-			if !vec.IsBlend(ins.Idx) || ins.Grain != 4 {
+		case vec.Permute2: // dword blends (vec's blendShuffles, Tiled, Rotate*) and one-table dword permutes (Rotate*)
+			switch {
+			case ins.Grain != 4 || !vec.IsBlend(ins.Idx) && ins.A != ins.B:
 				panic(fmt.Sprintf("amd64: AVX2 has no permute of %d-byte grains %v", ins.Grain, ins.Idx))
+			case !vec.IsBlend(ins.Idx):
+				idx := make([]byte, 0, 32)
+				for k, i := range ins.Idx {
+					if i < 0 { // the grain stays
+						i = k
+					}
+					idx = append(idx, byte(i), 0, 0, 0)
+				}
+				c.VMOVDQU(g.constant(idx), tmp[0])
+				c.VPERMD(val(ins.A), tmp[0], dst)
+				continue
 			}
 			imm := 0
 			for k, i := range ins.Idx {

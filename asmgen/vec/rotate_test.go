@@ -1,0 +1,35 @@
+package vec
+
+import "testing"
+
+// TestRotate builds every rotating zip and unzip (finish proves them) and
+// counts their shuffles: one permute per lane, the rest blends.
+func TestRotate(t *testing.T) {
+	for _, b := range []int{3, 5, 7} {
+		for _, w := range []int{4, 8} {
+			for name, build := range map[string]func(int, int) (*Prog, error){"RotateZip": RotateZip, "RotateUnzip": RotateUnzip} {
+				p, err := build(b, w)
+				if err != nil {
+					t.Fatalf("%s(%d, %d): %v", name, b, w, err)
+				}
+				permutes, blends := 0, 0
+				for _, in := range p.Instrs {
+					switch {
+					case in.Op == Quads || in.Op == Permute2 && !IsBlend(in.Idx):
+						permutes++
+					case in.Op == Permute2:
+						blends++
+					}
+				}
+				if permutes != b || blends > b*(b-1) {
+					t.Errorf("%s(%d, %d): %d permutes and %d blends, want %d and at most %d", name, b, w, permutes, blends, b, b*(b-1))
+				}
+			}
+		}
+	}
+	for _, c := range [][2]int{{2, 4}, {3, 2}, {3, 1}, {4, 8}} {
+		if _, err := RotateZip(c[0], c[1]); err == nil {
+			t.Errorf("RotateZip(%d, %d) built", c[0], c[1])
+		}
+	}
+}
