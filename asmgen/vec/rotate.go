@@ -6,59 +6,82 @@ import (
 )
 
 // Rotating zips and unzips move b lanes (b odd) of w-byte words through
-// 32-byte registers with permutes across the whole register (AVX2's
-// VPERMD and VPERMQ): the interleaved side of a 32-byte chunk per lane is b
-// registers, and word k of interleaved register L belongs to lane
-// (n*L + k) % b, n = 32/w words a register. Since n is a power of two and b
-// odd, the b registers' words at each place k belong to b different lanes,
-// and each lane's words to different places. So a zip permutes each lane's
-// register once, putting each of its words at the place it takes in
-// whichever interleaved register it goes to, and builds each interleaved
-// register by blending those at each place; an unzip blends first and
-// permutes after. That is b permutes and at most b*(b-1) blends (VPBLENDD,
-// which runs on every vector port) for 32*b bytes, where ShuffleZip's
-// in-lane byte shuffles take one shuffle per lane and 16-byte piece of
-// output.
+// 32-byte registers. Take a span of the register that a permute covers:
+// all 32 bytes for 4- and 8-byte words (VPERMD, VPERMQ), each 16-byte half
+// for bytes and 2-byte words (VPSHUFB), whose halves then move two
+// independent pieces of each lane. The interleaved side of one span per
+// lane is b spans, and word k of interleaved span L belongs to lane
+// (n*L + k) % b, n words a span. Since n is a power of two and b odd, the
+// b spans' words at each place k belong to b different lanes, and each
+// lane's words to different places. So a zip permutes each lane's span
+// once, putting each of its words at the place it takes in whichever
+// interleaved span it goes to, and builds each interleaved span by
+// blending those at each place; an unzip blends first and permutes after.
+// That is b permutes and at most b*(b-1) blends (VPBLENDD, which runs on
+// every vector port; VPBLENDVB for bytes and words) for 32*b bytes, where
+// ShuffleZip's in-lane byte shuffles take one shuffle per lane and 16-byte
+// piece of output. Spans of 16 bytes put the interleaved halves in order
+// with one lane move per 32 bytes (zips) or load them in pairs (unzips).
 
 // RotateFits reports whether RotateZip and RotateUnzip move b lanes of
 // w-byte words.
-func RotateFits(b, w int) bool { return b%2 == 1 && b > 1 && (w == 4 || w == 8) }
+func RotateFits(b, w int) bool { return b%2 == 1 && b > 1 && w <= 8 && w&(w-1) == 0 }
 
-// rotatePlaces returns, for each lane j and place k, the lane's word that
-// place k of its interleaved register holds (x), and which interleaved
-// register that is (reg).
-func rotatePlaces(b, w int) (x, reg [][]int) {
-	n := 2 * LaneBytes / w
-	x, reg = make([][]int, b), make([][]int, b)
+// rotation is the places of a rotating zip or unzip of b lanes of w-byte
+// words: for each lane j and place k of a span, the lane's word that place
+// k of its interleaved span holds (x), and which interleaved span that is
+// (reg).
+type rotation struct {
+	b, w, span int
+	x, reg     [][]int
+}
+
+func newRotation(b, w int) rotation {
+	r := rotation{b: b, w: w, span: 2 * LaneBytes}
+	if w < 4 {
+		r.span = LaneBytes
+	}
+	n := r.span / w
+	r.x, r.reg = make([][]int, b), make([][]int, b)
 	for j := range b {
-		x[j], reg[j] = make([]int, n), make([]int, n)
+		r.x[j], r.reg[j] = make([]int, n), make([]int, n)
 	}
 	for L := range b {
 		for k := range n {
 			e := n*L + k
-			x[e%b][k], reg[e%b][k] = e/b, L
+			r.x[e%b][k], r.reg[e%b][k] = e/b, L
 		}
 	}
-	return x, reg
+	return r
 }
 
-// permuteWords moves the w-byte words of a: word k of the result is word
-// idx[k] of a (VPERMQ for 8-byte words, VPERMD for 4).
-func (p *Prog) permuteWords(a, w int, idx []int) int {
-	if w == 8 {
+// permute moves the words of each span of a: word k of the result is word
+// idx[k] of a.
+func (r rotation) permute(p *Prog, a int, idx []int) int {
+	switch r.w {
+	case 8:
 		return p.Quads(a, idx)
+	case 4:
+		return p.Permute2(a, a, 4, idx)
 	}
-	return p.Permute2(a, a, w, idx)
+	mask := make([]int8, 2*LaneBytes)
+	for i := range mask {
+		k, t := i%LaneBytes/r.w, i%r.w
+		mask[i] = int8(idx[k]*r.w + t)
+	}
+	return p.Shuffle(a, mask)
 }
 
-// blendWords is a with the w-byte words where fromB holds taken from b, as
-// a blend of dwords.
-func (p *Prog) blendWords(a, b, w int, fromB []bool) int {
-	sel := make([]bool, 2*LaneBytes/4)
-	for k := range sel {
-		sel[k] = fromB[k*4/w]
+// blend is a with the words at the places where fromB holds, in every
+// span, taken from b: a blend of dwords, or of the words themselves.
+func (r rotation) blend(p *Prog, a, b int, fromB []bool) int {
+	grain := min(r.w, 4)
+	n := r.span / r.w
+	sel := make([]bool, 2*LaneBytes/grain)
+	for q := range sel {
+		sel[q] = fromB[q*grain/r.w%n]
 	}
-	return p.Blend(a, b, 4, sel)
+	return p.Blend(a, b, grain, sel)
 }
 
 // RotateZip builds the zip of b lanes of w-byte words by 32-byte chunks
@@ -69,27 +92,42 @@ func RotateZip(b, w int) (*Prog, error) {
 	}
 	const chunk = 2 * LaneBytes
 	p := NewProg(chunk)
-	x, reg := rotatePlaces(b, w)
+	r := newRotation(b, w)
 	placed := make([]int, b)
 	for j := range b {
-		placed[j] = p.permuteWords(p.Load(Mem{j, 0}, chunk), w, x[j])
+		placed[j] = r.permute(p, p.Load(Mem{j, 0}, chunk), r.x[j])
 	}
+	ilv := make([]int, b)
 	for L := range b {
 		acc := -1
 		for j := range b {
-			from := make([]bool, len(reg[j]))
-			for k, r := range reg[j] {
-				from[k] = r == L
+			from := make([]bool, len(r.reg[j]))
+			for k, at := range r.reg[j] {
+				from[k] = at == L
 			}
 			switch {
 			case !slices.Contains(from, true): // the lane has no word here
 			case acc < 0:
 				acc = placed[j]
 			default:
-				acc = p.blendWords(acc, placed[j], w, from)
+				acc = r.blend(p, acc, placed[j], from)
 			}
 		}
-		p.Store(acc, 0, chunk, Mem{0, L * chunk})
+		ilv[L] = acc
+	}
+	if r.span == chunk {
+		for L, v := range ilv {
+			p.Store(v, 0, chunk, Mem{0, L * chunk})
+		}
+	} else {
+		// Half h of span register L is 16-byte piece h*b + L of the
+		// output: pair the pieces into whole registers.
+		piece := func(q int) (v, half int) { return ilv[q%b], q / b }
+		for i := range b {
+			a, ha := piece(2 * i)
+			c, hc := piece(2*i + 1)
+			p.Store(p.Lanes(a, c, [2]int{ha, 2 + hc}), 0, chunk, Mem{0, i * chunk})
+		}
 	}
 	return p.finish(inputs(b, chunk), map[int]Value{0: ZipWant(b, w, chunk)})
 }
@@ -102,28 +140,33 @@ func RotateUnzip(b, w int) (*Prog, error) {
 	}
 	const chunk = 2 * LaneBytes
 	p := NewProg(chunk)
-	x, reg := rotatePlaces(b, w)
+	r := newRotation(b, w)
 	ilv := make([]int, b)
 	for L := range b {
-		ilv[L] = p.Load(Mem{0, L * chunk}, chunk)
+		if r.span == chunk {
+			ilv[L] = p.Load(Mem{0, L * chunk}, chunk)
+		} else { // the two halves' span L
+			ilv[L] = p.LoadPair(Mem{0, L * LaneBytes}, Mem{0, (b + L) * LaneBytes})
+		}
 	}
 	for j := range b {
-		acc := ilv[reg[j][0]]
+		first := r.reg[j][0]
+		acc := ilv[first]
 		for L := range b {
-			from := make([]bool, len(reg[j]))
-			for k, r := range reg[j] {
-				from[k] = r == L && r != reg[j][0]
+			from := make([]bool, len(r.reg[j]))
+			for k, at := range r.reg[j] {
+				from[k] = at == L && at != first
 			}
 			if slices.Contains(from, true) {
-				acc = p.blendWords(acc, ilv[L], w, from)
+				acc = r.blend(p, acc, ilv[L], from)
 			}
 		}
 		// Word k of acc is word x[j][k] of lane j: put each in its place.
-		idx := make([]int, len(x[j]))
-		for k, at := range x[j] {
+		idx := make([]int, len(r.x[j]))
+		for k, at := range r.x[j] {
 			idx[at] = k
 		}
-		p.Store(p.permuteWords(acc, w, idx), 0, chunk, Mem{j, 0})
+		p.Store(r.permute(p, acc, idx), 0, chunk, Mem{j, 0})
 	}
 	return p.finish(inputs(1, b*chunk), UnzipWant(b, w, chunk))
 }

@@ -6,7 +6,7 @@ import "testing"
 // counts their shuffles: one permute per lane, the rest blends.
 func TestRotate(t *testing.T) {
 	for _, b := range []int{3, 5, 7} {
-		for _, w := range []int{4, 8} {
+		for _, w := range []int{1, 2, 4, 8} {
 			for name, build := range map[string]func(int, int) (*Prog, error){"RotateZip": RotateZip, "RotateUnzip": RotateUnzip} {
 				p, err := build(b, w)
 				if err != nil {
@@ -15,7 +15,7 @@ func TestRotate(t *testing.T) {
 				permutes, blends := 0, 0
 				for _, in := range p.Instrs {
 					switch {
-					case in.Op == Quads || in.Op == Permute2 && !IsBlend(in.Idx):
+					case in.Op == Quads || in.Op == Shuffle || in.Op == Permute2 && !IsBlend(in.Idx):
 						permutes++
 					case in.Op == Permute2:
 						blends++
@@ -27,7 +27,7 @@ func TestRotate(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range [][2]int{{2, 4}, {3, 2}, {3, 1}, {4, 8}} {
+	for _, c := range [][2]int{{2, 4}, {3, 3}, {1, 1}, {4, 8}, {3, 16}} {
 		if _, err := RotateZip(c[0], c[1]); err == nil {
 			t.Errorf("RotateZip(%d, %d) built", c[0], c[1])
 		}
