@@ -604,10 +604,10 @@ func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step i
 //go:noescape
 func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 
-// tile32x1AVX512BW transposes tiles of 32 rows of 16 bytes of 1-byte words, in each of strips strips.
+// tile64x1AVX512BW transposes tiles of 64 rows of 16 bytes of 1-byte words, in each of strips strips.
 //
 //go:noescape
-func tile32x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+func tile64x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile16x2AVX512BW transposes tiles of 16 rows of 64 bytes of 2-byte words, in each of strips strips.
 //

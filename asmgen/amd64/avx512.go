@@ -422,6 +422,8 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 			g.permute(ins, regs, dst, inPlace, idx, scratch)
 		case vec.Shuffle:
 			c.VPSHUFB(g.constant(maskBytes(ins.Mask)), regs[ins.A], dst)
+		case vec.Interleave:
+			g.unpack(ins, regs[ins.B], regs[ins.A], dst)
 		default:
 			panic(fmt.Sprintf("amd64: no AVX-512 lowering of op %d", ins.Op))
 		}

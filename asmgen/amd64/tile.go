@@ -1,7 +1,7 @@
 package amd64
 
-// The tile kernels of general transposes: vec.Tile in AVX2, vec.Tile512 in
-// AVX-512.
+// The tile kernels of general transposes: vec.Tile in AVX2, vec.Tile512
+// and, for bytes, vec.Tile512Lanes in AVX-512.
 
 import (
 	"fmt"
@@ -17,16 +17,15 @@ import (
 // around the proven tile program, its rows addressed from the tile's
 // first row and its columns from the tile's first column in dst, each in
 // runs of four (rowAddr). The steps stay in their argument slots:
-// registers are short with 16 rows and columns. Tiles of more columns
-// (AVX-512's of bytes and words) store them last, in order, from a
-// pointer that steps four columns at a time.
+// registers are short with 16 rows and columns. Tiles of more rows or
+// columns (AVX-512's) address them from pointers that step four at a
+// time, one for each 16, and load or store them in order (Grouped).
 func (g *Generator) tile(k table.Kernel) error {
 	c := g.c
-	vl := k.ISA.TwoTable() && k.Width == 1 // AVX2's program in 32 registers
 	p, err := vec.Tile(k.Width)
 	switch {
-	case vl:
-		p, err = vec.TileVL()
+	case k.ISA.TwoTable() && k.Width == 1:
+		p, err = vec.Tile512Lanes()
 	case k.ISA.TwoTable():
 		p, err = vec.Tile512(k.Width)
 	}
@@ -51,7 +50,7 @@ func (g *Generator) tile(k table.Kernel) error {
 	}
 	src, dst := side("srcRow", b), side("dstRow", cols)
 	var idx map[string]reg.VecPhysical // AVX-512's permute indices, in registers
-	if k.ISA.TwoTable() && !vl {
+	if k.ISA.TwoTable() {
 		idx = g.hoistIndices(p)
 	}
 	tiles, strips := c.GP64(), c.GP64()
@@ -73,9 +72,8 @@ func (g *Generator) tile(k table.Kernel) error {
 	out := func(x, off int) operand.Mem { return dst.mem(x, off) }
 	if b <= 16 {
 		bases(&src, s, b)
-	} else { // the rows of each half from a pointer of its own, stepping
-		half := g.stepping(k, src, s, b/2)
-		in = half
+	} else { // each 16 rows from a pointer of its own, stepping
+		in = g.stepping(k, src, s, 16)
 	}
 	if cols <= 16 {
 		bases(&dst, d, cols)
@@ -86,8 +84,6 @@ func (g *Generator) tile(k table.Kernel) error {
 		p = p.Grouped() // loads and stores in stream order, as stepping needs
 	}
 	switch {
-	case vl:
-		g.lowerVL(p, in, out)
 	case k.ISA.TwoTable():
 		g.lower512(p, in, out, idx, nil)
 	default:
@@ -122,9 +118,15 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 	return func(x, off int) operand.Mem {
 		span := x / run
 		for len(ptrs) <= span { // a span's pointer, made where it is first used
-			p := c.GP64()
-			c.MOVQ(base, p)
-			for range len(ptrs) * run / r.split {
+			// from the last span's pointer, as far as it has stepped
+			p, from := c.GP64(), 0
+			if n := len(ptrs); n > 0 {
+				c.MOVQ(ptrs[n-1], p)
+				from = (n-1)*run + at[n-1]
+			} else {
+				c.MOVQ(base, p)
+			}
+			for range (len(ptrs)*run - from) / r.split {
 				c.LEAQ(operand.Mem{Base: p, Index: r.lane, Scale: 4}, p)
 			}
 			ptrs, at = append(ptrs, p), append(at, 0)
@@ -140,31 +142,5 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 		q := r
 		q.bases = ptrs[span : span+1]
 		return q.mem(x-at[span], off)
-	}
-}
-
-// lowerVL emits a program of 32-byte loads of row pairs, unpacks and
-// whole-register stores (vec.TileVL) in all 32 of AVX-512's registers, at
-// 32 bytes (AVX-512 VL): EVEX forms where a register is beyond 15.
-func (g *Generator) lowerVL(p *vec.Prog, in, out func(stream, off int) operand.Mem) {
-	c := g.c
-	alloc := p.Allocate(vec.Alloc{Regs: zmmRegs})
-	val := func(v int) reg.VecPhysical { return zmm(alloc.Of[v]).AsY().(reg.VecPhysical) }
-	for _, ins := range p.Instrs {
-		switch ins.Op {
-		case vec.LoadPair:
-			dst := val(ins.Dst)
-			c.VMOVDQU64(in(ins.Mem.Stream, ins.Mem.Off), dst.AsX())
-			c.VINSERTI32X4(operand.Imm(1), in(ins.Mem2.Stream, ins.Mem2.Off), dst, dst)
-		case vec.Interleave:
-			g.unpack(ins, val(ins.B), val(ins.A), val(ins.Dst))
-		case vec.Store:
-			if ins.Part != 0 || ins.Size != 2*vec.LaneBytes {
-				panic(fmt.Sprintf("amd64: no VL store of part %d of %d bytes", ins.Part, ins.Size))
-			}
-			c.VMOVDQU64(val(ins.A), out(ins.Mem.Stream, ins.Mem.Off))
-		default:
-			panic(fmt.Sprintf("amd64: no VL lowering of op %d", ins.Op))
-		}
 	}
 }

@@ -617,12 +617,14 @@ func (i ISA) BundleWidths() []int {
 // (AVX-512): 2, 4 and 8 bytes by vec.Tile512, whose tiles read whole cache
 // lines, which AVX2's cannot hold in 16 registers (on a Zen 5, a
 // 1024x1024 matrix of 4-byte words, rows 4 KiB apart, moved at 0.29 of
-// copy() with AVX2's tiles, 0.50 with AVX-512's), and bytes by AVX2's
-// program in 32 registers (vec.TileVL: 32 rows, no cross-lane permute;
-// NHWC to NCHW of 1x112x112x16, 0.43 of copy() with AVX2's tile, 0.51).
-// Tile512's bytes, with VBMI's byte permutes, lost to AVX2's (NCHW to
-// NHWC of 1x64x56x56, 0.30 against 0.43). ISAs of 16-byte registers
-// (NEON) have vec.Tile16's, one register a row.
+// copy() with AVX2's tiles, 0.50 with AVX-512's), and bytes by in-lane
+// unpacks of 64 rows, four to a register (vec.Tile512Lanes), whose tiles
+// write whole cache lines: on a Zen 5, 1024x1024 bytes at 0.62 of copy()
+// against 0.32 with AVX2's program in 32 registers (32 rows of 16 bytes),
+// and 0.19 with 16 rows of 64 bytes, whose 16-byte column stores lost.
+// Tile512's bytes, with VBMI's byte permutes, lost too (NCHW to NHWC of
+// 1x64x56x56, 0.30 against 0.43). ISAs of 16-byte registers (NEON) have
+// vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {
 	case i.Vector() <= 2*vec.LaneBytes && !i.TwoTable():
@@ -637,7 +639,7 @@ func (i ISA) TileWidths() []int {
 func (k Kernel) TileShape() (b, chunk int) {
 	switch {
 	case k.ISA.TwoTable() && k.Width == 1:
-		return vec.TileShapeVL()
+		return vec.TileShapeLanes()
 	case k.ISA.TwoTable():
 		return vec.TileShape512(k.Width)
 	case k.ISA.Vector() == vec.LaneBytes:

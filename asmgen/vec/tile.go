@@ -40,22 +40,11 @@ func TileWant(b, w, chunk int) map[int]Value {
 	return want
 }
 
-// TileShapeVL is the tile of bytes a tile kernel moves in 32 registers of
-// 32 bytes (AVX-512 VL): 32 rows of 16 bytes, so that half a column fills a
-// lane and each column is one register, as for TileShape's words.
-func TileShapeVL() (b, chunk int) { return 32, LaneBytes }
-
 // Tile builds the transpose of one tile of w-byte words (TileShape) in
 // 32-byte registers and proves it.
 func Tile(w int) (*Prog, error) {
 	b, chunk := TileShape(w)
 	return tile(w, b, chunk)
-}
-
-// TileVL is Tile for bytes in 32 registers (TileShapeVL).
-func TileVL() (*Prog, error) {
-	b, chunk := TileShapeVL()
-	return tile(1, b, chunk)
 }
 
 // tile builds the transpose of b rows of chunk bytes of w-byte words.
@@ -98,7 +87,7 @@ func TileShape512(w int) (b, chunk int) { return min(16, ZMM/w), ZMM }
 // their 2d x 2d squares, one two-table permute each, of the widest grain
 // (up to 8 bytes) a block holds whole. Segment s of register i ends
 // holding column s*n + i. (Bytes would need VBMI's byte permutes, and
-// lost to AVX2's program in 32 registers: see TileVL.)
+// lost to in-lane unpacks: see Tile512Lanes.)
 func Tile512(w int) (*Prog, error) {
 	n, chunk := TileShape512(w)
 	if w < 2 || w > 8 || w&(w-1) != 0 {
@@ -138,6 +127,34 @@ func Tile512(w int) (*Prog, error) {
 		}
 	}
 	return p.finish(inputs(n, chunk), want)
+}
+
+// TileShapeLanes is the tile of bytes Tile512Lanes moves: 64 rows of 16.
+func TileShapeLanes() (b, chunk int) { return 4 * LaneBytes, LaneBytes }
+
+// Tile512Lanes builds the transpose of one tile of bytes (TileShapeLanes)
+// in 64-byte registers by the in-lane unpack network of AVX2's tiles:
+// register j holds rows j, j+16, j+32 and j+48 in its four lanes, so each
+// lane is a 16x16 tile of its own and each register ends holding one
+// whole column, a 64-byte store.
+func Tile512Lanes() (*Prog, error) {
+	b, chunk := TileShapeLanes()
+	p := NewProg(ZMM)
+	regs := make([]int, LaneBytes)
+	for j := range regs {
+		regs[j] = p.Load(Mem{j, 0}, chunk)
+		for l := 1; l < b/LaneBytes; l++ {
+			regs[j] = p.LoadInsert(regs[j], Mem{j + l*LaneBytes, 0}, chunk, l*LaneBytes)
+		}
+	}
+	unpackNetwork(p, regs, 1)
+	want := TileWant(b, 1, chunk)
+	for x := range chunk {
+		if err := p.storeAll(x, 0, want[x]); err != nil {
+			return nil, fmt.Errorf("vec: 64-row tile of bytes, column %d: %w", x, err)
+		}
+	}
+	return p.finish(inputs(b, chunk), want)
 }
 
 // TileShape16 is the tile of w-byte words a tile kernel moves in 16-byte
