@@ -609,10 +609,10 @@ func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step
 //go:noescape
 func tile64x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
-// tile16x2AVX512BW transposes tiles of 16 rows of 64 bytes of 2-byte words, in each of strips strips.
+// tile32x2AVX512BW transposes tiles of 32 rows of 32 bytes of 2-byte words, in each of strips strips.
 //
 //go:noescape
-func tile16x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+func tile32x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile16x4AVX512BW transposes tiles of 16 rows of 64 bytes of 4-byte words, in each of strips strips.
 //

@@ -15520,72 +15520,64 @@ tile572: \
 	VMOVDQU      (R13)(BX*1), X15; \
 	LEAQ         (R13)(DX*4), R13; \
 	VINSERTI32X4 $0x01, (R13), Z0, Z0; \
-	MOVQ         R13, R14; \
-	LEAQ         (R14)(DX*4), R14; \
-	LEAQ         (R14)(DX*4), R14; \
-	LEAQ         (R14)(DX*4), R14; \
-	LEAQ         (R14)(DX*4), R14; \
-	VINSERTI32X4 $0x02, (R14), Z0, Z0; \
-	MOVQ         R14, R15; \
-	LEAQ         (R15)(DX*4), R15; \
-	LEAQ         (R15)(DX*4), R15; \
-	LEAQ         (R15)(DX*4), R15; \
-	LEAQ         (R15)(DX*4), R15; \
-	VINSERTI32X4 $0x03, (R15), Z0, Z0; \
 	VINSERTI32X4 $0x01, (R13)(DX*1), Z1, Z1; \
-	VINSERTI32X4 $0x02, (R14)(DX*1), Z1, Z1; \
-	VINSERTI32X4 $0x03, (R15)(DX*1), Z1, Z1; \
 	VINSERTI32X4 $0x01, (R13)(DX*2), Z2, Z2; \
-	VINSERTI32X4 $0x02, (R14)(DX*2), Z2, Z2; \
-	VINSERTI32X4 $0x03, (R15)(DX*2), Z2, Z2; \
 	VINSERTI32X4 $0x01, (R13)(BX*1), Z3, Z3; \
-	VINSERTI32X4 $0x02, (R14)(BX*1), Z3, Z3; \
-	VINSERTI32X4 $0x03, (R15)(BX*1), Z3, Z3; \
 	LEAQ         (R13)(DX*4), R13; \
 	VINSERTI32X4 $0x01, (R13), Z4, Z4; \
-	LEAQ         (R14)(DX*4), R14; \
-	VINSERTI32X4 $0x02, (R14), Z4, Z4; \
-	LEAQ         (R15)(DX*4), R15; \
-	VINSERTI32X4 $0x03, (R15), Z4, Z4; \
 	VINSERTI32X4 $0x01, (R13)(DX*1), Z5, Z5; \
-	VINSERTI32X4 $0x02, (R14)(DX*1), Z5, Z5; \
-	VINSERTI32X4 $0x03, (R15)(DX*1), Z5, Z5; \
 	VINSERTI32X4 $0x01, (R13)(DX*2), Z6, Z6; \
-	VINSERTI32X4 $0x02, (R14)(DX*2), Z6, Z6; \
-	VINSERTI32X4 $0x03, (R15)(DX*2), Z6, Z6; \
 	VINSERTI32X4 $0x01, (R13)(BX*1), Z7, Z7; \
-	VINSERTI32X4 $0x02, (R14)(BX*1), Z7, Z7; \
-	VINSERTI32X4 $0x03, (R15)(BX*1), Z7, Z7; \
 	LEAQ         (R13)(DX*4), R13; \
 	VINSERTI32X4 $0x01, (R13), Z8, Z8; \
-	LEAQ         (R14)(DX*4), R14; \
-	VINSERTI32X4 $0x02, (R14), Z8, Z8; \
-	LEAQ         (R15)(DX*4), R15; \
-	VINSERTI32X4 $0x03, (R15), Z8, Z8; \
 	VINSERTI32X4 $0x01, (R13)(DX*1), Z9, Z9; \
-	VINSERTI32X4 $0x02, (R14)(DX*1), Z9, Z9; \
-	VINSERTI32X4 $0x03, (R15)(DX*1), Z9, Z9; \
 	VINSERTI32X4 $0x01, (R13)(DX*2), Z10, Z10; \
-	VINSERTI32X4 $0x02, (R14)(DX*2), Z10, Z10; \
-	VINSERTI32X4 $0x03, (R15)(DX*2), Z10, Z10; \
 	VINSERTI32X4 $0x01, (R13)(BX*1), Z11, Z11; \
-	VINSERTI32X4 $0x02, (R14)(BX*1), Z11, Z11; \
-	VINSERTI32X4 $0x03, (R15)(BX*1), Z11, Z11; \
 	LEAQ         (R13)(DX*4), R13; \
 	VINSERTI32X4 $0x01, (R13), Z12, Z12; \
-	LEAQ         (R14)(DX*4), R14; \
-	VINSERTI32X4 $0x02, (R14), Z12, Z12; \
-	LEAQ         (R15)(DX*4), R15; \
-	VINSERTI32X4 $0x03, (R15), Z12, Z12; \
 	VINSERTI32X4 $0x01, (R13)(DX*1), Z13, Z13; \
-	VINSERTI32X4 $0x02, (R14)(DX*1), Z13, Z13; \
-	VINSERTI32X4 $0x03, (R15)(DX*1), Z13, Z13; \
 	VINSERTI32X4 $0x01, (R13)(DX*2), Z14, Z14; \
-	VINSERTI32X4 $0x02, (R14)(DX*2), Z14, Z14; \
-	VINSERTI32X4 $0x03, (R15)(DX*2), Z14, Z14; \
 	VINSERTI32X4 $0x01, (R13)(BX*1), Z15, Z15; \
-	VINSERTI32X4 $0x02, (R14)(BX*1), Z15, Z15; \
-	VINSERTI32X4 $0x03, (R15)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z3, Z3; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z4, Z4; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z6, Z6; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z9, Z9; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z11, Z11; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z12, Z12; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z13, Z13; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z14, Z14; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z3, Z3; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z4, Z4; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z6, Z6; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z9, Z9; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z11, Z11; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z12, Z12; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z13, Z13; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z14, Z14; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z15, Z15; \
 	VPUNPCKLBW   Z8, Z0, Z16; \
 	VPUNPCKHBW   Z8, Z0, Z8; \
 	VPUNPCKLBW   Z9, Z1, Z0; \
@@ -15682,10 +15674,329 @@ tile572: \
 	RET
 	tile64x1AVX512BW_body
 
-// func tile16x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL
-TEXT ·tile16x2AVX512BW(SB), NOSPLIT, $0-104
-#define tile16x2AVX512BW_body \
+// func tile32x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tile32x2AVX512BW(SB), NOSPLIT, $0-104
+#define tile32x2AVX512BW_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band573: \
+	MOVQ strips+24(FP), R9; \
+strip574: \
+	MOVQ tiles+16(FP), R8; \
+tile575: \
+	LEAQ         (CX)(SI*4), R10; \
+	LEAQ         (R10)(SI*4), R11; \
+	LEAQ         (R11)(SI*4), R12; \
+	MOVQ         AX, R13; \
+	VMOVDQU      (R13), X0; \
+	VMOVDQU      16(R13), X1; \
+	VMOVDQU      (R13)(DX*1), X2; \
+	VMOVDQU      16(R13)(DX*1), X3; \
+	VMOVDQU      (R13)(DX*2), X4; \
+	VMOVDQU      16(R13)(DX*2), X5; \
+	VMOVDQU      (R13)(BX*1), X6; \
+	VMOVDQU      16(R13)(BX*1), X7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU      (R13), X8; \
+	VMOVDQU      16(R13), X9; \
+	VMOVDQU      (R13)(DX*1), X10; \
+	VMOVDQU      16(R13)(DX*1), X11; \
+	VMOVDQU      (R13)(DX*2), X12; \
+	VMOVDQU      16(R13)(DX*2), X13; \
+	VMOVDQU      (R13)(BX*1), X14; \
+	VMOVDQU      16(R13)(BX*1), X15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x01, 16(R13), Z1, Z1; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z4, Z4; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*2), Z5, Z5; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z6, Z6; \
+	VINSERTI32X4 $0x01, 16(R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x01, 16(R13), Z9, Z9; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z10, Z10; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*1), Z11, Z11; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z12, Z12; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*2), Z13, Z13; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x01, 16(R13)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R13), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z4, Z4; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*2), Z5, Z5; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z6, Z6; \
+	VINSERTI32X4 $0x02, 16(R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x02, 16(R13), Z9, Z9; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z10, Z10; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*1), Z11, Z11; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z12, Z12; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*2), Z13, Z13; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x02, 16(R13)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R13), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z4, Z4; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*2), Z5, Z5; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z6, Z6; \
+	VINSERTI32X4 $0x03, 16(R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x03, 16(R13), Z9, Z9; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z10, Z10; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*1), Z11, Z11; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z12, Z12; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*2), Z13, Z13; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x03, 16(R13)(BX*1), Z15, Z15; \
+	VPUNPCKLWD   Z8, Z0, Z16; \
+	VPUNPCKHWD   Z8, Z0, Z8; \
+	VPUNPCKLWD   Z10, Z2, Z0; \
+	VPUNPCKHWD   Z10, Z2, Z10; \
+	VPUNPCKLWD   Z12, Z4, Z2; \
+	VPUNPCKHWD   Z12, Z4, Z12; \
+	VPUNPCKLWD   Z14, Z6, Z4; \
+	VPUNPCKHWD   Z14, Z6, Z14; \
+	VPUNPCKLWD   Z2, Z16, Z6; \
+	VPUNPCKHWD   Z2, Z16, Z2; \
+	VPUNPCKLWD   Z12, Z8, Z16; \
+	VPUNPCKHWD   Z12, Z8, Z12; \
+	VPUNPCKLWD   Z4, Z0, Z8; \
+	VPUNPCKHWD   Z4, Z0, Z4; \
+	VPUNPCKLWD   Z14, Z10, Z0; \
+	VPUNPCKHWD   Z14, Z10, Z14; \
+	VPUNPCKLWD   Z8, Z6, Z10; \
+	VPUNPCKHWD   Z8, Z6, Z8; \
+	VPUNPCKLWD   Z4, Z2, Z6; \
+	VPUNPCKHWD   Z4, Z2, Z4; \
+	VPUNPCKLWD   Z0, Z16, Z2; \
+	VPUNPCKHWD   Z0, Z16, Z0; \
+	VPUNPCKLWD   Z14, Z12, Z16; \
+	VPUNPCKHWD   Z14, Z12, Z14; \
+	VPUNPCKLWD   Z9, Z1, Z12; \
+	VPUNPCKHWD   Z9, Z1, Z9; \
+	VPUNPCKLWD   Z11, Z3, Z1; \
+	VPUNPCKHWD   Z11, Z3, Z11; \
+	VPUNPCKLWD   Z13, Z5, Z3; \
+	VPUNPCKHWD   Z13, Z5, Z13; \
+	VPUNPCKLWD   Z15, Z7, Z5; \
+	VPUNPCKHWD   Z15, Z7, Z15; \
+	VPUNPCKLWD   Z3, Z12, Z7; \
+	VPUNPCKHWD   Z3, Z12, Z3; \
+	VPUNPCKLWD   Z13, Z9, Z12; \
+	VPUNPCKHWD   Z13, Z9, Z13; \
+	VPUNPCKLWD   Z5, Z1, Z9; \
+	VPUNPCKHWD   Z5, Z1, Z5; \
+	VPUNPCKLWD   Z15, Z11, Z1; \
+	VPUNPCKHWD   Z15, Z11, Z15; \
+	VPUNPCKLWD   Z9, Z7, Z11; \
+	VPUNPCKHWD   Z9, Z7, Z9; \
+	VPUNPCKLWD   Z5, Z3, Z7; \
+	VPUNPCKHWD   Z5, Z3, Z5; \
+	VPUNPCKLWD   Z1, Z12, Z3; \
+	VPUNPCKHWD   Z1, Z12, Z1; \
+	VPUNPCKLWD   Z15, Z13, Z12; \
+	VPUNPCKHWD   Z15, Z13, Z15; \
+	VMOVDQU64    Z10, (CX); \
+	VMOVDQU64    Z8, (CX)(SI*1); \
+	VMOVDQU64    Z6, (CX)(SI*2); \
+	VMOVDQU64    Z4, (CX)(DI*1); \
+	VMOVDQU64    Z2, (R10); \
+	VMOVDQU64    Z0, (R10)(SI*1); \
+	VMOVDQU64    Z16, (R10)(SI*2); \
+	VMOVDQU64    Z14, (R10)(DI*1); \
+	VMOVDQU64    Z11, (R11); \
+	VMOVDQU64    Z9, (R11)(SI*1); \
+	VMOVDQU64    Z7, (R11)(SI*2); \
+	VMOVDQU64    Z5, (R11)(DI*1); \
+	VMOVDQU64    Z3, (R12); \
+	VMOVDQU64    Z1, (R12)(SI*1); \
+	VMOVDQU64    Z12, (R12)(SI*2); \
+	VMOVDQU64    Z15, (R12)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile575; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip574; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band573; \
+	VZEROUPPER; \
+	RET
+	tile32x2AVX512BW_body
+
+// func tile16x4AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
+#define tile16x4AVX512BW_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band576: \
+	MOVQ strips+24(FP), R9; \
+strip577: \
+	MOVQ tiles+16(FP), R8; \
+tile578: \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (R10)(DX*4), R11; \
+	LEAQ         (R11)(DX*4), R12; \
+	LEAQ         (CX)(SI*4), R13; \
+	LEAQ         (R13)(SI*4), R14; \
+	LEAQ         (R14)(SI*4), R15; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI32X4 $0x01, (R10), Z0, Z0; \
+	VMOVDQU      16(AX), X1; \
+	VINSERTI32X4 $0x01, 16(R10), Z1, Z1; \
+	VMOVDQU      32(AX), X2; \
+	VINSERTI32X4 $0x01, 32(R10), Z2, Z2; \
+	VMOVDQU      48(AX), X3; \
+	VINSERTI32X4 $0x01, 48(R10), Z3, Z3; \
+	VMOVDQU      (AX)(DX*1), X4; \
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z4, Z4; \
+	VMOVDQU      16(AX)(DX*1), X5; \
+	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z5, Z5; \
+	VMOVDQU      32(AX)(DX*1), X6; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z6, Z6; \
+	VMOVDQU      48(AX)(DX*1), X7; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z7, Z7; \
+	VMOVDQU      (AX)(DX*2), X8; \
+	VINSERTI32X4 $0x01, (R10)(DX*2), Z8, Z8; \
+	VMOVDQU      16(AX)(DX*2), X9; \
+	VINSERTI32X4 $0x01, 16(R10)(DX*2), Z9, Z9; \
+	VMOVDQU      32(AX)(DX*2), X10; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*2), Z10, Z10; \
+	VMOVDQU      48(AX)(DX*2), X11; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*2), Z11, Z11; \
+	VMOVDQU      (AX)(BX*1), X12; \
+	VINSERTI32X4 $0x01, (R10)(BX*1), Z12, Z12; \
+	VMOVDQU      16(AX)(BX*1), X13; \
+	VINSERTI32X4 $0x01, 16(R10)(BX*1), Z13, Z13; \
+	VMOVDQU      32(AX)(BX*1), X14; \
+	VINSERTI32X4 $0x01, 32(R10)(BX*1), Z14, Z14; \
+	VMOVDQU      48(AX)(BX*1), X15; \
+	VINSERTI32X4 $0x01, 48(R10)(BX*1), Z15, Z15; \
+	VINSERTI32X4 $0x02, (R11), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11), Z1, Z1; \
+	VINSERTI32X4 $0x02, 32(R11), Z2, Z2; \
+	VINSERTI32X4 $0x02, 48(R11), Z3, Z3; \
+	VINSERTI32X4 $0x02, (R11)(DX*1), Z4, Z4; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*1), Z6, Z6; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*1), Z7, Z7; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z8, Z8; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z9, Z9; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z11, Z11; \
+	VINSERTI32X4 $0x02, (R11)(BX*1), Z12, Z12; \
+	VINSERTI32X4 $0x02, 16(R11)(BX*1), Z13, Z13; \
+	VINSERTI32X4 $0x02, 32(R11)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x02, 48(R11)(BX*1), Z15, Z15; \
+	VINSERTI32X4 $0x03, (R12), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R12), Z1, Z1; \
+	VINSERTI32X4 $0x03, 32(R12), Z2, Z2; \
+	VINSERTI32X4 $0x03, 48(R12), Z3, Z3; \
+	VINSERTI32X4 $0x03, (R12)(DX*1), Z4, Z4; \
+	VINSERTI32X4 $0x03, 16(R12)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x03, 32(R12)(DX*1), Z6, Z6; \
+	VINSERTI32X4 $0x03, 48(R12)(DX*1), Z7, Z7; \
+	VINSERTI32X4 $0x03, (R12)(DX*2), Z8, Z8; \
+	VINSERTI32X4 $0x03, 16(R12)(DX*2), Z9, Z9; \
+	VINSERTI32X4 $0x03, 32(R12)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x03, 48(R12)(DX*2), Z11, Z11; \
+	VINSERTI32X4 $0x03, (R12)(BX*1), Z12, Z12; \
+	VINSERTI32X4 $0x03, 16(R12)(BX*1), Z13, Z13; \
+	VINSERTI32X4 $0x03, 32(R12)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x03, 48(R12)(BX*1), Z15, Z15; \
+	VPUNPCKLDQ   Z8, Z0, Z16; \
+	VPUNPCKHDQ   Z8, Z0, Z8; \
+	VPUNPCKLDQ   Z12, Z4, Z0; \
+	VPUNPCKHDQ   Z12, Z4, Z12; \
+	VPUNPCKLDQ   Z0, Z16, Z4; \
+	VMOVDQU64    Z4, (CX); \
+	VPUNPCKHDQ   Z0, Z16, Z0; \
+	VMOVDQU64    Z0, (CX)(SI*1); \
+	VPUNPCKLDQ   Z12, Z8, Z0; \
+	VMOVDQU64    Z0, (CX)(SI*2); \
+	VPUNPCKHDQ   Z12, Z8, Z12; \
+	VMOVDQU64    Z12, (CX)(DI*1); \
+	VPUNPCKLDQ   Z9, Z1, Z12; \
+	VPUNPCKHDQ   Z9, Z1, Z9; \
+	VPUNPCKLDQ   Z13, Z5, Z1; \
+	VPUNPCKHDQ   Z13, Z5, Z13; \
+	VPUNPCKLDQ   Z1, Z12, Z5; \
+	VMOVDQU64    Z5, (R13); \
+	VPUNPCKHDQ   Z1, Z12, Z1; \
+	VMOVDQU64    Z1, (R13)(SI*1); \
+	VPUNPCKLDQ   Z13, Z9, Z1; \
+	VMOVDQU64    Z1, (R13)(SI*2); \
+	VPUNPCKHDQ   Z13, Z9, Z13; \
+	VMOVDQU64    Z13, (R13)(DI*1); \
+	VPUNPCKLDQ   Z10, Z2, Z13; \
+	VPUNPCKHDQ   Z10, Z2, Z10; \
+	VPUNPCKLDQ   Z14, Z6, Z2; \
+	VPUNPCKHDQ   Z14, Z6, Z14; \
+	VPUNPCKLDQ   Z2, Z13, Z6; \
+	VMOVDQU64    Z6, (R14); \
+	VPUNPCKHDQ   Z2, Z13, Z2; \
+	VMOVDQU64    Z2, (R14)(SI*1); \
+	VPUNPCKLDQ   Z14, Z10, Z2; \
+	VMOVDQU64    Z2, (R14)(SI*2); \
+	VPUNPCKHDQ   Z14, Z10, Z14; \
+	VMOVDQU64    Z14, (R14)(DI*1); \
+	VPUNPCKLDQ   Z11, Z3, Z14; \
+	VPUNPCKHDQ   Z11, Z3, Z11; \
+	VPUNPCKLDQ   Z15, Z7, Z3; \
+	VPUNPCKHDQ   Z15, Z7, Z15; \
+	VPUNPCKLDQ   Z3, Z14, Z7; \
+	VMOVDQU64    Z7, (R15); \
+	VPUNPCKHDQ   Z3, Z14, Z3; \
+	VMOVDQU64    Z3, (R15)(SI*1); \
+	VPUNPCKLDQ   Z15, Z11, Z3; \
+	VMOVDQU64    Z3, (R15)(SI*2); \
+	VPUNPCKHDQ   Z15, Z11, Z15; \
+	VMOVDQU64    Z15, (R15)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile578; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip577; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band576; \
+	VZEROUPPER; \
+	RET
+	tile16x4AVX512BW_body
+
+// func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
+#define tile8x8AVX512BW_body \
 	MOVQ      src+8(FP), AX; \
 	MOVQ      dst+0(FP), CX; \
 	MOVQ      srcRow+48(FP), DX; \
@@ -15698,502 +16009,6 @@ TEXT ·tile16x2AVX512BW(SB), NOSPLIT, $0-104
 	VMOVDQU64 shuffle651<>+0(SB), Z28; \
 	VMOVDQU64 shuffle652<>+0(SB), Z27; \
 	VMOVDQU64 shuffle653<>+0(SB), Z26; \
-	VMOVDQU64 shuffle654<>+0(SB), Z25; \
-	VMOVDQU64 shuffle655<>+0(SB), Z24; \
-band573: \
-	MOVQ strips+24(FP), R9; \
-strip574: \
-	MOVQ tiles+16(FP), R8; \
-tile575: \
-	LEAQ          (AX)(DX*4), R10; \
-	LEAQ          (R10)(DX*4), R11; \
-	LEAQ          (R11)(DX*4), R12; \
-	VMOVDQU64     (AX), Z0; \
-	VMOVDQU64     (AX)(DX*1), Z1; \
-	VMOVDQU64     (AX)(DX*2), Z2; \
-	VMOVDQU64     (AX)(BX*1), Z3; \
-	VMOVDQU64     (R10), Z4; \
-	VMOVDQU64     (R10)(DX*1), Z5; \
-	VMOVDQU64     (R10)(DX*2), Z6; \
-	VMOVDQU64     (R10)(BX*1), Z7; \
-	VMOVDQU64     (R11), Z8; \
-	VMOVDQU64     (R11)(DX*1), Z9; \
-	VMOVDQU64     (R11)(DX*2), Z10; \
-	VMOVDQU64     (R11)(BX*1), Z11; \
-	VMOVDQU64     (R12), Z12; \
-	VMOVDQU64     (R12)(DX*1), Z13; \
-	VMOVDQU64     (R12)(DX*2), Z14; \
-	VMOVDQU64     (R12)(BX*1), Z15; \
-	VMOVDQU64     shuffle648<>+0(SB), Z17; \
-	VPERMI2Q      Z8, Z0, Z17; \
-	VPERMT2Q      Z8, Z30, Z0; \
-	VMOVDQU64     shuffle648<>+0(SB), Z8; \
-	VPERMI2Q      Z9, Z1, Z8; \
-	VPERMT2Q      Z9, Z30, Z1; \
-	VMOVDQU64     shuffle648<>+0(SB), Z9; \
-	VPERMI2Q      Z10, Z2, Z9; \
-	VPERMT2Q      Z10, Z30, Z2; \
-	VMOVDQU64     shuffle648<>+0(SB), Z10; \
-	VPERMI2Q      Z11, Z3, Z10; \
-	VPERMT2Q      Z11, Z30, Z3; \
-	VMOVDQU64     shuffle648<>+0(SB), Z11; \
-	VPERMI2Q      Z12, Z4, Z11; \
-	VPERMT2Q      Z12, Z30, Z4; \
-	VMOVDQU64     shuffle648<>+0(SB), Z12; \
-	VPERMI2Q      Z13, Z5, Z12; \
-	VPERMT2Q      Z13, Z30, Z5; \
-	VMOVDQU64     shuffle648<>+0(SB), Z13; \
-	VPERMI2Q      Z14, Z6, Z13; \
-	VPERMT2Q      Z14, Z30, Z6; \
-	VMOVDQU64     shuffle648<>+0(SB), Z14; \
-	VPERMI2Q      Z15, Z7, Z14; \
-	VPERMT2Q      Z15, Z30, Z7; \
-	VMOVDQU64     shuffle650<>+0(SB), Z15; \
-	VPERMI2Q      Z11, Z17, Z15; \
-	VPERMT2Q      Z11, Z28, Z17; \
-	VMOVDQU64     shuffle650<>+0(SB), Z11; \
-	VPERMI2Q      Z12, Z8, Z11; \
-	VPERMT2Q      Z12, Z28, Z8; \
-	VMOVDQU64     shuffle650<>+0(SB), Z12; \
-	VPERMI2Q      Z13, Z9, Z12; \
-	VPERMT2Q      Z13, Z28, Z9; \
-	VMOVDQU64     shuffle650<>+0(SB), Z13; \
-	VPERMI2Q      Z14, Z10, Z13; \
-	VPERMT2Q      Z14, Z28, Z10; \
-	VMOVDQU64     shuffle650<>+0(SB), Z14; \
-	VPERMI2Q      Z4, Z0, Z14; \
-	VPERMT2Q      Z4, Z28, Z0; \
-	VMOVDQU64     shuffle650<>+0(SB), Z4; \
-	VPERMI2Q      Z5, Z1, Z4; \
-	VPERMT2Q      Z5, Z28, Z1; \
-	VMOVDQU64     shuffle650<>+0(SB), Z5; \
-	VPERMI2Q      Z6, Z2, Z5; \
-	VPERMT2Q      Z6, Z28, Z2; \
-	VMOVDQU64     shuffle650<>+0(SB), Z6; \
-	VPERMI2Q      Z7, Z3, Z6; \
-	VPERMT2Q      Z7, Z28, Z3; \
-	VMOVDQU64     shuffle652<>+0(SB), Z7; \
-	VPERMI2D      Z12, Z15, Z7; \
-	VPERMT2D      Z12, Z26, Z15; \
-	VMOVDQU64     shuffle652<>+0(SB), Z12; \
-	VPERMI2D      Z13, Z11, Z12; \
-	VPERMT2D      Z13, Z26, Z11; \
-	VMOVDQU64     shuffle652<>+0(SB), Z13; \
-	VPERMI2D      Z9, Z17, Z13; \
-	VPERMT2D      Z9, Z26, Z17; \
-	VMOVDQU64     shuffle652<>+0(SB), Z9; \
-	VPERMI2D      Z10, Z8, Z9; \
-	VPERMT2D      Z10, Z26, Z8; \
-	VMOVDQU64     shuffle652<>+0(SB), Z10; \
-	VPERMI2D      Z5, Z14, Z10; \
-	VPERMT2D      Z5, Z26, Z14; \
-	VMOVDQU64     shuffle652<>+0(SB), Z5; \
-	VPERMI2D      Z6, Z4, Z5; \
-	VPERMT2D      Z6, Z26, Z4; \
-	VMOVDQU64     shuffle652<>+0(SB), Z6; \
-	VPERMI2D      Z2, Z0, Z6; \
-	VPERMT2D      Z2, Z26, Z0; \
-	VMOVDQU64     shuffle652<>+0(SB), Z2; \
-	VPERMI2D      Z3, Z1, Z2; \
-	VPERMT2D      Z3, Z26, Z1; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z7, Z3; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z12, Z16, K7, Z3; \
-	VPERMT2W      Z12, Z24, Z7; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z15, Z12; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z11, Z16, K7, Z12; \
-	VPERMT2W      Z11, Z24, Z15; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z13, Z11; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z9, Z16, K7, Z11; \
-	VPERMT2W      Z9, Z24, Z13; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z17, Z9; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z8, Z16, K7, Z9; \
-	VPERMT2W      Z8, Z24, Z17; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z10, Z8; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z5, Z16, K7, Z8; \
-	VPERMT2W      Z5, Z24, Z10; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z14, Z5; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z4, Z16, K7, Z5; \
-	VPERMT2W      Z4, Z24, Z14; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z6, Z4; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z2, Z16, K7, Z4; \
-	VPERMT2W      Z2, Z24, Z6; \
-	KMOVD         shuffle656<>+0(SB), K7; \
-	VMOVDQA64     Z0, Z2; \
-	VMOVDQU64     shuffle657<>+0(SB), Z16; \
-	VPERMW        Z1, Z16, K7, Z2; \
-	VPERMT2W      Z1, Z24, Z0; \
-	MOVQ          CX, R10; \
-	VMOVDQU       Y3, (R10); \
-	VMOVDQU       Y7, (R10)(SI*1); \
-	VMOVDQU       Y12, (R10)(SI*2); \
-	VMOVDQU       Y15, (R10)(DI*1); \
-	LEAQ          (R10)(SI*4), R10; \
-	VMOVDQU       Y11, (R10); \
-	VMOVDQU       Y13, (R10)(SI*1); \
-	VMOVDQU       Y9, (R10)(SI*2); \
-	VMOVDQU64     Y17, (R10)(DI*1); \
-	LEAQ          (R10)(SI*4), R10; \
-	VMOVDQU       Y8, (R10); \
-	VMOVDQU       Y10, (R10)(SI*1); \
-	VMOVDQU       Y5, (R10)(SI*2); \
-	VMOVDQU       Y14, (R10)(DI*1); \
-	LEAQ          (R10)(SI*4), R10; \
-	VMOVDQU       Y4, (R10); \
-	VMOVDQU       Y6, (R10)(SI*1); \
-	VMOVDQU       Y2, (R10)(SI*2); \
-	VMOVDQU       Y0, (R10)(DI*1); \
-	LEAQ          (R10)(SI*4), R10; \
-	VEXTRACTI64X4 $0x01, Z3, (R10); \
-	VEXTRACTI64X4 $0x01, Z7, (R10)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z12, (R10)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z15, (R10)(DI*1); \
-	LEAQ          (R10)(SI*4), R10; \
-	VEXTRACTI64X4 $0x01, Z11, (R10); \
-	VEXTRACTI64X4 $0x01, Z13, (R10)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z9, (R10)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z17, (R10)(DI*1); \
-	LEAQ          (R10)(SI*4), R10; \
-	VEXTRACTI64X4 $0x01, Z8, (R10); \
-	VEXTRACTI64X4 $0x01, Z10, (R10)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z5, (R10)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z14, (R10)(DI*1); \
-	LEAQ          (R10)(SI*4), R10; \
-	VEXTRACTI64X4 $0x01, Z4, (R10); \
-	VEXTRACTI64X4 $0x01, Z6, (R10)(SI*1); \
-	VEXTRACTI64X4 $0x01, Z2, (R10)(SI*2); \
-	VEXTRACTI64X4 $0x01, Z0, (R10)(DI*1); \
-	ADDQ          srcTile+64(FP), AX; \
-	ADDQ          dstTile+56(FP), CX; \
-	DECQ          R8; \
-	JNZ           tile575; \
-	ADDQ          srcSkip+80(FP), AX; \
-	ADDQ          dstSkip+72(FP), CX; \
-	DECQ          R9; \
-	JNZ           strip574; \
-	ADDQ          srcBandSkip+96(FP), AX; \
-	ADDQ          dstBandSkip+88(FP), CX; \
-	DECQ          bands+32(FP); \
-	JNZ           band573; \
-	VZEROUPPER; \
-	RET
-	tile16x2AVX512BW_body
-
-DATA shuffle648<>+0(SB)/8, $0x0000000000000000
-DATA shuffle648<>+8(SB)/8, $0x0000000000000001
-DATA shuffle648<>+16(SB)/8, $0x0000000000000008
-DATA shuffle648<>+24(SB)/8, $0x0000000000000009
-DATA shuffle648<>+32(SB)/8, $0x0000000000000004
-DATA shuffle648<>+40(SB)/8, $0x0000000000000005
-DATA shuffle648<>+48(SB)/8, $0x000000000000000c
-DATA shuffle648<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle649<>+0(SB)/8, $0x0000000000000002
-DATA shuffle649<>+8(SB)/8, $0x0000000000000003
-DATA shuffle649<>+16(SB)/8, $0x000000000000000a
-DATA shuffle649<>+24(SB)/8, $0x000000000000000b
-DATA shuffle649<>+32(SB)/8, $0x0000000000000006
-DATA shuffle649<>+40(SB)/8, $0x0000000000000007
-DATA shuffle649<>+48(SB)/8, $0x000000000000000e
-DATA shuffle649<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle650<>+0(SB)/8, $0x0000000000000000
-DATA shuffle650<>+8(SB)/8, $0x0000000000000008
-DATA shuffle650<>+16(SB)/8, $0x0000000000000002
-DATA shuffle650<>+24(SB)/8, $0x000000000000000a
-DATA shuffle650<>+32(SB)/8, $0x0000000000000004
-DATA shuffle650<>+40(SB)/8, $0x000000000000000c
-DATA shuffle650<>+48(SB)/8, $0x0000000000000006
-DATA shuffle650<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle651<>+0(SB)/8, $0x0000000000000001
-DATA shuffle651<>+8(SB)/8, $0x0000000000000009
-DATA shuffle651<>+16(SB)/8, $0x0000000000000003
-DATA shuffle651<>+24(SB)/8, $0x000000000000000b
-DATA shuffle651<>+32(SB)/8, $0x0000000000000005
-DATA shuffle651<>+40(SB)/8, $0x000000000000000d
-DATA shuffle651<>+48(SB)/8, $0x0000000000000007
-DATA shuffle651<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle652<>+0(SB)/8, $0x0000001000000000
-DATA shuffle652<>+8(SB)/8, $0x0000001200000002
-DATA shuffle652<>+16(SB)/8, $0x0000001400000004
-DATA shuffle652<>+24(SB)/8, $0x0000001600000006
-DATA shuffle652<>+32(SB)/8, $0x0000001800000008
-DATA shuffle652<>+40(SB)/8, $0x0000001a0000000a
-DATA shuffle652<>+48(SB)/8, $0x0000001c0000000c
-DATA shuffle652<>+56(SB)/8, $0x0000001e0000000e
-GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle653<>+0(SB)/8, $0x0000001100000001
-DATA shuffle653<>+8(SB)/8, $0x0000001300000003
-DATA shuffle653<>+16(SB)/8, $0x0000001500000005
-DATA shuffle653<>+24(SB)/8, $0x0000001700000007
-DATA shuffle653<>+32(SB)/8, $0x0000001900000009
-DATA shuffle653<>+40(SB)/8, $0x0000001b0000000b
-DATA shuffle653<>+48(SB)/8, $0x0000001d0000000d
-DATA shuffle653<>+56(SB)/8, $0x0000001f0000000f
-GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle654<>+0(SB)/8, $0x0022000000200000
-DATA shuffle654<>+8(SB)/8, $0x0026000000240000
-DATA shuffle654<>+16(SB)/8, $0x002a000000280000
-DATA shuffle654<>+24(SB)/8, $0x002e0000002c0000
-DATA shuffle654<>+32(SB)/8, $0x0032000000300000
-DATA shuffle654<>+40(SB)/8, $0x0036000000340000
-DATA shuffle654<>+48(SB)/8, $0x003a000000380000
-DATA shuffle654<>+56(SB)/8, $0x003e0000003c0000
-GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle655<>+0(SB)/8, $0x0023000300210001
-DATA shuffle655<>+8(SB)/8, $0x0027000700250005
-DATA shuffle655<>+16(SB)/8, $0x002b000b00290009
-DATA shuffle655<>+24(SB)/8, $0x002f000f002d000d
-DATA shuffle655<>+32(SB)/8, $0x0033001300310011
-DATA shuffle655<>+40(SB)/8, $0x0037001700350015
-DATA shuffle655<>+48(SB)/8, $0x003b001b00390019
-DATA shuffle655<>+56(SB)/8, $0x003f001f003d001d
-GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle656<>+0(SB)/8, $0x00000000aaaaaaaa
-GLOBL shuffle656<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle657<>+0(SB)/8, $0x0002000000000000
-DATA shuffle657<>+8(SB)/8, $0x0006000000040000
-DATA shuffle657<>+16(SB)/8, $0x000a000000080000
-DATA shuffle657<>+24(SB)/8, $0x000e0000000c0000
-DATA shuffle657<>+32(SB)/8, $0x0012000000100000
-DATA shuffle657<>+40(SB)/8, $0x0016000000140000
-DATA shuffle657<>+48(SB)/8, $0x001a000000180000
-DATA shuffle657<>+56(SB)/8, $0x001e0000001c0000
-GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
-
-// func tile16x4AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
-#define tile16x4AVX512BW_body \
-	MOVQ      src+8(FP), AX; \
-	MOVQ      dst+0(FP), CX; \
-	MOVQ      srcRow+48(FP), DX; \
-	LEAQ      (DX)(DX*2), BX; \
-	MOVQ      dstRow+40(FP), SI; \
-	LEAQ      (SI)(SI*2), DI; \
-	VMOVDQU64 shuffle658<>+0(SB), Z31; \
-	VMOVDQU64 shuffle659<>+0(SB), Z30; \
-	VMOVDQU64 shuffle648<>+0(SB), Z29; \
-	VMOVDQU64 shuffle649<>+0(SB), Z28; \
-	VMOVDQU64 shuffle650<>+0(SB), Z27; \
-	VMOVDQU64 shuffle651<>+0(SB), Z26; \
-	VMOVDQU64 shuffle652<>+0(SB), Z25; \
-	VMOVDQU64 shuffle653<>+0(SB), Z24; \
-band576: \
-	MOVQ strips+24(FP), R9; \
-strip577: \
-	MOVQ tiles+16(FP), R8; \
-tile578: \
-	LEAQ      (AX)(DX*4), R10; \
-	LEAQ      (R10)(DX*4), R11; \
-	LEAQ      (R11)(DX*4), R12; \
-	LEAQ      (CX)(SI*4), R13; \
-	LEAQ      (R13)(SI*4), R14; \
-	LEAQ      (R14)(SI*4), R15; \
-	VMOVDQU64 (AX), Z0; \
-	VMOVDQU64 (R11), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VPERMT2Q  Z1, Z30, Z0; \
-	VMOVDQU64 (AX)(DX*1), Z2; \
-	VMOVDQU64 (R11)(DX*1), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z5; \
-	VPERMI2Q  Z1, Z2, Z5; \
-	VPERMT2Q  Z1, Z30, Z2; \
-	VMOVDQU64 (AX)(DX*2), Z4; \
-	VMOVDQU64 (R11)(DX*2), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z7; \
-	VPERMI2Q  Z1, Z4, Z7; \
-	VPERMT2Q  Z1, Z30, Z4; \
-	VMOVDQU64 (AX)(BX*1), Z6; \
-	VMOVDQU64 (R11)(BX*1), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z9; \
-	VPERMI2Q  Z1, Z6, Z9; \
-	VPERMT2Q  Z1, Z30, Z6; \
-	VMOVDQU64 (R10), Z8; \
-	VMOVDQU64 (R12), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z11; \
-	VPERMI2Q  Z1, Z8, Z11; \
-	VPERMT2Q  Z1, Z30, Z8; \
-	VMOVDQU64 (R10)(DX*1), Z10; \
-	VMOVDQU64 (R12)(DX*1), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z13; \
-	VPERMI2Q  Z1, Z10, Z13; \
-	VPERMT2Q  Z1, Z30, Z10; \
-	VMOVDQU64 (R10)(DX*2), Z12; \
-	VMOVDQU64 (R12)(DX*2), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z15; \
-	VPERMI2Q  Z1, Z12, Z15; \
-	VPERMT2Q  Z1, Z30, Z12; \
-	VMOVDQU64 (R10)(BX*1), Z14; \
-	VMOVDQU64 (R12)(BX*1), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z17; \
-	VPERMI2Q  Z1, Z14, Z17; \
-	VPERMT2Q  Z1, Z30, Z14; \
-	VMOVDQU64 shuffle648<>+0(SB), Z1; \
-	VPERMI2Q  Z11, Z3, Z1; \
-	VPERMT2Q  Z11, Z28, Z3; \
-	VMOVDQU64 shuffle648<>+0(SB), Z11; \
-	VPERMI2Q  Z13, Z5, Z11; \
-	VPERMT2Q  Z13, Z28, Z5; \
-	VMOVDQU64 shuffle648<>+0(SB), Z13; \
-	VPERMI2Q  Z15, Z7, Z13; \
-	VPERMT2Q  Z15, Z28, Z7; \
-	VMOVDQU64 shuffle648<>+0(SB), Z15; \
-	VPERMI2Q  Z17, Z9, Z15; \
-	VPERMT2Q  Z17, Z28, Z9; \
-	VMOVDQU64 shuffle648<>+0(SB), Z17; \
-	VPERMI2Q  Z8, Z0, Z17; \
-	VPERMT2Q  Z8, Z28, Z0; \
-	VMOVDQU64 shuffle648<>+0(SB), Z8; \
-	VPERMI2Q  Z10, Z2, Z8; \
-	VPERMT2Q  Z10, Z28, Z2; \
-	VMOVDQU64 shuffle648<>+0(SB), Z10; \
-	VPERMI2Q  Z12, Z4, Z10; \
-	VPERMT2Q  Z12, Z28, Z4; \
-	VMOVDQU64 shuffle648<>+0(SB), Z12; \
-	VPERMI2Q  Z14, Z6, Z12; \
-	VPERMT2Q  Z14, Z28, Z6; \
-	VMOVDQU64 shuffle650<>+0(SB), Z14; \
-	VPERMI2Q  Z13, Z1, Z14; \
-	VPERMT2Q  Z13, Z26, Z1; \
-	VMOVDQU64 shuffle650<>+0(SB), Z13; \
-	VPERMI2Q  Z15, Z11, Z13; \
-	VPERMT2Q  Z15, Z26, Z11; \
-	VMOVDQU64 shuffle650<>+0(SB), Z15; \
-	VPERMI2Q  Z7, Z3, Z15; \
-	VPERMT2Q  Z7, Z26, Z3; \
-	VMOVDQU64 shuffle650<>+0(SB), Z7; \
-	VPERMI2Q  Z9, Z5, Z7; \
-	VPERMT2Q  Z9, Z26, Z5; \
-	VMOVDQU64 shuffle650<>+0(SB), Z9; \
-	VPERMI2Q  Z10, Z17, Z9; \
-	VPERMT2Q  Z10, Z26, Z17; \
-	VMOVDQU64 shuffle650<>+0(SB), Z10; \
-	VPERMI2Q  Z12, Z8, Z10; \
-	VPERMT2Q  Z12, Z26, Z8; \
-	VMOVDQU64 shuffle650<>+0(SB), Z12; \
-	VPERMI2Q  Z4, Z0, Z12; \
-	VPERMT2Q  Z4, Z26, Z0; \
-	VMOVDQU64 shuffle650<>+0(SB), Z4; \
-	VPERMI2Q  Z6, Z2, Z4; \
-	VPERMT2Q  Z6, Z26, Z2; \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z13, Z14, Z6; \
-	VMOVDQU64 Z6, (CX); \
-	VPERMT2D  Z13, Z24, Z14; \
-	VMOVDQU64 Z14, (CX)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z11, Z1, Z6; \
-	VMOVDQU64 Z6, (CX)(SI*2); \
-	VPERMT2D  Z11, Z24, Z1; \
-	VMOVDQU64 Z1, (CX)(DI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z7, Z15, Z6; \
-	VMOVDQU64 Z6, (R13); \
-	VPERMT2D  Z7, Z24, Z15; \
-	VMOVDQU64 Z15, (R13)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z5, Z3, Z6; \
-	VMOVDQU64 Z6, (R13)(SI*2); \
-	VPERMT2D  Z5, Z24, Z3; \
-	VMOVDQU64 Z3, (R13)(DI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z10, Z9, Z6; \
-	VMOVDQU64 Z6, (R14); \
-	VPERMT2D  Z10, Z24, Z9; \
-	VMOVDQU64 Z9, (R14)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z8, Z17, Z6; \
-	VMOVDQU64 Z6, (R14)(SI*2); \
-	VPERMT2D  Z8, Z24, Z17; \
-	VMOVDQU64 Z17, (R14)(DI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z4, Z12, Z6; \
-	VMOVDQU64 Z6, (R15); \
-	VPERMT2D  Z4, Z24, Z12; \
-	VMOVDQU64 Z12, (R15)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
-	VPERMI2D  Z2, Z0, Z6; \
-	VMOVDQU64 Z6, (R15)(SI*2); \
-	VPERMT2D  Z2, Z24, Z0; \
-	VMOVDQU64 Z0, (R15)(DI*1); \
-	ADDQ      srcTile+64(FP), AX; \
-	ADDQ      dstTile+56(FP), CX; \
-	DECQ      R8; \
-	JNZ       tile578; \
-	ADDQ      srcSkip+80(FP), AX; \
-	ADDQ      dstSkip+72(FP), CX; \
-	DECQ      R9; \
-	JNZ       strip577; \
-	ADDQ      srcBandSkip+96(FP), AX; \
-	ADDQ      dstBandSkip+88(FP), CX; \
-	DECQ      bands+32(FP); \
-	JNZ       band576; \
-	VZEROUPPER; \
-	RET
-	tile16x4AVX512BW_body
-
-DATA shuffle658<>+0(SB)/8, $0x0000000000000000
-DATA shuffle658<>+8(SB)/8, $0x0000000000000001
-DATA shuffle658<>+16(SB)/8, $0x0000000000000002
-DATA shuffle658<>+24(SB)/8, $0x0000000000000003
-DATA shuffle658<>+32(SB)/8, $0x0000000000000008
-DATA shuffle658<>+40(SB)/8, $0x0000000000000009
-DATA shuffle658<>+48(SB)/8, $0x000000000000000a
-DATA shuffle658<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle658<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle659<>+0(SB)/8, $0x0000000000000004
-DATA shuffle659<>+8(SB)/8, $0x0000000000000005
-DATA shuffle659<>+16(SB)/8, $0x0000000000000006
-DATA shuffle659<>+24(SB)/8, $0x0000000000000007
-DATA shuffle659<>+32(SB)/8, $0x000000000000000c
-DATA shuffle659<>+40(SB)/8, $0x000000000000000d
-DATA shuffle659<>+48(SB)/8, $0x000000000000000e
-DATA shuffle659<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
-
-// func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
-#define tile8x8AVX512BW_body \
-	MOVQ      src+8(FP), AX; \
-	MOVQ      dst+0(FP), CX; \
-	MOVQ      srcRow+48(FP), DX; \
-	LEAQ      (DX)(DX*2), BX; \
-	MOVQ      dstRow+40(FP), SI; \
-	LEAQ      (SI)(SI*2), DI; \
-	VMOVDQU64 shuffle658<>+0(SB), Z31; \
-	VMOVDQU64 shuffle659<>+0(SB), Z30; \
-	VMOVDQU64 shuffle648<>+0(SB), Z29; \
-	VMOVDQU64 shuffle649<>+0(SB), Z28; \
-	VMOVDQU64 shuffle650<>+0(SB), Z27; \
-	VMOVDQU64 shuffle651<>+0(SB), Z26; \
 band579: \
 	MOVQ strips+24(FP), R9; \
 strip580: \
@@ -16203,52 +16018,52 @@ tile581: \
 	LEAQ      (CX)(SI*4), R11; \
 	VMOVDQU64 (AX), Z0; \
 	VMOVDQU64 (R10), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z3; \
+	VMOVDQU64 shuffle648<>+0(SB), Z3; \
 	VPERMI2Q  Z1, Z0, Z3; \
 	VPERMT2Q  Z1, Z30, Z0; \
 	VMOVDQU64 (AX)(DX*1), Z2; \
 	VMOVDQU64 (R10)(DX*1), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z5; \
+	VMOVDQU64 shuffle648<>+0(SB), Z5; \
 	VPERMI2Q  Z1, Z2, Z5; \
 	VPERMT2Q  Z1, Z30, Z2; \
 	VMOVDQU64 (AX)(DX*2), Z4; \
 	VMOVDQU64 (R10)(DX*2), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z7; \
+	VMOVDQU64 shuffle648<>+0(SB), Z7; \
 	VPERMI2Q  Z1, Z4, Z7; \
 	VPERMT2Q  Z1, Z30, Z4; \
 	VMOVDQU64 (AX)(BX*1), Z6; \
 	VMOVDQU64 (R10)(BX*1), Z1; \
-	VMOVDQU64 shuffle658<>+0(SB), Z9; \
+	VMOVDQU64 shuffle648<>+0(SB), Z9; \
 	VPERMI2Q  Z1, Z6, Z9; \
 	VPERMT2Q  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle648<>+0(SB), Z1; \
+	VMOVDQU64 shuffle650<>+0(SB), Z1; \
 	VPERMI2Q  Z7, Z3, Z1; \
 	VPERMT2Q  Z7, Z28, Z3; \
-	VMOVDQU64 shuffle648<>+0(SB), Z7; \
+	VMOVDQU64 shuffle650<>+0(SB), Z7; \
 	VPERMI2Q  Z9, Z5, Z7; \
 	VPERMT2Q  Z9, Z28, Z5; \
-	VMOVDQU64 shuffle648<>+0(SB), Z9; \
+	VMOVDQU64 shuffle650<>+0(SB), Z9; \
 	VPERMI2Q  Z4, Z0, Z9; \
 	VPERMT2Q  Z4, Z28, Z0; \
-	VMOVDQU64 shuffle648<>+0(SB), Z4; \
+	VMOVDQU64 shuffle650<>+0(SB), Z4; \
 	VPERMI2Q  Z6, Z2, Z4; \
 	VPERMT2Q  Z6, Z28, Z2; \
-	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2Q  Z7, Z1, Z6; \
 	VMOVDQU64 Z6, (CX); \
 	VPERMT2Q  Z7, Z26, Z1; \
 	VMOVDQU64 Z1, (CX)(SI*1); \
-	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2Q  Z5, Z3, Z6; \
 	VMOVDQU64 Z6, (CX)(SI*2); \
 	VPERMT2Q  Z5, Z26, Z3; \
 	VMOVDQU64 Z3, (CX)(DI*1); \
-	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2Q  Z4, Z9, Z6; \
 	VMOVDQU64 Z6, (R11); \
 	VPERMT2Q  Z4, Z26, Z9; \
 	VMOVDQU64 Z9, (R11)(SI*1); \
-	VMOVDQU64 shuffle650<>+0(SB), Z6; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
 	VPERMI2Q  Z2, Z0, Z6; \
 	VMOVDQU64 Z6, (R11)(SI*2); \
 	VPERMT2Q  Z2, Z26, Z0; \
@@ -16268,6 +16083,66 @@ tile581: \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BW_body
+
+DATA shuffle648<>+0(SB)/8, $0x0000000000000000
+DATA shuffle648<>+8(SB)/8, $0x0000000000000001
+DATA shuffle648<>+16(SB)/8, $0x0000000000000002
+DATA shuffle648<>+24(SB)/8, $0x0000000000000003
+DATA shuffle648<>+32(SB)/8, $0x0000000000000008
+DATA shuffle648<>+40(SB)/8, $0x0000000000000009
+DATA shuffle648<>+48(SB)/8, $0x000000000000000a
+DATA shuffle648<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle649<>+0(SB)/8, $0x0000000000000004
+DATA shuffle649<>+8(SB)/8, $0x0000000000000005
+DATA shuffle649<>+16(SB)/8, $0x0000000000000006
+DATA shuffle649<>+24(SB)/8, $0x0000000000000007
+DATA shuffle649<>+32(SB)/8, $0x000000000000000c
+DATA shuffle649<>+40(SB)/8, $0x000000000000000d
+DATA shuffle649<>+48(SB)/8, $0x000000000000000e
+DATA shuffle649<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle650<>+0(SB)/8, $0x0000000000000000
+DATA shuffle650<>+8(SB)/8, $0x0000000000000001
+DATA shuffle650<>+16(SB)/8, $0x0000000000000008
+DATA shuffle650<>+24(SB)/8, $0x0000000000000009
+DATA shuffle650<>+32(SB)/8, $0x0000000000000004
+DATA shuffle650<>+40(SB)/8, $0x0000000000000005
+DATA shuffle650<>+48(SB)/8, $0x000000000000000c
+DATA shuffle650<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle651<>+0(SB)/8, $0x0000000000000002
+DATA shuffle651<>+8(SB)/8, $0x0000000000000003
+DATA shuffle651<>+16(SB)/8, $0x000000000000000a
+DATA shuffle651<>+24(SB)/8, $0x000000000000000b
+DATA shuffle651<>+32(SB)/8, $0x0000000000000006
+DATA shuffle651<>+40(SB)/8, $0x0000000000000007
+DATA shuffle651<>+48(SB)/8, $0x000000000000000e
+DATA shuffle651<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle652<>+0(SB)/8, $0x0000000000000000
+DATA shuffle652<>+8(SB)/8, $0x0000000000000008
+DATA shuffle652<>+16(SB)/8, $0x0000000000000002
+DATA shuffle652<>+24(SB)/8, $0x000000000000000a
+DATA shuffle652<>+32(SB)/8, $0x0000000000000004
+DATA shuffle652<>+40(SB)/8, $0x000000000000000c
+DATA shuffle652<>+48(SB)/8, $0x0000000000000006
+DATA shuffle652<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle653<>+0(SB)/8, $0x0000000000000001
+DATA shuffle653<>+8(SB)/8, $0x0000000000000009
+DATA shuffle653<>+16(SB)/8, $0x0000000000000003
+DATA shuffle653<>+24(SB)/8, $0x000000000000000b
+DATA shuffle653<>+32(SB)/8, $0x0000000000000005
+DATA shuffle653<>+40(SB)/8, $0x000000000000000d
+DATA shuffle653<>+48(SB)/8, $0x0000000000000007
+DATA shuffle653<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
 
 // func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX, AVX512F
@@ -16597,8 +16472,8 @@ DATA ·stackUnzip2x4AVX512BWEntry(SB)/8, $·stackUnzip2x4AVX512BW(SB)
 GLOBL ·stackUnzip2x4AVX512BWEntry(SB), RODATA, $8
 DATA ·tile64x1AVX512BWEntry(SB)/8, $·tile64x1AVX512BW(SB)
 GLOBL ·tile64x1AVX512BWEntry(SB), RODATA, $8
-DATA ·tile16x2AVX512BWEntry(SB)/8, $·tile16x2AVX512BW(SB)
-GLOBL ·tile16x2AVX512BWEntry(SB), RODATA, $8
+DATA ·tile32x2AVX512BWEntry(SB)/8, $·tile32x2AVX512BW(SB)
+GLOBL ·tile32x2AVX512BWEntry(SB), RODATA, $8
 DATA ·tile16x4AVX512BWEntry(SB)/8, $·tile16x4AVX512BW(SB)
 GLOBL ·tile16x4AVX512BWEntry(SB), RODATA, $8
 DATA ·tile8x8AVX512BWEntry(SB)/8, $·tile8x8AVX512BW(SB)

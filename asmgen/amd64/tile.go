@@ -1,7 +1,7 @@
 package amd64
 
-// The tile kernels of general transposes: vec.Tile in AVX2, vec.Tile512
-// and, for bytes, vec.Tile512Lanes in AVX-512.
+// The tile kernels of general transposes: vec.Tile in AVX2, and in
+// AVX-512 vec.Tile512Lanes (1- to 4-byte words) and vec.Tile512 (8).
 
 import (
 	"fmt"
@@ -24,8 +24,8 @@ func (g *Generator) tile(k table.Kernel) error {
 	c := g.c
 	p, err := vec.Tile(k.Width)
 	switch {
-	case k.ISA.TwoTable() && k.Width == 1:
-		p, err = vec.Tile512Lanes()
+	case k.ISA.TwoTable() && k.Width <= 4:
+		p, err = vec.Tile512Lanes(k.Width)
 	case k.ISA.TwoTable():
 		p, err = vec.Tile512(k.Width)
 	}

@@ -74,7 +74,7 @@ func tile(w, b, chunk int) (*Prog, error) {
 	return p.finish(inputs(b, chunk), want)
 }
 
-// TileShape512 is the tile of w-byte words a tile kernel moves in 64-byte
+// TileShape512 is the tile of w-byte words Tile512 moves in 64-byte
 // registers: a row a register, 16 rows (8 of 8-byte words), so that a
 // tile reads whole cache lines, and, for 4- and 8-byte words, writes them.
 func TileShape512(w int) (b, chunk int) { return min(16, ZMM/w), ZMM }
@@ -86,8 +86,8 @@ func TileShape512(w int) (b, chunk int) { return min(16, ZMM/w), ZMM }
 // (i with bit d clear) exchange the blocks that lie off the diagonal of
 // their 2d x 2d squares, one two-table permute each, of the widest grain
 // (up to 8 bytes) a block holds whole. Segment s of register i ends
-// holding column s*n + i. (Bytes would need VBMI's byte permutes, and
-// lost to in-lane unpacks: see Tile512Lanes.)
+// holding column s*n + i. (Bytes would need VBMI's byte permutes. The
+// table takes it for 8-byte words; see table.TileWidths.)
 func Tile512(w int) (*Prog, error) {
 	n, chunk := TileShape512(w)
 	if w < 2 || w > 8 || w&(w-1) != 0 {
@@ -129,29 +129,47 @@ func Tile512(w int) (*Prog, error) {
 	return p.finish(inputs(n, chunk), want)
 }
 
-// TileShapeLanes is the tile of bytes Tile512Lanes moves: 64 rows of 16.
-func TileShapeLanes() (b, chunk int) { return 4 * LaneBytes, LaneBytes }
+// TileShapeLanes is the tile of w-byte words Tile512Lanes moves: four
+// lanes' rows, 16/w each, of 16 bytes of each of 16*w/16 column groups
+// (the 16 registers' worth; 64 rows of 16 bytes for bytes).
+func TileShapeLanes(w int) (b, chunk int) { return 4 * LaneBytes / w, LaneBytes * w }
 
-// Tile512Lanes builds the transpose of one tile of bytes (TileShapeLanes)
-// in 64-byte registers by the in-lane unpack network of AVX2's tiles:
-// register j holds rows j, j+16, j+32 and j+48 in its four lanes, so each
-// lane is a 16x16 tile of its own and each register ends holding one
-// whole column, a 64-byte store.
-func Tile512Lanes() (*Prog, error) {
-	b, chunk := TileShapeLanes()
+// Tile512Lanes builds the transpose of one tile of w-byte words
+// (TileShapeLanes) in 64-byte registers by the in-lane unpack network of
+// AVX2's tiles: for each group of 16 bytes of columns, register j holds
+// rows j, j+n, j+2n and j+3n (n = 16/w) in its four lanes, so each lane is
+// an n x n tile of its own and each register ends holding one whole
+// column, a 64-byte store.
+func Tile512Lanes(w int) (*Prog, error) {
+	if w < 1 || w > 8 || w&(w-1) != 0 {
+		return nil, fmt.Errorf("vec: no lane tile of %d-byte words", w)
+	}
+	b, chunk := TileShapeLanes(w)
+	n := LaneBytes / w
 	p := NewProg(ZMM)
-	regs := make([]int, LaneBytes)
-	for j := range regs {
-		regs[j] = p.Load(Mem{j, 0}, chunk)
-		for l := 1; l < b/LaneBytes; l++ {
-			regs[j] = p.LoadInsert(regs[j], Mem{j + l*LaneBytes, 0}, chunk, l*LaneBytes)
+	groups := chunk / LaneBytes
+	regs := make([][]int, groups)
+	// Lane by lane, so that the rows are read in order (the back end
+	// steps through them).
+	for l := range ZMM / LaneBytes {
+		for j := range n {
+			for g := range regs {
+				m := Mem{j + l*n, g * LaneBytes}
+				if l == 0 {
+					regs[g] = append(regs[g], p.Load(m, LaneBytes))
+				} else {
+					regs[g][j] = p.LoadInsert(regs[g][j], m, LaneBytes, l*LaneBytes)
+				}
+			}
 		}
 	}
-	unpackNetwork(p, regs, 1)
-	want := TileWant(b, 1, chunk)
-	for x := range chunk {
+	for _, r := range regs {
+		unpackNetwork(p, r, w)
+	}
+	want := TileWant(b, w, chunk)
+	for x := range chunk / w {
 		if err := p.storeAll(x, 0, want[x]); err != nil {
-			return nil, fmt.Errorf("vec: 64-row tile of bytes, column %d: %w", x, err)
+			return nil, fmt.Errorf("vec: lane tile of %d-byte words, column %d: %w", w, x, err)
 		}
 	}
 	return p.finish(inputs(b, chunk), want)

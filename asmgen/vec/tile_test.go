@@ -82,3 +82,33 @@ func TestTile16(t *testing.T) {
 		}
 	}
 }
+
+// TestTile512Lanes builds the lane tiles (finish proves them) and checks
+// that each fits AVX-512's registers and stores each column whole.
+func TestTile512Lanes(t *testing.T) {
+	for _, w := range []int{1, 2, 4, 8} {
+		p, err := Tile512Lanes(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if live := p.MaxLive(nil); live > 32 {
+			t.Errorf("w = %d: %d values live", w, live)
+		}
+		_, chunk := TileShapeLanes(w)
+		stores := 0
+		for _, in := range p.Instrs {
+			if in.Op == Store {
+				stores++
+				if in.Size != ZMM {
+					t.Errorf("w = %d: a store of %d bytes", w, in.Size)
+				}
+			}
+		}
+		if stores != chunk/w {
+			t.Errorf("w = %d: %d stores, want one a column, %d", w, stores, chunk/w)
+		}
+	}
+	if _, err := Tile512Lanes(3); err == nil {
+		t.Error("a lane tile of 3-byte words built")
+	}
+}
