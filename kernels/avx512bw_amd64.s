@@ -15674,10 +15674,10 @@ tile572: \
 	RET
 	tile64x1AVX512BW_body
 
-// func tile32x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// func tile64x1AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tile32x2AVX512BW(SB), NOSPLIT, $0-104
-#define tile32x2AVX512BW_body \
+TEXT ·tile64x1AVX512BWNT(SB), NOSPLIT, $0-104
+#define tile64x1AVX512BWNT_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -15689,6 +15689,200 @@ band573: \
 strip574: \
 	MOVQ tiles+16(FP), R8; \
 tile575: \
+	LEAQ         (CX)(SI*4), R10; \
+	LEAQ         (R10)(SI*4), R11; \
+	LEAQ         (R11)(SI*4), R12; \
+	MOVQ         AX, R13; \
+	VMOVDQU      (R13), X0; \
+	VMOVDQU      (R13)(DX*1), X1; \
+	VMOVDQU      (R13)(DX*2), X2; \
+	VMOVDQU      (R13)(BX*1), X3; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU      (R13), X4; \
+	VMOVDQU      (R13)(DX*1), X5; \
+	VMOVDQU      (R13)(DX*2), X6; \
+	VMOVDQU      (R13)(BX*1), X7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU      (R13), X8; \
+	VMOVDQU      (R13)(DX*1), X9; \
+	VMOVDQU      (R13)(DX*2), X10; \
+	VMOVDQU      (R13)(BX*1), X11; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU      (R13), X12; \
+	VMOVDQU      (R13)(DX*1), X13; \
+	VMOVDQU      (R13)(DX*2), X14; \
+	VMOVDQU      (R13)(BX*1), X15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z3, Z3; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z4, Z4; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z6, Z6; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z9, Z9; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z11, Z11; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z12, Z12; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z13, Z13; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z14, Z14; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z3, Z3; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z4, Z4; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z6, Z6; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z9, Z9; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z11, Z11; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z12, Z12; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z13, Z13; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z14, Z14; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z3, Z3; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z4, Z4; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z6, Z6; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z9, Z9; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z11, Z11; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z12, Z12; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z13, Z13; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z14, Z14; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z15, Z15; \
+	VPUNPCKLBW   Z8, Z0, Z16; \
+	VPUNPCKHBW   Z8, Z0, Z8; \
+	VPUNPCKLBW   Z9, Z1, Z0; \
+	VPUNPCKHBW   Z9, Z1, Z9; \
+	VPUNPCKLBW   Z10, Z2, Z1; \
+	VPUNPCKHBW   Z10, Z2, Z10; \
+	VPUNPCKLBW   Z11, Z3, Z2; \
+	VPUNPCKHBW   Z11, Z3, Z11; \
+	VPUNPCKLBW   Z12, Z4, Z3; \
+	VPUNPCKHBW   Z12, Z4, Z12; \
+	VPUNPCKLBW   Z13, Z5, Z4; \
+	VPUNPCKHBW   Z13, Z5, Z13; \
+	VPUNPCKLBW   Z14, Z6, Z5; \
+	VPUNPCKHBW   Z14, Z6, Z14; \
+	VPUNPCKLBW   Z15, Z7, Z6; \
+	VPUNPCKHBW   Z15, Z7, Z15; \
+	VPUNPCKLBW   Z3, Z16, Z7; \
+	VPUNPCKHBW   Z3, Z16, Z3; \
+	VPUNPCKLBW   Z12, Z8, Z16; \
+	VPUNPCKHBW   Z12, Z8, Z12; \
+	VPUNPCKLBW   Z4, Z0, Z8; \
+	VPUNPCKHBW   Z4, Z0, Z4; \
+	VPUNPCKLBW   Z13, Z9, Z0; \
+	VPUNPCKHBW   Z13, Z9, Z13; \
+	VPUNPCKLBW   Z5, Z1, Z9; \
+	VPUNPCKHBW   Z5, Z1, Z5; \
+	VPUNPCKLBW   Z14, Z10, Z1; \
+	VPUNPCKHBW   Z14, Z10, Z14; \
+	VPUNPCKLBW   Z6, Z2, Z10; \
+	VPUNPCKHBW   Z6, Z2, Z6; \
+	VPUNPCKLBW   Z15, Z11, Z2; \
+	VPUNPCKHBW   Z15, Z11, Z15; \
+	VPUNPCKLBW   Z9, Z7, Z11; \
+	VPUNPCKHBW   Z9, Z7, Z9; \
+	VPUNPCKLBW   Z5, Z3, Z7; \
+	VPUNPCKHBW   Z5, Z3, Z5; \
+	VPUNPCKLBW   Z1, Z16, Z3; \
+	VPUNPCKHBW   Z1, Z16, Z1; \
+	VPUNPCKLBW   Z14, Z12, Z16; \
+	VPUNPCKHBW   Z14, Z12, Z14; \
+	VPUNPCKLBW   Z10, Z8, Z12; \
+	VPUNPCKHBW   Z10, Z8, Z10; \
+	VPUNPCKLBW   Z6, Z4, Z8; \
+	VPUNPCKHBW   Z6, Z4, Z6; \
+	VPUNPCKLBW   Z2, Z0, Z4; \
+	VPUNPCKHBW   Z2, Z0, Z2; \
+	VPUNPCKLBW   Z15, Z13, Z0; \
+	VPUNPCKHBW   Z15, Z13, Z15; \
+	VPUNPCKLBW   Z12, Z11, Z13; \
+	VPUNPCKHBW   Z12, Z11, Z12; \
+	VPUNPCKLBW   Z10, Z9, Z11; \
+	VPUNPCKHBW   Z10, Z9, Z10; \
+	VPUNPCKLBW   Z8, Z7, Z9; \
+	VPUNPCKHBW   Z8, Z7, Z8; \
+	VPUNPCKLBW   Z6, Z5, Z7; \
+	VPUNPCKHBW   Z6, Z5, Z6; \
+	VPUNPCKLBW   Z4, Z3, Z5; \
+	VPUNPCKHBW   Z4, Z3, Z4; \
+	VPUNPCKLBW   Z2, Z1, Z3; \
+	VPUNPCKHBW   Z2, Z1, Z2; \
+	VPUNPCKLBW   Z0, Z16, Z1; \
+	VPUNPCKHBW   Z0, Z16, Z0; \
+	VPUNPCKLBW   Z15, Z14, Z16; \
+	VPUNPCKHBW   Z15, Z14, Z15; \
+	VMOVNTDQ     Z13, (CX); \
+	VMOVNTDQ     Z12, (CX)(SI*1); \
+	VMOVNTDQ     Z11, (CX)(SI*2); \
+	VMOVNTDQ     Z10, (CX)(DI*1); \
+	VMOVNTDQ     Z9, (R10); \
+	VMOVNTDQ     Z8, (R10)(SI*1); \
+	VMOVNTDQ     Z7, (R10)(SI*2); \
+	VMOVNTDQ     Z6, (R10)(DI*1); \
+	VMOVNTDQ     Z5, (R11); \
+	VMOVNTDQ     Z4, (R11)(SI*1); \
+	VMOVNTDQ     Z3, (R11)(SI*2); \
+	VMOVNTDQ     Z2, (R11)(DI*1); \
+	VMOVNTDQ     Z1, (R12); \
+	VMOVNTDQ     Z0, (R12)(SI*1); \
+	VMOVNTDQ     Z16, (R12)(SI*2); \
+	VMOVNTDQ     Z15, (R12)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile575; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip574; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band573; \
+	VZEROUPPER; \
+	RET
+	tile64x1AVX512BWNT_body
+
+// func tile32x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tile32x2AVX512BW(SB), NOSPLIT, $0-104
+#define tile32x2AVX512BW_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band576: \
+	MOVQ strips+24(FP), R9; \
+strip577: \
+	MOVQ tiles+16(FP), R8; \
+tile578: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -15831,18 +16025,188 @@ tile575: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile575; \
+	JNZ          tile578; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip574; \
+	JNZ          strip577; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band573; \
+	JNZ          band576; \
 	VZEROUPPER; \
 	RET
 	tile32x2AVX512BW_body
+
+// func tile32x2AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tile32x2AVX512BWNT(SB), NOSPLIT, $0-104
+#define tile32x2AVX512BWNT_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band579: \
+	MOVQ strips+24(FP), R9; \
+strip580: \
+	MOVQ tiles+16(FP), R8; \
+tile581: \
+	LEAQ         (CX)(SI*4), R10; \
+	LEAQ         (R10)(SI*4), R11; \
+	LEAQ         (R11)(SI*4), R12; \
+	MOVQ         AX, R13; \
+	VMOVDQU      (R13), X0; \
+	VMOVDQU      16(R13), X1; \
+	VMOVDQU      (R13)(DX*1), X2; \
+	VMOVDQU      16(R13)(DX*1), X3; \
+	VMOVDQU      (R13)(DX*2), X4; \
+	VMOVDQU      16(R13)(DX*2), X5; \
+	VMOVDQU      (R13)(BX*1), X6; \
+	VMOVDQU      16(R13)(BX*1), X7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VMOVDQU      (R13), X8; \
+	VMOVDQU      16(R13), X9; \
+	VMOVDQU      (R13)(DX*1), X10; \
+	VMOVDQU      16(R13)(DX*1), X11; \
+	VMOVDQU      (R13)(DX*2), X12; \
+	VMOVDQU      16(R13)(DX*2), X13; \
+	VMOVDQU      (R13)(BX*1), X14; \
+	VMOVDQU      16(R13)(BX*1), X15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x01, 16(R13), Z1, Z1; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z4, Z4; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*2), Z5, Z5; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z6, Z6; \
+	VINSERTI32X4 $0x01, 16(R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x01, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x01, 16(R13), Z9, Z9; \
+	VINSERTI32X4 $0x01, (R13)(DX*1), Z10, Z10; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*1), Z11, Z11; \
+	VINSERTI32X4 $0x01, (R13)(DX*2), Z12, Z12; \
+	VINSERTI32X4 $0x01, 16(R13)(DX*2), Z13, Z13; \
+	VINSERTI32X4 $0x01, (R13)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x01, 16(R13)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R13), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z4, Z4; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*2), Z5, Z5; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z6, Z6; \
+	VINSERTI32X4 $0x02, 16(R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x02, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x02, 16(R13), Z9, Z9; \
+	VINSERTI32X4 $0x02, (R13)(DX*1), Z10, Z10; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*1), Z11, Z11; \
+	VINSERTI32X4 $0x02, (R13)(DX*2), Z12, Z12; \
+	VINSERTI32X4 $0x02, 16(R13)(DX*2), Z13, Z13; \
+	VINSERTI32X4 $0x02, (R13)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x02, 16(R13)(BX*1), Z15, Z15; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R13), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z4, Z4; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*2), Z5, Z5; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z6, Z6; \
+	VINSERTI32X4 $0x03, 16(R13)(BX*1), Z7, Z7; \
+	LEAQ         (R13)(DX*4), R13; \
+	VINSERTI32X4 $0x03, (R13), Z8, Z8; \
+	VINSERTI32X4 $0x03, 16(R13), Z9, Z9; \
+	VINSERTI32X4 $0x03, (R13)(DX*1), Z10, Z10; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*1), Z11, Z11; \
+	VINSERTI32X4 $0x03, (R13)(DX*2), Z12, Z12; \
+	VINSERTI32X4 $0x03, 16(R13)(DX*2), Z13, Z13; \
+	VINSERTI32X4 $0x03, (R13)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x03, 16(R13)(BX*1), Z15, Z15; \
+	VPUNPCKLWD   Z8, Z0, Z16; \
+	VPUNPCKHWD   Z8, Z0, Z8; \
+	VPUNPCKLWD   Z10, Z2, Z0; \
+	VPUNPCKHWD   Z10, Z2, Z10; \
+	VPUNPCKLWD   Z12, Z4, Z2; \
+	VPUNPCKHWD   Z12, Z4, Z12; \
+	VPUNPCKLWD   Z14, Z6, Z4; \
+	VPUNPCKHWD   Z14, Z6, Z14; \
+	VPUNPCKLWD   Z2, Z16, Z6; \
+	VPUNPCKHWD   Z2, Z16, Z2; \
+	VPUNPCKLWD   Z12, Z8, Z16; \
+	VPUNPCKHWD   Z12, Z8, Z12; \
+	VPUNPCKLWD   Z4, Z0, Z8; \
+	VPUNPCKHWD   Z4, Z0, Z4; \
+	VPUNPCKLWD   Z14, Z10, Z0; \
+	VPUNPCKHWD   Z14, Z10, Z14; \
+	VPUNPCKLWD   Z8, Z6, Z10; \
+	VPUNPCKHWD   Z8, Z6, Z8; \
+	VPUNPCKLWD   Z4, Z2, Z6; \
+	VPUNPCKHWD   Z4, Z2, Z4; \
+	VPUNPCKLWD   Z0, Z16, Z2; \
+	VPUNPCKHWD   Z0, Z16, Z0; \
+	VPUNPCKLWD   Z14, Z12, Z16; \
+	VPUNPCKHWD   Z14, Z12, Z14; \
+	VPUNPCKLWD   Z9, Z1, Z12; \
+	VPUNPCKHWD   Z9, Z1, Z9; \
+	VPUNPCKLWD   Z11, Z3, Z1; \
+	VPUNPCKHWD   Z11, Z3, Z11; \
+	VPUNPCKLWD   Z13, Z5, Z3; \
+	VPUNPCKHWD   Z13, Z5, Z13; \
+	VPUNPCKLWD   Z15, Z7, Z5; \
+	VPUNPCKHWD   Z15, Z7, Z15; \
+	VPUNPCKLWD   Z3, Z12, Z7; \
+	VPUNPCKHWD   Z3, Z12, Z3; \
+	VPUNPCKLWD   Z13, Z9, Z12; \
+	VPUNPCKHWD   Z13, Z9, Z13; \
+	VPUNPCKLWD   Z5, Z1, Z9; \
+	VPUNPCKHWD   Z5, Z1, Z5; \
+	VPUNPCKLWD   Z15, Z11, Z1; \
+	VPUNPCKHWD   Z15, Z11, Z15; \
+	VPUNPCKLWD   Z9, Z7, Z11; \
+	VPUNPCKHWD   Z9, Z7, Z9; \
+	VPUNPCKLWD   Z5, Z3, Z7; \
+	VPUNPCKHWD   Z5, Z3, Z5; \
+	VPUNPCKLWD   Z1, Z12, Z3; \
+	VPUNPCKHWD   Z1, Z12, Z1; \
+	VPUNPCKLWD   Z15, Z13, Z12; \
+	VPUNPCKHWD   Z15, Z13, Z15; \
+	VMOVNTDQ     Z10, (CX); \
+	VMOVNTDQ     Z8, (CX)(SI*1); \
+	VMOVNTDQ     Z6, (CX)(SI*2); \
+	VMOVNTDQ     Z4, (CX)(DI*1); \
+	VMOVNTDQ     Z2, (R10); \
+	VMOVNTDQ     Z0, (R10)(SI*1); \
+	VMOVNTDQ     Z16, (R10)(SI*2); \
+	VMOVNTDQ     Z14, (R10)(DI*1); \
+	VMOVNTDQ     Z11, (R11); \
+	VMOVNTDQ     Z9, (R11)(SI*1); \
+	VMOVNTDQ     Z7, (R11)(SI*2); \
+	VMOVNTDQ     Z5, (R11)(DI*1); \
+	VMOVNTDQ     Z3, (R12); \
+	VMOVNTDQ     Z1, (R12)(SI*1); \
+	VMOVNTDQ     Z12, (R12)(SI*2); \
+	VMOVNTDQ     Z15, (R12)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile581; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip580; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band579; \
+	VZEROUPPER; \
+	RET
+	tile32x2AVX512BWNT_body
 
 // func tile16x4AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX512F
@@ -15854,11 +16218,11 @@ TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band576: \
+band582: \
 	MOVQ strips+24(FP), R9; \
-strip577: \
+strip583: \
 	MOVQ tiles+16(FP), R8; \
-tile578: \
+tile584: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -15980,18 +16344,167 @@ tile578: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile578; \
+	JNZ          tile584; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip577; \
+	JNZ          strip583; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band576; \
+	JNZ          band582; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BW_body
+
+// func tile16x4AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile16x4AVX512BWNT(SB), NOSPLIT, $0-104
+#define tile16x4AVX512BWNT_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band585: \
+	MOVQ strips+24(FP), R9; \
+strip586: \
+	MOVQ tiles+16(FP), R8; \
+tile587: \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (R10)(DX*4), R11; \
+	LEAQ         (R11)(DX*4), R12; \
+	LEAQ         (CX)(SI*4), R13; \
+	LEAQ         (R13)(SI*4), R14; \
+	LEAQ         (R14)(SI*4), R15; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI32X4 $0x01, (R10), Z0, Z0; \
+	VMOVDQU      16(AX), X1; \
+	VINSERTI32X4 $0x01, 16(R10), Z1, Z1; \
+	VMOVDQU      32(AX), X2; \
+	VINSERTI32X4 $0x01, 32(R10), Z2, Z2; \
+	VMOVDQU      48(AX), X3; \
+	VINSERTI32X4 $0x01, 48(R10), Z3, Z3; \
+	VMOVDQU      (AX)(DX*1), X4; \
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z4, Z4; \
+	VMOVDQU      16(AX)(DX*1), X5; \
+	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z5, Z5; \
+	VMOVDQU      32(AX)(DX*1), X6; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z6, Z6; \
+	VMOVDQU      48(AX)(DX*1), X7; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z7, Z7; \
+	VMOVDQU      (AX)(DX*2), X8; \
+	VINSERTI32X4 $0x01, (R10)(DX*2), Z8, Z8; \
+	VMOVDQU      16(AX)(DX*2), X9; \
+	VINSERTI32X4 $0x01, 16(R10)(DX*2), Z9, Z9; \
+	VMOVDQU      32(AX)(DX*2), X10; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*2), Z10, Z10; \
+	VMOVDQU      48(AX)(DX*2), X11; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*2), Z11, Z11; \
+	VMOVDQU      (AX)(BX*1), X12; \
+	VINSERTI32X4 $0x01, (R10)(BX*1), Z12, Z12; \
+	VMOVDQU      16(AX)(BX*1), X13; \
+	VINSERTI32X4 $0x01, 16(R10)(BX*1), Z13, Z13; \
+	VMOVDQU      32(AX)(BX*1), X14; \
+	VINSERTI32X4 $0x01, 32(R10)(BX*1), Z14, Z14; \
+	VMOVDQU      48(AX)(BX*1), X15; \
+	VINSERTI32X4 $0x01, 48(R10)(BX*1), Z15, Z15; \
+	VINSERTI32X4 $0x02, (R11), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11), Z1, Z1; \
+	VINSERTI32X4 $0x02, 32(R11), Z2, Z2; \
+	VINSERTI32X4 $0x02, 48(R11), Z3, Z3; \
+	VINSERTI32X4 $0x02, (R11)(DX*1), Z4, Z4; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*1), Z6, Z6; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*1), Z7, Z7; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z8, Z8; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z9, Z9; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z11, Z11; \
+	VINSERTI32X4 $0x02, (R11)(BX*1), Z12, Z12; \
+	VINSERTI32X4 $0x02, 16(R11)(BX*1), Z13, Z13; \
+	VINSERTI32X4 $0x02, 32(R11)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x02, 48(R11)(BX*1), Z15, Z15; \
+	VINSERTI32X4 $0x03, (R12), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R12), Z1, Z1; \
+	VINSERTI32X4 $0x03, 32(R12), Z2, Z2; \
+	VINSERTI32X4 $0x03, 48(R12), Z3, Z3; \
+	VINSERTI32X4 $0x03, (R12)(DX*1), Z4, Z4; \
+	VINSERTI32X4 $0x03, 16(R12)(DX*1), Z5, Z5; \
+	VINSERTI32X4 $0x03, 32(R12)(DX*1), Z6, Z6; \
+	VINSERTI32X4 $0x03, 48(R12)(DX*1), Z7, Z7; \
+	VINSERTI32X4 $0x03, (R12)(DX*2), Z8, Z8; \
+	VINSERTI32X4 $0x03, 16(R12)(DX*2), Z9, Z9; \
+	VINSERTI32X4 $0x03, 32(R12)(DX*2), Z10, Z10; \
+	VINSERTI32X4 $0x03, 48(R12)(DX*2), Z11, Z11; \
+	VINSERTI32X4 $0x03, (R12)(BX*1), Z12, Z12; \
+	VINSERTI32X4 $0x03, 16(R12)(BX*1), Z13, Z13; \
+	VINSERTI32X4 $0x03, 32(R12)(BX*1), Z14, Z14; \
+	VINSERTI32X4 $0x03, 48(R12)(BX*1), Z15, Z15; \
+	VPUNPCKLDQ   Z8, Z0, Z16; \
+	VPUNPCKHDQ   Z8, Z0, Z8; \
+	VPUNPCKLDQ   Z12, Z4, Z0; \
+	VPUNPCKHDQ   Z12, Z4, Z12; \
+	VPUNPCKLDQ   Z0, Z16, Z4; \
+	VMOVNTDQ     Z4, (CX); \
+	VPUNPCKHDQ   Z0, Z16, Z0; \
+	VMOVNTDQ     Z0, (CX)(SI*1); \
+	VPUNPCKLDQ   Z12, Z8, Z0; \
+	VMOVNTDQ     Z0, (CX)(SI*2); \
+	VPUNPCKHDQ   Z12, Z8, Z12; \
+	VMOVNTDQ     Z12, (CX)(DI*1); \
+	VPUNPCKLDQ   Z9, Z1, Z12; \
+	VPUNPCKHDQ   Z9, Z1, Z9; \
+	VPUNPCKLDQ   Z13, Z5, Z1; \
+	VPUNPCKHDQ   Z13, Z5, Z13; \
+	VPUNPCKLDQ   Z1, Z12, Z5; \
+	VMOVNTDQ     Z5, (R13); \
+	VPUNPCKHDQ   Z1, Z12, Z1; \
+	VMOVNTDQ     Z1, (R13)(SI*1); \
+	VPUNPCKLDQ   Z13, Z9, Z1; \
+	VMOVNTDQ     Z1, (R13)(SI*2); \
+	VPUNPCKHDQ   Z13, Z9, Z13; \
+	VMOVNTDQ     Z13, (R13)(DI*1); \
+	VPUNPCKLDQ   Z10, Z2, Z13; \
+	VPUNPCKHDQ   Z10, Z2, Z10; \
+	VPUNPCKLDQ   Z14, Z6, Z2; \
+	VPUNPCKHDQ   Z14, Z6, Z14; \
+	VPUNPCKLDQ   Z2, Z13, Z6; \
+	VMOVNTDQ     Z6, (R14); \
+	VPUNPCKHDQ   Z2, Z13, Z2; \
+	VMOVNTDQ     Z2, (R14)(SI*1); \
+	VPUNPCKLDQ   Z14, Z10, Z2; \
+	VMOVNTDQ     Z2, (R14)(SI*2); \
+	VPUNPCKHDQ   Z14, Z10, Z14; \
+	VMOVNTDQ     Z14, (R14)(DI*1); \
+	VPUNPCKLDQ   Z11, Z3, Z14; \
+	VPUNPCKHDQ   Z11, Z3, Z11; \
+	VPUNPCKLDQ   Z15, Z7, Z3; \
+	VPUNPCKHDQ   Z15, Z7, Z15; \
+	VPUNPCKLDQ   Z3, Z14, Z7; \
+	VMOVNTDQ     Z7, (R15); \
+	VPUNPCKHDQ   Z3, Z14, Z3; \
+	VMOVNTDQ     Z3, (R15)(SI*1); \
+	VPUNPCKLDQ   Z15, Z11, Z3; \
+	VMOVNTDQ     Z3, (R15)(SI*2); \
+	VPUNPCKHDQ   Z15, Z11, Z15; \
+	VMOVNTDQ     Z15, (R15)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile587; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip586; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band585; \
+	VZEROUPPER; \
+	RET
+	tile16x4AVX512BWNT_body
 
 // func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX512F
@@ -16009,11 +16522,11 @@ TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
 	VMOVDQU64 shuffle651<>+0(SB), Z28; \
 	VMOVDQU64 shuffle652<>+0(SB), Z27; \
 	VMOVDQU64 shuffle653<>+0(SB), Z26; \
-band579: \
+band588: \
 	MOVQ strips+24(FP), R9; \
-strip580: \
+strip589: \
 	MOVQ tiles+16(FP), R8; \
-tile581: \
+tile590: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (CX)(SI*4), R11; \
 	VMOVDQU64 (AX), Z0; \
@@ -16071,15 +16584,15 @@ tile581: \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
-	JNZ       tile581; \
+	JNZ       tile590; \
 	ADDQ      srcSkip+80(FP), AX; \
 	ADDQ      dstSkip+72(FP), CX; \
 	DECQ      R9; \
-	JNZ       strip580; \
+	JNZ       strip589; \
 	ADDQ      srcBandSkip+96(FP), AX; \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
-	JNZ       band579; \
+	JNZ       band588; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BW_body
@@ -16144,6 +16657,97 @@ DATA shuffle653<>+48(SB)/8, $0x0000000000000007
 DATA shuffle653<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
 
+// func tile8x8AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile8x8AVX512BWNT(SB), NOSPLIT, $0-104
+#define tile8x8AVX512BWNT_body \
+	MOVQ      src+8(FP), AX; \
+	MOVQ      dst+0(FP), CX; \
+	MOVQ      srcRow+48(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      dstRow+40(FP), SI; \
+	LEAQ      (SI)(SI*2), DI; \
+	VMOVDQU64 shuffle648<>+0(SB), Z31; \
+	VMOVDQU64 shuffle649<>+0(SB), Z30; \
+	VMOVDQU64 shuffle650<>+0(SB), Z29; \
+	VMOVDQU64 shuffle651<>+0(SB), Z28; \
+	VMOVDQU64 shuffle652<>+0(SB), Z27; \
+	VMOVDQU64 shuffle653<>+0(SB), Z26; \
+band591: \
+	MOVQ strips+24(FP), R9; \
+strip592: \
+	MOVQ tiles+16(FP), R8; \
+tile593: \
+	LEAQ      (AX)(DX*4), R10; \
+	LEAQ      (CX)(SI*4), R11; \
+	VMOVDQU64 (AX), Z0; \
+	VMOVDQU64 (R10), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 (AX)(DX*1), Z2; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 (AX)(DX*2), Z4; \
+	VMOVDQU64 (R10)(DX*2), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z7; \
+	VPERMI2Q  Z1, Z4, Z7; \
+	VPERMT2Q  Z1, Z30, Z4; \
+	VMOVDQU64 (AX)(BX*1), Z6; \
+	VMOVDQU64 (R10)(BX*1), Z1; \
+	VMOVDQU64 shuffle648<>+0(SB), Z9; \
+	VPERMI2Q  Z1, Z6, Z9; \
+	VPERMT2Q  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle650<>+0(SB), Z1; \
+	VPERMI2Q  Z7, Z3, Z1; \
+	VPERMT2Q  Z7, Z28, Z3; \
+	VMOVDQU64 shuffle650<>+0(SB), Z7; \
+	VPERMI2Q  Z9, Z5, Z7; \
+	VPERMT2Q  Z9, Z28, Z5; \
+	VMOVDQU64 shuffle650<>+0(SB), Z9; \
+	VPERMI2Q  Z4, Z0, Z9; \
+	VPERMT2Q  Z4, Z28, Z0; \
+	VMOVDQU64 shuffle650<>+0(SB), Z4; \
+	VPERMI2Q  Z6, Z2, Z4; \
+	VPERMT2Q  Z6, Z28, Z2; \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VPERMI2Q  Z7, Z1, Z6; \
+	VMOVNTDQ  Z6, (CX); \
+	VPERMT2Q  Z7, Z26, Z1; \
+	VMOVNTDQ  Z1, (CX)(SI*1); \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VPERMI2Q  Z5, Z3, Z6; \
+	VMOVNTDQ  Z6, (CX)(SI*2); \
+	VPERMT2Q  Z5, Z26, Z3; \
+	VMOVNTDQ  Z3, (CX)(DI*1); \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VPERMI2Q  Z4, Z9, Z6; \
+	VMOVNTDQ  Z6, (R11); \
+	VPERMT2Q  Z4, Z26, Z9; \
+	VMOVNTDQ  Z9, (R11)(SI*1); \
+	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VPERMI2Q  Z2, Z0, Z6; \
+	VMOVNTDQ  Z6, (R11)(SI*2); \
+	VPERMT2Q  Z2, Z26, Z0; \
+	VMOVNTDQ  Z0, (R11)(DI*1); \
+	ADDQ      srcTile+64(FP), AX; \
+	ADDQ      dstTile+56(FP), CX; \
+	DECQ      R8; \
+	JNZ       tile593; \
+	ADDQ      srcSkip+80(FP), AX; \
+	ADDQ      dstSkip+72(FP), CX; \
+	DECQ      R9; \
+	JNZ       strip592; \
+	ADDQ      srcBandSkip+96(FP), AX; \
+	ADDQ      dstBandSkip+88(FP), CX; \
+	DECQ      bands+32(FP); \
+	JNZ       band591; \
+	VZEROUPPER; \
+	RET
+	tile8x8AVX512BWNT_body
+
 // func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX, AVX512F
 TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
@@ -16154,66 +16758,66 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+64; \
-	JAE  runs582; \
+	JAE  runs594; \
 	CMPQ DX, $+32; \
-	JAE  runs583; \
+	JAE  runs595; \
 	CMPQ DX, $+16; \
-	JAE  runs584; \
+	JAE  runs596; \
 	RET; \
-runs582: \
+runs594: \
 	SUBQ $+64, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group585: \
+group597: \
 	MOVQ rows+48(FP), R10; \
-row586: \
+row598: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run587: \
+run599: \
 	XORQ R14, R14; \
-pieces588: \
+pieces600: \
 	VMOVDQU64 (R13)(R14*1), Z0; \
 	VMOVDQU64 Z0, (R12)(R14*1); \
 	CMPQ      R14, SI; \
-	JEQ       piecesdone589; \
+	JEQ       piecesdone601; \
 	ADDQ      $+64, R14; \
 	CMPQ      R14, SI; \
-	JLE       pieces588; \
+	JLE       pieces600; \
 	MOVQ      SI, R14; \
-	JMP       pieces588; \
-piecesdone589: \
+	JMP       pieces600; \
+piecesdone601: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run587; \
+	JNZ  run599; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row586; \
+	JNZ  row598; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group585; \
+	JNZ  group597; \
 	VZEROUPPER; \
 	RET; \
-runs583: \
+runs595: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group590: \
+group602: \
 	MOVQ rows+48(FP), R10; \
-row591: \
+row603: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run592: \
+run604: \
 	VMOVDQU (R13), Y0; \
 	VMOVDQU (R13)(SI*1), Y1; \
 	VMOVDQU Y0, (R12); \
@@ -16221,31 +16825,31 @@ run592: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run592; \
+	JNZ     run604; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row591; \
+	JNZ     row603; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group590; \
+	JNZ     group602; \
 	VZEROUPPER; \
 	RET; \
-runs584: \
+runs596: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group593: \
+group605: \
 	MOVQ rows+48(FP), R10; \
-row594: \
+row606: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run595: \
+run607: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -16253,15 +16857,15 @@ run595: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run595; \
+	JNZ     run607; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row594; \
+	JNZ     row606; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group593; \
+	JNZ     group605; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX512BW_body
@@ -16472,11 +17076,19 @@ DATA ·stackUnzip2x4AVX512BWEntry(SB)/8, $·stackUnzip2x4AVX512BW(SB)
 GLOBL ·stackUnzip2x4AVX512BWEntry(SB), RODATA, $8
 DATA ·tile64x1AVX512BWEntry(SB)/8, $·tile64x1AVX512BW(SB)
 GLOBL ·tile64x1AVX512BWEntry(SB), RODATA, $8
+DATA ·tile64x1AVX512BWNTEntry(SB)/8, $·tile64x1AVX512BWNT(SB)
+GLOBL ·tile64x1AVX512BWNTEntry(SB), RODATA, $8
 DATA ·tile32x2AVX512BWEntry(SB)/8, $·tile32x2AVX512BW(SB)
 GLOBL ·tile32x2AVX512BWEntry(SB), RODATA, $8
+DATA ·tile32x2AVX512BWNTEntry(SB)/8, $·tile32x2AVX512BWNT(SB)
+GLOBL ·tile32x2AVX512BWNTEntry(SB), RODATA, $8
 DATA ·tile16x4AVX512BWEntry(SB)/8, $·tile16x4AVX512BW(SB)
 GLOBL ·tile16x4AVX512BWEntry(SB), RODATA, $8
+DATA ·tile16x4AVX512BWNTEntry(SB)/8, $·tile16x4AVX512BWNT(SB)
+GLOBL ·tile16x4AVX512BWNTEntry(SB), RODATA, $8
 DATA ·tile8x8AVX512BWEntry(SB)/8, $·tile8x8AVX512BW(SB)
 GLOBL ·tile8x8AVX512BWEntry(SB), RODATA, $8
+DATA ·tile8x8AVX512BWNTEntry(SB)/8, $·tile8x8AVX512BWNT(SB)
+GLOBL ·tile8x8AVX512BWNTEntry(SB), RODATA, $8
 DATA ·copyRunsAVX512BWEntry(SB)/8, $·copyRunsAVX512BW(SB)
 GLOBL ·copyRunsAVX512BWEntry(SB), RODATA, $8

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
@@ -99,6 +101,38 @@ func TestMatrix(t *testing.T) {
 	}
 }
 
+// TestMatrixStreaming checks the tile kernels' streaming twins against
+// matrixRef: matrices whose every column store is a whole line of a
+// line-aligned dst, as simd.Matrix gives them, with rows and columns
+// from one tile to several (more than a lane kernel takes). The call must be the twin's where dst is
+// aligned, and the ordinary kernel's where it is not.
+func TestMatrixStreaming(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 34))
+	for name, set := range tablesUnderTest() {
+		for _, w := range []int{1, 2, 4, 8} {
+			k := set.Tiles[w]
+			if k.NT == nil {
+				continue
+			}
+			cols, line := k.Chunk/w, 64/w // a tile's columns; words a line
+			for range 100 {
+				m := engine.Matrix{Rows: line * (max(k.B/line, 2) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
+				m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows+line*rng.IntN(2))*w
+				m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), line*rng.IntN(2))
+				dl, sl := matrixLens(m, w)
+				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+				if call == nil || !strings.HasSuffix(call.Kernel(), "NT") {
+					t.Fatalf("%s: %d-byte words %+v: no streaming call", name, w, m)
+				}
+				buf := make([]byte, dl+64+1)
+				at := int(64-uintptr(unsafe.Pointer(&buf[0]))%64) % 64
+				checkMatrix(t, name, call, m, w, buf[at:at+dl], make([]byte, sl))
+				checkMatrix(t, name+" unaligned", call, m, w, buf[at+1:at+1+dl], make([]byte, sl))
+			}
+		}
+	}
+}
+
 // TestThinMatrix checks the lane kernels' calls for matrices of at most
 // simd.MaxBlock rows or columns held whole on one side, against
 // matrixRef.
@@ -140,7 +174,8 @@ func TestMatrixGuardPages(t *testing.T) {
 			cols := k.Chunk / w
 			for rows := k.B; rows <= 2*k.B+1; rows++ {
 				for c := cols; c <= 2*cols+1; c++ {
-					m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w}, w, 2, 2, 0)
+					// Rows of whole lines of dst stream where the kernels can.
+					m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Streaming: true}, w, 2, 2, 0)
 					dl, sl := matrixLens(m, w)
 					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
 					inGuards(t, dl, sl, func(dst, src []byte) {

@@ -633,6 +633,8 @@ func (g *Generator) store512(v reg.VecPhysical, size int, mem operand.Mem, k reg
 	switch {
 	case k != nil:
 		c.VMOVDQU8(v, k, mem)
+	case size == 64 && g.stream: // a whole line, 64-byte aligned (streaming tiles)
+		c.VMOVNTDQ(v, mem)
 	case size == 64:
 		c.VMOVDQU64(v, mem)
 	case size == 32 && v.PhysicalIndex() >= 16: // beyond VEX's registers

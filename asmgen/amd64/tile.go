@@ -85,7 +85,9 @@ func (g *Generator) tile(k table.Kernel) error {
 	}
 	switch {
 	case k.ISA.TwoTable():
+		g.stream = k.Streaming
 		g.lower512(p, in, out, idx, nil)
+		g.stream = false
 	default:
 		g.lower(p, in, out)
 	}

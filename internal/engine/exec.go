@@ -52,11 +52,13 @@ type Kernels interface {
 // work of a general transpose's plan (internal/transpose): in matrix i of
 // group g, word (r, c), for r < Rows and c < Cols, moves from byte
 // g*SrcGroup + i*SrcRep + r*SrcRow + c*w of src to g*DstGroup + i*DstRep +
-// c*DstRow + r*w of dst.
+// c*DstRow + r*w of dst. Streaming asks for non-temporal stores where the
+// kernels have them and dst's lines allow.
 type Matrix struct {
 	Rows, Cols, SrcRow, DstRow int
 	Reps, SrcRep, DstRep       int
 	Groups, SrcGroup, DstGroup int
+	Streaming                  bool
 }
 
 // TransposeRuns are the innermost work of a general transpose's plan whose last
@@ -337,6 +339,10 @@ func streamFrom(llc int) int {
 
 // maxStreamMin is the largest streamMin the CPU can give.
 const maxStreamMin = 8 << 20
+
+// StreamMin is the size from which the operators' calls write with
+// non-temporal stores.
+func StreamMin() int { return streamMin() }
 
 // MinWorkerBytes is the least work worth a goroutine of its own.
 func MinWorkerBytes() int { return minWorkerBytes }

@@ -40,6 +40,32 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 	if k.F == nil {
 		return nil
 	}
+	c := tileMatrix(dst, src, m, w, k.F, k)
+	if c == nil || k.NT == nil || !m.Streaming || !lineStores(m, w, k) {
+		return c
+	}
+	// Each call checks dst's address; every other store lies a multiple
+	// of 64 bytes from it.
+	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, m, w, k.NT, k), Else: c}
+}
+
+// lineStores reports whether every column store of k's tiles falls on a
+// whole line of dst where dst's start is line-aligned: the columns,
+// matrices and groups lie whole lines apart, and so do a column's tiles,
+// the last one, shifted up to end at the last row, included.
+func lineStores(m engine.Matrix, w int, k TileKernel) bool {
+	for _, n := range []int{k.B * w, m.Rows * w, m.DstRow, m.DstRep, m.DstGroup} {
+		if n%lineBytes != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// tileMatrix is the call of f, a tile kernel of k's tile, for the matrices
+// m, or nil.
+func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k TileKernel) engine.Call {
+	cols := k.Chunk / w
 	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep, groups: m.Groups, dstGroup: m.DstGroup, srcGroup: m.SrcGroup}
 	// Each call runs on the tensors from its matrix's start on.
 	dstReps, ok1 := reach(0, m.Reps, m.DstRep, m.Groups, m.DstGroup)
@@ -53,7 +79,7 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 	// tiles adds the call of bands bands of down strips of across tiles
 	// from word (row, col).
 	tiles := func(row, col, bands, down, across int) {
-		c.calls = append(c.calls, k.F.Call(TileArgs{
+		c.calls = append(c.calls, f.Call(TileArgs{
 			Dst: dst.From(col*m.DstRow + row*w), Src: src.From(row*m.SrcRow + col*w),
 			Tiles: across, Strips: down, Bands: bands, DstRow: m.DstRow, SrcRow: m.SrcRow,
 			DstTile: cols * m.DstRow, SrcTile: k.Chunk, DstStrip: k.B * w, SrcStrip: k.B * m.SrcRow,
@@ -83,7 +109,7 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 		a.Bands, a.DstBand, a.SrcBand = m.Reps, m.DstRep, m.SrcRep
 		a.Dst.Len += (m.Reps - 1) * m.DstRep
 		a.Src.Len += (m.Reps - 1) * m.SrcRep
-		c.calls[0], c.reps = k.F.Call(a, k.B, k.Chunk, w), 1
+		c.calls[0], c.reps = f.Call(a, k.B, k.Chunk, w), 1
 	}
 	return c
 }

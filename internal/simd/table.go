@@ -80,6 +80,9 @@ type LaneKernel struct {
 type TileKernel struct {
 	F        *TileFunc
 	B, Chunk int
+	// NT, if not nil, is F's twin that writes with non-temporal stores:
+	// every column of a tile is one 64-byte store, which must be aligned.
+	NT *TileFunc
 }
 
 // laneKey says which lane kernel a call needs; Table.Lanes are sorted by

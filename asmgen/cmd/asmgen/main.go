@@ -314,7 +314,12 @@ func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table
 		for _, w := range ws {
 			k := table.Kernel{ISA: table.ISA(i.Name), Kind: table.Tile, Width: w}
 			rows, chunk := k.TileShape()
-			fmt.Fprintf(&b, "%d: {F: %s, B: %d, Chunk: %d}, ", w, entry(names[k]), rows, chunk)
+			nt := ""
+			if table.ISA(i.Name).StreamingTiles() {
+				k.Streaming = true
+				nt = ", NT: " + entry(names[k])
+			}
+			fmt.Fprintf(&b, "%d: {F: %s, B: %d, Chunk: %d%s}, ", w, entry(names[table.Kernel{ISA: k.ISA, Kind: table.Tile, Width: w}]), rows, chunk, nt)
 		}
 		b.WriteString("},\n")
 	}
