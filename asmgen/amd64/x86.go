@@ -24,6 +24,9 @@ type Generator struct {
 	consts map[string]operand.Mem
 	labels int
 	stream bool // full-register stores are non-temporal
+	// hoisted holds the AVX2 constants loaded into registers before the
+	// loops of the program being lowered (hoist).
+	hoisted map[string]reg.VecPhysical
 }
 
 // New starts a file of kernels built under the given build constraint.
