@@ -599,7 +599,7 @@ var avx2 = simd.Table{
 	UnzipN:      &unzipNx16AVX2Entry,
 	BundleZip:   [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleZip2x1AVX2Entry, 2: &bundleZip2x2AVX2Entry, 4: &bundleZip2x4AVX2Entry, 8: &bundleZip2x8AVX2Entry},
 	BundleUnzip: [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleUnzip2x1AVX2Entry, 2: &bundleUnzip2x2AVX2Entry, 4: &bundleUnzip2x4AVX2Entry, 8: &bundleUnzip2x8AVX2Entry},
-	Tiles:       [simd.MaxTileWidth + 1]simd.TileKernel{1: {F: &tile16x1AVX2Entry, B: 16, Chunk: 16}, 2: {F: &tile16x2AVX2Entry, B: 16, Chunk: 16}, 4: {F: &tile8x4AVX2Entry, B: 8, Chunk: 32}, 8: {F: &tile4x8AVX2Entry, B: 4, Chunk: 32}},
+	Tiles:       [simd.MaxTileWidth + 1][]simd.TileKernel{1: {{F: &tile16x1AVX2Entry, B: 16, Chunk: 16}}, 2: {{F: &tile16x2AVX2Entry, B: 16, Chunk: 16}}, 4: {{F: &tile8x4AVX2Entry, B: 8, Chunk: 32}}, 8: {{F: &tile4x8AVX2Entry, B: 4, Chunk: 32}}},
 	CopyRuns:    &copyRunsAVX2Entry,
 	CopyRunsNT:  &copyRunsAVX2NTEntry,
 	StreamRuns:  &streamRunsAVX2Entry,

@@ -614,6 +614,11 @@ func tile64x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, ds
 //go:noescape
 func tile64x1AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile16x1AVX512BW transposes tiles of 16 rows of 64 bytes of 1-byte words, in each of strips strips.
+//
+//go:noescape
+func tile16x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // tile32x2AVX512BW transposes tiles of 32 rows of 32 bytes of 2-byte words, in each of strips strips.
 //
 //go:noescape

@@ -15868,10 +15868,10 @@ tile575: \
 	RET
 	tile64x1AVX512BWNT_body
 
-// func tile32x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tile32x2AVX512BW(SB), NOSPLIT, $0-104
-#define tile32x2AVX512BW_body \
+// func tile16x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
+TEXT ·tile16x1AVX512BW(SB), NOSPLIT, $0-104
+#define tile16x1AVX512BW_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -15883,6 +15883,200 @@ band576: \
 strip577: \
 	MOVQ tiles+16(FP), R8; \
 tile578: \
+	LEAQ          (AX)(DX*4), R10; \
+	LEAQ          (R10)(DX*4), R11; \
+	LEAQ          (R11)(DX*4), R12; \
+	VMOVDQU64     (AX), Z0; \
+	VMOVDQU64     (AX)(DX*1), Z1; \
+	VMOVDQU64     (AX)(DX*2), Z2; \
+	VMOVDQU64     (AX)(BX*1), Z3; \
+	VMOVDQU64     (R10), Z4; \
+	VMOVDQU64     (R10)(DX*1), Z5; \
+	VMOVDQU64     (R10)(DX*2), Z6; \
+	VMOVDQU64     (R10)(BX*1), Z7; \
+	VMOVDQU64     (R11), Z8; \
+	VMOVDQU64     (R11)(DX*1), Z9; \
+	VMOVDQU64     (R11)(DX*2), Z10; \
+	VMOVDQU64     (R11)(BX*1), Z11; \
+	VMOVDQU64     (R12), Z12; \
+	VMOVDQU64     (R12)(DX*1), Z13; \
+	VMOVDQU64     (R12)(DX*2), Z14; \
+	VMOVDQU64     (R12)(BX*1), Z15; \
+	VPUNPCKLBW    Z8, Z0, Z16; \
+	VPUNPCKHBW    Z8, Z0, Z8; \
+	VPUNPCKLBW    Z9, Z1, Z0; \
+	VPUNPCKHBW    Z9, Z1, Z9; \
+	VPUNPCKLBW    Z10, Z2, Z1; \
+	VPUNPCKHBW    Z10, Z2, Z10; \
+	VPUNPCKLBW    Z11, Z3, Z2; \
+	VPUNPCKHBW    Z11, Z3, Z11; \
+	VPUNPCKLBW    Z12, Z4, Z3; \
+	VPUNPCKHBW    Z12, Z4, Z12; \
+	VPUNPCKLBW    Z13, Z5, Z4; \
+	VPUNPCKHBW    Z13, Z5, Z13; \
+	VPUNPCKLBW    Z14, Z6, Z5; \
+	VPUNPCKHBW    Z14, Z6, Z14; \
+	VPUNPCKLBW    Z15, Z7, Z6; \
+	VPUNPCKHBW    Z15, Z7, Z15; \
+	VPUNPCKLBW    Z3, Z16, Z7; \
+	VPUNPCKHBW    Z3, Z16, Z3; \
+	VPUNPCKLBW    Z12, Z8, Z16; \
+	VPUNPCKHBW    Z12, Z8, Z12; \
+	VPUNPCKLBW    Z4, Z0, Z8; \
+	VPUNPCKHBW    Z4, Z0, Z4; \
+	VPUNPCKLBW    Z13, Z9, Z0; \
+	VPUNPCKHBW    Z13, Z9, Z13; \
+	VPUNPCKLBW    Z5, Z1, Z9; \
+	VPUNPCKHBW    Z5, Z1, Z5; \
+	VPUNPCKLBW    Z14, Z10, Z1; \
+	VPUNPCKHBW    Z14, Z10, Z14; \
+	VPUNPCKLBW    Z6, Z2, Z10; \
+	VPUNPCKHBW    Z6, Z2, Z6; \
+	VPUNPCKLBW    Z15, Z11, Z2; \
+	VPUNPCKHBW    Z15, Z11, Z15; \
+	VPUNPCKLBW    Z9, Z7, Z11; \
+	VPUNPCKHBW    Z9, Z7, Z9; \
+	VPUNPCKLBW    Z5, Z3, Z7; \
+	VPUNPCKHBW    Z5, Z3, Z5; \
+	VPUNPCKLBW    Z1, Z16, Z3; \
+	VPUNPCKHBW    Z1, Z16, Z1; \
+	VPUNPCKLBW    Z14, Z12, Z16; \
+	VPUNPCKHBW    Z14, Z12, Z14; \
+	VPUNPCKLBW    Z10, Z8, Z12; \
+	VPUNPCKHBW    Z10, Z8, Z10; \
+	VPUNPCKLBW    Z6, Z4, Z8; \
+	VPUNPCKHBW    Z6, Z4, Z6; \
+	VPUNPCKLBW    Z2, Z0, Z4; \
+	VPUNPCKHBW    Z2, Z0, Z2; \
+	VPUNPCKLBW    Z15, Z13, Z0; \
+	VPUNPCKHBW    Z15, Z13, Z15; \
+	VPUNPCKLBW    Z12, Z11, Z13; \
+	VPUNPCKHBW    Z12, Z11, Z12; \
+	VPUNPCKLBW    Z10, Z9, Z11; \
+	VPUNPCKHBW    Z10, Z9, Z10; \
+	VPUNPCKLBW    Z8, Z7, Z9; \
+	VPUNPCKHBW    Z8, Z7, Z8; \
+	VPUNPCKLBW    Z6, Z5, Z7; \
+	VPUNPCKHBW    Z6, Z5, Z6; \
+	VPUNPCKLBW    Z4, Z3, Z5; \
+	VPUNPCKHBW    Z4, Z3, Z4; \
+	VPUNPCKLBW    Z2, Z1, Z3; \
+	VPUNPCKHBW    Z2, Z1, Z2; \
+	VPUNPCKLBW    Z0, Z16, Z1; \
+	VPUNPCKHBW    Z0, Z16, Z0; \
+	VPUNPCKLBW    Z15, Z14, Z16; \
+	VPUNPCKHBW    Z15, Z14, Z15; \
+	MOVQ          CX, R10; \
+	VMOVDQU       X13, (R10); \
+	VMOVDQU       X12, (R10)(SI*1); \
+	VMOVDQU       X11, (R10)(SI*2); \
+	VMOVDQU       X10, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VMOVDQU       X9, (R10); \
+	VMOVDQU       X8, (R10)(SI*1); \
+	VMOVDQU       X7, (R10)(SI*2); \
+	VMOVDQU       X6, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VMOVDQU       X5, (R10); \
+	VMOVDQU       X4, (R10)(SI*1); \
+	VMOVDQU       X3, (R10)(SI*2); \
+	VMOVDQU       X2, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VMOVDQU       X1, (R10); \
+	VMOVDQU       X0, (R10)(SI*1); \
+	VMOVDQU64     X16, (R10)(SI*2); \
+	VMOVDQU       X15, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x01, Z13, (R10); \
+	VEXTRACTI32X4 $0x01, Z12, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x01, Z11, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x01, Z10, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x01, Z9, (R10); \
+	VEXTRACTI32X4 $0x01, Z8, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x01, Z7, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x01, Z6, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x01, Z5, (R10); \
+	VEXTRACTI32X4 $0x01, Z4, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x01, Z3, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x01, Z2, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x01, Z1, (R10); \
+	VEXTRACTI32X4 $0x01, Z0, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x01, Z16, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x01, Z15, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x02, Z13, (R10); \
+	VEXTRACTI32X4 $0x02, Z12, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x02, Z11, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x02, Z10, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x02, Z9, (R10); \
+	VEXTRACTI32X4 $0x02, Z8, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x02, Z7, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x02, Z6, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x02, Z5, (R10); \
+	VEXTRACTI32X4 $0x02, Z4, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x02, Z3, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x02, Z2, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x02, Z1, (R10); \
+	VEXTRACTI32X4 $0x02, Z0, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x02, Z16, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x02, Z15, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x03, Z13, (R10); \
+	VEXTRACTI32X4 $0x03, Z12, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x03, Z11, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x03, Z10, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x03, Z9, (R10); \
+	VEXTRACTI32X4 $0x03, Z8, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x03, Z7, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x03, Z6, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x03, Z5, (R10); \
+	VEXTRACTI32X4 $0x03, Z4, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x03, Z3, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x03, Z2, (R10)(DI*1); \
+	LEAQ          (R10)(SI*4), R10; \
+	VEXTRACTI32X4 $0x03, Z1, (R10); \
+	VEXTRACTI32X4 $0x03, Z0, (R10)(SI*1); \
+	VEXTRACTI32X4 $0x03, Z16, (R10)(SI*2); \
+	VEXTRACTI32X4 $0x03, Z15, (R10)(DI*1); \
+	ADDQ          srcTile+64(FP), AX; \
+	ADDQ          dstTile+56(FP), CX; \
+	DECQ          R8; \
+	JNZ           tile578; \
+	ADDQ          srcSkip+80(FP), AX; \
+	ADDQ          dstSkip+72(FP), CX; \
+	DECQ          R9; \
+	JNZ           strip577; \
+	ADDQ          srcBandSkip+96(FP), AX; \
+	ADDQ          dstBandSkip+88(FP), CX; \
+	DECQ          bands+32(FP); \
+	JNZ           band576; \
+	VZEROUPPER; \
+	RET
+	tile16x1AVX512BW_body
+
+// func tile32x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tile32x2AVX512BW(SB), NOSPLIT, $0-104
+#define tile32x2AVX512BW_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band579: \
+	MOVQ strips+24(FP), R9; \
+strip580: \
+	MOVQ tiles+16(FP), R8; \
+tile581: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -16025,15 +16219,15 @@ tile578: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile578; \
+	JNZ          tile581; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip577; \
+	JNZ          strip580; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band576; \
+	JNZ          band579; \
 	VZEROUPPER; \
 	RET
 	tile32x2AVX512BW_body
@@ -16048,11 +16242,11 @@ TEXT ·tile32x2AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band579: \
+band582: \
 	MOVQ strips+24(FP), R9; \
-strip580: \
+strip583: \
 	MOVQ tiles+16(FP), R8; \
-tile581: \
+tile584: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -16195,15 +16389,15 @@ tile581: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile581; \
+	JNZ          tile584; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip580; \
+	JNZ          strip583; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band579; \
+	JNZ          band582; \
 	VZEROUPPER; \
 	RET
 	tile32x2AVX512BWNT_body
@@ -16218,11 +16412,11 @@ TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band582: \
+band585: \
 	MOVQ strips+24(FP), R9; \
-strip583: \
+strip586: \
 	MOVQ tiles+16(FP), R8; \
-tile584: \
+tile587: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -16344,15 +16538,15 @@ tile584: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile584; \
+	JNZ          tile587; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip583; \
+	JNZ          strip586; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band582; \
+	JNZ          band585; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BW_body
@@ -16367,11 +16561,11 @@ TEXT ·tile16x4AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band585: \
+band588: \
 	MOVQ strips+24(FP), R9; \
-strip586: \
+strip589: \
 	MOVQ tiles+16(FP), R8; \
-tile587: \
+tile590: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -16493,15 +16687,15 @@ tile587: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile587; \
+	JNZ          tile590; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip586; \
+	JNZ          strip589; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band585; \
+	JNZ          band588; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BWNT_body
@@ -16522,11 +16716,11 @@ TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
 	VMOVDQU64 shuffle651<>+0(SB), Z28; \
 	VMOVDQU64 shuffle652<>+0(SB), Z27; \
 	VMOVDQU64 shuffle653<>+0(SB), Z26; \
-band588: \
+band591: \
 	MOVQ strips+24(FP), R9; \
-strip589: \
+strip592: \
 	MOVQ tiles+16(FP), R8; \
-tile590: \
+tile593: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (CX)(SI*4), R11; \
 	VMOVDQU64 (AX), Z0; \
@@ -16584,15 +16778,15 @@ tile590: \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
-	JNZ       tile590; \
+	JNZ       tile593; \
 	ADDQ      srcSkip+80(FP), AX; \
 	ADDQ      dstSkip+72(FP), CX; \
 	DECQ      R9; \
-	JNZ       strip589; \
+	JNZ       strip592; \
 	ADDQ      srcBandSkip+96(FP), AX; \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
-	JNZ       band588; \
+	JNZ       band591; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BW_body
@@ -16673,11 +16867,11 @@ TEXT ·tile8x8AVX512BWNT(SB), NOSPLIT, $0-104
 	VMOVDQU64 shuffle651<>+0(SB), Z28; \
 	VMOVDQU64 shuffle652<>+0(SB), Z27; \
 	VMOVDQU64 shuffle653<>+0(SB), Z26; \
-band591: \
+band594: \
 	MOVQ strips+24(FP), R9; \
-strip592: \
+strip595: \
 	MOVQ tiles+16(FP), R8; \
-tile593: \
+tile596: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (CX)(SI*4), R11; \
 	VMOVDQU64 (AX), Z0; \
@@ -16735,15 +16929,15 @@ tile593: \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
-	JNZ       tile593; \
+	JNZ       tile596; \
 	ADDQ      srcSkip+80(FP), AX; \
 	ADDQ      dstSkip+72(FP), CX; \
 	DECQ      R9; \
-	JNZ       strip592; \
+	JNZ       strip595; \
 	ADDQ      srcBandSkip+96(FP), AX; \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
-	JNZ       band591; \
+	JNZ       band594; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BWNT_body
@@ -16758,86 +16952,54 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+64; \
-	JAE  runs594; \
+	JAE  runs597; \
 	CMPQ DX, $+32; \
-	JAE  runs595; \
+	JAE  runs598; \
 	CMPQ DX, $+16; \
-	JAE  runs596; \
+	JAE  runs599; \
 	RET; \
-runs594: \
+runs597: \
 	SUBQ $+64, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group597: \
+group600: \
 	MOVQ rows+48(FP), R10; \
-row598: \
+row601: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run599: \
+run602: \
 	XORQ R14, R14; \
-pieces600: \
+pieces603: \
 	VMOVDQU64 (R13)(R14*1), Z0; \
 	VMOVDQU64 Z0, (R12)(R14*1); \
 	CMPQ      R14, SI; \
-	JEQ       piecesdone601; \
+	JEQ       piecesdone604; \
 	ADDQ      $+64, R14; \
 	CMPQ      R14, SI; \
-	JLE       pieces600; \
+	JLE       pieces603; \
 	MOVQ      SI, R14; \
-	JMP       pieces600; \
-piecesdone601: \
+	JMP       pieces603; \
+piecesdone604: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run599; \
+	JNZ  run602; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row598; \
+	JNZ  row601; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group597; \
+	JNZ  group600; \
 	VZEROUPPER; \
 	RET; \
-runs595: \
+runs598: \
 	SUBQ $+32, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group602: \
-	MOVQ rows+48(FP), R10; \
-row603: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run604: \
-	VMOVDQU (R13), Y0; \
-	VMOVDQU (R13)(SI*1), Y1; \
-	VMOVDQU Y0, (R12); \
-	VMOVDQU Y1, (R12)(SI*1); \
-	ADDQ    DX, R12; \
-	ADDQ    DI, R13; \
-	DECQ    R11; \
-	JNZ     run604; \
-	ADDQ    R8, AX; \
-	ADDQ    R9, CX; \
-	DECQ    R10; \
-	JNZ     row603; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group602; \
-	VZEROUPPER; \
-	RET; \
-runs596: \
-	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
@@ -16850,10 +17012,10 @@ row606: \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
 run607: \
-	VMOVDQU (R13), X0; \
-	VMOVDQU (R13)(SI*1), X1; \
-	VMOVDQU X0, (R12); \
-	VMOVDQU X1, (R12)(SI*1); \
+	VMOVDQU (R13), Y0; \
+	VMOVDQU (R13)(SI*1), Y1; \
+	VMOVDQU Y0, (R12); \
+	VMOVDQU Y1, (R12)(SI*1); \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
@@ -16866,6 +17028,38 @@ run607: \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
 	JNZ     group605; \
+	VZEROUPPER; \
+	RET; \
+runs599: \
+	SUBQ $+16, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group608: \
+	MOVQ rows+48(FP), R10; \
+row609: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run610: \
+	VMOVDQU (R13), X0; \
+	VMOVDQU (R13)(SI*1), X1; \
+	VMOVDQU X0, (R12); \
+	VMOVDQU X1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run610; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row609; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group608; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX512BW_body
@@ -17078,6 +17272,8 @@ DATA ·tile64x1AVX512BWEntry(SB)/8, $·tile64x1AVX512BW(SB)
 GLOBL ·tile64x1AVX512BWEntry(SB), RODATA, $8
 DATA ·tile64x1AVX512BWNTEntry(SB)/8, $·tile64x1AVX512BWNT(SB)
 GLOBL ·tile64x1AVX512BWNTEntry(SB), RODATA, $8
+DATA ·tile16x1AVX512BWEntry(SB)/8, $·tile16x1AVX512BW(SB)
+GLOBL ·tile16x1AVX512BWEntry(SB), RODATA, $8
 DATA ·tile32x2AVX512BWEntry(SB)/8, $·tile32x2AVX512BW(SB)
 GLOBL ·tile32x2AVX512BWEntry(SB), RODATA, $8
 DATA ·tile32x2AVX512BWNTEntry(SB)/8, $·tile32x2AVX512BWNT(SB)

@@ -111,6 +111,7 @@ var (
 	stackUnzip2x4AVX512BWEntry simd.StackFunc
 	tile64x1AVX512BWEntry      simd.TileFunc
 	tile64x1AVX512BWNTEntry    simd.TileFunc
+	tile16x1AVX512BWEntry      simd.TileFunc
 	tile32x2AVX512BWEntry      simd.TileFunc
 	tile32x2AVX512BWNTEntry    simd.TileFunc
 	tile16x4AVX512BWEntry      simd.TileFunc
@@ -221,7 +222,7 @@ var avx512bw = simd.Table{
 	},
 	StackZip:   [simd.MaxStackGrain + 1]*simd.StackFunc{1: &stackZip2x1AVX512BWEntry, 2: &stackZip2x2AVX512BWEntry, 4: &stackZip2x4AVX512BWEntry},
 	StackUnzip: [simd.MaxStackGrain + 1]*simd.StackFunc{1: &stackUnzip2x1AVX512BWEntry, 2: &stackUnzip2x2AVX512BWEntry, 4: &stackUnzip2x4AVX512BWEntry},
-	Tiles:      [simd.MaxTileWidth + 1]simd.TileKernel{1: {F: &tile64x1AVX512BWEntry, B: 64, Chunk: 16, NT: &tile64x1AVX512BWNTEntry}, 2: {F: &tile32x2AVX512BWEntry, B: 32, Chunk: 32, NT: &tile32x2AVX512BWNTEntry}, 4: {F: &tile16x4AVX512BWEntry, B: 16, Chunk: 64, NT: &tile16x4AVX512BWNTEntry}, 8: {F: &tile8x8AVX512BWEntry, B: 8, Chunk: 64, NT: &tile8x8AVX512BWNTEntry}},
+	Tiles:      [simd.MaxTileWidth + 1][]simd.TileKernel{1: {{F: &tile64x1AVX512BWEntry, B: 64, Chunk: 16, NT: &tile64x1AVX512BWNTEntry}, {F: &tile16x1AVX512BWEntry, B: 16, Chunk: 64}}, 2: {{F: &tile32x2AVX512BWEntry, B: 32, Chunk: 32, NT: &tile32x2AVX512BWNTEntry}}, 4: {{F: &tile16x4AVX512BWEntry, B: 16, Chunk: 64, NT: &tile16x4AVX512BWNTEntry}}, 8: {{F: &tile8x8AVX512BWEntry, B: 8, Chunk: 64, NT: &tile8x8AVX512BWNTEntry}}},
 	CopyRuns:   &copyRunsAVX512BWEntry,
 	Base:       &avx2,
 	Split:      [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},

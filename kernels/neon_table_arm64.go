@@ -351,7 +351,7 @@ var neon = simd.Table{
 	UnzipN:      &unzipNx16NEONEntry,
 	BundleZip:   [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleZip2x1NEONEntry, 2: &bundleZip2x2NEONEntry, 4: &bundleZip2x4NEONEntry, 8: &bundleZip2x8NEONEntry},
 	BundleUnzip: [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleUnzip2x1NEONEntry, 2: &bundleUnzip2x2NEONEntry, 4: &bundleUnzip2x4NEONEntry, 8: &bundleUnzip2x8NEONEntry},
-	Tiles:       [simd.MaxTileWidth + 1]simd.TileKernel{1: {F: &tile16x1NEONEntry, B: 16, Chunk: 16}, 2: {F: &tile8x2NEONEntry, B: 8, Chunk: 16}, 4: {F: &tile4x4NEONEntry, B: 4, Chunk: 16}, 8: {F: &tile2x8NEONEntry, B: 2, Chunk: 16}},
+	Tiles:       [simd.MaxTileWidth + 1][]simd.TileKernel{1: {{F: &tile16x1NEONEntry, B: 16, Chunk: 16}}, 2: {{F: &tile8x2NEONEntry, B: 8, Chunk: 16}}, 4: {{F: &tile4x4NEONEntry, B: 4, Chunk: 16}}, 8: {{F: &tile2x8NEONEntry, B: 2, Chunk: 16}}},
 	CopyRuns:    &copyRunsNEONEntry,
 	Split:       [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }

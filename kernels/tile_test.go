@@ -3,6 +3,7 @@ package kernels
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -66,32 +67,34 @@ func TestMatrix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 32))
 	for name, set := range tablesUnderTest() {
 		for _, w := range []int{1, 2, 4, 8} {
-			k := set.Tiles[w]
-			for u := set.Base; k.F == nil && u != nil; u = u.Base {
-				k = u.Tiles[w]
+			ks := set.Tiles[w]
+			for u := set.Base; len(ks) == 0 && u != nil; u = u.Base {
+				ks = u.Tiles[w]
 			}
-			if k.F == nil {
-				continue
-			}
-			cols := k.Chunk / w
-			for range 300 {
-				m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
-				m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
-				m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), 0)
-				dl, sl := matrixLens(m, w)
-				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-				if call == nil {
-					t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
+			for _, k := range ks { // rows from each tile's on: the largest that fits moves them
+				cols := k.Chunk / w
+				for range 300 {
+					m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
+					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
+					m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), 0)
+					dl, sl := matrixLens(m, w)
+					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+					if call == nil {
+						t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
+					}
+					checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
 				}
-				checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
 			}
 			// Fewer rows than the shortest tile of the table and its bases,
 			// rows padded on both sides, which no lane kernel takes either.
-			least := k.B
+			least := math.MaxInt
 			for u := set; u != nil; u = u.Base {
-				if u.Tiles[w].F != nil {
-					least = min(least, u.Tiles[w].B)
+				for _, k := range u.Tiles[w] {
+					least = min(least, k.B)
 				}
+			}
+			if least == math.MaxInt {
+				continue
 			}
 			small := withGroups(engine.Matrix{Rows: least - 1, Cols: 64, SrcRow: 64*w + w, DstRow: least * w}, w, 1, 1, 0)
 			if set.Matrix(engine.SpaceSpan(1<<20), engine.DepthSpan(1<<20), small, w) != nil {
@@ -104,16 +107,17 @@ func TestMatrix(t *testing.T) {
 // TestMatrixStreaming checks the tile kernels' streaming twins against
 // matrixRef: matrices whose every column store is a whole line of a
 // line-aligned dst, as simd.Matrix gives them, with rows and columns
-// from one tile to several (more than a lane kernel takes). The call must be the twin's where dst is
-// aligned, and the ordinary kernel's where it is not.
+// from one tile to several (more than a lane kernel takes). The call must
+// be the twin's where dst is aligned, and the ordinary kernel's where it
+// is not.
 func TestMatrixStreaming(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 34))
 	for name, set := range tablesUnderTest() {
 		for _, w := range []int{1, 2, 4, 8} {
-			k := set.Tiles[w]
-			if k.NT == nil {
+			if len(set.Tiles[w]) == 0 || set.Tiles[w][0].NT == nil {
 				continue
 			}
+			k := set.Tiles[w][0]
 			cols, line := k.Chunk/w, 64/w // a tile's columns; words a line
 			for range 100 {
 				m := engine.Matrix{Rows: line * (max(k.B/line, 2) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
@@ -167,20 +171,18 @@ func TestThinMatrix(t *testing.T) {
 func TestMatrixGuardPages(t *testing.T) {
 	for name, set := range tablesUnderTest() {
 		for _, w := range []int{1, 2, 4, 8} {
-			k := set.Tiles[w]
-			if k.F == nil {
-				continue // the base table's, tested under its own name
-			}
-			cols := k.Chunk / w
-			for rows := k.B; rows <= 2*k.B+1; rows++ {
-				for c := cols; c <= 2*cols+1; c++ {
-					// Rows of whole lines of dst stream where the kernels can.
-					m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Streaming: true}, w, 2, 2, 0)
-					dl, sl := matrixLens(m, w)
-					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-					inGuards(t, dl, sl, func(dst, src []byte) {
-						checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
-					})
+			for _, k := range set.Tiles[w] { // the base table's are tested under its own name
+				cols := k.Chunk / w
+				for rows := k.B; rows <= 2*k.B+1; rows++ {
+					for c := cols; c <= 2*cols+1; c++ {
+						// Rows of whole lines of dst stream where the kernels can.
+						m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Streaming: true}, w, 2, 2, 0)
+						dl, sl := matrixLens(m, w)
+						call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+						inGuards(t, dl, sl, func(dst, src []byte) {
+							checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
+						})
+					}
 				}
 			}
 		}

@@ -1,7 +1,8 @@
 package amd64
 
 // The tile kernels of general transposes: vec.Tile in AVX2, and in
-// AVX-512 vec.Tile512Lanes (1- to 4-byte words) and vec.Tile512 (8).
+// AVX-512 vec.Tile512Lanes (1- to 4-byte words), vec.Tile512 (8) and
+// vec.Tile512Rows (bytes, 16 rows).
 
 import (
 	"fmt"
@@ -24,6 +25,8 @@ func (g *Generator) tile(k table.Kernel) error {
 	c := g.c
 	p, err := vec.Tile(k.Width)
 	switch {
+	case k.ISA.TwoTable() && k.Width == 1 && k.B == vec.LaneBytes:
+		p, err = vec.Tile512Rows()
 	case k.ISA.TwoTable() && k.Width <= 4:
 		p, err = vec.Tile512Lanes(k.Width)
 	case k.ISA.TwoTable():

@@ -581,9 +581,12 @@ func kernels(i ISA) []Kernel {
 		out = append(out, Kernel{ISA: i, Kind: Gather, Groups: g})
 	}
 	for _, w := range i.TileWidths() {
-		out = append(out, Kernel{ISA: i, Kind: Tile, Width: w})
-		if i.StreamingTiles() {
-			out = append(out, Kernel{ISA: i, Kind: Tile, Width: w, Streaming: true})
+		for _, k := range i.Tiles(w) {
+			out = append(out, k)
+			if k.StreamingTile() {
+				k.Streaming = true
+				out = append(out, k)
+			}
 		}
 	}
 	out = append(out, Kernel{ISA: i, Kind: Copy})
@@ -645,18 +648,52 @@ func (i ISA) TileWidths() []int {
 	return nil
 }
 
-// StreamingTiles reports whether an ISA's tile kernels have twins that
-// write with non-temporal stores: AVX-512's, whose tiles store each column
-// as one whole 64-byte line. On a Zen 5, NCHW to NHWC of 1x64x270x480 of
-// 2-byte words (17 MB, two goroutines) moved at 0.57 of copy() with
-// ordinary stores, 1.01 with streaming ones; 4-byte words (33 MB) 0.65
-// and 0.87. AVX2's tiles store columns of 16 or 32 bytes, whose lines a
-// streaming store would leave half written.
-func (i ISA) StreamingTiles() bool { return i.TwoTable() && i.Vector() == vec.ZMM }
+// Tiles are an ISA's tile kernels of w-byte words, the largest tile
+// first (B is a kernel's rows): a matrix takes the first whose tile fits
+// it. AVX-512's bytes have a second tile, 16 rows of 64 bytes, one row a
+// register (vec.Tile512Rows), for matrices of 16 to 63 rows, which would
+// take AVX2's: on a Zen 5, NCHW to NHWC of 1x16x112x112 at 0.65 of copy()
+// against 0.44. (For all matrices it lost: 1024x1024 at 0.19 against
+// 0.62, its 16-byte column stores leaving lines half written.)
+func (i ISA) Tiles(w int) []Kernel {
+	if !slices.Contains(i.TileWidths(), w) {
+		return nil
+	}
+	k := Kernel{ISA: i, Kind: Tile, Width: w}
+	switch {
+	case i.TwoTable() && w <= 4:
+		k.B, _ = vec.TileShapeLanes(w)
+	case i.TwoTable():
+		k.B, _ = vec.TileShape512(w)
+	case i.Vector() == vec.LaneBytes:
+		k.B, _ = vec.TileShape16(w)
+	default:
+		k.B, _ = vec.TileShape(w)
+	}
+	out := []Kernel{k}
+	if i.TwoTable() && w == 1 {
+		k.B, _ = vec.TileShapeRows()
+		out = append(out, k)
+	}
+	return out
+}
+
+// StreamingTile reports whether a tile kernel has a twin that writes with
+// non-temporal stores: AVX-512's whose tiles store each column as one
+// whole 64-byte line. On a Zen 5, NCHW to NHWC of 1x64x270x480 of 4-byte
+// words (33 MB, two goroutines) moved at 0.65 of copy() with ordinary
+// stores, 0.87 with streaming ones. Columns of 16 or 32 bytes (AVX2's
+// tiles) would leave lines half written.
+func (k Kernel) StreamingTile() bool {
+	b, _ := k.TileShape()
+	return k.Kind == Tile && k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM
+}
 
 // TileShape is the tile of a tile kernel: b rows of chunk bytes.
 func (k Kernel) TileShape() (b, chunk int) {
 	switch {
+	case k.ISA.TwoTable() && k.Width == 1 && k.B == vec.LaneBytes:
+		return vec.TileShapeRows()
 	case k.ISA.TwoTable() && k.Width <= 4:
 		return vec.TileShapeLanes(k.Width)
 	case k.ISA.TwoTable():

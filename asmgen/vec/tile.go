@@ -175,6 +175,32 @@ func Tile512Lanes(w int) (*Prog, error) {
 	return p.finish(inputs(b, chunk), want)
 }
 
+// TileShapeRows is the tile of bytes Tile512Rows moves: 16 rows of 64.
+func TileShapeRows() (b, chunk int) { return LaneBytes, ZMM }
+
+// Tile512Rows builds the transpose of one tile of bytes (TileShapeRows)
+// in 64-byte registers by the in-lane unpack network of AVX2's tiles: a
+// row a register, every 16-byte lane of which is a 16x16 tile of its own,
+// so that each lane ends holding one 16-byte column, stored from there.
+func Tile512Rows() (*Prog, error) {
+	n, chunk := TileShapeRows()
+	p := NewProg(ZMM)
+	regs := make([]int, n)
+	for j := range regs {
+		regs[j] = p.Load(Mem{j, 0}, chunk)
+	}
+	unpackNetwork(p, regs, 1)
+	want := TileWant(n, 1, chunk)
+	for x := range chunk {
+		v, part := p.Find(want[x])
+		if v < 0 {
+			return nil, fmt.Errorf("vec: 16-row tile of bytes: column %d is in no register's lane", x)
+		}
+		p.Store(v, part, LaneBytes, Mem{x, 0})
+	}
+	return p.finish(inputs(n, chunk), want)
+}
+
 // TileShape16 is the tile of w-byte words a tile kernel moves in 16-byte
 // registers (NEON): as many rows as a register holds words, one register
 // each.

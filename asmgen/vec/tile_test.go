@@ -112,3 +112,25 @@ func TestTile512Lanes(t *testing.T) {
 		t.Error("a lane tile of 3-byte words built")
 	}
 }
+
+// TestTile512Rows builds the 16-row tile of bytes (finish proves it) and
+// checks that it stores each column once, from a lane.
+func TestTile512Rows(t *testing.T) {
+	p, err := Tile512Rows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, chunk := TileShapeRows()
+	stores := 0
+	for _, in := range p.Instrs {
+		if in.Op == Store {
+			stores++
+			if in.Size != LaneBytes {
+				t.Errorf("a store of %d bytes", in.Size)
+			}
+		}
+	}
+	if stores != chunk {
+		t.Errorf("%d stores, want one a column, %d", stores, chunk)
+	}
+}

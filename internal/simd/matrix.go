@@ -2,11 +2,11 @@ package simd
 
 import "github.com/blockshuffle/blockshuffle/internal/engine"
 
-// Matrix implements engine.Kernels: the tile kernel of w-byte words, of
-// this table or its base, moves the tiles that fit the matrix, and tiles
-// shifted back to end at its last row or column, overlapping the ones
-// before, move the rest, writing again the same values there. A matrix
-// smaller than one tile gets no call.
+// Matrix implements engine.Kernels: the first tile kernel of w-byte words,
+// of this table or its base, whose tile fits the matrix moves the tiles
+// that fit it, and tiles shifted back to end at its last row or column,
+// overlapping the ones before, move the rest, writing again the same
+// values there. A matrix smaller than every tile gets no call.
 //
 // The tiles go in bands of columns one cache line of src wide, each band
 // from its top row down, so that a band's tiles read whole lines of src
@@ -25,19 +25,16 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 	if w > MaxTileWidth {
 		return nil
 	}
-	// This table's tile kernel, or its base's if it has none or the
-	// matrix is smaller than its tile.
-	var k TileKernel
-	cols := 0 // of a tile
-	for u := t; u != nil; u = u.Base {
-		if k = u.Tiles[w]; k.F != nil {
-			if cols = k.Chunk / w; m.Rows >= k.B && m.Cols >= cols {
+	// This table's first tile kernel that fits the matrix, or its base's.
+	k, ok := TileKernel{}, false
+	for u := t; u != nil && !ok; u = u.Base {
+		for _, k = range u.Tiles[w] {
+			if ok = m.Rows >= k.B && m.Cols >= k.Chunk/w; ok {
 				break
 			}
 		}
-		k.F = nil
 	}
-	if k.F == nil {
+	if !ok {
 		return nil
 	}
 	c := tileMatrix(dst, src, m, w, k.F, k)

@@ -57,8 +57,9 @@ type Table struct {
 	// w-byte elements.
 	BundleZip, BundleUnzip [MaxBundleWidth + 1]*BundleFunc
 
-	// Tiles[w] is the tile kernel of w-byte words (general transposes).
-	Tiles [MaxTileWidth + 1]TileKernel
+	// Tiles[w] are the tile kernels of w-byte words (general
+	// transposes), the largest tile first.
+	Tiles [MaxTileWidth + 1][]TileKernel
 
 	// Base, if not nil, serves what this table has no kernel for, and rows
 	// too short for its kernels.

@@ -310,16 +310,20 @@ func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table
 		}
 	}
 	if ws := table.ISA(i.Name).TileWidths(); len(ws) > 0 {
-		b.WriteString("Tiles: [simd.MaxTileWidth + 1]simd.TileKernel{")
+		b.WriteString("Tiles: [simd.MaxTileWidth + 1][]simd.TileKernel{")
 		for _, w := range ws {
-			k := table.Kernel{ISA: table.ISA(i.Name), Kind: table.Tile, Width: w}
-			rows, chunk := k.TileShape()
-			nt := ""
-			if table.ISA(i.Name).StreamingTiles() {
-				k.Streaming = true
-				nt = ", NT: " + entry(names[k])
+			fmt.Fprintf(&b, "%d: {", w)
+			for _, k := range table.ISA(i.Name).Tiles(w) {
+				rows, chunk := k.TileShape()
+				nt := ""
+				if k.StreamingTile() {
+					t := k
+					t.Streaming = true
+					nt = ", NT: " + entry(names[t])
+				}
+				fmt.Fprintf(&b, "{F: %s, B: %d, Chunk: %d%s}, ", entry(names[k]), rows, chunk, nt)
 			}
-			fmt.Fprintf(&b, "%d: {F: %s, B: %d, Chunk: %d%s}, ", w, entry(names[table.Kernel{ISA: k.ISA, Kind: table.Tile, Width: w}]), rows, chunk, nt)
+			b.WriteString("}, ")
 		}
 		b.WriteString("},\n")
 	}
