@@ -32,13 +32,15 @@ func RotateFits(b, w int) bool { return b%2 == 1 && b > 1 && w <= 8 && w&(w-1) =
 // k of its interleaved span holds (x), and which interleaved span that is
 // (reg).
 type rotation struct {
-	b, w, span int
-	x, reg     [][]int
+	b, w, chunk, span int
+	x, reg            [][]int
 }
 
-func newRotation(b, w int) rotation {
-	r := rotation{b: b, w: w, span: 2 * LaneBytes}
-	if w < 4 {
+// newRotation is the rotation of a chunk of chunk bytes a lane (16 or
+// 32): 16-byte chunks take 16-byte registers, one span each.
+func newRotation(b, w, chunk int) rotation {
+	r := rotation{b: b, w: w, chunk: chunk, span: 2 * LaneBytes}
+	if w < 4 || chunk == LaneBytes {
 		r.span = LaneBytes
 	}
 	n := r.span / w
@@ -58,13 +60,14 @@ func newRotation(b, w int) rotation {
 // permute moves the words of each span of a: word k of the result is word
 // idx[k] of a.
 func (r rotation) permute(p *Prog, a int, idx []int) int {
-	switch r.w {
-	case 8:
+	switch {
+	case r.span == LaneBytes: // in-lane
+	case r.w == 8:
 		return p.Quads(a, idx)
-	case 4:
+	case r.w == 4:
 		return p.Permute2(a, a, 4, idx)
 	}
-	mask := make([]int8, 2*LaneBytes)
+	mask := make([]int8, r.chunk)
 	for i := range mask {
 		k, t := i%LaneBytes/r.w, i%r.w
 		mask[i] = int8(idx[k]*r.w + t)
@@ -77,22 +80,21 @@ func (r rotation) permute(p *Prog, a int, idx []int) int {
 func (r rotation) blend(p *Prog, a, b int, fromB []bool) int {
 	grain := min(r.w, 4)
 	n := r.span / r.w
-	sel := make([]bool, 2*LaneBytes/grain)
+	sel := make([]bool, r.chunk/grain)
 	for q := range sel {
 		sel[q] = fromB[q*grain/r.w%n]
 	}
 	return p.Blend(a, b, grain, sel)
 }
 
-// RotateZip builds the zip of b lanes of w-byte words by 32-byte chunks
-// per lane by rotation (see RotateFits).
-func RotateZip(b, w int) (*Prog, error) {
-	if !RotateFits(b, w) {
-		return nil, fmt.Errorf("vec: no rotating zip of %d lanes of %d-byte words", b, w)
+// RotateZip builds the zip of b lanes of w-byte words by chunks of 16 or
+// 32 bytes per lane by rotation (see RotateFits).
+func RotateZip(b, w, chunk int) (*Prog, error) {
+	if !RotateFits(b, w) || chunk != LaneBytes && chunk != 2*LaneBytes {
+		return nil, fmt.Errorf("vec: no rotating zip of %d lanes of %d-byte words by %d bytes", b, w, chunk)
 	}
-	const chunk = 2 * LaneBytes
 	p := NewProg(chunk)
-	r := newRotation(b, w)
+	r := newRotation(b, w, chunk)
 	placed := make([]int, b)
 	for j := range b {
 		placed[j] = r.permute(p, p.Load(Mem{j, 0}, chunk), r.x[j])
@@ -132,15 +134,14 @@ func RotateZip(b, w int) (*Prog, error) {
 	return p.finish(inputs(b, chunk), map[int]Value{0: ZipWant(b, w, chunk)})
 }
 
-// RotateUnzip builds the unzip of b lanes of w-byte words by 32-byte
-// chunks per lane by rotation (see RotateFits).
-func RotateUnzip(b, w int) (*Prog, error) {
-	if !RotateFits(b, w) {
-		return nil, fmt.Errorf("vec: no rotating unzip of %d lanes of %d-byte words", b, w)
+// RotateUnzip builds the unzip of b lanes of w-byte words by chunks of
+// 16 or 32 bytes per lane by rotation (see RotateFits).
+func RotateUnzip(b, w, chunk int) (*Prog, error) {
+	if !RotateFits(b, w) || chunk != LaneBytes && chunk != 2*LaneBytes {
+		return nil, fmt.Errorf("vec: no rotating unzip of %d lanes of %d-byte words by %d bytes", b, w, chunk)
 	}
-	const chunk = 2 * LaneBytes
 	p := NewProg(chunk)
-	r := newRotation(b, w)
+	r := newRotation(b, w, chunk)
 	ilv := make([]int, b)
 	for L := range b {
 		if r.span == chunk {

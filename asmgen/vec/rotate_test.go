@@ -7,28 +7,30 @@ import "testing"
 func TestRotate(t *testing.T) {
 	for _, b := range []int{3, 5, 7} {
 		for _, w := range []int{1, 2, 4, 8} {
-			for name, build := range map[string]func(int, int) (*Prog, error){"RotateZip": RotateZip, "RotateUnzip": RotateUnzip} {
-				p, err := build(b, w)
-				if err != nil {
-					t.Fatalf("%s(%d, %d): %v", name, b, w, err)
-				}
-				permutes, blends := 0, 0
-				for _, in := range p.Instrs {
-					switch {
-					case in.Op == Quads || in.Op == Shuffle || in.Op == Permute2 && !IsBlend(in.Idx):
-						permutes++
-					case in.Op == Permute2:
-						blends++
+			for name, build := range map[string]func(int, int, int) (*Prog, error){"RotateZip": RotateZip, "RotateUnzip": RotateUnzip} {
+				for _, chunk := range []int{16, 32} {
+					p, err := build(b, w, chunk)
+					if err != nil {
+						t.Fatalf("%s(%d, %d, %d): %v", name, b, w, chunk, err)
 					}
-				}
-				if permutes != b || blends > b*(b-1) {
-					t.Errorf("%s(%d, %d): %d permutes and %d blends, want %d and at most %d", name, b, w, permutes, blends, b, b*(b-1))
+					permutes, blends := 0, 0
+					for _, in := range p.Instrs {
+						switch {
+						case in.Op == Quads || in.Op == Shuffle || in.Op == Permute2 && !IsBlend(in.Idx):
+							permutes++
+						case in.Op == Permute2:
+							blends++
+						}
+					}
+					if permutes != b || blends > b*(b-1) {
+						t.Errorf("%s(%d, %d, %d): %d permutes and %d blends, want %d and at most %d", name, b, w, chunk, permutes, blends, b, b*(b-1))
+					}
 				}
 			}
 		}
 	}
 	for _, c := range [][2]int{{2, 4}, {3, 3}, {1, 1}, {4, 8}, {3, 16}} {
-		if _, err := RotateZip(c[0], c[1]); err == nil {
+		if _, err := RotateZip(c[0], c[1], 32); err == nil {
 			t.Errorf("RotateZip(%d, %d) built", c[0], c[1])
 		}
 	}
