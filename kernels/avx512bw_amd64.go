@@ -610,6 +610,7 @@ func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step
 func tile64x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile64x1AVX512BWNT transposes tiles of 64 rows of 16 bytes of 1-byte words, in each of strips strips.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape
 func tile64x1AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
@@ -625,6 +626,7 @@ func tile16x1AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, ds
 func tile32x2AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile32x2AVX512BWNT transposes tiles of 32 rows of 32 bytes of 2-byte words, in each of strips strips.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape
 func tile32x2AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
@@ -635,6 +637,7 @@ func tile32x2AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, 
 func tile16x4AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile16x4AVX512BWNT transposes tiles of 16 rows of 64 bytes of 4-byte words, in each of strips strips.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape
 func tile16x4AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
@@ -645,6 +648,7 @@ func tile16x4AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, 
 func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile8x8AVX512BWNT transposes tiles of 8 rows of 64 bytes of 8-byte words, in each of strips strips.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape
 func tile8x8AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)

@@ -15675,7 +15675,7 @@ tile572: \
 	tile64x1AVX512BW_body
 
 // func tile64x1AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·tile64x1AVX512BWNT(SB), NOSPLIT, $0-104
 #define tile64x1AVX512BWNT_body \
 	MOVQ src+8(FP), AX; \
@@ -15864,6 +15864,7 @@ tile575: \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
 	JNZ          band573; \
+	SFENCE; \
 	VZEROUPPER; \
 	RET
 	tile64x1AVX512BWNT_body
@@ -16233,7 +16234,7 @@ tile581: \
 	tile32x2AVX512BW_body
 
 // func tile32x2AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·tile32x2AVX512BWNT(SB), NOSPLIT, $0-104
 #define tile32x2AVX512BWNT_body \
 	MOVQ src+8(FP), AX; \
@@ -16398,6 +16399,7 @@ tile584: \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
 	JNZ          band582; \
+	SFENCE; \
 	VZEROUPPER; \
 	RET
 	tile32x2AVX512BWNT_body
@@ -16552,7 +16554,7 @@ tile587: \
 	tile16x4AVX512BW_body
 
 // func tile16x4AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·tile16x4AVX512BWNT(SB), NOSPLIT, $0-104
 #define tile16x4AVX512BWNT_body \
 	MOVQ src+8(FP), AX; \
@@ -16696,6 +16698,7 @@ tile590: \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
 	JNZ          band588; \
+	SFENCE; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BWNT_body
@@ -16852,7 +16855,7 @@ DATA shuffle653<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
 
 // func tile8x8AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·tile8x8AVX512BWNT(SB), NOSPLIT, $0-104
 #define tile8x8AVX512BWNT_body \
 	MOVQ      src+8(FP), AX; \
@@ -16938,6 +16941,7 @@ tile596: \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
 	JNZ       band594; \
+	SFENCE; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BWNT_body

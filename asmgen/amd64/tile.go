@@ -38,7 +38,11 @@ func (g *Generator) tile(k table.Kernel) error {
 	b, chunk := k.TileShape()
 	cols := chunk / k.Width
 	g.function(k)
-	c.Doc(fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width))
+	doc := []string{fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width)}
+	if k.Streaming {
+		doc = append(doc, "It writes with non-temporal stores: every column's address must be 64-byte aligned.")
+	}
+	c.Doc(doc...)
 	s, d := c.GP64(), c.GP64()
 	c.Load(c.Param("src"), s)
 	c.Load(c.Param("dst"), d)
@@ -107,6 +111,9 @@ func (g *Generator) tile(k table.Kernel) error {
 	step("srcBandSkip", "dstBandSkip")
 	c.DECQ(param(c, "bands"))
 	c.JNZ(operand.LabelRef(bandLoop))
+	if k.Streaming {
+		c.SFENCE() // non-temporal stores are weakly ordered
+	}
 	c.VZEROUPPER()
 	c.RET()
 	return nil
