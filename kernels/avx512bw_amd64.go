@@ -64,6 +64,12 @@ func tzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
+// zip3x1AVX512BW interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func zip3x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+
 // zip3x2AVX512BW interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -178,6 +184,12 @@ func tzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
+// zip5x1AVX512BW interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func zip5x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+
 // zip5x2AVX512BW interleaves 5 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -213,6 +225,12 @@ func zip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, 
 //
 //go:noescape
 func zip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+
+// zip7x1AVX512BW interleaves 7 rows (lanes) of 1-byte elements into one, for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func zip7x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x2AVX512BW interleaves 7 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.

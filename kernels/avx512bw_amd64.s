@@ -874,10 +874,10 @@ DATA shuffle24<>+48(SB)/8, $0x003e0036001e0016
 DATA shuffle24<>+56(SB)/8, $0x003f0037001f0017
 GLOBL shuffle24<>(SB), RODATA|NOPTR, $64
 
-// func zip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func zip3x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·zip3x2AVX512BW(SB), NOSPLIT, $0-88
-#define zip3x2AVX512BW_body \
+TEXT ·zip3x1AVX512BW(SB), NOSPLIT, $0-88
+#define zip3x1AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
@@ -886,6 +886,12 @@ TEXT ·zip3x2AVX512BW(SB), NOSPLIT, $0-88
 	VMOVDQU64 shuffle25<>+0(SB), Z31; \
 	VMOVDQU64 shuffle26<>+0(SB), Z30; \
 	VMOVDQU64 shuffle27<>+0(SB), Z29; \
+	VMOVDQU64 shuffle28<>+0(SB), Z28; \
+	VMOVDQU64 shuffle29<>+0(SB), Z27; \
+	VMOVDQU64 shuffle30<>+0(SB), Z26; \
+	VMOVDQU64 shuffle31<>+0(SB), Z25; \
+	VMOVDQU64 shuffle32<>+0(SB), Z24; \
+	VMOVDQU64 shuffle33<>+0(SB), Z23; \
 group59: \
 	MOVQ rows+24(FP), DI; \
 row60: \
@@ -895,29 +901,39 @@ row60: \
 	CMPQ R9, $+64; \
 	JB   last62; \
 chunks61: \
-	LEAQ         (CX)(R8*1), R9; \
-	IMUL3Q       $0x03, R8, R10; \
-	ADDQ         AX, R10; \
-	VMOVDQU      (R9), Y0; \
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
-	VMOVDQU      (R9)(DX*2), Y1; \
-	VPERMT2W     Z1, Z31, Z0; \
-	VMOVDQU64    Z0, (R10); \
-	VMOVDQU      22(R9), Y0; \
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
-	VMOVDQU      20(R9)(DX*2), Y2; \
-	VPERMT2W     Z2, Z30, Z0; \
-	VMOVDQU64    Z0, 64(R10); \
-	VMOVDQU      32(R9), Y0; \
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
-	VMOVDQU      32(R9)(DX*2), Y1; \
-	VPERMT2W     Z1, Z29, Z0; \
-	VMOVDQU64    Z0, 128(R10); \
-	ADDQ         $+64, R8; \
-	MOVQ         n+16(FP), R9; \
-	SUBQ         R8, R9; \
-	CMPQ         R9, $+64; \
-	JAE          chunks61; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R10; \
+	ADDQ       AX, R10; \
+	VMOVDQU64  (R9), Z0; \
+	VPSHUFB    shuffle34<>+0(SB), Z0, Z0; \
+	VMOVDQU64  (R9)(DX*1), Z1; \
+	VPSHUFB    shuffle35<>+0(SB), Z1, Z1; \
+	VMOVDQU64  (R9)(DX*2), Z2; \
+	VPSHUFB    shuffle36<>+0(SB), Z2, Z2; \
+	VMOVDQA64  Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z4; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z4; \
+	VMOVDQA64  Z0, Z5; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z5; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z5; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z0; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z0; \
+	VMOVDQU64  shuffle28<>+0(SB), Z2; \
+	VPERMI2Q   Z5, Z4, Z2; \
+	VPERMT2Q   Z0, Z27, Z2; \
+	VMOVDQU64  Z2, (R10); \
+	VMOVDQU64  shuffle30<>+0(SB), Z3; \
+	VPERMI2Q   Z4, Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z25, Z0, Z3; \
+	VMOVDQU64  Z3, 64(R10); \
+	VPERMT2Q   Z4, Z24, Z0; \
+	VPERMT2Q   Z5, Z23, Z0; \
+	VMOVDQU64  Z0, 128(R10); \
+	ADDQ       $+64, R8; \
+	MOVQ       n+16(FP), R9; \
+	SUBQ       R8, R9; \
+	CMPQ       R9, $+64; \
+	JAE        chunks61; \
 last62: \
 	TESTQ R9, R9; \
 	JZ    rowdone63; \
@@ -935,50 +951,140 @@ rowdone63: \
 	JNZ  group59; \
 	VZEROUPPER; \
 	RET
-	zip3x2AVX512BW_body
+	zip3x1AVX512BW_body
 
-DATA shuffle25<>+0(SB)/8, $0x0001002000100000
-DATA shuffle25<>+8(SB)/8, $0x0012000200210011
-DATA shuffle25<>+16(SB)/8, $0x0023001300030022
-DATA shuffle25<>+24(SB)/8, $0x0005002400140004
-DATA shuffle25<>+32(SB)/8, $0x0016000600250015
-DATA shuffle25<>+40(SB)/8, $0x0027001700070026
-DATA shuffle25<>+48(SB)/8, $0x0009002800180008
-DATA shuffle25<>+56(SB)/8, $0x001a000a00290019
+DATA shuffle25<>+0(SB)/8, $0xff0000ff0000ff00
+DATA shuffle25<>+8(SB)/8, $0x0000ff0000ff0000
+DATA shuffle25<>+16(SB)/8, $0xff0000ff0000ff00
+DATA shuffle25<>+24(SB)/8, $0x0000ff0000ff0000
+DATA shuffle25<>+32(SB)/8, $0xff0000ff0000ff00
+DATA shuffle25<>+40(SB)/8, $0x0000ff0000ff0000
+DATA shuffle25<>+48(SB)/8, $0xff0000ff0000ff00
+DATA shuffle25<>+56(SB)/8, $0x0000ff0000ff0000
 GLOBL shuffle25<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle26<>+0(SB)/8, $0x0021001000000020
-DATA shuffle26<>+8(SB)/8, $0x0002002200110001
-DATA shuffle26<>+16(SB)/8, $0x0013000300230012
-DATA shuffle26<>+24(SB)/8, $0x0025001400040024
-DATA shuffle26<>+32(SB)/8, $0x0006002600150005
-DATA shuffle26<>+40(SB)/8, $0x0017000700270016
-DATA shuffle26<>+48(SB)/8, $0x0029001800080028
-DATA shuffle26<>+56(SB)/8, $0x000a002a00190009
+DATA shuffle26<>+0(SB)/8, $0x0000ff0000ff0000
+DATA shuffle26<>+8(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle26<>+16(SB)/8, $0x0000ff0000ff0000
+DATA shuffle26<>+24(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle26<>+32(SB)/8, $0x0000ff0000ff0000
+DATA shuffle26<>+40(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle26<>+48(SB)/8, $0x0000ff0000ff0000
+DATA shuffle26<>+56(SB)/8, $0x00ff0000ff0000ff
 GLOBL shuffle26<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle27<>+0(SB)/8, $0x0016000600250015
-DATA shuffle27<>+8(SB)/8, $0x0027001700070026
-DATA shuffle27<>+16(SB)/8, $0x0009002800180008
-DATA shuffle27<>+24(SB)/8, $0x001a000a00290019
-DATA shuffle27<>+32(SB)/8, $0x002b001b000b002a
-DATA shuffle27<>+40(SB)/8, $0x000d002c001c000c
-DATA shuffle27<>+48(SB)/8, $0x001e000e002d001d
-DATA shuffle27<>+56(SB)/8, $0x002f001f000f002e
+DATA shuffle27<>+0(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle27<>+8(SB)/8, $0xff0000ff0000ff00
+DATA shuffle27<>+16(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle27<>+24(SB)/8, $0xff0000ff0000ff00
+DATA shuffle27<>+32(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle27<>+40(SB)/8, $0xff0000ff0000ff00
+DATA shuffle27<>+48(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle27<>+56(SB)/8, $0xff0000ff0000ff00
 GLOBL shuffle27<>(SB), RODATA|NOPTR, $64
 
-// func zip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·zip3x4AVX512BW(SB), NOSPLIT, $0-88
-#define zip3x4AVX512BW_body \
+DATA shuffle28<>+0(SB)/8, $0x0000000000000000
+DATA shuffle28<>+8(SB)/8, $0x0000000000000001
+DATA shuffle28<>+16(SB)/8, $0x0000000000000008
+DATA shuffle28<>+24(SB)/8, $0x0000000000000009
+DATA shuffle28<>+32(SB)/8, $0x0000000000000000
+DATA shuffle28<>+40(SB)/8, $0x0000000000000000
+DATA shuffle28<>+48(SB)/8, $0x0000000000000002
+DATA shuffle28<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle28<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle29<>+0(SB)/8, $0x0000000000000000
+DATA shuffle29<>+8(SB)/8, $0x0000000000000001
+DATA shuffle29<>+16(SB)/8, $0x0000000000000002
+DATA shuffle29<>+24(SB)/8, $0x0000000000000003
+DATA shuffle29<>+32(SB)/8, $0x0000000000000008
+DATA shuffle29<>+40(SB)/8, $0x0000000000000009
+DATA shuffle29<>+48(SB)/8, $0x0000000000000006
+DATA shuffle29<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle29<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle30<>+0(SB)/8, $0x0000000000000002
+DATA shuffle30<>+8(SB)/8, $0x0000000000000003
+DATA shuffle30<>+16(SB)/8, $0x0000000000000000
+DATA shuffle30<>+24(SB)/8, $0x0000000000000000
+DATA shuffle30<>+32(SB)/8, $0x000000000000000c
+DATA shuffle30<>+40(SB)/8, $0x000000000000000d
+DATA shuffle30<>+48(SB)/8, $0x0000000000000004
+DATA shuffle30<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle30<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle31<>+0(SB)/8, $0x0000000000000000
+DATA shuffle31<>+8(SB)/8, $0x0000000000000000
+DATA shuffle31<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle31<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle31<>+32(SB)/8, $0x0000000000000000
+DATA shuffle31<>+40(SB)/8, $0x0000000000000000
+DATA shuffle31<>+48(SB)/8, $0x0000000000000000
+DATA shuffle31<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle31<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle32<>+0(SB)/8, $0x0000000000000004
+DATA shuffle32<>+8(SB)/8, $0x0000000000000005
+DATA shuffle32<>+16(SB)/8, $0x000000000000000e
+DATA shuffle32<>+24(SB)/8, $0x000000000000000f
+DATA shuffle32<>+32(SB)/8, $0x0000000000000000
+DATA shuffle32<>+40(SB)/8, $0x0000000000000000
+DATA shuffle32<>+48(SB)/8, $0x0000000000000006
+DATA shuffle32<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle32<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle33<>+0(SB)/8, $0x0000000000000000
+DATA shuffle33<>+8(SB)/8, $0x0000000000000001
+DATA shuffle33<>+16(SB)/8, $0x0000000000000002
+DATA shuffle33<>+24(SB)/8, $0x0000000000000003
+DATA shuffle33<>+32(SB)/8, $0x000000000000000e
+DATA shuffle33<>+40(SB)/8, $0x000000000000000f
+DATA shuffle33<>+48(SB)/8, $0x0000000000000006
+DATA shuffle33<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle33<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle34<>+0(SB)/8, $0x0d02070c01060b00
+DATA shuffle34<>+8(SB)/8, $0x050a0f04090e0308
+DATA shuffle34<>+16(SB)/8, $0x0d02070c01060b00
+DATA shuffle34<>+24(SB)/8, $0x050a0f04090e0308
+DATA shuffle34<>+32(SB)/8, $0x0d02070c01060b00
+DATA shuffle34<>+40(SB)/8, $0x050a0f04090e0308
+DATA shuffle34<>+48(SB)/8, $0x0d02070c01060b00
+DATA shuffle34<>+56(SB)/8, $0x050a0f04090e0308
+GLOBL shuffle34<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle35<>+0(SB)/8, $0x02070c01060b0005
+DATA shuffle35<>+8(SB)/8, $0x0a0f04090e03080d
+DATA shuffle35<>+16(SB)/8, $0x02070c01060b0005
+DATA shuffle35<>+24(SB)/8, $0x0a0f04090e03080d
+DATA shuffle35<>+32(SB)/8, $0x02070c01060b0005
+DATA shuffle35<>+40(SB)/8, $0x0a0f04090e03080d
+DATA shuffle35<>+48(SB)/8, $0x02070c01060b0005
+DATA shuffle35<>+56(SB)/8, $0x0a0f04090e03080d
+GLOBL shuffle35<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle36<>+0(SB)/8, $0x070c01060b00050a
+DATA shuffle36<>+8(SB)/8, $0x0f04090e03080d02
+DATA shuffle36<>+16(SB)/8, $0x070c01060b00050a
+DATA shuffle36<>+24(SB)/8, $0x0f04090e03080d02
+DATA shuffle36<>+32(SB)/8, $0x070c01060b00050a
+DATA shuffle36<>+40(SB)/8, $0x0f04090e03080d02
+DATA shuffle36<>+48(SB)/8, $0x070c01060b00050a
+DATA shuffle36<>+56(SB)/8, $0x0f04090e03080d02
+GLOBL shuffle36<>(SB), RODATA|NOPTR, $64
+
+// func zip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·zip3x2AVX512BW(SB), NOSPLIT, $0-88
+#define zip3x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle28<>+0(SB), Z31; \
-	VMOVDQU64 shuffle29<>+0(SB), Z30; \
-	VMOVDQU64 shuffle30<>+0(SB), Z29; \
+	VMOVDQU64 shuffle37<>+0(SB), Z31; \
+	VMOVDQU64 shuffle38<>+0(SB), Z30; \
+	VMOVDQU64 shuffle39<>+0(SB), Z29; \
 group64: \
 	MOVQ rows+24(FP), DI; \
 row65: \
@@ -994,17 +1100,17 @@ chunks66: \
 	VMOVDQU      (R9), Y0; \
 	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
 	VMOVDQU      (R9)(DX*2), Y1; \
-	VPERMT2D     Z1, Z31, Z0; \
+	VPERMT2W     Z1, Z31, Z0; \
 	VMOVDQU64    Z0, (R10); \
-	VMOVDQU      24(R9), Y0; \
-	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      22(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      20(R9)(DX*2), Y2; \
-	VPERMT2D     Z2, Z30, Z0; \
+	VPERMT2W     Z2, Z30, Z0; \
 	VMOVDQU64    Z0, 64(R10); \
 	VMOVDQU      32(R9), Y0; \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
-	VPERMT2D     Z1, Z29, Z0; \
+	VPERMT2W     Z1, Z29, Z0; \
 	VMOVDQU64    Z0, 128(R10); \
 	ADDQ         $+64, R8; \
 	MOVQ         n+16(FP), R9; \
@@ -1028,50 +1134,50 @@ rowdone68: \
 	JNZ  group64; \
 	VZEROUPPER; \
 	RET
-	zip3x4AVX512BW_body
+	zip3x2AVX512BW_body
 
-DATA shuffle28<>+0(SB)/8, $0x0000000800000000
-DATA shuffle28<>+8(SB)/8, $0x0000000100000010
-DATA shuffle28<>+16(SB)/8, $0x0000001100000009
-DATA shuffle28<>+24(SB)/8, $0x0000000a00000002
-DATA shuffle28<>+32(SB)/8, $0x0000000300000012
-DATA shuffle28<>+40(SB)/8, $0x000000130000000b
-DATA shuffle28<>+48(SB)/8, $0x0000000c00000004
-DATA shuffle28<>+56(SB)/8, $0x0000000500000014
-GLOBL shuffle28<>(SB), RODATA|NOPTR, $64
+DATA shuffle37<>+0(SB)/8, $0x0001002000100000
+DATA shuffle37<>+8(SB)/8, $0x0012000200210011
+DATA shuffle37<>+16(SB)/8, $0x0023001300030022
+DATA shuffle37<>+24(SB)/8, $0x0005002400140004
+DATA shuffle37<>+32(SB)/8, $0x0016000600250015
+DATA shuffle37<>+40(SB)/8, $0x0027001700070026
+DATA shuffle37<>+48(SB)/8, $0x0009002800180008
+DATA shuffle37<>+56(SB)/8, $0x001a000a00290019
+GLOBL shuffle37<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle29<>+0(SB)/8, $0x0000001000000008
-DATA shuffle29<>+8(SB)/8, $0x0000000900000000
-DATA shuffle29<>+16(SB)/8, $0x0000000100000011
-DATA shuffle29<>+24(SB)/8, $0x000000120000000a
-DATA shuffle29<>+32(SB)/8, $0x0000000b00000002
-DATA shuffle29<>+40(SB)/8, $0x0000000300000013
-DATA shuffle29<>+48(SB)/8, $0x000000140000000c
-DATA shuffle29<>+56(SB)/8, $0x0000000d00000004
-GLOBL shuffle29<>(SB), RODATA|NOPTR, $64
+DATA shuffle38<>+0(SB)/8, $0x0021001000000020
+DATA shuffle38<>+8(SB)/8, $0x0002002200110001
+DATA shuffle38<>+16(SB)/8, $0x0013000300230012
+DATA shuffle38<>+24(SB)/8, $0x0025001400040024
+DATA shuffle38<>+32(SB)/8, $0x0006002600150005
+DATA shuffle38<>+40(SB)/8, $0x0017000700270016
+DATA shuffle38<>+48(SB)/8, $0x0029001800080028
+DATA shuffle38<>+56(SB)/8, $0x000a002a00190009
+GLOBL shuffle38<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle30<>+0(SB)/8, $0x0000000300000012
-DATA shuffle30<>+8(SB)/8, $0x000000130000000b
-DATA shuffle30<>+16(SB)/8, $0x0000000c00000004
-DATA shuffle30<>+24(SB)/8, $0x0000000500000014
-DATA shuffle30<>+32(SB)/8, $0x000000150000000d
-DATA shuffle30<>+40(SB)/8, $0x0000000e00000006
-DATA shuffle30<>+48(SB)/8, $0x0000000700000016
-DATA shuffle30<>+56(SB)/8, $0x000000170000000f
-GLOBL shuffle30<>(SB), RODATA|NOPTR, $64
+DATA shuffle39<>+0(SB)/8, $0x0016000600250015
+DATA shuffle39<>+8(SB)/8, $0x0027001700070026
+DATA shuffle39<>+16(SB)/8, $0x0009002800180008
+DATA shuffle39<>+24(SB)/8, $0x001a000a00290019
+DATA shuffle39<>+32(SB)/8, $0x002b001b000b002a
+DATA shuffle39<>+40(SB)/8, $0x000d002c001c000c
+DATA shuffle39<>+48(SB)/8, $0x001e000e002d001d
+DATA shuffle39<>+56(SB)/8, $0x002f001f000f002e
+GLOBL shuffle39<>(SB), RODATA|NOPTR, $64
 
-// func zip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func zip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip3x8AVX512BW(SB), NOSPLIT, $0-88
-#define zip3x8AVX512BW_body \
+TEXT ·zip3x4AVX512BW(SB), NOSPLIT, $0-88
+#define zip3x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle31<>+0(SB), Z31; \
-	VMOVDQU64 shuffle32<>+0(SB), Z30; \
-	VMOVDQU64 shuffle33<>+0(SB), Z29; \
+	VMOVDQU64 shuffle40<>+0(SB), Z31; \
+	VMOVDQU64 shuffle41<>+0(SB), Z30; \
+	VMOVDQU64 shuffle42<>+0(SB), Z29; \
 group69: \
 	MOVQ rows+24(FP), DI; \
 row70: \
@@ -1086,18 +1192,18 @@ chunks71: \
 	ADDQ         AX, R10; \
 	VMOVDQU      (R9), Y0; \
 	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
-	VMOVDQU      (R9)(DX*2), X1; \
-	VPERMT2Q     Z1, Z31, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2D     Z1, Z31, Z0; \
 	VMOVDQU64    Z0, (R10); \
 	VMOVDQU      24(R9), Y0; \
-	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0; \
-	VMOVDQU      16(R9)(DX*2), Y2; \
-	VPERMT2Q     Z2, Z30, Z0; \
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      20(R9)(DX*2), Y2; \
+	VPERMT2D     Z2, Z30, Z0; \
 	VMOVDQU64    Z0, 64(R10); \
-	VMOVDQU      32(R9)(DX*1), Y0; \
-	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
-	VMOVDQU      48(R9), X1; \
-	VPERMT2Q     Z1, Z29, Z0; \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2D     Z1, Z29, Z0; \
 	VMOVDQU64    Z0, 128(R10); \
 	ADDQ         $+64, R8; \
 	MOVQ         n+16(FP), R9; \
@@ -1121,37 +1227,130 @@ rowdone73: \
 	JNZ  group69; \
 	VZEROUPPER; \
 	RET
+	zip3x4AVX512BW_body
+
+DATA shuffle40<>+0(SB)/8, $0x0000000800000000
+DATA shuffle40<>+8(SB)/8, $0x0000000100000010
+DATA shuffle40<>+16(SB)/8, $0x0000001100000009
+DATA shuffle40<>+24(SB)/8, $0x0000000a00000002
+DATA shuffle40<>+32(SB)/8, $0x0000000300000012
+DATA shuffle40<>+40(SB)/8, $0x000000130000000b
+DATA shuffle40<>+48(SB)/8, $0x0000000c00000004
+DATA shuffle40<>+56(SB)/8, $0x0000000500000014
+GLOBL shuffle40<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle41<>+0(SB)/8, $0x0000001000000008
+DATA shuffle41<>+8(SB)/8, $0x0000000900000000
+DATA shuffle41<>+16(SB)/8, $0x0000000100000011
+DATA shuffle41<>+24(SB)/8, $0x000000120000000a
+DATA shuffle41<>+32(SB)/8, $0x0000000b00000002
+DATA shuffle41<>+40(SB)/8, $0x0000000300000013
+DATA shuffle41<>+48(SB)/8, $0x000000140000000c
+DATA shuffle41<>+56(SB)/8, $0x0000000d00000004
+GLOBL shuffle41<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle42<>+0(SB)/8, $0x0000000300000012
+DATA shuffle42<>+8(SB)/8, $0x000000130000000b
+DATA shuffle42<>+16(SB)/8, $0x0000000c00000004
+DATA shuffle42<>+24(SB)/8, $0x0000000500000014
+DATA shuffle42<>+32(SB)/8, $0x000000150000000d
+DATA shuffle42<>+40(SB)/8, $0x0000000e00000006
+DATA shuffle42<>+48(SB)/8, $0x0000000700000016
+DATA shuffle42<>+56(SB)/8, $0x000000170000000f
+GLOBL shuffle42<>(SB), RODATA|NOPTR, $64
+
+// func zip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·zip3x8AVX512BW(SB), NOSPLIT, $0-88
+#define zip3x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle43<>+0(SB), Z31; \
+	VMOVDQU64 shuffle44<>+0(SB), Z30; \
+	VMOVDQU64 shuffle45<>+0(SB), Z29; \
+group74: \
+	MOVQ rows+24(FP), DI; \
+row75: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last77; \
+chunks76: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), X1; \
+	VPERMT2Q     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      16(R9)(DX*2), Y2; \
+	VPERMT2Q     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9)(DX*1), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
+	VMOVDQU      48(R9), X1; \
+	VPERMT2Q     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R10); \
+	ADDQ         $+64, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks76; \
+last77: \
+	TESTQ R9, R9; \
+	JZ    rowdone78; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks76; \
+rowdone78: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row75; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group74; \
+	VZEROUPPER; \
+	RET
 	zip3x8AVX512BW_body
 
-DATA shuffle31<>+0(SB)/8, $0x0000000000000000
-DATA shuffle31<>+8(SB)/8, $0x0000000000000004
-DATA shuffle31<>+16(SB)/8, $0x0000000000000008
-DATA shuffle31<>+24(SB)/8, $0x0000000000000001
-DATA shuffle31<>+32(SB)/8, $0x0000000000000005
-DATA shuffle31<>+40(SB)/8, $0x0000000000000009
-DATA shuffle31<>+48(SB)/8, $0x0000000000000002
-DATA shuffle31<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle31<>(SB), RODATA|NOPTR, $64
+DATA shuffle43<>+0(SB)/8, $0x0000000000000000
+DATA shuffle43<>+8(SB)/8, $0x0000000000000004
+DATA shuffle43<>+16(SB)/8, $0x0000000000000008
+DATA shuffle43<>+24(SB)/8, $0x0000000000000001
+DATA shuffle43<>+32(SB)/8, $0x0000000000000005
+DATA shuffle43<>+40(SB)/8, $0x0000000000000009
+DATA shuffle43<>+48(SB)/8, $0x0000000000000002
+DATA shuffle43<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle43<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle32<>+0(SB)/8, $0x0000000000000008
-DATA shuffle32<>+8(SB)/8, $0x0000000000000000
-DATA shuffle32<>+16(SB)/8, $0x0000000000000004
-DATA shuffle32<>+24(SB)/8, $0x0000000000000009
-DATA shuffle32<>+32(SB)/8, $0x0000000000000001
-DATA shuffle32<>+40(SB)/8, $0x0000000000000005
-DATA shuffle32<>+48(SB)/8, $0x000000000000000a
-DATA shuffle32<>+56(SB)/8, $0x0000000000000002
-GLOBL shuffle32<>(SB), RODATA|NOPTR, $64
+DATA shuffle44<>+0(SB)/8, $0x0000000000000008
+DATA shuffle44<>+8(SB)/8, $0x0000000000000000
+DATA shuffle44<>+16(SB)/8, $0x0000000000000004
+DATA shuffle44<>+24(SB)/8, $0x0000000000000009
+DATA shuffle44<>+32(SB)/8, $0x0000000000000001
+DATA shuffle44<>+40(SB)/8, $0x0000000000000005
+DATA shuffle44<>+48(SB)/8, $0x000000000000000a
+DATA shuffle44<>+56(SB)/8, $0x0000000000000002
+GLOBL shuffle44<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle33<>+0(SB)/8, $0x0000000000000001
-DATA shuffle33<>+8(SB)/8, $0x0000000000000005
-DATA shuffle33<>+16(SB)/8, $0x0000000000000008
-DATA shuffle33<>+24(SB)/8, $0x0000000000000002
-DATA shuffle33<>+32(SB)/8, $0x0000000000000006
-DATA shuffle33<>+40(SB)/8, $0x0000000000000009
-DATA shuffle33<>+48(SB)/8, $0x0000000000000003
-DATA shuffle33<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle33<>(SB), RODATA|NOPTR, $64
+DATA shuffle45<>+0(SB)/8, $0x0000000000000001
+DATA shuffle45<>+8(SB)/8, $0x0000000000000005
+DATA shuffle45<>+16(SB)/8, $0x0000000000000008
+DATA shuffle45<>+24(SB)/8, $0x0000000000000002
+DATA shuffle45<>+32(SB)/8, $0x0000000000000006
+DATA shuffle45<>+40(SB)/8, $0x0000000000000009
+DATA shuffle45<>+48(SB)/8, $0x0000000000000003
+DATA shuffle45<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle45<>(SB), RODATA|NOPTR, $64
 
 // func zip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -1163,12 +1362,12 @@ TEXT ·zip3x6AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem74: \
+rem79: \
 	CMPQ DI, $+64; \
-	JB   remdone75; \
+	JB   remdone80; \
 	SUBQ $+60, DI; \
-	JMP  rem74; \
-remdone75: \
+	JMP  rem79; \
+remdone80: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -1195,26 +1394,26 @@ remdone75: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle34<>+0(SB), DI; \
+	BZHIQ     DI, shuffle46<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle35<>+0(SB), Z31; \
-	VMOVDQU64 shuffle36<>+0(SB), Z30; \
-	VMOVDQU64 shuffle37<>+0(SB), Z29; \
-	VMOVDQU64 shuffle38<>+0(SB), Z28; \
-	VMOVDQU64 shuffle39<>+0(SB), Z27; \
-	VMOVDQU64 shuffle40<>+0(SB), Z26; \
-	VMOVDQU64 shuffle41<>+0(SB), Z25; \
-	VMOVDQU64 shuffle42<>+0(SB), Z24; \
-	VMOVDQU64 shuffle43<>+0(SB), Z23; \
-group76: \
+	VMOVDQU64 shuffle47<>+0(SB), Z31; \
+	VMOVDQU64 shuffle48<>+0(SB), Z30; \
+	VMOVDQU64 shuffle49<>+0(SB), Z29; \
+	VMOVDQU64 shuffle50<>+0(SB), Z28; \
+	VMOVDQU64 shuffle51<>+0(SB), Z27; \
+	VMOVDQU64 shuffle52<>+0(SB), Z26; \
+	VMOVDQU64 shuffle53<>+0(SB), Z25; \
+	VMOVDQU64 shuffle54<>+0(SB), Z24; \
+	VMOVDQU64 shuffle55<>+0(SB), Z23; \
+group81: \
 	MOVQ rows+24(FP), DI; \
-row77: \
+row82: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last79; \
-chunks78: \
+	JB   last84; \
+chunks83: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1232,183 +1431,183 @@ chunks78: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
 	VMOVDQU      44(R9), X1; \
 	VPERMT2W     Z1, Z29, Z0; \
-	KMOVQ        shuffle34<>+0(SB), K7; \
+	KMOVQ        shuffle46<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+60, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks78; \
-last79: \
+	JAE          chunks83; \
+last84: \
 	TESTQ      R9, R9; \
-	JZ         rowdone80; \
+	JZ         rowdone85; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle38<>+0(SB), Z3; \
+	VMOVDQU64  shuffle50<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
-	KMOVD      shuffle44<>+0(SB), K7; \
-	VMOVDQU64  shuffle45<>+0(SB), Z4; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle57<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle40<>+0(SB), Z4; \
+	VMOVDQU64  shuffle52<>+0(SB), Z4; \
 	VPERMI2W   Z0, Z2, Z4; \
-	KMOVD      shuffle46<>+0(SB), K7; \
-	VMOVDQU64  shuffle47<>+0(SB), Z3; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle59<>+0(SB), Z3; \
 	VPERMW     Z1, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2W   Z2, Z24, Z1; \
-	KMOVD      shuffle48<>+0(SB), K7; \
-	VMOVDQU64  shuffle49<>+0(SB), Z4; \
+	KMOVD      shuffle60<>+0(SB), K7; \
+	VMOVDQU64  shuffle61<>+0(SB), Z4; \
 	VPERMW     Z0, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone80: \
+rowdone85: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row77; \
+	JNZ  row82; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group76; \
+	JNZ  group81; \
 	VZEROUPPER; \
 	RET
 	zip3x6AVX512BW_body
 
-DATA shuffle34<>+0(SB)/8, $0x000fffffffffffff
-GLOBL shuffle34<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle35<>+0(SB)/8, $0x0010000200010000
-DATA shuffle35<>+8(SB)/8, $0x0021002000120011
-DATA shuffle35<>+16(SB)/8, $0x0005000400030022
-DATA shuffle35<>+24(SB)/8, $0x0023001500140013
-DATA shuffle35<>+32(SB)/8, $0x0007000600250024
-DATA shuffle35<>+40(SB)/8, $0x0018001700160008
-DATA shuffle35<>+48(SB)/8, $0x0009002800270026
-DATA shuffle35<>+56(SB)/8, $0x001a0019000b000a
-GLOBL shuffle35<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle36<>+0(SB)/8, $0x0022002100200010
-DATA shuffle36<>+8(SB)/8, $0x0011000200010000
-DATA shuffle36<>+16(SB)/8, $0x0024002300130012
-DATA shuffle36<>+24(SB)/8, $0x0005000400030025
-DATA shuffle36<>+32(SB)/8, $0x0026001600150014
-DATA shuffle36<>+40(SB)/8, $0x0007000600280027
-DATA shuffle36<>+48(SB)/8, $0x0019001800170008
-DATA shuffle36<>+56(SB)/8, $0x0009002b002a0029
-GLOBL shuffle36<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle37<>+0(SB)/8, $0x0006000500210020
-DATA shuffle37<>+8(SB)/8, $0x0017001600150007
-DATA shuffle37<>+16(SB)/8, $0x0008002400230022
-DATA shuffle37<>+24(SB)/8, $0x00190018000a0009
-DATA shuffle37<>+32(SB)/8, $0x002700260025001a
-DATA shuffle37<>+40(SB)/8, $0x001b000d000c000b
-DATA shuffle37<>+48(SB)/8, $0x00000000001d001c
-DATA shuffle37<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle37<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle38<>+0(SB)/8, $0x0020000200010000
-DATA shuffle38<>+8(SB)/8, $0x0000000000220021
-DATA shuffle38<>+16(SB)/8, $0x0005000400030000
-DATA shuffle38<>+24(SB)/8, $0x0000002500240023
-DATA shuffle38<>+32(SB)/8, $0x0007000600000000
-DATA shuffle38<>+40(SB)/8, $0x0028002700260008
-DATA shuffle38<>+48(SB)/8, $0x0009000000000000
-DATA shuffle38<>+56(SB)/8, $0x002a0029000b000a
-GLOBL shuffle38<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle39<>+0(SB)/8, $0x0000000000000000
-DATA shuffle39<>+8(SB)/8, $0x0021002000000000
-DATA shuffle39<>+16(SB)/8, $0x0000000000000022
-DATA shuffle39<>+24(SB)/8, $0x0023000000000000
-DATA shuffle39<>+32(SB)/8, $0x0000000000250024
-DATA shuffle39<>+40(SB)/8, $0x0000000000000000
-DATA shuffle39<>+48(SB)/8, $0x0000002800270026
-DATA shuffle39<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle39<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle40<>+0(SB)/8, $0x000b000a00090000
-DATA shuffle40<>+8(SB)/8, $0x0000002e002d002c
-DATA shuffle40<>+16(SB)/8, $0x000d000c00000000
-DATA shuffle40<>+24(SB)/8, $0x00310030002f000e
-DATA shuffle40<>+32(SB)/8, $0x000f000000000000
-DATA shuffle40<>+40(SB)/8, $0x0033003200110010
-DATA shuffle40<>+48(SB)/8, $0x0000000000000034
-DATA shuffle40<>+56(SB)/8, $0x0035001400130012
-GLOBL shuffle40<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle41<>+0(SB)/8, $0x000000000000002b
-DATA shuffle41<>+8(SB)/8, $0x002c000000000000
-DATA shuffle41<>+16(SB)/8, $0x00000000002e002d
-DATA shuffle41<>+24(SB)/8, $0x0000000000000000
-DATA shuffle41<>+32(SB)/8, $0x000000310030002f
-DATA shuffle41<>+40(SB)/8, $0x0000000000000000
-DATA shuffle41<>+48(SB)/8, $0x0034003300320000
-DATA shuffle41<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle41<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle42<>+0(SB)/8, $0x0016001500000000
-DATA shuffle42<>+8(SB)/8, $0x0037003600350017
-DATA shuffle42<>+16(SB)/8, $0x0018000000000000
-DATA shuffle42<>+24(SB)/8, $0x00390038001a0019
-DATA shuffle42<>+32(SB)/8, $0x000000000000003a
-DATA shuffle42<>+40(SB)/8, $0x003b001d001c001b
-DATA shuffle42<>+48(SB)/8, $0x00000000003d003c
-DATA shuffle42<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle42<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle43<>+0(SB)/8, $0x0000000000370036
-DATA shuffle43<>+8(SB)/8, $0x0000000000000000
-DATA shuffle43<>+16(SB)/8, $0x0000003a00390038
-DATA shuffle43<>+24(SB)/8, $0x0000000000000000
-DATA shuffle43<>+32(SB)/8, $0x003d003c003b0000
-DATA shuffle43<>+40(SB)/8, $0x0000000000000000
-DATA shuffle43<>+48(SB)/8, $0x0000000000000000
-DATA shuffle43<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle43<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle44<>+0(SB)/8, $0x00000000070381c0
-GLOBL shuffle44<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle45<>+0(SB)/8, $0x0000000000000000
-DATA shuffle45<>+8(SB)/8, $0x0001000000000000
-DATA shuffle45<>+16(SB)/8, $0x0000000000000002
-DATA shuffle45<>+24(SB)/8, $0x0003000000000000
-DATA shuffle45<>+32(SB)/8, $0x0000000000050004
-DATA shuffle45<>+40(SB)/8, $0x0000000000000000
-DATA shuffle45<>+48(SB)/8, $0x0000000800070006
-DATA shuffle45<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle45<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle46<>+0(SB)/8, $0x000000000e070381
+DATA shuffle46<>+0(SB)/8, $0x000fffffffffffff
 GLOBL shuffle46<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle47<>+0(SB)/8, $0x000000000000000b
-DATA shuffle47<>+8(SB)/8, $0x000c000000000000
-DATA shuffle47<>+16(SB)/8, $0x00000000000e000d
-DATA shuffle47<>+24(SB)/8, $0x0000000000000000
-DATA shuffle47<>+32(SB)/8, $0x000000110010000f
-DATA shuffle47<>+40(SB)/8, $0x0000000000000000
-DATA shuffle47<>+48(SB)/8, $0x0014001300120000
-DATA shuffle47<>+56(SB)/8, $0x0000000000000000
+DATA shuffle47<>+0(SB)/8, $0x0010000200010000
+DATA shuffle47<>+8(SB)/8, $0x0021002000120011
+DATA shuffle47<>+16(SB)/8, $0x0005000400030022
+DATA shuffle47<>+24(SB)/8, $0x0023001500140013
+DATA shuffle47<>+32(SB)/8, $0x0007000600250024
+DATA shuffle47<>+40(SB)/8, $0x0018001700160008
+DATA shuffle47<>+48(SB)/8, $0x0009002800270026
+DATA shuffle47<>+56(SB)/8, $0x001a0019000b000a
 GLOBL shuffle47<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle48<>+0(SB)/8, $0x00000000000e0703
-GLOBL shuffle48<>(SB), RODATA|NOPTR, $8
+DATA shuffle48<>+0(SB)/8, $0x0022002100200010
+DATA shuffle48<>+8(SB)/8, $0x0011000200010000
+DATA shuffle48<>+16(SB)/8, $0x0024002300130012
+DATA shuffle48<>+24(SB)/8, $0x0005000400030025
+DATA shuffle48<>+32(SB)/8, $0x0026001600150014
+DATA shuffle48<>+40(SB)/8, $0x0007000600280027
+DATA shuffle48<>+48(SB)/8, $0x0019001800170008
+DATA shuffle48<>+56(SB)/8, $0x0009002b002a0029
+GLOBL shuffle48<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle49<>+0(SB)/8, $0x0000000000170016
-DATA shuffle49<>+8(SB)/8, $0x0000000000000000
-DATA shuffle49<>+16(SB)/8, $0x0000001a00190018
-DATA shuffle49<>+24(SB)/8, $0x0000000000000000
-DATA shuffle49<>+32(SB)/8, $0x001d001c001b0000
-DATA shuffle49<>+40(SB)/8, $0x0000000000000000
-DATA shuffle49<>+48(SB)/8, $0x0000000000000000
+DATA shuffle49<>+0(SB)/8, $0x0006000500210020
+DATA shuffle49<>+8(SB)/8, $0x0017001600150007
+DATA shuffle49<>+16(SB)/8, $0x0008002400230022
+DATA shuffle49<>+24(SB)/8, $0x00190018000a0009
+DATA shuffle49<>+32(SB)/8, $0x002700260025001a
+DATA shuffle49<>+40(SB)/8, $0x001b000d000c000b
+DATA shuffle49<>+48(SB)/8, $0x00000000001d001c
 DATA shuffle49<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle49<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle50<>+0(SB)/8, $0x0020000200010000
+DATA shuffle50<>+8(SB)/8, $0x0000000000220021
+DATA shuffle50<>+16(SB)/8, $0x0005000400030000
+DATA shuffle50<>+24(SB)/8, $0x0000002500240023
+DATA shuffle50<>+32(SB)/8, $0x0007000600000000
+DATA shuffle50<>+40(SB)/8, $0x0028002700260008
+DATA shuffle50<>+48(SB)/8, $0x0009000000000000
+DATA shuffle50<>+56(SB)/8, $0x002a0029000b000a
+GLOBL shuffle50<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle51<>+0(SB)/8, $0x0000000000000000
+DATA shuffle51<>+8(SB)/8, $0x0021002000000000
+DATA shuffle51<>+16(SB)/8, $0x0000000000000022
+DATA shuffle51<>+24(SB)/8, $0x0023000000000000
+DATA shuffle51<>+32(SB)/8, $0x0000000000250024
+DATA shuffle51<>+40(SB)/8, $0x0000000000000000
+DATA shuffle51<>+48(SB)/8, $0x0000002800270026
+DATA shuffle51<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle51<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle52<>+0(SB)/8, $0x000b000a00090000
+DATA shuffle52<>+8(SB)/8, $0x0000002e002d002c
+DATA shuffle52<>+16(SB)/8, $0x000d000c00000000
+DATA shuffle52<>+24(SB)/8, $0x00310030002f000e
+DATA shuffle52<>+32(SB)/8, $0x000f000000000000
+DATA shuffle52<>+40(SB)/8, $0x0033003200110010
+DATA shuffle52<>+48(SB)/8, $0x0000000000000034
+DATA shuffle52<>+56(SB)/8, $0x0035001400130012
+GLOBL shuffle52<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle53<>+0(SB)/8, $0x000000000000002b
+DATA shuffle53<>+8(SB)/8, $0x002c000000000000
+DATA shuffle53<>+16(SB)/8, $0x00000000002e002d
+DATA shuffle53<>+24(SB)/8, $0x0000000000000000
+DATA shuffle53<>+32(SB)/8, $0x000000310030002f
+DATA shuffle53<>+40(SB)/8, $0x0000000000000000
+DATA shuffle53<>+48(SB)/8, $0x0034003300320000
+DATA shuffle53<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle53<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle54<>+0(SB)/8, $0x0016001500000000
+DATA shuffle54<>+8(SB)/8, $0x0037003600350017
+DATA shuffle54<>+16(SB)/8, $0x0018000000000000
+DATA shuffle54<>+24(SB)/8, $0x00390038001a0019
+DATA shuffle54<>+32(SB)/8, $0x000000000000003a
+DATA shuffle54<>+40(SB)/8, $0x003b001d001c001b
+DATA shuffle54<>+48(SB)/8, $0x00000000003d003c
+DATA shuffle54<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle54<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle55<>+0(SB)/8, $0x0000000000370036
+DATA shuffle55<>+8(SB)/8, $0x0000000000000000
+DATA shuffle55<>+16(SB)/8, $0x0000003a00390038
+DATA shuffle55<>+24(SB)/8, $0x0000000000000000
+DATA shuffle55<>+32(SB)/8, $0x003d003c003b0000
+DATA shuffle55<>+40(SB)/8, $0x0000000000000000
+DATA shuffle55<>+48(SB)/8, $0x0000000000000000
+DATA shuffle55<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle55<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle56<>+0(SB)/8, $0x00000000070381c0
+GLOBL shuffle56<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle57<>+0(SB)/8, $0x0000000000000000
+DATA shuffle57<>+8(SB)/8, $0x0001000000000000
+DATA shuffle57<>+16(SB)/8, $0x0000000000000002
+DATA shuffle57<>+24(SB)/8, $0x0003000000000000
+DATA shuffle57<>+32(SB)/8, $0x0000000000050004
+DATA shuffle57<>+40(SB)/8, $0x0000000000000000
+DATA shuffle57<>+48(SB)/8, $0x0000000800070006
+DATA shuffle57<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle57<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle58<>+0(SB)/8, $0x000000000e070381
+GLOBL shuffle58<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle59<>+0(SB)/8, $0x000000000000000b
+DATA shuffle59<>+8(SB)/8, $0x000c000000000000
+DATA shuffle59<>+16(SB)/8, $0x00000000000e000d
+DATA shuffle59<>+24(SB)/8, $0x0000000000000000
+DATA shuffle59<>+32(SB)/8, $0x000000110010000f
+DATA shuffle59<>+40(SB)/8, $0x0000000000000000
+DATA shuffle59<>+48(SB)/8, $0x0014001300120000
+DATA shuffle59<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle59<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle60<>+0(SB)/8, $0x00000000000e0703
+GLOBL shuffle60<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle61<>+0(SB)/8, $0x0000000000170016
+DATA shuffle61<>+8(SB)/8, $0x0000000000000000
+DATA shuffle61<>+16(SB)/8, $0x0000001a00190018
+DATA shuffle61<>+24(SB)/8, $0x0000000000000000
+DATA shuffle61<>+32(SB)/8, $0x001d001c001b0000
+DATA shuffle61<>+40(SB)/8, $0x0000000000000000
+DATA shuffle61<>+48(SB)/8, $0x0000000000000000
+DATA shuffle61<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle61<>(SB), RODATA|NOPTR, $64
 
 // func zip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -1420,12 +1619,12 @@ TEXT ·zip3x12AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem81: \
+rem86: \
 	CMPQ DI, $+64; \
-	JB   remdone82; \
+	JB   remdone87; \
 	SUBQ $+60, DI; \
-	JMP  rem81; \
-remdone82: \
+	JMP  rem86; \
+remdone87: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -1452,26 +1651,26 @@ remdone82: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle34<>+0(SB), DI; \
+	BZHIQ     DI, shuffle46<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle50<>+0(SB), Z31; \
-	VMOVDQU64 shuffle51<>+0(SB), Z30; \
-	VMOVDQU64 shuffle52<>+0(SB), Z29; \
-	VMOVDQU64 shuffle53<>+0(SB), Z28; \
-	VMOVDQU64 shuffle54<>+0(SB), Z27; \
-	VMOVDQU64 shuffle55<>+0(SB), Z26; \
-	VMOVDQU64 shuffle56<>+0(SB), Z25; \
-	VMOVDQU64 shuffle57<>+0(SB), Z24; \
-	VMOVDQU64 shuffle58<>+0(SB), Z23; \
-group83: \
+	VMOVDQU64 shuffle62<>+0(SB), Z31; \
+	VMOVDQU64 shuffle63<>+0(SB), Z30; \
+	VMOVDQU64 shuffle64<>+0(SB), Z29; \
+	VMOVDQU64 shuffle65<>+0(SB), Z28; \
+	VMOVDQU64 shuffle66<>+0(SB), Z27; \
+	VMOVDQU64 shuffle67<>+0(SB), Z26; \
+	VMOVDQU64 shuffle68<>+0(SB), Z25; \
+	VMOVDQU64 shuffle69<>+0(SB), Z24; \
+	VMOVDQU64 shuffle70<>+0(SB), Z23; \
+group88: \
 	MOVQ rows+24(FP), DI; \
-row84: \
+row89: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last86; \
-chunks85: \
+	JB   last91; \
+chunks90: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1489,135 +1688,135 @@ chunks85: \
 	VINSERTI32X4 $0x01, 44(R9)(DX*1), Z0, Z0; \
 	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
 	VPERMD       Z0, Z29, Z0; \
-	KMOVQ        shuffle34<>+0(SB), K7; \
+	KMOVQ        shuffle46<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+60, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks85; \
-last86: \
+	JAE          chunks90; \
+last91: \
 	TESTQ      R9, R9; \
-	JZ         rowdone87; \
+	JZ         rowdone92; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle53<>+0(SB), Z3; \
+	VMOVDQU64  shuffle65<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2D   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle55<>+0(SB), Z4; \
+	VMOVDQU64  shuffle67<>+0(SB), Z4; \
 	VPERMI2D   Z1, Z0, Z4; \
 	VPERMT2D   Z2, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2D   Z1, Z24, Z2; \
 	VPERMT2D   Z0, Z23, Z2; \
 	VMOVDQU8   Z2, K4, 128(R8); \
-rowdone87: \
+rowdone92: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row84; \
+	JNZ  row89; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group83; \
+	JNZ  group88; \
 	VZEROUPPER; \
 	RET
 	zip3x12AVX512BW_body
 
-DATA shuffle50<>+0(SB)/8, $0x0000000100000000
-DATA shuffle50<>+8(SB)/8, $0x0000000800000002
-DATA shuffle50<>+16(SB)/8, $0x0000000a00000009
-DATA shuffle50<>+24(SB)/8, $0x0000001100000010
-DATA shuffle50<>+32(SB)/8, $0x0000000300000012
-DATA shuffle50<>+40(SB)/8, $0x0000000500000004
-DATA shuffle50<>+48(SB)/8, $0x0000000c0000000b
-DATA shuffle50<>+56(SB)/8, $0x000000130000000d
-GLOBL shuffle50<>(SB), RODATA|NOPTR, $64
+DATA shuffle62<>+0(SB)/8, $0x0000000100000000
+DATA shuffle62<>+8(SB)/8, $0x0000000800000002
+DATA shuffle62<>+16(SB)/8, $0x0000000a00000009
+DATA shuffle62<>+24(SB)/8, $0x0000001100000010
+DATA shuffle62<>+32(SB)/8, $0x0000000300000012
+DATA shuffle62<>+40(SB)/8, $0x0000000500000004
+DATA shuffle62<>+48(SB)/8, $0x0000000c0000000b
+DATA shuffle62<>+56(SB)/8, $0x000000130000000d
+GLOBL shuffle62<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle51<>+0(SB)/8, $0x0000001100000010
-DATA shuffle51<>+8(SB)/8, $0x0000000100000000
-DATA shuffle51<>+16(SB)/8, $0x0000000800000002
-DATA shuffle51<>+24(SB)/8, $0x0000000a00000009
-DATA shuffle51<>+32(SB)/8, $0x0000001300000012
-DATA shuffle51<>+40(SB)/8, $0x0000000300000014
-DATA shuffle51<>+48(SB)/8, $0x0000000500000004
-DATA shuffle51<>+56(SB)/8, $0x0000000c0000000b
-GLOBL shuffle51<>(SB), RODATA|NOPTR, $64
+DATA shuffle63<>+0(SB)/8, $0x0000001100000010
+DATA shuffle63<>+8(SB)/8, $0x0000000100000000
+DATA shuffle63<>+16(SB)/8, $0x0000000800000002
+DATA shuffle63<>+24(SB)/8, $0x0000000a00000009
+DATA shuffle63<>+32(SB)/8, $0x0000001300000012
+DATA shuffle63<>+40(SB)/8, $0x0000000300000014
+DATA shuffle63<>+48(SB)/8, $0x0000000500000004
+DATA shuffle63<>+56(SB)/8, $0x0000000c0000000b
+GLOBL shuffle63<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle52<>+0(SB)/8, $0x0000000900000004
-DATA shuffle52<>+8(SB)/8, $0x0000000b0000000a
-DATA shuffle52<>+16(SB)/8, $0x0000000100000000
-DATA shuffle52<>+24(SB)/8, $0x0000000500000002
-DATA shuffle52<>+32(SB)/8, $0x0000000700000006
-DATA shuffle52<>+40(SB)/8, $0x0000000d0000000c
-DATA shuffle52<>+48(SB)/8, $0x000000000000000e
-DATA shuffle52<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle52<>(SB), RODATA|NOPTR, $64
+DATA shuffle64<>+0(SB)/8, $0x0000000900000004
+DATA shuffle64<>+8(SB)/8, $0x0000000b0000000a
+DATA shuffle64<>+16(SB)/8, $0x0000000100000000
+DATA shuffle64<>+24(SB)/8, $0x0000000500000002
+DATA shuffle64<>+32(SB)/8, $0x0000000700000006
+DATA shuffle64<>+40(SB)/8, $0x0000000d0000000c
+DATA shuffle64<>+48(SB)/8, $0x000000000000000e
+DATA shuffle64<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle64<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle53<>+0(SB)/8, $0x0000000100000000
-DATA shuffle53<>+8(SB)/8, $0x0000001000000002
-DATA shuffle53<>+16(SB)/8, $0x0000001200000011
-DATA shuffle53<>+24(SB)/8, $0x0000000000000000
-DATA shuffle53<>+32(SB)/8, $0x0000000300000000
-DATA shuffle53<>+40(SB)/8, $0x0000000500000004
-DATA shuffle53<>+48(SB)/8, $0x0000001400000013
-DATA shuffle53<>+56(SB)/8, $0x0000000000000015
-GLOBL shuffle53<>(SB), RODATA|NOPTR, $64
+DATA shuffle65<>+0(SB)/8, $0x0000000100000000
+DATA shuffle65<>+8(SB)/8, $0x0000001000000002
+DATA shuffle65<>+16(SB)/8, $0x0000001200000011
+DATA shuffle65<>+24(SB)/8, $0x0000000000000000
+DATA shuffle65<>+32(SB)/8, $0x0000000300000000
+DATA shuffle65<>+40(SB)/8, $0x0000000500000004
+DATA shuffle65<>+48(SB)/8, $0x0000001400000013
+DATA shuffle65<>+56(SB)/8, $0x0000000000000015
+GLOBL shuffle65<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle54<>+0(SB)/8, $0x0000000100000000
-DATA shuffle54<>+8(SB)/8, $0x0000000300000002
-DATA shuffle54<>+16(SB)/8, $0x0000000500000004
-DATA shuffle54<>+24(SB)/8, $0x0000001100000010
-DATA shuffle54<>+32(SB)/8, $0x0000000900000012
-DATA shuffle54<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle54<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle54<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle54<>(SB), RODATA|NOPTR, $64
+DATA shuffle66<>+0(SB)/8, $0x0000000100000000
+DATA shuffle66<>+8(SB)/8, $0x0000000300000002
+DATA shuffle66<>+16(SB)/8, $0x0000000500000004
+DATA shuffle66<>+24(SB)/8, $0x0000001100000010
+DATA shuffle66<>+32(SB)/8, $0x0000000900000012
+DATA shuffle66<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle66<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle66<>+56(SB)/8, $0x000000130000000e
+GLOBL shuffle66<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle55<>+0(SB)/8, $0x0000000000000000
-DATA shuffle55<>+8(SB)/8, $0x0000000700000006
-DATA shuffle55<>+16(SB)/8, $0x0000001600000008
-DATA shuffle55<>+24(SB)/8, $0x0000001800000017
-DATA shuffle55<>+32(SB)/8, $0x0000000000000000
-DATA shuffle55<>+40(SB)/8, $0x0000000900000000
-DATA shuffle55<>+48(SB)/8, $0x0000000b0000000a
-DATA shuffle55<>+56(SB)/8, $0x0000001a00000019
-GLOBL shuffle55<>(SB), RODATA|NOPTR, $64
+DATA shuffle67<>+0(SB)/8, $0x0000000000000000
+DATA shuffle67<>+8(SB)/8, $0x0000000700000006
+DATA shuffle67<>+16(SB)/8, $0x0000001600000008
+DATA shuffle67<>+24(SB)/8, $0x0000001800000017
+DATA shuffle67<>+32(SB)/8, $0x0000000000000000
+DATA shuffle67<>+40(SB)/8, $0x0000000900000000
+DATA shuffle67<>+48(SB)/8, $0x0000000b0000000a
+DATA shuffle67<>+56(SB)/8, $0x0000001a00000019
+GLOBL shuffle67<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle56<>+0(SB)/8, $0x0000001500000014
-DATA shuffle56<>+8(SB)/8, $0x0000000300000002
-DATA shuffle56<>+16(SB)/8, $0x0000000500000004
-DATA shuffle56<>+24(SB)/8, $0x0000000700000006
-DATA shuffle56<>+32(SB)/8, $0x0000001700000016
-DATA shuffle56<>+40(SB)/8, $0x0000000b00000018
-DATA shuffle56<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle56<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle56<>(SB), RODATA|NOPTR, $64
+DATA shuffle68<>+0(SB)/8, $0x0000001500000014
+DATA shuffle68<>+8(SB)/8, $0x0000000300000002
+DATA shuffle68<>+16(SB)/8, $0x0000000500000004
+DATA shuffle68<>+24(SB)/8, $0x0000000700000006
+DATA shuffle68<>+32(SB)/8, $0x0000001700000016
+DATA shuffle68<>+40(SB)/8, $0x0000000b00000018
+DATA shuffle68<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle68<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle68<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle57<>+0(SB)/8, $0x000000090000001b
-DATA shuffle57<>+8(SB)/8, $0x0000000b0000000a
-DATA shuffle57<>+16(SB)/8, $0x0000000000000000
-DATA shuffle57<>+24(SB)/8, $0x0000001c00000000
-DATA shuffle57<>+32(SB)/8, $0x0000001e0000001d
-DATA shuffle57<>+40(SB)/8, $0x0000000d0000000c
-DATA shuffle57<>+48(SB)/8, $0x000000000000000e
-DATA shuffle57<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle57<>(SB), RODATA|NOPTR, $64
+DATA shuffle69<>+0(SB)/8, $0x000000090000001b
+DATA shuffle69<>+8(SB)/8, $0x0000000b0000000a
+DATA shuffle69<>+16(SB)/8, $0x0000000000000000
+DATA shuffle69<>+24(SB)/8, $0x0000001c00000000
+DATA shuffle69<>+32(SB)/8, $0x0000001e0000001d
+DATA shuffle69<>+40(SB)/8, $0x0000000d0000000c
+DATA shuffle69<>+48(SB)/8, $0x000000000000000e
+DATA shuffle69<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle69<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle58<>+0(SB)/8, $0x0000000100000000
-DATA shuffle58<>+8(SB)/8, $0x0000000300000002
-DATA shuffle58<>+16(SB)/8, $0x0000001d0000001c
-DATA shuffle58<>+24(SB)/8, $0x000000070000001e
-DATA shuffle58<>+32(SB)/8, $0x0000000900000008
-DATA shuffle58<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle58<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle58<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle58<>(SB), RODATA|NOPTR, $64
+DATA shuffle70<>+0(SB)/8, $0x0000000100000000
+DATA shuffle70<>+8(SB)/8, $0x0000000300000002
+DATA shuffle70<>+16(SB)/8, $0x0000001d0000001c
+DATA shuffle70<>+24(SB)/8, $0x000000070000001e
+DATA shuffle70<>+32(SB)/8, $0x0000000900000008
+DATA shuffle70<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle70<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle70<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle70<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -1629,12 +1828,12 @@ TEXT ·tzip3x2x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem88: \
+rem93: \
 	CMPQ DI, $+64; \
-	JB   remdone89; \
+	JB   remdone94; \
 	SUBQ $+60, DI; \
-	JMP  rem88; \
-remdone89: \
+	JMP  rem93; \
+remdone94: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -1661,26 +1860,26 @@ remdone89: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle34<>+0(SB), DI; \
+	BZHIQ     DI, shuffle46<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle59<>+0(SB), Z31; \
-	VMOVDQU64 shuffle60<>+0(SB), Z30; \
-	VMOVDQU64 shuffle61<>+0(SB), Z29; \
-	VMOVDQU64 shuffle62<>+0(SB), Z28; \
-	VMOVDQU64 shuffle63<>+0(SB), Z27; \
-	VMOVDQU64 shuffle64<>+0(SB), Z26; \
-	VMOVDQU64 shuffle65<>+0(SB), Z25; \
-	VMOVDQU64 shuffle66<>+0(SB), Z24; \
-	VMOVDQU64 shuffle67<>+0(SB), Z23; \
-group90: \
+	VMOVDQU64 shuffle71<>+0(SB), Z31; \
+	VMOVDQU64 shuffle72<>+0(SB), Z30; \
+	VMOVDQU64 shuffle73<>+0(SB), Z29; \
+	VMOVDQU64 shuffle74<>+0(SB), Z28; \
+	VMOVDQU64 shuffle75<>+0(SB), Z27; \
+	VMOVDQU64 shuffle76<>+0(SB), Z26; \
+	VMOVDQU64 shuffle77<>+0(SB), Z25; \
+	VMOVDQU64 shuffle78<>+0(SB), Z24; \
+	VMOVDQU64 shuffle79<>+0(SB), Z23; \
+group95: \
 	MOVQ rows+24(FP), DI; \
-row91: \
+row96: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last93; \
-chunks92: \
+	JB   last98; \
+chunks97: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1698,171 +1897,171 @@ chunks92: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
 	VPERMT2W     Z1, Z29, Z0; \
-	KMOVQ        shuffle34<>+0(SB), K7; \
+	KMOVQ        shuffle46<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+60, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks92; \
-last93: \
+	JAE          chunks97; \
+last98: \
 	TESTQ      R9, R9; \
-	JZ         rowdone94; \
+	JZ         rowdone99; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle62<>+0(SB), Z3; \
+	VMOVDQU64  shuffle74<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
-	KMOVD      shuffle44<>+0(SB), K7; \
-	VMOVDQU64  shuffle68<>+0(SB), Z4; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle80<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle64<>+0(SB), Z4; \
+	VMOVDQU64  shuffle76<>+0(SB), Z4; \
 	VPERMI2W   Z0, Z2, Z4; \
-	KMOVD      shuffle46<>+0(SB), K7; \
-	VMOVDQU64  shuffle69<>+0(SB), Z3; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle81<>+0(SB), Z3; \
 	VPERMW     Z1, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2W   Z2, Z24, Z1; \
-	KMOVD      shuffle48<>+0(SB), K7; \
-	VMOVDQU64  shuffle70<>+0(SB), Z4; \
+	KMOVD      shuffle60<>+0(SB), K7; \
+	VMOVDQU64  shuffle82<>+0(SB), Z4; \
 	VPERMW     Z0, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone94: \
+rowdone99: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row91; \
+	JNZ  row96; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group90; \
+	JNZ  group95; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x2AVX512BW_body
 
-DATA shuffle59<>+0(SB)/8, $0x0010000400020000
-DATA shuffle59<>+8(SB)/8, $0x0022002000140012
-DATA shuffle59<>+16(SB)/8, $0x0005000300010024
-DATA shuffle59<>+24(SB)/8, $0x0021001500130011
-DATA shuffle59<>+32(SB)/8, $0x0008000600250023
-DATA shuffle59<>+40(SB)/8, $0x001a00180016000a
-DATA shuffle59<>+48(SB)/8, $0x0007002a00280026
-DATA shuffle59<>+56(SB)/8, $0x00190017000b0009
-GLOBL shuffle59<>(SB), RODATA|NOPTR, $64
+DATA shuffle71<>+0(SB)/8, $0x0010000400020000
+DATA shuffle71<>+8(SB)/8, $0x0022002000140012
+DATA shuffle71<>+16(SB)/8, $0x0005000300010024
+DATA shuffle71<>+24(SB)/8, $0x0021001500130011
+DATA shuffle71<>+32(SB)/8, $0x0008000600250023
+DATA shuffle71<>+40(SB)/8, $0x001a00180016000a
+DATA shuffle71<>+48(SB)/8, $0x0007002a00280026
+DATA shuffle71<>+56(SB)/8, $0x00190017000b0009
+GLOBL shuffle71<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle60<>+0(SB)/8, $0x0024002200200010
-DATA shuffle60<>+8(SB)/8, $0x0011000400020000
-DATA shuffle60<>+16(SB)/8, $0x0027002500150013
-DATA shuffle60<>+24(SB)/8, $0x0005000300010029
-DATA shuffle60<>+32(SB)/8, $0x0026001600140012
-DATA shuffle60<>+40(SB)/8, $0x00080006002a0028
-DATA shuffle60<>+48(SB)/8, $0x001b00190017000a
-DATA shuffle60<>+56(SB)/8, $0x0007002f002d002b
-GLOBL shuffle60<>(SB), RODATA|NOPTR, $64
+DATA shuffle72<>+0(SB)/8, $0x0024002200200010
+DATA shuffle72<>+8(SB)/8, $0x0011000400020000
+DATA shuffle72<>+16(SB)/8, $0x0027002500150013
+DATA shuffle72<>+24(SB)/8, $0x0005000300010029
+DATA shuffle72<>+32(SB)/8, $0x0026001600140012
+DATA shuffle72<>+40(SB)/8, $0x00080006002a0028
+DATA shuffle72<>+48(SB)/8, $0x001b00190017000a
+DATA shuffle72<>+56(SB)/8, $0x0007002f002d002b
+GLOBL shuffle72<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle61<>+0(SB)/8, $0x0015001300070005
-DATA shuffle61<>+8(SB)/8, $0x0027002500230017
-DATA shuffle61<>+16(SB)/8, $0x0018000c000a0008
-DATA shuffle61<>+24(SB)/8, $0x002a0028001c001a
-DATA shuffle61<>+32(SB)/8, $0x000d000b0009002c
-DATA shuffle61<>+40(SB)/8, $0x0029001d001b0019
-DATA shuffle61<>+48(SB)/8, $0x00000000002d002b
-DATA shuffle61<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle61<>(SB), RODATA|NOPTR, $64
+DATA shuffle73<>+0(SB)/8, $0x0015001300070005
+DATA shuffle73<>+8(SB)/8, $0x0027002500230017
+DATA shuffle73<>+16(SB)/8, $0x0018000c000a0008
+DATA shuffle73<>+24(SB)/8, $0x002a0028001c001a
+DATA shuffle73<>+32(SB)/8, $0x000d000b0009002c
+DATA shuffle73<>+40(SB)/8, $0x0029001d001b0019
+DATA shuffle73<>+48(SB)/8, $0x00000000002d002b
+DATA shuffle73<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle73<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle62<>+0(SB)/8, $0x0020000400020000
-DATA shuffle62<>+8(SB)/8, $0x0000000000240022
-DATA shuffle62<>+16(SB)/8, $0x0005000300010000
-DATA shuffle62<>+24(SB)/8, $0x0000002500230021
-DATA shuffle62<>+32(SB)/8, $0x0008000600000000
-DATA shuffle62<>+40(SB)/8, $0x002a00280026000a
-DATA shuffle62<>+48(SB)/8, $0x0007000000000000
-DATA shuffle62<>+56(SB)/8, $0x00290027000b0009
-GLOBL shuffle62<>(SB), RODATA|NOPTR, $64
+DATA shuffle74<>+0(SB)/8, $0x0020000400020000
+DATA shuffle74<>+8(SB)/8, $0x0000000000240022
+DATA shuffle74<>+16(SB)/8, $0x0005000300010000
+DATA shuffle74<>+24(SB)/8, $0x0000002500230021
+DATA shuffle74<>+32(SB)/8, $0x0008000600000000
+DATA shuffle74<>+40(SB)/8, $0x002a00280026000a
+DATA shuffle74<>+48(SB)/8, $0x0007000000000000
+DATA shuffle74<>+56(SB)/8, $0x00290027000b0009
+GLOBL shuffle74<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle63<>+0(SB)/8, $0x0000000000000000
-DATA shuffle63<>+8(SB)/8, $0x0022002000000000
-DATA shuffle63<>+16(SB)/8, $0x0000000000000024
-DATA shuffle63<>+24(SB)/8, $0x0021000000000000
-DATA shuffle63<>+32(SB)/8, $0x0000000000250023
-DATA shuffle63<>+40(SB)/8, $0x0000000000000000
-DATA shuffle63<>+48(SB)/8, $0x0000002a00280026
-DATA shuffle63<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle63<>(SB), RODATA|NOPTR, $64
+DATA shuffle75<>+0(SB)/8, $0x0000000000000000
+DATA shuffle75<>+8(SB)/8, $0x0022002000000000
+DATA shuffle75<>+16(SB)/8, $0x0000000000000024
+DATA shuffle75<>+24(SB)/8, $0x0021000000000000
+DATA shuffle75<>+32(SB)/8, $0x0000000000250023
+DATA shuffle75<>+40(SB)/8, $0x0000000000000000
+DATA shuffle75<>+48(SB)/8, $0x0000002a00280026
+DATA shuffle75<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle75<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle64<>+0(SB)/8, $0x000b000900070000
-DATA shuffle64<>+8(SB)/8, $0x00000030002e002c
-DATA shuffle64<>+16(SB)/8, $0x000e000c00000000
-DATA shuffle64<>+24(SB)/8, $0x0031002f002d0010
-DATA shuffle64<>+32(SB)/8, $0x000d000000000000
-DATA shuffle64<>+40(SB)/8, $0x003400320011000f
-DATA shuffle64<>+48(SB)/8, $0x0000000000000036
-DATA shuffle64<>+56(SB)/8, $0x0033001600140012
-GLOBL shuffle64<>(SB), RODATA|NOPTR, $64
+DATA shuffle76<>+0(SB)/8, $0x000b000900070000
+DATA shuffle76<>+8(SB)/8, $0x00000030002e002c
+DATA shuffle76<>+16(SB)/8, $0x000e000c00000000
+DATA shuffle76<>+24(SB)/8, $0x0031002f002d0010
+DATA shuffle76<>+32(SB)/8, $0x000d000000000000
+DATA shuffle76<>+40(SB)/8, $0x003400320011000f
+DATA shuffle76<>+48(SB)/8, $0x0000000000000036
+DATA shuffle76<>+56(SB)/8, $0x0033001600140012
+GLOBL shuffle76<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle65<>+0(SB)/8, $0x000000000000002b
-DATA shuffle65<>+8(SB)/8, $0x002c000000000000
-DATA shuffle65<>+16(SB)/8, $0x000000000030002e
-DATA shuffle65<>+24(SB)/8, $0x0000000000000000
-DATA shuffle65<>+32(SB)/8, $0x00000031002f002d
-DATA shuffle65<>+40(SB)/8, $0x0000000000000000
-DATA shuffle65<>+48(SB)/8, $0x0036003400320000
-DATA shuffle65<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle65<>(SB), RODATA|NOPTR, $64
+DATA shuffle77<>+0(SB)/8, $0x000000000000002b
+DATA shuffle77<>+8(SB)/8, $0x002c000000000000
+DATA shuffle77<>+16(SB)/8, $0x000000000030002e
+DATA shuffle77<>+24(SB)/8, $0x0000000000000000
+DATA shuffle77<>+32(SB)/8, $0x00000031002f002d
+DATA shuffle77<>+40(SB)/8, $0x0000000000000000
+DATA shuffle77<>+48(SB)/8, $0x0036003400320000
+DATA shuffle77<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle77<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle66<>+0(SB)/8, $0x0015001300000000
-DATA shuffle66<>+8(SB)/8, $0x0037003500330017
-DATA shuffle66<>+16(SB)/8, $0x0018000000000000
-DATA shuffle66<>+24(SB)/8, $0x003a0038001c001a
-DATA shuffle66<>+32(SB)/8, $0x000000000000003c
-DATA shuffle66<>+40(SB)/8, $0x0039001d001b0019
-DATA shuffle66<>+48(SB)/8, $0x00000000003d003b
-DATA shuffle66<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle66<>(SB), RODATA|NOPTR, $64
+DATA shuffle78<>+0(SB)/8, $0x0015001300000000
+DATA shuffle78<>+8(SB)/8, $0x0037003500330017
+DATA shuffle78<>+16(SB)/8, $0x0018000000000000
+DATA shuffle78<>+24(SB)/8, $0x003a0038001c001a
+DATA shuffle78<>+32(SB)/8, $0x000000000000003c
+DATA shuffle78<>+40(SB)/8, $0x0039001d001b0019
+DATA shuffle78<>+48(SB)/8, $0x00000000003d003b
+DATA shuffle78<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle78<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle67<>+0(SB)/8, $0x0000000000370035
-DATA shuffle67<>+8(SB)/8, $0x0000000000000000
-DATA shuffle67<>+16(SB)/8, $0x0000003c003a0038
-DATA shuffle67<>+24(SB)/8, $0x0000000000000000
-DATA shuffle67<>+32(SB)/8, $0x003d003b00390000
-DATA shuffle67<>+40(SB)/8, $0x0000000000000000
-DATA shuffle67<>+48(SB)/8, $0x0000000000000000
-DATA shuffle67<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle67<>(SB), RODATA|NOPTR, $64
+DATA shuffle79<>+0(SB)/8, $0x0000000000370035
+DATA shuffle79<>+8(SB)/8, $0x0000000000000000
+DATA shuffle79<>+16(SB)/8, $0x0000003c003a0038
+DATA shuffle79<>+24(SB)/8, $0x0000000000000000
+DATA shuffle79<>+32(SB)/8, $0x003d003b00390000
+DATA shuffle79<>+40(SB)/8, $0x0000000000000000
+DATA shuffle79<>+48(SB)/8, $0x0000000000000000
+DATA shuffle79<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle79<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle68<>+0(SB)/8, $0x0000000000000000
-DATA shuffle68<>+8(SB)/8, $0x0002000000000000
-DATA shuffle68<>+16(SB)/8, $0x0000000000000004
-DATA shuffle68<>+24(SB)/8, $0x0001000000000000
-DATA shuffle68<>+32(SB)/8, $0x0000000000050003
-DATA shuffle68<>+40(SB)/8, $0x0000000000000000
-DATA shuffle68<>+48(SB)/8, $0x0000000a00080006
-DATA shuffle68<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle68<>(SB), RODATA|NOPTR, $64
+DATA shuffle80<>+0(SB)/8, $0x0000000000000000
+DATA shuffle80<>+8(SB)/8, $0x0002000000000000
+DATA shuffle80<>+16(SB)/8, $0x0000000000000004
+DATA shuffle80<>+24(SB)/8, $0x0001000000000000
+DATA shuffle80<>+32(SB)/8, $0x0000000000050003
+DATA shuffle80<>+40(SB)/8, $0x0000000000000000
+DATA shuffle80<>+48(SB)/8, $0x0000000a00080006
+DATA shuffle80<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle80<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle69<>+0(SB)/8, $0x000000000000000b
-DATA shuffle69<>+8(SB)/8, $0x000c000000000000
-DATA shuffle69<>+16(SB)/8, $0x000000000010000e
-DATA shuffle69<>+24(SB)/8, $0x0000000000000000
-DATA shuffle69<>+32(SB)/8, $0x00000011000f000d
-DATA shuffle69<>+40(SB)/8, $0x0000000000000000
-DATA shuffle69<>+48(SB)/8, $0x0016001400120000
-DATA shuffle69<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle69<>(SB), RODATA|NOPTR, $64
+DATA shuffle81<>+0(SB)/8, $0x000000000000000b
+DATA shuffle81<>+8(SB)/8, $0x000c000000000000
+DATA shuffle81<>+16(SB)/8, $0x000000000010000e
+DATA shuffle81<>+24(SB)/8, $0x0000000000000000
+DATA shuffle81<>+32(SB)/8, $0x00000011000f000d
+DATA shuffle81<>+40(SB)/8, $0x0000000000000000
+DATA shuffle81<>+48(SB)/8, $0x0016001400120000
+DATA shuffle81<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle81<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle70<>+0(SB)/8, $0x0000000000170015
-DATA shuffle70<>+8(SB)/8, $0x0000000000000000
-DATA shuffle70<>+16(SB)/8, $0x0000001c001a0018
-DATA shuffle70<>+24(SB)/8, $0x0000000000000000
-DATA shuffle70<>+32(SB)/8, $0x001d001b00190000
-DATA shuffle70<>+40(SB)/8, $0x0000000000000000
-DATA shuffle70<>+48(SB)/8, $0x0000000000000000
-DATA shuffle70<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle70<>(SB), RODATA|NOPTR, $64
+DATA shuffle82<>+0(SB)/8, $0x0000000000170015
+DATA shuffle82<>+8(SB)/8, $0x0000000000000000
+DATA shuffle82<>+16(SB)/8, $0x0000001c001a0018
+DATA shuffle82<>+24(SB)/8, $0x0000000000000000
+DATA shuffle82<>+32(SB)/8, $0x001d001b00190000
+DATA shuffle82<>+40(SB)/8, $0x0000000000000000
+DATA shuffle82<>+48(SB)/8, $0x0000000000000000
+DATA shuffle82<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle82<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -1874,12 +2073,12 @@ TEXT ·tzip3x2x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem95: \
+rem100: \
 	CMPQ DI, $+64; \
-	JB   remdone96; \
+	JB   remdone101; \
 	SUBQ $+48, DI; \
-	JMP  rem95; \
-remdone96: \
+	JMP  rem100; \
+remdone101: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -1906,25 +2105,25 @@ remdone96: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle71<>+0(SB), DI; \
+	BZHIQ     DI, shuffle83<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle72<>+0(SB), Z31; \
-	VMOVDQU64 shuffle73<>+0(SB), Z30; \
-	VMOVDQU64 shuffle74<>+0(SB), Z29; \
-	VMOVDQU64 shuffle75<>+0(SB), Z28; \
-	VMOVDQU64 shuffle76<>+0(SB), Z27; \
-	VMOVDQU64 shuffle77<>+0(SB), Z26; \
-	VMOVDQU64 shuffle78<>+0(SB), Z25; \
-	VMOVDQU64 shuffle79<>+0(SB), Z24; \
-group97: \
+	VMOVDQU64 shuffle84<>+0(SB), Z31; \
+	VMOVDQU64 shuffle85<>+0(SB), Z30; \
+	VMOVDQU64 shuffle86<>+0(SB), Z29; \
+	VMOVDQU64 shuffle87<>+0(SB), Z28; \
+	VMOVDQU64 shuffle88<>+0(SB), Z27; \
+	VMOVDQU64 shuffle89<>+0(SB), Z26; \
+	VMOVDQU64 shuffle90<>+0(SB), Z25; \
+	VMOVDQU64 shuffle91<>+0(SB), Z24; \
+group102: \
 	MOVQ rows+24(FP), DI; \
-row98: \
+row103: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last100; \
-chunks99: \
+	JB   last105; \
+chunks104: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1936,7 +2135,7 @@ chunks99: \
 	VMOVDQU      24(R9), Y0; \
 	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0; \
 	VMOVDQU64    (R9)(DX*2), Z2; \
-	VMOVDQU64    shuffle73<>+0(SB), Z3; \
+	VMOVDQU64    shuffle85<>+0(SB), Z3; \
 	VPERMI2D     Z2, Z0, Z3; \
 	VMOVDQU64    Z3, 64(R10); \
 	VPERMT2D     Z0, Z29, Z2; \
@@ -1945,16 +2144,16 @@ chunks99: \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks99; \
-last100: \
+	JAE          chunks104; \
+last105: \
 	TESTQ      R9, R9; \
-	JZ         rowdone101; \
+	JZ         rowdone106; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle75<>+0(SB), Z3; \
+	VMOVDQU64  shuffle87<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2D   Z2, Z27, Z3; \
@@ -1964,101 +2163,101 @@ last100: \
 	VMOVDQU8   Z0, K3, 64(R8); \
 	VPERMT2D   Z1, Z24, Z2; \
 	VMOVDQU8   Z2, K4, 128(R8); \
-rowdone101: \
+rowdone106: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row98; \
+	JNZ  row103; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group97; \
+	JNZ  group102; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x4AVX512BW_body
 
-DATA shuffle71<>+0(SB)/8, $0x000000000000ffff
-GLOBL shuffle71<>(SB), RODATA|NOPTR, $8
+DATA shuffle83<>+0(SB)/8, $0x000000000000ffff
+GLOBL shuffle83<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle72<>+0(SB)/8, $0x0000000200000000
-DATA shuffle72<>+8(SB)/8, $0x0000000800000004
-DATA shuffle72<>+16(SB)/8, $0x0000000c0000000a
-DATA shuffle72<>+24(SB)/8, $0x0000001200000010
-DATA shuffle72<>+32(SB)/8, $0x0000000100000014
-DATA shuffle72<>+40(SB)/8, $0x0000000500000003
-DATA shuffle72<>+48(SB)/8, $0x0000000b00000009
-DATA shuffle72<>+56(SB)/8, $0x000000110000000d
-GLOBL shuffle72<>(SB), RODATA|NOPTR, $64
+DATA shuffle84<>+0(SB)/8, $0x0000000200000000
+DATA shuffle84<>+8(SB)/8, $0x0000000800000004
+DATA shuffle84<>+16(SB)/8, $0x0000000c0000000a
+DATA shuffle84<>+24(SB)/8, $0x0000001200000010
+DATA shuffle84<>+32(SB)/8, $0x0000000100000014
+DATA shuffle84<>+40(SB)/8, $0x0000000500000003
+DATA shuffle84<>+48(SB)/8, $0x0000000b00000009
+DATA shuffle84<>+56(SB)/8, $0x000000110000000d
+GLOBL shuffle84<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle73<>+0(SB)/8, $0x0000001500000013
-DATA shuffle73<>+8(SB)/8, $0x0000000200000000
-DATA shuffle73<>+16(SB)/8, $0x0000000800000004
-DATA shuffle73<>+24(SB)/8, $0x0000000c0000000a
-DATA shuffle73<>+32(SB)/8, $0x0000001800000016
-DATA shuffle73<>+40(SB)/8, $0x000000010000001a
-DATA shuffle73<>+48(SB)/8, $0x0000000500000003
-DATA shuffle73<>+56(SB)/8, $0x0000000b00000009
-GLOBL shuffle73<>(SB), RODATA|NOPTR, $64
+DATA shuffle85<>+0(SB)/8, $0x0000001500000013
+DATA shuffle85<>+8(SB)/8, $0x0000000200000000
+DATA shuffle85<>+16(SB)/8, $0x0000000800000004
+DATA shuffle85<>+24(SB)/8, $0x0000000c0000000a
+DATA shuffle85<>+32(SB)/8, $0x0000001800000016
+DATA shuffle85<>+40(SB)/8, $0x000000010000001a
+DATA shuffle85<>+48(SB)/8, $0x0000000500000003
+DATA shuffle85<>+56(SB)/8, $0x0000000b00000009
+GLOBL shuffle85<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle74<>+0(SB)/8, $0x000000070000001d
-DATA shuffle74<>+8(SB)/8, $0x0000000b00000009
-DATA shuffle74<>+16(SB)/8, $0x0000000000000000
-DATA shuffle74<>+24(SB)/8, $0x0000000000000000
-DATA shuffle74<>+32(SB)/8, $0x0000000000000000
-DATA shuffle74<>+40(SB)/8, $0x0000000000000000
-DATA shuffle74<>+48(SB)/8, $0x0000000000000000
-DATA shuffle74<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle74<>(SB), RODATA|NOPTR, $64
+DATA shuffle86<>+0(SB)/8, $0x000000070000001d
+DATA shuffle86<>+8(SB)/8, $0x0000000b00000009
+DATA shuffle86<>+16(SB)/8, $0x0000000000000000
+DATA shuffle86<>+24(SB)/8, $0x0000000000000000
+DATA shuffle86<>+32(SB)/8, $0x0000000000000000
+DATA shuffle86<>+40(SB)/8, $0x0000000000000000
+DATA shuffle86<>+48(SB)/8, $0x0000000000000000
+DATA shuffle86<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle86<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle75<>+0(SB)/8, $0x0000000200000000
-DATA shuffle75<>+8(SB)/8, $0x0000001000000004
-DATA shuffle75<>+16(SB)/8, $0x0000001400000012
-DATA shuffle75<>+24(SB)/8, $0x0000000000000000
-DATA shuffle75<>+32(SB)/8, $0x0000000100000000
-DATA shuffle75<>+40(SB)/8, $0x0000000500000003
-DATA shuffle75<>+48(SB)/8, $0x0000001300000011
-DATA shuffle75<>+56(SB)/8, $0x0000000000000015
-GLOBL shuffle75<>(SB), RODATA|NOPTR, $64
+DATA shuffle87<>+0(SB)/8, $0x0000000200000000
+DATA shuffle87<>+8(SB)/8, $0x0000001000000004
+DATA shuffle87<>+16(SB)/8, $0x0000001400000012
+DATA shuffle87<>+24(SB)/8, $0x0000000000000000
+DATA shuffle87<>+32(SB)/8, $0x0000000100000000
+DATA shuffle87<>+40(SB)/8, $0x0000000500000003
+DATA shuffle87<>+48(SB)/8, $0x0000001300000011
+DATA shuffle87<>+56(SB)/8, $0x0000000000000015
+GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle76<>+0(SB)/8, $0x0000000100000000
-DATA shuffle76<>+8(SB)/8, $0x0000000300000002
-DATA shuffle76<>+16(SB)/8, $0x0000000500000004
-DATA shuffle76<>+24(SB)/8, $0x0000001200000010
-DATA shuffle76<>+32(SB)/8, $0x0000000900000014
-DATA shuffle76<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle76<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle76<>+56(SB)/8, $0x000000110000000e
-GLOBL shuffle76<>(SB), RODATA|NOPTR, $64
+DATA shuffle88<>+0(SB)/8, $0x0000000100000000
+DATA shuffle88<>+8(SB)/8, $0x0000000300000002
+DATA shuffle88<>+16(SB)/8, $0x0000000500000004
+DATA shuffle88<>+24(SB)/8, $0x0000001200000010
+DATA shuffle88<>+32(SB)/8, $0x0000000900000014
+DATA shuffle88<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle88<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle88<>+56(SB)/8, $0x000000110000000e
+GLOBL shuffle88<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle77<>+0(SB)/8, $0x0000000000000000
-DATA shuffle77<>+8(SB)/8, $0x0000000800000006
-DATA shuffle77<>+16(SB)/8, $0x000000160000000a
-DATA shuffle77<>+24(SB)/8, $0x0000001a00000018
-DATA shuffle77<>+32(SB)/8, $0x0000000000000000
-DATA shuffle77<>+40(SB)/8, $0x0000000700000000
-DATA shuffle77<>+48(SB)/8, $0x0000000b00000009
-DATA shuffle77<>+56(SB)/8, $0x0000001900000017
-GLOBL shuffle77<>(SB), RODATA|NOPTR, $64
+DATA shuffle89<>+0(SB)/8, $0x0000000000000000
+DATA shuffle89<>+8(SB)/8, $0x0000000800000006
+DATA shuffle89<>+16(SB)/8, $0x000000160000000a
+DATA shuffle89<>+24(SB)/8, $0x0000001a00000018
+DATA shuffle89<>+32(SB)/8, $0x0000000000000000
+DATA shuffle89<>+40(SB)/8, $0x0000000700000000
+DATA shuffle89<>+48(SB)/8, $0x0000000b00000009
+DATA shuffle89<>+56(SB)/8, $0x0000001900000017
+GLOBL shuffle89<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle78<>+0(SB)/8, $0x0000001500000013
-DATA shuffle78<>+8(SB)/8, $0x0000000300000002
-DATA shuffle78<>+16(SB)/8, $0x0000000500000004
-DATA shuffle78<>+24(SB)/8, $0x0000000700000006
-DATA shuffle78<>+32(SB)/8, $0x0000001800000016
-DATA shuffle78<>+40(SB)/8, $0x0000000b0000001a
-DATA shuffle78<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle78<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle78<>(SB), RODATA|NOPTR, $64
+DATA shuffle90<>+0(SB)/8, $0x0000001500000013
+DATA shuffle90<>+8(SB)/8, $0x0000000300000002
+DATA shuffle90<>+16(SB)/8, $0x0000000500000004
+DATA shuffle90<>+24(SB)/8, $0x0000000700000006
+DATA shuffle90<>+32(SB)/8, $0x0000001800000016
+DATA shuffle90<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle90<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle90<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle90<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle79<>+0(SB)/8, $0x000000070000001b
-DATA shuffle79<>+8(SB)/8, $0x0000000b00000009
-DATA shuffle79<>+16(SB)/8, $0x0000000000000000
-DATA shuffle79<>+24(SB)/8, $0x0000000000000000
-DATA shuffle79<>+32(SB)/8, $0x0000000000000000
-DATA shuffle79<>+40(SB)/8, $0x0000000000000000
-DATA shuffle79<>+48(SB)/8, $0x0000000000000000
-DATA shuffle79<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle79<>(SB), RODATA|NOPTR, $64
+DATA shuffle91<>+0(SB)/8, $0x000000070000001b
+DATA shuffle91<>+8(SB)/8, $0x0000000b00000009
+DATA shuffle91<>+16(SB)/8, $0x0000000000000000
+DATA shuffle91<>+24(SB)/8, $0x0000000000000000
+DATA shuffle91<>+32(SB)/8, $0x0000000000000000
+DATA shuffle91<>+40(SB)/8, $0x0000000000000000
+DATA shuffle91<>+48(SB)/8, $0x0000000000000000
+DATA shuffle91<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle91<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -2070,12 +2269,12 @@ TEXT ·tzip3x3x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem102: \
+rem107: \
 	CMPQ DI, $+64; \
-	JB   remdone103; \
+	JB   remdone108; \
 	SUBQ $+54, DI; \
-	JMP  rem102; \
-remdone103: \
+	JMP  rem107; \
+remdone108: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -2102,26 +2301,26 @@ remdone103: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle80<>+0(SB), DI; \
+	BZHIQ     DI, shuffle92<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle81<>+0(SB), Z31; \
-	VMOVDQU64 shuffle82<>+0(SB), Z30; \
-	VMOVDQU64 shuffle83<>+0(SB), Z29; \
-	VMOVDQU64 shuffle84<>+0(SB), Z28; \
-	VMOVDQU64 shuffle85<>+0(SB), Z27; \
-	VMOVDQU64 shuffle86<>+0(SB), Z26; \
-	VMOVDQU64 shuffle87<>+0(SB), Z25; \
-	VMOVDQU64 shuffle88<>+0(SB), Z24; \
-	VMOVDQU64 shuffle89<>+0(SB), Z23; \
-group104: \
+	VMOVDQU64 shuffle93<>+0(SB), Z31; \
+	VMOVDQU64 shuffle94<>+0(SB), Z30; \
+	VMOVDQU64 shuffle95<>+0(SB), Z29; \
+	VMOVDQU64 shuffle96<>+0(SB), Z28; \
+	VMOVDQU64 shuffle97<>+0(SB), Z27; \
+	VMOVDQU64 shuffle98<>+0(SB), Z26; \
+	VMOVDQU64 shuffle99<>+0(SB), Z25; \
+	VMOVDQU64 shuffle100<>+0(SB), Z24; \
+	VMOVDQU64 shuffle101<>+0(SB), Z23; \
+group109: \
 	MOVQ rows+24(FP), DI; \
-row105: \
+row110: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last107; \
-chunks106: \
+	JB   last112; \
+chunks111: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2139,177 +2338,177 @@ chunks106: \
 	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0; \
 	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0; \
 	VPERMW       Z0, Z29, Z0; \
-	KMOVQ        shuffle80<>+0(SB), K7; \
+	KMOVQ        shuffle92<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+54, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks106; \
-last107: \
+	JAE          chunks111; \
+last112: \
 	TESTQ      R9, R9; \
-	JZ         rowdone108; \
+	JZ         rowdone113; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle84<>+0(SB), Z3; \
+	VMOVDQU64  shuffle96<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
-	KMOVD      shuffle44<>+0(SB), K7; \
-	VMOVDQU64  shuffle90<>+0(SB), Z4; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle102<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle86<>+0(SB), Z4; \
+	VMOVDQU64  shuffle98<>+0(SB), Z4; \
 	VPERMI2W   Z0, Z2, Z4; \
-	KMOVD      shuffle46<>+0(SB), K7; \
-	VMOVDQU64  shuffle91<>+0(SB), Z3; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle103<>+0(SB), Z3; \
 	VPERMW     Z1, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2W   Z2, Z24, Z1; \
-	KMOVD      shuffle92<>+0(SB), K7; \
-	VMOVDQU64  shuffle93<>+0(SB), Z4; \
+	KMOVD      shuffle104<>+0(SB), K7; \
+	VMOVDQU64  shuffle105<>+0(SB), Z4; \
 	VPERMW     Z0, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone108: \
+rowdone113: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row105; \
+	JNZ  row110; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group104; \
+	JNZ  group109; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x2AVX512BW_body
 
-DATA shuffle80<>+0(SB)/8, $0x00000003ffffffff
-GLOBL shuffle80<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle81<>+0(SB)/8, $0x0010000600030000
-DATA shuffle81<>+8(SB)/8, $0x0023002000160013
-DATA shuffle81<>+16(SB)/8, $0x0007000400010026
-DATA shuffle81<>+24(SB)/8, $0x0021001700140011
-DATA shuffle81<>+32(SB)/8, $0x0005000200270024
-DATA shuffle81<>+40(SB)/8, $0x0018001500120008
-DATA shuffle81<>+48(SB)/8, $0x0009002800250022
-DATA shuffle81<>+56(SB)/8, $0x001c0019000f000c
-GLOBL shuffle81<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle82<>+0(SB)/8, $0x0026002300200015
-DATA shuffle82<>+8(SB)/8, $0x0010000600030000
-DATA shuffle82<>+16(SB)/8, $0x0024002100160013
-DATA shuffle82<>+24(SB)/8, $0x0007000400010027
-DATA shuffle82<>+32(SB)/8, $0x0022001700140011
-DATA shuffle82<>+40(SB)/8, $0x000b000800280025
-DATA shuffle82<>+48(SB)/8, $0x001e001b0018000e
-DATA shuffle82<>+56(SB)/8, $0x0009002f002c0029
-GLOBL shuffle82<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle83<>+0(SB)/8, $0x000b000800050002
-DATA shuffle83<>+8(SB)/8, $0x001600130010000e
-DATA shuffle83<>+16(SB)/8, $0x0009000600030000
-DATA shuffle83<>+24(SB)/8, $0x00140011000f000c
-DATA shuffle83<>+32(SB)/8, $0x0000000000000017
-DATA shuffle83<>+40(SB)/8, $0x0000000000000000
-DATA shuffle83<>+48(SB)/8, $0x0000000000000000
-DATA shuffle83<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle83<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle84<>+0(SB)/8, $0x0020000600030000
-DATA shuffle84<>+8(SB)/8, $0x0000000000260023
-DATA shuffle84<>+16(SB)/8, $0x0007000400010000
-DATA shuffle84<>+24(SB)/8, $0x0000002700240021
-DATA shuffle84<>+32(SB)/8, $0x0005000200000000
-DATA shuffle84<>+40(SB)/8, $0x0028002500220008
-DATA shuffle84<>+48(SB)/8, $0x0009000000000000
-DATA shuffle84<>+56(SB)/8, $0x002c0029000f000c
-GLOBL shuffle84<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle85<>+0(SB)/8, $0x0000000000000000
-DATA shuffle85<>+8(SB)/8, $0x0023002000000000
-DATA shuffle85<>+16(SB)/8, $0x0000000000000026
-DATA shuffle85<>+24(SB)/8, $0x0021000000000000
-DATA shuffle85<>+32(SB)/8, $0x0000000000270024
-DATA shuffle85<>+40(SB)/8, $0x0000000000000000
-DATA shuffle85<>+48(SB)/8, $0x0000002800250022
-DATA shuffle85<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle85<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle86<>+0(SB)/8, $0x000f000c00090000
-DATA shuffle86<>+8(SB)/8, $0x00000030002d002a
-DATA shuffle86<>+16(SB)/8, $0x000d000a00000000
-DATA shuffle86<>+24(SB)/8, $0x0031002e002b0010
-DATA shuffle86<>+32(SB)/8, $0x000b000000000000
-DATA shuffle86<>+40(SB)/8, $0x003500320011000e
-DATA shuffle86<>+48(SB)/8, $0x0000000000000038
-DATA shuffle86<>+56(SB)/8, $0x0033001800150012
-GLOBL shuffle86<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle87<>+0(SB)/8, $0x000000000000002f
-DATA shuffle87<>+8(SB)/8, $0x002a000000000000
-DATA shuffle87<>+16(SB)/8, $0x000000000030002d
-DATA shuffle87<>+24(SB)/8, $0x0000000000000000
-DATA shuffle87<>+32(SB)/8, $0x00000031002e002b
-DATA shuffle87<>+40(SB)/8, $0x0000000000000000
-DATA shuffle87<>+48(SB)/8, $0x0038003500320000
-DATA shuffle87<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle88<>+0(SB)/8, $0x0016001300000000
-DATA shuffle88<>+8(SB)/8, $0x0039003600330019
-DATA shuffle88<>+16(SB)/8, $0x0014000000000000
-DATA shuffle88<>+24(SB)/8, $0x00370034001a0017
-DATA shuffle88<>+32(SB)/8, $0x000000000000003a
-DATA shuffle88<>+40(SB)/8, $0x0000000000000000
-DATA shuffle88<>+48(SB)/8, $0x0000000000000000
-DATA shuffle88<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle88<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle89<>+0(SB)/8, $0x0000000000390036
-DATA shuffle89<>+8(SB)/8, $0x0000000000000000
-DATA shuffle89<>+16(SB)/8, $0x0000003a00370034
-DATA shuffle89<>+24(SB)/8, $0x0000000000000000
-DATA shuffle89<>+32(SB)/8, $0x0000000000000000
-DATA shuffle89<>+40(SB)/8, $0x0000000000000000
-DATA shuffle89<>+48(SB)/8, $0x0000000000000000
-DATA shuffle89<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle89<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle90<>+0(SB)/8, $0x0000000000000000
-DATA shuffle90<>+8(SB)/8, $0x0003000000000000
-DATA shuffle90<>+16(SB)/8, $0x0000000000000006
-DATA shuffle90<>+24(SB)/8, $0x0001000000000000
-DATA shuffle90<>+32(SB)/8, $0x0000000000070004
-DATA shuffle90<>+40(SB)/8, $0x0000000000000000
-DATA shuffle90<>+48(SB)/8, $0x0000000800050002
-DATA shuffle90<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle90<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle91<>+0(SB)/8, $0x000000000000000f
-DATA shuffle91<>+8(SB)/8, $0x000a000000000000
-DATA shuffle91<>+16(SB)/8, $0x000000000010000d
-DATA shuffle91<>+24(SB)/8, $0x0000000000000000
-DATA shuffle91<>+32(SB)/8, $0x00000011000e000b
-DATA shuffle91<>+40(SB)/8, $0x0000000000000000
-DATA shuffle91<>+48(SB)/8, $0x0018001500120000
-DATA shuffle91<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle91<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle92<>+0(SB)/8, $0x0000000000000703
+DATA shuffle92<>+0(SB)/8, $0x00000003ffffffff
 GLOBL shuffle92<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle93<>+0(SB)/8, $0x0000000000190016
-DATA shuffle93<>+8(SB)/8, $0x0000000000000000
-DATA shuffle93<>+16(SB)/8, $0x0000001a00170014
-DATA shuffle93<>+24(SB)/8, $0x0000000000000000
-DATA shuffle93<>+32(SB)/8, $0x0000000000000000
-DATA shuffle93<>+40(SB)/8, $0x0000000000000000
-DATA shuffle93<>+48(SB)/8, $0x0000000000000000
-DATA shuffle93<>+56(SB)/8, $0x0000000000000000
+DATA shuffle93<>+0(SB)/8, $0x0010000600030000
+DATA shuffle93<>+8(SB)/8, $0x0023002000160013
+DATA shuffle93<>+16(SB)/8, $0x0007000400010026
+DATA shuffle93<>+24(SB)/8, $0x0021001700140011
+DATA shuffle93<>+32(SB)/8, $0x0005000200270024
+DATA shuffle93<>+40(SB)/8, $0x0018001500120008
+DATA shuffle93<>+48(SB)/8, $0x0009002800250022
+DATA shuffle93<>+56(SB)/8, $0x001c0019000f000c
 GLOBL shuffle93<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle94<>+0(SB)/8, $0x0026002300200015
+DATA shuffle94<>+8(SB)/8, $0x0010000600030000
+DATA shuffle94<>+16(SB)/8, $0x0024002100160013
+DATA shuffle94<>+24(SB)/8, $0x0007000400010027
+DATA shuffle94<>+32(SB)/8, $0x0022001700140011
+DATA shuffle94<>+40(SB)/8, $0x000b000800280025
+DATA shuffle94<>+48(SB)/8, $0x001e001b0018000e
+DATA shuffle94<>+56(SB)/8, $0x0009002f002c0029
+GLOBL shuffle94<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle95<>+0(SB)/8, $0x000b000800050002
+DATA shuffle95<>+8(SB)/8, $0x001600130010000e
+DATA shuffle95<>+16(SB)/8, $0x0009000600030000
+DATA shuffle95<>+24(SB)/8, $0x00140011000f000c
+DATA shuffle95<>+32(SB)/8, $0x0000000000000017
+DATA shuffle95<>+40(SB)/8, $0x0000000000000000
+DATA shuffle95<>+48(SB)/8, $0x0000000000000000
+DATA shuffle95<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle95<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle96<>+0(SB)/8, $0x0020000600030000
+DATA shuffle96<>+8(SB)/8, $0x0000000000260023
+DATA shuffle96<>+16(SB)/8, $0x0007000400010000
+DATA shuffle96<>+24(SB)/8, $0x0000002700240021
+DATA shuffle96<>+32(SB)/8, $0x0005000200000000
+DATA shuffle96<>+40(SB)/8, $0x0028002500220008
+DATA shuffle96<>+48(SB)/8, $0x0009000000000000
+DATA shuffle96<>+56(SB)/8, $0x002c0029000f000c
+GLOBL shuffle96<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle97<>+0(SB)/8, $0x0000000000000000
+DATA shuffle97<>+8(SB)/8, $0x0023002000000000
+DATA shuffle97<>+16(SB)/8, $0x0000000000000026
+DATA shuffle97<>+24(SB)/8, $0x0021000000000000
+DATA shuffle97<>+32(SB)/8, $0x0000000000270024
+DATA shuffle97<>+40(SB)/8, $0x0000000000000000
+DATA shuffle97<>+48(SB)/8, $0x0000002800250022
+DATA shuffle97<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle97<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle98<>+0(SB)/8, $0x000f000c00090000
+DATA shuffle98<>+8(SB)/8, $0x00000030002d002a
+DATA shuffle98<>+16(SB)/8, $0x000d000a00000000
+DATA shuffle98<>+24(SB)/8, $0x0031002e002b0010
+DATA shuffle98<>+32(SB)/8, $0x000b000000000000
+DATA shuffle98<>+40(SB)/8, $0x003500320011000e
+DATA shuffle98<>+48(SB)/8, $0x0000000000000038
+DATA shuffle98<>+56(SB)/8, $0x0033001800150012
+GLOBL shuffle98<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle99<>+0(SB)/8, $0x000000000000002f
+DATA shuffle99<>+8(SB)/8, $0x002a000000000000
+DATA shuffle99<>+16(SB)/8, $0x000000000030002d
+DATA shuffle99<>+24(SB)/8, $0x0000000000000000
+DATA shuffle99<>+32(SB)/8, $0x00000031002e002b
+DATA shuffle99<>+40(SB)/8, $0x0000000000000000
+DATA shuffle99<>+48(SB)/8, $0x0038003500320000
+DATA shuffle99<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle99<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle100<>+0(SB)/8, $0x0016001300000000
+DATA shuffle100<>+8(SB)/8, $0x0039003600330019
+DATA shuffle100<>+16(SB)/8, $0x0014000000000000
+DATA shuffle100<>+24(SB)/8, $0x00370034001a0017
+DATA shuffle100<>+32(SB)/8, $0x000000000000003a
+DATA shuffle100<>+40(SB)/8, $0x0000000000000000
+DATA shuffle100<>+48(SB)/8, $0x0000000000000000
+DATA shuffle100<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle100<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle101<>+0(SB)/8, $0x0000000000390036
+DATA shuffle101<>+8(SB)/8, $0x0000000000000000
+DATA shuffle101<>+16(SB)/8, $0x0000003a00370034
+DATA shuffle101<>+24(SB)/8, $0x0000000000000000
+DATA shuffle101<>+32(SB)/8, $0x0000000000000000
+DATA shuffle101<>+40(SB)/8, $0x0000000000000000
+DATA shuffle101<>+48(SB)/8, $0x0000000000000000
+DATA shuffle101<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle101<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle102<>+0(SB)/8, $0x0000000000000000
+DATA shuffle102<>+8(SB)/8, $0x0003000000000000
+DATA shuffle102<>+16(SB)/8, $0x0000000000000006
+DATA shuffle102<>+24(SB)/8, $0x0001000000000000
+DATA shuffle102<>+32(SB)/8, $0x0000000000070004
+DATA shuffle102<>+40(SB)/8, $0x0000000000000000
+DATA shuffle102<>+48(SB)/8, $0x0000000800050002
+DATA shuffle102<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle102<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle103<>+0(SB)/8, $0x000000000000000f
+DATA shuffle103<>+8(SB)/8, $0x000a000000000000
+DATA shuffle103<>+16(SB)/8, $0x000000000010000d
+DATA shuffle103<>+24(SB)/8, $0x0000000000000000
+DATA shuffle103<>+32(SB)/8, $0x00000011000e000b
+DATA shuffle103<>+40(SB)/8, $0x0000000000000000
+DATA shuffle103<>+48(SB)/8, $0x0018001500120000
+DATA shuffle103<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle103<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle104<>+0(SB)/8, $0x0000000000000703
+GLOBL shuffle104<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle105<>+0(SB)/8, $0x0000000000190016
+DATA shuffle105<>+8(SB)/8, $0x0000000000000000
+DATA shuffle105<>+16(SB)/8, $0x0000001a00170014
+DATA shuffle105<>+24(SB)/8, $0x0000000000000000
+DATA shuffle105<>+32(SB)/8, $0x0000000000000000
+DATA shuffle105<>+40(SB)/8, $0x0000000000000000
+DATA shuffle105<>+48(SB)/8, $0x0000000000000000
+DATA shuffle105<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle105<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -2321,12 +2520,12 @@ TEXT ·tzip3x3x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem109: \
+rem114: \
 	CMPQ DI, $+64; \
-	JB   remdone110; \
+	JB   remdone115; \
 	SUBQ $+36, DI; \
-	JMP  rem109; \
-remdone110: \
+	JMP  rem114; \
+remdone115: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -2346,23 +2545,23 @@ remdone110: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle94<>+0(SB), DI; \
+	BZHIQ     DI, shuffle106<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle95<>+0(SB), Z31; \
-	VMOVDQU64 shuffle96<>+0(SB), Z30; \
-	VMOVDQU64 shuffle97<>+0(SB), Z29; \
-	VMOVDQU64 shuffle98<>+0(SB), Z28; \
-	VMOVDQU64 shuffle99<>+0(SB), Z27; \
-	VMOVDQU64 shuffle100<>+0(SB), Z26; \
-group111: \
+	VMOVDQU64 shuffle107<>+0(SB), Z31; \
+	VMOVDQU64 shuffle108<>+0(SB), Z30; \
+	VMOVDQU64 shuffle109<>+0(SB), Z29; \
+	VMOVDQU64 shuffle110<>+0(SB), Z28; \
+	VMOVDQU64 shuffle111<>+0(SB), Z27; \
+	VMOVDQU64 shuffle112<>+0(SB), Z26; \
+group116: \
 	MOVQ rows+24(FP), DI; \
-row112: \
+row117: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last114; \
-chunks113: \
+	JB   last119; \
+chunks118: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2375,22 +2574,22 @@ chunks113: \
 	VINSERTI64X4 $0x01, 8(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      8(R9)(DX*2), Y2; \
 	VPERMT2D     Z2, Z30, Z0; \
-	KMOVQ        shuffle94<>+0(SB), K7; \
+	KMOVQ        shuffle106<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 64(R10); \
 	ADDQ         $+36, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks113; \
-last114: \
+	JAE          chunks118; \
+last119: \
 	TESTQ      R9, R9; \
-	JZ         rowdone115; \
+	JZ         rowdone120; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle97<>+0(SB), Z3; \
+	VMOVDQU64  shuffle109<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2D   Z2, Z28, Z3; \
@@ -2398,81 +2597,81 @@ last114: \
 	VPERMT2D   Z0, Z27, Z2; \
 	VPERMT2D   Z1, Z26, Z2; \
 	VMOVDQU8   Z2, K3, 64(R8); \
-rowdone115: \
+rowdone120: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row112; \
+	JNZ  row117; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group111; \
+	JNZ  group116; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x4AVX512BW_body
 
-DATA shuffle94<>+0(SB)/8, $0x00000fffffffffff
-GLOBL shuffle94<>(SB), RODATA|NOPTR, $8
+DATA shuffle106<>+0(SB)/8, $0x00000fffffffffff
+GLOBL shuffle106<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle95<>+0(SB)/8, $0x0000000300000000
-DATA shuffle95<>+8(SB)/8, $0x0000000800000006
-DATA shuffle95<>+16(SB)/8, $0x0000000e0000000b
-DATA shuffle95<>+24(SB)/8, $0x0000001300000010
-DATA shuffle95<>+32(SB)/8, $0x0000000100000016
-DATA shuffle95<>+40(SB)/8, $0x0000000700000004
-DATA shuffle95<>+48(SB)/8, $0x0000000c00000009
-DATA shuffle95<>+56(SB)/8, $0x000000110000000f
-GLOBL shuffle95<>(SB), RODATA|NOPTR, $64
+DATA shuffle107<>+0(SB)/8, $0x0000000300000000
+DATA shuffle107<>+8(SB)/8, $0x0000000800000006
+DATA shuffle107<>+16(SB)/8, $0x0000000e0000000b
+DATA shuffle107<>+24(SB)/8, $0x0000001300000010
+DATA shuffle107<>+32(SB)/8, $0x0000000100000016
+DATA shuffle107<>+40(SB)/8, $0x0000000700000004
+DATA shuffle107<>+48(SB)/8, $0x0000000c00000009
+DATA shuffle107<>+56(SB)/8, $0x000000110000000f
+GLOBL shuffle107<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle96<>+0(SB)/8, $0x0000001500000012
-DATA shuffle96<>+8(SB)/8, $0x0000000300000000
-DATA shuffle96<>+16(SB)/8, $0x0000000800000006
-DATA shuffle96<>+24(SB)/8, $0x0000000e0000000b
-DATA shuffle96<>+32(SB)/8, $0x0000001300000010
-DATA shuffle96<>+40(SB)/8, $0x0000000000000016
-DATA shuffle96<>+48(SB)/8, $0x0000000000000000
-DATA shuffle96<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle96<>(SB), RODATA|NOPTR, $64
+DATA shuffle108<>+0(SB)/8, $0x0000001500000012
+DATA shuffle108<>+8(SB)/8, $0x0000000300000000
+DATA shuffle108<>+16(SB)/8, $0x0000000800000006
+DATA shuffle108<>+24(SB)/8, $0x0000000e0000000b
+DATA shuffle108<>+32(SB)/8, $0x0000001300000010
+DATA shuffle108<>+40(SB)/8, $0x0000000000000016
+DATA shuffle108<>+48(SB)/8, $0x0000000000000000
+DATA shuffle108<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle108<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle97<>+0(SB)/8, $0x0000000300000000
-DATA shuffle97<>+8(SB)/8, $0x0000001000000006
-DATA shuffle97<>+16(SB)/8, $0x0000001600000013
-DATA shuffle97<>+24(SB)/8, $0x0000000000000000
-DATA shuffle97<>+32(SB)/8, $0x0000000100000000
-DATA shuffle97<>+40(SB)/8, $0x0000000700000004
-DATA shuffle97<>+48(SB)/8, $0x0000001400000011
-DATA shuffle97<>+56(SB)/8, $0x0000000000000017
-GLOBL shuffle97<>(SB), RODATA|NOPTR, $64
+DATA shuffle109<>+0(SB)/8, $0x0000000300000000
+DATA shuffle109<>+8(SB)/8, $0x0000001000000006
+DATA shuffle109<>+16(SB)/8, $0x0000001600000013
+DATA shuffle109<>+24(SB)/8, $0x0000000000000000
+DATA shuffle109<>+32(SB)/8, $0x0000000100000000
+DATA shuffle109<>+40(SB)/8, $0x0000000700000004
+DATA shuffle109<>+48(SB)/8, $0x0000001400000011
+DATA shuffle109<>+56(SB)/8, $0x0000000000000017
+GLOBL shuffle109<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle98<>+0(SB)/8, $0x0000000100000000
-DATA shuffle98<>+8(SB)/8, $0x0000000300000002
-DATA shuffle98<>+16(SB)/8, $0x0000000500000004
-DATA shuffle98<>+24(SB)/8, $0x0000001300000010
-DATA shuffle98<>+32(SB)/8, $0x0000000900000016
-DATA shuffle98<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle98<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle98<>+56(SB)/8, $0x000000110000000e
-GLOBL shuffle98<>(SB), RODATA|NOPTR, $64
+DATA shuffle110<>+0(SB)/8, $0x0000000100000000
+DATA shuffle110<>+8(SB)/8, $0x0000000300000002
+DATA shuffle110<>+16(SB)/8, $0x0000000500000004
+DATA shuffle110<>+24(SB)/8, $0x0000001300000010
+DATA shuffle110<>+32(SB)/8, $0x0000000900000016
+DATA shuffle110<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle110<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle110<>+56(SB)/8, $0x000000110000000e
+GLOBL shuffle110<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle99<>+0(SB)/8, $0x0000000700000004
-DATA shuffle99<>+8(SB)/8, $0x0000001500000012
-DATA shuffle99<>+16(SB)/8, $0x0000000000000018
-DATA shuffle99<>+24(SB)/8, $0x0000000000000000
-DATA shuffle99<>+32(SB)/8, $0x0000000500000002
-DATA shuffle99<>+40(SB)/8, $0x0000000000000008
-DATA shuffle99<>+48(SB)/8, $0x0000000000000000
-DATA shuffle99<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle99<>(SB), RODATA|NOPTR, $64
+DATA shuffle111<>+0(SB)/8, $0x0000000700000004
+DATA shuffle111<>+8(SB)/8, $0x0000001500000012
+DATA shuffle111<>+16(SB)/8, $0x0000000000000018
+DATA shuffle111<>+24(SB)/8, $0x0000000000000000
+DATA shuffle111<>+32(SB)/8, $0x0000000500000002
+DATA shuffle111<>+40(SB)/8, $0x0000000000000008
+DATA shuffle111<>+48(SB)/8, $0x0000000000000000
+DATA shuffle111<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle111<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle100<>+0(SB)/8, $0x0000000100000000
-DATA shuffle100<>+8(SB)/8, $0x0000000300000002
-DATA shuffle100<>+16(SB)/8, $0x0000001200000004
-DATA shuffle100<>+24(SB)/8, $0x0000001800000015
-DATA shuffle100<>+32(SB)/8, $0x0000000900000008
-DATA shuffle100<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle100<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle100<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle100<>(SB), RODATA|NOPTR, $64
+DATA shuffle112<>+0(SB)/8, $0x0000000100000000
+DATA shuffle112<>+8(SB)/8, $0x0000000300000002
+DATA shuffle112<>+16(SB)/8, $0x0000001200000004
+DATA shuffle112<>+24(SB)/8, $0x0000001800000015
+DATA shuffle112<>+32(SB)/8, $0x0000000900000008
+DATA shuffle112<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle112<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle112<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle112<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -2484,12 +2683,12 @@ TEXT ·tzip3x3x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem116: \
+rem121: \
 	CMPQ DI, $+128; \
-	JB   remdone117; \
+	JB   remdone122; \
 	SUBQ $+72, DI; \
-	JMP  rem116; \
-remdone117: \
+	JMP  rem121; \
+remdone122: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -2530,31 +2729,31 @@ remdone117: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle101<>+0(SB), DI; \
+	BZHIQ     DI, shuffle113<>+0(SB), DI; \
 	KMOVQ     DI, K6; \
-	VMOVDQU64 shuffle102<>+0(SB), Z31; \
-	VMOVDQU64 shuffle103<>+0(SB), Z30; \
-	VMOVDQU64 shuffle104<>+0(SB), Z29; \
-	VMOVDQU64 shuffle105<>+0(SB), Z28; \
-	VMOVDQU64 shuffle106<>+0(SB), Z27; \
-	VMOVDQU64 shuffle107<>+0(SB), Z26; \
-	VMOVDQU64 shuffle108<>+0(SB), Z25; \
-	VMOVDQU64 shuffle109<>+0(SB), Z24; \
-	VMOVDQU64 shuffle110<>+0(SB), Z23; \
-	VMOVDQU64 shuffle111<>+0(SB), Z22; \
-	VMOVDQU64 shuffle112<>+0(SB), Z21; \
-	VMOVDQU64 shuffle113<>+0(SB), Z20; \
-	VMOVDQU64 shuffle114<>+0(SB), Z19; \
-	VMOVDQU64 shuffle115<>+0(SB), Z18; \
-group118: \
+	VMOVDQU64 shuffle114<>+0(SB), Z31; \
+	VMOVDQU64 shuffle115<>+0(SB), Z30; \
+	VMOVDQU64 shuffle116<>+0(SB), Z29; \
+	VMOVDQU64 shuffle117<>+0(SB), Z28; \
+	VMOVDQU64 shuffle118<>+0(SB), Z27; \
+	VMOVDQU64 shuffle119<>+0(SB), Z26; \
+	VMOVDQU64 shuffle120<>+0(SB), Z25; \
+	VMOVDQU64 shuffle121<>+0(SB), Z24; \
+	VMOVDQU64 shuffle122<>+0(SB), Z23; \
+	VMOVDQU64 shuffle123<>+0(SB), Z22; \
+	VMOVDQU64 shuffle124<>+0(SB), Z21; \
+	VMOVDQU64 shuffle125<>+0(SB), Z20; \
+	VMOVDQU64 shuffle126<>+0(SB), Z19; \
+	VMOVDQU64 shuffle127<>+0(SB), Z18; \
+group123: \
 	MOVQ rows+24(FP), DI; \
-row119: \
+row124: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+128; \
-	JB   last121; \
-chunks120: \
+	JB   last126; \
+chunks125: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
@@ -2578,27 +2777,27 @@ chunks120: \
 	VMOVDQU64 Z0, 128(R10); \
 	VMOVDQU64 16(R9)(DX*2), Z0; \
 	VPERMQ    Z0, Z25, Z0; \
-	KMOVQ     shuffle101<>+0(SB), K7; \
+	KMOVQ     shuffle113<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, 192(R10); \
 	ADDQ      $+72, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+128; \
-	JAE       chunks120; \
-last121: \
+	JAE       chunks125; \
+last126: \
 	TESTQ      R9, R9; \
-	JZ         rowdone122; \
+	JZ         rowdone127; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle102<>+0(SB), Z3; \
+	VMOVDQU64  shuffle114<>+0(SB), Z3; \
 	VPERMI2Q   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2Q   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle109<>+0(SB), Z4; \
+	VMOVDQU64  shuffle121<>+0(SB), Z4; \
 	VPERMI2Q   Z1, Z0, Z4; \
 	VPERMT2Q   Z2, Z23, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
@@ -2612,161 +2811,161 @@ last121: \
 	VMOVDQU8.Z 64(R9)(DX*2), K4, Z0; \
 	VPERMT2Q   Z0, Z18, Z2; \
 	VMOVDQU8   Z2, K6, 192(R8); \
-rowdone122: \
+rowdone127: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row119; \
+	JNZ  row124; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group118; \
+	JNZ  group123; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x8AVX512BW_body
 
-DATA shuffle101<>+0(SB)/8, $0x0000000000ffffff
-GLOBL shuffle101<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle102<>+0(SB)/8, $0x0000000000000000
-DATA shuffle102<>+8(SB)/8, $0x0000000000000003
-DATA shuffle102<>+16(SB)/8, $0x0000000000000006
-DATA shuffle102<>+24(SB)/8, $0x0000000000000008
-DATA shuffle102<>+32(SB)/8, $0x000000000000000b
-DATA shuffle102<>+40(SB)/8, $0x000000000000000e
-DATA shuffle102<>+48(SB)/8, $0x0000000000000000
-DATA shuffle102<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle102<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle103<>+0(SB)/8, $0x0000000000000000
-DATA shuffle103<>+8(SB)/8, $0x0000000000000001
-DATA shuffle103<>+16(SB)/8, $0x0000000000000002
-DATA shuffle103<>+24(SB)/8, $0x0000000000000003
-DATA shuffle103<>+32(SB)/8, $0x0000000000000004
-DATA shuffle103<>+40(SB)/8, $0x0000000000000005
-DATA shuffle103<>+48(SB)/8, $0x0000000000000008
-DATA shuffle103<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle103<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle104<>+0(SB)/8, $0x0000000000000000
-DATA shuffle104<>+8(SB)/8, $0x0000000000000000
-DATA shuffle104<>+16(SB)/8, $0x0000000000000003
-DATA shuffle104<>+24(SB)/8, $0x0000000000000006
-DATA shuffle104<>+32(SB)/8, $0x0000000000000008
-DATA shuffle104<>+40(SB)/8, $0x000000000000000b
-DATA shuffle104<>+48(SB)/8, $0x000000000000000e
-DATA shuffle104<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle104<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle105<>+0(SB)/8, $0x000000000000000d
-DATA shuffle105<>+8(SB)/8, $0x0000000000000001
-DATA shuffle105<>+16(SB)/8, $0x0000000000000002
-DATA shuffle105<>+24(SB)/8, $0x0000000000000003
-DATA shuffle105<>+32(SB)/8, $0x0000000000000004
-DATA shuffle105<>+40(SB)/8, $0x0000000000000005
-DATA shuffle105<>+48(SB)/8, $0x0000000000000006
-DATA shuffle105<>+56(SB)/8, $0x0000000000000008
-GLOBL shuffle105<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle106<>+0(SB)/8, $0x0000000000000000
-DATA shuffle106<>+8(SB)/8, $0x0000000000000000
-DATA shuffle106<>+16(SB)/8, $0x0000000000000000
-DATA shuffle106<>+24(SB)/8, $0x0000000000000003
-DATA shuffle106<>+32(SB)/8, $0x0000000000000006
-DATA shuffle106<>+40(SB)/8, $0x0000000000000008
-DATA shuffle106<>+48(SB)/8, $0x000000000000000b
-DATA shuffle106<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle106<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle107<>+0(SB)/8, $0x0000000000000008
-DATA shuffle107<>+8(SB)/8, $0x000000000000000b
-DATA shuffle107<>+16(SB)/8, $0x0000000000000002
-DATA shuffle107<>+24(SB)/8, $0x0000000000000003
-DATA shuffle107<>+32(SB)/8, $0x0000000000000004
-DATA shuffle107<>+40(SB)/8, $0x0000000000000005
-DATA shuffle107<>+48(SB)/8, $0x0000000000000006
-DATA shuffle107<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle107<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle108<>+0(SB)/8, $0x0000000000000000
-DATA shuffle108<>+8(SB)/8, $0x0000000000000003
-DATA shuffle108<>+16(SB)/8, $0x0000000000000006
-DATA shuffle108<>+24(SB)/8, $0x0000000000000000
-DATA shuffle108<>+32(SB)/8, $0x0000000000000000
-DATA shuffle108<>+40(SB)/8, $0x0000000000000000
-DATA shuffle108<>+48(SB)/8, $0x0000000000000000
-DATA shuffle108<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle108<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle109<>+0(SB)/8, $0x0000000000000000
-DATA shuffle109<>+8(SB)/8, $0x0000000000000001
-DATA shuffle109<>+16(SB)/8, $0x0000000000000004
-DATA shuffle109<>+24(SB)/8, $0x0000000000000007
-DATA shuffle109<>+32(SB)/8, $0x0000000000000009
-DATA shuffle109<>+40(SB)/8, $0x000000000000000c
-DATA shuffle109<>+48(SB)/8, $0x000000000000000f
-DATA shuffle109<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle109<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle110<>+0(SB)/8, $0x000000000000000e
-DATA shuffle110<>+8(SB)/8, $0x0000000000000001
-DATA shuffle110<>+16(SB)/8, $0x0000000000000002
-DATA shuffle110<>+24(SB)/8, $0x0000000000000003
-DATA shuffle110<>+32(SB)/8, $0x0000000000000004
-DATA shuffle110<>+40(SB)/8, $0x0000000000000005
-DATA shuffle110<>+48(SB)/8, $0x0000000000000006
-DATA shuffle110<>+56(SB)/8, $0x0000000000000009
-GLOBL shuffle110<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle111<>+0(SB)/8, $0x0000000000000000
-DATA shuffle111<>+8(SB)/8, $0x0000000000000000
-DATA shuffle111<>+16(SB)/8, $0x0000000000000002
-DATA shuffle111<>+24(SB)/8, $0x0000000000000005
-DATA shuffle111<>+32(SB)/8, $0x0000000000000000
-DATA shuffle111<>+40(SB)/8, $0x000000000000000a
-DATA shuffle111<>+48(SB)/8, $0x000000000000000d
-DATA shuffle111<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle111<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle112<>+0(SB)/8, $0x000000000000000c
-DATA shuffle112<>+8(SB)/8, $0x000000000000000f
-DATA shuffle112<>+16(SB)/8, $0x0000000000000002
-DATA shuffle112<>+24(SB)/8, $0x0000000000000003
-DATA shuffle112<>+32(SB)/8, $0x0000000000000004
-DATA shuffle112<>+40(SB)/8, $0x0000000000000005
-DATA shuffle112<>+48(SB)/8, $0x0000000000000006
-DATA shuffle112<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle112<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle113<>+0(SB)/8, $0x0000000000000000
-DATA shuffle113<>+8(SB)/8, $0x0000000000000001
-DATA shuffle113<>+16(SB)/8, $0x0000000000000002
-DATA shuffle113<>+24(SB)/8, $0x0000000000000003
-DATA shuffle113<>+32(SB)/8, $0x0000000000000008
-DATA shuffle113<>+40(SB)/8, $0x0000000000000005
-DATA shuffle113<>+48(SB)/8, $0x0000000000000006
-DATA shuffle113<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle113<>(SB), RODATA|NOPTR, $64
+DATA shuffle113<>+0(SB)/8, $0x0000000000ffffff
+GLOBL shuffle113<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle114<>+0(SB)/8, $0x0000000000000000
-DATA shuffle114<>+8(SB)/8, $0x0000000000000001
-DATA shuffle114<>+16(SB)/8, $0x0000000000000002
-DATA shuffle114<>+24(SB)/8, $0x0000000000000003
-DATA shuffle114<>+32(SB)/8, $0x0000000000000004
-DATA shuffle114<>+40(SB)/8, $0x0000000000000005
-DATA shuffle114<>+48(SB)/8, $0x0000000000000006
-DATA shuffle114<>+56(SB)/8, $0x0000000000000008
+DATA shuffle114<>+8(SB)/8, $0x0000000000000003
+DATA shuffle114<>+16(SB)/8, $0x0000000000000006
+DATA shuffle114<>+24(SB)/8, $0x0000000000000008
+DATA shuffle114<>+32(SB)/8, $0x000000000000000b
+DATA shuffle114<>+40(SB)/8, $0x000000000000000e
+DATA shuffle114<>+48(SB)/8, $0x0000000000000000
+DATA shuffle114<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle114<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle115<>+0(SB)/8, $0x0000000000000002
-DATA shuffle115<>+8(SB)/8, $0x0000000000000005
-DATA shuffle115<>+16(SB)/8, $0x0000000000000008
-DATA shuffle115<>+24(SB)/8, $0x0000000000000000
-DATA shuffle115<>+32(SB)/8, $0x0000000000000000
-DATA shuffle115<>+40(SB)/8, $0x0000000000000000
-DATA shuffle115<>+48(SB)/8, $0x0000000000000000
-DATA shuffle115<>+56(SB)/8, $0x0000000000000000
+DATA shuffle115<>+0(SB)/8, $0x0000000000000000
+DATA shuffle115<>+8(SB)/8, $0x0000000000000001
+DATA shuffle115<>+16(SB)/8, $0x0000000000000002
+DATA shuffle115<>+24(SB)/8, $0x0000000000000003
+DATA shuffle115<>+32(SB)/8, $0x0000000000000004
+DATA shuffle115<>+40(SB)/8, $0x0000000000000005
+DATA shuffle115<>+48(SB)/8, $0x0000000000000008
+DATA shuffle115<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle115<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle116<>+0(SB)/8, $0x0000000000000000
+DATA shuffle116<>+8(SB)/8, $0x0000000000000000
+DATA shuffle116<>+16(SB)/8, $0x0000000000000003
+DATA shuffle116<>+24(SB)/8, $0x0000000000000006
+DATA shuffle116<>+32(SB)/8, $0x0000000000000008
+DATA shuffle116<>+40(SB)/8, $0x000000000000000b
+DATA shuffle116<>+48(SB)/8, $0x000000000000000e
+DATA shuffle116<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle116<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle117<>+0(SB)/8, $0x000000000000000d
+DATA shuffle117<>+8(SB)/8, $0x0000000000000001
+DATA shuffle117<>+16(SB)/8, $0x0000000000000002
+DATA shuffle117<>+24(SB)/8, $0x0000000000000003
+DATA shuffle117<>+32(SB)/8, $0x0000000000000004
+DATA shuffle117<>+40(SB)/8, $0x0000000000000005
+DATA shuffle117<>+48(SB)/8, $0x0000000000000006
+DATA shuffle117<>+56(SB)/8, $0x0000000000000008
+GLOBL shuffle117<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle118<>+0(SB)/8, $0x0000000000000000
+DATA shuffle118<>+8(SB)/8, $0x0000000000000000
+DATA shuffle118<>+16(SB)/8, $0x0000000000000000
+DATA shuffle118<>+24(SB)/8, $0x0000000000000003
+DATA shuffle118<>+32(SB)/8, $0x0000000000000006
+DATA shuffle118<>+40(SB)/8, $0x0000000000000008
+DATA shuffle118<>+48(SB)/8, $0x000000000000000b
+DATA shuffle118<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle118<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle119<>+0(SB)/8, $0x0000000000000008
+DATA shuffle119<>+8(SB)/8, $0x000000000000000b
+DATA shuffle119<>+16(SB)/8, $0x0000000000000002
+DATA shuffle119<>+24(SB)/8, $0x0000000000000003
+DATA shuffle119<>+32(SB)/8, $0x0000000000000004
+DATA shuffle119<>+40(SB)/8, $0x0000000000000005
+DATA shuffle119<>+48(SB)/8, $0x0000000000000006
+DATA shuffle119<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle119<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle120<>+0(SB)/8, $0x0000000000000000
+DATA shuffle120<>+8(SB)/8, $0x0000000000000003
+DATA shuffle120<>+16(SB)/8, $0x0000000000000006
+DATA shuffle120<>+24(SB)/8, $0x0000000000000000
+DATA shuffle120<>+32(SB)/8, $0x0000000000000000
+DATA shuffle120<>+40(SB)/8, $0x0000000000000000
+DATA shuffle120<>+48(SB)/8, $0x0000000000000000
+DATA shuffle120<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle120<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle121<>+0(SB)/8, $0x0000000000000000
+DATA shuffle121<>+8(SB)/8, $0x0000000000000001
+DATA shuffle121<>+16(SB)/8, $0x0000000000000004
+DATA shuffle121<>+24(SB)/8, $0x0000000000000007
+DATA shuffle121<>+32(SB)/8, $0x0000000000000009
+DATA shuffle121<>+40(SB)/8, $0x000000000000000c
+DATA shuffle121<>+48(SB)/8, $0x000000000000000f
+DATA shuffle121<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle121<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle122<>+0(SB)/8, $0x000000000000000e
+DATA shuffle122<>+8(SB)/8, $0x0000000000000001
+DATA shuffle122<>+16(SB)/8, $0x0000000000000002
+DATA shuffle122<>+24(SB)/8, $0x0000000000000003
+DATA shuffle122<>+32(SB)/8, $0x0000000000000004
+DATA shuffle122<>+40(SB)/8, $0x0000000000000005
+DATA shuffle122<>+48(SB)/8, $0x0000000000000006
+DATA shuffle122<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle122<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle123<>+0(SB)/8, $0x0000000000000000
+DATA shuffle123<>+8(SB)/8, $0x0000000000000000
+DATA shuffle123<>+16(SB)/8, $0x0000000000000002
+DATA shuffle123<>+24(SB)/8, $0x0000000000000005
+DATA shuffle123<>+32(SB)/8, $0x0000000000000000
+DATA shuffle123<>+40(SB)/8, $0x000000000000000a
+DATA shuffle123<>+48(SB)/8, $0x000000000000000d
+DATA shuffle123<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle123<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle124<>+0(SB)/8, $0x000000000000000c
+DATA shuffle124<>+8(SB)/8, $0x000000000000000f
+DATA shuffle124<>+16(SB)/8, $0x0000000000000002
+DATA shuffle124<>+24(SB)/8, $0x0000000000000003
+DATA shuffle124<>+32(SB)/8, $0x0000000000000004
+DATA shuffle124<>+40(SB)/8, $0x0000000000000005
+DATA shuffle124<>+48(SB)/8, $0x0000000000000006
+DATA shuffle124<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle124<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle125<>+0(SB)/8, $0x0000000000000000
+DATA shuffle125<>+8(SB)/8, $0x0000000000000001
+DATA shuffle125<>+16(SB)/8, $0x0000000000000002
+DATA shuffle125<>+24(SB)/8, $0x0000000000000003
+DATA shuffle125<>+32(SB)/8, $0x0000000000000008
+DATA shuffle125<>+40(SB)/8, $0x0000000000000005
+DATA shuffle125<>+48(SB)/8, $0x0000000000000006
+DATA shuffle125<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle125<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle126<>+0(SB)/8, $0x0000000000000000
+DATA shuffle126<>+8(SB)/8, $0x0000000000000001
+DATA shuffle126<>+16(SB)/8, $0x0000000000000002
+DATA shuffle126<>+24(SB)/8, $0x0000000000000003
+DATA shuffle126<>+32(SB)/8, $0x0000000000000004
+DATA shuffle126<>+40(SB)/8, $0x0000000000000005
+DATA shuffle126<>+48(SB)/8, $0x0000000000000006
+DATA shuffle126<>+56(SB)/8, $0x0000000000000008
+GLOBL shuffle126<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle127<>+0(SB)/8, $0x0000000000000002
+DATA shuffle127<>+8(SB)/8, $0x0000000000000005
+DATA shuffle127<>+16(SB)/8, $0x0000000000000008
+DATA shuffle127<>+24(SB)/8, $0x0000000000000000
+DATA shuffle127<>+32(SB)/8, $0x0000000000000000
+DATA shuffle127<>+40(SB)/8, $0x0000000000000000
+DATA shuffle127<>+48(SB)/8, $0x0000000000000000
+DATA shuffle127<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle127<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -2778,12 +2977,12 @@ TEXT ·tzip3x4x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem123: \
+rem128: \
 	CMPQ DI, $+64; \
-	JB   remdone124; \
+	JB   remdone129; \
 	SUBQ $+48, DI; \
-	JMP  rem123; \
-remdone124: \
+	JMP  rem128; \
+remdone129: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -2810,26 +3009,26 @@ remdone124: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle71<>+0(SB), DI; \
+	BZHIQ     DI, shuffle83<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle116<>+0(SB), Z31; \
-	VMOVDQU64 shuffle117<>+0(SB), Z30; \
-	VMOVDQU64 shuffle118<>+0(SB), Z29; \
-	VMOVDQU64 shuffle119<>+0(SB), Z28; \
-	VMOVDQU64 shuffle120<>+0(SB), Z27; \
-	VMOVDQU64 shuffle121<>+0(SB), Z26; \
-	VMOVDQU64 shuffle122<>+0(SB), Z25; \
-	VMOVDQU64 shuffle123<>+0(SB), Z24; \
-	VMOVDQU64 shuffle124<>+0(SB), Z23; \
-group125: \
+	VMOVDQU64 shuffle128<>+0(SB), Z31; \
+	VMOVDQU64 shuffle129<>+0(SB), Z30; \
+	VMOVDQU64 shuffle130<>+0(SB), Z29; \
+	VMOVDQU64 shuffle131<>+0(SB), Z28; \
+	VMOVDQU64 shuffle132<>+0(SB), Z27; \
+	VMOVDQU64 shuffle133<>+0(SB), Z26; \
+	VMOVDQU64 shuffle134<>+0(SB), Z25; \
+	VMOVDQU64 shuffle135<>+0(SB), Z24; \
+	VMOVDQU64 shuffle136<>+0(SB), Z23; \
+group130: \
 	MOVQ rows+24(FP), DI; \
-row126: \
+row131: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last128; \
-chunks127: \
+	JB   last133; \
+chunks132: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2841,7 +3040,7 @@ chunks127: \
 	VMOVDQU      24(R9), Y0; \
 	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
 	VMOVDQU64    (R9)(DX*2), Z2; \
-	VMOVDQU64    shuffle117<>+0(SB), Z3; \
+	VMOVDQU64    shuffle129<>+0(SB), Z3; \
 	VPERMI2W     Z2, Z0, Z3; \
 	VMOVDQU64    Z3, 64(R10); \
 	VPERMT2W     Z2, Z29, Z0; \
@@ -2850,168 +3049,168 @@ chunks127: \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks127; \
-last128: \
+	JAE          chunks132; \
+last133: \
 	TESTQ      R9, R9; \
-	JZ         rowdone129; \
+	JZ         rowdone134; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle119<>+0(SB), Z3; \
+	VMOVDQU64  shuffle131<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
-	KMOVD      shuffle44<>+0(SB), K7; \
-	VMOVDQU64  shuffle125<>+0(SB), Z4; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle137<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle121<>+0(SB), Z4; \
+	VMOVDQU64  shuffle133<>+0(SB), Z4; \
 	VPERMI2W   Z0, Z2, Z4; \
-	KMOVD      shuffle46<>+0(SB), K7; \
-	VMOVDQU64  shuffle126<>+0(SB), Z3; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle138<>+0(SB), Z3; \
 	VPERMW     Z1, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2W   Z2, Z24, Z1; \
-	KMOVD      shuffle127<>+0(SB), K7; \
-	VMOVDQU64  shuffle128<>+0(SB), Z4; \
+	KMOVD      shuffle139<>+0(SB), K7; \
+	VMOVDQU64  shuffle140<>+0(SB), Z4; \
 	VPERMW     Z0, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone129: \
+rowdone134: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row126; \
+	JNZ  row131; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group125; \
+	JNZ  group130; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x2AVX512BW_body
 
-DATA shuffle116<>+0(SB)/8, $0x0010000800040000
-DATA shuffle116<>+8(SB)/8, $0x0024002000180014
-DATA shuffle116<>+16(SB)/8, $0x0009000500010028
-DATA shuffle116<>+24(SB)/8, $0x0021001900150011
-DATA shuffle116<>+32(SB)/8, $0x0006000200290025
-DATA shuffle116<>+40(SB)/8, $0x001a00160012000a
-DATA shuffle116<>+48(SB)/8, $0x0003002a00260022
-DATA shuffle116<>+56(SB)/8, $0x00170013000b0007
-GLOBL shuffle116<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle117<>+0(SB)/8, $0x002b002700230010
-DATA shuffle117<>+8(SB)/8, $0x0011000800040000
-DATA shuffle117<>+16(SB)/8, $0x0030002c00190015
-DATA shuffle117<>+24(SB)/8, $0x0009000500010034
-DATA shuffle117<>+32(SB)/8, $0x002d001a00160012
-DATA shuffle117<>+40(SB)/8, $0x0006000200350031
-DATA shuffle117<>+48(SB)/8, $0x001b00170013000a
-DATA shuffle117<>+56(SB)/8, $0x000300360032002e
-GLOBL shuffle117<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle118<>+0(SB)/8, $0x00180014000b0007
-DATA shuffle118<>+8(SB)/8, $0x00370033002f001c
-DATA shuffle118<>+16(SB)/8, $0x0000000000000000
-DATA shuffle118<>+24(SB)/8, $0x0000000000000000
-DATA shuffle118<>+32(SB)/8, $0x0000000000000000
-DATA shuffle118<>+40(SB)/8, $0x0000000000000000
-DATA shuffle118<>+48(SB)/8, $0x0000000000000000
-DATA shuffle118<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle118<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle119<>+0(SB)/8, $0x0020000800040000
-DATA shuffle119<>+8(SB)/8, $0x0000000000280024
-DATA shuffle119<>+16(SB)/8, $0x0009000500010000
-DATA shuffle119<>+24(SB)/8, $0x0000002900250021
-DATA shuffle119<>+32(SB)/8, $0x0006000200000000
-DATA shuffle119<>+40(SB)/8, $0x002a00260022000a
-DATA shuffle119<>+48(SB)/8, $0x0003000000000000
-DATA shuffle119<>+56(SB)/8, $0x00270023000b0007
-GLOBL shuffle119<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle120<>+0(SB)/8, $0x0000000000000000
-DATA shuffle120<>+8(SB)/8, $0x0024002000000000
-DATA shuffle120<>+16(SB)/8, $0x0000000000000028
-DATA shuffle120<>+24(SB)/8, $0x0021000000000000
-DATA shuffle120<>+32(SB)/8, $0x0000000000290025
-DATA shuffle120<>+40(SB)/8, $0x0000000000000000
-DATA shuffle120<>+48(SB)/8, $0x0000002a00260022
-DATA shuffle120<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle120<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle121<>+0(SB)/8, $0x000b000700030000
-DATA shuffle121<>+8(SB)/8, $0x000000340030002c
-DATA shuffle121<>+16(SB)/8, $0x0010000c00000000
-DATA shuffle121<>+24(SB)/8, $0x00350031002d0014
-DATA shuffle121<>+32(SB)/8, $0x000d000000000000
-DATA shuffle121<>+40(SB)/8, $0x0032002e00150011
-DATA shuffle121<>+48(SB)/8, $0x0000000000000036
-DATA shuffle121<>+56(SB)/8, $0x002f00160012000e
-GLOBL shuffle121<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle122<>+0(SB)/8, $0x000000000000002b
-DATA shuffle122<>+8(SB)/8, $0x002c000000000000
-DATA shuffle122<>+16(SB)/8, $0x0000000000340030
-DATA shuffle122<>+24(SB)/8, $0x0000000000000000
-DATA shuffle122<>+32(SB)/8, $0x000000350031002d
-DATA shuffle122<>+40(SB)/8, $0x0000000000000000
-DATA shuffle122<>+48(SB)/8, $0x00360032002e0000
-DATA shuffle122<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle122<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle123<>+0(SB)/8, $0x0013000f00000000
-DATA shuffle123<>+8(SB)/8, $0x00370033002f0017
-DATA shuffle123<>+16(SB)/8, $0x0000000000000000
-DATA shuffle123<>+24(SB)/8, $0x0000000000000000
-DATA shuffle123<>+32(SB)/8, $0x0000000000000000
-DATA shuffle123<>+40(SB)/8, $0x0000000000000000
-DATA shuffle123<>+48(SB)/8, $0x0000000000000000
-DATA shuffle123<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle123<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle124<>+0(SB)/8, $0x0000000000370033
-DATA shuffle124<>+8(SB)/8, $0x0000000000000000
-DATA shuffle124<>+16(SB)/8, $0x0000000000000000
-DATA shuffle124<>+24(SB)/8, $0x0000000000000000
-DATA shuffle124<>+32(SB)/8, $0x0000000000000000
-DATA shuffle124<>+40(SB)/8, $0x0000000000000000
-DATA shuffle124<>+48(SB)/8, $0x0000000000000000
-DATA shuffle124<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle124<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle125<>+0(SB)/8, $0x0000000000000000
-DATA shuffle125<>+8(SB)/8, $0x0004000000000000
-DATA shuffle125<>+16(SB)/8, $0x0000000000000008
-DATA shuffle125<>+24(SB)/8, $0x0001000000000000
-DATA shuffle125<>+32(SB)/8, $0x0000000000090005
-DATA shuffle125<>+40(SB)/8, $0x0000000000000000
-DATA shuffle125<>+48(SB)/8, $0x0000000a00060002
-DATA shuffle125<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle125<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle126<>+0(SB)/8, $0x000000000000000b
-DATA shuffle126<>+8(SB)/8, $0x000c000000000000
-DATA shuffle126<>+16(SB)/8, $0x0000000000140010
-DATA shuffle126<>+24(SB)/8, $0x0000000000000000
-DATA shuffle126<>+32(SB)/8, $0x000000150011000d
-DATA shuffle126<>+40(SB)/8, $0x0000000000000000
-DATA shuffle126<>+48(SB)/8, $0x00160012000e0000
-DATA shuffle126<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle126<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle127<>+0(SB)/8, $0x0000000000000003
-GLOBL shuffle127<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle128<>+0(SB)/8, $0x0000000000170013
-DATA shuffle128<>+8(SB)/8, $0x0000000000000000
-DATA shuffle128<>+16(SB)/8, $0x0000000000000000
-DATA shuffle128<>+24(SB)/8, $0x0000000000000000
-DATA shuffle128<>+32(SB)/8, $0x0000000000000000
-DATA shuffle128<>+40(SB)/8, $0x0000000000000000
-DATA shuffle128<>+48(SB)/8, $0x0000000000000000
-DATA shuffle128<>+56(SB)/8, $0x0000000000000000
+DATA shuffle128<>+0(SB)/8, $0x0010000800040000
+DATA shuffle128<>+8(SB)/8, $0x0024002000180014
+DATA shuffle128<>+16(SB)/8, $0x0009000500010028
+DATA shuffle128<>+24(SB)/8, $0x0021001900150011
+DATA shuffle128<>+32(SB)/8, $0x0006000200290025
+DATA shuffle128<>+40(SB)/8, $0x001a00160012000a
+DATA shuffle128<>+48(SB)/8, $0x0003002a00260022
+DATA shuffle128<>+56(SB)/8, $0x00170013000b0007
 GLOBL shuffle128<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle129<>+0(SB)/8, $0x002b002700230010
+DATA shuffle129<>+8(SB)/8, $0x0011000800040000
+DATA shuffle129<>+16(SB)/8, $0x0030002c00190015
+DATA shuffle129<>+24(SB)/8, $0x0009000500010034
+DATA shuffle129<>+32(SB)/8, $0x002d001a00160012
+DATA shuffle129<>+40(SB)/8, $0x0006000200350031
+DATA shuffle129<>+48(SB)/8, $0x001b00170013000a
+DATA shuffle129<>+56(SB)/8, $0x000300360032002e
+GLOBL shuffle129<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle130<>+0(SB)/8, $0x00180014000b0007
+DATA shuffle130<>+8(SB)/8, $0x00370033002f001c
+DATA shuffle130<>+16(SB)/8, $0x0000000000000000
+DATA shuffle130<>+24(SB)/8, $0x0000000000000000
+DATA shuffle130<>+32(SB)/8, $0x0000000000000000
+DATA shuffle130<>+40(SB)/8, $0x0000000000000000
+DATA shuffle130<>+48(SB)/8, $0x0000000000000000
+DATA shuffle130<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle130<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle131<>+0(SB)/8, $0x0020000800040000
+DATA shuffle131<>+8(SB)/8, $0x0000000000280024
+DATA shuffle131<>+16(SB)/8, $0x0009000500010000
+DATA shuffle131<>+24(SB)/8, $0x0000002900250021
+DATA shuffle131<>+32(SB)/8, $0x0006000200000000
+DATA shuffle131<>+40(SB)/8, $0x002a00260022000a
+DATA shuffle131<>+48(SB)/8, $0x0003000000000000
+DATA shuffle131<>+56(SB)/8, $0x00270023000b0007
+GLOBL shuffle131<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle132<>+0(SB)/8, $0x0000000000000000
+DATA shuffle132<>+8(SB)/8, $0x0024002000000000
+DATA shuffle132<>+16(SB)/8, $0x0000000000000028
+DATA shuffle132<>+24(SB)/8, $0x0021000000000000
+DATA shuffle132<>+32(SB)/8, $0x0000000000290025
+DATA shuffle132<>+40(SB)/8, $0x0000000000000000
+DATA shuffle132<>+48(SB)/8, $0x0000002a00260022
+DATA shuffle132<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle132<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle133<>+0(SB)/8, $0x000b000700030000
+DATA shuffle133<>+8(SB)/8, $0x000000340030002c
+DATA shuffle133<>+16(SB)/8, $0x0010000c00000000
+DATA shuffle133<>+24(SB)/8, $0x00350031002d0014
+DATA shuffle133<>+32(SB)/8, $0x000d000000000000
+DATA shuffle133<>+40(SB)/8, $0x0032002e00150011
+DATA shuffle133<>+48(SB)/8, $0x0000000000000036
+DATA shuffle133<>+56(SB)/8, $0x002f00160012000e
+GLOBL shuffle133<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle134<>+0(SB)/8, $0x000000000000002b
+DATA shuffle134<>+8(SB)/8, $0x002c000000000000
+DATA shuffle134<>+16(SB)/8, $0x0000000000340030
+DATA shuffle134<>+24(SB)/8, $0x0000000000000000
+DATA shuffle134<>+32(SB)/8, $0x000000350031002d
+DATA shuffle134<>+40(SB)/8, $0x0000000000000000
+DATA shuffle134<>+48(SB)/8, $0x00360032002e0000
+DATA shuffle134<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle134<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle135<>+0(SB)/8, $0x0013000f00000000
+DATA shuffle135<>+8(SB)/8, $0x00370033002f0017
+DATA shuffle135<>+16(SB)/8, $0x0000000000000000
+DATA shuffle135<>+24(SB)/8, $0x0000000000000000
+DATA shuffle135<>+32(SB)/8, $0x0000000000000000
+DATA shuffle135<>+40(SB)/8, $0x0000000000000000
+DATA shuffle135<>+48(SB)/8, $0x0000000000000000
+DATA shuffle135<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle135<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle136<>+0(SB)/8, $0x0000000000370033
+DATA shuffle136<>+8(SB)/8, $0x0000000000000000
+DATA shuffle136<>+16(SB)/8, $0x0000000000000000
+DATA shuffle136<>+24(SB)/8, $0x0000000000000000
+DATA shuffle136<>+32(SB)/8, $0x0000000000000000
+DATA shuffle136<>+40(SB)/8, $0x0000000000000000
+DATA shuffle136<>+48(SB)/8, $0x0000000000000000
+DATA shuffle136<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle136<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle137<>+0(SB)/8, $0x0000000000000000
+DATA shuffle137<>+8(SB)/8, $0x0004000000000000
+DATA shuffle137<>+16(SB)/8, $0x0000000000000008
+DATA shuffle137<>+24(SB)/8, $0x0001000000000000
+DATA shuffle137<>+32(SB)/8, $0x0000000000090005
+DATA shuffle137<>+40(SB)/8, $0x0000000000000000
+DATA shuffle137<>+48(SB)/8, $0x0000000a00060002
+DATA shuffle137<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle137<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle138<>+0(SB)/8, $0x000000000000000b
+DATA shuffle138<>+8(SB)/8, $0x000c000000000000
+DATA shuffle138<>+16(SB)/8, $0x0000000000140010
+DATA shuffle138<>+24(SB)/8, $0x0000000000000000
+DATA shuffle138<>+32(SB)/8, $0x000000150011000d
+DATA shuffle138<>+40(SB)/8, $0x0000000000000000
+DATA shuffle138<>+48(SB)/8, $0x00160012000e0000
+DATA shuffle138<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle138<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle139<>+0(SB)/8, $0x0000000000000003
+GLOBL shuffle139<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle140<>+0(SB)/8, $0x0000000000170013
+DATA shuffle140<>+8(SB)/8, $0x0000000000000000
+DATA shuffle140<>+16(SB)/8, $0x0000000000000000
+DATA shuffle140<>+24(SB)/8, $0x0000000000000000
+DATA shuffle140<>+32(SB)/8, $0x0000000000000000
+DATA shuffle140<>+40(SB)/8, $0x0000000000000000
+DATA shuffle140<>+48(SB)/8, $0x0000000000000000
+DATA shuffle140<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle140<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -3023,12 +3222,12 @@ TEXT ·tzip3x4x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem130: \
+rem135: \
 	CMPQ DI, $+64; \
-	JB   remdone131; \
+	JB   remdone136; \
 	SUBQ $+48, DI; \
-	JMP  rem130; \
-remdone131: \
+	JMP  rem135; \
+remdone136: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -3055,23 +3254,23 @@ remdone131: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle71<>+0(SB), DI; \
+	BZHIQ     DI, shuffle83<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle129<>+0(SB), Z31; \
-	VMOVDQU64 shuffle130<>+0(SB), Z30; \
-	VMOVDQU64 shuffle131<>+0(SB), Z29; \
-	VMOVDQU64 shuffle132<>+0(SB), Z28; \
-	VMOVDQU64 shuffle133<>+0(SB), Z27; \
-	VMOVDQU64 shuffle134<>+0(SB), Z26; \
-group132: \
+	VMOVDQU64 shuffle141<>+0(SB), Z31; \
+	VMOVDQU64 shuffle142<>+0(SB), Z30; \
+	VMOVDQU64 shuffle143<>+0(SB), Z29; \
+	VMOVDQU64 shuffle144<>+0(SB), Z28; \
+	VMOVDQU64 shuffle145<>+0(SB), Z27; \
+	VMOVDQU64 shuffle146<>+0(SB), Z26; \
+group137: \
 	MOVQ rows+24(FP), DI; \
-row133: \
+row138: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last135; \
-chunks134: \
+	JB   last140; \
+chunks139: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
@@ -3095,16 +3294,16 @@ chunks134: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks134; \
-last135: \
+	JAE       chunks139; \
+last140: \
 	TESTQ      R9, R9; \
-	JZ         rowdone136; \
+	JZ         rowdone141; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle129<>+0(SB), Z3; \
+	VMOVDQU64  shuffle141<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2D   Z2, Z30, Z3; \
@@ -3114,78 +3313,78 @@ last135: \
 	VMOVDQU8   Z0, K3, 64(R8); \
 	VPERMT2D   Z1, Z26, Z2; \
 	VMOVDQU8   Z2, K4, 128(R8); \
-rowdone136: \
+rowdone141: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row133; \
+	JNZ  row138; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group132; \
+	JNZ  group137; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x4AVX512BW_body
 
-DATA shuffle129<>+0(SB)/8, $0x0000000400000000
-DATA shuffle129<>+8(SB)/8, $0x0000001000000008
-DATA shuffle129<>+16(SB)/8, $0x0000001800000014
-DATA shuffle129<>+24(SB)/8, $0x0000000000000000
-DATA shuffle129<>+32(SB)/8, $0x0000000100000000
-DATA shuffle129<>+40(SB)/8, $0x0000000900000005
-DATA shuffle129<>+48(SB)/8, $0x0000001500000011
-DATA shuffle129<>+56(SB)/8, $0x0000000000000019
-GLOBL shuffle129<>(SB), RODATA|NOPTR, $64
+DATA shuffle141<>+0(SB)/8, $0x0000000400000000
+DATA shuffle141<>+8(SB)/8, $0x0000001000000008
+DATA shuffle141<>+16(SB)/8, $0x0000001800000014
+DATA shuffle141<>+24(SB)/8, $0x0000000000000000
+DATA shuffle141<>+32(SB)/8, $0x0000000100000000
+DATA shuffle141<>+40(SB)/8, $0x0000000900000005
+DATA shuffle141<>+48(SB)/8, $0x0000001500000011
+DATA shuffle141<>+56(SB)/8, $0x0000000000000019
+GLOBL shuffle141<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle130<>+0(SB)/8, $0x0000000100000000
-DATA shuffle130<>+8(SB)/8, $0x0000000300000002
-DATA shuffle130<>+16(SB)/8, $0x0000000500000004
-DATA shuffle130<>+24(SB)/8, $0x0000001400000010
-DATA shuffle130<>+32(SB)/8, $0x0000000900000018
-DATA shuffle130<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle130<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle130<>+56(SB)/8, $0x000000110000000e
-GLOBL shuffle130<>(SB), RODATA|NOPTR, $64
+DATA shuffle142<>+0(SB)/8, $0x0000000100000000
+DATA shuffle142<>+8(SB)/8, $0x0000000300000002
+DATA shuffle142<>+16(SB)/8, $0x0000000500000004
+DATA shuffle142<>+24(SB)/8, $0x0000001400000010
+DATA shuffle142<>+32(SB)/8, $0x0000000900000018
+DATA shuffle142<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle142<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle142<>+56(SB)/8, $0x000000110000000e
+GLOBL shuffle142<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle131<>+0(SB)/8, $0x0000000000000000
-DATA shuffle131<>+8(SB)/8, $0x0000000600000002
-DATA shuffle131<>+16(SB)/8, $0x000000120000000a
-DATA shuffle131<>+24(SB)/8, $0x0000001a00000016
-DATA shuffle131<>+32(SB)/8, $0x0000000000000000
-DATA shuffle131<>+40(SB)/8, $0x0000000300000000
-DATA shuffle131<>+48(SB)/8, $0x0000000b00000007
-DATA shuffle131<>+56(SB)/8, $0x0000001700000013
-GLOBL shuffle131<>(SB), RODATA|NOPTR, $64
+DATA shuffle143<>+0(SB)/8, $0x0000000000000000
+DATA shuffle143<>+8(SB)/8, $0x0000000600000002
+DATA shuffle143<>+16(SB)/8, $0x000000120000000a
+DATA shuffle143<>+24(SB)/8, $0x0000001a00000016
+DATA shuffle143<>+32(SB)/8, $0x0000000000000000
+DATA shuffle143<>+40(SB)/8, $0x0000000300000000
+DATA shuffle143<>+48(SB)/8, $0x0000000b00000007
+DATA shuffle143<>+56(SB)/8, $0x0000001700000013
+GLOBL shuffle143<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle132<>+0(SB)/8, $0x0000001900000015
-DATA shuffle132<>+8(SB)/8, $0x0000000300000002
-DATA shuffle132<>+16(SB)/8, $0x0000000500000004
-DATA shuffle132<>+24(SB)/8, $0x0000000700000006
-DATA shuffle132<>+32(SB)/8, $0x0000001600000012
-DATA shuffle132<>+40(SB)/8, $0x0000000b0000001a
-DATA shuffle132<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle132<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle132<>(SB), RODATA|NOPTR, $64
+DATA shuffle144<>+0(SB)/8, $0x0000001900000015
+DATA shuffle144<>+8(SB)/8, $0x0000000300000002
+DATA shuffle144<>+16(SB)/8, $0x0000000500000004
+DATA shuffle144<>+24(SB)/8, $0x0000000700000006
+DATA shuffle144<>+32(SB)/8, $0x0000001600000012
+DATA shuffle144<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle144<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle144<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle144<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle133<>+0(SB)/8, $0x0000000300000010
-DATA shuffle133<>+8(SB)/8, $0x0000000b00000007
-DATA shuffle133<>+16(SB)/8, $0x0000000000000000
-DATA shuffle133<>+24(SB)/8, $0x0000000000000000
-DATA shuffle133<>+32(SB)/8, $0x0000000000000000
-DATA shuffle133<>+40(SB)/8, $0x0000000000000000
-DATA shuffle133<>+48(SB)/8, $0x0000000000000000
-DATA shuffle133<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle133<>(SB), RODATA|NOPTR, $64
+DATA shuffle145<>+0(SB)/8, $0x0000000300000010
+DATA shuffle145<>+8(SB)/8, $0x0000000b00000007
+DATA shuffle145<>+16(SB)/8, $0x0000000000000000
+DATA shuffle145<>+24(SB)/8, $0x0000000000000000
+DATA shuffle145<>+32(SB)/8, $0x0000000000000000
+DATA shuffle145<>+40(SB)/8, $0x0000000000000000
+DATA shuffle145<>+48(SB)/8, $0x0000000000000000
+DATA shuffle145<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle145<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle134<>+0(SB)/8, $0x000000030000001b
-DATA shuffle134<>+8(SB)/8, $0x0000000b00000007
-DATA shuffle134<>+16(SB)/8, $0x0000000000000000
-DATA shuffle134<>+24(SB)/8, $0x0000000000000000
-DATA shuffle134<>+32(SB)/8, $0x0000000000000000
-DATA shuffle134<>+40(SB)/8, $0x0000000000000000
-DATA shuffle134<>+48(SB)/8, $0x0000000000000000
-DATA shuffle134<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle134<>(SB), RODATA|NOPTR, $64
+DATA shuffle146<>+0(SB)/8, $0x000000030000001b
+DATA shuffle146<>+8(SB)/8, $0x0000000b00000007
+DATA shuffle146<>+16(SB)/8, $0x0000000000000000
+DATA shuffle146<>+24(SB)/8, $0x0000000000000000
+DATA shuffle146<>+32(SB)/8, $0x0000000000000000
+DATA shuffle146<>+40(SB)/8, $0x0000000000000000
+DATA shuffle146<>+48(SB)/8, $0x0000000000000000
+DATA shuffle146<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle146<>(SB), RODATA|NOPTR, $64
 
 // func zip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -3197,93 +3396,8 @@ TEXT ·zip4x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle135<>+0(SB), Z31; \
-	VMOVDQU64 shuffle136<>+0(SB), Z30; \
-group137: \
-	MOVQ rows+24(FP), R8; \
-row138: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last140; \
-chunks139: \
-	LEAQ         (CX)(R9*1), R10; \
-	LEAQ         (R10)(DI*1), R11; \
-	VMOVDQU      (R10), Y0; \
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
-	VMOVDQU      (R11), Y1; \
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle135<>+0(SB), Z3; \
-	VPERMI2W     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, (AX)(R9*4); \
-	VPERMT2W     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 64(AX)(R9*4); \
-	VMOVDQU      32(R10), Y0; \
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
-	VMOVDQU      32(R11), Y3; \
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle135<>+0(SB), Z2; \
-	VPERMI2W     Z3, Z0, Z2; \
-	VMOVDQU64    Z2, 128(AX)(R9*4); \
-	VPERMT2W     Z3, Z30, Z0; \
-	VMOVDQU64    Z0, 192(AX)(R9*4); \
-	ADDQ         $+64, R9; \
-	MOVQ         n+16(FP), R10; \
-	SUBQ         R9, R10; \
-	CMPQ         R10, $+64; \
-	JAE          chunks139; \
-last140: \
-	TESTQ R10, R10; \
-	JZ    rowdone141; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks139; \
-rowdone141: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row138; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group137; \
-	VZEROUPPER; \
-	RET
-	zip4x2AVX512BW_body
-
-DATA shuffle135<>+0(SB)/8, $0x0030002000100000
-DATA shuffle135<>+8(SB)/8, $0x0031002100110001
-DATA shuffle135<>+16(SB)/8, $0x0032002200120002
-DATA shuffle135<>+24(SB)/8, $0x0033002300130003
-DATA shuffle135<>+32(SB)/8, $0x0034002400140004
-DATA shuffle135<>+40(SB)/8, $0x0035002500150005
-DATA shuffle135<>+48(SB)/8, $0x0036002600160006
-DATA shuffle135<>+56(SB)/8, $0x0037002700170007
-GLOBL shuffle135<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle136<>+0(SB)/8, $0x0038002800180008
-DATA shuffle136<>+8(SB)/8, $0x0039002900190009
-DATA shuffle136<>+16(SB)/8, $0x003a002a001a000a
-DATA shuffle136<>+24(SB)/8, $0x003b002b001b000b
-DATA shuffle136<>+32(SB)/8, $0x003c002c001c000c
-DATA shuffle136<>+40(SB)/8, $0x003d002d001d000d
-DATA shuffle136<>+48(SB)/8, $0x003e002e001e000e
-DATA shuffle136<>+56(SB)/8, $0x003f002f001f000f
-GLOBL shuffle136<>(SB), RODATA|NOPTR, $64
-
-// func zip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·zip4x16AVX512BW(SB), NOSPLIT, $0-88
-#define zip4x16AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle137<>+0(SB), Z31; \
-	VMOVDQU64 shuffle138<>+0(SB), Z30; \
+	VMOVDQU64 shuffle147<>+0(SB), Z31; \
+	VMOVDQU64 shuffle148<>+0(SB), Z30; \
 group142: \
 	MOVQ rows+24(FP), R8; \
 row143: \
@@ -3299,19 +3413,19 @@ chunks144: \
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
 	VMOVDQU      (R11), Y1; \
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle137<>+0(SB), Z3; \
-	VPERMI2Q     Z1, Z0, Z3; \
+	VMOVDQU64    shuffle147<>+0(SB), Z3; \
+	VPERMI2W     Z1, Z0, Z3; \
 	VMOVDQU64    Z3, (AX)(R9*4); \
-	VPERMT2Q     Z1, Z30, Z0; \
+	VPERMT2W     Z1, Z30, Z0; \
 	VMOVDQU64    Z0, 64(AX)(R9*4); \
 	VMOVDQU      32(R10), Y0; \
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R11), Y3; \
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle137<>+0(SB), Z2; \
-	VPERMI2Q     Z3, Z0, Z2; \
+	VMOVDQU64    shuffle147<>+0(SB), Z2; \
+	VPERMI2W     Z3, Z0, Z2; \
 	VMOVDQU64    Z2, 128(AX)(R9*4); \
-	VPERMT2Q     Z3, Z30, Z0; \
+	VPERMT2W     Z3, Z30, Z0; \
 	VMOVDQU64    Z0, 192(AX)(R9*4); \
 	ADDQ         $+64, R9; \
 	MOVQ         n+16(FP), R10; \
@@ -3335,40 +3449,40 @@ rowdone146: \
 	JNZ  group142; \
 	VZEROUPPER; \
 	RET
-	zip4x16AVX512BW_body
+	zip4x2AVX512BW_body
 
-DATA shuffle137<>+0(SB)/8, $0x0000000000000000
-DATA shuffle137<>+8(SB)/8, $0x0000000000000001
-DATA shuffle137<>+16(SB)/8, $0x0000000000000004
-DATA shuffle137<>+24(SB)/8, $0x0000000000000005
-DATA shuffle137<>+32(SB)/8, $0x0000000000000008
-DATA shuffle137<>+40(SB)/8, $0x0000000000000009
-DATA shuffle137<>+48(SB)/8, $0x000000000000000c
-DATA shuffle137<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle137<>(SB), RODATA|NOPTR, $64
+DATA shuffle147<>+0(SB)/8, $0x0030002000100000
+DATA shuffle147<>+8(SB)/8, $0x0031002100110001
+DATA shuffle147<>+16(SB)/8, $0x0032002200120002
+DATA shuffle147<>+24(SB)/8, $0x0033002300130003
+DATA shuffle147<>+32(SB)/8, $0x0034002400140004
+DATA shuffle147<>+40(SB)/8, $0x0035002500150005
+DATA shuffle147<>+48(SB)/8, $0x0036002600160006
+DATA shuffle147<>+56(SB)/8, $0x0037002700170007
+GLOBL shuffle147<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle138<>+0(SB)/8, $0x0000000000000002
-DATA shuffle138<>+8(SB)/8, $0x0000000000000003
-DATA shuffle138<>+16(SB)/8, $0x0000000000000006
-DATA shuffle138<>+24(SB)/8, $0x0000000000000007
-DATA shuffle138<>+32(SB)/8, $0x000000000000000a
-DATA shuffle138<>+40(SB)/8, $0x000000000000000b
-DATA shuffle138<>+48(SB)/8, $0x000000000000000e
-DATA shuffle138<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle138<>(SB), RODATA|NOPTR, $64
+DATA shuffle148<>+0(SB)/8, $0x0038002800180008
+DATA shuffle148<>+8(SB)/8, $0x0039002900190009
+DATA shuffle148<>+16(SB)/8, $0x003a002a001a000a
+DATA shuffle148<>+24(SB)/8, $0x003b002b001b000b
+DATA shuffle148<>+32(SB)/8, $0x003c002c001c000c
+DATA shuffle148<>+40(SB)/8, $0x003d002d001d000d
+DATA shuffle148<>+48(SB)/8, $0x003e002e001e000e
+DATA shuffle148<>+56(SB)/8, $0x003f002f001f000f
+GLOBL shuffle148<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func zip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip4x2x4AVX512BW(SB), NOSPLIT, $0-88
-#define tzip4x2x4AVX512BW_body \
+TEXT ·zip4x16AVX512BW(SB), NOSPLIT, $0-88
+#define zip4x16AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle139<>+0(SB), Z31; \
-	VMOVDQU64 shuffle140<>+0(SB), Z30; \
+	VMOVDQU64 shuffle149<>+0(SB), Z31; \
+	VMOVDQU64 shuffle150<>+0(SB), Z30; \
 group147: \
 	MOVQ rows+24(FP), R8; \
 row148: \
@@ -3384,19 +3498,19 @@ chunks149: \
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
 	VMOVDQU      (R11), Y1; \
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle139<>+0(SB), Z3; \
-	VPERMI2D     Z1, Z0, Z3; \
+	VMOVDQU64    shuffle149<>+0(SB), Z3; \
+	VPERMI2Q     Z1, Z0, Z3; \
 	VMOVDQU64    Z3, (AX)(R9*4); \
-	VPERMT2D     Z1, Z30, Z0; \
+	VPERMT2Q     Z1, Z30, Z0; \
 	VMOVDQU64    Z0, 64(AX)(R9*4); \
 	VMOVDQU      32(R10), Y0; \
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R11), Y3; \
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle139<>+0(SB), Z2; \
-	VPERMI2D     Z3, Z0, Z2; \
+	VMOVDQU64    shuffle149<>+0(SB), Z2; \
+	VPERMI2Q     Z3, Z0, Z2; \
 	VMOVDQU64    Z2, 128(AX)(R9*4); \
-	VPERMT2D     Z3, Z30, Z0; \
+	VPERMT2Q     Z3, Z30, Z0; \
 	VMOVDQU64    Z0, 192(AX)(R9*4); \
 	ADDQ         $+64, R9; \
 	MOVQ         n+16(FP), R10; \
@@ -3420,27 +3534,112 @@ rowdone151: \
 	JNZ  group147; \
 	VZEROUPPER; \
 	RET
+	zip4x16AVX512BW_body
+
+DATA shuffle149<>+0(SB)/8, $0x0000000000000000
+DATA shuffle149<>+8(SB)/8, $0x0000000000000001
+DATA shuffle149<>+16(SB)/8, $0x0000000000000004
+DATA shuffle149<>+24(SB)/8, $0x0000000000000005
+DATA shuffle149<>+32(SB)/8, $0x0000000000000008
+DATA shuffle149<>+40(SB)/8, $0x0000000000000009
+DATA shuffle149<>+48(SB)/8, $0x000000000000000c
+DATA shuffle149<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle149<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle150<>+0(SB)/8, $0x0000000000000002
+DATA shuffle150<>+8(SB)/8, $0x0000000000000003
+DATA shuffle150<>+16(SB)/8, $0x0000000000000006
+DATA shuffle150<>+24(SB)/8, $0x0000000000000007
+DATA shuffle150<>+32(SB)/8, $0x000000000000000a
+DATA shuffle150<>+40(SB)/8, $0x000000000000000b
+DATA shuffle150<>+48(SB)/8, $0x000000000000000e
+DATA shuffle150<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle150<>(SB), RODATA|NOPTR, $64
+
+// func tzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tzip4x2x4AVX512BW(SB), NOSPLIT, $0-88
+#define tzip4x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle151<>+0(SB), Z31; \
+	VMOVDQU64 shuffle152<>+0(SB), Z30; \
+group152: \
+	MOVQ rows+24(FP), R8; \
+row153: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last155; \
+chunks154: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle151<>+0(SB), Z3; \
+	VPERMI2D     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2D     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle151<>+0(SB), Z2; \
+	VPERMI2D     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2D     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks154; \
+last155: \
+	TESTQ R10, R10; \
+	JZ    rowdone156; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks154; \
+rowdone156: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row153; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group152; \
+	VZEROUPPER; \
+	RET
 	tzip4x2x4AVX512BW_body
 
-DATA shuffle139<>+0(SB)/8, $0x0000000200000000
-DATA shuffle139<>+8(SB)/8, $0x0000000600000004
-DATA shuffle139<>+16(SB)/8, $0x0000000a00000008
-DATA shuffle139<>+24(SB)/8, $0x0000000e0000000c
-DATA shuffle139<>+32(SB)/8, $0x0000001200000010
-DATA shuffle139<>+40(SB)/8, $0x0000001600000014
-DATA shuffle139<>+48(SB)/8, $0x0000001a00000018
-DATA shuffle139<>+56(SB)/8, $0x0000001e0000001c
-GLOBL shuffle139<>(SB), RODATA|NOPTR, $64
+DATA shuffle151<>+0(SB)/8, $0x0000000200000000
+DATA shuffle151<>+8(SB)/8, $0x0000000600000004
+DATA shuffle151<>+16(SB)/8, $0x0000000a00000008
+DATA shuffle151<>+24(SB)/8, $0x0000000e0000000c
+DATA shuffle151<>+32(SB)/8, $0x0000001200000010
+DATA shuffle151<>+40(SB)/8, $0x0000001600000014
+DATA shuffle151<>+48(SB)/8, $0x0000001a00000018
+DATA shuffle151<>+56(SB)/8, $0x0000001e0000001c
+GLOBL shuffle151<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle140<>+0(SB)/8, $0x0000000300000001
-DATA shuffle140<>+8(SB)/8, $0x0000000700000005
-DATA shuffle140<>+16(SB)/8, $0x0000000b00000009
-DATA shuffle140<>+24(SB)/8, $0x0000000f0000000d
-DATA shuffle140<>+32(SB)/8, $0x0000001300000011
-DATA shuffle140<>+40(SB)/8, $0x0000001700000015
-DATA shuffle140<>+48(SB)/8, $0x0000001b00000019
-DATA shuffle140<>+56(SB)/8, $0x0000001f0000001d
-GLOBL shuffle140<>(SB), RODATA|NOPTR, $64
+DATA shuffle152<>+0(SB)/8, $0x0000000300000001
+DATA shuffle152<>+8(SB)/8, $0x0000000700000005
+DATA shuffle152<>+16(SB)/8, $0x0000000b00000009
+DATA shuffle152<>+24(SB)/8, $0x0000000f0000000d
+DATA shuffle152<>+32(SB)/8, $0x0000001300000011
+DATA shuffle152<>+40(SB)/8, $0x0000001700000015
+DATA shuffle152<>+48(SB)/8, $0x0000001b00000019
+DATA shuffle152<>+56(SB)/8, $0x0000001f0000001d
+GLOBL shuffle152<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -3452,17 +3651,17 @@ TEXT ·tzip4x2x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle141<>+0(SB), Z31; \
-	VMOVDQU64 shuffle142<>+0(SB), Z30; \
-group152: \
+	VMOVDQU64 shuffle153<>+0(SB), Z31; \
+	VMOVDQU64 shuffle154<>+0(SB), Z30; \
+group157: \
 	MOVQ rows+24(FP), R8; \
-row153: \
+row158: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last155; \
-chunks154: \
+	JB   last160; \
+chunks159: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (R10), Z0; \
@@ -3485,45 +3684,45 @@ chunks154: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks154; \
-last155: \
+	JAE       chunks159; \
+last160: \
 	TESTQ R10, R10; \
-	JZ    rowdone156; \
+	JZ    rowdone161; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks154; \
-rowdone156: \
+	JMP   chunks159; \
+rowdone161: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row153; \
+	JNZ  row158; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group152; \
+	JNZ  group157; \
 	VZEROUPPER; \
 	RET
 	tzip4x2x8AVX512BW_body
 
-DATA shuffle141<>+0(SB)/8, $0x0000000000000000
-DATA shuffle141<>+8(SB)/8, $0x0000000000000002
-DATA shuffle141<>+16(SB)/8, $0x0000000000000004
-DATA shuffle141<>+24(SB)/8, $0x0000000000000006
-DATA shuffle141<>+32(SB)/8, $0x0000000000000008
-DATA shuffle141<>+40(SB)/8, $0x000000000000000a
-DATA shuffle141<>+48(SB)/8, $0x000000000000000c
-DATA shuffle141<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle141<>(SB), RODATA|NOPTR, $64
+DATA shuffle153<>+0(SB)/8, $0x0000000000000000
+DATA shuffle153<>+8(SB)/8, $0x0000000000000002
+DATA shuffle153<>+16(SB)/8, $0x0000000000000004
+DATA shuffle153<>+24(SB)/8, $0x0000000000000006
+DATA shuffle153<>+32(SB)/8, $0x0000000000000008
+DATA shuffle153<>+40(SB)/8, $0x000000000000000a
+DATA shuffle153<>+48(SB)/8, $0x000000000000000c
+DATA shuffle153<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle153<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle142<>+0(SB)/8, $0x0000000000000001
-DATA shuffle142<>+8(SB)/8, $0x0000000000000003
-DATA shuffle142<>+16(SB)/8, $0x0000000000000005
-DATA shuffle142<>+24(SB)/8, $0x0000000000000007
-DATA shuffle142<>+32(SB)/8, $0x0000000000000009
-DATA shuffle142<>+40(SB)/8, $0x000000000000000b
-DATA shuffle142<>+48(SB)/8, $0x000000000000000d
-DATA shuffle142<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle142<>(SB), RODATA|NOPTR, $64
+DATA shuffle154<>+0(SB)/8, $0x0000000000000001
+DATA shuffle154<>+8(SB)/8, $0x0000000000000003
+DATA shuffle154<>+16(SB)/8, $0x0000000000000005
+DATA shuffle154<>+24(SB)/8, $0x0000000000000007
+DATA shuffle154<>+32(SB)/8, $0x0000000000000009
+DATA shuffle154<>+40(SB)/8, $0x000000000000000b
+DATA shuffle154<>+48(SB)/8, $0x000000000000000d
+DATA shuffle154<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle154<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -3536,12 +3735,12 @@ TEXT ·tzip4x3x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ laneI+56(FP), DI; \
 	MOVQ n+16(FP), R8; \
-rem157: \
+rem162: \
 	CMPQ R8, $+64; \
-	JB   remdone158; \
+	JB   remdone163; \
 	SUBQ $+48, R8; \
-	JMP  rem157; \
-remdone158: \
+	JMP  rem162; \
+remdone163: \
 	MOVQ      R8, R9; \
 	SUBQ      $+0, R9; \
 	CMOVQLT   shuffle2<>+0(SB), R9; \
@@ -3570,282 +3769,16 @@ remdone158: \
 	CMOVQGT   shuffle3<>+0(SB), R8; \
 	BZHIQ     R8, shuffle4<>+0(SB), R8; \
 	KMOVQ     R8, K4; \
-	VMOVDQU64 shuffle143<>+0(SB), Z31; \
-	VMOVDQU64 shuffle144<>+0(SB), Z30; \
-	VMOVDQU64 shuffle145<>+0(SB), Z29; \
-	VMOVDQU64 shuffle146<>+0(SB), Z28; \
-	VMOVDQU64 shuffle147<>+0(SB), Z27; \
-	VMOVDQU64 shuffle148<>+0(SB), Z26; \
-	VMOVDQU64 shuffle149<>+0(SB), Z25; \
-	VMOVDQU64 shuffle150<>+0(SB), Z24; \
-	VMOVDQU64 shuffle151<>+0(SB), Z23; \
-	VMOVDQU64 shuffle152<>+0(SB), Z22; \
-group159: \
-	MOVQ rows+24(FP), R8; \
-row160: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last162; \
-chunks161: \
-	LEAQ         (CX)(R9*1), R10; \
-	LEAQ         (R10)(DI*1), R11; \
-	VMOVDQU      (R10), Y0; \
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
-	VMOVDQU      (R11), Y1; \
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VPERMT2W     Z1, Z31, Z0; \
-	VMOVDQU64    Z0, (AX)(R9*4); \
-	VMOVDQU64    (R10), Z0; \
-	VMOVDQU64    (R10)(DX*1), Z2; \
-	VPERMT2W     Z2, Z30, Z0; \
-	VMOVDQU64    (R11), Z1; \
-	KMOVD        shuffle153<>+0(SB), K7; \
-	VMOVDQU64    shuffle154<>+0(SB), Z2; \
-	VPERMW       Z1, Z2, K7, Z0; \
-	VMOVDQU64    (R11)(DX*1), Z2; \
-	KMOVD        shuffle155<>+0(SB), K7; \
-	VMOVDQU64    shuffle156<>+0(SB), Z1; \
-	VPERMW       Z2, Z1, K7, Z0; \
-	VMOVDQU64    Z0, 64(AX)(R9*4); \
-	VMOVDQU      26(R10), Y0; \
-	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0; \
-	VMOVDQU      26(R11), Y1; \
-	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1; \
-	VPERMT2W     Z1, Z31, Z0; \
-	VMOVDQU64    Z0, 128(AX)(R9*4); \
-	ADDQ         $+48, R9; \
-	MOVQ         n+16(FP), R10; \
-	SUBQ         R9, R10; \
-	CMPQ         R10, $+64; \
-	JAE          chunks161; \
-last162: \
-	TESTQ      R10, R10; \
-	JZ         rowdone163; \
-	LEAQ       (CX)(R9*1), R10; \
-	LEAQ       (R10)(DI*1), R11; \
-	VMOVDQU8.Z (R10), K1, Z0; \
-	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle147<>+0(SB), Z3; \
-	VPERMI2W   Z1, Z0, Z3; \
-	VMOVDQU8.Z (R11), K1, Z2; \
-	KMOVD      shuffle153<>+0(SB), K7; \
-	VMOVDQU64  shuffle157<>+0(SB), Z4; \
-	VPERMW     Z2, Z4, K7, Z3; \
-	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
-	KMOVD      shuffle155<>+0(SB), K7; \
-	VMOVDQU64  shuffle158<>+0(SB), Z5; \
-	VPERMW     Z4, Z5, K7, Z3; \
-	VMOVDQU8   Z3, K2, (AX)(R9*4); \
-	VMOVDQU64  shuffle144<>+0(SB), Z5; \
-	VPERMI2W   Z1, Z0, Z5; \
-	KMOVD      shuffle153<>+0(SB), K7; \
-	VMOVDQU64  shuffle154<>+0(SB), Z3; \
-	VPERMW     Z2, Z3, K7, Z5; \
-	KMOVD      shuffle155<>+0(SB), K7; \
-	VMOVDQU64  shuffle156<>+0(SB), Z3; \
-	VPERMW     Z4, Z3, K7, Z5; \
-	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
-	VPERMT2W   Z1, Z24, Z0; \
-	KMOVD      shuffle153<>+0(SB), K7; \
-	VMOVDQU64  shuffle159<>+0(SB), Z5; \
-	VPERMW     Z2, Z5, K7, Z0; \
-	KMOVD      shuffle155<>+0(SB), K7; \
-	VMOVDQU64  shuffle160<>+0(SB), Z5; \
-	VPERMW     Z4, Z5, K7, Z0; \
-	VMOVDQU8   Z0, K4, 128(AX)(R9*4); \
-rowdone163: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row160; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group159; \
-	VZEROUPPER; \
-	RET
-	tzip4x3x2AVX512BW_body
-
-DATA shuffle143<>+0(SB)/8, $0x0009000600030000
-DATA shuffle143<>+8(SB)/8, $0x0019001600130010
-DATA shuffle143<>+16(SB)/8, $0x0029002600230020
-DATA shuffle143<>+24(SB)/8, $0x0039003600330030
-DATA shuffle143<>+32(SB)/8, $0x000a000700040001
-DATA shuffle143<>+40(SB)/8, $0x001a001700140011
-DATA shuffle143<>+48(SB)/8, $0x002a002700240021
-DATA shuffle143<>+56(SB)/8, $0x003a003700340031
-GLOBL shuffle143<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle144<>+0(SB)/8, $0x000b000800050002
-DATA shuffle144<>+8(SB)/8, $0x002b002800250022
-DATA shuffle144<>+16(SB)/8, $0x0000000000000000
-DATA shuffle144<>+24(SB)/8, $0x0000000000000000
-DATA shuffle144<>+32(SB)/8, $0x00150012000f000c
-DATA shuffle144<>+40(SB)/8, $0x00350032002f002c
-DATA shuffle144<>+48(SB)/8, $0x0000000000000000
-DATA shuffle144<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle144<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle145<>+0(SB)/8, $0x0000000000000000
-DATA shuffle145<>+8(SB)/8, $0x0000000000000000
-DATA shuffle145<>+16(SB)/8, $0x002b002800250022
-DATA shuffle145<>+24(SB)/8, $0x0000000000000000
-DATA shuffle145<>+32(SB)/8, $0x0000000000000000
-DATA shuffle145<>+40(SB)/8, $0x0000000000000000
-DATA shuffle145<>+48(SB)/8, $0x00350032002f002c
-DATA shuffle145<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle145<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle146<>+0(SB)/8, $0x0000000000000000
-DATA shuffle146<>+8(SB)/8, $0x0000000000000000
-DATA shuffle146<>+16(SB)/8, $0x0000000000000000
-DATA shuffle146<>+24(SB)/8, $0x002b002800250022
-DATA shuffle146<>+32(SB)/8, $0x0000000000000000
-DATA shuffle146<>+40(SB)/8, $0x0000000000000000
-DATA shuffle146<>+48(SB)/8, $0x0000000000000000
-DATA shuffle146<>+56(SB)/8, $0x00350032002f002c
-GLOBL shuffle146<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle147<>+0(SB)/8, $0x0009000600030000
-DATA shuffle147<>+8(SB)/8, $0x0029002600230020
-DATA shuffle147<>+16(SB)/8, $0x0000000000000000
-DATA shuffle147<>+24(SB)/8, $0x0000000000000000
-DATA shuffle147<>+32(SB)/8, $0x000a000700040001
-DATA shuffle147<>+40(SB)/8, $0x002a002700240021
-DATA shuffle147<>+48(SB)/8, $0x0000000000000000
-DATA shuffle147<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle147<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle148<>+0(SB)/8, $0x0000000000000000
-DATA shuffle148<>+8(SB)/8, $0x0000000000000000
-DATA shuffle148<>+16(SB)/8, $0x0029002600230020
-DATA shuffle148<>+24(SB)/8, $0x0000000000000000
-DATA shuffle148<>+32(SB)/8, $0x0000000000000000
-DATA shuffle148<>+40(SB)/8, $0x0000000000000000
-DATA shuffle148<>+48(SB)/8, $0x002a002700240021
-DATA shuffle148<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle148<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle149<>+0(SB)/8, $0x0000000000000000
-DATA shuffle149<>+8(SB)/8, $0x0000000000000000
-DATA shuffle149<>+16(SB)/8, $0x0000000000000000
-DATA shuffle149<>+24(SB)/8, $0x0029002600230020
-DATA shuffle149<>+32(SB)/8, $0x0000000000000000
-DATA shuffle149<>+40(SB)/8, $0x0000000000000000
-DATA shuffle149<>+48(SB)/8, $0x0000000000000000
-DATA shuffle149<>+56(SB)/8, $0x002a002700240021
-GLOBL shuffle149<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle150<>+0(SB)/8, $0x001600130010000d
-DATA shuffle150<>+8(SB)/8, $0x003600330030002d
-DATA shuffle150<>+16(SB)/8, $0x0000000000000000
-DATA shuffle150<>+24(SB)/8, $0x0000000000000000
-DATA shuffle150<>+32(SB)/8, $0x001700140011000e
-DATA shuffle150<>+40(SB)/8, $0x003700340031002e
-DATA shuffle150<>+48(SB)/8, $0x0000000000000000
-DATA shuffle150<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle150<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle151<>+0(SB)/8, $0x0000000000000000
-DATA shuffle151<>+8(SB)/8, $0x0000000000000000
-DATA shuffle151<>+16(SB)/8, $0x003600330030002d
-DATA shuffle151<>+24(SB)/8, $0x0000000000000000
-DATA shuffle151<>+32(SB)/8, $0x0000000000000000
-DATA shuffle151<>+40(SB)/8, $0x0000000000000000
-DATA shuffle151<>+48(SB)/8, $0x003700340031002e
-DATA shuffle151<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle151<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle152<>+0(SB)/8, $0x0000000000000000
-DATA shuffle152<>+8(SB)/8, $0x0000000000000000
-DATA shuffle152<>+16(SB)/8, $0x0000000000000000
-DATA shuffle152<>+24(SB)/8, $0x003600330030002d
-DATA shuffle152<>+32(SB)/8, $0x0000000000000000
-DATA shuffle152<>+40(SB)/8, $0x0000000000000000
-DATA shuffle152<>+48(SB)/8, $0x0000000000000000
-DATA shuffle152<>+56(SB)/8, $0x003700340031002e
-GLOBL shuffle152<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle153<>+0(SB)/8, $0x000000000f000f00
-GLOBL shuffle153<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle154<>+0(SB)/8, $0x0000000000000000
-DATA shuffle154<>+8(SB)/8, $0x0000000000000000
-DATA shuffle154<>+16(SB)/8, $0x000b000800050002
-DATA shuffle154<>+24(SB)/8, $0x0000000000000000
-DATA shuffle154<>+32(SB)/8, $0x0000000000000000
-DATA shuffle154<>+40(SB)/8, $0x0000000000000000
-DATA shuffle154<>+48(SB)/8, $0x00150012000f000c
-DATA shuffle154<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle154<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle155<>+0(SB)/8, $0x00000000f000f000
-GLOBL shuffle155<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle156<>+0(SB)/8, $0x0000000000000000
-DATA shuffle156<>+8(SB)/8, $0x0000000000000000
-DATA shuffle156<>+16(SB)/8, $0x0000000000000000
-DATA shuffle156<>+24(SB)/8, $0x000b000800050002
-DATA shuffle156<>+32(SB)/8, $0x0000000000000000
-DATA shuffle156<>+40(SB)/8, $0x0000000000000000
-DATA shuffle156<>+48(SB)/8, $0x0000000000000000
-DATA shuffle156<>+56(SB)/8, $0x00150012000f000c
-GLOBL shuffle156<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle157<>+0(SB)/8, $0x0000000000000000
-DATA shuffle157<>+8(SB)/8, $0x0000000000000000
-DATA shuffle157<>+16(SB)/8, $0x0009000600030000
-DATA shuffle157<>+24(SB)/8, $0x0000000000000000
-DATA shuffle157<>+32(SB)/8, $0x0000000000000000
-DATA shuffle157<>+40(SB)/8, $0x0000000000000000
-DATA shuffle157<>+48(SB)/8, $0x000a000700040001
-DATA shuffle157<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle157<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle158<>+0(SB)/8, $0x0000000000000000
-DATA shuffle158<>+8(SB)/8, $0x0000000000000000
-DATA shuffle158<>+16(SB)/8, $0x0000000000000000
-DATA shuffle158<>+24(SB)/8, $0x0009000600030000
-DATA shuffle158<>+32(SB)/8, $0x0000000000000000
-DATA shuffle158<>+40(SB)/8, $0x0000000000000000
-DATA shuffle158<>+48(SB)/8, $0x0000000000000000
-DATA shuffle158<>+56(SB)/8, $0x000a000700040001
-GLOBL shuffle158<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle159<>+0(SB)/8, $0x0000000000000000
-DATA shuffle159<>+8(SB)/8, $0x0000000000000000
-DATA shuffle159<>+16(SB)/8, $0x001600130010000d
-DATA shuffle159<>+24(SB)/8, $0x0000000000000000
-DATA shuffle159<>+32(SB)/8, $0x0000000000000000
-DATA shuffle159<>+40(SB)/8, $0x0000000000000000
-DATA shuffle159<>+48(SB)/8, $0x001700140011000e
-DATA shuffle159<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle159<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle160<>+0(SB)/8, $0x0000000000000000
-DATA shuffle160<>+8(SB)/8, $0x0000000000000000
-DATA shuffle160<>+16(SB)/8, $0x0000000000000000
-DATA shuffle160<>+24(SB)/8, $0x001600130010000d
-DATA shuffle160<>+32(SB)/8, $0x0000000000000000
-DATA shuffle160<>+40(SB)/8, $0x0000000000000000
-DATA shuffle160<>+48(SB)/8, $0x0000000000000000
-DATA shuffle160<>+56(SB)/8, $0x001700140011000e
-GLOBL shuffle160<>(SB), RODATA|NOPTR, $64
-
-// func tzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tzip4x4x2AVX512BW(SB), NOSPLIT, $0-88
-#define tzip4x4x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle161<>+0(SB), Z31; \
-	VMOVDQU64 shuffle162<>+0(SB), Z30; \
+	VMOVDQU64 shuffle155<>+0(SB), Z31; \
+	VMOVDQU64 shuffle156<>+0(SB), Z30; \
+	VMOVDQU64 shuffle157<>+0(SB), Z29; \
+	VMOVDQU64 shuffle158<>+0(SB), Z28; \
+	VMOVDQU64 shuffle159<>+0(SB), Z27; \
+	VMOVDQU64 shuffle160<>+0(SB), Z26; \
+	VMOVDQU64 shuffle161<>+0(SB), Z25; \
+	VMOVDQU64 shuffle162<>+0(SB), Z24; \
+	VMOVDQU64 shuffle163<>+0(SB), Z23; \
+	VMOVDQU64 shuffle164<>+0(SB), Z22; \
 group164: \
 	MOVQ rows+24(FP), R8; \
 row165: \
@@ -3861,31 +3794,66 @@ chunks166: \
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
 	VMOVDQU      (R11), Y1; \
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle161<>+0(SB), Z3; \
-	VPERMI2W     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, (AX)(R9*4); \
-	VPERMT2W     Z1, Z30, Z0; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (AX)(R9*4); \
+	VMOVDQU64    (R10), Z0; \
+	VMOVDQU64    (R10)(DX*1), Z2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    (R11), Z1; \
+	KMOVD        shuffle165<>+0(SB), K7; \
+	VMOVDQU64    shuffle166<>+0(SB), Z2; \
+	VPERMW       Z1, Z2, K7, Z0; \
+	VMOVDQU64    (R11)(DX*1), Z2; \
+	KMOVD        shuffle167<>+0(SB), K7; \
+	VMOVDQU64    shuffle168<>+0(SB), Z1; \
+	VPERMW       Z2, Z1, K7, Z0; \
 	VMOVDQU64    Z0, 64(AX)(R9*4); \
-	VMOVDQU      32(R10), Y0; \
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
-	VMOVDQU      32(R11), Y3; \
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle161<>+0(SB), Z2; \
-	VPERMI2W     Z3, Z0, Z2; \
-	VMOVDQU64    Z2, 128(AX)(R9*4); \
-	VPERMT2W     Z3, Z30, Z0; \
-	VMOVDQU64    Z0, 192(AX)(R9*4); \
-	ADDQ         $+64, R9; \
+	VMOVDQU      26(R10), Y0; \
+	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      26(R11), Y1; \
+	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, 128(AX)(R9*4); \
+	ADDQ         $+48, R9; \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
 	JAE          chunks166; \
 last167: \
-	TESTQ R10, R10; \
-	JZ    rowdone168; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks166; \
+	TESTQ      R10, R10; \
+	JZ         rowdone168; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (R10), K1, Z0; \
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle159<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R11), K1, Z2; \
+	KMOVD      shuffle165<>+0(SB), K7; \
+	VMOVDQU64  shuffle169<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
+	KMOVD      shuffle167<>+0(SB), K7; \
+	VMOVDQU64  shuffle170<>+0(SB), Z5; \
+	VPERMW     Z4, Z5, K7, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R9*4); \
+	VMOVDQU64  shuffle156<>+0(SB), Z5; \
+	VPERMI2W   Z1, Z0, Z5; \
+	KMOVD      shuffle165<>+0(SB), K7; \
+	VMOVDQU64  shuffle166<>+0(SB), Z3; \
+	VPERMW     Z2, Z3, K7, Z5; \
+	KMOVD      shuffle167<>+0(SB), K7; \
+	VMOVDQU64  shuffle168<>+0(SB), Z3; \
+	VPERMW     Z4, Z3, K7, Z5; \
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
+	VPERMT2W   Z1, Z24, Z0; \
+	KMOVD      shuffle165<>+0(SB), K7; \
+	VMOVDQU64  shuffle171<>+0(SB), Z5; \
+	VPERMW     Z2, Z5, K7, Z0; \
+	KMOVD      shuffle167<>+0(SB), K7; \
+	VMOVDQU64  shuffle172<>+0(SB), Z5; \
+	VPERMW     Z4, Z5, K7, Z0; \
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4); \
 rowdone168: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
@@ -3897,27 +3865,258 @@ rowdone168: \
 	JNZ  group164; \
 	VZEROUPPER; \
 	RET
-	tzip4x4x2AVX512BW_body
+	tzip4x3x2AVX512BW_body
 
-DATA shuffle161<>+0(SB)/8, $0x000c000800040000
-DATA shuffle161<>+8(SB)/8, $0x001c001800140010
-DATA shuffle161<>+16(SB)/8, $0x002c002800240020
-DATA shuffle161<>+24(SB)/8, $0x003c003800340030
-DATA shuffle161<>+32(SB)/8, $0x000d000900050001
-DATA shuffle161<>+40(SB)/8, $0x001d001900150011
-DATA shuffle161<>+48(SB)/8, $0x002d002900250021
-DATA shuffle161<>+56(SB)/8, $0x003d003900350031
+DATA shuffle155<>+0(SB)/8, $0x0009000600030000
+DATA shuffle155<>+8(SB)/8, $0x0019001600130010
+DATA shuffle155<>+16(SB)/8, $0x0029002600230020
+DATA shuffle155<>+24(SB)/8, $0x0039003600330030
+DATA shuffle155<>+32(SB)/8, $0x000a000700040001
+DATA shuffle155<>+40(SB)/8, $0x001a001700140011
+DATA shuffle155<>+48(SB)/8, $0x002a002700240021
+DATA shuffle155<>+56(SB)/8, $0x003a003700340031
+GLOBL shuffle155<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle156<>+0(SB)/8, $0x000b000800050002
+DATA shuffle156<>+8(SB)/8, $0x002b002800250022
+DATA shuffle156<>+16(SB)/8, $0x0000000000000000
+DATA shuffle156<>+24(SB)/8, $0x0000000000000000
+DATA shuffle156<>+32(SB)/8, $0x00150012000f000c
+DATA shuffle156<>+40(SB)/8, $0x00350032002f002c
+DATA shuffle156<>+48(SB)/8, $0x0000000000000000
+DATA shuffle156<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle156<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle157<>+0(SB)/8, $0x0000000000000000
+DATA shuffle157<>+8(SB)/8, $0x0000000000000000
+DATA shuffle157<>+16(SB)/8, $0x002b002800250022
+DATA shuffle157<>+24(SB)/8, $0x0000000000000000
+DATA shuffle157<>+32(SB)/8, $0x0000000000000000
+DATA shuffle157<>+40(SB)/8, $0x0000000000000000
+DATA shuffle157<>+48(SB)/8, $0x00350032002f002c
+DATA shuffle157<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle157<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle158<>+0(SB)/8, $0x0000000000000000
+DATA shuffle158<>+8(SB)/8, $0x0000000000000000
+DATA shuffle158<>+16(SB)/8, $0x0000000000000000
+DATA shuffle158<>+24(SB)/8, $0x002b002800250022
+DATA shuffle158<>+32(SB)/8, $0x0000000000000000
+DATA shuffle158<>+40(SB)/8, $0x0000000000000000
+DATA shuffle158<>+48(SB)/8, $0x0000000000000000
+DATA shuffle158<>+56(SB)/8, $0x00350032002f002c
+GLOBL shuffle158<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle159<>+0(SB)/8, $0x0009000600030000
+DATA shuffle159<>+8(SB)/8, $0x0029002600230020
+DATA shuffle159<>+16(SB)/8, $0x0000000000000000
+DATA shuffle159<>+24(SB)/8, $0x0000000000000000
+DATA shuffle159<>+32(SB)/8, $0x000a000700040001
+DATA shuffle159<>+40(SB)/8, $0x002a002700240021
+DATA shuffle159<>+48(SB)/8, $0x0000000000000000
+DATA shuffle159<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle159<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle160<>+0(SB)/8, $0x0000000000000000
+DATA shuffle160<>+8(SB)/8, $0x0000000000000000
+DATA shuffle160<>+16(SB)/8, $0x0029002600230020
+DATA shuffle160<>+24(SB)/8, $0x0000000000000000
+DATA shuffle160<>+32(SB)/8, $0x0000000000000000
+DATA shuffle160<>+40(SB)/8, $0x0000000000000000
+DATA shuffle160<>+48(SB)/8, $0x002a002700240021
+DATA shuffle160<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle160<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle161<>+0(SB)/8, $0x0000000000000000
+DATA shuffle161<>+8(SB)/8, $0x0000000000000000
+DATA shuffle161<>+16(SB)/8, $0x0000000000000000
+DATA shuffle161<>+24(SB)/8, $0x0029002600230020
+DATA shuffle161<>+32(SB)/8, $0x0000000000000000
+DATA shuffle161<>+40(SB)/8, $0x0000000000000000
+DATA shuffle161<>+48(SB)/8, $0x0000000000000000
+DATA shuffle161<>+56(SB)/8, $0x002a002700240021
 GLOBL shuffle161<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle162<>+0(SB)/8, $0x000e000a00060002
-DATA shuffle162<>+8(SB)/8, $0x001e001a00160012
-DATA shuffle162<>+16(SB)/8, $0x002e002a00260022
-DATA shuffle162<>+24(SB)/8, $0x003e003a00360032
-DATA shuffle162<>+32(SB)/8, $0x000f000b00070003
-DATA shuffle162<>+40(SB)/8, $0x001f001b00170013
-DATA shuffle162<>+48(SB)/8, $0x002f002b00270023
-DATA shuffle162<>+56(SB)/8, $0x003f003b00370033
+DATA shuffle162<>+0(SB)/8, $0x001600130010000d
+DATA shuffle162<>+8(SB)/8, $0x003600330030002d
+DATA shuffle162<>+16(SB)/8, $0x0000000000000000
+DATA shuffle162<>+24(SB)/8, $0x0000000000000000
+DATA shuffle162<>+32(SB)/8, $0x001700140011000e
+DATA shuffle162<>+40(SB)/8, $0x003700340031002e
+DATA shuffle162<>+48(SB)/8, $0x0000000000000000
+DATA shuffle162<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle162<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle163<>+0(SB)/8, $0x0000000000000000
+DATA shuffle163<>+8(SB)/8, $0x0000000000000000
+DATA shuffle163<>+16(SB)/8, $0x003600330030002d
+DATA shuffle163<>+24(SB)/8, $0x0000000000000000
+DATA shuffle163<>+32(SB)/8, $0x0000000000000000
+DATA shuffle163<>+40(SB)/8, $0x0000000000000000
+DATA shuffle163<>+48(SB)/8, $0x003700340031002e
+DATA shuffle163<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle163<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle164<>+0(SB)/8, $0x0000000000000000
+DATA shuffle164<>+8(SB)/8, $0x0000000000000000
+DATA shuffle164<>+16(SB)/8, $0x0000000000000000
+DATA shuffle164<>+24(SB)/8, $0x003600330030002d
+DATA shuffle164<>+32(SB)/8, $0x0000000000000000
+DATA shuffle164<>+40(SB)/8, $0x0000000000000000
+DATA shuffle164<>+48(SB)/8, $0x0000000000000000
+DATA shuffle164<>+56(SB)/8, $0x003700340031002e
+GLOBL shuffle164<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle165<>+0(SB)/8, $0x000000000f000f00
+GLOBL shuffle165<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle166<>+0(SB)/8, $0x0000000000000000
+DATA shuffle166<>+8(SB)/8, $0x0000000000000000
+DATA shuffle166<>+16(SB)/8, $0x000b000800050002
+DATA shuffle166<>+24(SB)/8, $0x0000000000000000
+DATA shuffle166<>+32(SB)/8, $0x0000000000000000
+DATA shuffle166<>+40(SB)/8, $0x0000000000000000
+DATA shuffle166<>+48(SB)/8, $0x00150012000f000c
+DATA shuffle166<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle166<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle167<>+0(SB)/8, $0x00000000f000f000
+GLOBL shuffle167<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle168<>+0(SB)/8, $0x0000000000000000
+DATA shuffle168<>+8(SB)/8, $0x0000000000000000
+DATA shuffle168<>+16(SB)/8, $0x0000000000000000
+DATA shuffle168<>+24(SB)/8, $0x000b000800050002
+DATA shuffle168<>+32(SB)/8, $0x0000000000000000
+DATA shuffle168<>+40(SB)/8, $0x0000000000000000
+DATA shuffle168<>+48(SB)/8, $0x0000000000000000
+DATA shuffle168<>+56(SB)/8, $0x00150012000f000c
+GLOBL shuffle168<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle169<>+0(SB)/8, $0x0000000000000000
+DATA shuffle169<>+8(SB)/8, $0x0000000000000000
+DATA shuffle169<>+16(SB)/8, $0x0009000600030000
+DATA shuffle169<>+24(SB)/8, $0x0000000000000000
+DATA shuffle169<>+32(SB)/8, $0x0000000000000000
+DATA shuffle169<>+40(SB)/8, $0x0000000000000000
+DATA shuffle169<>+48(SB)/8, $0x000a000700040001
+DATA shuffle169<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle169<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle170<>+0(SB)/8, $0x0000000000000000
+DATA shuffle170<>+8(SB)/8, $0x0000000000000000
+DATA shuffle170<>+16(SB)/8, $0x0000000000000000
+DATA shuffle170<>+24(SB)/8, $0x0009000600030000
+DATA shuffle170<>+32(SB)/8, $0x0000000000000000
+DATA shuffle170<>+40(SB)/8, $0x0000000000000000
+DATA shuffle170<>+48(SB)/8, $0x0000000000000000
+DATA shuffle170<>+56(SB)/8, $0x000a000700040001
+GLOBL shuffle170<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle171<>+0(SB)/8, $0x0000000000000000
+DATA shuffle171<>+8(SB)/8, $0x0000000000000000
+DATA shuffle171<>+16(SB)/8, $0x001600130010000d
+DATA shuffle171<>+24(SB)/8, $0x0000000000000000
+DATA shuffle171<>+32(SB)/8, $0x0000000000000000
+DATA shuffle171<>+40(SB)/8, $0x0000000000000000
+DATA shuffle171<>+48(SB)/8, $0x001700140011000e
+DATA shuffle171<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle171<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle172<>+0(SB)/8, $0x0000000000000000
+DATA shuffle172<>+8(SB)/8, $0x0000000000000000
+DATA shuffle172<>+16(SB)/8, $0x0000000000000000
+DATA shuffle172<>+24(SB)/8, $0x001600130010000d
+DATA shuffle172<>+32(SB)/8, $0x0000000000000000
+DATA shuffle172<>+40(SB)/8, $0x0000000000000000
+DATA shuffle172<>+48(SB)/8, $0x0000000000000000
+DATA shuffle172<>+56(SB)/8, $0x001700140011000e
+GLOBL shuffle172<>(SB), RODATA|NOPTR, $64
+
+// func tzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tzip4x4x2AVX512BW(SB), NOSPLIT, $0-88
+#define tzip4x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle173<>+0(SB), Z31; \
+	VMOVDQU64 shuffle174<>+0(SB), Z30; \
+group169: \
+	MOVQ rows+24(FP), R8; \
+row170: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last172; \
+chunks171: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle173<>+0(SB), Z3; \
+	VPERMI2W     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle173<>+0(SB), Z2; \
+	VPERMI2W     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2W     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks171; \
+last172: \
+	TESTQ R10, R10; \
+	JZ    rowdone173; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks171; \
+rowdone173: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row170; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group169; \
+	VZEROUPPER; \
+	RET
+	tzip4x4x2AVX512BW_body
+
+DATA shuffle173<>+0(SB)/8, $0x000c000800040000
+DATA shuffle173<>+8(SB)/8, $0x001c001800140010
+DATA shuffle173<>+16(SB)/8, $0x002c002800240020
+DATA shuffle173<>+24(SB)/8, $0x003c003800340030
+DATA shuffle173<>+32(SB)/8, $0x000d000900050001
+DATA shuffle173<>+40(SB)/8, $0x001d001900150011
+DATA shuffle173<>+48(SB)/8, $0x002d002900250021
+DATA shuffle173<>+56(SB)/8, $0x003d003900350031
+GLOBL shuffle173<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle174<>+0(SB)/8, $0x000e000a00060002
+DATA shuffle174<>+8(SB)/8, $0x001e001a00160012
+DATA shuffle174<>+16(SB)/8, $0x002e002a00260022
+DATA shuffle174<>+24(SB)/8, $0x003e003a00360032
+DATA shuffle174<>+32(SB)/8, $0x000f000b00070003
+DATA shuffle174<>+40(SB)/8, $0x001f001b00170013
+DATA shuffle174<>+48(SB)/8, $0x002f002b00270023
+DATA shuffle174<>+56(SB)/8, $0x003f003b00370033
+GLOBL shuffle174<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -3929,27 +4128,27 @@ TEXT ·tzip4x4x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle163<>+0(SB), Z31; \
-	VMOVDQU64 shuffle164<>+0(SB), Z30; \
-	VMOVDQU64 shuffle165<>+0(SB), Z29; \
-	VMOVDQU64 shuffle166<>+0(SB), Z28; \
-	VMOVDQU64 shuffle167<>+0(SB), Z27; \
-	VMOVDQU64 shuffle168<>+0(SB), Z26; \
-	VMOVDQU64 shuffle169<>+0(SB), Z25; \
-	VMOVDQU64 shuffle170<>+0(SB), Z24; \
-	VMOVDQU64 shuffle171<>+0(SB), Z23; \
-	VMOVDQU64 shuffle172<>+0(SB), Z22; \
-	VMOVDQU64 shuffle173<>+0(SB), Z21; \
-	VMOVDQU64 shuffle174<>+0(SB), Z20; \
-group169: \
+	VMOVDQU64 shuffle175<>+0(SB), Z31; \
+	VMOVDQU64 shuffle176<>+0(SB), Z30; \
+	VMOVDQU64 shuffle177<>+0(SB), Z29; \
+	VMOVDQU64 shuffle178<>+0(SB), Z28; \
+	VMOVDQU64 shuffle179<>+0(SB), Z27; \
+	VMOVDQU64 shuffle180<>+0(SB), Z26; \
+	VMOVDQU64 shuffle181<>+0(SB), Z25; \
+	VMOVDQU64 shuffle182<>+0(SB), Z24; \
+	VMOVDQU64 shuffle183<>+0(SB), Z23; \
+	VMOVDQU64 shuffle184<>+0(SB), Z22; \
+	VMOVDQU64 shuffle185<>+0(SB), Z21; \
+	VMOVDQU64 shuffle186<>+0(SB), Z20; \
+group174: \
 	MOVQ rows+24(FP), R8; \
-row170: \
+row175: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last172; \
-chunks171: \
+	JB   last177; \
+chunks176: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (R10), Z0; \
@@ -3988,145 +4187,490 @@ chunks171: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks171; \
-last172: \
+	JAE       chunks176; \
+last177: \
 	TESTQ R10, R10; \
-	JZ    rowdone173; \
+	JZ    rowdone178; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks171; \
-rowdone173: \
+	JMP   chunks176; \
+rowdone178: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row170; \
+	JNZ  row175; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group169; \
+	JNZ  group174; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x4AVX512BW_body
 
-DATA shuffle163<>+0(SB)/8, $0x0000000400000000
-DATA shuffle163<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle163<>+16(SB)/8, $0x0000001400000010
-DATA shuffle163<>+24(SB)/8, $0x0000001c00000018
-DATA shuffle163<>+32(SB)/8, $0x0000000000000000
-DATA shuffle163<>+40(SB)/8, $0x0000000000000000
-DATA shuffle163<>+48(SB)/8, $0x0000000000000000
-DATA shuffle163<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle163<>(SB), RODATA|NOPTR, $64
+DATA shuffle175<>+0(SB)/8, $0x0000000400000000
+DATA shuffle175<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle175<>+16(SB)/8, $0x0000001400000010
+DATA shuffle175<>+24(SB)/8, $0x0000001c00000018
+DATA shuffle175<>+32(SB)/8, $0x0000000000000000
+DATA shuffle175<>+40(SB)/8, $0x0000000000000000
+DATA shuffle175<>+48(SB)/8, $0x0000000000000000
+DATA shuffle175<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle175<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle164<>+0(SB)/8, $0x0000000100000000
-DATA shuffle164<>+8(SB)/8, $0x0000000300000002
-DATA shuffle164<>+16(SB)/8, $0x0000000500000004
-DATA shuffle164<>+24(SB)/8, $0x0000000700000006
-DATA shuffle164<>+32(SB)/8, $0x0000001400000010
-DATA shuffle164<>+40(SB)/8, $0x0000001c00000018
-DATA shuffle164<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle164<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle164<>(SB), RODATA|NOPTR, $64
+DATA shuffle176<>+0(SB)/8, $0x0000000100000000
+DATA shuffle176<>+8(SB)/8, $0x0000000300000002
+DATA shuffle176<>+16(SB)/8, $0x0000000500000004
+DATA shuffle176<>+24(SB)/8, $0x0000000700000006
+DATA shuffle176<>+32(SB)/8, $0x0000001400000010
+DATA shuffle176<>+40(SB)/8, $0x0000001c00000018
+DATA shuffle176<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle176<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle176<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle165<>+0(SB)/8, $0x0000000100000000
-DATA shuffle165<>+8(SB)/8, $0x0000000300000002
-DATA shuffle165<>+16(SB)/8, $0x0000000500000004
-DATA shuffle165<>+24(SB)/8, $0x0000000700000006
-DATA shuffle165<>+32(SB)/8, $0x0000000900000008
-DATA shuffle165<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle165<>+48(SB)/8, $0x0000001400000010
-DATA shuffle165<>+56(SB)/8, $0x0000001c00000018
-GLOBL shuffle165<>(SB), RODATA|NOPTR, $64
+DATA shuffle177<>+0(SB)/8, $0x0000000100000000
+DATA shuffle177<>+8(SB)/8, $0x0000000300000002
+DATA shuffle177<>+16(SB)/8, $0x0000000500000004
+DATA shuffle177<>+24(SB)/8, $0x0000000700000006
+DATA shuffle177<>+32(SB)/8, $0x0000000900000008
+DATA shuffle177<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle177<>+48(SB)/8, $0x0000001400000010
+DATA shuffle177<>+56(SB)/8, $0x0000001c00000018
+GLOBL shuffle177<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle166<>+0(SB)/8, $0x0000000500000001
-DATA shuffle166<>+8(SB)/8, $0x0000000d00000009
-DATA shuffle166<>+16(SB)/8, $0x0000001500000011
-DATA shuffle166<>+24(SB)/8, $0x0000001d00000019
-DATA shuffle166<>+32(SB)/8, $0x0000000000000000
-DATA shuffle166<>+40(SB)/8, $0x0000000000000000
-DATA shuffle166<>+48(SB)/8, $0x0000000000000000
-DATA shuffle166<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle166<>(SB), RODATA|NOPTR, $64
+DATA shuffle178<>+0(SB)/8, $0x0000000500000001
+DATA shuffle178<>+8(SB)/8, $0x0000000d00000009
+DATA shuffle178<>+16(SB)/8, $0x0000001500000011
+DATA shuffle178<>+24(SB)/8, $0x0000001d00000019
+DATA shuffle178<>+32(SB)/8, $0x0000000000000000
+DATA shuffle178<>+40(SB)/8, $0x0000000000000000
+DATA shuffle178<>+48(SB)/8, $0x0000000000000000
+DATA shuffle178<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle178<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle167<>+0(SB)/8, $0x0000000100000000
-DATA shuffle167<>+8(SB)/8, $0x0000000300000002
-DATA shuffle167<>+16(SB)/8, $0x0000000500000004
-DATA shuffle167<>+24(SB)/8, $0x0000000700000006
-DATA shuffle167<>+32(SB)/8, $0x0000001500000011
-DATA shuffle167<>+40(SB)/8, $0x0000001d00000019
-DATA shuffle167<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle167<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle167<>(SB), RODATA|NOPTR, $64
+DATA shuffle179<>+0(SB)/8, $0x0000000100000000
+DATA shuffle179<>+8(SB)/8, $0x0000000300000002
+DATA shuffle179<>+16(SB)/8, $0x0000000500000004
+DATA shuffle179<>+24(SB)/8, $0x0000000700000006
+DATA shuffle179<>+32(SB)/8, $0x0000001500000011
+DATA shuffle179<>+40(SB)/8, $0x0000001d00000019
+DATA shuffle179<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle179<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle168<>+0(SB)/8, $0x0000000100000000
-DATA shuffle168<>+8(SB)/8, $0x0000000300000002
-DATA shuffle168<>+16(SB)/8, $0x0000000500000004
-DATA shuffle168<>+24(SB)/8, $0x0000000700000006
-DATA shuffle168<>+32(SB)/8, $0x0000000900000008
-DATA shuffle168<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle168<>+48(SB)/8, $0x0000001500000011
-DATA shuffle168<>+56(SB)/8, $0x0000001d00000019
-GLOBL shuffle168<>(SB), RODATA|NOPTR, $64
+DATA shuffle180<>+0(SB)/8, $0x0000000100000000
+DATA shuffle180<>+8(SB)/8, $0x0000000300000002
+DATA shuffle180<>+16(SB)/8, $0x0000000500000004
+DATA shuffle180<>+24(SB)/8, $0x0000000700000006
+DATA shuffle180<>+32(SB)/8, $0x0000000900000008
+DATA shuffle180<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle180<>+48(SB)/8, $0x0000001500000011
+DATA shuffle180<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle180<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle169<>+0(SB)/8, $0x0000000600000002
-DATA shuffle169<>+8(SB)/8, $0x0000000e0000000a
-DATA shuffle169<>+16(SB)/8, $0x0000001600000012
-DATA shuffle169<>+24(SB)/8, $0x0000001e0000001a
-DATA shuffle169<>+32(SB)/8, $0x0000000000000000
-DATA shuffle169<>+40(SB)/8, $0x0000000000000000
-DATA shuffle169<>+48(SB)/8, $0x0000000000000000
-DATA shuffle169<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle169<>(SB), RODATA|NOPTR, $64
+DATA shuffle181<>+0(SB)/8, $0x0000000600000002
+DATA shuffle181<>+8(SB)/8, $0x0000000e0000000a
+DATA shuffle181<>+16(SB)/8, $0x0000001600000012
+DATA shuffle181<>+24(SB)/8, $0x0000001e0000001a
+DATA shuffle181<>+32(SB)/8, $0x0000000000000000
+DATA shuffle181<>+40(SB)/8, $0x0000000000000000
+DATA shuffle181<>+48(SB)/8, $0x0000000000000000
+DATA shuffle181<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle181<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle170<>+0(SB)/8, $0x0000000100000000
-DATA shuffle170<>+8(SB)/8, $0x0000000300000002
-DATA shuffle170<>+16(SB)/8, $0x0000000500000004
-DATA shuffle170<>+24(SB)/8, $0x0000000700000006
-DATA shuffle170<>+32(SB)/8, $0x0000001600000012
-DATA shuffle170<>+40(SB)/8, $0x0000001e0000001a
-DATA shuffle170<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle170<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle170<>(SB), RODATA|NOPTR, $64
+DATA shuffle182<>+0(SB)/8, $0x0000000100000000
+DATA shuffle182<>+8(SB)/8, $0x0000000300000002
+DATA shuffle182<>+16(SB)/8, $0x0000000500000004
+DATA shuffle182<>+24(SB)/8, $0x0000000700000006
+DATA shuffle182<>+32(SB)/8, $0x0000001600000012
+DATA shuffle182<>+40(SB)/8, $0x0000001e0000001a
+DATA shuffle182<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle182<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle182<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle171<>+0(SB)/8, $0x0000000100000000
-DATA shuffle171<>+8(SB)/8, $0x0000000300000002
-DATA shuffle171<>+16(SB)/8, $0x0000000500000004
-DATA shuffle171<>+24(SB)/8, $0x0000000700000006
-DATA shuffle171<>+32(SB)/8, $0x0000000900000008
-DATA shuffle171<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle171<>+48(SB)/8, $0x0000001600000012
-DATA shuffle171<>+56(SB)/8, $0x0000001e0000001a
-GLOBL shuffle171<>(SB), RODATA|NOPTR, $64
+DATA shuffle183<>+0(SB)/8, $0x0000000100000000
+DATA shuffle183<>+8(SB)/8, $0x0000000300000002
+DATA shuffle183<>+16(SB)/8, $0x0000000500000004
+DATA shuffle183<>+24(SB)/8, $0x0000000700000006
+DATA shuffle183<>+32(SB)/8, $0x0000000900000008
+DATA shuffle183<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle183<>+48(SB)/8, $0x0000001600000012
+DATA shuffle183<>+56(SB)/8, $0x0000001e0000001a
+GLOBL shuffle183<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle172<>+0(SB)/8, $0x0000000700000003
-DATA shuffle172<>+8(SB)/8, $0x0000000f0000000b
-DATA shuffle172<>+16(SB)/8, $0x0000001700000013
-DATA shuffle172<>+24(SB)/8, $0x0000001f0000001b
-DATA shuffle172<>+32(SB)/8, $0x0000000000000000
-DATA shuffle172<>+40(SB)/8, $0x0000000000000000
-DATA shuffle172<>+48(SB)/8, $0x0000000000000000
-DATA shuffle172<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle172<>(SB), RODATA|NOPTR, $64
+DATA shuffle184<>+0(SB)/8, $0x0000000700000003
+DATA shuffle184<>+8(SB)/8, $0x0000000f0000000b
+DATA shuffle184<>+16(SB)/8, $0x0000001700000013
+DATA shuffle184<>+24(SB)/8, $0x0000001f0000001b
+DATA shuffle184<>+32(SB)/8, $0x0000000000000000
+DATA shuffle184<>+40(SB)/8, $0x0000000000000000
+DATA shuffle184<>+48(SB)/8, $0x0000000000000000
+DATA shuffle184<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle184<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle173<>+0(SB)/8, $0x0000000100000000
-DATA shuffle173<>+8(SB)/8, $0x0000000300000002
-DATA shuffle173<>+16(SB)/8, $0x0000000500000004
-DATA shuffle173<>+24(SB)/8, $0x0000000700000006
-DATA shuffle173<>+32(SB)/8, $0x0000001700000013
-DATA shuffle173<>+40(SB)/8, $0x0000001f0000001b
-DATA shuffle173<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle173<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle173<>(SB), RODATA|NOPTR, $64
+DATA shuffle185<>+0(SB)/8, $0x0000000100000000
+DATA shuffle185<>+8(SB)/8, $0x0000000300000002
+DATA shuffle185<>+16(SB)/8, $0x0000000500000004
+DATA shuffle185<>+24(SB)/8, $0x0000000700000006
+DATA shuffle185<>+32(SB)/8, $0x0000001700000013
+DATA shuffle185<>+40(SB)/8, $0x0000001f0000001b
+DATA shuffle185<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle185<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle185<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle174<>+0(SB)/8, $0x0000000100000000
-DATA shuffle174<>+8(SB)/8, $0x0000000300000002
-DATA shuffle174<>+16(SB)/8, $0x0000000500000004
-DATA shuffle174<>+24(SB)/8, $0x0000000700000006
-DATA shuffle174<>+32(SB)/8, $0x0000000900000008
-DATA shuffle174<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle174<>+48(SB)/8, $0x0000001700000013
-DATA shuffle174<>+56(SB)/8, $0x0000001f0000001b
-GLOBL shuffle174<>(SB), RODATA|NOPTR, $64
+DATA shuffle186<>+0(SB)/8, $0x0000000100000000
+DATA shuffle186<>+8(SB)/8, $0x0000000300000002
+DATA shuffle186<>+16(SB)/8, $0x0000000500000004
+DATA shuffle186<>+24(SB)/8, $0x0000000700000006
+DATA shuffle186<>+32(SB)/8, $0x0000000900000008
+DATA shuffle186<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle186<>+48(SB)/8, $0x0000001700000013
+DATA shuffle186<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle186<>(SB), RODATA|NOPTR, $64
+
+// func zip5x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·zip5x1AVX512BW(SB), NOSPLIT, $0-88
+#define zip5x1AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle187<>+0(SB), Z31; \
+	VMOVDQU64 shuffle188<>+0(SB), Z30; \
+	VMOVDQU64 shuffle189<>+0(SB), Z29; \
+	VMOVDQU64 shuffle190<>+0(SB), Z28; \
+	VMOVDQU64 shuffle191<>+0(SB), Z27; \
+	VMOVDQU64 shuffle192<>+0(SB), Z26; \
+	VMOVDQU64 shuffle29<>+0(SB), Z25; \
+	VMOVDQU64 shuffle193<>+0(SB), Z24; \
+	VMOVDQU64 shuffle194<>+0(SB), Z23; \
+	VMOVDQU64 shuffle195<>+0(SB), Z22; \
+	VMOVDQU64 shuffle196<>+0(SB), Z21; \
+	VMOVDQU64 shuffle197<>+0(SB), Z20; \
+	VMOVDQU64 shuffle198<>+0(SB), Z19; \
+	VMOVDQU64 shuffle31<>+0(SB), Z18; \
+	VMOVDQU64 shuffle199<>+0(SB), Z17; \
+	VMOVDQU64 shuffle200<>+0(SB), Z16; \
+	VMOVDQU64 shuffle201<>+0(SB), Z15; \
+	VMOVDQU64 shuffle202<>+0(SB), Z14; \
+	VMOVDQU64 shuffle33<>+0(SB), Z13; \
+	VMOVDQU64 shuffle203<>+0(SB), Z12; \
+group179: \
+	MOVQ rows+24(FP), R9; \
+row180: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last182; \
+chunks181: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x05, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R11), Z0; \
+	VPSHUFB    shuffle204<>+0(SB), Z0, Z0; \
+	VMOVDQU64  (R11)(DX*1), Z1; \
+	VPSHUFB    shuffle205<>+0(SB), Z1, Z1; \
+	VMOVDQU64  (R11)(DX*2), Z2; \
+	VPSHUFB    shuffle206<>+0(SB), Z2, Z2; \
+	VMOVDQU64  (R11)(DI*1), Z3; \
+	VPSHUFB    shuffle207<>+0(SB), Z3, Z3; \
+	VMOVDQU64  (R12), Z4; \
+	VPSHUFB    shuffle208<>+0(SB), Z4, Z4; \
+	VMOVDQA64  Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z3, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z6; \
+	VMOVDQA64  Z0, Z7; \
+	VPTERNLOGQ $0xd8, Z27, Z1, Z7; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z7; \
+	VPTERNLOGQ $0xd8, Z30, Z3, Z7; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z7; \
+	VMOVDQA64  Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z3, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z8; \
+	VMOVDQA64  Z0, Z9; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z9; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z9; \
+	VPTERNLOGQ $0xd8, Z27, Z3, Z9; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z9; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z0; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z0; \
+	VPTERNLOGQ $0xd8, Z28, Z3, Z0; \
+	VPTERNLOGQ $0xd8, Z27, Z4, Z0; \
+	VMOVDQU64  shuffle192<>+0(SB), Z4; \
+	VPERMI2Q   Z7, Z6, Z4; \
+	VPERMT2Q   Z8, Z25, Z4; \
+	VPERMT2Q   Z9, Z24, Z4; \
+	VMOVDQU64  Z4, (R13); \
+	VMOVDQU64  shuffle194<>+0(SB), Z5; \
+	VPERMI2Q   Z7, Z6, Z5; \
+	VPERMT2Q   Z8, Z22, Z5; \
+	VPTERNLOGQ $0xd8, Z21, Z0, Z5; \
+	VMOVDQU64  Z5, 64(R13); \
+	VMOVDQU64  shuffle197<>+0(SB), Z4; \
+	VPERMI2Q   Z7, Z6, Z4; \
+	VPERMT2Q   Z9, Z19, Z4; \
+	VPTERNLOGQ $0xd8, Z18, Z0, Z4; \
+	VMOVDQU64  Z4, 128(R13); \
+	VPERMT2Q   Z8, Z17, Z6; \
+	VPERMT2Q   Z9, Z16, Z6; \
+	VPTERNLOGQ $0xd8, Z15, Z0, Z6; \
+	VMOVDQU64  Z6, 192(R13); \
+	VPERMT2Q   Z8, Z14, Z7; \
+	VPERMT2Q   Z9, Z13, Z7; \
+	VPTERNLOGQ $0xd8, Z12, Z0, Z7; \
+	VMOVDQU64  Z7, 256(R13); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks181; \
+last182: \
+	TESTQ R11, R11; \
+	JZ    rowdone183; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks181; \
+rowdone183: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row180; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group179; \
+	VZEROUPPER; \
+	RET
+	zip5x1AVX512BW_body
+
+DATA shuffle187<>+0(SB)/8, $0x00ff00000000ff00
+DATA shuffle187<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle187<>+16(SB)/8, $0x00ff00000000ff00
+DATA shuffle187<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle187<>+32(SB)/8, $0x00ff00000000ff00
+DATA shuffle187<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle187<>+48(SB)/8, $0x00ff00000000ff00
+DATA shuffle187<>+56(SB)/8, $0x00000000ff000000
+GLOBL shuffle187<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle188<>+0(SB)/8, $0xff00000000ff0000
+DATA shuffle188<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle188<>+16(SB)/8, $0xff00000000ff0000
+DATA shuffle188<>+24(SB)/8, $0x000000ff00000000
+DATA shuffle188<>+32(SB)/8, $0xff00000000ff0000
+DATA shuffle188<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle188<>+48(SB)/8, $0xff00000000ff0000
+DATA shuffle188<>+56(SB)/8, $0x000000ff00000000
+GLOBL shuffle188<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle189<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle189<>+8(SB)/8, $0x0000ff00000000ff
+DATA shuffle189<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle189<>+24(SB)/8, $0x0000ff00000000ff
+DATA shuffle189<>+32(SB)/8, $0x00000000ff000000
+DATA shuffle189<>+40(SB)/8, $0x0000ff00000000ff
+DATA shuffle189<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle189<>+56(SB)/8, $0x0000ff00000000ff
+GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle190<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle190<>+8(SB)/8, $0x00ff00000000ff00
+DATA shuffle190<>+16(SB)/8, $0x000000ff00000000
+DATA shuffle190<>+24(SB)/8, $0x00ff00000000ff00
+DATA shuffle190<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle190<>+40(SB)/8, $0x00ff00000000ff00
+DATA shuffle190<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle190<>+56(SB)/8, $0x00ff00000000ff00
+GLOBL shuffle190<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle191<>+0(SB)/8, $0x0000ff00000000ff
+DATA shuffle191<>+8(SB)/8, $0xff00000000ff0000
+DATA shuffle191<>+16(SB)/8, $0x0000ff00000000ff
+DATA shuffle191<>+24(SB)/8, $0xff00000000ff0000
+DATA shuffle191<>+32(SB)/8, $0x0000ff00000000ff
+DATA shuffle191<>+40(SB)/8, $0xff00000000ff0000
+DATA shuffle191<>+48(SB)/8, $0x0000ff00000000ff
+DATA shuffle191<>+56(SB)/8, $0xff00000000ff0000
+GLOBL shuffle191<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle192<>+0(SB)/8, $0x0000000000000000
+DATA shuffle192<>+8(SB)/8, $0x0000000000000001
+DATA shuffle192<>+16(SB)/8, $0x0000000000000008
+DATA shuffle192<>+24(SB)/8, $0x0000000000000009
+DATA shuffle192<>+32(SB)/8, $0x0000000000000000
+DATA shuffle192<>+40(SB)/8, $0x0000000000000000
+DATA shuffle192<>+48(SB)/8, $0x0000000000000000
+DATA shuffle192<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle192<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle193<>+0(SB)/8, $0x0000000000000000
+DATA shuffle193<>+8(SB)/8, $0x0000000000000001
+DATA shuffle193<>+16(SB)/8, $0x0000000000000002
+DATA shuffle193<>+24(SB)/8, $0x0000000000000003
+DATA shuffle193<>+32(SB)/8, $0x0000000000000004
+DATA shuffle193<>+40(SB)/8, $0x0000000000000005
+DATA shuffle193<>+48(SB)/8, $0x0000000000000008
+DATA shuffle193<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle194<>+0(SB)/8, $0x0000000000000000
+DATA shuffle194<>+8(SB)/8, $0x0000000000000000
+DATA shuffle194<>+16(SB)/8, $0x0000000000000002
+DATA shuffle194<>+24(SB)/8, $0x0000000000000003
+DATA shuffle194<>+32(SB)/8, $0x000000000000000a
+DATA shuffle194<>+40(SB)/8, $0x000000000000000b
+DATA shuffle194<>+48(SB)/8, $0x0000000000000000
+DATA shuffle194<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle194<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle195<>+0(SB)/8, $0x0000000000000000
+DATA shuffle195<>+8(SB)/8, $0x0000000000000001
+DATA shuffle195<>+16(SB)/8, $0x0000000000000002
+DATA shuffle195<>+24(SB)/8, $0x0000000000000003
+DATA shuffle195<>+32(SB)/8, $0x0000000000000004
+DATA shuffle195<>+40(SB)/8, $0x0000000000000005
+DATA shuffle195<>+48(SB)/8, $0x000000000000000a
+DATA shuffle195<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle195<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle196<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle196<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle196<>+16(SB)/8, $0x0000000000000000
+DATA shuffle196<>+24(SB)/8, $0x0000000000000000
+DATA shuffle196<>+32(SB)/8, $0x0000000000000000
+DATA shuffle196<>+40(SB)/8, $0x0000000000000000
+DATA shuffle196<>+48(SB)/8, $0x0000000000000000
+DATA shuffle196<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle196<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle197<>+0(SB)/8, $0x0000000000000000
+DATA shuffle197<>+8(SB)/8, $0x0000000000000000
+DATA shuffle197<>+16(SB)/8, $0x0000000000000000
+DATA shuffle197<>+24(SB)/8, $0x0000000000000000
+DATA shuffle197<>+32(SB)/8, $0x0000000000000004
+DATA shuffle197<>+40(SB)/8, $0x0000000000000005
+DATA shuffle197<>+48(SB)/8, $0x000000000000000c
+DATA shuffle197<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle197<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle198<>+0(SB)/8, $0x000000000000000a
+DATA shuffle198<>+8(SB)/8, $0x000000000000000b
+DATA shuffle198<>+16(SB)/8, $0x0000000000000002
+DATA shuffle198<>+24(SB)/8, $0x0000000000000003
+DATA shuffle198<>+32(SB)/8, $0x0000000000000004
+DATA shuffle198<>+40(SB)/8, $0x0000000000000005
+DATA shuffle198<>+48(SB)/8, $0x0000000000000006
+DATA shuffle198<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle198<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle199<>+0(SB)/8, $0x000000000000000c
+DATA shuffle199<>+8(SB)/8, $0x000000000000000d
+DATA shuffle199<>+16(SB)/8, $0x0000000000000000
+DATA shuffle199<>+24(SB)/8, $0x0000000000000000
+DATA shuffle199<>+32(SB)/8, $0x0000000000000000
+DATA shuffle199<>+40(SB)/8, $0x0000000000000000
+DATA shuffle199<>+48(SB)/8, $0x0000000000000006
+DATA shuffle199<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle199<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle200<>+0(SB)/8, $0x0000000000000000
+DATA shuffle200<>+8(SB)/8, $0x0000000000000001
+DATA shuffle200<>+16(SB)/8, $0x000000000000000c
+DATA shuffle200<>+24(SB)/8, $0x000000000000000d
+DATA shuffle200<>+32(SB)/8, $0x0000000000000004
+DATA shuffle200<>+40(SB)/8, $0x0000000000000005
+DATA shuffle200<>+48(SB)/8, $0x0000000000000006
+DATA shuffle200<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle200<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle201<>+0(SB)/8, $0x0000000000000000
+DATA shuffle201<>+8(SB)/8, $0x0000000000000000
+DATA shuffle201<>+16(SB)/8, $0x0000000000000000
+DATA shuffle201<>+24(SB)/8, $0x0000000000000000
+DATA shuffle201<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle201<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle201<>+48(SB)/8, $0x0000000000000000
+DATA shuffle201<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle202<>+0(SB)/8, $0x0000000000000006
+DATA shuffle202<>+8(SB)/8, $0x0000000000000007
+DATA shuffle202<>+16(SB)/8, $0x000000000000000e
+DATA shuffle202<>+24(SB)/8, $0x000000000000000f
+DATA shuffle202<>+32(SB)/8, $0x0000000000000000
+DATA shuffle202<>+40(SB)/8, $0x0000000000000000
+DATA shuffle202<>+48(SB)/8, $0x0000000000000000
+DATA shuffle202<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle202<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle203<>+0(SB)/8, $0x0000000000000000
+DATA shuffle203<>+8(SB)/8, $0x0000000000000000
+DATA shuffle203<>+16(SB)/8, $0x0000000000000000
+DATA shuffle203<>+24(SB)/8, $0x0000000000000000
+DATA shuffle203<>+32(SB)/8, $0x0000000000000000
+DATA shuffle203<>+40(SB)/8, $0x0000000000000000
+DATA shuffle203<>+48(SB)/8, $0xffffffffffffffff
+DATA shuffle203<>+56(SB)/8, $0xffffffffffffffff
+GLOBL shuffle203<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle204<>+0(SB)/8, $0x0b0e0104070a0d00
+DATA shuffle204<>+8(SB)/8, $0x0306090c0f020508
+DATA shuffle204<>+16(SB)/8, $0x0b0e0104070a0d00
+DATA shuffle204<>+24(SB)/8, $0x0306090c0f020508
+DATA shuffle204<>+32(SB)/8, $0x0b0e0104070a0d00
+DATA shuffle204<>+40(SB)/8, $0x0306090c0f020508
+DATA shuffle204<>+48(SB)/8, $0x0b0e0104070a0d00
+DATA shuffle204<>+56(SB)/8, $0x0306090c0f020508
+GLOBL shuffle204<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle205<>+0(SB)/8, $0x0e0104070a0d0003
+DATA shuffle205<>+8(SB)/8, $0x06090c0f0205080b
+DATA shuffle205<>+16(SB)/8, $0x0e0104070a0d0003
+DATA shuffle205<>+24(SB)/8, $0x06090c0f0205080b
+DATA shuffle205<>+32(SB)/8, $0x0e0104070a0d0003
+DATA shuffle205<>+40(SB)/8, $0x06090c0f0205080b
+DATA shuffle205<>+48(SB)/8, $0x0e0104070a0d0003
+DATA shuffle205<>+56(SB)/8, $0x06090c0f0205080b
+GLOBL shuffle205<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle206<>+0(SB)/8, $0x0104070a0d000306
+DATA shuffle206<>+8(SB)/8, $0x090c0f0205080b0e
+DATA shuffle206<>+16(SB)/8, $0x0104070a0d000306
+DATA shuffle206<>+24(SB)/8, $0x090c0f0205080b0e
+DATA shuffle206<>+32(SB)/8, $0x0104070a0d000306
+DATA shuffle206<>+40(SB)/8, $0x090c0f0205080b0e
+DATA shuffle206<>+48(SB)/8, $0x0104070a0d000306
+DATA shuffle206<>+56(SB)/8, $0x090c0f0205080b0e
+GLOBL shuffle206<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle207<>+0(SB)/8, $0x04070a0d00030609
+DATA shuffle207<>+8(SB)/8, $0x0c0f0205080b0e01
+DATA shuffle207<>+16(SB)/8, $0x04070a0d00030609
+DATA shuffle207<>+24(SB)/8, $0x0c0f0205080b0e01
+DATA shuffle207<>+32(SB)/8, $0x04070a0d00030609
+DATA shuffle207<>+40(SB)/8, $0x0c0f0205080b0e01
+DATA shuffle207<>+48(SB)/8, $0x04070a0d00030609
+DATA shuffle207<>+56(SB)/8, $0x0c0f0205080b0e01
+GLOBL shuffle207<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle208<>+0(SB)/8, $0x070a0d000306090c
+DATA shuffle208<>+8(SB)/8, $0x0f0205080b0e0104
+DATA shuffle208<>+16(SB)/8, $0x070a0d000306090c
+DATA shuffle208<>+24(SB)/8, $0x0f0205080b0e0104
+DATA shuffle208<>+32(SB)/8, $0x070a0d000306090c
+DATA shuffle208<>+40(SB)/8, $0x0f0205080b0e0104
+DATA shuffle208<>+48(SB)/8, $0x070a0d000306090c
+DATA shuffle208<>+56(SB)/8, $0x0f0205080b0e0104
+GLOBL shuffle208<>(SB), RODATA|NOPTR, $64
 
 // func zip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -4139,20 +4683,20 @@ TEXT ·zip5x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle175<>+0(SB), Z31; \
-	VMOVDQU64 shuffle176<>+0(SB), Z30; \
-	VMOVDQU64 shuffle177<>+0(SB), Z29; \
-	VMOVDQU64 shuffle178<>+0(SB), Z28; \
-	VMOVDQU64 shuffle179<>+0(SB), Z27; \
-group174: \
+	VMOVDQU64 shuffle209<>+0(SB), Z31; \
+	VMOVDQU64 shuffle210<>+0(SB), Z30; \
+	VMOVDQU64 shuffle211<>+0(SB), Z29; \
+	VMOVDQU64 shuffle212<>+0(SB), Z28; \
+	VMOVDQU64 shuffle213<>+0(SB), Z27; \
+group184: \
 	MOVQ rows+24(FP), R9; \
-row175: \
+row185: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last177; \
-chunks176: \
+	JB   last187; \
+chunks186: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x05, R10, R13; \
@@ -4196,75 +4740,75 @@ chunks176: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks176; \
-last177: \
+	JAE          chunks186; \
+last187: \
 	TESTQ R11, R11; \
-	JZ    rowdone178; \
+	JZ    rowdone188; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks176; \
-rowdone178: \
+	JMP   chunks186; \
+rowdone188: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row175; \
+	JNZ  row185; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group174; \
+	JNZ  group184; \
 	VZEROUPPER; \
 	RET
 	zip5x2AVX512BW_body
 
-DATA shuffle175<>+0(SB)/8, $0x0018001000080000
-DATA shuffle175<>+8(SB)/8, $0x0011000900010020
-DATA shuffle175<>+16(SB)/8, $0x000a000200210019
-DATA shuffle175<>+24(SB)/8, $0x00030022001a0012
-DATA shuffle175<>+32(SB)/8, $0x0023001b0013000b
-DATA shuffle175<>+40(SB)/8, $0x001c0014000c0004
-DATA shuffle175<>+48(SB)/8, $0x0015000d00050024
-DATA shuffle175<>+56(SB)/8, $0x000e00060025001d
-GLOBL shuffle175<>(SB), RODATA|NOPTR, $64
+DATA shuffle209<>+0(SB)/8, $0x0018001000080000
+DATA shuffle209<>+8(SB)/8, $0x0011000900010020
+DATA shuffle209<>+16(SB)/8, $0x000a000200210019
+DATA shuffle209<>+24(SB)/8, $0x00030022001a0012
+DATA shuffle209<>+32(SB)/8, $0x0023001b0013000b
+DATA shuffle209<>+40(SB)/8, $0x001c0014000c0004
+DATA shuffle209<>+48(SB)/8, $0x0015000d00050024
+DATA shuffle209<>+56(SB)/8, $0x000e00060025001d
+GLOBL shuffle209<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle176<>+0(SB)/8, $0x0000002000180010
-DATA shuffle176<>+8(SB)/8, $0x0021001900110008
-DATA shuffle176<>+16(SB)/8, $0x001a001200090001
-DATA shuffle176<>+24(SB)/8, $0x0013000a00020022
-DATA shuffle176<>+32(SB)/8, $0x000b00030023001b
-DATA shuffle176<>+40(SB)/8, $0x00040024001c0014
-DATA shuffle176<>+48(SB)/8, $0x0025001d0015000c
-DATA shuffle176<>+56(SB)/8, $0x001e0016000d0005
-GLOBL shuffle176<>(SB), RODATA|NOPTR, $64
+DATA shuffle210<>+0(SB)/8, $0x0000002000180010
+DATA shuffle210<>+8(SB)/8, $0x0021001900110008
+DATA shuffle210<>+16(SB)/8, $0x001a001200090001
+DATA shuffle210<>+24(SB)/8, $0x0013000a00020022
+DATA shuffle210<>+32(SB)/8, $0x000b00030023001b
+DATA shuffle210<>+40(SB)/8, $0x00040024001c0014
+DATA shuffle210<>+48(SB)/8, $0x0025001d0015000c
+DATA shuffle210<>+56(SB)/8, $0x001e0016000d0005
+GLOBL shuffle210<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle177<>+0(SB)/8, $0x0010000800000020
-DATA shuffle177<>+8(SB)/8, $0x0009000100210018
-DATA shuffle177<>+16(SB)/8, $0x0002002200190011
-DATA shuffle177<>+24(SB)/8, $0x0023001a0012000a
-DATA shuffle177<>+32(SB)/8, $0x001b0013000b0003
-DATA shuffle177<>+40(SB)/8, $0x0014000c00040024
-DATA shuffle177<>+48(SB)/8, $0x000d00050025001c
-DATA shuffle177<>+56(SB)/8, $0x00060026001d0015
-GLOBL shuffle177<>(SB), RODATA|NOPTR, $64
+DATA shuffle211<>+0(SB)/8, $0x0010000800000020
+DATA shuffle211<>+8(SB)/8, $0x0009000100210018
+DATA shuffle211<>+16(SB)/8, $0x0002002200190011
+DATA shuffle211<>+24(SB)/8, $0x0023001a0012000a
+DATA shuffle211<>+32(SB)/8, $0x001b0013000b0003
+DATA shuffle211<>+40(SB)/8, $0x0014000c00040024
+DATA shuffle211<>+48(SB)/8, $0x000d00050025001c
+DATA shuffle211<>+56(SB)/8, $0x00060026001d0015
+GLOBL shuffle211<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle178<>+0(SB)/8, $0x0020001800100008
-DATA shuffle178<>+8(SB)/8, $0x0019001100090000
-DATA shuffle178<>+16(SB)/8, $0x0012000a00010021
-DATA shuffle178<>+24(SB)/8, $0x000b00020022001a
-DATA shuffle178<>+32(SB)/8, $0x00030023001b0013
-DATA shuffle178<>+40(SB)/8, $0x0024001c0014000c
-DATA shuffle178<>+48(SB)/8, $0x001d0015000d0004
-DATA shuffle178<>+56(SB)/8, $0x0016000e00050025
-GLOBL shuffle178<>(SB), RODATA|NOPTR, $64
+DATA shuffle212<>+0(SB)/8, $0x0020001800100008
+DATA shuffle212<>+8(SB)/8, $0x0019001100090000
+DATA shuffle212<>+16(SB)/8, $0x0012000a00010021
+DATA shuffle212<>+24(SB)/8, $0x000b00020022001a
+DATA shuffle212<>+32(SB)/8, $0x00030023001b0013
+DATA shuffle212<>+40(SB)/8, $0x0024001c0014000c
+DATA shuffle212<>+48(SB)/8, $0x001d0015000d0004
+DATA shuffle212<>+56(SB)/8, $0x0016000e00050025
+GLOBL shuffle212<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle179<>+0(SB)/8, $0x000a000200210019
-DATA shuffle179<>+8(SB)/8, $0x00030022001a0012
-DATA shuffle179<>+16(SB)/8, $0x0023001b0013000b
-DATA shuffle179<>+24(SB)/8, $0x001c0014000c0004
-DATA shuffle179<>+32(SB)/8, $0x0015000d00050024
-DATA shuffle179<>+40(SB)/8, $0x000e00060025001d
-DATA shuffle179<>+48(SB)/8, $0x00070026001e0016
-DATA shuffle179<>+56(SB)/8, $0x0027001f0017000f
-GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
+DATA shuffle213<>+0(SB)/8, $0x000a000200210019
+DATA shuffle213<>+8(SB)/8, $0x00030022001a0012
+DATA shuffle213<>+16(SB)/8, $0x0023001b0013000b
+DATA shuffle213<>+24(SB)/8, $0x001c0014000c0004
+DATA shuffle213<>+32(SB)/8, $0x0015000d00050024
+DATA shuffle213<>+40(SB)/8, $0x000e00060025001d
+DATA shuffle213<>+48(SB)/8, $0x00070026001e0016
+DATA shuffle213<>+56(SB)/8, $0x0027001f0017000f
+GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
 
 // func zip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -4277,20 +4821,20 @@ TEXT ·zip5x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle180<>+0(SB), Z31; \
-	VMOVDQU64 shuffle181<>+0(SB), Z30; \
-	VMOVDQU64 shuffle182<>+0(SB), Z29; \
-	VMOVDQU64 shuffle183<>+0(SB), Z28; \
-	VMOVDQU64 shuffle184<>+0(SB), Z27; \
-group179: \
+	VMOVDQU64 shuffle214<>+0(SB), Z31; \
+	VMOVDQU64 shuffle215<>+0(SB), Z30; \
+	VMOVDQU64 shuffle216<>+0(SB), Z29; \
+	VMOVDQU64 shuffle217<>+0(SB), Z28; \
+	VMOVDQU64 shuffle218<>+0(SB), Z27; \
+group189: \
 	MOVQ rows+24(FP), R9; \
-row180: \
+row190: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last182; \
-chunks181: \
+	JB   last192; \
+chunks191: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x05, R10, R13; \
@@ -4334,75 +4878,75 @@ chunks181: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks181; \
-last182: \
+	JAE          chunks191; \
+last192: \
 	TESTQ R11, R11; \
-	JZ    rowdone183; \
+	JZ    rowdone193; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks181; \
-rowdone183: \
+	JMP   chunks191; \
+rowdone193: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row180; \
+	JNZ  row190; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group179; \
+	JNZ  group189; \
 	VZEROUPPER; \
 	RET
 	zip5x4AVX512BW_body
 
-DATA shuffle180<>+0(SB)/8, $0x0000000400000000
-DATA shuffle180<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle180<>+16(SB)/8, $0x0000000100000010
-DATA shuffle180<>+24(SB)/8, $0x0000000900000005
-DATA shuffle180<>+32(SB)/8, $0x000000110000000d
-DATA shuffle180<>+40(SB)/8, $0x0000000600000002
-DATA shuffle180<>+48(SB)/8, $0x0000000e0000000a
-DATA shuffle180<>+56(SB)/8, $0x0000000300000012
-GLOBL shuffle180<>(SB), RODATA|NOPTR, $64
+DATA shuffle214<>+0(SB)/8, $0x0000000400000000
+DATA shuffle214<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle214<>+16(SB)/8, $0x0000000100000010
+DATA shuffle214<>+24(SB)/8, $0x0000000900000005
+DATA shuffle214<>+32(SB)/8, $0x000000110000000d
+DATA shuffle214<>+40(SB)/8, $0x0000000600000002
+DATA shuffle214<>+48(SB)/8, $0x0000000e0000000a
+DATA shuffle214<>+56(SB)/8, $0x0000000300000012
+GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle181<>+0(SB)/8, $0x0000000800000004
-DATA shuffle181<>+8(SB)/8, $0x000000100000000c
-DATA shuffle181<>+16(SB)/8, $0x0000000500000000
-DATA shuffle181<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle181<>+32(SB)/8, $0x0000000100000011
-DATA shuffle181<>+40(SB)/8, $0x0000000a00000006
-DATA shuffle181<>+48(SB)/8, $0x000000120000000e
-DATA shuffle181<>+56(SB)/8, $0x0000000700000002
-GLOBL shuffle181<>(SB), RODATA|NOPTR, $64
+DATA shuffle215<>+0(SB)/8, $0x0000000800000004
+DATA shuffle215<>+8(SB)/8, $0x000000100000000c
+DATA shuffle215<>+16(SB)/8, $0x0000000500000000
+DATA shuffle215<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle215<>+32(SB)/8, $0x0000000100000011
+DATA shuffle215<>+40(SB)/8, $0x0000000a00000006
+DATA shuffle215<>+48(SB)/8, $0x000000120000000e
+DATA shuffle215<>+56(SB)/8, $0x0000000700000002
+GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle182<>+0(SB)/8, $0x0000000c00000008
-DATA shuffle182<>+8(SB)/8, $0x0000000000000010
-DATA shuffle182<>+16(SB)/8, $0x0000000900000004
-DATA shuffle182<>+24(SB)/8, $0x000000110000000d
-DATA shuffle182<>+32(SB)/8, $0x0000000500000001
-DATA shuffle182<>+40(SB)/8, $0x0000000e0000000a
-DATA shuffle182<>+48(SB)/8, $0x0000000200000012
-DATA shuffle182<>+56(SB)/8, $0x0000000b00000006
-GLOBL shuffle182<>(SB), RODATA|NOPTR, $64
+DATA shuffle216<>+0(SB)/8, $0x0000000c00000008
+DATA shuffle216<>+8(SB)/8, $0x0000000000000010
+DATA shuffle216<>+16(SB)/8, $0x0000000900000004
+DATA shuffle216<>+24(SB)/8, $0x000000110000000d
+DATA shuffle216<>+32(SB)/8, $0x0000000500000001
+DATA shuffle216<>+40(SB)/8, $0x0000000e0000000a
+DATA shuffle216<>+48(SB)/8, $0x0000000200000012
+DATA shuffle216<>+56(SB)/8, $0x0000000b00000006
+GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle183<>+0(SB)/8, $0x000000100000000c
-DATA shuffle183<>+8(SB)/8, $0x0000000400000000
-DATA shuffle183<>+16(SB)/8, $0x0000000d00000008
-DATA shuffle183<>+24(SB)/8, $0x0000000100000011
-DATA shuffle183<>+32(SB)/8, $0x0000000900000005
-DATA shuffle183<>+40(SB)/8, $0x000000120000000e
-DATA shuffle183<>+48(SB)/8, $0x0000000600000002
-DATA shuffle183<>+56(SB)/8, $0x0000000f0000000a
-GLOBL shuffle183<>(SB), RODATA|NOPTR, $64
+DATA shuffle217<>+0(SB)/8, $0x000000100000000c
+DATA shuffle217<>+8(SB)/8, $0x0000000400000000
+DATA shuffle217<>+16(SB)/8, $0x0000000d00000008
+DATA shuffle217<>+24(SB)/8, $0x0000000100000011
+DATA shuffle217<>+32(SB)/8, $0x0000000900000005
+DATA shuffle217<>+40(SB)/8, $0x000000120000000e
+DATA shuffle217<>+48(SB)/8, $0x0000000600000002
+DATA shuffle217<>+56(SB)/8, $0x0000000f0000000a
+GLOBL shuffle217<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle184<>+0(SB)/8, $0x0000000100000010
-DATA shuffle184<>+8(SB)/8, $0x0000000900000005
-DATA shuffle184<>+16(SB)/8, $0x000000110000000d
-DATA shuffle184<>+24(SB)/8, $0x0000000600000002
-DATA shuffle184<>+32(SB)/8, $0x0000000e0000000a
-DATA shuffle184<>+40(SB)/8, $0x0000000300000012
-DATA shuffle184<>+48(SB)/8, $0x0000000b00000007
-DATA shuffle184<>+56(SB)/8, $0x000000130000000f
-GLOBL shuffle184<>(SB), RODATA|NOPTR, $64
+DATA shuffle218<>+0(SB)/8, $0x0000000100000010
+DATA shuffle218<>+8(SB)/8, $0x0000000900000005
+DATA shuffle218<>+16(SB)/8, $0x000000110000000d
+DATA shuffle218<>+24(SB)/8, $0x0000000600000002
+DATA shuffle218<>+32(SB)/8, $0x0000000e0000000a
+DATA shuffle218<>+40(SB)/8, $0x0000000300000012
+DATA shuffle218<>+48(SB)/8, $0x0000000b00000007
+DATA shuffle218<>+56(SB)/8, $0x000000130000000f
+GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
 
 // func zip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -4415,20 +4959,20 @@ TEXT ·zip5x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle185<>+0(SB), Z31; \
-	VMOVDQU64 shuffle186<>+0(SB), Z30; \
-	VMOVDQU64 shuffle187<>+0(SB), Z29; \
-	VMOVDQU64 shuffle188<>+0(SB), Z28; \
-	VMOVDQU64 shuffle189<>+0(SB), Z27; \
-group184: \
+	VMOVDQU64 shuffle219<>+0(SB), Z31; \
+	VMOVDQU64 shuffle220<>+0(SB), Z30; \
+	VMOVDQU64 shuffle221<>+0(SB), Z29; \
+	VMOVDQU64 shuffle222<>+0(SB), Z28; \
+	VMOVDQU64 shuffle223<>+0(SB), Z27; \
+group194: \
 	MOVQ rows+24(FP), R9; \
-row185: \
+row195: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last187; \
-chunks186: \
+	JB   last197; \
+chunks196: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x05, R10, R13; \
@@ -4472,75 +5016,75 @@ chunks186: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks186; \
-last187: \
+	JAE          chunks196; \
+last197: \
 	TESTQ R11, R11; \
-	JZ    rowdone188; \
+	JZ    rowdone198; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks186; \
-rowdone188: \
+	JMP   chunks196; \
+rowdone198: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row185; \
+	JNZ  row195; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group184; \
+	JNZ  group194; \
 	VZEROUPPER; \
 	RET
 	zip5x8AVX512BW_body
 
-DATA shuffle185<>+0(SB)/8, $0x0000000000000000
-DATA shuffle185<>+8(SB)/8, $0x0000000000000002
-DATA shuffle185<>+16(SB)/8, $0x0000000000000004
-DATA shuffle185<>+24(SB)/8, $0x0000000000000006
-DATA shuffle185<>+32(SB)/8, $0x0000000000000008
-DATA shuffle185<>+40(SB)/8, $0x0000000000000001
-DATA shuffle185<>+48(SB)/8, $0x0000000000000003
-DATA shuffle185<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle185<>(SB), RODATA|NOPTR, $64
+DATA shuffle219<>+0(SB)/8, $0x0000000000000000
+DATA shuffle219<>+8(SB)/8, $0x0000000000000002
+DATA shuffle219<>+16(SB)/8, $0x0000000000000004
+DATA shuffle219<>+24(SB)/8, $0x0000000000000006
+DATA shuffle219<>+32(SB)/8, $0x0000000000000008
+DATA shuffle219<>+40(SB)/8, $0x0000000000000001
+DATA shuffle219<>+48(SB)/8, $0x0000000000000003
+DATA shuffle219<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle186<>+0(SB)/8, $0x0000000000000006
-DATA shuffle186<>+8(SB)/8, $0x0000000000000008
-DATA shuffle186<>+16(SB)/8, $0x0000000000000000
-DATA shuffle186<>+24(SB)/8, $0x0000000000000002
-DATA shuffle186<>+32(SB)/8, $0x0000000000000004
-DATA shuffle186<>+40(SB)/8, $0x0000000000000007
-DATA shuffle186<>+48(SB)/8, $0x0000000000000009
-DATA shuffle186<>+56(SB)/8, $0x0000000000000001
-GLOBL shuffle186<>(SB), RODATA|NOPTR, $64
+DATA shuffle220<>+0(SB)/8, $0x0000000000000006
+DATA shuffle220<>+8(SB)/8, $0x0000000000000008
+DATA shuffle220<>+16(SB)/8, $0x0000000000000000
+DATA shuffle220<>+24(SB)/8, $0x0000000000000002
+DATA shuffle220<>+32(SB)/8, $0x0000000000000004
+DATA shuffle220<>+40(SB)/8, $0x0000000000000007
+DATA shuffle220<>+48(SB)/8, $0x0000000000000009
+DATA shuffle220<>+56(SB)/8, $0x0000000000000001
+GLOBL shuffle220<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle187<>+0(SB)/8, $0x0000000000000002
-DATA shuffle187<>+8(SB)/8, $0x0000000000000004
-DATA shuffle187<>+16(SB)/8, $0x0000000000000006
-DATA shuffle187<>+24(SB)/8, $0x0000000000000008
-DATA shuffle187<>+32(SB)/8, $0x0000000000000000
-DATA shuffle187<>+40(SB)/8, $0x0000000000000003
-DATA shuffle187<>+48(SB)/8, $0x0000000000000005
-DATA shuffle187<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle187<>(SB), RODATA|NOPTR, $64
+DATA shuffle221<>+0(SB)/8, $0x0000000000000002
+DATA shuffle221<>+8(SB)/8, $0x0000000000000004
+DATA shuffle221<>+16(SB)/8, $0x0000000000000006
+DATA shuffle221<>+24(SB)/8, $0x0000000000000008
+DATA shuffle221<>+32(SB)/8, $0x0000000000000000
+DATA shuffle221<>+40(SB)/8, $0x0000000000000003
+DATA shuffle221<>+48(SB)/8, $0x0000000000000005
+DATA shuffle221<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle221<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle188<>+0(SB)/8, $0x0000000000000008
-DATA shuffle188<>+8(SB)/8, $0x0000000000000000
-DATA shuffle188<>+16(SB)/8, $0x0000000000000002
-DATA shuffle188<>+24(SB)/8, $0x0000000000000004
-DATA shuffle188<>+32(SB)/8, $0x0000000000000006
-DATA shuffle188<>+40(SB)/8, $0x0000000000000009
-DATA shuffle188<>+48(SB)/8, $0x0000000000000001
-DATA shuffle188<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle188<>(SB), RODATA|NOPTR, $64
+DATA shuffle222<>+0(SB)/8, $0x0000000000000008
+DATA shuffle222<>+8(SB)/8, $0x0000000000000000
+DATA shuffle222<>+16(SB)/8, $0x0000000000000002
+DATA shuffle222<>+24(SB)/8, $0x0000000000000004
+DATA shuffle222<>+32(SB)/8, $0x0000000000000006
+DATA shuffle222<>+40(SB)/8, $0x0000000000000009
+DATA shuffle222<>+48(SB)/8, $0x0000000000000001
+DATA shuffle222<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle222<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle189<>+0(SB)/8, $0x0000000000000004
-DATA shuffle189<>+8(SB)/8, $0x0000000000000006
-DATA shuffle189<>+16(SB)/8, $0x0000000000000008
-DATA shuffle189<>+24(SB)/8, $0x0000000000000001
-DATA shuffle189<>+32(SB)/8, $0x0000000000000003
-DATA shuffle189<>+40(SB)/8, $0x0000000000000005
-DATA shuffle189<>+48(SB)/8, $0x0000000000000007
-DATA shuffle189<>+56(SB)/8, $0x0000000000000009
-GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
+DATA shuffle223<>+0(SB)/8, $0x0000000000000004
+DATA shuffle223<>+8(SB)/8, $0x0000000000000006
+DATA shuffle223<>+16(SB)/8, $0x0000000000000008
+DATA shuffle223<>+24(SB)/8, $0x0000000000000001
+DATA shuffle223<>+32(SB)/8, $0x0000000000000003
+DATA shuffle223<>+40(SB)/8, $0x0000000000000005
+DATA shuffle223<>+48(SB)/8, $0x0000000000000007
+DATA shuffle223<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
 
 // func zip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -4552,19 +5096,19 @@ TEXT ·zip6x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle190<>+0(SB), Z31; \
-	VMOVDQU64 shuffle191<>+0(SB), Z30; \
-	VMOVDQU64 shuffle192<>+0(SB), Z29; \
-	VMOVDQU64 shuffle193<>+0(SB), Z28; \
-group189: \
+	VMOVDQU64 shuffle224<>+0(SB), Z31; \
+	VMOVDQU64 shuffle225<>+0(SB), Z30; \
+	VMOVDQU64 shuffle226<>+0(SB), Z29; \
+	VMOVDQU64 shuffle227<>+0(SB), Z28; \
+group199: \
 	MOVQ rows+24(FP), R8; \
-row190: \
+row200: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last192; \
-chunks191: \
+	JB   last202; \
+chunks201: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	IMUL3Q       $0x06, R9, R12; \
@@ -4621,65 +5165,65 @@ chunks191: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks191; \
-last192: \
+	JAE          chunks201; \
+last202: \
 	TESTQ R10, R10; \
-	JZ    rowdone193; \
+	JZ    rowdone203; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks191; \
-rowdone193: \
+	JMP   chunks201; \
+rowdone203: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row190; \
+	JNZ  row200; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group189; \
+	JNZ  group199; \
 	VZEROUPPER; \
 	RET
 	zip6x2AVX512BW_body
 
-DATA shuffle190<>+0(SB)/8, $0x0018001000080000
-DATA shuffle190<>+8(SB)/8, $0x0009000100280020
-DATA shuffle190<>+16(SB)/8, $0x0029002100190011
-DATA shuffle190<>+24(SB)/8, $0x001a0012000a0002
-DATA shuffle190<>+32(SB)/8, $0x000b0003002a0022
-DATA shuffle190<>+40(SB)/8, $0x002b0023001b0013
-DATA shuffle190<>+48(SB)/8, $0x001c0014000c0004
-DATA shuffle190<>+56(SB)/8, $0x000d0005002c0024
-GLOBL shuffle190<>(SB), RODATA|NOPTR, $64
+DATA shuffle224<>+0(SB)/8, $0x0018001000080000
+DATA shuffle224<>+8(SB)/8, $0x0009000100280020
+DATA shuffle224<>+16(SB)/8, $0x0029002100190011
+DATA shuffle224<>+24(SB)/8, $0x001a0012000a0002
+DATA shuffle224<>+32(SB)/8, $0x000b0003002a0022
+DATA shuffle224<>+40(SB)/8, $0x002b0023001b0013
+DATA shuffle224<>+48(SB)/8, $0x001c0014000c0004
+DATA shuffle224<>+56(SB)/8, $0x000d0005002c0024
+GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle191<>+0(SB)/8, $0x0028002000180010
-DATA shuffle191<>+8(SB)/8, $0x0019001100080000
-DATA shuffle191<>+16(SB)/8, $0x0009000100290021
-DATA shuffle191<>+24(SB)/8, $0x002a0022001a0012
-DATA shuffle191<>+32(SB)/8, $0x001b0013000a0002
-DATA shuffle191<>+40(SB)/8, $0x000b0003002b0023
-DATA shuffle191<>+48(SB)/8, $0x002c0024001c0014
-DATA shuffle191<>+56(SB)/8, $0x001d0015000c0004
-GLOBL shuffle191<>(SB), RODATA|NOPTR, $64
+DATA shuffle225<>+0(SB)/8, $0x0028002000180010
+DATA shuffle225<>+8(SB)/8, $0x0019001100080000
+DATA shuffle225<>+16(SB)/8, $0x0009000100290021
+DATA shuffle225<>+24(SB)/8, $0x002a0022001a0012
+DATA shuffle225<>+32(SB)/8, $0x001b0013000a0002
+DATA shuffle225<>+40(SB)/8, $0x000b0003002b0023
+DATA shuffle225<>+48(SB)/8, $0x002c0024001c0014
+DATA shuffle225<>+56(SB)/8, $0x001d0015000c0004
+GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle192<>+0(SB)/8, $0x0008000000280020
-DATA shuffle192<>+8(SB)/8, $0x0029002100180010
-DATA shuffle192<>+16(SB)/8, $0x0019001100090001
-DATA shuffle192<>+24(SB)/8, $0x000a0002002a0022
-DATA shuffle192<>+32(SB)/8, $0x002b0023001a0012
-DATA shuffle192<>+40(SB)/8, $0x001b0013000b0003
-DATA shuffle192<>+48(SB)/8, $0x000c0004002c0024
-DATA shuffle192<>+56(SB)/8, $0x002d0025001c0014
-GLOBL shuffle192<>(SB), RODATA|NOPTR, $64
+DATA shuffle226<>+0(SB)/8, $0x0008000000280020
+DATA shuffle226<>+8(SB)/8, $0x0029002100180010
+DATA shuffle226<>+16(SB)/8, $0x0019001100090001
+DATA shuffle226<>+24(SB)/8, $0x000a0002002a0022
+DATA shuffle226<>+32(SB)/8, $0x002b0023001a0012
+DATA shuffle226<>+40(SB)/8, $0x001b0013000b0003
+DATA shuffle226<>+48(SB)/8, $0x000c0004002c0024
+DATA shuffle226<>+56(SB)/8, $0x002d0025001c0014
+GLOBL shuffle226<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle193<>+0(SB)/8, $0x000b0003002a0022
-DATA shuffle193<>+8(SB)/8, $0x002b0023001b0013
-DATA shuffle193<>+16(SB)/8, $0x001c0014000c0004
-DATA shuffle193<>+24(SB)/8, $0x000d0005002c0024
-DATA shuffle193<>+32(SB)/8, $0x002d0025001d0015
-DATA shuffle193<>+40(SB)/8, $0x001e0016000e0006
-DATA shuffle193<>+48(SB)/8, $0x000f0007002e0026
-DATA shuffle193<>+56(SB)/8, $0x002f0027001f0017
-GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
+DATA shuffle227<>+0(SB)/8, $0x000b0003002a0022
+DATA shuffle227<>+8(SB)/8, $0x002b0023001b0013
+DATA shuffle227<>+16(SB)/8, $0x001c0014000c0004
+DATA shuffle227<>+24(SB)/8, $0x000d0005002c0024
+DATA shuffle227<>+32(SB)/8, $0x002d0025001d0015
+DATA shuffle227<>+40(SB)/8, $0x001e0016000e0006
+DATA shuffle227<>+48(SB)/8, $0x000f0007002e0026
+DATA shuffle227<>+56(SB)/8, $0x002f0027001f0017
+GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
 
 // func zip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -4691,19 +5235,19 @@ TEXT ·zip6x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle194<>+0(SB), Z31; \
-	VMOVDQU64 shuffle195<>+0(SB), Z30; \
-	VMOVDQU64 shuffle196<>+0(SB), Z29; \
-	VMOVDQU64 shuffle197<>+0(SB), Z28; \
-group194: \
+	VMOVDQU64 shuffle228<>+0(SB), Z31; \
+	VMOVDQU64 shuffle229<>+0(SB), Z30; \
+	VMOVDQU64 shuffle230<>+0(SB), Z29; \
+	VMOVDQU64 shuffle231<>+0(SB), Z28; \
+group204: \
 	MOVQ rows+24(FP), R8; \
-row195: \
+row205: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last197; \
-chunks196: \
+	JB   last207; \
+chunks206: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	IMUL3Q       $0x06, R9, R12; \
@@ -4760,65 +5304,65 @@ chunks196: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks196; \
-last197: \
+	JAE          chunks206; \
+last207: \
 	TESTQ R10, R10; \
-	JZ    rowdone198; \
+	JZ    rowdone208; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks196; \
-rowdone198: \
+	JMP   chunks206; \
+rowdone208: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row195; \
+	JNZ  row205; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group194; \
+	JNZ  group204; \
 	VZEROUPPER; \
 	RET
 	zip6x4AVX512BW_body
 
-DATA shuffle194<>+0(SB)/8, $0x0000000400000000
-DATA shuffle194<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle194<>+16(SB)/8, $0x0000001400000010
-DATA shuffle194<>+24(SB)/8, $0x0000000500000001
-DATA shuffle194<>+32(SB)/8, $0x0000000d00000009
-DATA shuffle194<>+40(SB)/8, $0x0000001500000011
-DATA shuffle194<>+48(SB)/8, $0x0000000600000002
-DATA shuffle194<>+56(SB)/8, $0x0000000e0000000a
-GLOBL shuffle194<>(SB), RODATA|NOPTR, $64
+DATA shuffle228<>+0(SB)/8, $0x0000000400000000
+DATA shuffle228<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle228<>+16(SB)/8, $0x0000001400000010
+DATA shuffle228<>+24(SB)/8, $0x0000000500000001
+DATA shuffle228<>+32(SB)/8, $0x0000000d00000009
+DATA shuffle228<>+40(SB)/8, $0x0000001500000011
+DATA shuffle228<>+48(SB)/8, $0x0000000600000002
+DATA shuffle228<>+56(SB)/8, $0x0000000e0000000a
+GLOBL shuffle228<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle195<>+0(SB)/8, $0x0000001400000010
-DATA shuffle195<>+8(SB)/8, $0x0000000400000000
-DATA shuffle195<>+16(SB)/8, $0x0000000c00000008
-DATA shuffle195<>+24(SB)/8, $0x0000001500000011
-DATA shuffle195<>+32(SB)/8, $0x0000000500000001
-DATA shuffle195<>+40(SB)/8, $0x0000000d00000009
-DATA shuffle195<>+48(SB)/8, $0x0000001600000012
-DATA shuffle195<>+56(SB)/8, $0x0000000600000002
-GLOBL shuffle195<>(SB), RODATA|NOPTR, $64
+DATA shuffle229<>+0(SB)/8, $0x0000001400000010
+DATA shuffle229<>+8(SB)/8, $0x0000000400000000
+DATA shuffle229<>+16(SB)/8, $0x0000000c00000008
+DATA shuffle229<>+24(SB)/8, $0x0000001500000011
+DATA shuffle229<>+32(SB)/8, $0x0000000500000001
+DATA shuffle229<>+40(SB)/8, $0x0000000d00000009
+DATA shuffle229<>+48(SB)/8, $0x0000001600000012
+DATA shuffle229<>+56(SB)/8, $0x0000000600000002
+GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle196<>+0(SB)/8, $0x0000000c00000008
-DATA shuffle196<>+8(SB)/8, $0x0000001400000010
-DATA shuffle196<>+16(SB)/8, $0x0000000400000000
-DATA shuffle196<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle196<>+32(SB)/8, $0x0000001500000011
-DATA shuffle196<>+40(SB)/8, $0x0000000500000001
-DATA shuffle196<>+48(SB)/8, $0x0000000e0000000a
-DATA shuffle196<>+56(SB)/8, $0x0000001600000012
-GLOBL shuffle196<>(SB), RODATA|NOPTR, $64
+DATA shuffle230<>+0(SB)/8, $0x0000000c00000008
+DATA shuffle230<>+8(SB)/8, $0x0000001400000010
+DATA shuffle230<>+16(SB)/8, $0x0000000400000000
+DATA shuffle230<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle230<>+32(SB)/8, $0x0000001500000011
+DATA shuffle230<>+40(SB)/8, $0x0000000500000001
+DATA shuffle230<>+48(SB)/8, $0x0000000e0000000a
+DATA shuffle230<>+56(SB)/8, $0x0000001600000012
+GLOBL shuffle230<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle197<>+0(SB)/8, $0x0000000d00000009
-DATA shuffle197<>+8(SB)/8, $0x0000001500000011
-DATA shuffle197<>+16(SB)/8, $0x0000000600000002
-DATA shuffle197<>+24(SB)/8, $0x0000000e0000000a
-DATA shuffle197<>+32(SB)/8, $0x0000001600000012
-DATA shuffle197<>+40(SB)/8, $0x0000000700000003
-DATA shuffle197<>+48(SB)/8, $0x0000000f0000000b
-DATA shuffle197<>+56(SB)/8, $0x0000001700000013
-GLOBL shuffle197<>(SB), RODATA|NOPTR, $64
+DATA shuffle231<>+0(SB)/8, $0x0000000d00000009
+DATA shuffle231<>+8(SB)/8, $0x0000001500000011
+DATA shuffle231<>+16(SB)/8, $0x0000000600000002
+DATA shuffle231<>+24(SB)/8, $0x0000000e0000000a
+DATA shuffle231<>+32(SB)/8, $0x0000001600000012
+DATA shuffle231<>+40(SB)/8, $0x0000000700000003
+DATA shuffle231<>+48(SB)/8, $0x0000000f0000000b
+DATA shuffle231<>+56(SB)/8, $0x0000001700000013
+GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
 
 // func zip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -4830,19 +5374,19 @@ TEXT ·zip6x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle198<>+0(SB), Z31; \
-	VMOVDQU64 shuffle199<>+0(SB), Z30; \
-	VMOVDQU64 shuffle200<>+0(SB), Z29; \
-	VMOVDQU64 shuffle201<>+0(SB), Z28; \
-group199: \
+	VMOVDQU64 shuffle232<>+0(SB), Z31; \
+	VMOVDQU64 shuffle233<>+0(SB), Z30; \
+	VMOVDQU64 shuffle234<>+0(SB), Z29; \
+	VMOVDQU64 shuffle235<>+0(SB), Z28; \
+group209: \
 	MOVQ rows+24(FP), R8; \
-row200: \
+row210: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last202; \
-chunks201: \
+	JB   last212; \
+chunks211: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	IMUL3Q       $0x06, R9, R12; \
@@ -4899,65 +5443,486 @@ chunks201: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks201; \
-last202: \
+	JAE          chunks211; \
+last212: \
 	TESTQ R10, R10; \
-	JZ    rowdone203; \
+	JZ    rowdone213; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks201; \
-rowdone203: \
+	JMP   chunks211; \
+rowdone213: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row200; \
+	JNZ  row210; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group199; \
+	JNZ  group209; \
 	VZEROUPPER; \
 	RET
 	zip6x8AVX512BW_body
 
-DATA shuffle198<>+0(SB)/8, $0x0000000000000000
-DATA shuffle198<>+8(SB)/8, $0x0000000000000002
-DATA shuffle198<>+16(SB)/8, $0x0000000000000004
-DATA shuffle198<>+24(SB)/8, $0x0000000000000006
-DATA shuffle198<>+32(SB)/8, $0x0000000000000008
-DATA shuffle198<>+40(SB)/8, $0x000000000000000a
-DATA shuffle198<>+48(SB)/8, $0x0000000000000001
-DATA shuffle198<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle198<>(SB), RODATA|NOPTR, $64
+DATA shuffle232<>+0(SB)/8, $0x0000000000000000
+DATA shuffle232<>+8(SB)/8, $0x0000000000000002
+DATA shuffle232<>+16(SB)/8, $0x0000000000000004
+DATA shuffle232<>+24(SB)/8, $0x0000000000000006
+DATA shuffle232<>+32(SB)/8, $0x0000000000000008
+DATA shuffle232<>+40(SB)/8, $0x000000000000000a
+DATA shuffle232<>+48(SB)/8, $0x0000000000000001
+DATA shuffle232<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle232<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle199<>+0(SB)/8, $0x0000000000000004
-DATA shuffle199<>+8(SB)/8, $0x0000000000000006
-DATA shuffle199<>+16(SB)/8, $0x0000000000000008
-DATA shuffle199<>+24(SB)/8, $0x000000000000000a
-DATA shuffle199<>+32(SB)/8, $0x0000000000000000
-DATA shuffle199<>+40(SB)/8, $0x0000000000000002
-DATA shuffle199<>+48(SB)/8, $0x0000000000000005
-DATA shuffle199<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle199<>(SB), RODATA|NOPTR, $64
+DATA shuffle233<>+0(SB)/8, $0x0000000000000004
+DATA shuffle233<>+8(SB)/8, $0x0000000000000006
+DATA shuffle233<>+16(SB)/8, $0x0000000000000008
+DATA shuffle233<>+24(SB)/8, $0x000000000000000a
+DATA shuffle233<>+32(SB)/8, $0x0000000000000000
+DATA shuffle233<>+40(SB)/8, $0x0000000000000002
+DATA shuffle233<>+48(SB)/8, $0x0000000000000005
+DATA shuffle233<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle233<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle200<>+0(SB)/8, $0x0000000000000008
-DATA shuffle200<>+8(SB)/8, $0x000000000000000a
-DATA shuffle200<>+16(SB)/8, $0x0000000000000000
-DATA shuffle200<>+24(SB)/8, $0x0000000000000002
-DATA shuffle200<>+32(SB)/8, $0x0000000000000004
-DATA shuffle200<>+40(SB)/8, $0x0000000000000006
-DATA shuffle200<>+48(SB)/8, $0x0000000000000009
-DATA shuffle200<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle200<>(SB), RODATA|NOPTR, $64
+DATA shuffle234<>+0(SB)/8, $0x0000000000000008
+DATA shuffle234<>+8(SB)/8, $0x000000000000000a
+DATA shuffle234<>+16(SB)/8, $0x0000000000000000
+DATA shuffle234<>+24(SB)/8, $0x0000000000000002
+DATA shuffle234<>+32(SB)/8, $0x0000000000000004
+DATA shuffle234<>+40(SB)/8, $0x0000000000000006
+DATA shuffle234<>+48(SB)/8, $0x0000000000000009
+DATA shuffle234<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle234<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle201<>+0(SB)/8, $0x0000000000000008
-DATA shuffle201<>+8(SB)/8, $0x000000000000000a
-DATA shuffle201<>+16(SB)/8, $0x0000000000000001
-DATA shuffle201<>+24(SB)/8, $0x0000000000000003
-DATA shuffle201<>+32(SB)/8, $0x0000000000000005
-DATA shuffle201<>+40(SB)/8, $0x0000000000000007
-DATA shuffle201<>+48(SB)/8, $0x0000000000000009
-DATA shuffle201<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
+DATA shuffle235<>+0(SB)/8, $0x0000000000000008
+DATA shuffle235<>+8(SB)/8, $0x000000000000000a
+DATA shuffle235<>+16(SB)/8, $0x0000000000000001
+DATA shuffle235<>+24(SB)/8, $0x0000000000000003
+DATA shuffle235<>+32(SB)/8, $0x0000000000000005
+DATA shuffle235<>+40(SB)/8, $0x0000000000000007
+DATA shuffle235<>+48(SB)/8, $0x0000000000000009
+DATA shuffle235<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle235<>(SB), RODATA|NOPTR, $64
+
+// func zip7x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·zip7x1AVX512BW(SB), NOSPLIT, $0-88
+#define zip7x1AVX512BW_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	LEAQ (DX)(DX*2), DI; \
+	MOVQ laneI+56(FP), R8; \
+group214: \
+	MOVQ rows+24(FP), R9; \
+row215: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last217; \
+chunks216: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x07, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R11), Z0; \
+	VPSHUFB    shuffle236<>+0(SB), Z0, Z0; \
+	VMOVDQU64  (R11)(DX*1), Z1; \
+	VPSHUFB    shuffle237<>+0(SB), Z1, Z1; \
+	VMOVDQU64  (R11)(DX*2), Z2; \
+	VPSHUFB    shuffle238<>+0(SB), Z2, Z2; \
+	VMOVDQU64  (R11)(DI*1), Z3; \
+	VPSHUFB    shuffle239<>+0(SB), Z3, Z3; \
+	VMOVDQU64  (R12), Z4; \
+	VPSHUFB    shuffle240<>+0(SB), Z4, Z4; \
+	VMOVDQU64  (R12)(DX*1), Z5; \
+	VPSHUFB    shuffle241<>+0(SB), Z5, Z5; \
+	VMOVDQU64  (R12)(DX*2), Z6; \
+	VPSHUFB    shuffle242<>+0(SB), Z6, Z6; \
+	VMOVDQU64  shuffle243<>+0(SB), Z7; \
+	VMOVDQA64  Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z8; \
+	VMOVDQU64  shuffle244<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z2, Z8; \
+	VMOVDQU64  shuffle245<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z3, Z8; \
+	VMOVDQU64  shuffle246<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z4, Z8; \
+	VMOVDQU64  shuffle247<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z5, Z8; \
+	VMOVDQU64  shuffle248<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z6, Z8; \
+	VMOVDQU64  shuffle248<>+0(SB), Z7; \
+	VMOVDQA64  Z0, Z9; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z9; \
+	VMOVDQU64  shuffle249<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z2, Z9; \
+	VMOVDQU64  shuffle243<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z3, Z9; \
+	VMOVDQU64  shuffle244<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z4, Z9; \
+	VMOVDQU64  shuffle245<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z5, Z9; \
+	VMOVDQU64  shuffle246<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z6, Z9; \
+	VMOVDQU64  shuffle246<>+0(SB), Z7; \
+	VMOVDQA64  Z0, Z10; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z10; \
+	VMOVDQU64  shuffle247<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z2, Z10; \
+	VMOVDQU64  shuffle248<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z3, Z10; \
+	VMOVDQU64  shuffle249<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z4, Z10; \
+	VMOVDQU64  shuffle243<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z5, Z10; \
+	VMOVDQU64  shuffle244<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z6, Z10; \
+	VMOVDQU64  shuffle244<>+0(SB), Z7; \
+	VMOVDQA64  Z0, Z11; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z11; \
+	VMOVDQU64  shuffle245<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z2, Z11; \
+	VMOVDQU64  shuffle246<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z3, Z11; \
+	VMOVDQU64  shuffle247<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z4, Z11; \
+	VMOVDQU64  shuffle248<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z5, Z11; \
+	VMOVDQU64  shuffle249<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z6, Z11; \
+	VMOVDQU64  shuffle249<>+0(SB), Z7; \
+	VMOVDQA64  Z0, Z12; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z12; \
+	VMOVDQU64  shuffle243<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z2, Z12; \
+	VMOVDQU64  shuffle244<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z3, Z12; \
+	VMOVDQU64  shuffle245<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z4, Z12; \
+	VMOVDQU64  shuffle246<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z5, Z12; \
+	VMOVDQU64  shuffle247<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z6, Z12; \
+	VMOVDQU64  shuffle247<>+0(SB), Z7; \
+	VMOVDQA64  Z0, Z13; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z13; \
+	VMOVDQU64  shuffle248<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z2, Z13; \
+	VMOVDQU64  shuffle249<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z3, Z13; \
+	VMOVDQU64  shuffle243<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z4, Z13; \
+	VMOVDQU64  shuffle244<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z5, Z13; \
+	VMOVDQU64  shuffle245<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z6, Z13; \
+	VMOVDQU64  shuffle245<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z0; \
+	VMOVDQU64  shuffle246<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z2, Z0; \
+	VMOVDQU64  shuffle247<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z3, Z0; \
+	VMOVDQU64  shuffle248<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z4, Z0; \
+	VMOVDQU64  shuffle249<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z5, Z0; \
+	VMOVDQU64  shuffle243<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z6, Z0; \
+	VMOVDQU64  shuffle192<>+0(SB), Z6; \
+	VPERMI2Q   Z9, Z8, Z6; \
+	VMOVDQU64  shuffle29<>+0(SB), Z7; \
+	VPERMT2Q   Z10, Z7, Z6; \
+	VMOVDQU64  shuffle193<>+0(SB), Z7; \
+	VPERMT2Q   Z11, Z7, Z6; \
+	VMOVDQU64  Z6, (R13); \
+	VMOVDQU64  shuffle250<>+0(SB), Z7; \
+	VPERMI2Q   Z12, Z8, Z7; \
+	VMOVDQU64  shuffle251<>+0(SB), Z6; \
+	VPERMT2Q   Z13, Z6, Z7; \
+	VMOVDQU64  shuffle29<>+0(SB), Z6; \
+	VPERMT2Q   Z0, Z6, Z7; \
+	VMOVDQU64  Z7, 64(R13); \
+	VMOVDQU64  shuffle252<>+0(SB), Z6; \
+	VPERMI2Q   Z10, Z9, Z6; \
+	VMOVDQU64  shuffle253<>+0(SB), Z7; \
+	VPERMT2Q   Z11, Z7, Z6; \
+	VMOVDQU64  shuffle195<>+0(SB), Z7; \
+	VPERMT2Q   Z12, Z7, Z6; \
+	VMOVDQU64  Z6, 128(R13); \
+	VMOVDQU64  shuffle197<>+0(SB), Z7; \
+	VPERMI2Q   Z9, Z8, Z7; \
+	VMOVDQU64  shuffle198<>+0(SB), Z6; \
+	VPERMT2Q   Z13, Z6, Z7; \
+	VMOVDQU64  shuffle31<>+0(SB), Z6; \
+	VPTERNLOGQ $0xd8, Z6, Z0, Z7; \
+	VMOVDQU64  Z7, 192(R13); \
+	VMOVDQU64  shuffle254<>+0(SB), Z6; \
+	VPERMI2Q   Z11, Z10, Z6; \
+	VMOVDQU64  shuffle201<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z12, Z6; \
+	VMOVDQU64  shuffle255<>+0(SB), Z7; \
+	VPERMT2Q   Z13, Z7, Z6; \
+	VMOVDQU64  Z6, 256(R13); \
+	VMOVDQU64  shuffle256<>+0(SB), Z6; \
+	VPERMT2Q   Z9, Z6, Z8; \
+	VMOVDQU64  shuffle203<>+0(SB), Z6; \
+	VPTERNLOGQ $0xd8, Z6, Z10, Z8; \
+	VMOVDQU64  shuffle257<>+0(SB), Z6; \
+	VPERMT2Q   Z0, Z6, Z8; \
+	VMOVDQU64  Z8, 320(R13); \
+	VMOVDQU64  shuffle202<>+0(SB), Z8; \
+	VPERMT2Q   Z12, Z8, Z11; \
+	VMOVDQU64  shuffle33<>+0(SB), Z8; \
+	VPERMT2Q   Z13, Z8, Z11; \
+	VMOVDQU64  shuffle203<>+0(SB), Z8; \
+	VPTERNLOGQ $0xd8, Z8, Z0, Z11; \
+	VMOVDQU64  Z11, 384(R13); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks216; \
+last217: \
+	TESTQ R11, R11; \
+	JZ    rowdone218; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks216; \
+rowdone218: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row215; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group214; \
+	VZEROUPPER; \
+	RET
+	zip7x1AVX512BW_body
+
+DATA shuffle236<>+0(SB)/8, $0x010a030c050e0700
+DATA shuffle236<>+8(SB)/8, $0x09020b040d060f08
+DATA shuffle236<>+16(SB)/8, $0x010a030c050e0700
+DATA shuffle236<>+24(SB)/8, $0x09020b040d060f08
+DATA shuffle236<>+32(SB)/8, $0x010a030c050e0700
+DATA shuffle236<>+40(SB)/8, $0x09020b040d060f08
+DATA shuffle236<>+48(SB)/8, $0x010a030c050e0700
+DATA shuffle236<>+56(SB)/8, $0x09020b040d060f08
+GLOBL shuffle236<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle237<>+0(SB)/8, $0x0a030c050e070009
+DATA shuffle237<>+8(SB)/8, $0x020b040d060f0801
+DATA shuffle237<>+16(SB)/8, $0x0a030c050e070009
+DATA shuffle237<>+24(SB)/8, $0x020b040d060f0801
+DATA shuffle237<>+32(SB)/8, $0x0a030c050e070009
+DATA shuffle237<>+40(SB)/8, $0x020b040d060f0801
+DATA shuffle237<>+48(SB)/8, $0x0a030c050e070009
+DATA shuffle237<>+56(SB)/8, $0x020b040d060f0801
+GLOBL shuffle237<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle238<>+0(SB)/8, $0x030c050e07000902
+DATA shuffle238<>+8(SB)/8, $0x0b040d060f08010a
+DATA shuffle238<>+16(SB)/8, $0x030c050e07000902
+DATA shuffle238<>+24(SB)/8, $0x0b040d060f08010a
+DATA shuffle238<>+32(SB)/8, $0x030c050e07000902
+DATA shuffle238<>+40(SB)/8, $0x0b040d060f08010a
+DATA shuffle238<>+48(SB)/8, $0x030c050e07000902
+DATA shuffle238<>+56(SB)/8, $0x0b040d060f08010a
+GLOBL shuffle238<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle239<>+0(SB)/8, $0x0c050e070009020b
+DATA shuffle239<>+8(SB)/8, $0x040d060f08010a03
+DATA shuffle239<>+16(SB)/8, $0x0c050e070009020b
+DATA shuffle239<>+24(SB)/8, $0x040d060f08010a03
+DATA shuffle239<>+32(SB)/8, $0x0c050e070009020b
+DATA shuffle239<>+40(SB)/8, $0x040d060f08010a03
+DATA shuffle239<>+48(SB)/8, $0x0c050e070009020b
+DATA shuffle239<>+56(SB)/8, $0x040d060f08010a03
+GLOBL shuffle239<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle240<>+0(SB)/8, $0x050e070009020b04
+DATA shuffle240<>+8(SB)/8, $0x0d060f08010a030c
+DATA shuffle240<>+16(SB)/8, $0x050e070009020b04
+DATA shuffle240<>+24(SB)/8, $0x0d060f08010a030c
+DATA shuffle240<>+32(SB)/8, $0x050e070009020b04
+DATA shuffle240<>+40(SB)/8, $0x0d060f08010a030c
+DATA shuffle240<>+48(SB)/8, $0x050e070009020b04
+DATA shuffle240<>+56(SB)/8, $0x0d060f08010a030c
+GLOBL shuffle240<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle241<>+0(SB)/8, $0x0e070009020b040d
+DATA shuffle241<>+8(SB)/8, $0x060f08010a030c05
+DATA shuffle241<>+16(SB)/8, $0x0e070009020b040d
+DATA shuffle241<>+24(SB)/8, $0x060f08010a030c05
+DATA shuffle241<>+32(SB)/8, $0x0e070009020b040d
+DATA shuffle241<>+40(SB)/8, $0x060f08010a030c05
+DATA shuffle241<>+48(SB)/8, $0x0e070009020b040d
+DATA shuffle241<>+56(SB)/8, $0x060f08010a030c05
+GLOBL shuffle241<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle242<>+0(SB)/8, $0x070009020b040d06
+DATA shuffle242<>+8(SB)/8, $0x0f08010a030c050e
+DATA shuffle242<>+16(SB)/8, $0x070009020b040d06
+DATA shuffle242<>+24(SB)/8, $0x0f08010a030c050e
+DATA shuffle242<>+32(SB)/8, $0x070009020b040d06
+DATA shuffle242<>+40(SB)/8, $0x0f08010a030c050e
+DATA shuffle242<>+48(SB)/8, $0x070009020b040d06
+DATA shuffle242<>+56(SB)/8, $0x0f08010a030c050e
+GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle243<>+0(SB)/8, $0x000000000000ff00
+DATA shuffle243<>+8(SB)/8, $0xff000000000000ff
+DATA shuffle243<>+16(SB)/8, $0x000000000000ff00
+DATA shuffle243<>+24(SB)/8, $0xff000000000000ff
+DATA shuffle243<>+32(SB)/8, $0x000000000000ff00
+DATA shuffle243<>+40(SB)/8, $0xff000000000000ff
+DATA shuffle243<>+48(SB)/8, $0x000000000000ff00
+DATA shuffle243<>+56(SB)/8, $0xff000000000000ff
+GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle244<>+0(SB)/8, $0x0000000000ff0000
+DATA shuffle244<>+8(SB)/8, $0x000000000000ff00
+DATA shuffle244<>+16(SB)/8, $0x0000000000ff0000
+DATA shuffle244<>+24(SB)/8, $0x000000000000ff00
+DATA shuffle244<>+32(SB)/8, $0x0000000000ff0000
+DATA shuffle244<>+40(SB)/8, $0x000000000000ff00
+DATA shuffle244<>+48(SB)/8, $0x0000000000ff0000
+DATA shuffle244<>+56(SB)/8, $0x000000000000ff00
+GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle245<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle245<>+8(SB)/8, $0x0000000000ff0000
+DATA shuffle245<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle245<>+24(SB)/8, $0x0000000000ff0000
+DATA shuffle245<>+32(SB)/8, $0x00000000ff000000
+DATA shuffle245<>+40(SB)/8, $0x0000000000ff0000
+DATA shuffle245<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle245<>+56(SB)/8, $0x0000000000ff0000
+GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle246<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle246<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle246<>+16(SB)/8, $0x000000ff00000000
+DATA shuffle246<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle246<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle246<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle246<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle246<>+56(SB)/8, $0x00000000ff000000
+GLOBL shuffle246<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle247<>+0(SB)/8, $0x0000ff0000000000
+DATA shuffle247<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle247<>+16(SB)/8, $0x0000ff0000000000
+DATA shuffle247<>+24(SB)/8, $0x000000ff00000000
+DATA shuffle247<>+32(SB)/8, $0x0000ff0000000000
+DATA shuffle247<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle247<>+48(SB)/8, $0x0000ff0000000000
+DATA shuffle247<>+56(SB)/8, $0x000000ff00000000
+GLOBL shuffle247<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle248<>+0(SB)/8, $0x00ff000000000000
+DATA shuffle248<>+8(SB)/8, $0x0000ff0000000000
+DATA shuffle248<>+16(SB)/8, $0x00ff000000000000
+DATA shuffle248<>+24(SB)/8, $0x0000ff0000000000
+DATA shuffle248<>+32(SB)/8, $0x00ff000000000000
+DATA shuffle248<>+40(SB)/8, $0x0000ff0000000000
+DATA shuffle248<>+48(SB)/8, $0x00ff000000000000
+DATA shuffle248<>+56(SB)/8, $0x0000ff0000000000
+GLOBL shuffle248<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle249<>+0(SB)/8, $0xff000000000000ff
+DATA shuffle249<>+8(SB)/8, $0x00ff000000000000
+DATA shuffle249<>+16(SB)/8, $0xff000000000000ff
+DATA shuffle249<>+24(SB)/8, $0x00ff000000000000
+DATA shuffle249<>+32(SB)/8, $0xff000000000000ff
+DATA shuffle249<>+40(SB)/8, $0x00ff000000000000
+DATA shuffle249<>+48(SB)/8, $0xff000000000000ff
+DATA shuffle249<>+56(SB)/8, $0x00ff000000000000
+GLOBL shuffle249<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle250<>+0(SB)/8, $0x0000000000000008
+DATA shuffle250<>+8(SB)/8, $0x0000000000000009
+DATA shuffle250<>+16(SB)/8, $0x0000000000000000
+DATA shuffle250<>+24(SB)/8, $0x0000000000000000
+DATA shuffle250<>+32(SB)/8, $0x0000000000000000
+DATA shuffle250<>+40(SB)/8, $0x0000000000000000
+DATA shuffle250<>+48(SB)/8, $0x0000000000000002
+DATA shuffle250<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle250<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle251<>+0(SB)/8, $0x0000000000000000
+DATA shuffle251<>+8(SB)/8, $0x0000000000000001
+DATA shuffle251<>+16(SB)/8, $0x0000000000000008
+DATA shuffle251<>+24(SB)/8, $0x0000000000000009
+DATA shuffle251<>+32(SB)/8, $0x0000000000000004
+DATA shuffle251<>+40(SB)/8, $0x0000000000000005
+DATA shuffle251<>+48(SB)/8, $0x0000000000000006
+DATA shuffle251<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle251<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle252<>+0(SB)/8, $0x0000000000000002
+DATA shuffle252<>+8(SB)/8, $0x0000000000000003
+DATA shuffle252<>+16(SB)/8, $0x000000000000000a
+DATA shuffle252<>+24(SB)/8, $0x000000000000000b
+DATA shuffle252<>+32(SB)/8, $0x0000000000000000
+DATA shuffle252<>+40(SB)/8, $0x0000000000000000
+DATA shuffle252<>+48(SB)/8, $0x0000000000000000
+DATA shuffle252<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle253<>+0(SB)/8, $0x0000000000000000
+DATA shuffle253<>+8(SB)/8, $0x0000000000000001
+DATA shuffle253<>+16(SB)/8, $0x0000000000000002
+DATA shuffle253<>+24(SB)/8, $0x0000000000000003
+DATA shuffle253<>+32(SB)/8, $0x000000000000000a
+DATA shuffle253<>+40(SB)/8, $0x000000000000000b
+DATA shuffle253<>+48(SB)/8, $0x0000000000000006
+DATA shuffle253<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle253<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle254<>+0(SB)/8, $0x0000000000000004
+DATA shuffle254<>+8(SB)/8, $0x0000000000000005
+DATA shuffle254<>+16(SB)/8, $0x000000000000000c
+DATA shuffle254<>+24(SB)/8, $0x000000000000000d
+DATA shuffle254<>+32(SB)/8, $0x0000000000000000
+DATA shuffle254<>+40(SB)/8, $0x0000000000000000
+DATA shuffle254<>+48(SB)/8, $0x0000000000000000
+DATA shuffle254<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle255<>+0(SB)/8, $0x0000000000000000
+DATA shuffle255<>+8(SB)/8, $0x0000000000000001
+DATA shuffle255<>+16(SB)/8, $0x0000000000000002
+DATA shuffle255<>+24(SB)/8, $0x0000000000000003
+DATA shuffle255<>+32(SB)/8, $0x0000000000000004
+DATA shuffle255<>+40(SB)/8, $0x0000000000000005
+DATA shuffle255<>+48(SB)/8, $0x000000000000000c
+DATA shuffle255<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle256<>+0(SB)/8, $0x0000000000000000
+DATA shuffle256<>+8(SB)/8, $0x0000000000000000
+DATA shuffle256<>+16(SB)/8, $0x0000000000000006
+DATA shuffle256<>+24(SB)/8, $0x0000000000000007
+DATA shuffle256<>+32(SB)/8, $0x000000000000000e
+DATA shuffle256<>+40(SB)/8, $0x000000000000000f
+DATA shuffle256<>+48(SB)/8, $0x0000000000000000
+DATA shuffle256<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle256<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle257<>+0(SB)/8, $0x000000000000000c
+DATA shuffle257<>+8(SB)/8, $0x000000000000000d
+DATA shuffle257<>+16(SB)/8, $0x0000000000000002
+DATA shuffle257<>+24(SB)/8, $0x0000000000000003
+DATA shuffle257<>+32(SB)/8, $0x0000000000000004
+DATA shuffle257<>+40(SB)/8, $0x0000000000000005
+DATA shuffle257<>+48(SB)/8, $0x0000000000000006
+DATA shuffle257<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle257<>(SB), RODATA|NOPTR, $64
 
 // func zip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -4970,22 +5935,22 @@ TEXT ·zip7x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle202<>+0(SB), Z31; \
-	VMOVDQU64 shuffle203<>+0(SB), Z30; \
-	VMOVDQU64 shuffle204<>+0(SB), Z29; \
-	VMOVDQU64 shuffle205<>+0(SB), Z28; \
-	VMOVDQU64 shuffle206<>+0(SB), Z27; \
-	VMOVDQU64 shuffle207<>+0(SB), Z26; \
-	VMOVDQU64 shuffle208<>+0(SB), Z25; \
-group204: \
+	VMOVDQU64 shuffle258<>+0(SB), Z31; \
+	VMOVDQU64 shuffle259<>+0(SB), Z30; \
+	VMOVDQU64 shuffle260<>+0(SB), Z29; \
+	VMOVDQU64 shuffle261<>+0(SB), Z28; \
+	VMOVDQU64 shuffle262<>+0(SB), Z27; \
+	VMOVDQU64 shuffle263<>+0(SB), Z26; \
+	VMOVDQU64 shuffle264<>+0(SB), Z25; \
+group219: \
 	MOVQ rows+24(FP), R9; \
-row205: \
+row220: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last207; \
-chunks206: \
+	JB   last222; \
+chunks221: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x07, R10, R13; \
@@ -5057,95 +6022,95 @@ chunks206: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks206; \
-last207: \
+	JAE          chunks221; \
+last222: \
 	TESTQ R11, R11; \
-	JZ    rowdone208; \
+	JZ    rowdone223; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks206; \
-rowdone208: \
+	JMP   chunks221; \
+rowdone223: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row205; \
+	JNZ  row220; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group204; \
+	JNZ  group219; \
 	VZEROUPPER; \
 	RET
 	zip7x2AVX512BW_body
 
-DATA shuffle202<>+0(SB)/8, $0x0018001000080000
-DATA shuffle202<>+8(SB)/8, $0x0001003000280020
-DATA shuffle202<>+16(SB)/8, $0x0021001900110009
-DATA shuffle202<>+24(SB)/8, $0x000a000200310029
-DATA shuffle202<>+32(SB)/8, $0x002a0022001a0012
-DATA shuffle202<>+40(SB)/8, $0x0013000b00030032
-DATA shuffle202<>+48(SB)/8, $0x0033002b0023001b
-DATA shuffle202<>+56(SB)/8, $0x001c0014000c0004
-GLOBL shuffle202<>(SB), RODATA|NOPTR, $64
+DATA shuffle258<>+0(SB)/8, $0x0018001000080000
+DATA shuffle258<>+8(SB)/8, $0x0001003000280020
+DATA shuffle258<>+16(SB)/8, $0x0021001900110009
+DATA shuffle258<>+24(SB)/8, $0x000a000200310029
+DATA shuffle258<>+32(SB)/8, $0x002a0022001a0012
+DATA shuffle258<>+40(SB)/8, $0x0013000b00030032
+DATA shuffle258<>+48(SB)/8, $0x0033002b0023001b
+DATA shuffle258<>+56(SB)/8, $0x001c0014000c0004
+GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle203<>+0(SB)/8, $0x0000003000280020
-DATA shuffle203<>+8(SB)/8, $0x0021001800100008
-DATA shuffle203<>+16(SB)/8, $0x0009000100310029
-DATA shuffle203<>+24(SB)/8, $0x002a002200190011
-DATA shuffle203<>+32(SB)/8, $0x0012000a00020032
-DATA shuffle203<>+40(SB)/8, $0x0033002b0023001a
-DATA shuffle203<>+48(SB)/8, $0x001b0013000b0003
-DATA shuffle203<>+56(SB)/8, $0x00040034002c0024
-GLOBL shuffle203<>(SB), RODATA|NOPTR, $64
+DATA shuffle259<>+0(SB)/8, $0x0000003000280020
+DATA shuffle259<>+8(SB)/8, $0x0021001800100008
+DATA shuffle259<>+16(SB)/8, $0x0009000100310029
+DATA shuffle259<>+24(SB)/8, $0x002a002200190011
+DATA shuffle259<>+32(SB)/8, $0x0012000a00020032
+DATA shuffle259<>+40(SB)/8, $0x0033002b0023001a
+DATA shuffle259<>+48(SB)/8, $0x001b0013000b0003
+DATA shuffle259<>+56(SB)/8, $0x00040034002c0024
+GLOBL shuffle259<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle204<>+0(SB)/8, $0x0020001800100008
-DATA shuffle204<>+8(SB)/8, $0x0009000000300028
-DATA shuffle204<>+16(SB)/8, $0x0029002100190011
-DATA shuffle204<>+24(SB)/8, $0x0012000a00010031
-DATA shuffle204<>+32(SB)/8, $0x0032002a0022001a
-DATA shuffle204<>+40(SB)/8, $0x001b0013000b0002
-DATA shuffle204<>+48(SB)/8, $0x00030033002b0023
-DATA shuffle204<>+56(SB)/8, $0x0024001c0014000c
-GLOBL shuffle204<>(SB), RODATA|NOPTR, $64
+DATA shuffle260<>+0(SB)/8, $0x0020001800100008
+DATA shuffle260<>+8(SB)/8, $0x0009000000300028
+DATA shuffle260<>+16(SB)/8, $0x0029002100190011
+DATA shuffle260<>+24(SB)/8, $0x0012000a00010031
+DATA shuffle260<>+32(SB)/8, $0x0032002a0022001a
+DATA shuffle260<>+40(SB)/8, $0x001b0013000b0002
+DATA shuffle260<>+48(SB)/8, $0x00030033002b0023
+DATA shuffle260<>+56(SB)/8, $0x0024001c0014000c
+GLOBL shuffle260<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle205<>+0(SB)/8, $0x0008000000300028
-DATA shuffle205<>+8(SB)/8, $0x0029002000180010
-DATA shuffle205<>+16(SB)/8, $0x0011000900010031
-DATA shuffle205<>+24(SB)/8, $0x0032002a00210019
-DATA shuffle205<>+32(SB)/8, $0x001a0012000a0002
-DATA shuffle205<>+40(SB)/8, $0x00030033002b0022
-DATA shuffle205<>+48(SB)/8, $0x0023001b0013000b
-DATA shuffle205<>+56(SB)/8, $0x000c00040034002c
-GLOBL shuffle205<>(SB), RODATA|NOPTR, $64
+DATA shuffle261<>+0(SB)/8, $0x0008000000300028
+DATA shuffle261<>+8(SB)/8, $0x0029002000180010
+DATA shuffle261<>+16(SB)/8, $0x0011000900010031
+DATA shuffle261<>+24(SB)/8, $0x0032002a00210019
+DATA shuffle261<>+32(SB)/8, $0x001a0012000a0002
+DATA shuffle261<>+40(SB)/8, $0x00030033002b0022
+DATA shuffle261<>+48(SB)/8, $0x0023001b0013000b
+DATA shuffle261<>+56(SB)/8, $0x000c00040034002c
+GLOBL shuffle261<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle206<>+0(SB)/8, $0x0028002000180010
-DATA shuffle206<>+8(SB)/8, $0x0011000800000030
-DATA shuffle206<>+16(SB)/8, $0x0031002900210019
-DATA shuffle206<>+24(SB)/8, $0x001a001200090001
-DATA shuffle206<>+32(SB)/8, $0x00020032002a0022
-DATA shuffle206<>+40(SB)/8, $0x0023001b0013000a
-DATA shuffle206<>+48(SB)/8, $0x000b00030033002b
-DATA shuffle206<>+56(SB)/8, $0x002c0024001c0014
-GLOBL shuffle206<>(SB), RODATA|NOPTR, $64
+DATA shuffle262<>+0(SB)/8, $0x0028002000180010
+DATA shuffle262<>+8(SB)/8, $0x0011000800000030
+DATA shuffle262<>+16(SB)/8, $0x0031002900210019
+DATA shuffle262<>+24(SB)/8, $0x001a001200090001
+DATA shuffle262<>+32(SB)/8, $0x00020032002a0022
+DATA shuffle262<>+40(SB)/8, $0x0023001b0013000a
+DATA shuffle262<>+48(SB)/8, $0x000b00030033002b
+DATA shuffle262<>+56(SB)/8, $0x002c0024001c0014
+GLOBL shuffle262<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle207<>+0(SB)/8, $0x0010000800000030
-DATA shuffle207<>+8(SB)/8, $0x0031002800200018
-DATA shuffle207<>+16(SB)/8, $0x0019001100090001
-DATA shuffle207<>+24(SB)/8, $0x0002003200290021
-DATA shuffle207<>+32(SB)/8, $0x0022001a0012000a
-DATA shuffle207<>+40(SB)/8, $0x000b00030033002a
-DATA shuffle207<>+48(SB)/8, $0x002b0023001b0013
-DATA shuffle207<>+56(SB)/8, $0x0014000c00040034
-GLOBL shuffle207<>(SB), RODATA|NOPTR, $64
+DATA shuffle263<>+0(SB)/8, $0x0010000800000030
+DATA shuffle263<>+8(SB)/8, $0x0031002800200018
+DATA shuffle263<>+16(SB)/8, $0x0019001100090001
+DATA shuffle263<>+24(SB)/8, $0x0002003200290021
+DATA shuffle263<>+32(SB)/8, $0x0022001a0012000a
+DATA shuffle263<>+40(SB)/8, $0x000b00030033002a
+DATA shuffle263<>+48(SB)/8, $0x002b0023001b0013
+DATA shuffle263<>+56(SB)/8, $0x0014000c00040034
+GLOBL shuffle263<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle208<>+0(SB)/8, $0x0033002b0023001b
-DATA shuffle208<>+8(SB)/8, $0x001c0014000c0004
-DATA shuffle208<>+16(SB)/8, $0x00050034002c0024
-DATA shuffle208<>+24(SB)/8, $0x0025001d0015000d
-DATA shuffle208<>+32(SB)/8, $0x000e00060035002d
-DATA shuffle208<>+40(SB)/8, $0x002e0026001e0016
-DATA shuffle208<>+48(SB)/8, $0x0017000f00070036
-DATA shuffle208<>+56(SB)/8, $0x0037002f0027001f
-GLOBL shuffle208<>(SB), RODATA|NOPTR, $64
+DATA shuffle264<>+0(SB)/8, $0x0033002b0023001b
+DATA shuffle264<>+8(SB)/8, $0x001c0014000c0004
+DATA shuffle264<>+16(SB)/8, $0x00050034002c0024
+DATA shuffle264<>+24(SB)/8, $0x0025001d0015000d
+DATA shuffle264<>+32(SB)/8, $0x000e00060035002d
+DATA shuffle264<>+40(SB)/8, $0x002e0026001e0016
+DATA shuffle264<>+48(SB)/8, $0x0017000f00070036
+DATA shuffle264<>+56(SB)/8, $0x0037002f0027001f
+GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
 
 // func zip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -5158,22 +6123,22 @@ TEXT ·zip7x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle209<>+0(SB), Z31; \
-	VMOVDQU64 shuffle210<>+0(SB), Z30; \
-	VMOVDQU64 shuffle211<>+0(SB), Z29; \
-	VMOVDQU64 shuffle212<>+0(SB), Z28; \
-	VMOVDQU64 shuffle213<>+0(SB), Z27; \
-	VMOVDQU64 shuffle214<>+0(SB), Z26; \
-	VMOVDQU64 shuffle215<>+0(SB), Z25; \
-group209: \
+	VMOVDQU64 shuffle265<>+0(SB), Z31; \
+	VMOVDQU64 shuffle266<>+0(SB), Z30; \
+	VMOVDQU64 shuffle267<>+0(SB), Z29; \
+	VMOVDQU64 shuffle268<>+0(SB), Z28; \
+	VMOVDQU64 shuffle269<>+0(SB), Z27; \
+	VMOVDQU64 shuffle270<>+0(SB), Z26; \
+	VMOVDQU64 shuffle271<>+0(SB), Z25; \
+group224: \
 	MOVQ rows+24(FP), R9; \
-row210: \
+row225: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last212; \
-chunks211: \
+	JB   last227; \
+chunks226: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x07, R10, R13; \
@@ -5245,95 +6210,95 @@ chunks211: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks211; \
-last212: \
+	JAE          chunks226; \
+last227: \
 	TESTQ R11, R11; \
-	JZ    rowdone213; \
+	JZ    rowdone228; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks211; \
-rowdone213: \
+	JMP   chunks226; \
+rowdone228: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row210; \
+	JNZ  row225; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group209; \
+	JNZ  group224; \
 	VZEROUPPER; \
 	RET
 	zip7x4AVX512BW_body
 
-DATA shuffle209<>+0(SB)/8, $0x0000000400000000
-DATA shuffle209<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle209<>+16(SB)/8, $0x0000001400000010
-DATA shuffle209<>+24(SB)/8, $0x0000000100000018
-DATA shuffle209<>+32(SB)/8, $0x0000000900000005
-DATA shuffle209<>+40(SB)/8, $0x000000110000000d
-DATA shuffle209<>+48(SB)/8, $0x0000001900000015
-DATA shuffle209<>+56(SB)/8, $0x0000000600000002
-GLOBL shuffle209<>(SB), RODATA|NOPTR, $64
+DATA shuffle265<>+0(SB)/8, $0x0000000400000000
+DATA shuffle265<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle265<>+16(SB)/8, $0x0000001400000010
+DATA shuffle265<>+24(SB)/8, $0x0000000100000018
+DATA shuffle265<>+32(SB)/8, $0x0000000900000005
+DATA shuffle265<>+40(SB)/8, $0x000000110000000d
+DATA shuffle265<>+48(SB)/8, $0x0000001900000015
+DATA shuffle265<>+56(SB)/8, $0x0000000600000002
+GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle210<>+0(SB)/8, $0x0000000c00000008
-DATA shuffle210<>+8(SB)/8, $0x0000001400000010
-DATA shuffle210<>+16(SB)/8, $0x0000000000000018
-DATA shuffle210<>+24(SB)/8, $0x0000000900000004
-DATA shuffle210<>+32(SB)/8, $0x000000110000000d
-DATA shuffle210<>+40(SB)/8, $0x0000001900000015
-DATA shuffle210<>+48(SB)/8, $0x0000000500000001
-DATA shuffle210<>+56(SB)/8, $0x0000000e0000000a
-GLOBL shuffle210<>(SB), RODATA|NOPTR, $64
+DATA shuffle266<>+0(SB)/8, $0x0000000c00000008
+DATA shuffle266<>+8(SB)/8, $0x0000001400000010
+DATA shuffle266<>+16(SB)/8, $0x0000000000000018
+DATA shuffle266<>+24(SB)/8, $0x0000000900000004
+DATA shuffle266<>+32(SB)/8, $0x000000110000000d
+DATA shuffle266<>+40(SB)/8, $0x0000001900000015
+DATA shuffle266<>+48(SB)/8, $0x0000000500000001
+DATA shuffle266<>+56(SB)/8, $0x0000000e0000000a
+GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle211<>+0(SB)/8, $0x0000001400000010
-DATA shuffle211<>+8(SB)/8, $0x0000000000000018
-DATA shuffle211<>+16(SB)/8, $0x0000000800000004
-DATA shuffle211<>+24(SB)/8, $0x000000110000000c
-DATA shuffle211<>+32(SB)/8, $0x0000001900000015
-DATA shuffle211<>+40(SB)/8, $0x0000000500000001
-DATA shuffle211<>+48(SB)/8, $0x0000000d00000009
-DATA shuffle211<>+56(SB)/8, $0x0000001600000012
-GLOBL shuffle211<>(SB), RODATA|NOPTR, $64
+DATA shuffle267<>+0(SB)/8, $0x0000001400000010
+DATA shuffle267<>+8(SB)/8, $0x0000000000000018
+DATA shuffle267<>+16(SB)/8, $0x0000000800000004
+DATA shuffle267<>+24(SB)/8, $0x000000110000000c
+DATA shuffle267<>+32(SB)/8, $0x0000001900000015
+DATA shuffle267<>+40(SB)/8, $0x0000000500000001
+DATA shuffle267<>+48(SB)/8, $0x0000000d00000009
+DATA shuffle267<>+56(SB)/8, $0x0000001600000012
+GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle212<>+0(SB)/8, $0x0000000000000018
-DATA shuffle212<>+8(SB)/8, $0x0000000800000004
-DATA shuffle212<>+16(SB)/8, $0x000000100000000c
-DATA shuffle212<>+24(SB)/8, $0x0000001900000014
-DATA shuffle212<>+32(SB)/8, $0x0000000500000001
-DATA shuffle212<>+40(SB)/8, $0x0000000d00000009
-DATA shuffle212<>+48(SB)/8, $0x0000001500000011
-DATA shuffle212<>+56(SB)/8, $0x000000020000001a
-GLOBL shuffle212<>(SB), RODATA|NOPTR, $64
+DATA shuffle268<>+0(SB)/8, $0x0000000000000018
+DATA shuffle268<>+8(SB)/8, $0x0000000800000004
+DATA shuffle268<>+16(SB)/8, $0x000000100000000c
+DATA shuffle268<>+24(SB)/8, $0x0000001900000014
+DATA shuffle268<>+32(SB)/8, $0x0000000500000001
+DATA shuffle268<>+40(SB)/8, $0x0000000d00000009
+DATA shuffle268<>+48(SB)/8, $0x0000001500000011
+DATA shuffle268<>+56(SB)/8, $0x000000020000001a
+GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle213<>+0(SB)/8, $0x0000000800000004
-DATA shuffle213<>+8(SB)/8, $0x000000100000000c
-DATA shuffle213<>+16(SB)/8, $0x0000001800000014
-DATA shuffle213<>+24(SB)/8, $0x0000000500000000
-DATA shuffle213<>+32(SB)/8, $0x0000000d00000009
-DATA shuffle213<>+40(SB)/8, $0x0000001500000011
-DATA shuffle213<>+48(SB)/8, $0x0000000100000019
-DATA shuffle213<>+56(SB)/8, $0x0000000a00000006
-GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
+DATA shuffle269<>+0(SB)/8, $0x0000000800000004
+DATA shuffle269<>+8(SB)/8, $0x000000100000000c
+DATA shuffle269<>+16(SB)/8, $0x0000001800000014
+DATA shuffle269<>+24(SB)/8, $0x0000000500000000
+DATA shuffle269<>+32(SB)/8, $0x0000000d00000009
+DATA shuffle269<>+40(SB)/8, $0x0000001500000011
+DATA shuffle269<>+48(SB)/8, $0x0000000100000019
+DATA shuffle269<>+56(SB)/8, $0x0000000a00000006
+GLOBL shuffle269<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle214<>+0(SB)/8, $0x000000100000000c
-DATA shuffle214<>+8(SB)/8, $0x0000001800000014
-DATA shuffle214<>+16(SB)/8, $0x0000000400000000
-DATA shuffle214<>+24(SB)/8, $0x0000000d00000008
-DATA shuffle214<>+32(SB)/8, $0x0000001500000011
-DATA shuffle214<>+40(SB)/8, $0x0000000100000019
-DATA shuffle214<>+48(SB)/8, $0x0000000900000005
-DATA shuffle214<>+56(SB)/8, $0x000000120000000e
-GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
+DATA shuffle270<>+0(SB)/8, $0x000000100000000c
+DATA shuffle270<>+8(SB)/8, $0x0000001800000014
+DATA shuffle270<>+16(SB)/8, $0x0000000400000000
+DATA shuffle270<>+24(SB)/8, $0x0000000d00000008
+DATA shuffle270<>+32(SB)/8, $0x0000001500000011
+DATA shuffle270<>+40(SB)/8, $0x0000000100000019
+DATA shuffle270<>+48(SB)/8, $0x0000000900000005
+DATA shuffle270<>+56(SB)/8, $0x000000120000000e
+GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle215<>+0(SB)/8, $0x0000001900000015
-DATA shuffle215<>+8(SB)/8, $0x0000000600000002
-DATA shuffle215<>+16(SB)/8, $0x0000000e0000000a
-DATA shuffle215<>+24(SB)/8, $0x0000001600000012
-DATA shuffle215<>+32(SB)/8, $0x000000030000001a
-DATA shuffle215<>+40(SB)/8, $0x0000000b00000007
-DATA shuffle215<>+48(SB)/8, $0x000000130000000f
-DATA shuffle215<>+56(SB)/8, $0x0000001b00000017
-GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
+DATA shuffle271<>+0(SB)/8, $0x0000001900000015
+DATA shuffle271<>+8(SB)/8, $0x0000000600000002
+DATA shuffle271<>+16(SB)/8, $0x0000000e0000000a
+DATA shuffle271<>+24(SB)/8, $0x0000001600000012
+DATA shuffle271<>+32(SB)/8, $0x000000030000001a
+DATA shuffle271<>+40(SB)/8, $0x0000000b00000007
+DATA shuffle271<>+48(SB)/8, $0x000000130000000f
+DATA shuffle271<>+56(SB)/8, $0x0000001b00000017
+GLOBL shuffle271<>(SB), RODATA|NOPTR, $64
 
 // func zip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -5346,22 +6311,22 @@ TEXT ·zip7x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle216<>+0(SB), Z31; \
-	VMOVDQU64 shuffle217<>+0(SB), Z30; \
-	VMOVDQU64 shuffle218<>+0(SB), Z29; \
-	VMOVDQU64 shuffle219<>+0(SB), Z28; \
-	VMOVDQU64 shuffle220<>+0(SB), Z27; \
-	VMOVDQU64 shuffle221<>+0(SB), Z26; \
-	VMOVDQU64 shuffle222<>+0(SB), Z25; \
-group214: \
+	VMOVDQU64 shuffle272<>+0(SB), Z31; \
+	VMOVDQU64 shuffle273<>+0(SB), Z30; \
+	VMOVDQU64 shuffle274<>+0(SB), Z29; \
+	VMOVDQU64 shuffle275<>+0(SB), Z28; \
+	VMOVDQU64 shuffle276<>+0(SB), Z27; \
+	VMOVDQU64 shuffle277<>+0(SB), Z26; \
+	VMOVDQU64 shuffle278<>+0(SB), Z25; \
+group229: \
 	MOVQ rows+24(FP), R9; \
-row215: \
+row230: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last217; \
-chunks216: \
+	JB   last232; \
+chunks231: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x07, R10, R13; \
@@ -5433,95 +6398,95 @@ chunks216: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks216; \
-last217: \
+	JAE          chunks231; \
+last232: \
 	TESTQ R11, R11; \
-	JZ    rowdone218; \
+	JZ    rowdone233; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks216; \
-rowdone218: \
+	JMP   chunks231; \
+rowdone233: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row215; \
+	JNZ  row230; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group214; \
+	JNZ  group229; \
 	VZEROUPPER; \
 	RET
 	zip7x8AVX512BW_body
 
-DATA shuffle216<>+0(SB)/8, $0x0000000000000000
-DATA shuffle216<>+8(SB)/8, $0x0000000000000002
-DATA shuffle216<>+16(SB)/8, $0x0000000000000004
-DATA shuffle216<>+24(SB)/8, $0x0000000000000006
-DATA shuffle216<>+32(SB)/8, $0x0000000000000008
-DATA shuffle216<>+40(SB)/8, $0x000000000000000a
-DATA shuffle216<>+48(SB)/8, $0x000000000000000c
-DATA shuffle216<>+56(SB)/8, $0x0000000000000001
-GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
+DATA shuffle272<>+0(SB)/8, $0x0000000000000000
+DATA shuffle272<>+8(SB)/8, $0x0000000000000002
+DATA shuffle272<>+16(SB)/8, $0x0000000000000004
+DATA shuffle272<>+24(SB)/8, $0x0000000000000006
+DATA shuffle272<>+32(SB)/8, $0x0000000000000008
+DATA shuffle272<>+40(SB)/8, $0x000000000000000a
+DATA shuffle272<>+48(SB)/8, $0x000000000000000c
+DATA shuffle272<>+56(SB)/8, $0x0000000000000001
+GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle217<>+0(SB)/8, $0x0000000000000002
-DATA shuffle217<>+8(SB)/8, $0x0000000000000004
-DATA shuffle217<>+16(SB)/8, $0x0000000000000006
-DATA shuffle217<>+24(SB)/8, $0x0000000000000008
-DATA shuffle217<>+32(SB)/8, $0x000000000000000a
-DATA shuffle217<>+40(SB)/8, $0x000000000000000c
-DATA shuffle217<>+48(SB)/8, $0x0000000000000000
-DATA shuffle217<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle217<>(SB), RODATA|NOPTR, $64
+DATA shuffle273<>+0(SB)/8, $0x0000000000000002
+DATA shuffle273<>+8(SB)/8, $0x0000000000000004
+DATA shuffle273<>+16(SB)/8, $0x0000000000000006
+DATA shuffle273<>+24(SB)/8, $0x0000000000000008
+DATA shuffle273<>+32(SB)/8, $0x000000000000000a
+DATA shuffle273<>+40(SB)/8, $0x000000000000000c
+DATA shuffle273<>+48(SB)/8, $0x0000000000000000
+DATA shuffle273<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle273<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle218<>+0(SB)/8, $0x0000000000000004
-DATA shuffle218<>+8(SB)/8, $0x0000000000000006
-DATA shuffle218<>+16(SB)/8, $0x0000000000000008
-DATA shuffle218<>+24(SB)/8, $0x000000000000000a
-DATA shuffle218<>+32(SB)/8, $0x000000000000000c
-DATA shuffle218<>+40(SB)/8, $0x0000000000000000
-DATA shuffle218<>+48(SB)/8, $0x0000000000000002
-DATA shuffle218<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
+DATA shuffle274<>+0(SB)/8, $0x0000000000000004
+DATA shuffle274<>+8(SB)/8, $0x0000000000000006
+DATA shuffle274<>+16(SB)/8, $0x0000000000000008
+DATA shuffle274<>+24(SB)/8, $0x000000000000000a
+DATA shuffle274<>+32(SB)/8, $0x000000000000000c
+DATA shuffle274<>+40(SB)/8, $0x0000000000000000
+DATA shuffle274<>+48(SB)/8, $0x0000000000000002
+DATA shuffle274<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle219<>+0(SB)/8, $0x0000000000000006
-DATA shuffle219<>+8(SB)/8, $0x0000000000000008
-DATA shuffle219<>+16(SB)/8, $0x000000000000000a
-DATA shuffle219<>+24(SB)/8, $0x000000000000000c
-DATA shuffle219<>+32(SB)/8, $0x0000000000000000
-DATA shuffle219<>+40(SB)/8, $0x0000000000000002
-DATA shuffle219<>+48(SB)/8, $0x0000000000000004
-DATA shuffle219<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
+DATA shuffle275<>+0(SB)/8, $0x0000000000000006
+DATA shuffle275<>+8(SB)/8, $0x0000000000000008
+DATA shuffle275<>+16(SB)/8, $0x000000000000000a
+DATA shuffle275<>+24(SB)/8, $0x000000000000000c
+DATA shuffle275<>+32(SB)/8, $0x0000000000000000
+DATA shuffle275<>+40(SB)/8, $0x0000000000000002
+DATA shuffle275<>+48(SB)/8, $0x0000000000000004
+DATA shuffle275<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle275<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle220<>+0(SB)/8, $0x0000000000000008
-DATA shuffle220<>+8(SB)/8, $0x000000000000000a
-DATA shuffle220<>+16(SB)/8, $0x000000000000000c
-DATA shuffle220<>+24(SB)/8, $0x0000000000000000
-DATA shuffle220<>+32(SB)/8, $0x0000000000000002
-DATA shuffle220<>+40(SB)/8, $0x0000000000000004
-DATA shuffle220<>+48(SB)/8, $0x0000000000000006
-DATA shuffle220<>+56(SB)/8, $0x0000000000000009
-GLOBL shuffle220<>(SB), RODATA|NOPTR, $64
+DATA shuffle276<>+0(SB)/8, $0x0000000000000008
+DATA shuffle276<>+8(SB)/8, $0x000000000000000a
+DATA shuffle276<>+16(SB)/8, $0x000000000000000c
+DATA shuffle276<>+24(SB)/8, $0x0000000000000000
+DATA shuffle276<>+32(SB)/8, $0x0000000000000002
+DATA shuffle276<>+40(SB)/8, $0x0000000000000004
+DATA shuffle276<>+48(SB)/8, $0x0000000000000006
+DATA shuffle276<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle221<>+0(SB)/8, $0x000000000000000a
-DATA shuffle221<>+8(SB)/8, $0x000000000000000c
-DATA shuffle221<>+16(SB)/8, $0x0000000000000000
-DATA shuffle221<>+24(SB)/8, $0x0000000000000002
-DATA shuffle221<>+32(SB)/8, $0x0000000000000004
-DATA shuffle221<>+40(SB)/8, $0x0000000000000006
-DATA shuffle221<>+48(SB)/8, $0x0000000000000008
-DATA shuffle221<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle221<>(SB), RODATA|NOPTR, $64
+DATA shuffle277<>+0(SB)/8, $0x000000000000000a
+DATA shuffle277<>+8(SB)/8, $0x000000000000000c
+DATA shuffle277<>+16(SB)/8, $0x0000000000000000
+DATA shuffle277<>+24(SB)/8, $0x0000000000000002
+DATA shuffle277<>+32(SB)/8, $0x0000000000000004
+DATA shuffle277<>+40(SB)/8, $0x0000000000000006
+DATA shuffle277<>+48(SB)/8, $0x0000000000000008
+DATA shuffle277<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle222<>+0(SB)/8, $0x000000000000000c
-DATA shuffle222<>+8(SB)/8, $0x0000000000000001
-DATA shuffle222<>+16(SB)/8, $0x0000000000000003
-DATA shuffle222<>+24(SB)/8, $0x0000000000000005
-DATA shuffle222<>+32(SB)/8, $0x0000000000000007
-DATA shuffle222<>+40(SB)/8, $0x0000000000000009
-DATA shuffle222<>+48(SB)/8, $0x000000000000000b
-DATA shuffle222<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle222<>(SB), RODATA|NOPTR, $64
+DATA shuffle278<>+0(SB)/8, $0x000000000000000c
+DATA shuffle278<>+8(SB)/8, $0x0000000000000001
+DATA shuffle278<>+16(SB)/8, $0x0000000000000003
+DATA shuffle278<>+24(SB)/8, $0x0000000000000005
+DATA shuffle278<>+32(SB)/8, $0x0000000000000007
+DATA shuffle278<>+40(SB)/8, $0x0000000000000009
+DATA shuffle278<>+48(SB)/8, $0x000000000000000b
+DATA shuffle278<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
 
 // func tzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -5534,17 +6499,17 @@ TEXT ·tzip8x2x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle223<>+0(SB), Z31; \
-	VMOVDQU64 shuffle224<>+0(SB), Z30; \
-group219: \
+	VMOVDQU64 shuffle279<>+0(SB), Z31; \
+	VMOVDQU64 shuffle280<>+0(SB), Z30; \
+group234: \
 	MOVQ rows+24(FP), R9; \
-row220: \
+row235: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last222; \
-chunks221: \
+	JB   last237; \
+chunks236: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	VMOVDQU      (R11), Y0; \
@@ -5599,45 +6564,45 @@ chunks221: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks221; \
-last222: \
+	JAE          chunks236; \
+last237: \
 	TESTQ R11, R11; \
-	JZ    rowdone223; \
+	JZ    rowdone238; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks221; \
-rowdone223: \
+	JMP   chunks236; \
+rowdone238: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row220; \
+	JNZ  row235; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group219; \
+	JNZ  group234; \
 	VZEROUPPER; \
 	RET
 	tzip8x2x2AVX512BW_body
 
-DATA shuffle223<>+0(SB)/8, $0x0006000400020000
-DATA shuffle223<>+8(SB)/8, $0x000e000c000a0008
-DATA shuffle223<>+16(SB)/8, $0x0016001400120010
-DATA shuffle223<>+24(SB)/8, $0x001e001c001a0018
-DATA shuffle223<>+32(SB)/8, $0x0026002400220020
-DATA shuffle223<>+40(SB)/8, $0x002e002c002a0028
-DATA shuffle223<>+48(SB)/8, $0x0036003400320030
-DATA shuffle223<>+56(SB)/8, $0x003e003c003a0038
-GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
+DATA shuffle279<>+0(SB)/8, $0x0006000400020000
+DATA shuffle279<>+8(SB)/8, $0x000e000c000a0008
+DATA shuffle279<>+16(SB)/8, $0x0016001400120010
+DATA shuffle279<>+24(SB)/8, $0x001e001c001a0018
+DATA shuffle279<>+32(SB)/8, $0x0026002400220020
+DATA shuffle279<>+40(SB)/8, $0x002e002c002a0028
+DATA shuffle279<>+48(SB)/8, $0x0036003400320030
+DATA shuffle279<>+56(SB)/8, $0x003e003c003a0038
+GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle224<>+0(SB)/8, $0x0007000500030001
-DATA shuffle224<>+8(SB)/8, $0x000f000d000b0009
-DATA shuffle224<>+16(SB)/8, $0x0017001500130011
-DATA shuffle224<>+24(SB)/8, $0x001f001d001b0019
-DATA shuffle224<>+32(SB)/8, $0x0027002500230021
-DATA shuffle224<>+40(SB)/8, $0x002f002d002b0029
-DATA shuffle224<>+48(SB)/8, $0x0037003500330031
-DATA shuffle224<>+56(SB)/8, $0x003f003d003b0039
-GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
+DATA shuffle280<>+0(SB)/8, $0x0007000500030001
+DATA shuffle280<>+8(SB)/8, $0x000f000d000b0009
+DATA shuffle280<>+16(SB)/8, $0x0017001500130011
+DATA shuffle280<>+24(SB)/8, $0x001f001d001b0019
+DATA shuffle280<>+32(SB)/8, $0x0027002500230021
+DATA shuffle280<>+40(SB)/8, $0x002f002d002b0029
+DATA shuffle280<>+48(SB)/8, $0x0037003500330031
+DATA shuffle280<>+56(SB)/8, $0x003f003d003b0039
+GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
 
 // func tzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -5650,17 +6615,17 @@ TEXT ·tzip8x2x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle139<>+0(SB), Z31; \
-	VMOVDQU64 shuffle140<>+0(SB), Z30; \
-group224: \
+	VMOVDQU64 shuffle151<>+0(SB), Z31; \
+	VMOVDQU64 shuffle152<>+0(SB), Z30; \
+group239: \
 	MOVQ rows+24(FP), R9; \
-row225: \
+row240: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last227; \
-chunks226: \
+	JB   last242; \
+chunks241: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (R11), Z0; \
@@ -5699,22 +6664,22 @@ chunks226: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks226; \
-last227: \
+	JAE       chunks241; \
+last242: \
 	TESTQ R11, R11; \
-	JZ    rowdone228; \
+	JZ    rowdone243; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks226; \
-rowdone228: \
+	JMP   chunks241; \
+rowdone243: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row225; \
+	JNZ  row240; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group224; \
+	JNZ  group239; \
 	VZEROUPPER; \
 	RET
 	tzip8x2x4AVX512BW_body
@@ -5731,12 +6696,12 @@ TEXT ·tzip8x3x2AVX512BW(SB), NOSPLIT, $56-88
 	LEAQ (DX)(DX*2), DI; \
 	MOVQ laneI+56(FP), R8; \
 	MOVQ n+16(FP), R9; \
-rem229: \
+rem244: \
 	CMPQ R9, $+64; \
-	JB   remdone230; \
+	JB   remdone245; \
 	SUBQ $+48, R9; \
-	JMP  rem229; \
-remdone230: \
+	JMP  rem244; \
+remdone245: \
 	MOVQ      R9, R10; \
 	SUBQ      $+0, R10; \
 	CMOVQLT   shuffle2<>+0(SB), R10; \
@@ -5786,123 +6751,123 @@ remdone230: \
 	CMOVQGT   shuffle3<>+0(SB), R9; \
 	BZHIQ     R9, shuffle4<>+0(SB), R9; \
 	MOVQ      R9, 48(SP); \
-	VMOVDQU64 shuffle225<>+0(SB), Z31; \
-	VMOVDQU64 shuffle226<>+0(SB), Z30; \
-	VMOVDQU64 shuffle227<>+0(SB), Z29; \
-	VMOVDQU64 shuffle228<>+0(SB), Z28; \
-	VMOVDQU64 shuffle229<>+0(SB), Z27; \
-	VMOVDQU64 shuffle230<>+0(SB), Z26; \
-	VMOVDQU64 shuffle231<>+0(SB), Z25; \
-	VMOVDQU64 shuffle232<>+0(SB), Z24; \
-	VMOVDQU64 shuffle233<>+0(SB), Z23; \
-group231: \
+	VMOVDQU64 shuffle281<>+0(SB), Z31; \
+	VMOVDQU64 shuffle282<>+0(SB), Z30; \
+	VMOVDQU64 shuffle283<>+0(SB), Z29; \
+	VMOVDQU64 shuffle284<>+0(SB), Z28; \
+	VMOVDQU64 shuffle285<>+0(SB), Z27; \
+	VMOVDQU64 shuffle286<>+0(SB), Z26; \
+	VMOVDQU64 shuffle287<>+0(SB), Z25; \
+	VMOVDQU64 shuffle288<>+0(SB), Z24; \
+	VMOVDQU64 shuffle289<>+0(SB), Z23; \
+group246: \
 	MOVQ rows+24(FP), R9; \
-row232: \
+row247: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last234; \
-chunks233: \
+	JB   last249; \
+chunks248: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (R11), Z0; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
 	VPERMT2W  Z1, Z31, Z0; \
 	VMOVDQU64 (R11)(DX*2), Z2; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle235<>+0(SB), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle291<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 (R11)(DI*1), Z1; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle237<>+0(SB), Z2; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle293<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, (AX)(R10*8); \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 (R12)(DX*1), Z2; \
 	VPERMT2W  Z2, Z31, Z0; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle235<>+0(SB), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle291<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 (R12)(DI*1), Z2; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle237<>+0(SB), Z1; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle293<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 Z0, 64(AX)(R10*8); \
 	VMOVDQU64 (R11), Z0; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
 	VPERMT2W  Z1, Z28, Z0; \
 	VMOVDQU64 (R11)(DX*2), Z2; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle238<>+0(SB), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle294<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 (R11)(DI*1), Z1; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle239<>+0(SB), Z2; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle295<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, 128(AX)(R10*8); \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 (R12)(DX*1), Z2; \
 	VPERMT2W  Z2, Z28, Z0; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle238<>+0(SB), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle294<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 (R12)(DI*1), Z2; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle239<>+0(SB), Z1; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle295<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 Z0, 192(AX)(R10*8); \
 	VMOVDQU64 (R11), Z0; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
 	VPERMT2W  Z1, Z25, Z0; \
 	VMOVDQU64 (R11)(DX*2), Z2; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle240<>+0(SB), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle296<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 (R11)(DI*1), Z1; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle241<>+0(SB), Z2; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle297<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, 256(AX)(R10*8); \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 (R12)(DX*1), Z2; \
 	VPERMT2W  Z2, Z25, Z0; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle240<>+0(SB), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle296<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 (R12)(DI*1), Z2; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle241<>+0(SB), Z1; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle297<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 Z0, 320(AX)(R10*8); \
 	ADDQ      $+48, R10; \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks233; \
-last234: \
+	JAE       chunks248; \
+last249: \
 	TESTQ      R11, R11; \
-	JZ         rowdone235; \
+	JZ         rowdone250; \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11), K7, Z0; \
 	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DX*1), K7, Z1; \
-	VMOVDQU64  shuffle225<>+0(SB), Z3; \
+	VMOVDQU64  shuffle281<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DX*2), K7, Z2; \
-	KMOVD      shuffle234<>+0(SB), K7; \
-	VMOVDQU64  shuffle235<>+0(SB), Z4; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle291<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DI*1), K7, Z4; \
-	KMOVD      shuffle236<>+0(SB), K7; \
-	VMOVDQU64  shuffle237<>+0(SB), Z5; \
+	KMOVD      shuffle292<>+0(SB), K7; \
+	VMOVDQU64  shuffle293<>+0(SB), Z5; \
 	VPERMW     Z4, Z5, K7, Z3; \
 	KMOVQ      8(SP), K7; \
 	VMOVDQU8   Z3, K7, (AX)(R10*8); \
@@ -5910,226 +6875,226 @@ last234: \
 	VMOVDQU8.Z (R12), K7, Z3; \
 	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DX*1), K7, Z5; \
-	VMOVDQU64  shuffle225<>+0(SB), Z7; \
+	VMOVDQU64  shuffle281<>+0(SB), Z7; \
 	VPERMI2W   Z5, Z3, Z7; \
 	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DX*2), K7, Z6; \
-	KMOVD      shuffle234<>+0(SB), K7; \
-	VMOVDQU64  shuffle235<>+0(SB), Z8; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle291<>+0(SB), Z8; \
 	VPERMW     Z6, Z8, K7, Z7; \
 	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DI*1), K7, Z8; \
-	KMOVD      shuffle236<>+0(SB), K7; \
-	VMOVDQU64  shuffle237<>+0(SB), Z9; \
+	KMOVD      shuffle292<>+0(SB), K7; \
+	VMOVDQU64  shuffle293<>+0(SB), Z9; \
 	VPERMW     Z8, Z9, K7, Z7; \
 	KMOVQ      16(SP), K7; \
 	VMOVDQU8   Z7, K7, 64(AX)(R10*8); \
-	VMOVDQU64  shuffle228<>+0(SB), Z9; \
+	VMOVDQU64  shuffle284<>+0(SB), Z9; \
 	VPERMI2W   Z1, Z0, Z9; \
-	KMOVD      shuffle234<>+0(SB), K7; \
-	VMOVDQU64  shuffle238<>+0(SB), Z7; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle294<>+0(SB), Z7; \
 	VPERMW     Z2, Z7, K7, Z9; \
-	KMOVD      shuffle236<>+0(SB), K7; \
-	VMOVDQU64  shuffle239<>+0(SB), Z7; \
+	KMOVD      shuffle292<>+0(SB), K7; \
+	VMOVDQU64  shuffle295<>+0(SB), Z7; \
 	VPERMW     Z4, Z7, K7, Z9; \
 	KMOVQ      24(SP), K7; \
 	VMOVDQU8   Z9, K7, 128(AX)(R10*8); \
-	VMOVDQU64  shuffle228<>+0(SB), Z7; \
+	VMOVDQU64  shuffle284<>+0(SB), Z7; \
 	VPERMI2W   Z5, Z3, Z7; \
-	KMOVD      shuffle234<>+0(SB), K7; \
-	VMOVDQU64  shuffle238<>+0(SB), Z9; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle294<>+0(SB), Z9; \
 	VPERMW     Z6, Z9, K7, Z7; \
-	KMOVD      shuffle236<>+0(SB), K7; \
-	VMOVDQU64  shuffle239<>+0(SB), Z9; \
+	KMOVD      shuffle292<>+0(SB), K7; \
+	VMOVDQU64  shuffle295<>+0(SB), Z9; \
 	VPERMW     Z8, Z9, K7, Z7; \
 	KMOVQ      32(SP), K7; \
 	VMOVDQU8   Z7, K7, 192(AX)(R10*8); \
 	VPERMT2W   Z1, Z25, Z0; \
-	KMOVD      shuffle234<>+0(SB), K7; \
-	VMOVDQU64  shuffle240<>+0(SB), Z7; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle296<>+0(SB), Z7; \
 	VPERMW     Z2, Z7, K7, Z0; \
-	KMOVD      shuffle236<>+0(SB), K7; \
-	VMOVDQU64  shuffle241<>+0(SB), Z7; \
+	KMOVD      shuffle292<>+0(SB), K7; \
+	VMOVDQU64  shuffle297<>+0(SB), Z7; \
 	VPERMW     Z4, Z7, K7, Z0; \
 	KMOVQ      40(SP), K7; \
 	VMOVDQU8   Z0, K7, 256(AX)(R10*8); \
 	VPERMT2W   Z5, Z25, Z3; \
-	KMOVD      shuffle234<>+0(SB), K7; \
-	VMOVDQU64  shuffle240<>+0(SB), Z0; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle296<>+0(SB), Z0; \
 	VPERMW     Z6, Z0, K7, Z3; \
-	KMOVD      shuffle236<>+0(SB), K7; \
-	VMOVDQU64  shuffle241<>+0(SB), Z0; \
+	KMOVD      shuffle292<>+0(SB), K7; \
+	VMOVDQU64  shuffle297<>+0(SB), Z0; \
 	VPERMW     Z8, Z0, K7, Z3; \
 	KMOVQ      48(SP), K7; \
 	VMOVDQU8   Z3, K7, 320(AX)(R10*8); \
-rowdone235: \
+rowdone250: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row232; \
+	JNZ  row247; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group231; \
+	JNZ  group246; \
 	VZEROUPPER; \
 	RET
 	tzip8x3x2AVX512BW_body
 
-DATA shuffle225<>+0(SB)/8, $0x0009000600030000
-DATA shuffle225<>+8(SB)/8, $0x00150012000f000c
-DATA shuffle225<>+16(SB)/8, $0x0029002600230020
-DATA shuffle225<>+24(SB)/8, $0x00350032002f002c
-DATA shuffle225<>+32(SB)/8, $0x0000000000000000
-DATA shuffle225<>+40(SB)/8, $0x0000000000000000
-DATA shuffle225<>+48(SB)/8, $0x0000000000000000
-DATA shuffle225<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
+DATA shuffle281<>+0(SB)/8, $0x0009000600030000
+DATA shuffle281<>+8(SB)/8, $0x00150012000f000c
+DATA shuffle281<>+16(SB)/8, $0x0029002600230020
+DATA shuffle281<>+24(SB)/8, $0x00350032002f002c
+DATA shuffle281<>+32(SB)/8, $0x0000000000000000
+DATA shuffle281<>+40(SB)/8, $0x0000000000000000
+DATA shuffle281<>+48(SB)/8, $0x0000000000000000
+DATA shuffle281<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle226<>+0(SB)/8, $0x0000000000000000
-DATA shuffle226<>+8(SB)/8, $0x0000000000000000
-DATA shuffle226<>+16(SB)/8, $0x0000000000000000
-DATA shuffle226<>+24(SB)/8, $0x0000000000000000
-DATA shuffle226<>+32(SB)/8, $0x0029002600230020
-DATA shuffle226<>+40(SB)/8, $0x00350032002f002c
-DATA shuffle226<>+48(SB)/8, $0x0000000000000000
-DATA shuffle226<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle226<>(SB), RODATA|NOPTR, $64
+DATA shuffle282<>+0(SB)/8, $0x0000000000000000
+DATA shuffle282<>+8(SB)/8, $0x0000000000000000
+DATA shuffle282<>+16(SB)/8, $0x0000000000000000
+DATA shuffle282<>+24(SB)/8, $0x0000000000000000
+DATA shuffle282<>+32(SB)/8, $0x0029002600230020
+DATA shuffle282<>+40(SB)/8, $0x00350032002f002c
+DATA shuffle282<>+48(SB)/8, $0x0000000000000000
+DATA shuffle282<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle227<>+0(SB)/8, $0x0000000000000000
-DATA shuffle227<>+8(SB)/8, $0x0000000000000000
-DATA shuffle227<>+16(SB)/8, $0x0000000000000000
-DATA shuffle227<>+24(SB)/8, $0x0000000000000000
-DATA shuffle227<>+32(SB)/8, $0x0000000000000000
-DATA shuffle227<>+40(SB)/8, $0x0000000000000000
-DATA shuffle227<>+48(SB)/8, $0x0029002600230020
-DATA shuffle227<>+56(SB)/8, $0x00350032002f002c
-GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
+DATA shuffle283<>+0(SB)/8, $0x0000000000000000
+DATA shuffle283<>+8(SB)/8, $0x0000000000000000
+DATA shuffle283<>+16(SB)/8, $0x0000000000000000
+DATA shuffle283<>+24(SB)/8, $0x0000000000000000
+DATA shuffle283<>+32(SB)/8, $0x0000000000000000
+DATA shuffle283<>+40(SB)/8, $0x0000000000000000
+DATA shuffle283<>+48(SB)/8, $0x0029002600230020
+DATA shuffle283<>+56(SB)/8, $0x00350032002f002c
+GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle228<>+0(SB)/8, $0x000a000700040001
-DATA shuffle228<>+8(SB)/8, $0x001600130010000d
-DATA shuffle228<>+16(SB)/8, $0x002a002700240021
-DATA shuffle228<>+24(SB)/8, $0x003600330030002d
-DATA shuffle228<>+32(SB)/8, $0x0000000000000000
-DATA shuffle228<>+40(SB)/8, $0x0000000000000000
-DATA shuffle228<>+48(SB)/8, $0x0000000000000000
-DATA shuffle228<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle228<>(SB), RODATA|NOPTR, $64
+DATA shuffle284<>+0(SB)/8, $0x000a000700040001
+DATA shuffle284<>+8(SB)/8, $0x001600130010000d
+DATA shuffle284<>+16(SB)/8, $0x002a002700240021
+DATA shuffle284<>+24(SB)/8, $0x003600330030002d
+DATA shuffle284<>+32(SB)/8, $0x0000000000000000
+DATA shuffle284<>+40(SB)/8, $0x0000000000000000
+DATA shuffle284<>+48(SB)/8, $0x0000000000000000
+DATA shuffle284<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle229<>+0(SB)/8, $0x0000000000000000
-DATA shuffle229<>+8(SB)/8, $0x0000000000000000
-DATA shuffle229<>+16(SB)/8, $0x0000000000000000
-DATA shuffle229<>+24(SB)/8, $0x0000000000000000
-DATA shuffle229<>+32(SB)/8, $0x002a002700240021
-DATA shuffle229<>+40(SB)/8, $0x003600330030002d
-DATA shuffle229<>+48(SB)/8, $0x0000000000000000
-DATA shuffle229<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
+DATA shuffle285<>+0(SB)/8, $0x0000000000000000
+DATA shuffle285<>+8(SB)/8, $0x0000000000000000
+DATA shuffle285<>+16(SB)/8, $0x0000000000000000
+DATA shuffle285<>+24(SB)/8, $0x0000000000000000
+DATA shuffle285<>+32(SB)/8, $0x002a002700240021
+DATA shuffle285<>+40(SB)/8, $0x003600330030002d
+DATA shuffle285<>+48(SB)/8, $0x0000000000000000
+DATA shuffle285<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle230<>+0(SB)/8, $0x0000000000000000
-DATA shuffle230<>+8(SB)/8, $0x0000000000000000
-DATA shuffle230<>+16(SB)/8, $0x0000000000000000
-DATA shuffle230<>+24(SB)/8, $0x0000000000000000
-DATA shuffle230<>+32(SB)/8, $0x0000000000000000
-DATA shuffle230<>+40(SB)/8, $0x0000000000000000
-DATA shuffle230<>+48(SB)/8, $0x002a002700240021
-DATA shuffle230<>+56(SB)/8, $0x003600330030002d
-GLOBL shuffle230<>(SB), RODATA|NOPTR, $64
+DATA shuffle286<>+0(SB)/8, $0x0000000000000000
+DATA shuffle286<>+8(SB)/8, $0x0000000000000000
+DATA shuffle286<>+16(SB)/8, $0x0000000000000000
+DATA shuffle286<>+24(SB)/8, $0x0000000000000000
+DATA shuffle286<>+32(SB)/8, $0x0000000000000000
+DATA shuffle286<>+40(SB)/8, $0x0000000000000000
+DATA shuffle286<>+48(SB)/8, $0x002a002700240021
+DATA shuffle286<>+56(SB)/8, $0x003600330030002d
+GLOBL shuffle286<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle231<>+0(SB)/8, $0x000b000800050002
-DATA shuffle231<>+8(SB)/8, $0x001700140011000e
-DATA shuffle231<>+16(SB)/8, $0x002b002800250022
-DATA shuffle231<>+24(SB)/8, $0x003700340031002e
-DATA shuffle231<>+32(SB)/8, $0x0000000000000000
-DATA shuffle231<>+40(SB)/8, $0x0000000000000000
-DATA shuffle231<>+48(SB)/8, $0x0000000000000000
-DATA shuffle231<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
+DATA shuffle287<>+0(SB)/8, $0x000b000800050002
+DATA shuffle287<>+8(SB)/8, $0x001700140011000e
+DATA shuffle287<>+16(SB)/8, $0x002b002800250022
+DATA shuffle287<>+24(SB)/8, $0x003700340031002e
+DATA shuffle287<>+32(SB)/8, $0x0000000000000000
+DATA shuffle287<>+40(SB)/8, $0x0000000000000000
+DATA shuffle287<>+48(SB)/8, $0x0000000000000000
+DATA shuffle287<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle232<>+0(SB)/8, $0x0000000000000000
-DATA shuffle232<>+8(SB)/8, $0x0000000000000000
-DATA shuffle232<>+16(SB)/8, $0x0000000000000000
-DATA shuffle232<>+24(SB)/8, $0x0000000000000000
-DATA shuffle232<>+32(SB)/8, $0x002b002800250022
-DATA shuffle232<>+40(SB)/8, $0x003700340031002e
-DATA shuffle232<>+48(SB)/8, $0x0000000000000000
-DATA shuffle232<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle232<>(SB), RODATA|NOPTR, $64
+DATA shuffle288<>+0(SB)/8, $0x0000000000000000
+DATA shuffle288<>+8(SB)/8, $0x0000000000000000
+DATA shuffle288<>+16(SB)/8, $0x0000000000000000
+DATA shuffle288<>+24(SB)/8, $0x0000000000000000
+DATA shuffle288<>+32(SB)/8, $0x002b002800250022
+DATA shuffle288<>+40(SB)/8, $0x003700340031002e
+DATA shuffle288<>+48(SB)/8, $0x0000000000000000
+DATA shuffle288<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle233<>+0(SB)/8, $0x0000000000000000
-DATA shuffle233<>+8(SB)/8, $0x0000000000000000
-DATA shuffle233<>+16(SB)/8, $0x0000000000000000
-DATA shuffle233<>+24(SB)/8, $0x0000000000000000
-DATA shuffle233<>+32(SB)/8, $0x0000000000000000
-DATA shuffle233<>+40(SB)/8, $0x0000000000000000
-DATA shuffle233<>+48(SB)/8, $0x002b002800250022
-DATA shuffle233<>+56(SB)/8, $0x003700340031002e
-GLOBL shuffle233<>(SB), RODATA|NOPTR, $64
+DATA shuffle289<>+0(SB)/8, $0x0000000000000000
+DATA shuffle289<>+8(SB)/8, $0x0000000000000000
+DATA shuffle289<>+16(SB)/8, $0x0000000000000000
+DATA shuffle289<>+24(SB)/8, $0x0000000000000000
+DATA shuffle289<>+32(SB)/8, $0x0000000000000000
+DATA shuffle289<>+40(SB)/8, $0x0000000000000000
+DATA shuffle289<>+48(SB)/8, $0x002b002800250022
+DATA shuffle289<>+56(SB)/8, $0x003700340031002e
+GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle234<>+0(SB)/8, $0x0000000000ff0000
-GLOBL shuffle234<>(SB), RODATA|NOPTR, $8
+DATA shuffle290<>+0(SB)/8, $0x0000000000ff0000
+GLOBL shuffle290<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle235<>+0(SB)/8, $0x0000000000000000
-DATA shuffle235<>+8(SB)/8, $0x0000000000000000
-DATA shuffle235<>+16(SB)/8, $0x0000000000000000
-DATA shuffle235<>+24(SB)/8, $0x0000000000000000
-DATA shuffle235<>+32(SB)/8, $0x0009000600030000
-DATA shuffle235<>+40(SB)/8, $0x00150012000f000c
-DATA shuffle235<>+48(SB)/8, $0x0000000000000000
-DATA shuffle235<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle235<>(SB), RODATA|NOPTR, $64
+DATA shuffle291<>+0(SB)/8, $0x0000000000000000
+DATA shuffle291<>+8(SB)/8, $0x0000000000000000
+DATA shuffle291<>+16(SB)/8, $0x0000000000000000
+DATA shuffle291<>+24(SB)/8, $0x0000000000000000
+DATA shuffle291<>+32(SB)/8, $0x0009000600030000
+DATA shuffle291<>+40(SB)/8, $0x00150012000f000c
+DATA shuffle291<>+48(SB)/8, $0x0000000000000000
+DATA shuffle291<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle236<>+0(SB)/8, $0x00000000ff000000
-GLOBL shuffle236<>(SB), RODATA|NOPTR, $8
+DATA shuffle292<>+0(SB)/8, $0x00000000ff000000
+GLOBL shuffle292<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle237<>+0(SB)/8, $0x0000000000000000
-DATA shuffle237<>+8(SB)/8, $0x0000000000000000
-DATA shuffle237<>+16(SB)/8, $0x0000000000000000
-DATA shuffle237<>+24(SB)/8, $0x0000000000000000
-DATA shuffle237<>+32(SB)/8, $0x0000000000000000
-DATA shuffle237<>+40(SB)/8, $0x0000000000000000
-DATA shuffle237<>+48(SB)/8, $0x0009000600030000
-DATA shuffle237<>+56(SB)/8, $0x00150012000f000c
-GLOBL shuffle237<>(SB), RODATA|NOPTR, $64
+DATA shuffle293<>+0(SB)/8, $0x0000000000000000
+DATA shuffle293<>+8(SB)/8, $0x0000000000000000
+DATA shuffle293<>+16(SB)/8, $0x0000000000000000
+DATA shuffle293<>+24(SB)/8, $0x0000000000000000
+DATA shuffle293<>+32(SB)/8, $0x0000000000000000
+DATA shuffle293<>+40(SB)/8, $0x0000000000000000
+DATA shuffle293<>+48(SB)/8, $0x0009000600030000
+DATA shuffle293<>+56(SB)/8, $0x00150012000f000c
+GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle238<>+0(SB)/8, $0x0000000000000000
-DATA shuffle238<>+8(SB)/8, $0x0000000000000000
-DATA shuffle238<>+16(SB)/8, $0x0000000000000000
-DATA shuffle238<>+24(SB)/8, $0x0000000000000000
-DATA shuffle238<>+32(SB)/8, $0x000a000700040001
-DATA shuffle238<>+40(SB)/8, $0x001600130010000d
-DATA shuffle238<>+48(SB)/8, $0x0000000000000000
-DATA shuffle238<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle238<>(SB), RODATA|NOPTR, $64
+DATA shuffle294<>+0(SB)/8, $0x0000000000000000
+DATA shuffle294<>+8(SB)/8, $0x0000000000000000
+DATA shuffle294<>+16(SB)/8, $0x0000000000000000
+DATA shuffle294<>+24(SB)/8, $0x0000000000000000
+DATA shuffle294<>+32(SB)/8, $0x000a000700040001
+DATA shuffle294<>+40(SB)/8, $0x001600130010000d
+DATA shuffle294<>+48(SB)/8, $0x0000000000000000
+DATA shuffle294<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle239<>+0(SB)/8, $0x0000000000000000
-DATA shuffle239<>+8(SB)/8, $0x0000000000000000
-DATA shuffle239<>+16(SB)/8, $0x0000000000000000
-DATA shuffle239<>+24(SB)/8, $0x0000000000000000
-DATA shuffle239<>+32(SB)/8, $0x0000000000000000
-DATA shuffle239<>+40(SB)/8, $0x0000000000000000
-DATA shuffle239<>+48(SB)/8, $0x000a000700040001
-DATA shuffle239<>+56(SB)/8, $0x001600130010000d
-GLOBL shuffle239<>(SB), RODATA|NOPTR, $64
+DATA shuffle295<>+0(SB)/8, $0x0000000000000000
+DATA shuffle295<>+8(SB)/8, $0x0000000000000000
+DATA shuffle295<>+16(SB)/8, $0x0000000000000000
+DATA shuffle295<>+24(SB)/8, $0x0000000000000000
+DATA shuffle295<>+32(SB)/8, $0x0000000000000000
+DATA shuffle295<>+40(SB)/8, $0x0000000000000000
+DATA shuffle295<>+48(SB)/8, $0x000a000700040001
+DATA shuffle295<>+56(SB)/8, $0x001600130010000d
+GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle240<>+0(SB)/8, $0x0000000000000000
-DATA shuffle240<>+8(SB)/8, $0x0000000000000000
-DATA shuffle240<>+16(SB)/8, $0x0000000000000000
-DATA shuffle240<>+24(SB)/8, $0x0000000000000000
-DATA shuffle240<>+32(SB)/8, $0x000b000800050002
-DATA shuffle240<>+40(SB)/8, $0x001700140011000e
-DATA shuffle240<>+48(SB)/8, $0x0000000000000000
-DATA shuffle240<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle240<>(SB), RODATA|NOPTR, $64
+DATA shuffle296<>+0(SB)/8, $0x0000000000000000
+DATA shuffle296<>+8(SB)/8, $0x0000000000000000
+DATA shuffle296<>+16(SB)/8, $0x0000000000000000
+DATA shuffle296<>+24(SB)/8, $0x0000000000000000
+DATA shuffle296<>+32(SB)/8, $0x000b000800050002
+DATA shuffle296<>+40(SB)/8, $0x001700140011000e
+DATA shuffle296<>+48(SB)/8, $0x0000000000000000
+DATA shuffle296<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle241<>+0(SB)/8, $0x0000000000000000
-DATA shuffle241<>+8(SB)/8, $0x0000000000000000
-DATA shuffle241<>+16(SB)/8, $0x0000000000000000
-DATA shuffle241<>+24(SB)/8, $0x0000000000000000
-DATA shuffle241<>+32(SB)/8, $0x0000000000000000
-DATA shuffle241<>+40(SB)/8, $0x0000000000000000
-DATA shuffle241<>+48(SB)/8, $0x000b000800050002
-DATA shuffle241<>+56(SB)/8, $0x001700140011000e
-GLOBL shuffle241<>(SB), RODATA|NOPTR, $64
+DATA shuffle297<>+0(SB)/8, $0x0000000000000000
+DATA shuffle297<>+8(SB)/8, $0x0000000000000000
+DATA shuffle297<>+16(SB)/8, $0x0000000000000000
+DATA shuffle297<>+24(SB)/8, $0x0000000000000000
+DATA shuffle297<>+32(SB)/8, $0x0000000000000000
+DATA shuffle297<>+40(SB)/8, $0x0000000000000000
+DATA shuffle297<>+48(SB)/8, $0x000b000800050002
+DATA shuffle297<>+56(SB)/8, $0x001700140011000e
+GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
 
 // func tzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -6142,348 +7107,348 @@ TEXT ·tzip8x4x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle242<>+0(SB), Z31; \
-	VMOVDQU64 shuffle243<>+0(SB), Z30; \
-	VMOVDQU64 shuffle244<>+0(SB), Z29; \
-	VMOVDQU64 shuffle245<>+0(SB), Z28; \
-	VMOVDQU64 shuffle246<>+0(SB), Z27; \
-	VMOVDQU64 shuffle247<>+0(SB), Z26; \
-	VMOVDQU64 shuffle248<>+0(SB), Z25; \
-	VMOVDQU64 shuffle249<>+0(SB), Z24; \
-	VMOVDQU64 shuffle250<>+0(SB), Z23; \
-	VMOVDQU64 shuffle251<>+0(SB), Z22; \
-	VMOVDQU64 shuffle252<>+0(SB), Z21; \
-	VMOVDQU64 shuffle253<>+0(SB), Z20; \
-group236: \
+	VMOVDQU64 shuffle298<>+0(SB), Z31; \
+	VMOVDQU64 shuffle299<>+0(SB), Z30; \
+	VMOVDQU64 shuffle300<>+0(SB), Z29; \
+	VMOVDQU64 shuffle301<>+0(SB), Z28; \
+	VMOVDQU64 shuffle302<>+0(SB), Z27; \
+	VMOVDQU64 shuffle303<>+0(SB), Z26; \
+	VMOVDQU64 shuffle304<>+0(SB), Z25; \
+	VMOVDQU64 shuffle305<>+0(SB), Z24; \
+	VMOVDQU64 shuffle306<>+0(SB), Z23; \
+	VMOVDQU64 shuffle307<>+0(SB), Z22; \
+	VMOVDQU64 shuffle308<>+0(SB), Z21; \
+	VMOVDQU64 shuffle309<>+0(SB), Z20; \
+group251: \
 	MOVQ rows+24(FP), R9; \
-row237: \
+row252: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last239; \
-chunks238: \
+	JB   last254; \
+chunks253: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (R11), Z0; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
 	VPERMT2W  Z1, Z31, Z0; \
 	VMOVDQU64 (R11)(DX*2), Z2; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle254<>+0(SB), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle310<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 (R11)(DI*1), Z1; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle255<>+0(SB), Z2; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle311<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, (AX)(R10*8); \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 (R12)(DX*1), Z2; \
 	VPERMT2W  Z2, Z31, Z0; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle254<>+0(SB), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle310<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 (R12)(DI*1), Z2; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle255<>+0(SB), Z1; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle311<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 Z0, 64(AX)(R10*8); \
 	VMOVDQU64 (R11), Z0; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
 	VPERMT2W  Z1, Z28, Z0; \
 	VMOVDQU64 (R11)(DX*2), Z2; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle256<>+0(SB), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle312<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 (R11)(DI*1), Z1; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle257<>+0(SB), Z2; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle313<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, 128(AX)(R10*8); \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 (R12)(DX*1), Z2; \
 	VPERMT2W  Z2, Z28, Z0; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle256<>+0(SB), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle312<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 (R12)(DI*1), Z2; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle257<>+0(SB), Z1; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle313<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 Z0, 192(AX)(R10*8); \
 	VMOVDQU64 (R11), Z0; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
 	VPERMT2W  Z1, Z25, Z0; \
 	VMOVDQU64 (R11)(DX*2), Z2; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle258<>+0(SB), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle314<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 (R11)(DI*1), Z1; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle259<>+0(SB), Z2; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle315<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, 256(AX)(R10*8); \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 (R12)(DX*1), Z2; \
 	VPERMT2W  Z2, Z25, Z0; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle258<>+0(SB), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle314<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 (R12)(DI*1), Z2; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle259<>+0(SB), Z1; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle315<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 Z0, 320(AX)(R10*8); \
 	VMOVDQU64 (R11), Z0; \
 	VMOVDQU64 (R11)(DX*1), Z1; \
 	VPERMT2W  Z1, Z22, Z0; \
 	VMOVDQU64 (R11)(DX*2), Z2; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle260<>+0(SB), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle316<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 (R11)(DI*1), Z1; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle261<>+0(SB), Z2; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle317<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, 384(AX)(R10*8); \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 (R12)(DX*1), Z2; \
 	VPERMT2W  Z2, Z22, Z0; \
 	VMOVDQU64 (R12)(DX*2), Z1; \
-	KMOVD     shuffle234<>+0(SB), K7; \
-	VMOVDQU64 shuffle260<>+0(SB), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle316<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 (R12)(DI*1), Z2; \
-	KMOVD     shuffle236<>+0(SB), K7; \
-	VMOVDQU64 shuffle261<>+0(SB), Z1; \
+	KMOVD     shuffle292<>+0(SB), K7; \
+	VMOVDQU64 shuffle317<>+0(SB), Z1; \
 	VPERMW    Z2, Z1, K7, Z0; \
 	VMOVDQU64 Z0, 448(AX)(R10*8); \
 	ADDQ      $+64, R10; \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks238; \
-last239: \
+	JAE       chunks253; \
+last254: \
 	TESTQ R11, R11; \
-	JZ    rowdone240; \
+	JZ    rowdone255; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks238; \
-rowdone240: \
+	JMP   chunks253; \
+rowdone255: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row237; \
+	JNZ  row252; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group236; \
+	JNZ  group251; \
 	VZEROUPPER; \
 	RET
 	tzip8x4x2AVX512BW_body
 
-DATA shuffle242<>+0(SB)/8, $0x000c000800040000
-DATA shuffle242<>+8(SB)/8, $0x001c001800140010
-DATA shuffle242<>+16(SB)/8, $0x002c002800240020
-DATA shuffle242<>+24(SB)/8, $0x003c003800340030
-DATA shuffle242<>+32(SB)/8, $0x0000000000000000
-DATA shuffle242<>+40(SB)/8, $0x0000000000000000
-DATA shuffle242<>+48(SB)/8, $0x0000000000000000
-DATA shuffle242<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
+DATA shuffle298<>+0(SB)/8, $0x000c000800040000
+DATA shuffle298<>+8(SB)/8, $0x001c001800140010
+DATA shuffle298<>+16(SB)/8, $0x002c002800240020
+DATA shuffle298<>+24(SB)/8, $0x003c003800340030
+DATA shuffle298<>+32(SB)/8, $0x0000000000000000
+DATA shuffle298<>+40(SB)/8, $0x0000000000000000
+DATA shuffle298<>+48(SB)/8, $0x0000000000000000
+DATA shuffle298<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle243<>+0(SB)/8, $0x0000000000000000
-DATA shuffle243<>+8(SB)/8, $0x0000000000000000
-DATA shuffle243<>+16(SB)/8, $0x0000000000000000
-DATA shuffle243<>+24(SB)/8, $0x0000000000000000
-DATA shuffle243<>+32(SB)/8, $0x002c002800240020
-DATA shuffle243<>+40(SB)/8, $0x003c003800340030
-DATA shuffle243<>+48(SB)/8, $0x0000000000000000
-DATA shuffle243<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
+DATA shuffle299<>+0(SB)/8, $0x0000000000000000
+DATA shuffle299<>+8(SB)/8, $0x0000000000000000
+DATA shuffle299<>+16(SB)/8, $0x0000000000000000
+DATA shuffle299<>+24(SB)/8, $0x0000000000000000
+DATA shuffle299<>+32(SB)/8, $0x002c002800240020
+DATA shuffle299<>+40(SB)/8, $0x003c003800340030
+DATA shuffle299<>+48(SB)/8, $0x0000000000000000
+DATA shuffle299<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle244<>+0(SB)/8, $0x0000000000000000
-DATA shuffle244<>+8(SB)/8, $0x0000000000000000
-DATA shuffle244<>+16(SB)/8, $0x0000000000000000
-DATA shuffle244<>+24(SB)/8, $0x0000000000000000
-DATA shuffle244<>+32(SB)/8, $0x0000000000000000
-DATA shuffle244<>+40(SB)/8, $0x0000000000000000
-DATA shuffle244<>+48(SB)/8, $0x002c002800240020
-DATA shuffle244<>+56(SB)/8, $0x003c003800340030
-GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
+DATA shuffle300<>+0(SB)/8, $0x0000000000000000
+DATA shuffle300<>+8(SB)/8, $0x0000000000000000
+DATA shuffle300<>+16(SB)/8, $0x0000000000000000
+DATA shuffle300<>+24(SB)/8, $0x0000000000000000
+DATA shuffle300<>+32(SB)/8, $0x0000000000000000
+DATA shuffle300<>+40(SB)/8, $0x0000000000000000
+DATA shuffle300<>+48(SB)/8, $0x002c002800240020
+DATA shuffle300<>+56(SB)/8, $0x003c003800340030
+GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle245<>+0(SB)/8, $0x000d000900050001
-DATA shuffle245<>+8(SB)/8, $0x001d001900150011
-DATA shuffle245<>+16(SB)/8, $0x002d002900250021
-DATA shuffle245<>+24(SB)/8, $0x003d003900350031
-DATA shuffle245<>+32(SB)/8, $0x0000000000000000
-DATA shuffle245<>+40(SB)/8, $0x0000000000000000
-DATA shuffle245<>+48(SB)/8, $0x0000000000000000
-DATA shuffle245<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
+DATA shuffle301<>+0(SB)/8, $0x000d000900050001
+DATA shuffle301<>+8(SB)/8, $0x001d001900150011
+DATA shuffle301<>+16(SB)/8, $0x002d002900250021
+DATA shuffle301<>+24(SB)/8, $0x003d003900350031
+DATA shuffle301<>+32(SB)/8, $0x0000000000000000
+DATA shuffle301<>+40(SB)/8, $0x0000000000000000
+DATA shuffle301<>+48(SB)/8, $0x0000000000000000
+DATA shuffle301<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle246<>+0(SB)/8, $0x0000000000000000
-DATA shuffle246<>+8(SB)/8, $0x0000000000000000
-DATA shuffle246<>+16(SB)/8, $0x0000000000000000
-DATA shuffle246<>+24(SB)/8, $0x0000000000000000
-DATA shuffle246<>+32(SB)/8, $0x002d002900250021
-DATA shuffle246<>+40(SB)/8, $0x003d003900350031
-DATA shuffle246<>+48(SB)/8, $0x0000000000000000
-DATA shuffle246<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle246<>(SB), RODATA|NOPTR, $64
+DATA shuffle302<>+0(SB)/8, $0x0000000000000000
+DATA shuffle302<>+8(SB)/8, $0x0000000000000000
+DATA shuffle302<>+16(SB)/8, $0x0000000000000000
+DATA shuffle302<>+24(SB)/8, $0x0000000000000000
+DATA shuffle302<>+32(SB)/8, $0x002d002900250021
+DATA shuffle302<>+40(SB)/8, $0x003d003900350031
+DATA shuffle302<>+48(SB)/8, $0x0000000000000000
+DATA shuffle302<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle247<>+0(SB)/8, $0x0000000000000000
-DATA shuffle247<>+8(SB)/8, $0x0000000000000000
-DATA shuffle247<>+16(SB)/8, $0x0000000000000000
-DATA shuffle247<>+24(SB)/8, $0x0000000000000000
-DATA shuffle247<>+32(SB)/8, $0x0000000000000000
-DATA shuffle247<>+40(SB)/8, $0x0000000000000000
-DATA shuffle247<>+48(SB)/8, $0x002d002900250021
-DATA shuffle247<>+56(SB)/8, $0x003d003900350031
-GLOBL shuffle247<>(SB), RODATA|NOPTR, $64
+DATA shuffle303<>+0(SB)/8, $0x0000000000000000
+DATA shuffle303<>+8(SB)/8, $0x0000000000000000
+DATA shuffle303<>+16(SB)/8, $0x0000000000000000
+DATA shuffle303<>+24(SB)/8, $0x0000000000000000
+DATA shuffle303<>+32(SB)/8, $0x0000000000000000
+DATA shuffle303<>+40(SB)/8, $0x0000000000000000
+DATA shuffle303<>+48(SB)/8, $0x002d002900250021
+DATA shuffle303<>+56(SB)/8, $0x003d003900350031
+GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle248<>+0(SB)/8, $0x000e000a00060002
-DATA shuffle248<>+8(SB)/8, $0x001e001a00160012
-DATA shuffle248<>+16(SB)/8, $0x002e002a00260022
-DATA shuffle248<>+24(SB)/8, $0x003e003a00360032
-DATA shuffle248<>+32(SB)/8, $0x0000000000000000
-DATA shuffle248<>+40(SB)/8, $0x0000000000000000
-DATA shuffle248<>+48(SB)/8, $0x0000000000000000
-DATA shuffle248<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle248<>(SB), RODATA|NOPTR, $64
+DATA shuffle304<>+0(SB)/8, $0x000e000a00060002
+DATA shuffle304<>+8(SB)/8, $0x001e001a00160012
+DATA shuffle304<>+16(SB)/8, $0x002e002a00260022
+DATA shuffle304<>+24(SB)/8, $0x003e003a00360032
+DATA shuffle304<>+32(SB)/8, $0x0000000000000000
+DATA shuffle304<>+40(SB)/8, $0x0000000000000000
+DATA shuffle304<>+48(SB)/8, $0x0000000000000000
+DATA shuffle304<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle249<>+0(SB)/8, $0x0000000000000000
-DATA shuffle249<>+8(SB)/8, $0x0000000000000000
-DATA shuffle249<>+16(SB)/8, $0x0000000000000000
-DATA shuffle249<>+24(SB)/8, $0x0000000000000000
-DATA shuffle249<>+32(SB)/8, $0x002e002a00260022
-DATA shuffle249<>+40(SB)/8, $0x003e003a00360032
-DATA shuffle249<>+48(SB)/8, $0x0000000000000000
-DATA shuffle249<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle249<>(SB), RODATA|NOPTR, $64
+DATA shuffle305<>+0(SB)/8, $0x0000000000000000
+DATA shuffle305<>+8(SB)/8, $0x0000000000000000
+DATA shuffle305<>+16(SB)/8, $0x0000000000000000
+DATA shuffle305<>+24(SB)/8, $0x0000000000000000
+DATA shuffle305<>+32(SB)/8, $0x002e002a00260022
+DATA shuffle305<>+40(SB)/8, $0x003e003a00360032
+DATA shuffle305<>+48(SB)/8, $0x0000000000000000
+DATA shuffle305<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle250<>+0(SB)/8, $0x0000000000000000
-DATA shuffle250<>+8(SB)/8, $0x0000000000000000
-DATA shuffle250<>+16(SB)/8, $0x0000000000000000
-DATA shuffle250<>+24(SB)/8, $0x0000000000000000
-DATA shuffle250<>+32(SB)/8, $0x0000000000000000
-DATA shuffle250<>+40(SB)/8, $0x0000000000000000
-DATA shuffle250<>+48(SB)/8, $0x002e002a00260022
-DATA shuffle250<>+56(SB)/8, $0x003e003a00360032
-GLOBL shuffle250<>(SB), RODATA|NOPTR, $64
+DATA shuffle306<>+0(SB)/8, $0x0000000000000000
+DATA shuffle306<>+8(SB)/8, $0x0000000000000000
+DATA shuffle306<>+16(SB)/8, $0x0000000000000000
+DATA shuffle306<>+24(SB)/8, $0x0000000000000000
+DATA shuffle306<>+32(SB)/8, $0x0000000000000000
+DATA shuffle306<>+40(SB)/8, $0x0000000000000000
+DATA shuffle306<>+48(SB)/8, $0x002e002a00260022
+DATA shuffle306<>+56(SB)/8, $0x003e003a00360032
+GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle251<>+0(SB)/8, $0x000f000b00070003
-DATA shuffle251<>+8(SB)/8, $0x001f001b00170013
-DATA shuffle251<>+16(SB)/8, $0x002f002b00270023
-DATA shuffle251<>+24(SB)/8, $0x003f003b00370033
-DATA shuffle251<>+32(SB)/8, $0x0000000000000000
-DATA shuffle251<>+40(SB)/8, $0x0000000000000000
-DATA shuffle251<>+48(SB)/8, $0x0000000000000000
-DATA shuffle251<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle251<>(SB), RODATA|NOPTR, $64
+DATA shuffle307<>+0(SB)/8, $0x000f000b00070003
+DATA shuffle307<>+8(SB)/8, $0x001f001b00170013
+DATA shuffle307<>+16(SB)/8, $0x002f002b00270023
+DATA shuffle307<>+24(SB)/8, $0x003f003b00370033
+DATA shuffle307<>+32(SB)/8, $0x0000000000000000
+DATA shuffle307<>+40(SB)/8, $0x0000000000000000
+DATA shuffle307<>+48(SB)/8, $0x0000000000000000
+DATA shuffle307<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle252<>+0(SB)/8, $0x0000000000000000
-DATA shuffle252<>+8(SB)/8, $0x0000000000000000
-DATA shuffle252<>+16(SB)/8, $0x0000000000000000
-DATA shuffle252<>+24(SB)/8, $0x0000000000000000
-DATA shuffle252<>+32(SB)/8, $0x002f002b00270023
-DATA shuffle252<>+40(SB)/8, $0x003f003b00370033
-DATA shuffle252<>+48(SB)/8, $0x0000000000000000
-DATA shuffle252<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
+DATA shuffle308<>+0(SB)/8, $0x0000000000000000
+DATA shuffle308<>+8(SB)/8, $0x0000000000000000
+DATA shuffle308<>+16(SB)/8, $0x0000000000000000
+DATA shuffle308<>+24(SB)/8, $0x0000000000000000
+DATA shuffle308<>+32(SB)/8, $0x002f002b00270023
+DATA shuffle308<>+40(SB)/8, $0x003f003b00370033
+DATA shuffle308<>+48(SB)/8, $0x0000000000000000
+DATA shuffle308<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle253<>+0(SB)/8, $0x0000000000000000
-DATA shuffle253<>+8(SB)/8, $0x0000000000000000
-DATA shuffle253<>+16(SB)/8, $0x0000000000000000
-DATA shuffle253<>+24(SB)/8, $0x0000000000000000
-DATA shuffle253<>+32(SB)/8, $0x0000000000000000
-DATA shuffle253<>+40(SB)/8, $0x0000000000000000
-DATA shuffle253<>+48(SB)/8, $0x002f002b00270023
-DATA shuffle253<>+56(SB)/8, $0x003f003b00370033
-GLOBL shuffle253<>(SB), RODATA|NOPTR, $64
+DATA shuffle309<>+0(SB)/8, $0x0000000000000000
+DATA shuffle309<>+8(SB)/8, $0x0000000000000000
+DATA shuffle309<>+16(SB)/8, $0x0000000000000000
+DATA shuffle309<>+24(SB)/8, $0x0000000000000000
+DATA shuffle309<>+32(SB)/8, $0x0000000000000000
+DATA shuffle309<>+40(SB)/8, $0x0000000000000000
+DATA shuffle309<>+48(SB)/8, $0x002f002b00270023
+DATA shuffle309<>+56(SB)/8, $0x003f003b00370033
+GLOBL shuffle309<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle254<>+0(SB)/8, $0x0000000000000000
-DATA shuffle254<>+8(SB)/8, $0x0000000000000000
-DATA shuffle254<>+16(SB)/8, $0x0000000000000000
-DATA shuffle254<>+24(SB)/8, $0x0000000000000000
-DATA shuffle254<>+32(SB)/8, $0x000c000800040000
-DATA shuffle254<>+40(SB)/8, $0x001c001800140010
-DATA shuffle254<>+48(SB)/8, $0x0000000000000000
-DATA shuffle254<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
+DATA shuffle310<>+0(SB)/8, $0x0000000000000000
+DATA shuffle310<>+8(SB)/8, $0x0000000000000000
+DATA shuffle310<>+16(SB)/8, $0x0000000000000000
+DATA shuffle310<>+24(SB)/8, $0x0000000000000000
+DATA shuffle310<>+32(SB)/8, $0x000c000800040000
+DATA shuffle310<>+40(SB)/8, $0x001c001800140010
+DATA shuffle310<>+48(SB)/8, $0x0000000000000000
+DATA shuffle310<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle255<>+0(SB)/8, $0x0000000000000000
-DATA shuffle255<>+8(SB)/8, $0x0000000000000000
-DATA shuffle255<>+16(SB)/8, $0x0000000000000000
-DATA shuffle255<>+24(SB)/8, $0x0000000000000000
-DATA shuffle255<>+32(SB)/8, $0x0000000000000000
-DATA shuffle255<>+40(SB)/8, $0x0000000000000000
-DATA shuffle255<>+48(SB)/8, $0x000c000800040000
-DATA shuffle255<>+56(SB)/8, $0x001c001800140010
-GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
+DATA shuffle311<>+0(SB)/8, $0x0000000000000000
+DATA shuffle311<>+8(SB)/8, $0x0000000000000000
+DATA shuffle311<>+16(SB)/8, $0x0000000000000000
+DATA shuffle311<>+24(SB)/8, $0x0000000000000000
+DATA shuffle311<>+32(SB)/8, $0x0000000000000000
+DATA shuffle311<>+40(SB)/8, $0x0000000000000000
+DATA shuffle311<>+48(SB)/8, $0x000c000800040000
+DATA shuffle311<>+56(SB)/8, $0x001c001800140010
+GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle256<>+0(SB)/8, $0x0000000000000000
-DATA shuffle256<>+8(SB)/8, $0x0000000000000000
-DATA shuffle256<>+16(SB)/8, $0x0000000000000000
-DATA shuffle256<>+24(SB)/8, $0x0000000000000000
-DATA shuffle256<>+32(SB)/8, $0x000d000900050001
-DATA shuffle256<>+40(SB)/8, $0x001d001900150011
-DATA shuffle256<>+48(SB)/8, $0x0000000000000000
-DATA shuffle256<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle256<>(SB), RODATA|NOPTR, $64
+DATA shuffle312<>+0(SB)/8, $0x0000000000000000
+DATA shuffle312<>+8(SB)/8, $0x0000000000000000
+DATA shuffle312<>+16(SB)/8, $0x0000000000000000
+DATA shuffle312<>+24(SB)/8, $0x0000000000000000
+DATA shuffle312<>+32(SB)/8, $0x000d000900050001
+DATA shuffle312<>+40(SB)/8, $0x001d001900150011
+DATA shuffle312<>+48(SB)/8, $0x0000000000000000
+DATA shuffle312<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle257<>+0(SB)/8, $0x0000000000000000
-DATA shuffle257<>+8(SB)/8, $0x0000000000000000
-DATA shuffle257<>+16(SB)/8, $0x0000000000000000
-DATA shuffle257<>+24(SB)/8, $0x0000000000000000
-DATA shuffle257<>+32(SB)/8, $0x0000000000000000
-DATA shuffle257<>+40(SB)/8, $0x0000000000000000
-DATA shuffle257<>+48(SB)/8, $0x000d000900050001
-DATA shuffle257<>+56(SB)/8, $0x001d001900150011
-GLOBL shuffle257<>(SB), RODATA|NOPTR, $64
+DATA shuffle313<>+0(SB)/8, $0x0000000000000000
+DATA shuffle313<>+8(SB)/8, $0x0000000000000000
+DATA shuffle313<>+16(SB)/8, $0x0000000000000000
+DATA shuffle313<>+24(SB)/8, $0x0000000000000000
+DATA shuffle313<>+32(SB)/8, $0x0000000000000000
+DATA shuffle313<>+40(SB)/8, $0x0000000000000000
+DATA shuffle313<>+48(SB)/8, $0x000d000900050001
+DATA shuffle313<>+56(SB)/8, $0x001d001900150011
+GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle258<>+0(SB)/8, $0x0000000000000000
-DATA shuffle258<>+8(SB)/8, $0x0000000000000000
-DATA shuffle258<>+16(SB)/8, $0x0000000000000000
-DATA shuffle258<>+24(SB)/8, $0x0000000000000000
-DATA shuffle258<>+32(SB)/8, $0x000e000a00060002
-DATA shuffle258<>+40(SB)/8, $0x001e001a00160012
-DATA shuffle258<>+48(SB)/8, $0x0000000000000000
-DATA shuffle258<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
+DATA shuffle314<>+0(SB)/8, $0x0000000000000000
+DATA shuffle314<>+8(SB)/8, $0x0000000000000000
+DATA shuffle314<>+16(SB)/8, $0x0000000000000000
+DATA shuffle314<>+24(SB)/8, $0x0000000000000000
+DATA shuffle314<>+32(SB)/8, $0x000e000a00060002
+DATA shuffle314<>+40(SB)/8, $0x001e001a00160012
+DATA shuffle314<>+48(SB)/8, $0x0000000000000000
+DATA shuffle314<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle259<>+0(SB)/8, $0x0000000000000000
-DATA shuffle259<>+8(SB)/8, $0x0000000000000000
-DATA shuffle259<>+16(SB)/8, $0x0000000000000000
-DATA shuffle259<>+24(SB)/8, $0x0000000000000000
-DATA shuffle259<>+32(SB)/8, $0x0000000000000000
-DATA shuffle259<>+40(SB)/8, $0x0000000000000000
-DATA shuffle259<>+48(SB)/8, $0x000e000a00060002
-DATA shuffle259<>+56(SB)/8, $0x001e001a00160012
-GLOBL shuffle259<>(SB), RODATA|NOPTR, $64
+DATA shuffle315<>+0(SB)/8, $0x0000000000000000
+DATA shuffle315<>+8(SB)/8, $0x0000000000000000
+DATA shuffle315<>+16(SB)/8, $0x0000000000000000
+DATA shuffle315<>+24(SB)/8, $0x0000000000000000
+DATA shuffle315<>+32(SB)/8, $0x0000000000000000
+DATA shuffle315<>+40(SB)/8, $0x0000000000000000
+DATA shuffle315<>+48(SB)/8, $0x000e000a00060002
+DATA shuffle315<>+56(SB)/8, $0x001e001a00160012
+GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle260<>+0(SB)/8, $0x0000000000000000
-DATA shuffle260<>+8(SB)/8, $0x0000000000000000
-DATA shuffle260<>+16(SB)/8, $0x0000000000000000
-DATA shuffle260<>+24(SB)/8, $0x0000000000000000
-DATA shuffle260<>+32(SB)/8, $0x000f000b00070003
-DATA shuffle260<>+40(SB)/8, $0x001f001b00170013
-DATA shuffle260<>+48(SB)/8, $0x0000000000000000
-DATA shuffle260<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle260<>(SB), RODATA|NOPTR, $64
+DATA shuffle316<>+0(SB)/8, $0x0000000000000000
+DATA shuffle316<>+8(SB)/8, $0x0000000000000000
+DATA shuffle316<>+16(SB)/8, $0x0000000000000000
+DATA shuffle316<>+24(SB)/8, $0x0000000000000000
+DATA shuffle316<>+32(SB)/8, $0x000f000b00070003
+DATA shuffle316<>+40(SB)/8, $0x001f001b00170013
+DATA shuffle316<>+48(SB)/8, $0x0000000000000000
+DATA shuffle316<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle261<>+0(SB)/8, $0x0000000000000000
-DATA shuffle261<>+8(SB)/8, $0x0000000000000000
-DATA shuffle261<>+16(SB)/8, $0x0000000000000000
-DATA shuffle261<>+24(SB)/8, $0x0000000000000000
-DATA shuffle261<>+32(SB)/8, $0x0000000000000000
-DATA shuffle261<>+40(SB)/8, $0x0000000000000000
-DATA shuffle261<>+48(SB)/8, $0x000f000b00070003
-DATA shuffle261<>+56(SB)/8, $0x001f001b00170013
-GLOBL shuffle261<>(SB), RODATA|NOPTR, $64
+DATA shuffle317<>+0(SB)/8, $0x0000000000000000
+DATA shuffle317<>+8(SB)/8, $0x0000000000000000
+DATA shuffle317<>+16(SB)/8, $0x0000000000000000
+DATA shuffle317<>+24(SB)/8, $0x0000000000000000
+DATA shuffle317<>+32(SB)/8, $0x0000000000000000
+DATA shuffle317<>+40(SB)/8, $0x0000000000000000
+DATA shuffle317<>+48(SB)/8, $0x000f000b00070003
+DATA shuffle317<>+56(SB)/8, $0x001f001b00170013
+GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -6494,164 +7459,8 @@ TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle223<>+0(SB), Z31; \
-	VMOVDQU64 shuffle224<>+0(SB), Z30; \
-group241: \
-	MOVQ rows+24(FP), DI; \
-row242: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last244; \
-chunks243: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle223<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2W  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks243; \
-last244: \
-	TESTQ R9, R9; \
-	JZ    rowdone245; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks243; \
-rowdone245: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row242; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group241; \
-	VZEROUPPER; \
-	RET
-	unzip2x2AVX512BW_body
-
-// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $0-88
-#define unzip2x4AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle139<>+0(SB), Z31; \
-	VMOVDQU64 shuffle140<>+0(SB), Z30; \
-group246: \
-	MOVQ rows+24(FP), DI; \
-row247: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last249; \
-chunks248: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle139<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2D  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks248; \
-last249: \
-	TESTQ R9, R9; \
-	JZ    rowdone250; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks248; \
-rowdone250: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row247; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group246; \
-	VZEROUPPER; \
-	RET
-	unzip2x4AVX512BW_body
-
-// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $0-88
-#define unzip2x8AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle141<>+0(SB), Z31; \
-	VMOVDQU64 shuffle142<>+0(SB), Z30; \
-group251: \
-	MOVQ rows+24(FP), DI; \
-row252: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last254; \
-chunks253: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle141<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2Q  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks253; \
-last254: \
-	TESTQ R9, R9; \
-	JZ    rowdone255; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks253; \
-rowdone255: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row252; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group251; \
-	VZEROUPPER; \
-	RET
-	unzip2x8AVX512BW_body
-
-// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $0-88
-#define unzip2x16AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle137<>+0(SB), Z31; \
-	VMOVDQU64 shuffle138<>+0(SB), Z30; \
+	VMOVDQU64 shuffle279<>+0(SB), Z31; \
+	VMOVDQU64 shuffle280<>+0(SB), Z30; \
 group256: \
 	MOVQ rows+24(FP), DI; \
 row257: \
@@ -6664,10 +7473,10 @@ chunks258: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle137<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 shuffle279<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
-	VPERMT2Q  Z1, Z30, Z0; \
+	VPERMT2W  Z1, Z30, Z0; \
 	VMOVDQU64 Z0, (R9)(DX*1); \
 	ADDQ      $+64, R8; \
 	MOVQ      n+16(FP), R9; \
@@ -6691,6 +7500,162 @@ rowdone260: \
 	JNZ  group256; \
 	VZEROUPPER; \
 	RET
+	unzip2x2AVX512BW_body
+
+// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $0-88
+#define unzip2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle151<>+0(SB), Z31; \
+	VMOVDQU64 shuffle152<>+0(SB), Z30; \
+group261: \
+	MOVQ rows+24(FP), DI; \
+row262: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last264; \
+chunks263: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle151<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks263; \
+last264: \
+	TESTQ R9, R9; \
+	JZ    rowdone265; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks263; \
+rowdone265: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row262; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group261; \
+	VZEROUPPER; \
+	RET
+	unzip2x4AVX512BW_body
+
+// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $0-88
+#define unzip2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle153<>+0(SB), Z31; \
+	VMOVDQU64 shuffle154<>+0(SB), Z30; \
+group266: \
+	MOVQ rows+24(FP), DI; \
+row267: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last269; \
+chunks268: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle153<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks268; \
+last269: \
+	TESTQ R9, R9; \
+	JZ    rowdone270; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks268; \
+rowdone270: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row267; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group266; \
+	VZEROUPPER; \
+	RET
+	unzip2x8AVX512BW_body
+
+// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $0-88
+#define unzip2x16AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle149<>+0(SB), Z31; \
+	VMOVDQU64 shuffle150<>+0(SB), Z30; \
+group271: \
+	MOVQ rows+24(FP), DI; \
+row272: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last274; \
+chunks273: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle149<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks273; \
+last274: \
+	TESTQ R9, R9; \
+	JZ    rowdone275; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks273; \
+rowdone275: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row272; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group271; \
+	VZEROUPPER; \
+	RET
 	unzip2x16AVX512BW_body
 
 // func unzip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
@@ -6703,12 +7668,12 @@ TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem261: \
+rem276: \
 	CMPQ DI, $+64; \
-	JB   remdone262; \
+	JB   remdone277; \
 	SUBQ $+60, DI; \
-	JMP  rem261; \
-remdone262: \
+	JMP  rem276; \
+remdone277: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -6727,80 +7692,80 @@ remdone262: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle262<>+0(SB), DI; \
+	BZHIQ     DI, shuffle318<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle263<>+0(SB), Z31; \
-	VMOVDQU64 shuffle264<>+0(SB), Z30; \
-group263: \
+	VMOVDQU64 shuffle319<>+0(SB), Z31; \
+	VMOVDQU64 shuffle320<>+0(SB), Z30; \
+group278: \
 	MOVQ rows+24(FP), DI; \
-row264: \
+row279: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last266; \
-chunks265: \
+	JB   last281; \
+chunks280: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle263<>+0(SB), Z3; \
+	VMOVDQU64 shuffle319<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
 	VPERMT2W  Z1, Z30, Z0; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*1); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks265; \
-last266: \
+	JAE       chunks280; \
+last281: \
 	TESTQ      R9, R9; \
-	JZ         rowdone267; \
+	JZ         rowdone282; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle263<>+0(SB), Z3; \
+	VMOVDQU64  shuffle319<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
 	VPERMT2W   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, (R9)(DX*1); \
-rowdone267: \
+rowdone282: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row264; \
+	JNZ  row279; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group263; \
+	JNZ  group278; \
 	VZEROUPPER; \
 	RET
 	unzip2x6AVX512BW_body
 
-DATA shuffle262<>+0(SB)/8, $0x0fffffffffffffff
-GLOBL shuffle262<>(SB), RODATA|NOPTR, $8
+DATA shuffle318<>+0(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle318<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle263<>+0(SB)/8, $0x0006000200010000
-DATA shuffle263<>+8(SB)/8, $0x000d000c00080007
-DATA shuffle263<>+16(SB)/8, $0x001400130012000e
-DATA shuffle263<>+24(SB)/8, $0x001e001a00190018
-DATA shuffle263<>+32(SB)/8, $0x002500240020001f
-DATA shuffle263<>+40(SB)/8, $0x002c002b002a0026
-DATA shuffle263<>+48(SB)/8, $0x0036003200310030
-DATA shuffle263<>+56(SB)/8, $0x0000000000380037
-GLOBL shuffle263<>(SB), RODATA|NOPTR, $64
+DATA shuffle319<>+0(SB)/8, $0x0006000200010000
+DATA shuffle319<>+8(SB)/8, $0x000d000c00080007
+DATA shuffle319<>+16(SB)/8, $0x001400130012000e
+DATA shuffle319<>+24(SB)/8, $0x001e001a00190018
+DATA shuffle319<>+32(SB)/8, $0x002500240020001f
+DATA shuffle319<>+40(SB)/8, $0x002c002b002a0026
+DATA shuffle319<>+48(SB)/8, $0x0036003200310030
+DATA shuffle319<>+56(SB)/8, $0x0000000000380037
+GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle264<>+0(SB)/8, $0x0009000500040003
-DATA shuffle264<>+8(SB)/8, $0x0010000f000b000a
-DATA shuffle264<>+16(SB)/8, $0x0017001600150011
-DATA shuffle264<>+24(SB)/8, $0x0021001d001c001b
-DATA shuffle264<>+32(SB)/8, $0x0028002700230022
-DATA shuffle264<>+40(SB)/8, $0x002f002e002d0029
-DATA shuffle264<>+48(SB)/8, $0x0039003500340033
-DATA shuffle264<>+56(SB)/8, $0x00000000003b003a
-GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
+DATA shuffle320<>+0(SB)/8, $0x0009000500040003
+DATA shuffle320<>+8(SB)/8, $0x0010000f000b000a
+DATA shuffle320<>+16(SB)/8, $0x0017001600150011
+DATA shuffle320<>+24(SB)/8, $0x0021001d001c001b
+DATA shuffle320<>+32(SB)/8, $0x0028002700230022
+DATA shuffle320<>+40(SB)/8, $0x002f002e002d0029
+DATA shuffle320<>+48(SB)/8, $0x0039003500340033
+DATA shuffle320<>+56(SB)/8, $0x00000000003b003a
+GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -6812,12 +7777,12 @@ TEXT ·unzip2x12AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem268: \
+rem283: \
 	CMPQ DI, $+64; \
-	JB   remdone269; \
+	JB   remdone284; \
 	SUBQ $+60, DI; \
-	JMP  rem268; \
-remdone269: \
+	JMP  rem283; \
+remdone284: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -6836,233 +7801,10 @@ remdone269: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle262<>+0(SB), DI; \
+	BZHIQ     DI, shuffle318<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle265<>+0(SB), Z31; \
-	VMOVDQU64 shuffle266<>+0(SB), Z30; \
-group270: \
-	MOVQ rows+24(FP), DI; \
-row271: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last273; \
-chunks272: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle265<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R9); \
-	VPERMT2D  Z0, Z30, Z1; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
-	VMOVDQU8  Z1, K7, (R9)(DX*1); \
-	ADDQ      $+60, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks272; \
-last273: \
-	TESTQ      R9, R9; \
-	JZ         rowdone274; \
-	LEAQ       (CX)(R8*1), R9; \
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle265<>+0(SB), Z3; \
-	VPERMI2D   Z1, Z0, Z3; \
-	VMOVDQU8   Z3, K3, (R9); \
-	VPERMT2D   Z0, Z30, Z1; \
-	VMOVDQU8   Z1, K3, (R9)(DX*1); \
-rowdone274: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row271; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group270; \
-	VZEROUPPER; \
-	RET
-	unzip2x12AVX512BW_body
-
-DATA shuffle265<>+0(SB)/8, $0x0000000100000000
-DATA shuffle265<>+8(SB)/8, $0x0000000600000002
-DATA shuffle265<>+16(SB)/8, $0x0000000800000007
-DATA shuffle265<>+24(SB)/8, $0x0000000d0000000c
-DATA shuffle265<>+32(SB)/8, $0x000000120000000e
-DATA shuffle265<>+40(SB)/8, $0x0000001400000013
-DATA shuffle265<>+48(SB)/8, $0x0000001900000018
-DATA shuffle265<>+56(SB)/8, $0x000000000000001a
-GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle266<>+0(SB)/8, $0x0000001400000013
-DATA shuffle266<>+8(SB)/8, $0x0000001900000015
-DATA shuffle266<>+16(SB)/8, $0x0000001b0000001a
-DATA shuffle266<>+24(SB)/8, $0x000000000000001f
-DATA shuffle266<>+32(SB)/8, $0x0000000500000001
-DATA shuffle266<>+40(SB)/8, $0x0000000700000006
-DATA shuffle266<>+48(SB)/8, $0x0000000c0000000b
-DATA shuffle266<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip2x2x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle267<>+0(SB), Z31; \
-	VMOVDQU64 shuffle268<>+0(SB), Z30; \
-group275: \
-	MOVQ rows+24(FP), DI; \
-row276: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last278; \
-chunks277: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle267<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2W  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks277; \
-last278: \
-	TESTQ R9, R9; \
-	JZ    rowdone279; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks277; \
-rowdone279: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row276; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group275; \
-	VZEROUPPER; \
-	RET
-	tunzip2x2x2AVX512BW_body
-
-DATA shuffle267<>+0(SB)/8, $0x0005000100040000
-DATA shuffle267<>+8(SB)/8, $0x000d0009000c0008
-DATA shuffle267<>+16(SB)/8, $0x0015001100140010
-DATA shuffle267<>+24(SB)/8, $0x001d0019001c0018
-DATA shuffle267<>+32(SB)/8, $0x0025002100240020
-DATA shuffle267<>+40(SB)/8, $0x002d0029002c0028
-DATA shuffle267<>+48(SB)/8, $0x0035003100340030
-DATA shuffle267<>+56(SB)/8, $0x003d0039003c0038
-GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle268<>+0(SB)/8, $0x0007000300060002
-DATA shuffle268<>+8(SB)/8, $0x000f000b000e000a
-DATA shuffle268<>+16(SB)/8, $0x0017001300160012
-DATA shuffle268<>+24(SB)/8, $0x001f001b001e001a
-DATA shuffle268<>+32(SB)/8, $0x0027002300260022
-DATA shuffle268<>+40(SB)/8, $0x002f002b002e002a
-DATA shuffle268<>+48(SB)/8, $0x0037003300360032
-DATA shuffle268<>+56(SB)/8, $0x003f003b003e003a
-GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip2x2x4AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle269<>+0(SB), Z31; \
-	VMOVDQU64 shuffle270<>+0(SB), Z30; \
-group280: \
-	MOVQ rows+24(FP), DI; \
-row281: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last283; \
-chunks282: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle269<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2D  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks282; \
-last283: \
-	TESTQ R9, R9; \
-	JZ    rowdone284; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks282; \
-rowdone284: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row281; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group280; \
-	VZEROUPPER; \
-	RET
-	tunzip2x2x4AVX512BW_body
-
-DATA shuffle269<>+0(SB)/8, $0x0000000400000000
-DATA shuffle269<>+8(SB)/8, $0x0000000500000001
-DATA shuffle269<>+16(SB)/8, $0x0000000c00000008
-DATA shuffle269<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle269<>+32(SB)/8, $0x0000001400000010
-DATA shuffle269<>+40(SB)/8, $0x0000001500000011
-DATA shuffle269<>+48(SB)/8, $0x0000001c00000018
-DATA shuffle269<>+56(SB)/8, $0x0000001d00000019
-GLOBL shuffle269<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle270<>+0(SB)/8, $0x0000000600000002
-DATA shuffle270<>+8(SB)/8, $0x0000000700000003
-DATA shuffle270<>+16(SB)/8, $0x0000000e0000000a
-DATA shuffle270<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle270<>+32(SB)/8, $0x0000001600000012
-DATA shuffle270<>+40(SB)/8, $0x0000001700000013
-DATA shuffle270<>+48(SB)/8, $0x0000001e0000001a
-DATA shuffle270<>+56(SB)/8, $0x0000001f0000001b
-GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip2x2x8AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle271<>+0(SB), Z31; \
-	VMOVDQU64 shuffle272<>+0(SB), Z30; \
+	VMOVDQU64 shuffle321<>+0(SB), Z31; \
+	VMOVDQU64 shuffle322<>+0(SB), Z30; \
 group285: \
 	MOVQ rows+24(FP), DI; \
 row286: \
@@ -7075,22 +7817,29 @@ chunks287: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle271<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2Q  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
+	VMOVDQU64 shuffle321<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2D  Z0, Z30, Z1; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*1); \
+	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
 	JAE       chunks287; \
 last288: \
-	TESTQ R9, R9; \
-	JZ    rowdone289; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks287; \
+	TESTQ      R9, R9; \
+	JZ         rowdone289; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle321<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2D   Z0, Z30, Z1; \
+	VMOVDQU8   Z1, K3, (R9)(DX*1); \
 rowdone289: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
@@ -7102,27 +7851,243 @@ rowdone289: \
 	JNZ  group285; \
 	VZEROUPPER; \
 	RET
+	unzip2x12AVX512BW_body
+
+DATA shuffle321<>+0(SB)/8, $0x0000000100000000
+DATA shuffle321<>+8(SB)/8, $0x0000000600000002
+DATA shuffle321<>+16(SB)/8, $0x0000000800000007
+DATA shuffle321<>+24(SB)/8, $0x0000000d0000000c
+DATA shuffle321<>+32(SB)/8, $0x000000120000000e
+DATA shuffle321<>+40(SB)/8, $0x0000001400000013
+DATA shuffle321<>+48(SB)/8, $0x0000001900000018
+DATA shuffle321<>+56(SB)/8, $0x000000000000001a
+GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle322<>+0(SB)/8, $0x0000001400000013
+DATA shuffle322<>+8(SB)/8, $0x0000001900000015
+DATA shuffle322<>+16(SB)/8, $0x0000001b0000001a
+DATA shuffle322<>+24(SB)/8, $0x000000000000001f
+DATA shuffle322<>+32(SB)/8, $0x0000000500000001
+DATA shuffle322<>+40(SB)/8, $0x0000000700000006
+DATA shuffle322<>+48(SB)/8, $0x0000000c0000000b
+DATA shuffle322<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip2x2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle323<>+0(SB), Z31; \
+	VMOVDQU64 shuffle324<>+0(SB), Z30; \
+group290: \
+	MOVQ rows+24(FP), DI; \
+row291: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last293; \
+chunks292: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle323<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks292; \
+last293: \
+	TESTQ R9, R9; \
+	JZ    rowdone294; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks292; \
+rowdone294: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row291; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group290; \
+	VZEROUPPER; \
+	RET
+	tunzip2x2x2AVX512BW_body
+
+DATA shuffle323<>+0(SB)/8, $0x0005000100040000
+DATA shuffle323<>+8(SB)/8, $0x000d0009000c0008
+DATA shuffle323<>+16(SB)/8, $0x0015001100140010
+DATA shuffle323<>+24(SB)/8, $0x001d0019001c0018
+DATA shuffle323<>+32(SB)/8, $0x0025002100240020
+DATA shuffle323<>+40(SB)/8, $0x002d0029002c0028
+DATA shuffle323<>+48(SB)/8, $0x0035003100340030
+DATA shuffle323<>+56(SB)/8, $0x003d0039003c0038
+GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle324<>+0(SB)/8, $0x0007000300060002
+DATA shuffle324<>+8(SB)/8, $0x000f000b000e000a
+DATA shuffle324<>+16(SB)/8, $0x0017001300160012
+DATA shuffle324<>+24(SB)/8, $0x001f001b001e001a
+DATA shuffle324<>+32(SB)/8, $0x0027002300260022
+DATA shuffle324<>+40(SB)/8, $0x002f002b002e002a
+DATA shuffle324<>+48(SB)/8, $0x0037003300360032
+DATA shuffle324<>+56(SB)/8, $0x003f003b003e003a
+GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip2x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle325<>+0(SB), Z31; \
+	VMOVDQU64 shuffle326<>+0(SB), Z30; \
+group295: \
+	MOVQ rows+24(FP), DI; \
+row296: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last298; \
+chunks297: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle325<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks297; \
+last298: \
+	TESTQ R9, R9; \
+	JZ    rowdone299; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks297; \
+rowdone299: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row296; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group295; \
+	VZEROUPPER; \
+	RET
+	tunzip2x2x4AVX512BW_body
+
+DATA shuffle325<>+0(SB)/8, $0x0000000400000000
+DATA shuffle325<>+8(SB)/8, $0x0000000500000001
+DATA shuffle325<>+16(SB)/8, $0x0000000c00000008
+DATA shuffle325<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle325<>+32(SB)/8, $0x0000001400000010
+DATA shuffle325<>+40(SB)/8, $0x0000001500000011
+DATA shuffle325<>+48(SB)/8, $0x0000001c00000018
+DATA shuffle325<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle326<>+0(SB)/8, $0x0000000600000002
+DATA shuffle326<>+8(SB)/8, $0x0000000700000003
+DATA shuffle326<>+16(SB)/8, $0x0000000e0000000a
+DATA shuffle326<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle326<>+32(SB)/8, $0x0000001600000012
+DATA shuffle326<>+40(SB)/8, $0x0000001700000013
+DATA shuffle326<>+48(SB)/8, $0x0000001e0000001a
+DATA shuffle326<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle326<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip2x2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle327<>+0(SB), Z31; \
+	VMOVDQU64 shuffle328<>+0(SB), Z30; \
+group300: \
+	MOVQ rows+24(FP), DI; \
+row301: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last303; \
+chunks302: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle327<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks302; \
+last303: \
+	TESTQ R9, R9; \
+	JZ    rowdone304; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks302; \
+rowdone304: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row301; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group300; \
+	VZEROUPPER; \
+	RET
 	tunzip2x2x8AVX512BW_body
 
-DATA shuffle271<>+0(SB)/8, $0x0000000000000000
-DATA shuffle271<>+8(SB)/8, $0x0000000000000004
-DATA shuffle271<>+16(SB)/8, $0x0000000000000001
-DATA shuffle271<>+24(SB)/8, $0x0000000000000005
-DATA shuffle271<>+32(SB)/8, $0x0000000000000008
-DATA shuffle271<>+40(SB)/8, $0x000000000000000c
-DATA shuffle271<>+48(SB)/8, $0x0000000000000009
-DATA shuffle271<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle271<>(SB), RODATA|NOPTR, $64
+DATA shuffle327<>+0(SB)/8, $0x0000000000000000
+DATA shuffle327<>+8(SB)/8, $0x0000000000000004
+DATA shuffle327<>+16(SB)/8, $0x0000000000000001
+DATA shuffle327<>+24(SB)/8, $0x0000000000000005
+DATA shuffle327<>+32(SB)/8, $0x0000000000000008
+DATA shuffle327<>+40(SB)/8, $0x000000000000000c
+DATA shuffle327<>+48(SB)/8, $0x0000000000000009
+DATA shuffle327<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle272<>+0(SB)/8, $0x0000000000000002
-DATA shuffle272<>+8(SB)/8, $0x0000000000000006
-DATA shuffle272<>+16(SB)/8, $0x0000000000000003
-DATA shuffle272<>+24(SB)/8, $0x0000000000000007
-DATA shuffle272<>+32(SB)/8, $0x000000000000000a
-DATA shuffle272<>+40(SB)/8, $0x000000000000000e
-DATA shuffle272<>+48(SB)/8, $0x000000000000000b
-DATA shuffle272<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
+DATA shuffle328<>+0(SB)/8, $0x0000000000000002
+DATA shuffle328<>+8(SB)/8, $0x0000000000000006
+DATA shuffle328<>+16(SB)/8, $0x0000000000000003
+DATA shuffle328<>+24(SB)/8, $0x0000000000000007
+DATA shuffle328<>+32(SB)/8, $0x000000000000000a
+DATA shuffle328<>+40(SB)/8, $0x000000000000000e
+DATA shuffle328<>+48(SB)/8, $0x000000000000000b
+DATA shuffle328<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -7134,12 +8099,12 @@ TEXT ·tunzip2x3x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem290: \
+rem305: \
 	CMPQ DI, $+64; \
-	JB   remdone291; \
+	JB   remdone306; \
 	SUBQ $+60, DI; \
-	JMP  rem290; \
-remdone291: \
+	JMP  rem305; \
+remdone306: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -7158,77 +8123,77 @@ remdone291: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle262<>+0(SB), DI; \
+	BZHIQ     DI, shuffle318<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle273<>+0(SB), Z31; \
-	VMOVDQU64 shuffle274<>+0(SB), Z30; \
-group292: \
+	VMOVDQU64 shuffle329<>+0(SB), Z31; \
+	VMOVDQU64 shuffle330<>+0(SB), Z30; \
+group307: \
 	MOVQ rows+24(FP), DI; \
-row293: \
+row308: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last295; \
-chunks294: \
+	JB   last310; \
+chunks309: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle273<>+0(SB), Z3; \
+	VMOVDQU64 shuffle329<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
 	VPERMT2W  Z1, Z30, Z0; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*1); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks294; \
-last295: \
+	JAE       chunks309; \
+last310: \
 	TESTQ      R9, R9; \
-	JZ         rowdone296; \
+	JZ         rowdone311; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle273<>+0(SB), Z3; \
+	VMOVDQU64  shuffle329<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
 	VPERMT2W   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, (R9)(DX*1); \
-rowdone296: \
+rowdone311: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row293; \
+	JNZ  row308; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group292; \
+	JNZ  group307; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x2AVX512BW_body
 
-DATA shuffle273<>+0(SB)/8, $0x0001000800040000
-DATA shuffle273<>+8(SB)/8, $0x0010000c00090005
-DATA shuffle273<>+16(SB)/8, $0x00150011000d0014
-DATA shuffle273<>+24(SB)/8, $0x00190020001c0018
-DATA shuffle273<>+32(SB)/8, $0x002800240021001d
-DATA shuffle273<>+40(SB)/8, $0x002d00290025002c
-DATA shuffle273<>+48(SB)/8, $0x0031003800340030
-DATA shuffle273<>+56(SB)/8, $0x0000000000390035
-GLOBL shuffle273<>(SB), RODATA|NOPTR, $64
+DATA shuffle329<>+0(SB)/8, $0x0001000800040000
+DATA shuffle329<>+8(SB)/8, $0x0010000c00090005
+DATA shuffle329<>+16(SB)/8, $0x00150011000d0014
+DATA shuffle329<>+24(SB)/8, $0x00190020001c0018
+DATA shuffle329<>+32(SB)/8, $0x002800240021001d
+DATA shuffle329<>+40(SB)/8, $0x002d00290025002c
+DATA shuffle329<>+48(SB)/8, $0x0031003800340030
+DATA shuffle329<>+56(SB)/8, $0x0000000000390035
+GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle274<>+0(SB)/8, $0x0003000a00060002
-DATA shuffle274<>+8(SB)/8, $0x0012000e000b0007
-DATA shuffle274<>+16(SB)/8, $0x00170013000f0016
-DATA shuffle274<>+24(SB)/8, $0x001b0022001e001a
-DATA shuffle274<>+32(SB)/8, $0x002a00260023001f
-DATA shuffle274<>+40(SB)/8, $0x002f002b0027002e
-DATA shuffle274<>+48(SB)/8, $0x0033003a00360032
-DATA shuffle274<>+56(SB)/8, $0x00000000003b0037
-GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
+DATA shuffle330<>+0(SB)/8, $0x0003000a00060002
+DATA shuffle330<>+8(SB)/8, $0x0012000e000b0007
+DATA shuffle330<>+16(SB)/8, $0x00170013000f0016
+DATA shuffle330<>+24(SB)/8, $0x001b0022001e001a
+DATA shuffle330<>+32(SB)/8, $0x002a00260023001f
+DATA shuffle330<>+40(SB)/8, $0x002f002b0027002e
+DATA shuffle330<>+48(SB)/8, $0x0033003a00360032
+DATA shuffle330<>+56(SB)/8, $0x00000000003b0037
+GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -7240,12 +8205,12 @@ TEXT ·tunzip2x3x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem297: \
+rem312: \
 	CMPQ DI, $+64; \
-	JB   remdone298; \
+	JB   remdone313; \
 	SUBQ $+48, DI; \
-	JMP  rem297; \
-remdone298: \
+	JMP  rem312; \
+remdone313: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -7264,80 +8229,80 @@ remdone298: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle275<>+0(SB), DI; \
+	BZHIQ     DI, shuffle331<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle276<>+0(SB), Z31; \
-	VMOVDQU64 shuffle277<>+0(SB), Z30; \
-group299: \
+	VMOVDQU64 shuffle332<>+0(SB), Z31; \
+	VMOVDQU64 shuffle333<>+0(SB), Z30; \
+group314: \
 	MOVQ rows+24(FP), DI; \
-row300: \
+row315: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last302; \
-chunks301: \
+	JB   last317; \
+chunks316: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle276<>+0(SB), Z3; \
+	VMOVDQU64 shuffle332<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
 	VPERMT2D  Z1, Z30, Z0; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*1); \
 	ADDQ      $+48, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks301; \
-last302: \
+	JAE       chunks316; \
+last317: \
 	TESTQ      R9, R9; \
-	JZ         rowdone303; \
+	JZ         rowdone318; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle276<>+0(SB), Z3; \
+	VMOVDQU64  shuffle332<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
 	VPERMT2D   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, (R9)(DX*1); \
-rowdone303: \
+rowdone318: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row300; \
+	JNZ  row315; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group299; \
+	JNZ  group314; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x4AVX512BW_body
 
-DATA shuffle275<>+0(SB)/8, $0x0000ffffffffffff
-GLOBL shuffle275<>(SB), RODATA|NOPTR, $8
+DATA shuffle331<>+0(SB)/8, $0x0000ffffffffffff
+GLOBL shuffle331<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle276<>+0(SB)/8, $0x0000000400000000
-DATA shuffle276<>+8(SB)/8, $0x0000000100000008
-DATA shuffle276<>+16(SB)/8, $0x0000000900000005
-DATA shuffle276<>+24(SB)/8, $0x000000100000000c
-DATA shuffle276<>+32(SB)/8, $0x0000000d00000014
-DATA shuffle276<>+40(SB)/8, $0x0000001500000011
-DATA shuffle276<>+48(SB)/8, $0x0000000000000000
-DATA shuffle276<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
+DATA shuffle332<>+0(SB)/8, $0x0000000400000000
+DATA shuffle332<>+8(SB)/8, $0x0000000100000008
+DATA shuffle332<>+16(SB)/8, $0x0000000900000005
+DATA shuffle332<>+24(SB)/8, $0x000000100000000c
+DATA shuffle332<>+32(SB)/8, $0x0000000d00000014
+DATA shuffle332<>+40(SB)/8, $0x0000001500000011
+DATA shuffle332<>+48(SB)/8, $0x0000000000000000
+DATA shuffle332<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle277<>+0(SB)/8, $0x0000000600000002
-DATA shuffle277<>+8(SB)/8, $0x000000030000000a
-DATA shuffle277<>+16(SB)/8, $0x0000000b00000007
-DATA shuffle277<>+24(SB)/8, $0x000000120000000e
-DATA shuffle277<>+32(SB)/8, $0x0000000f00000016
-DATA shuffle277<>+40(SB)/8, $0x0000001700000013
-DATA shuffle277<>+48(SB)/8, $0x0000000000000000
-DATA shuffle277<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
+DATA shuffle333<>+0(SB)/8, $0x0000000600000002
+DATA shuffle333<>+8(SB)/8, $0x000000030000000a
+DATA shuffle333<>+16(SB)/8, $0x0000000b00000007
+DATA shuffle333<>+24(SB)/8, $0x000000120000000e
+DATA shuffle333<>+32(SB)/8, $0x0000000f00000016
+DATA shuffle333<>+40(SB)/8, $0x0000001700000013
+DATA shuffle333<>+48(SB)/8, $0x0000000000000000
+DATA shuffle333<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -7349,12 +8314,12 @@ TEXT ·tunzip2x3x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem304: \
+rem319: \
 	CMPQ DI, $+64; \
-	JB   remdone305; \
+	JB   remdone320; \
 	SUBQ $+48, DI; \
-	JMP  rem304; \
-remdone305: \
+	JMP  rem319; \
+remdone320: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -7373,233 +8338,10 @@ remdone305: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle275<>+0(SB), DI; \
+	BZHIQ     DI, shuffle331<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle278<>+0(SB), Z31; \
-	VMOVDQU64 shuffle279<>+0(SB), Z30; \
-group306: \
-	MOVQ rows+24(FP), DI; \
-row307: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last309; \
-chunks308: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle278<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R9); \
-	VPERMT2Q  Z1, Z30, Z0; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z0, K7, (R9)(DX*1); \
-	ADDQ      $+48, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks308; \
-last309: \
-	TESTQ      R9, R9; \
-	JZ         rowdone310; \
-	LEAQ       (CX)(R8*1), R9; \
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle278<>+0(SB), Z3; \
-	VPERMI2Q   Z1, Z0, Z3; \
-	VMOVDQU8   Z3, K3, (R9); \
-	VPERMT2Q   Z1, Z30, Z0; \
-	VMOVDQU8   Z0, K3, (R9)(DX*1); \
-rowdone310: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row307; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group306; \
-	VZEROUPPER; \
-	RET
-	tunzip2x3x8AVX512BW_body
-
-DATA shuffle278<>+0(SB)/8, $0x0000000000000000
-DATA shuffle278<>+8(SB)/8, $0x0000000000000004
-DATA shuffle278<>+16(SB)/8, $0x0000000000000008
-DATA shuffle278<>+24(SB)/8, $0x0000000000000001
-DATA shuffle278<>+32(SB)/8, $0x0000000000000005
-DATA shuffle278<>+40(SB)/8, $0x0000000000000009
-DATA shuffle278<>+48(SB)/8, $0x0000000000000000
-DATA shuffle278<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle279<>+0(SB)/8, $0x0000000000000002
-DATA shuffle279<>+8(SB)/8, $0x0000000000000006
-DATA shuffle279<>+16(SB)/8, $0x000000000000000a
-DATA shuffle279<>+24(SB)/8, $0x0000000000000003
-DATA shuffle279<>+32(SB)/8, $0x0000000000000007
-DATA shuffle279<>+40(SB)/8, $0x000000000000000b
-DATA shuffle279<>+48(SB)/8, $0x0000000000000000
-DATA shuffle279<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip2x4x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle280<>+0(SB), Z31; \
-	VMOVDQU64 shuffle281<>+0(SB), Z30; \
-group311: \
-	MOVQ rows+24(FP), DI; \
-row312: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last314; \
-chunks313: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle280<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2W  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks313; \
-last314: \
-	TESTQ R9, R9; \
-	JZ    rowdone315; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks313; \
-rowdone315: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row312; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group311; \
-	VZEROUPPER; \
-	RET
-	tunzip2x4x2AVX512BW_body
-
-DATA shuffle280<>+0(SB)/8, $0x000c000800040000
-DATA shuffle280<>+8(SB)/8, $0x000d000900050001
-DATA shuffle280<>+16(SB)/8, $0x001c001800140010
-DATA shuffle280<>+24(SB)/8, $0x001d001900150011
-DATA shuffle280<>+32(SB)/8, $0x002c002800240020
-DATA shuffle280<>+40(SB)/8, $0x002d002900250021
-DATA shuffle280<>+48(SB)/8, $0x003c003800340030
-DATA shuffle280<>+56(SB)/8, $0x003d003900350031
-GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle281<>+0(SB)/8, $0x000e000a00060002
-DATA shuffle281<>+8(SB)/8, $0x000f000b00070003
-DATA shuffle281<>+16(SB)/8, $0x001e001a00160012
-DATA shuffle281<>+24(SB)/8, $0x001f001b00170013
-DATA shuffle281<>+32(SB)/8, $0x002e002a00260022
-DATA shuffle281<>+40(SB)/8, $0x002f002b00270023
-DATA shuffle281<>+48(SB)/8, $0x003e003a00360032
-DATA shuffle281<>+56(SB)/8, $0x003f003b00370033
-GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip2x4x4AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle282<>+0(SB), Z31; \
-	VMOVDQU64 shuffle283<>+0(SB), Z30; \
-group316: \
-	MOVQ rows+24(FP), DI; \
-row317: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last319; \
-chunks318: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle282<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2D  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks318; \
-last319: \
-	TESTQ R9, R9; \
-	JZ    rowdone320; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks318; \
-rowdone320: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row317; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group316; \
-	VZEROUPPER; \
-	RET
-	tunzip2x4x4AVX512BW_body
-
-DATA shuffle282<>+0(SB)/8, $0x0000000400000000
-DATA shuffle282<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle282<>+16(SB)/8, $0x0000000500000001
-DATA shuffle282<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle282<>+32(SB)/8, $0x0000001400000010
-DATA shuffle282<>+40(SB)/8, $0x0000001c00000018
-DATA shuffle282<>+48(SB)/8, $0x0000001500000011
-DATA shuffle282<>+56(SB)/8, $0x0000001d00000019
-GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle283<>+0(SB)/8, $0x0000000600000002
-DATA shuffle283<>+8(SB)/8, $0x0000000e0000000a
-DATA shuffle283<>+16(SB)/8, $0x0000000700000003
-DATA shuffle283<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle283<>+32(SB)/8, $0x0000001600000012
-DATA shuffle283<>+40(SB)/8, $0x0000001e0000001a
-DATA shuffle283<>+48(SB)/8, $0x0000001700000013
-DATA shuffle283<>+56(SB)/8, $0x0000001f0000001b
-GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip2x8x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip2x8x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle284<>+0(SB), Z31; \
-	VMOVDQU64 shuffle285<>+0(SB), Z30; \
+	VMOVDQU64 shuffle334<>+0(SB), Z31; \
+	VMOVDQU64 shuffle335<>+0(SB), Z30; \
 group321: \
 	MOVQ rows+24(FP), DI; \
 row322: \
@@ -7612,22 +8354,29 @@ chunks323: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle284<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2W  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
+	VMOVDQU64 shuffle334<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+48, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
 	JAE       chunks323; \
 last324: \
-	TESTQ R9, R9; \
-	JZ    rowdone325; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks323; \
+	TESTQ      R9, R9; \
+	JZ         rowdone325; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle334<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2Q   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
 rowdone325: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
@@ -7639,27 +8388,243 @@ rowdone325: \
 	JNZ  group321; \
 	VZEROUPPER; \
 	RET
+	tunzip2x3x8AVX512BW_body
+
+DATA shuffle334<>+0(SB)/8, $0x0000000000000000
+DATA shuffle334<>+8(SB)/8, $0x0000000000000004
+DATA shuffle334<>+16(SB)/8, $0x0000000000000008
+DATA shuffle334<>+24(SB)/8, $0x0000000000000001
+DATA shuffle334<>+32(SB)/8, $0x0000000000000005
+DATA shuffle334<>+40(SB)/8, $0x0000000000000009
+DATA shuffle334<>+48(SB)/8, $0x0000000000000000
+DATA shuffle334<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle335<>+0(SB)/8, $0x0000000000000002
+DATA shuffle335<>+8(SB)/8, $0x0000000000000006
+DATA shuffle335<>+16(SB)/8, $0x000000000000000a
+DATA shuffle335<>+24(SB)/8, $0x0000000000000003
+DATA shuffle335<>+32(SB)/8, $0x0000000000000007
+DATA shuffle335<>+40(SB)/8, $0x000000000000000b
+DATA shuffle335<>+48(SB)/8, $0x0000000000000000
+DATA shuffle335<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip2x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle336<>+0(SB), Z31; \
+	VMOVDQU64 shuffle337<>+0(SB), Z30; \
+group326: \
+	MOVQ rows+24(FP), DI; \
+row327: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last329; \
+chunks328: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle336<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks328; \
+last329: \
+	TESTQ R9, R9; \
+	JZ    rowdone330; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks328; \
+rowdone330: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row327; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group326; \
+	VZEROUPPER; \
+	RET
+	tunzip2x4x2AVX512BW_body
+
+DATA shuffle336<>+0(SB)/8, $0x000c000800040000
+DATA shuffle336<>+8(SB)/8, $0x000d000900050001
+DATA shuffle336<>+16(SB)/8, $0x001c001800140010
+DATA shuffle336<>+24(SB)/8, $0x001d001900150011
+DATA shuffle336<>+32(SB)/8, $0x002c002800240020
+DATA shuffle336<>+40(SB)/8, $0x002d002900250021
+DATA shuffle336<>+48(SB)/8, $0x003c003800340030
+DATA shuffle336<>+56(SB)/8, $0x003d003900350031
+GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle337<>+0(SB)/8, $0x000e000a00060002
+DATA shuffle337<>+8(SB)/8, $0x000f000b00070003
+DATA shuffle337<>+16(SB)/8, $0x001e001a00160012
+DATA shuffle337<>+24(SB)/8, $0x001f001b00170013
+DATA shuffle337<>+32(SB)/8, $0x002e002a00260022
+DATA shuffle337<>+40(SB)/8, $0x002f002b00270023
+DATA shuffle337<>+48(SB)/8, $0x003e003a00360032
+DATA shuffle337<>+56(SB)/8, $0x003f003b00370033
+GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip2x4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle338<>+0(SB), Z31; \
+	VMOVDQU64 shuffle339<>+0(SB), Z30; \
+group331: \
+	MOVQ rows+24(FP), DI; \
+row332: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last334; \
+chunks333: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle338<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks333; \
+last334: \
+	TESTQ R9, R9; \
+	JZ    rowdone335; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks333; \
+rowdone335: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row332; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group331; \
+	VZEROUPPER; \
+	RET
+	tunzip2x4x4AVX512BW_body
+
+DATA shuffle338<>+0(SB)/8, $0x0000000400000000
+DATA shuffle338<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle338<>+16(SB)/8, $0x0000000500000001
+DATA shuffle338<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle338<>+32(SB)/8, $0x0000001400000010
+DATA shuffle338<>+40(SB)/8, $0x0000001c00000018
+DATA shuffle338<>+48(SB)/8, $0x0000001500000011
+DATA shuffle338<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle339<>+0(SB)/8, $0x0000000600000002
+DATA shuffle339<>+8(SB)/8, $0x0000000e0000000a
+DATA shuffle339<>+16(SB)/8, $0x0000000700000003
+DATA shuffle339<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle339<>+32(SB)/8, $0x0000001600000012
+DATA shuffle339<>+40(SB)/8, $0x0000001e0000001a
+DATA shuffle339<>+48(SB)/8, $0x0000001700000013
+DATA shuffle339<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip2x8x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip2x8x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle340<>+0(SB), Z31; \
+	VMOVDQU64 shuffle341<>+0(SB), Z30; \
+group336: \
+	MOVQ rows+24(FP), DI; \
+row337: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last339; \
+chunks338: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle340<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks338; \
+last339: \
+	TESTQ R9, R9; \
+	JZ    rowdone340; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks338; \
+rowdone340: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row337; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group336; \
+	VZEROUPPER; \
+	RET
 	tunzip2x8x2AVX512BW_body
 
-DATA shuffle284<>+0(SB)/8, $0x000c000800040000
-DATA shuffle284<>+8(SB)/8, $0x001c001800140010
-DATA shuffle284<>+16(SB)/8, $0x000d000900050001
-DATA shuffle284<>+24(SB)/8, $0x001d001900150011
-DATA shuffle284<>+32(SB)/8, $0x002c002800240020
-DATA shuffle284<>+40(SB)/8, $0x003c003800340030
-DATA shuffle284<>+48(SB)/8, $0x002d002900250021
-DATA shuffle284<>+56(SB)/8, $0x003d003900350031
-GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
+DATA shuffle340<>+0(SB)/8, $0x000c000800040000
+DATA shuffle340<>+8(SB)/8, $0x001c001800140010
+DATA shuffle340<>+16(SB)/8, $0x000d000900050001
+DATA shuffle340<>+24(SB)/8, $0x001d001900150011
+DATA shuffle340<>+32(SB)/8, $0x002c002800240020
+DATA shuffle340<>+40(SB)/8, $0x003c003800340030
+DATA shuffle340<>+48(SB)/8, $0x002d002900250021
+DATA shuffle340<>+56(SB)/8, $0x003d003900350031
+GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle285<>+0(SB)/8, $0x000e000a00060002
-DATA shuffle285<>+8(SB)/8, $0x001e001a00160012
-DATA shuffle285<>+16(SB)/8, $0x000f000b00070003
-DATA shuffle285<>+24(SB)/8, $0x001f001b00170013
-DATA shuffle285<>+32(SB)/8, $0x002e002a00260022
-DATA shuffle285<>+40(SB)/8, $0x003e003a00360032
-DATA shuffle285<>+48(SB)/8, $0x002f002b00270023
-DATA shuffle285<>+56(SB)/8, $0x003f003b00370033
-GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
+DATA shuffle341<>+0(SB)/8, $0x000e000a00060002
+DATA shuffle341<>+8(SB)/8, $0x001e001a00160012
+DATA shuffle341<>+16(SB)/8, $0x000f000b00070003
+DATA shuffle341<>+24(SB)/8, $0x001f001b00170013
+DATA shuffle341<>+32(SB)/8, $0x002e002a00260022
+DATA shuffle341<>+40(SB)/8, $0x003e003a00360032
+DATA shuffle341<>+48(SB)/8, $0x002f002b00270023
+DATA shuffle341<>+56(SB)/8, $0x003f003b00370033
+GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -7670,20 +8635,20 @@ TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle286<>+0(SB), Z31; \
-	VMOVDQU64 shuffle287<>+0(SB), Z30; \
-	VMOVDQU64 shuffle288<>+0(SB), Z29; \
-	VMOVDQU64 shuffle289<>+0(SB), Z28; \
-	VMOVDQU64 shuffle290<>+0(SB), Z27; \
-group326: \
+	VMOVDQU64 shuffle342<>+0(SB), Z31; \
+	VMOVDQU64 shuffle343<>+0(SB), Z30; \
+	VMOVDQU64 shuffle344<>+0(SB), Z29; \
+	VMOVDQU64 shuffle345<>+0(SB), Z28; \
+	VMOVDQU64 shuffle346<>+0(SB), Z27; \
+group341: \
 	MOVQ rows+24(FP), DI; \
-row327: \
+row342: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last329; \
-chunks328: \
+	JB   last344; \
+chunks343: \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R10; \
 	ADDQ       AX, R10; \
@@ -7708,75 +8673,75 @@ chunks328: \
 	MOVQ       n+16(FP), R9; \
 	SUBQ       R8, R9; \
 	CMPQ       R9, $+64; \
-	JAE        chunks328; \
-last329: \
+	JAE        chunks343; \
+last344: \
 	TESTQ R9, R9; \
-	JZ    rowdone330; \
+	JZ    rowdone345; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks328; \
-rowdone330: \
+	JMP   chunks343; \
+rowdone345: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row327; \
+	JNZ  row342; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group326; \
+	JNZ  group341; \
 	VZEROUPPER; \
 	RET
 	unzip3x2AVX512BW_body
 
-DATA shuffle286<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle286<>+8(SB)/8, $0xffff00000000ffff
-DATA shuffle286<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle286<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle286<>+32(SB)/8, $0xffff00000000ffff
-DATA shuffle286<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle286<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle286<>+56(SB)/8, $0xffff00000000ffff
-GLOBL shuffle286<>(SB), RODATA|NOPTR, $64
+DATA shuffle342<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle342<>+8(SB)/8, $0xffff00000000ffff
+DATA shuffle342<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle342<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle342<>+32(SB)/8, $0xffff00000000ffff
+DATA shuffle342<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle342<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle342<>+56(SB)/8, $0xffff00000000ffff
+GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle287<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle287<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle287<>+16(SB)/8, $0xffff00000000ffff
-DATA shuffle287<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle287<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle287<>+40(SB)/8, $0xffff00000000ffff
-DATA shuffle287<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle287<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
+DATA shuffle343<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle343<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle343<>+16(SB)/8, $0xffff00000000ffff
+DATA shuffle343<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle343<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle343<>+40(SB)/8, $0xffff00000000ffff
+DATA shuffle343<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle343<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle343<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle288<>+0(SB)/8, $0x0009000600030000
-DATA shuffle288<>+8(SB)/8, $0x00150012000f000c
-DATA shuffle288<>+16(SB)/8, $0x0001001e001b0018
-DATA shuffle288<>+24(SB)/8, $0x000d000a00070004
-DATA shuffle288<>+32(SB)/8, $0x0019001600130010
-DATA shuffle288<>+40(SB)/8, $0x00050002001f001c
-DATA shuffle288<>+48(SB)/8, $0x0011000e000b0008
-DATA shuffle288<>+56(SB)/8, $0x001d001a00170014
-GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
+DATA shuffle344<>+0(SB)/8, $0x0009000600030000
+DATA shuffle344<>+8(SB)/8, $0x00150012000f000c
+DATA shuffle344<>+16(SB)/8, $0x0001001e001b0018
+DATA shuffle344<>+24(SB)/8, $0x000d000a00070004
+DATA shuffle344<>+32(SB)/8, $0x0019001600130010
+DATA shuffle344<>+40(SB)/8, $0x00050002001f001c
+DATA shuffle344<>+48(SB)/8, $0x0011000e000b0008
+DATA shuffle344<>+56(SB)/8, $0x001d001a00170014
+GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle289<>+0(SB)/8, $0x000a000700040001
-DATA shuffle289<>+8(SB)/8, $0x001600130010000d
-DATA shuffle289<>+16(SB)/8, $0x0002001f001c0019
-DATA shuffle289<>+24(SB)/8, $0x000e000b00080005
-DATA shuffle289<>+32(SB)/8, $0x001a001700140011
-DATA shuffle289<>+40(SB)/8, $0x000600030000001d
-DATA shuffle289<>+48(SB)/8, $0x0012000f000c0009
-DATA shuffle289<>+56(SB)/8, $0x001e001b00180015
-GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
+DATA shuffle345<>+0(SB)/8, $0x000a000700040001
+DATA shuffle345<>+8(SB)/8, $0x001600130010000d
+DATA shuffle345<>+16(SB)/8, $0x0002001f001c0019
+DATA shuffle345<>+24(SB)/8, $0x000e000b00080005
+DATA shuffle345<>+32(SB)/8, $0x001a001700140011
+DATA shuffle345<>+40(SB)/8, $0x000600030000001d
+DATA shuffle345<>+48(SB)/8, $0x0012000f000c0009
+DATA shuffle345<>+56(SB)/8, $0x001e001b00180015
+GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle290<>+0(SB)/8, $0x000b000800050002
-DATA shuffle290<>+8(SB)/8, $0x001700140011000e
-DATA shuffle290<>+16(SB)/8, $0x00030000001d001a
-DATA shuffle290<>+24(SB)/8, $0x000f000c00090006
-DATA shuffle290<>+32(SB)/8, $0x001b001800150012
-DATA shuffle290<>+40(SB)/8, $0x000700040001001e
-DATA shuffle290<>+48(SB)/8, $0x00130010000d000a
-DATA shuffle290<>+56(SB)/8, $0x001f001c00190016
-GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
+DATA shuffle346<>+0(SB)/8, $0x000b000800050002
+DATA shuffle346<>+8(SB)/8, $0x001700140011000e
+DATA shuffle346<>+16(SB)/8, $0x00030000001d001a
+DATA shuffle346<>+24(SB)/8, $0x000f000c00090006
+DATA shuffle346<>+32(SB)/8, $0x001b001800150012
+DATA shuffle346<>+40(SB)/8, $0x000700040001001e
+DATA shuffle346<>+48(SB)/8, $0x00130010000d000a
+DATA shuffle346<>+56(SB)/8, $0x001f001c00190016
+GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -7787,20 +8752,20 @@ TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle291<>+0(SB), Z31; \
-	VMOVDQU64 shuffle292<>+0(SB), Z30; \
-	VMOVDQU64 shuffle293<>+0(SB), Z29; \
-	VMOVDQU64 shuffle294<>+0(SB), Z28; \
-	VMOVDQU64 shuffle295<>+0(SB), Z27; \
-group331: \
+	VMOVDQU64 shuffle347<>+0(SB), Z31; \
+	VMOVDQU64 shuffle348<>+0(SB), Z30; \
+	VMOVDQU64 shuffle349<>+0(SB), Z29; \
+	VMOVDQU64 shuffle350<>+0(SB), Z28; \
+	VMOVDQU64 shuffle351<>+0(SB), Z27; \
+group346: \
 	MOVQ rows+24(FP), DI; \
-row332: \
+row347: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last334; \
-chunks333: \
+	JB   last349; \
+chunks348: \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R10; \
 	ADDQ       AX, R10; \
@@ -7825,75 +8790,75 @@ chunks333: \
 	MOVQ       n+16(FP), R9; \
 	SUBQ       R8, R9; \
 	CMPQ       R9, $+64; \
-	JAE        chunks333; \
-last334: \
+	JAE        chunks348; \
+last349: \
 	TESTQ R9, R9; \
-	JZ    rowdone335; \
+	JZ    rowdone350; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks333; \
-rowdone335: \
+	JMP   chunks348; \
+rowdone350: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row332; \
+	JNZ  row347; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group331; \
+	JNZ  group346; \
 	VZEROUPPER; \
 	RET
 	unzip3x4AVX512BW_body
 
-DATA shuffle291<>+0(SB)/8, $0x0000000000000000
-DATA shuffle291<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle291<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle291<>+24(SB)/8, $0x0000000000000000
-DATA shuffle291<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle291<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle291<>+48(SB)/8, $0x0000000000000000
-DATA shuffle291<>+56(SB)/8, $0x00000000ffffffff
-GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
+DATA shuffle347<>+0(SB)/8, $0x0000000000000000
+DATA shuffle347<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle347<>+16(SB)/8, $0xffffffff00000000
+DATA shuffle347<>+24(SB)/8, $0x0000000000000000
+DATA shuffle347<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle347<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle347<>+48(SB)/8, $0x0000000000000000
+DATA shuffle347<>+56(SB)/8, $0x00000000ffffffff
+GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle292<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle292<>+8(SB)/8, $0x0000000000000000
-DATA shuffle292<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle292<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle292<>+32(SB)/8, $0x0000000000000000
-DATA shuffle292<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle292<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle292<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
+DATA shuffle348<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle348<>+8(SB)/8, $0x0000000000000000
+DATA shuffle348<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle348<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle348<>+32(SB)/8, $0x0000000000000000
+DATA shuffle348<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle348<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle348<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle293<>+0(SB)/8, $0x0000000300000000
-DATA shuffle293<>+8(SB)/8, $0x0000000900000006
-DATA shuffle293<>+16(SB)/8, $0x0000000f0000000c
-DATA shuffle293<>+24(SB)/8, $0x0000000500000002
-DATA shuffle293<>+32(SB)/8, $0x0000000b00000008
-DATA shuffle293<>+40(SB)/8, $0x000000010000000e
-DATA shuffle293<>+48(SB)/8, $0x0000000700000004
-DATA shuffle293<>+56(SB)/8, $0x0000000d0000000a
-GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
+DATA shuffle349<>+0(SB)/8, $0x0000000300000000
+DATA shuffle349<>+8(SB)/8, $0x0000000900000006
+DATA shuffle349<>+16(SB)/8, $0x0000000f0000000c
+DATA shuffle349<>+24(SB)/8, $0x0000000500000002
+DATA shuffle349<>+32(SB)/8, $0x0000000b00000008
+DATA shuffle349<>+40(SB)/8, $0x000000010000000e
+DATA shuffle349<>+48(SB)/8, $0x0000000700000004
+DATA shuffle349<>+56(SB)/8, $0x0000000d0000000a
+GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle294<>+0(SB)/8, $0x0000000400000001
-DATA shuffle294<>+8(SB)/8, $0x0000000a00000007
-DATA shuffle294<>+16(SB)/8, $0x000000000000000d
-DATA shuffle294<>+24(SB)/8, $0x0000000600000003
-DATA shuffle294<>+32(SB)/8, $0x0000000c00000009
-DATA shuffle294<>+40(SB)/8, $0x000000020000000f
-DATA shuffle294<>+48(SB)/8, $0x0000000800000005
-DATA shuffle294<>+56(SB)/8, $0x0000000e0000000b
-GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
+DATA shuffle350<>+0(SB)/8, $0x0000000400000001
+DATA shuffle350<>+8(SB)/8, $0x0000000a00000007
+DATA shuffle350<>+16(SB)/8, $0x000000000000000d
+DATA shuffle350<>+24(SB)/8, $0x0000000600000003
+DATA shuffle350<>+32(SB)/8, $0x0000000c00000009
+DATA shuffle350<>+40(SB)/8, $0x000000020000000f
+DATA shuffle350<>+48(SB)/8, $0x0000000800000005
+DATA shuffle350<>+56(SB)/8, $0x0000000e0000000b
+GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle295<>+0(SB)/8, $0x0000000500000002
-DATA shuffle295<>+8(SB)/8, $0x0000000b00000008
-DATA shuffle295<>+16(SB)/8, $0x000000010000000e
-DATA shuffle295<>+24(SB)/8, $0x0000000700000004
-DATA shuffle295<>+32(SB)/8, $0x0000000d0000000a
-DATA shuffle295<>+40(SB)/8, $0x0000000300000000
-DATA shuffle295<>+48(SB)/8, $0x0000000900000006
-DATA shuffle295<>+56(SB)/8, $0x0000000f0000000c
-GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
+DATA shuffle351<>+0(SB)/8, $0x0000000500000002
+DATA shuffle351<>+8(SB)/8, $0x0000000b00000008
+DATA shuffle351<>+16(SB)/8, $0x000000010000000e
+DATA shuffle351<>+24(SB)/8, $0x0000000700000004
+DATA shuffle351<>+32(SB)/8, $0x0000000d0000000a
+DATA shuffle351<>+40(SB)/8, $0x0000000300000000
+DATA shuffle351<>+48(SB)/8, $0x0000000900000006
+DATA shuffle351<>+56(SB)/8, $0x0000000f0000000c
+GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -7904,20 +8869,20 @@ TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle296<>+0(SB), Z31; \
-	VMOVDQU64 shuffle297<>+0(SB), Z30; \
-	VMOVDQU64 shuffle298<>+0(SB), Z29; \
-	VMOVDQU64 shuffle299<>+0(SB), Z28; \
-	VMOVDQU64 shuffle300<>+0(SB), Z27; \
-group336: \
+	VMOVDQU64 shuffle352<>+0(SB), Z31; \
+	VMOVDQU64 shuffle353<>+0(SB), Z30; \
+	VMOVDQU64 shuffle354<>+0(SB), Z29; \
+	VMOVDQU64 shuffle355<>+0(SB), Z28; \
+	VMOVDQU64 shuffle356<>+0(SB), Z27; \
+group351: \
 	MOVQ rows+24(FP), DI; \
-row337: \
+row352: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last339; \
-chunks338: \
+	JB   last354; \
+chunks353: \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R10; \
 	ADDQ       AX, R10; \
@@ -7942,75 +8907,75 @@ chunks338: \
 	MOVQ       n+16(FP), R9; \
 	SUBQ       R8, R9; \
 	CMPQ       R9, $+64; \
-	JAE        chunks338; \
-last339: \
+	JAE        chunks353; \
+last354: \
 	TESTQ R9, R9; \
-	JZ    rowdone340; \
+	JZ    rowdone355; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks338; \
-rowdone340: \
+	JMP   chunks353; \
+rowdone355: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row337; \
+	JNZ  row352; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group336; \
+	JNZ  group351; \
 	VZEROUPPER; \
 	RET
 	unzip3x8AVX512BW_body
 
-DATA shuffle296<>+0(SB)/8, $0x0000000000000000
-DATA shuffle296<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle296<>+16(SB)/8, $0x0000000000000000
-DATA shuffle296<>+24(SB)/8, $0x0000000000000000
-DATA shuffle296<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle296<>+40(SB)/8, $0x0000000000000000
-DATA shuffle296<>+48(SB)/8, $0x0000000000000000
-DATA shuffle296<>+56(SB)/8, $0xffffffffffffffff
-GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
+DATA shuffle352<>+0(SB)/8, $0x0000000000000000
+DATA shuffle352<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle352<>+16(SB)/8, $0x0000000000000000
+DATA shuffle352<>+24(SB)/8, $0x0000000000000000
+DATA shuffle352<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle352<>+40(SB)/8, $0x0000000000000000
+DATA shuffle352<>+48(SB)/8, $0x0000000000000000
+DATA shuffle352<>+56(SB)/8, $0xffffffffffffffff
+GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle297<>+0(SB)/8, $0x0000000000000000
-DATA shuffle297<>+8(SB)/8, $0x0000000000000000
-DATA shuffle297<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle297<>+24(SB)/8, $0x0000000000000000
-DATA shuffle297<>+32(SB)/8, $0x0000000000000000
-DATA shuffle297<>+40(SB)/8, $0xffffffffffffffff
-DATA shuffle297<>+48(SB)/8, $0x0000000000000000
-DATA shuffle297<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
+DATA shuffle353<>+0(SB)/8, $0x0000000000000000
+DATA shuffle353<>+8(SB)/8, $0x0000000000000000
+DATA shuffle353<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle353<>+24(SB)/8, $0x0000000000000000
+DATA shuffle353<>+32(SB)/8, $0x0000000000000000
+DATA shuffle353<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle353<>+48(SB)/8, $0x0000000000000000
+DATA shuffle353<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle298<>+0(SB)/8, $0x0000000000000000
-DATA shuffle298<>+8(SB)/8, $0x0000000000000003
-DATA shuffle298<>+16(SB)/8, $0x0000000000000006
-DATA shuffle298<>+24(SB)/8, $0x0000000000000001
-DATA shuffle298<>+32(SB)/8, $0x0000000000000004
-DATA shuffle298<>+40(SB)/8, $0x0000000000000007
-DATA shuffle298<>+48(SB)/8, $0x0000000000000002
-DATA shuffle298<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
+DATA shuffle354<>+0(SB)/8, $0x0000000000000000
+DATA shuffle354<>+8(SB)/8, $0x0000000000000003
+DATA shuffle354<>+16(SB)/8, $0x0000000000000006
+DATA shuffle354<>+24(SB)/8, $0x0000000000000001
+DATA shuffle354<>+32(SB)/8, $0x0000000000000004
+DATA shuffle354<>+40(SB)/8, $0x0000000000000007
+DATA shuffle354<>+48(SB)/8, $0x0000000000000002
+DATA shuffle354<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle299<>+0(SB)/8, $0x0000000000000001
-DATA shuffle299<>+8(SB)/8, $0x0000000000000004
-DATA shuffle299<>+16(SB)/8, $0x0000000000000007
-DATA shuffle299<>+24(SB)/8, $0x0000000000000002
-DATA shuffle299<>+32(SB)/8, $0x0000000000000005
-DATA shuffle299<>+40(SB)/8, $0x0000000000000000
-DATA shuffle299<>+48(SB)/8, $0x0000000000000003
-DATA shuffle299<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
+DATA shuffle355<>+0(SB)/8, $0x0000000000000001
+DATA shuffle355<>+8(SB)/8, $0x0000000000000004
+DATA shuffle355<>+16(SB)/8, $0x0000000000000007
+DATA shuffle355<>+24(SB)/8, $0x0000000000000002
+DATA shuffle355<>+32(SB)/8, $0x0000000000000005
+DATA shuffle355<>+40(SB)/8, $0x0000000000000000
+DATA shuffle355<>+48(SB)/8, $0x0000000000000003
+DATA shuffle355<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle300<>+0(SB)/8, $0x0000000000000002
-DATA shuffle300<>+8(SB)/8, $0x0000000000000005
-DATA shuffle300<>+16(SB)/8, $0x0000000000000000
-DATA shuffle300<>+24(SB)/8, $0x0000000000000003
-DATA shuffle300<>+32(SB)/8, $0x0000000000000006
-DATA shuffle300<>+40(SB)/8, $0x0000000000000001
-DATA shuffle300<>+48(SB)/8, $0x0000000000000004
-DATA shuffle300<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
+DATA shuffle356<>+0(SB)/8, $0x0000000000000002
+DATA shuffle356<>+8(SB)/8, $0x0000000000000005
+DATA shuffle356<>+16(SB)/8, $0x0000000000000000
+DATA shuffle356<>+24(SB)/8, $0x0000000000000003
+DATA shuffle356<>+32(SB)/8, $0x0000000000000006
+DATA shuffle356<>+40(SB)/8, $0x0000000000000001
+DATA shuffle356<>+48(SB)/8, $0x0000000000000004
+DATA shuffle356<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8022,12 +8987,12 @@ TEXT ·unzip3x6AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem341: \
+rem356: \
 	CMPQ DI, $+64; \
-	JB   remdone342; \
+	JB   remdone357; \
 	SUBQ $+60, DI; \
-	JMP  rem341; \
-remdone342: \
+	JMP  rem356; \
+remdone357: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -8053,188 +9018,188 @@ remdone342: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle262<>+0(SB), DI; \
+	BZHIQ     DI, shuffle318<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle301<>+0(SB), Z31; \
-	VMOVDQU64 shuffle302<>+0(SB), Z30; \
-	VMOVDQU64 shuffle303<>+0(SB), Z29; \
-	VMOVDQU64 shuffle304<>+0(SB), Z28; \
-	VMOVDQU64 shuffle305<>+0(SB), Z27; \
-	VMOVDQU64 shuffle306<>+0(SB), Z26; \
-group343: \
+	VMOVDQU64 shuffle357<>+0(SB), Z31; \
+	VMOVDQU64 shuffle358<>+0(SB), Z30; \
+	VMOVDQU64 shuffle359<>+0(SB), Z29; \
+	VMOVDQU64 shuffle360<>+0(SB), Z28; \
+	VMOVDQU64 shuffle361<>+0(SB), Z27; \
+	VMOVDQU64 shuffle362<>+0(SB), Z26; \
+group358: \
 	MOVQ rows+24(FP), DI; \
-row344: \
+row359: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last346; \
-chunks345: \
+	JB   last361; \
+chunks360: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle301<>+0(SB), Z3; \
+	VMOVDQU64 shuffle357<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
-	KMOVD     shuffle307<>+0(SB), K7; \
-	VMOVDQU64 shuffle308<>+0(SB), Z4; \
+	KMOVD     shuffle363<>+0(SB), K7; \
+	VMOVDQU64 shuffle364<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle303<>+0(SB), Z4; \
+	VMOVDQU64 shuffle359<>+0(SB), Z4; \
 	VPERMI2W  Z1, Z0, Z4; \
-	KMOVD     shuffle309<>+0(SB), K7; \
-	VMOVDQU64 shuffle310<>+0(SB), Z3; \
+	KMOVD     shuffle365<>+0(SB), K7; \
+	VMOVDQU64 shuffle366<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z4; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2W  Z0, Z27, Z1; \
-	KMOVD     shuffle309<>+0(SB), K7; \
-	VMOVDQU64 shuffle311<>+0(SB), Z4; \
+	KMOVD     shuffle365<>+0(SB), K7; \
+	VMOVDQU64 shuffle367<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z1; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks345; \
-last346: \
+	JAE       chunks360; \
+last361: \
 	TESTQ      R9, R9; \
-	JZ         rowdone347; \
+	JZ         rowdone362; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle301<>+0(SB), Z3; \
+	VMOVDQU64  shuffle357<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
-	KMOVD      shuffle307<>+0(SB), K7; \
-	VMOVDQU64  shuffle308<>+0(SB), Z4; \
+	KMOVD      shuffle363<>+0(SB), K7; \
+	VMOVDQU64  shuffle364<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle303<>+0(SB), Z4; \
+	VMOVDQU64  shuffle359<>+0(SB), Z4; \
 	VPERMI2W   Z1, Z0, Z4; \
-	KMOVD      shuffle309<>+0(SB), K7; \
-	VMOVDQU64  shuffle310<>+0(SB), Z3; \
+	KMOVD      shuffle365<>+0(SB), K7; \
+	VMOVDQU64  shuffle366<>+0(SB), Z3; \
 	VPERMW     Z2, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2W   Z0, Z27, Z1; \
-	KMOVD      shuffle309<>+0(SB), K7; \
-	VMOVDQU64  shuffle311<>+0(SB), Z4; \
+	KMOVD      shuffle365<>+0(SB), K7; \
+	VMOVDQU64  shuffle367<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone347: \
+rowdone362: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row344; \
+	JNZ  row359; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group343; \
+	JNZ  group358; \
 	VZEROUPPER; \
 	RET
 	unzip3x6AVX512BW_body
 
-DATA shuffle301<>+0(SB)/8, $0x0009000200010000
-DATA shuffle301<>+8(SB)/8, $0x00130012000b000a
-DATA shuffle301<>+16(SB)/8, $0x001d001c001b0014
-DATA shuffle301<>+24(SB)/8, $0x002d002600250024
-DATA shuffle301<>+32(SB)/8, $0x00370036002f002e
-DATA shuffle301<>+40(SB)/8, $0x00000000003f0038
-DATA shuffle301<>+48(SB)/8, $0x0000000000000000
-DATA shuffle301<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
+DATA shuffle357<>+0(SB)/8, $0x0009000200010000
+DATA shuffle357<>+8(SB)/8, $0x00130012000b000a
+DATA shuffle357<>+16(SB)/8, $0x001d001c001b0014
+DATA shuffle357<>+24(SB)/8, $0x002d002600250024
+DATA shuffle357<>+32(SB)/8, $0x00370036002f002e
+DATA shuffle357<>+40(SB)/8, $0x00000000003f0038
+DATA shuffle357<>+48(SB)/8, $0x0000000000000000
+DATA shuffle357<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle302<>+0(SB)/8, $0x0000000000000000
-DATA shuffle302<>+8(SB)/8, $0x0000000000000000
-DATA shuffle302<>+16(SB)/8, $0x0000000000000000
-DATA shuffle302<>+24(SB)/8, $0x0000000000000000
-DATA shuffle302<>+32(SB)/8, $0x0000000000000000
-DATA shuffle302<>+40(SB)/8, $0x0021002000000000
-DATA shuffle302<>+48(SB)/8, $0x0031002a00290028
-DATA shuffle302<>+56(SB)/8, $0x0000000000330032
-GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
+DATA shuffle358<>+0(SB)/8, $0x0000000000000000
+DATA shuffle358<>+8(SB)/8, $0x0000000000000000
+DATA shuffle358<>+16(SB)/8, $0x0000000000000000
+DATA shuffle358<>+24(SB)/8, $0x0000000000000000
+DATA shuffle358<>+32(SB)/8, $0x0000000000000000
+DATA shuffle358<>+40(SB)/8, $0x0021002000000000
+DATA shuffle358<>+48(SB)/8, $0x0031002a00290028
+DATA shuffle358<>+56(SB)/8, $0x0000000000330032
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle303<>+0(SB)/8, $0x000c000500040003
-DATA shuffle303<>+8(SB)/8, $0x00160015000e000d
-DATA shuffle303<>+16(SB)/8, $0x0020001f001e0017
-DATA shuffle303<>+24(SB)/8, $0x0030002900280027
-DATA shuffle303<>+32(SB)/8, $0x003a003900320031
-DATA shuffle303<>+40(SB)/8, $0x000000000000003b
-DATA shuffle303<>+48(SB)/8, $0x0000000000000000
-DATA shuffle303<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
+DATA shuffle359<>+0(SB)/8, $0x000c000500040003
+DATA shuffle359<>+8(SB)/8, $0x00160015000e000d
+DATA shuffle359<>+16(SB)/8, $0x0020001f001e0017
+DATA shuffle359<>+24(SB)/8, $0x0030002900280027
+DATA shuffle359<>+32(SB)/8, $0x003a003900320031
+DATA shuffle359<>+40(SB)/8, $0x000000000000003b
+DATA shuffle359<>+48(SB)/8, $0x0000000000000000
+DATA shuffle359<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle304<>+0(SB)/8, $0x0000000000000000
-DATA shuffle304<>+8(SB)/8, $0x0000000000000000
-DATA shuffle304<>+16(SB)/8, $0x0000000000000000
-DATA shuffle304<>+24(SB)/8, $0x0000000000000000
-DATA shuffle304<>+32(SB)/8, $0x0000000000000000
-DATA shuffle304<>+40(SB)/8, $0x0024002300220000
-DATA shuffle304<>+48(SB)/8, $0x0034002d002c002b
-DATA shuffle304<>+56(SB)/8, $0x0000000000360035
-GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
+DATA shuffle360<>+0(SB)/8, $0x0000000000000000
+DATA shuffle360<>+8(SB)/8, $0x0000000000000000
+DATA shuffle360<>+16(SB)/8, $0x0000000000000000
+DATA shuffle360<>+24(SB)/8, $0x0000000000000000
+DATA shuffle360<>+32(SB)/8, $0x0000000000000000
+DATA shuffle360<>+40(SB)/8, $0x0024002300220000
+DATA shuffle360<>+48(SB)/8, $0x0034002d002c002b
+DATA shuffle360<>+56(SB)/8, $0x0000000000360035
+GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle305<>+0(SB)/8, $0x002f002800270026
-DATA shuffle305<>+8(SB)/8, $0x0039003800310030
-DATA shuffle305<>+16(SB)/8, $0x000300020001003a
-DATA shuffle305<>+24(SB)/8, $0x0013000c000b000a
-DATA shuffle305<>+32(SB)/8, $0x001d001c00150014
-DATA shuffle305<>+40(SB)/8, $0x000000000000001e
-DATA shuffle305<>+48(SB)/8, $0x0000000000000000
-DATA shuffle305<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
+DATA shuffle361<>+0(SB)/8, $0x002f002800270026
+DATA shuffle361<>+8(SB)/8, $0x0039003800310030
+DATA shuffle361<>+16(SB)/8, $0x000300020001003a
+DATA shuffle361<>+24(SB)/8, $0x0013000c000b000a
+DATA shuffle361<>+32(SB)/8, $0x001d001c00150014
+DATA shuffle361<>+40(SB)/8, $0x000000000000001e
+DATA shuffle361<>+48(SB)/8, $0x0000000000000000
+DATA shuffle361<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle306<>+0(SB)/8, $0x0000000000000000
-DATA shuffle306<>+8(SB)/8, $0x0000000000000000
-DATA shuffle306<>+16(SB)/8, $0x0000000000000000
-DATA shuffle306<>+24(SB)/8, $0x0000000000000000
-DATA shuffle306<>+32(SB)/8, $0x0000000000000000
-DATA shuffle306<>+40(SB)/8, $0x0027002600250000
-DATA shuffle306<>+48(SB)/8, $0x00370030002f002e
-DATA shuffle306<>+56(SB)/8, $0x0000000000390038
-GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
+DATA shuffle362<>+0(SB)/8, $0x0000000000000000
+DATA shuffle362<>+8(SB)/8, $0x0000000000000000
+DATA shuffle362<>+16(SB)/8, $0x0000000000000000
+DATA shuffle362<>+24(SB)/8, $0x0000000000000000
+DATA shuffle362<>+32(SB)/8, $0x0000000000000000
+DATA shuffle362<>+40(SB)/8, $0x0027002600250000
+DATA shuffle362<>+48(SB)/8, $0x00370030002f002e
+DATA shuffle362<>+56(SB)/8, $0x0000000000390038
+GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle307<>+0(SB)/8, $0x000000003fc00000
-GLOBL shuffle307<>(SB), RODATA|NOPTR, $8
+DATA shuffle363<>+0(SB)/8, $0x000000003fc00000
+GLOBL shuffle363<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle308<>+0(SB)/8, $0x0000000000000000
-DATA shuffle308<>+8(SB)/8, $0x0000000000000000
-DATA shuffle308<>+16(SB)/8, $0x0000000000000000
-DATA shuffle308<>+24(SB)/8, $0x0000000000000000
-DATA shuffle308<>+32(SB)/8, $0x0000000000000000
-DATA shuffle308<>+40(SB)/8, $0x0001000000000000
-DATA shuffle308<>+48(SB)/8, $0x0011000a00090008
-DATA shuffle308<>+56(SB)/8, $0x0000000000130012
-GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
+DATA shuffle364<>+0(SB)/8, $0x0000000000000000
+DATA shuffle364<>+8(SB)/8, $0x0000000000000000
+DATA shuffle364<>+16(SB)/8, $0x0000000000000000
+DATA shuffle364<>+24(SB)/8, $0x0000000000000000
+DATA shuffle364<>+32(SB)/8, $0x0000000000000000
+DATA shuffle364<>+40(SB)/8, $0x0001000000000000
+DATA shuffle364<>+48(SB)/8, $0x0011000a00090008
+DATA shuffle364<>+56(SB)/8, $0x0000000000130012
+GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle309<>+0(SB)/8, $0x000000003fe00000
-GLOBL shuffle309<>(SB), RODATA|NOPTR, $8
+DATA shuffle365<>+0(SB)/8, $0x000000003fe00000
+GLOBL shuffle365<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle310<>+0(SB)/8, $0x0000000000000000
-DATA shuffle310<>+8(SB)/8, $0x0000000000000000
-DATA shuffle310<>+16(SB)/8, $0x0000000000000000
-DATA shuffle310<>+24(SB)/8, $0x0000000000000000
-DATA shuffle310<>+32(SB)/8, $0x0000000000000000
-DATA shuffle310<>+40(SB)/8, $0x0004000300020000
-DATA shuffle310<>+48(SB)/8, $0x0014000d000c000b
-DATA shuffle310<>+56(SB)/8, $0x0000000000160015
-GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
+DATA shuffle366<>+0(SB)/8, $0x0000000000000000
+DATA shuffle366<>+8(SB)/8, $0x0000000000000000
+DATA shuffle366<>+16(SB)/8, $0x0000000000000000
+DATA shuffle366<>+24(SB)/8, $0x0000000000000000
+DATA shuffle366<>+32(SB)/8, $0x0000000000000000
+DATA shuffle366<>+40(SB)/8, $0x0004000300020000
+DATA shuffle366<>+48(SB)/8, $0x0014000d000c000b
+DATA shuffle366<>+56(SB)/8, $0x0000000000160015
+GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle311<>+0(SB)/8, $0x0000000000000000
-DATA shuffle311<>+8(SB)/8, $0x0000000000000000
-DATA shuffle311<>+16(SB)/8, $0x0000000000000000
-DATA shuffle311<>+24(SB)/8, $0x0000000000000000
-DATA shuffle311<>+32(SB)/8, $0x0000000000000000
-DATA shuffle311<>+40(SB)/8, $0x0007000600050000
-DATA shuffle311<>+48(SB)/8, $0x00170010000f000e
-DATA shuffle311<>+56(SB)/8, $0x0000000000190018
-GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
+DATA shuffle367<>+0(SB)/8, $0x0000000000000000
+DATA shuffle367<>+8(SB)/8, $0x0000000000000000
+DATA shuffle367<>+16(SB)/8, $0x0000000000000000
+DATA shuffle367<>+24(SB)/8, $0x0000000000000000
+DATA shuffle367<>+32(SB)/8, $0x0000000000000000
+DATA shuffle367<>+40(SB)/8, $0x0007000600050000
+DATA shuffle367<>+48(SB)/8, $0x00170010000f000e
+DATA shuffle367<>+56(SB)/8, $0x0000000000190018
+GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8246,12 +9211,12 @@ TEXT ·unzip3x12AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem348: \
+rem363: \
 	CMPQ DI, $+64; \
-	JB   remdone349; \
+	JB   remdone364; \
 	SUBQ $+60, DI; \
-	JMP  rem348; \
-remdone349: \
+	JMP  rem363; \
+remdone364: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -8277,140 +9242,140 @@ remdone349: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle262<>+0(SB), DI; \
+	BZHIQ     DI, shuffle318<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle312<>+0(SB), Z31; \
-	VMOVDQU64 shuffle313<>+0(SB), Z30; \
-	VMOVDQU64 shuffle314<>+0(SB), Z29; \
-	VMOVDQU64 shuffle315<>+0(SB), Z28; \
-	VMOVDQU64 shuffle316<>+0(SB), Z27; \
-	VMOVDQU64 shuffle317<>+0(SB), Z26; \
-group350: \
+	VMOVDQU64 shuffle368<>+0(SB), Z31; \
+	VMOVDQU64 shuffle369<>+0(SB), Z30; \
+	VMOVDQU64 shuffle370<>+0(SB), Z29; \
+	VMOVDQU64 shuffle371<>+0(SB), Z28; \
+	VMOVDQU64 shuffle372<>+0(SB), Z27; \
+	VMOVDQU64 shuffle373<>+0(SB), Z26; \
+group365: \
 	MOVQ rows+24(FP), DI; \
-row351: \
+row366: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last353; \
-chunks352: \
+	JB   last368; \
+chunks367: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle312<>+0(SB), Z3; \
+	VMOVDQU64 shuffle368<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2D  Z2, Z30, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle314<>+0(SB), Z4; \
+	VMOVDQU64 shuffle370<>+0(SB), Z4; \
 	VPERMI2D  Z1, Z0, Z4; \
 	VPERMT2D  Z2, Z28, Z4; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2D  Z1, Z27, Z2; \
 	VPERMT2D  Z0, Z26, Z2; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z2, K7, (R9)(DX*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks352; \
-last353: \
+	JAE       chunks367; \
+last368: \
 	TESTQ      R9, R9; \
-	JZ         rowdone354; \
+	JZ         rowdone369; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle312<>+0(SB), Z3; \
+	VMOVDQU64  shuffle368<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2D   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle314<>+0(SB), Z4; \
+	VMOVDQU64  shuffle370<>+0(SB), Z4; \
 	VPERMI2D   Z1, Z0, Z4; \
 	VPERMT2D   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2D   Z1, Z27, Z2; \
 	VPERMT2D   Z0, Z26, Z2; \
 	VMOVDQU8   Z2, K4, (R9)(DX*2); \
-rowdone354: \
+rowdone369: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row351; \
+	JNZ  row366; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group350; \
+	JNZ  group365; \
 	VZEROUPPER; \
 	RET
 	unzip3x12AVX512BW_body
 
-DATA shuffle312<>+0(SB)/8, $0x0000000100000000
-DATA shuffle312<>+8(SB)/8, $0x0000000900000002
-DATA shuffle312<>+16(SB)/8, $0x0000000b0000000a
-DATA shuffle312<>+24(SB)/8, $0x0000001300000012
-DATA shuffle312<>+32(SB)/8, $0x0000001b00000014
-DATA shuffle312<>+40(SB)/8, $0x0000001d0000001c
-DATA shuffle312<>+48(SB)/8, $0x0000000000000000
-DATA shuffle312<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
+DATA shuffle368<>+0(SB)/8, $0x0000000100000000
+DATA shuffle368<>+8(SB)/8, $0x0000000900000002
+DATA shuffle368<>+16(SB)/8, $0x0000000b0000000a
+DATA shuffle368<>+24(SB)/8, $0x0000001300000012
+DATA shuffle368<>+32(SB)/8, $0x0000001b00000014
+DATA shuffle368<>+40(SB)/8, $0x0000001d0000001c
+DATA shuffle368<>+48(SB)/8, $0x0000000000000000
+DATA shuffle368<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle313<>+0(SB)/8, $0x0000000100000000
-DATA shuffle313<>+8(SB)/8, $0x0000000300000002
-DATA shuffle313<>+16(SB)/8, $0x0000000500000004
-DATA shuffle313<>+24(SB)/8, $0x0000000700000006
-DATA shuffle313<>+32(SB)/8, $0x0000000900000008
-DATA shuffle313<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle313<>+48(SB)/8, $0x0000001500000014
-DATA shuffle313<>+56(SB)/8, $0x0000000f00000016
-GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
+DATA shuffle369<>+0(SB)/8, $0x0000000100000000
+DATA shuffle369<>+8(SB)/8, $0x0000000300000002
+DATA shuffle369<>+16(SB)/8, $0x0000000500000004
+DATA shuffle369<>+24(SB)/8, $0x0000000700000006
+DATA shuffle369<>+32(SB)/8, $0x0000000900000008
+DATA shuffle369<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle369<>+48(SB)/8, $0x0000001500000014
+DATA shuffle369<>+56(SB)/8, $0x0000000f00000016
+GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle314<>+0(SB)/8, $0x0000000400000003
-DATA shuffle314<>+8(SB)/8, $0x0000000c00000005
-DATA shuffle314<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle314<>+24(SB)/8, $0x0000001600000015
-DATA shuffle314<>+32(SB)/8, $0x0000001e00000017
-DATA shuffle314<>+40(SB)/8, $0x000000000000001f
-DATA shuffle314<>+48(SB)/8, $0x0000000000000000
-DATA shuffle314<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
+DATA shuffle370<>+0(SB)/8, $0x0000000400000003
+DATA shuffle370<>+8(SB)/8, $0x0000000c00000005
+DATA shuffle370<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle370<>+24(SB)/8, $0x0000001600000015
+DATA shuffle370<>+32(SB)/8, $0x0000001e00000017
+DATA shuffle370<>+40(SB)/8, $0x000000000000001f
+DATA shuffle370<>+48(SB)/8, $0x0000000000000000
+DATA shuffle370<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle315<>+0(SB)/8, $0x0000000100000000
-DATA shuffle315<>+8(SB)/8, $0x0000000300000002
-DATA shuffle315<>+16(SB)/8, $0x0000000500000004
-DATA shuffle315<>+24(SB)/8, $0x0000000700000006
-DATA shuffle315<>+32(SB)/8, $0x0000000900000008
-DATA shuffle315<>+40(SB)/8, $0x000000100000000a
-DATA shuffle315<>+48(SB)/8, $0x0000001800000017
-DATA shuffle315<>+56(SB)/8, $0x0000000f00000019
-GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
+DATA shuffle371<>+0(SB)/8, $0x0000000100000000
+DATA shuffle371<>+8(SB)/8, $0x0000000300000002
+DATA shuffle371<>+16(SB)/8, $0x0000000500000004
+DATA shuffle371<>+24(SB)/8, $0x0000000700000006
+DATA shuffle371<>+32(SB)/8, $0x0000000900000008
+DATA shuffle371<>+40(SB)/8, $0x000000100000000a
+DATA shuffle371<>+48(SB)/8, $0x0000001800000017
+DATA shuffle371<>+56(SB)/8, $0x0000000f00000019
+GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle316<>+0(SB)/8, $0x0000000000000000
-DATA shuffle316<>+8(SB)/8, $0x0000000000000000
-DATA shuffle316<>+16(SB)/8, $0x0000001100000010
-DATA shuffle316<>+24(SB)/8, $0x0000001900000018
-DATA shuffle316<>+32(SB)/8, $0x000000010000001a
-DATA shuffle316<>+40(SB)/8, $0x0000000300000002
-DATA shuffle316<>+48(SB)/8, $0x0000000b0000000a
-DATA shuffle316<>+56(SB)/8, $0x000000000000000c
-GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
+DATA shuffle372<>+0(SB)/8, $0x0000000000000000
+DATA shuffle372<>+8(SB)/8, $0x0000000000000000
+DATA shuffle372<>+16(SB)/8, $0x0000001100000010
+DATA shuffle372<>+24(SB)/8, $0x0000001900000018
+DATA shuffle372<>+32(SB)/8, $0x000000010000001a
+DATA shuffle372<>+40(SB)/8, $0x0000000300000002
+DATA shuffle372<>+48(SB)/8, $0x0000000b0000000a
+DATA shuffle372<>+56(SB)/8, $0x000000000000000c
+GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle317<>+0(SB)/8, $0x0000001700000016
-DATA shuffle317<>+8(SB)/8, $0x0000001f00000018
-DATA shuffle317<>+16(SB)/8, $0x0000000500000004
-DATA shuffle317<>+24(SB)/8, $0x0000000700000006
-DATA shuffle317<>+32(SB)/8, $0x0000000900000008
-DATA shuffle317<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle317<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle317<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
+DATA shuffle373<>+0(SB)/8, $0x0000001700000016
+DATA shuffle373<>+8(SB)/8, $0x0000001f00000018
+DATA shuffle373<>+16(SB)/8, $0x0000000500000004
+DATA shuffle373<>+24(SB)/8, $0x0000000700000006
+DATA shuffle373<>+32(SB)/8, $0x0000000900000008
+DATA shuffle373<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle373<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle373<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8422,12 +9387,12 @@ TEXT ·tunzip3x2x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem355: \
+rem370: \
 	CMPQ DI, $+64; \
-	JB   remdone356; \
+	JB   remdone371; \
 	SUBQ $+60, DI; \
-	JMP  rem355; \
-remdone356: \
+	JMP  rem370; \
+remdone371: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -8453,188 +9418,188 @@ remdone356: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle262<>+0(SB), DI; \
+	BZHIQ     DI, shuffle318<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle318<>+0(SB), Z31; \
-	VMOVDQU64 shuffle319<>+0(SB), Z30; \
-	VMOVDQU64 shuffle320<>+0(SB), Z29; \
-	VMOVDQU64 shuffle321<>+0(SB), Z28; \
-	VMOVDQU64 shuffle322<>+0(SB), Z27; \
-	VMOVDQU64 shuffle323<>+0(SB), Z26; \
-group357: \
+	VMOVDQU64 shuffle374<>+0(SB), Z31; \
+	VMOVDQU64 shuffle375<>+0(SB), Z30; \
+	VMOVDQU64 shuffle376<>+0(SB), Z29; \
+	VMOVDQU64 shuffle377<>+0(SB), Z28; \
+	VMOVDQU64 shuffle378<>+0(SB), Z27; \
+	VMOVDQU64 shuffle379<>+0(SB), Z26; \
+group372: \
 	MOVQ rows+24(FP), DI; \
-row358: \
+row373: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last360; \
-chunks359: \
+	JB   last375; \
+chunks374: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle318<>+0(SB), Z3; \
+	VMOVDQU64 shuffle374<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
-	KMOVD     shuffle324<>+0(SB), K7; \
-	VMOVDQU64 shuffle325<>+0(SB), Z4; \
+	KMOVD     shuffle380<>+0(SB), K7; \
+	VMOVDQU64 shuffle381<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle320<>+0(SB), Z4; \
+	VMOVDQU64 shuffle376<>+0(SB), Z4; \
 	VPERMI2W  Z1, Z0, Z4; \
-	KMOVD     shuffle326<>+0(SB), K7; \
-	VMOVDQU64 shuffle327<>+0(SB), Z3; \
+	KMOVD     shuffle382<>+0(SB), K7; \
+	VMOVDQU64 shuffle383<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z4; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2W  Z0, Z27, Z1; \
-	KMOVD     shuffle326<>+0(SB), K7; \
-	VMOVDQU64 shuffle328<>+0(SB), Z4; \
+	KMOVD     shuffle382<>+0(SB), K7; \
+	VMOVDQU64 shuffle384<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z1; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks359; \
-last360: \
+	JAE       chunks374; \
+last375: \
 	TESTQ      R9, R9; \
-	JZ         rowdone361; \
+	JZ         rowdone376; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle318<>+0(SB), Z3; \
+	VMOVDQU64  shuffle374<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
-	KMOVD      shuffle324<>+0(SB), K7; \
-	VMOVDQU64  shuffle325<>+0(SB), Z4; \
+	KMOVD      shuffle380<>+0(SB), K7; \
+	VMOVDQU64  shuffle381<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle320<>+0(SB), Z4; \
+	VMOVDQU64  shuffle376<>+0(SB), Z4; \
 	VPERMI2W   Z1, Z0, Z4; \
-	KMOVD      shuffle326<>+0(SB), K7; \
-	VMOVDQU64  shuffle327<>+0(SB), Z3; \
+	KMOVD      shuffle382<>+0(SB), K7; \
+	VMOVDQU64  shuffle383<>+0(SB), Z3; \
 	VPERMW     Z2, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2W   Z0, Z27, Z1; \
-	KMOVD      shuffle326<>+0(SB), K7; \
-	VMOVDQU64  shuffle328<>+0(SB), Z4; \
+	KMOVD      shuffle382<>+0(SB), K7; \
+	VMOVDQU64  shuffle384<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone361: \
+rowdone376: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row358; \
+	JNZ  row373; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group357; \
+	JNZ  group372; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x2AVX512BW_body
 
-DATA shuffle318<>+0(SB)/8, $0x000a000100090000
-DATA shuffle318<>+8(SB)/8, $0x001b0012000b0002
-DATA shuffle318<>+16(SB)/8, $0x001d0014001c0013
-DATA shuffle318<>+24(SB)/8, $0x002e0025002d0024
-DATA shuffle318<>+32(SB)/8, $0x003f0036002f0026
-DATA shuffle318<>+40(SB)/8, $0x0000003800000037
-DATA shuffle318<>+48(SB)/8, $0x0000000000000000
-DATA shuffle318<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle318<>(SB), RODATA|NOPTR, $64
+DATA shuffle374<>+0(SB)/8, $0x000a000100090000
+DATA shuffle374<>+8(SB)/8, $0x001b0012000b0002
+DATA shuffle374<>+16(SB)/8, $0x001d0014001c0013
+DATA shuffle374<>+24(SB)/8, $0x002e0025002d0024
+DATA shuffle374<>+32(SB)/8, $0x003f0036002f0026
+DATA shuffle374<>+40(SB)/8, $0x0000003800000037
+DATA shuffle374<>+48(SB)/8, $0x0000000000000000
+DATA shuffle374<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle319<>+0(SB)/8, $0x0000000000000000
-DATA shuffle319<>+8(SB)/8, $0x0000000000000000
-DATA shuffle319<>+16(SB)/8, $0x0000000000000000
-DATA shuffle319<>+24(SB)/8, $0x0000000000000000
-DATA shuffle319<>+32(SB)/8, $0x0000000000000000
-DATA shuffle319<>+40(SB)/8, $0x0021000000200000
-DATA shuffle319<>+48(SB)/8, $0x0032002900310028
-DATA shuffle319<>+56(SB)/8, $0x000000000033002a
-GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
+DATA shuffle375<>+0(SB)/8, $0x0000000000000000
+DATA shuffle375<>+8(SB)/8, $0x0000000000000000
+DATA shuffle375<>+16(SB)/8, $0x0000000000000000
+DATA shuffle375<>+24(SB)/8, $0x0000000000000000
+DATA shuffle375<>+32(SB)/8, $0x0000000000000000
+DATA shuffle375<>+40(SB)/8, $0x0021000000200000
+DATA shuffle375<>+48(SB)/8, $0x0032002900310028
+DATA shuffle375<>+56(SB)/8, $0x000000000033002a
+GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle320<>+0(SB)/8, $0x000d0004000c0003
-DATA shuffle320<>+8(SB)/8, $0x001e0015000e0005
-DATA shuffle320<>+16(SB)/8, $0x00200017001f0016
-DATA shuffle320<>+24(SB)/8, $0x0031002800300027
-DATA shuffle320<>+32(SB)/8, $0x0000003900320029
-DATA shuffle320<>+40(SB)/8, $0x0000003b0000003a
-DATA shuffle320<>+48(SB)/8, $0x0000000000000000
-DATA shuffle320<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
+DATA shuffle376<>+0(SB)/8, $0x000d0004000c0003
+DATA shuffle376<>+8(SB)/8, $0x001e0015000e0005
+DATA shuffle376<>+16(SB)/8, $0x00200017001f0016
+DATA shuffle376<>+24(SB)/8, $0x0031002800300027
+DATA shuffle376<>+32(SB)/8, $0x0000003900320029
+DATA shuffle376<>+40(SB)/8, $0x0000003b0000003a
+DATA shuffle376<>+48(SB)/8, $0x0000000000000000
+DATA shuffle376<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle321<>+0(SB)/8, $0x0000000000000000
-DATA shuffle321<>+8(SB)/8, $0x0000000000000000
-DATA shuffle321<>+16(SB)/8, $0x0000000000000000
-DATA shuffle321<>+24(SB)/8, $0x0000000000000000
-DATA shuffle321<>+32(SB)/8, $0x0022000000000000
-DATA shuffle321<>+40(SB)/8, $0x0024000000230000
-DATA shuffle321<>+48(SB)/8, $0x0035002c0034002b
-DATA shuffle321<>+56(SB)/8, $0x000000000036002d
-GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
+DATA shuffle377<>+0(SB)/8, $0x0000000000000000
+DATA shuffle377<>+8(SB)/8, $0x0000000000000000
+DATA shuffle377<>+16(SB)/8, $0x0000000000000000
+DATA shuffle377<>+24(SB)/8, $0x0000000000000000
+DATA shuffle377<>+32(SB)/8, $0x0022000000000000
+DATA shuffle377<>+40(SB)/8, $0x0024000000230000
+DATA shuffle377<>+48(SB)/8, $0x0035002c0034002b
+DATA shuffle377<>+56(SB)/8, $0x000000000036002d
+GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle322<>+0(SB)/8, $0x00300027002f0026
-DATA shuffle322<>+8(SB)/8, $0x0001003800310028
-DATA shuffle322<>+16(SB)/8, $0x0003003a00020039
-DATA shuffle322<>+24(SB)/8, $0x0014000b0013000a
-DATA shuffle322<>+32(SB)/8, $0x0000001c0015000c
-DATA shuffle322<>+40(SB)/8, $0x0000001e0000001d
-DATA shuffle322<>+48(SB)/8, $0x0000000000000000
-DATA shuffle322<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
+DATA shuffle378<>+0(SB)/8, $0x00300027002f0026
+DATA shuffle378<>+8(SB)/8, $0x0001003800310028
+DATA shuffle378<>+16(SB)/8, $0x0003003a00020039
+DATA shuffle378<>+24(SB)/8, $0x0014000b0013000a
+DATA shuffle378<>+32(SB)/8, $0x0000001c0015000c
+DATA shuffle378<>+40(SB)/8, $0x0000001e0000001d
+DATA shuffle378<>+48(SB)/8, $0x0000000000000000
+DATA shuffle378<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle323<>+0(SB)/8, $0x0000000000000000
-DATA shuffle323<>+8(SB)/8, $0x0000000000000000
-DATA shuffle323<>+16(SB)/8, $0x0000000000000000
-DATA shuffle323<>+24(SB)/8, $0x0000000000000000
-DATA shuffle323<>+32(SB)/8, $0x0025000000000000
-DATA shuffle323<>+40(SB)/8, $0x0027000000260000
-DATA shuffle323<>+48(SB)/8, $0x0038002f0037002e
-DATA shuffle323<>+56(SB)/8, $0x0000000000390030
-GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
+DATA shuffle379<>+0(SB)/8, $0x0000000000000000
+DATA shuffle379<>+8(SB)/8, $0x0000000000000000
+DATA shuffle379<>+16(SB)/8, $0x0000000000000000
+DATA shuffle379<>+24(SB)/8, $0x0000000000000000
+DATA shuffle379<>+32(SB)/8, $0x0025000000000000
+DATA shuffle379<>+40(SB)/8, $0x0027000000260000
+DATA shuffle379<>+48(SB)/8, $0x0038002f0037002e
+DATA shuffle379<>+56(SB)/8, $0x0000000000390030
+GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle324<>+0(SB)/8, $0x000000003fa00000
-GLOBL shuffle324<>(SB), RODATA|NOPTR, $8
+DATA shuffle380<>+0(SB)/8, $0x000000003fa00000
+GLOBL shuffle380<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle325<>+0(SB)/8, $0x0000000000000000
-DATA shuffle325<>+8(SB)/8, $0x0000000000000000
-DATA shuffle325<>+16(SB)/8, $0x0000000000000000
-DATA shuffle325<>+24(SB)/8, $0x0000000000000000
-DATA shuffle325<>+32(SB)/8, $0x0000000000000000
-DATA shuffle325<>+40(SB)/8, $0x0001000000000000
-DATA shuffle325<>+48(SB)/8, $0x0012000900110008
-DATA shuffle325<>+56(SB)/8, $0x000000000013000a
-GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
+DATA shuffle381<>+0(SB)/8, $0x0000000000000000
+DATA shuffle381<>+8(SB)/8, $0x0000000000000000
+DATA shuffle381<>+16(SB)/8, $0x0000000000000000
+DATA shuffle381<>+24(SB)/8, $0x0000000000000000
+DATA shuffle381<>+32(SB)/8, $0x0000000000000000
+DATA shuffle381<>+40(SB)/8, $0x0001000000000000
+DATA shuffle381<>+48(SB)/8, $0x0012000900110008
+DATA shuffle381<>+56(SB)/8, $0x000000000013000a
+GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle326<>+0(SB)/8, $0x000000003fa80000
-GLOBL shuffle326<>(SB), RODATA|NOPTR, $8
+DATA shuffle382<>+0(SB)/8, $0x000000003fa80000
+GLOBL shuffle382<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle327<>+0(SB)/8, $0x0000000000000000
-DATA shuffle327<>+8(SB)/8, $0x0000000000000000
-DATA shuffle327<>+16(SB)/8, $0x0000000000000000
-DATA shuffle327<>+24(SB)/8, $0x0000000000000000
-DATA shuffle327<>+32(SB)/8, $0x0002000000000000
-DATA shuffle327<>+40(SB)/8, $0x0004000000030000
-DATA shuffle327<>+48(SB)/8, $0x0015000c0014000b
-DATA shuffle327<>+56(SB)/8, $0x000000000016000d
-GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
+DATA shuffle383<>+0(SB)/8, $0x0000000000000000
+DATA shuffle383<>+8(SB)/8, $0x0000000000000000
+DATA shuffle383<>+16(SB)/8, $0x0000000000000000
+DATA shuffle383<>+24(SB)/8, $0x0000000000000000
+DATA shuffle383<>+32(SB)/8, $0x0002000000000000
+DATA shuffle383<>+40(SB)/8, $0x0004000000030000
+DATA shuffle383<>+48(SB)/8, $0x0015000c0014000b
+DATA shuffle383<>+56(SB)/8, $0x000000000016000d
+GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle328<>+0(SB)/8, $0x0000000000000000
-DATA shuffle328<>+8(SB)/8, $0x0000000000000000
-DATA shuffle328<>+16(SB)/8, $0x0000000000000000
-DATA shuffle328<>+24(SB)/8, $0x0000000000000000
-DATA shuffle328<>+32(SB)/8, $0x0005000000000000
-DATA shuffle328<>+40(SB)/8, $0x0007000000060000
-DATA shuffle328<>+48(SB)/8, $0x0018000f0017000e
-DATA shuffle328<>+56(SB)/8, $0x0000000000190010
-GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
+DATA shuffle384<>+0(SB)/8, $0x0000000000000000
+DATA shuffle384<>+8(SB)/8, $0x0000000000000000
+DATA shuffle384<>+16(SB)/8, $0x0000000000000000
+DATA shuffle384<>+24(SB)/8, $0x0000000000000000
+DATA shuffle384<>+32(SB)/8, $0x0005000000000000
+DATA shuffle384<>+40(SB)/8, $0x0007000000060000
+DATA shuffle384<>+48(SB)/8, $0x0018000f0017000e
+DATA shuffle384<>+56(SB)/8, $0x0000000000190010
+GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8646,12 +9611,12 @@ TEXT ·tunzip3x2x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem362: \
+rem377: \
 	CMPQ DI, $+64; \
-	JB   remdone363; \
+	JB   remdone378; \
 	SUBQ $+48, DI; \
-	JMP  rem362; \
-remdone363: \
+	JMP  rem377; \
+remdone378: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -8671,7 +9636,7 @@ remdone363: \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R8; \
-	BZHIQ     R8, shuffle275<>+0(SB), R8; \
+	BZHIQ     R8, shuffle331<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
@@ -8680,56 +9645,56 @@ remdone363: \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
 	BZHIQ     DI, shuffle4<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle329<>+0(SB), Z31; \
-	VMOVDQU64 shuffle330<>+0(SB), Z30; \
-	VMOVDQU64 shuffle331<>+0(SB), Z29; \
-	VMOVDQU64 shuffle332<>+0(SB), Z28; \
-	VMOVDQU64 shuffle333<>+0(SB), Z27; \
-group364: \
+	VMOVDQU64 shuffle385<>+0(SB), Z31; \
+	VMOVDQU64 shuffle386<>+0(SB), Z30; \
+	VMOVDQU64 shuffle387<>+0(SB), Z29; \
+	VMOVDQU64 shuffle388<>+0(SB), Z28; \
+	VMOVDQU64 shuffle389<>+0(SB), Z27; \
+group379: \
 	MOVQ rows+24(FP), DI; \
-row365: \
+row380: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last367; \
-chunks366: \
+	JB   last382; \
+chunks381: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle329<>+0(SB), Z3; \
+	VMOVDQU64 shuffle385<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle330<>+0(SB), Z2; \
+	VMOVDQU64 shuffle386<>+0(SB), Z2; \
 	VPERMI2D  Z1, Z0, Z2; \
 	VMOVDQU64 128(R10), Z3; \
 	VPERMT2D  Z3, Z29, Z2; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z2, K7, (R9)(DX*1); \
 	VPERMT2D  Z0, Z28, Z1; \
 	VPERMT2D  Z3, Z27, Z1; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+48, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks366; \
-last367: \
+	JAE       chunks381; \
+last382: \
 	TESTQ      R9, R9; \
-	JZ         rowdone368; \
+	JZ         rowdone383; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle329<>+0(SB), Z3; \
+	VMOVDQU64  shuffle385<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
-	VMOVDQU64  shuffle330<>+0(SB), Z2; \
+	VMOVDQU64  shuffle386<>+0(SB), Z2; \
 	VPERMI2D   Z1, Z0, Z2; \
 	VMOVDQU8.Z 128(R8), K4, Z3; \
 	VPERMT2D   Z3, Z29, Z2; \
@@ -8737,68 +9702,68 @@ last367: \
 	VPERMT2D   Z0, Z28, Z1; \
 	VPERMT2D   Z3, Z27, Z1; \
 	VMOVDQU8   Z1, K3, (R9)(DX*2); \
-rowdone368: \
+rowdone383: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row365; \
+	JNZ  row380; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group364; \
+	JNZ  group379; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x4AVX512BW_body
 
-DATA shuffle329<>+0(SB)/8, $0x0000000900000000
-DATA shuffle329<>+8(SB)/8, $0x0000000a00000001
-DATA shuffle329<>+16(SB)/8, $0x0000000b00000002
-DATA shuffle329<>+24(SB)/8, $0x0000001b00000012
-DATA shuffle329<>+32(SB)/8, $0x0000001c00000013
-DATA shuffle329<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle329<>+48(SB)/8, $0x0000000000000000
-DATA shuffle329<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
+DATA shuffle385<>+0(SB)/8, $0x0000000900000000
+DATA shuffle385<>+8(SB)/8, $0x0000000a00000001
+DATA shuffle385<>+16(SB)/8, $0x0000000b00000002
+DATA shuffle385<>+24(SB)/8, $0x0000001b00000012
+DATA shuffle385<>+32(SB)/8, $0x0000001c00000013
+DATA shuffle385<>+40(SB)/8, $0x0000001d00000014
+DATA shuffle385<>+48(SB)/8, $0x0000000000000000
+DATA shuffle385<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle330<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle330<>+8(SB)/8, $0x0000000d00000004
-DATA shuffle330<>+16(SB)/8, $0x0000000e00000005
-DATA shuffle330<>+24(SB)/8, $0x0000001e00000015
-DATA shuffle330<>+32(SB)/8, $0x0000001f00000016
-DATA shuffle330<>+40(SB)/8, $0x0000000000000017
-DATA shuffle330<>+48(SB)/8, $0x0000000000000000
-DATA shuffle330<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
+DATA shuffle386<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle386<>+8(SB)/8, $0x0000000d00000004
+DATA shuffle386<>+16(SB)/8, $0x0000000e00000005
+DATA shuffle386<>+24(SB)/8, $0x0000001e00000015
+DATA shuffle386<>+32(SB)/8, $0x0000001f00000016
+DATA shuffle386<>+40(SB)/8, $0x0000000000000017
+DATA shuffle386<>+48(SB)/8, $0x0000000000000000
+DATA shuffle386<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle331<>+0(SB)/8, $0x0000000100000000
-DATA shuffle331<>+8(SB)/8, $0x0000000300000002
-DATA shuffle331<>+16(SB)/8, $0x0000000500000004
-DATA shuffle331<>+24(SB)/8, $0x0000000700000006
-DATA shuffle331<>+32(SB)/8, $0x0000000900000008
-DATA shuffle331<>+40(SB)/8, $0x000000100000000a
-DATA shuffle331<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle331<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle331<>(SB), RODATA|NOPTR, $64
+DATA shuffle387<>+0(SB)/8, $0x0000000100000000
+DATA shuffle387<>+8(SB)/8, $0x0000000300000002
+DATA shuffle387<>+16(SB)/8, $0x0000000500000004
+DATA shuffle387<>+24(SB)/8, $0x0000000700000006
+DATA shuffle387<>+32(SB)/8, $0x0000000900000008
+DATA shuffle387<>+40(SB)/8, $0x000000100000000a
+DATA shuffle387<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle387<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle332<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle332<>+8(SB)/8, $0x0000000000000017
-DATA shuffle332<>+16(SB)/8, $0x0000000100000018
-DATA shuffle332<>+24(SB)/8, $0x0000000000000008
-DATA shuffle332<>+32(SB)/8, $0x0000000000000009
-DATA shuffle332<>+40(SB)/8, $0x000000000000000a
-DATA shuffle332<>+48(SB)/8, $0x0000000000000000
-DATA shuffle332<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
+DATA shuffle388<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle388<>+8(SB)/8, $0x0000000000000017
+DATA shuffle388<>+16(SB)/8, $0x0000000100000018
+DATA shuffle388<>+24(SB)/8, $0x0000000000000008
+DATA shuffle388<>+32(SB)/8, $0x0000000000000009
+DATA shuffle388<>+40(SB)/8, $0x000000000000000a
+DATA shuffle388<>+48(SB)/8, $0x0000000000000000
+DATA shuffle388<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle333<>+0(SB)/8, $0x0000000100000000
-DATA shuffle333<>+8(SB)/8, $0x0000000300000002
-DATA shuffle333<>+16(SB)/8, $0x0000000500000004
-DATA shuffle333<>+24(SB)/8, $0x0000001100000006
-DATA shuffle333<>+32(SB)/8, $0x0000001200000008
-DATA shuffle333<>+40(SB)/8, $0x000000130000000a
-DATA shuffle333<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle333<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
+DATA shuffle389<>+0(SB)/8, $0x0000000100000000
+DATA shuffle389<>+8(SB)/8, $0x0000000300000002
+DATA shuffle389<>+16(SB)/8, $0x0000000500000004
+DATA shuffle389<>+24(SB)/8, $0x0000001100000006
+DATA shuffle389<>+32(SB)/8, $0x0000001200000008
+DATA shuffle389<>+40(SB)/8, $0x000000130000000a
+DATA shuffle389<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle389<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8810,12 +9775,12 @@ TEXT ·tunzip3x3x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem369: \
+rem384: \
 	CMPQ DI, $+64; \
-	JB   remdone370; \
+	JB   remdone385; \
 	SUBQ $+54, DI; \
-	JMP  rem369; \
-remdone370: \
+	JMP  rem384; \
+remdone385: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -8841,191 +9806,191 @@ remdone370: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle334<>+0(SB), DI; \
+	BZHIQ     DI, shuffle390<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle335<>+0(SB), Z31; \
-	VMOVDQU64 shuffle336<>+0(SB), Z30; \
-	VMOVDQU64 shuffle337<>+0(SB), Z29; \
-	VMOVDQU64 shuffle338<>+0(SB), Z28; \
-	VMOVDQU64 shuffle339<>+0(SB), Z27; \
-	VMOVDQU64 shuffle340<>+0(SB), Z26; \
-group371: \
+	VMOVDQU64 shuffle391<>+0(SB), Z31; \
+	VMOVDQU64 shuffle392<>+0(SB), Z30; \
+	VMOVDQU64 shuffle393<>+0(SB), Z29; \
+	VMOVDQU64 shuffle394<>+0(SB), Z28; \
+	VMOVDQU64 shuffle395<>+0(SB), Z27; \
+	VMOVDQU64 shuffle396<>+0(SB), Z26; \
+group386: \
 	MOVQ rows+24(FP), DI; \
-row372: \
+row387: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last374; \
-chunks373: \
+	JB   last389; \
+chunks388: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle335<>+0(SB), Z3; \
+	VMOVDQU64 shuffle391<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
-	KMOVD     shuffle341<>+0(SB), K7; \
-	VMOVDQU64 shuffle342<>+0(SB), Z4; \
+	KMOVD     shuffle397<>+0(SB), K7; \
+	VMOVDQU64 shuffle398<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle334<>+0(SB), K7; \
+	KMOVQ     shuffle390<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle337<>+0(SB), Z4; \
+	VMOVDQU64 shuffle393<>+0(SB), Z4; \
 	VPERMI2W  Z1, Z0, Z4; \
-	KMOVD     shuffle343<>+0(SB), K7; \
-	VMOVDQU64 shuffle344<>+0(SB), Z3; \
+	KMOVD     shuffle399<>+0(SB), K7; \
+	VMOVDQU64 shuffle400<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z4; \
-	KMOVQ     shuffle334<>+0(SB), K7; \
+	KMOVQ     shuffle390<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2W  Z0, Z27, Z1; \
-	KMOVD     shuffle343<>+0(SB), K7; \
-	VMOVDQU64 shuffle345<>+0(SB), Z4; \
+	KMOVD     shuffle399<>+0(SB), K7; \
+	VMOVDQU64 shuffle401<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z1; \
-	KMOVQ     shuffle334<>+0(SB), K7; \
+	KMOVQ     shuffle390<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+54, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks373; \
-last374: \
+	JAE       chunks388; \
+last389: \
 	TESTQ      R9, R9; \
-	JZ         rowdone375; \
+	JZ         rowdone390; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle335<>+0(SB), Z3; \
+	VMOVDQU64  shuffle391<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
-	KMOVD      shuffle341<>+0(SB), K7; \
-	VMOVDQU64  shuffle342<>+0(SB), Z4; \
+	KMOVD      shuffle397<>+0(SB), K7; \
+	VMOVDQU64  shuffle398<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle337<>+0(SB), Z4; \
+	VMOVDQU64  shuffle393<>+0(SB), Z4; \
 	VPERMI2W   Z1, Z0, Z4; \
-	KMOVD      shuffle343<>+0(SB), K7; \
-	VMOVDQU64  shuffle344<>+0(SB), Z3; \
+	KMOVD      shuffle399<>+0(SB), K7; \
+	VMOVDQU64  shuffle400<>+0(SB), Z3; \
 	VPERMW     Z2, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2W   Z0, Z27, Z1; \
-	KMOVD      shuffle343<>+0(SB), K7; \
-	VMOVDQU64  shuffle345<>+0(SB), Z4; \
+	KMOVD      shuffle399<>+0(SB), K7; \
+	VMOVDQU64  shuffle401<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone375: \
+rowdone390: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row372; \
+	JNZ  row387; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group371; \
+	JNZ  group386; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x2AVX512BW_body
 
-DATA shuffle334<>+0(SB)/8, $0x003fffffffffffff
-GLOBL shuffle334<>(SB), RODATA|NOPTR, $8
+DATA shuffle390<>+0(SB)/8, $0x003fffffffffffff
+GLOBL shuffle390<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle335<>+0(SB)/8, $0x0001001200090000
-DATA shuffle335<>+8(SB)/8, $0x000b00020013000a
-DATA shuffle335<>+16(SB)/8, $0x002d0024001b0014
-DATA shuffle335<>+24(SB)/8, $0x001d002e0025001c
-DATA shuffle335<>+32(SB)/8, $0x003f0036002f0026
-DATA shuffle335<>+40(SB)/8, $0x0000000000370000
-DATA shuffle335<>+48(SB)/8, $0x0000000000000038
-DATA shuffle335<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
+DATA shuffle391<>+0(SB)/8, $0x0001001200090000
+DATA shuffle391<>+8(SB)/8, $0x000b00020013000a
+DATA shuffle391<>+16(SB)/8, $0x002d0024001b0014
+DATA shuffle391<>+24(SB)/8, $0x001d002e0025001c
+DATA shuffle391<>+32(SB)/8, $0x003f0036002f0026
+DATA shuffle391<>+40(SB)/8, $0x0000000000370000
+DATA shuffle391<>+48(SB)/8, $0x0000000000000038
+DATA shuffle391<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle336<>+0(SB)/8, $0x0000000000000000
-DATA shuffle336<>+8(SB)/8, $0x0000000000000000
-DATA shuffle336<>+16(SB)/8, $0x0000000000000000
-DATA shuffle336<>+24(SB)/8, $0x0000000000000000
-DATA shuffle336<>+32(SB)/8, $0x0000000000000000
-DATA shuffle336<>+40(SB)/8, $0x0029002000000028
-DATA shuffle336<>+48(SB)/8, $0x0000002a00210000
-DATA shuffle336<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
+DATA shuffle392<>+0(SB)/8, $0x0000000000000000
+DATA shuffle392<>+8(SB)/8, $0x0000000000000000
+DATA shuffle392<>+16(SB)/8, $0x0000000000000000
+DATA shuffle392<>+24(SB)/8, $0x0000000000000000
+DATA shuffle392<>+32(SB)/8, $0x0000000000000000
+DATA shuffle392<>+40(SB)/8, $0x0029002000000028
+DATA shuffle392<>+48(SB)/8, $0x0000002a00210000
+DATA shuffle392<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle337<>+0(SB)/8, $0x00040015000c0003
-DATA shuffle337<>+8(SB)/8, $0x000e00050016000d
-DATA shuffle337<>+16(SB)/8, $0x00300027001e0017
-DATA shuffle337<>+24(SB)/8, $0x002000310028001f
-DATA shuffle337<>+32(SB)/8, $0x0000003900320029
-DATA shuffle337<>+40(SB)/8, $0x00000000003a0000
-DATA shuffle337<>+48(SB)/8, $0x000000000000003b
-DATA shuffle337<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
+DATA shuffle393<>+0(SB)/8, $0x00040015000c0003
+DATA shuffle393<>+8(SB)/8, $0x000e00050016000d
+DATA shuffle393<>+16(SB)/8, $0x00300027001e0017
+DATA shuffle393<>+24(SB)/8, $0x002000310028001f
+DATA shuffle393<>+32(SB)/8, $0x0000003900320029
+DATA shuffle393<>+40(SB)/8, $0x00000000003a0000
+DATA shuffle393<>+48(SB)/8, $0x000000000000003b
+DATA shuffle393<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle338<>+0(SB)/8, $0x0000000000000000
-DATA shuffle338<>+8(SB)/8, $0x0000000000000000
-DATA shuffle338<>+16(SB)/8, $0x0000000000000000
-DATA shuffle338<>+24(SB)/8, $0x0000000000000000
-DATA shuffle338<>+32(SB)/8, $0x0022000000000000
-DATA shuffle338<>+40(SB)/8, $0x002c00230000002b
-DATA shuffle338<>+48(SB)/8, $0x0000002d00240000
-DATA shuffle338<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
+DATA shuffle394<>+0(SB)/8, $0x0000000000000000
+DATA shuffle394<>+8(SB)/8, $0x0000000000000000
+DATA shuffle394<>+16(SB)/8, $0x0000000000000000
+DATA shuffle394<>+24(SB)/8, $0x0000000000000000
+DATA shuffle394<>+32(SB)/8, $0x0022000000000000
+DATA shuffle394<>+40(SB)/8, $0x002c00230000002b
+DATA shuffle394<>+48(SB)/8, $0x0000002d00240000
+DATA shuffle394<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle339<>+0(SB)/8, $0x00270038002f0026
-DATA shuffle339<>+8(SB)/8, $0x0031002800390030
-DATA shuffle339<>+16(SB)/8, $0x0013000a0001003a
-DATA shuffle339<>+24(SB)/8, $0x00030014000b0002
-DATA shuffle339<>+32(SB)/8, $0x0000001c0015000c
-DATA shuffle339<>+40(SB)/8, $0x00000000001d0000
-DATA shuffle339<>+48(SB)/8, $0x000000000000001e
-DATA shuffle339<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
+DATA shuffle395<>+0(SB)/8, $0x00270038002f0026
+DATA shuffle395<>+8(SB)/8, $0x0031002800390030
+DATA shuffle395<>+16(SB)/8, $0x0013000a0001003a
+DATA shuffle395<>+24(SB)/8, $0x00030014000b0002
+DATA shuffle395<>+32(SB)/8, $0x0000001c0015000c
+DATA shuffle395<>+40(SB)/8, $0x00000000001d0000
+DATA shuffle395<>+48(SB)/8, $0x000000000000001e
+DATA shuffle395<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle340<>+0(SB)/8, $0x0000000000000000
-DATA shuffle340<>+8(SB)/8, $0x0000000000000000
-DATA shuffle340<>+16(SB)/8, $0x0000000000000000
-DATA shuffle340<>+24(SB)/8, $0x0000000000000000
-DATA shuffle340<>+32(SB)/8, $0x0025000000000000
-DATA shuffle340<>+40(SB)/8, $0x002f00260000002e
-DATA shuffle340<>+48(SB)/8, $0x0000003000270000
-DATA shuffle340<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
+DATA shuffle396<>+0(SB)/8, $0x0000000000000000
+DATA shuffle396<>+8(SB)/8, $0x0000000000000000
+DATA shuffle396<>+16(SB)/8, $0x0000000000000000
+DATA shuffle396<>+24(SB)/8, $0x0000000000000000
+DATA shuffle396<>+32(SB)/8, $0x0025000000000000
+DATA shuffle396<>+40(SB)/8, $0x002f00260000002e
+DATA shuffle396<>+48(SB)/8, $0x0000003000270000
+DATA shuffle396<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle341<>+0(SB)/8, $0x0000000006d00000
-GLOBL shuffle341<>(SB), RODATA|NOPTR, $8
+DATA shuffle397<>+0(SB)/8, $0x0000000006d00000
+GLOBL shuffle397<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle342<>+0(SB)/8, $0x0000000000000000
-DATA shuffle342<>+8(SB)/8, $0x0000000000000000
-DATA shuffle342<>+16(SB)/8, $0x0000000000000000
-DATA shuffle342<>+24(SB)/8, $0x0000000000000000
-DATA shuffle342<>+32(SB)/8, $0x0000000000000000
-DATA shuffle342<>+40(SB)/8, $0x0009000000000008
-DATA shuffle342<>+48(SB)/8, $0x0000000a00010000
-DATA shuffle342<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
+DATA shuffle398<>+0(SB)/8, $0x0000000000000000
+DATA shuffle398<>+8(SB)/8, $0x0000000000000000
+DATA shuffle398<>+16(SB)/8, $0x0000000000000000
+DATA shuffle398<>+24(SB)/8, $0x0000000000000000
+DATA shuffle398<>+32(SB)/8, $0x0000000000000000
+DATA shuffle398<>+40(SB)/8, $0x0009000000000008
+DATA shuffle398<>+48(SB)/8, $0x0000000a00010000
+DATA shuffle398<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle343<>+0(SB)/8, $0x0000000006d80000
-GLOBL shuffle343<>(SB), RODATA|NOPTR, $8
+DATA shuffle399<>+0(SB)/8, $0x0000000006d80000
+GLOBL shuffle399<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle344<>+0(SB)/8, $0x0000000000000000
-DATA shuffle344<>+8(SB)/8, $0x0000000000000000
-DATA shuffle344<>+16(SB)/8, $0x0000000000000000
-DATA shuffle344<>+24(SB)/8, $0x0000000000000000
-DATA shuffle344<>+32(SB)/8, $0x0002000000000000
-DATA shuffle344<>+40(SB)/8, $0x000c00030000000b
-DATA shuffle344<>+48(SB)/8, $0x0000000d00040000
-DATA shuffle344<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
+DATA shuffle400<>+0(SB)/8, $0x0000000000000000
+DATA shuffle400<>+8(SB)/8, $0x0000000000000000
+DATA shuffle400<>+16(SB)/8, $0x0000000000000000
+DATA shuffle400<>+24(SB)/8, $0x0000000000000000
+DATA shuffle400<>+32(SB)/8, $0x0002000000000000
+DATA shuffle400<>+40(SB)/8, $0x000c00030000000b
+DATA shuffle400<>+48(SB)/8, $0x0000000d00040000
+DATA shuffle400<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle345<>+0(SB)/8, $0x0000000000000000
-DATA shuffle345<>+8(SB)/8, $0x0000000000000000
-DATA shuffle345<>+16(SB)/8, $0x0000000000000000
-DATA shuffle345<>+24(SB)/8, $0x0000000000000000
-DATA shuffle345<>+32(SB)/8, $0x0005000000000000
-DATA shuffle345<>+40(SB)/8, $0x000f00060000000e
-DATA shuffle345<>+48(SB)/8, $0x0000001000070000
-DATA shuffle345<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
+DATA shuffle401<>+0(SB)/8, $0x0000000000000000
+DATA shuffle401<>+8(SB)/8, $0x0000000000000000
+DATA shuffle401<>+16(SB)/8, $0x0000000000000000
+DATA shuffle401<>+24(SB)/8, $0x0000000000000000
+DATA shuffle401<>+32(SB)/8, $0x0005000000000000
+DATA shuffle401<>+40(SB)/8, $0x000f00060000000e
+DATA shuffle401<>+48(SB)/8, $0x0000001000070000
+DATA shuffle401<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -9037,12 +10002,12 @@ TEXT ·tunzip3x3x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem376: \
+rem391: \
 	CMPQ DI, $+43; \
-	JB   remdone377; \
+	JB   remdone392; \
 	SUBQ $+36, DI; \
-	JMP  rem376; \
-remdone377: \
+	JMP  rem391; \
+remdone392: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -9061,102 +10026,102 @@ remdone377: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle346<>+0(SB), DI; \
+	BZHIQ     DI, shuffle402<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle347<>+0(SB), Z31; \
-	VMOVDQU64 shuffle348<>+0(SB), Z30; \
-	VMOVDQU64 shuffle349<>+0(SB), Z29; \
-group378: \
+	VMOVDQU64 shuffle403<>+0(SB), Z31; \
+	VMOVDQU64 shuffle404<>+0(SB), Z30; \
+	VMOVDQU64 shuffle405<>+0(SB), Z29; \
+group393: \
 	MOVQ rows+24(FP), DI; \
-row379: \
+row394: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+43; \
-	JB   last381; \
-chunks380: \
+	JB   last396; \
+chunks395: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle347<>+0(SB), Z3; \
+	VMOVDQU64 shuffle403<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
-	KMOVQ     shuffle346<>+0(SB), K7; \
+	KMOVQ     shuffle402<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle348<>+0(SB), Z2; \
+	VMOVDQU64 shuffle404<>+0(SB), Z2; \
 	VPERMI2D  Z1, Z0, Z2; \
-	KMOVQ     shuffle346<>+0(SB), K7; \
+	KMOVQ     shuffle402<>+0(SB), K7; \
 	VMOVDQU8  Z2, K7, (R9)(DX*1); \
 	VPERMT2D  Z0, Z29, Z1; \
-	KMOVQ     shuffle346<>+0(SB), K7; \
+	KMOVQ     shuffle402<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+36, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+43; \
-	JAE       chunks380; \
-last381: \
+	JAE       chunks395; \
+last396: \
 	TESTQ      R9, R9; \
-	JZ         rowdone382; \
+	JZ         rowdone397; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle347<>+0(SB), Z3; \
+	VMOVDQU64  shuffle403<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
-	VMOVDQU64  shuffle348<>+0(SB), Z2; \
+	VMOVDQU64  shuffle404<>+0(SB), Z2; \
 	VPERMI2D   Z1, Z0, Z2; \
 	VMOVDQU8   Z2, K3, (R9)(DX*1); \
 	VPERMT2D   Z0, Z29, Z1; \
 	VMOVDQU8   Z1, K3, (R9)(DX*2); \
-rowdone382: \
+rowdone397: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row379; \
+	JNZ  row394; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group378; \
+	JNZ  group393; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x4AVX512BW_body
 
-DATA shuffle346<>+0(SB)/8, $0x0000000fffffffff
-GLOBL shuffle346<>(SB), RODATA|NOPTR, $8
+DATA shuffle402<>+0(SB)/8, $0x0000000fffffffff
+GLOBL shuffle402<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle347<>+0(SB)/8, $0x0000000900000000
-DATA shuffle347<>+8(SB)/8, $0x0000000100000012
-DATA shuffle347<>+16(SB)/8, $0x000000130000000a
-DATA shuffle347<>+24(SB)/8, $0x0000000b00000002
-DATA shuffle347<>+32(SB)/8, $0x0000000000000014
-DATA shuffle347<>+40(SB)/8, $0x0000000000000000
-DATA shuffle347<>+48(SB)/8, $0x0000000000000000
-DATA shuffle347<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
+DATA shuffle403<>+0(SB)/8, $0x0000000900000000
+DATA shuffle403<>+8(SB)/8, $0x0000000100000012
+DATA shuffle403<>+16(SB)/8, $0x000000130000000a
+DATA shuffle403<>+24(SB)/8, $0x0000000b00000002
+DATA shuffle403<>+32(SB)/8, $0x0000000000000014
+DATA shuffle403<>+40(SB)/8, $0x0000000000000000
+DATA shuffle403<>+48(SB)/8, $0x0000000000000000
+DATA shuffle403<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle348<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle348<>+8(SB)/8, $0x0000000400000015
-DATA shuffle348<>+16(SB)/8, $0x000000160000000d
-DATA shuffle348<>+24(SB)/8, $0x0000000e00000005
-DATA shuffle348<>+32(SB)/8, $0x0000000000000017
-DATA shuffle348<>+40(SB)/8, $0x0000000000000000
-DATA shuffle348<>+48(SB)/8, $0x0000000000000000
-DATA shuffle348<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
+DATA shuffle404<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle404<>+8(SB)/8, $0x0000000400000015
+DATA shuffle404<>+16(SB)/8, $0x000000160000000d
+DATA shuffle404<>+24(SB)/8, $0x0000000e00000005
+DATA shuffle404<>+32(SB)/8, $0x0000000000000017
+DATA shuffle404<>+40(SB)/8, $0x0000000000000000
+DATA shuffle404<>+48(SB)/8, $0x0000000000000000
+DATA shuffle404<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle349<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle349<>+8(SB)/8, $0x0000001700000008
-DATA shuffle349<>+16(SB)/8, $0x0000000900000000
-DATA shuffle349<>+24(SB)/8, $0x0000000100000018
-DATA shuffle349<>+32(SB)/8, $0x000000000000000a
-DATA shuffle349<>+40(SB)/8, $0x0000000000000000
-DATA shuffle349<>+48(SB)/8, $0x0000000000000000
-DATA shuffle349<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
+DATA shuffle405<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle405<>+8(SB)/8, $0x0000001700000008
+DATA shuffle405<>+16(SB)/8, $0x0000000900000000
+DATA shuffle405<>+24(SB)/8, $0x0000000100000018
+DATA shuffle405<>+32(SB)/8, $0x000000000000000a
+DATA shuffle405<>+40(SB)/8, $0x0000000000000000
+DATA shuffle405<>+48(SB)/8, $0x0000000000000000
+DATA shuffle405<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -9168,12 +10133,12 @@ TEXT ·tunzip3x4x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem383: \
+rem398: \
 	CMPQ DI, $+64; \
-	JB   remdone384; \
+	JB   remdone399; \
 	SUBQ $+48, DI; \
-	JMP  rem383; \
-remdone384: \
+	JMP  rem398; \
+remdone399: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -9199,188 +10164,188 @@ remdone384: \
 	CMOVQLT   shuffle2<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
-	BZHIQ     DI, shuffle275<>+0(SB), DI; \
+	BZHIQ     DI, shuffle331<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle350<>+0(SB), Z31; \
-	VMOVDQU64 shuffle351<>+0(SB), Z30; \
-	VMOVDQU64 shuffle352<>+0(SB), Z29; \
-	VMOVDQU64 shuffle353<>+0(SB), Z28; \
-	VMOVDQU64 shuffle354<>+0(SB), Z27; \
-	VMOVDQU64 shuffle355<>+0(SB), Z26; \
-group385: \
+	VMOVDQU64 shuffle406<>+0(SB), Z31; \
+	VMOVDQU64 shuffle407<>+0(SB), Z30; \
+	VMOVDQU64 shuffle408<>+0(SB), Z29; \
+	VMOVDQU64 shuffle409<>+0(SB), Z28; \
+	VMOVDQU64 shuffle410<>+0(SB), Z27; \
+	VMOVDQU64 shuffle411<>+0(SB), Z26; \
+group400: \
 	MOVQ rows+24(FP), DI; \
-row386: \
+row401: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last388; \
-chunks387: \
+	JB   last403; \
+chunks402: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle350<>+0(SB), Z3; \
+	VMOVDQU64 shuffle406<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
-	KMOVD     shuffle356<>+0(SB), K7; \
-	VMOVDQU64 shuffle357<>+0(SB), Z4; \
+	KMOVD     shuffle412<>+0(SB), K7; \
+	VMOVDQU64 shuffle413<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle352<>+0(SB), Z4; \
+	VMOVDQU64 shuffle408<>+0(SB), Z4; \
 	VPERMI2W  Z1, Z0, Z4; \
-	KMOVD     shuffle358<>+0(SB), K7; \
-	VMOVDQU64 shuffle359<>+0(SB), Z3; \
+	KMOVD     shuffle414<>+0(SB), K7; \
+	VMOVDQU64 shuffle415<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z4; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2W  Z0, Z27, Z1; \
-	KMOVD     shuffle358<>+0(SB), K7; \
-	VMOVDQU64 shuffle360<>+0(SB), Z4; \
+	KMOVD     shuffle414<>+0(SB), K7; \
+	VMOVDQU64 shuffle416<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z1; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+48, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks387; \
-last388: \
+	JAE       chunks402; \
+last403: \
 	TESTQ      R9, R9; \
-	JZ         rowdone389; \
+	JZ         rowdone404; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle350<>+0(SB), Z3; \
+	VMOVDQU64  shuffle406<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
-	KMOVD      shuffle356<>+0(SB), K7; \
-	VMOVDQU64  shuffle357<>+0(SB), Z4; \
+	KMOVD      shuffle412<>+0(SB), K7; \
+	VMOVDQU64  shuffle413<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle352<>+0(SB), Z4; \
+	VMOVDQU64  shuffle408<>+0(SB), Z4; \
 	VPERMI2W   Z1, Z0, Z4; \
-	KMOVD      shuffle358<>+0(SB), K7; \
-	VMOVDQU64  shuffle359<>+0(SB), Z3; \
+	KMOVD      shuffle414<>+0(SB), K7; \
+	VMOVDQU64  shuffle415<>+0(SB), Z3; \
 	VPERMW     Z2, Z3, K7, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2W   Z0, Z27, Z1; \
-	KMOVD      shuffle358<>+0(SB), K7; \
-	VMOVDQU64  shuffle360<>+0(SB), Z4; \
+	KMOVD      shuffle414<>+0(SB), K7; \
+	VMOVDQU64  shuffle416<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone389: \
+rowdone404: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row386; \
+	JNZ  row401; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group385; \
+	JNZ  group400; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x2AVX512BW_body
 
-DATA shuffle350<>+0(SB)/8, $0x001b001200090000
-DATA shuffle350<>+8(SB)/8, $0x001c0013000a0001
-DATA shuffle350<>+16(SB)/8, $0x001d0014000b0002
-DATA shuffle350<>+24(SB)/8, $0x003f0036002d0024
-DATA shuffle350<>+32(SB)/8, $0x00000037002e0025
-DATA shuffle350<>+40(SB)/8, $0x00000038002f0026
-DATA shuffle350<>+48(SB)/8, $0x0000000000000000
-DATA shuffle350<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
+DATA shuffle406<>+0(SB)/8, $0x001b001200090000
+DATA shuffle406<>+8(SB)/8, $0x001c0013000a0001
+DATA shuffle406<>+16(SB)/8, $0x001d0014000b0002
+DATA shuffle406<>+24(SB)/8, $0x003f0036002d0024
+DATA shuffle406<>+32(SB)/8, $0x00000037002e0025
+DATA shuffle406<>+40(SB)/8, $0x00000038002f0026
+DATA shuffle406<>+48(SB)/8, $0x0000000000000000
+DATA shuffle406<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle351<>+0(SB)/8, $0x0000000000000000
-DATA shuffle351<>+8(SB)/8, $0x0000000000000000
-DATA shuffle351<>+16(SB)/8, $0x0000000000000000
-DATA shuffle351<>+24(SB)/8, $0x0000000000000000
-DATA shuffle351<>+32(SB)/8, $0x0020000000000000
-DATA shuffle351<>+40(SB)/8, $0x0021000000000000
-DATA shuffle351<>+48(SB)/8, $0x0000000000000000
-DATA shuffle351<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
+DATA shuffle407<>+0(SB)/8, $0x0000000000000000
+DATA shuffle407<>+8(SB)/8, $0x0000000000000000
+DATA shuffle407<>+16(SB)/8, $0x0000000000000000
+DATA shuffle407<>+24(SB)/8, $0x0000000000000000
+DATA shuffle407<>+32(SB)/8, $0x0020000000000000
+DATA shuffle407<>+40(SB)/8, $0x0021000000000000
+DATA shuffle407<>+48(SB)/8, $0x0000000000000000
+DATA shuffle407<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle352<>+0(SB)/8, $0x001e0015000c0003
-DATA shuffle352<>+8(SB)/8, $0x001f0016000d0004
-DATA shuffle352<>+16(SB)/8, $0x00200017000e0005
-DATA shuffle352<>+24(SB)/8, $0x0000003900300027
-DATA shuffle352<>+32(SB)/8, $0x0000003a00310028
-DATA shuffle352<>+40(SB)/8, $0x0000003b00320029
-DATA shuffle352<>+48(SB)/8, $0x0000000000000000
-DATA shuffle352<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
+DATA shuffle408<>+0(SB)/8, $0x001e0015000c0003
+DATA shuffle408<>+8(SB)/8, $0x001f0016000d0004
+DATA shuffle408<>+16(SB)/8, $0x00200017000e0005
+DATA shuffle408<>+24(SB)/8, $0x0000003900300027
+DATA shuffle408<>+32(SB)/8, $0x0000003a00310028
+DATA shuffle408<>+40(SB)/8, $0x0000003b00320029
+DATA shuffle408<>+48(SB)/8, $0x0000000000000000
+DATA shuffle408<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle353<>+0(SB)/8, $0x0000000000000000
-DATA shuffle353<>+8(SB)/8, $0x0000000000000000
-DATA shuffle353<>+16(SB)/8, $0x0000000000000000
-DATA shuffle353<>+24(SB)/8, $0x0022000000000000
-DATA shuffle353<>+32(SB)/8, $0x0023000000000000
-DATA shuffle353<>+40(SB)/8, $0x0024000000000000
-DATA shuffle353<>+48(SB)/8, $0x0000000000000000
-DATA shuffle353<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
+DATA shuffle409<>+0(SB)/8, $0x0000000000000000
+DATA shuffle409<>+8(SB)/8, $0x0000000000000000
+DATA shuffle409<>+16(SB)/8, $0x0000000000000000
+DATA shuffle409<>+24(SB)/8, $0x0022000000000000
+DATA shuffle409<>+32(SB)/8, $0x0023000000000000
+DATA shuffle409<>+40(SB)/8, $0x0024000000000000
+DATA shuffle409<>+48(SB)/8, $0x0000000000000000
+DATA shuffle409<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle354<>+0(SB)/8, $0x00010038002f0026
-DATA shuffle354<>+8(SB)/8, $0x0002003900300027
-DATA shuffle354<>+16(SB)/8, $0x0003003a00310028
-DATA shuffle354<>+24(SB)/8, $0x0000001c0013000a
-DATA shuffle354<>+32(SB)/8, $0x0000001d0014000b
-DATA shuffle354<>+40(SB)/8, $0x0000001e0015000c
-DATA shuffle354<>+48(SB)/8, $0x0000000000000000
-DATA shuffle354<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
+DATA shuffle410<>+0(SB)/8, $0x00010038002f0026
+DATA shuffle410<>+8(SB)/8, $0x0002003900300027
+DATA shuffle410<>+16(SB)/8, $0x0003003a00310028
+DATA shuffle410<>+24(SB)/8, $0x0000001c0013000a
+DATA shuffle410<>+32(SB)/8, $0x0000001d0014000b
+DATA shuffle410<>+40(SB)/8, $0x0000001e0015000c
+DATA shuffle410<>+48(SB)/8, $0x0000000000000000
+DATA shuffle410<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle355<>+0(SB)/8, $0x0000000000000000
-DATA shuffle355<>+8(SB)/8, $0x0000000000000000
-DATA shuffle355<>+16(SB)/8, $0x0000000000000000
-DATA shuffle355<>+24(SB)/8, $0x0025000000000000
-DATA shuffle355<>+32(SB)/8, $0x0026000000000000
-DATA shuffle355<>+40(SB)/8, $0x0027000000000000
-DATA shuffle355<>+48(SB)/8, $0x0000000000000000
-DATA shuffle355<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
+DATA shuffle411<>+0(SB)/8, $0x0000000000000000
+DATA shuffle411<>+8(SB)/8, $0x0000000000000000
+DATA shuffle411<>+16(SB)/8, $0x0000000000000000
+DATA shuffle411<>+24(SB)/8, $0x0025000000000000
+DATA shuffle411<>+32(SB)/8, $0x0026000000000000
+DATA shuffle411<>+40(SB)/8, $0x0027000000000000
+DATA shuffle411<>+48(SB)/8, $0x0000000000000000
+DATA shuffle411<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle356<>+0(SB)/8, $0x0000000000880000
-GLOBL shuffle356<>(SB), RODATA|NOPTR, $8
+DATA shuffle412<>+0(SB)/8, $0x0000000000880000
+GLOBL shuffle412<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle357<>+0(SB)/8, $0x0000000000000000
-DATA shuffle357<>+8(SB)/8, $0x0000000000000000
-DATA shuffle357<>+16(SB)/8, $0x0000000000000000
-DATA shuffle357<>+24(SB)/8, $0x0000000000000000
-DATA shuffle357<>+32(SB)/8, $0x0000000000000000
-DATA shuffle357<>+40(SB)/8, $0x0001000000000000
-DATA shuffle357<>+48(SB)/8, $0x0000000000000000
-DATA shuffle357<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
+DATA shuffle413<>+0(SB)/8, $0x0000000000000000
+DATA shuffle413<>+8(SB)/8, $0x0000000000000000
+DATA shuffle413<>+16(SB)/8, $0x0000000000000000
+DATA shuffle413<>+24(SB)/8, $0x0000000000000000
+DATA shuffle413<>+32(SB)/8, $0x0000000000000000
+DATA shuffle413<>+40(SB)/8, $0x0001000000000000
+DATA shuffle413<>+48(SB)/8, $0x0000000000000000
+DATA shuffle413<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle358<>+0(SB)/8, $0x0000000000888000
-GLOBL shuffle358<>(SB), RODATA|NOPTR, $8
+DATA shuffle414<>+0(SB)/8, $0x0000000000888000
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle359<>+0(SB)/8, $0x0000000000000000
-DATA shuffle359<>+8(SB)/8, $0x0000000000000000
-DATA shuffle359<>+16(SB)/8, $0x0000000000000000
-DATA shuffle359<>+24(SB)/8, $0x0002000000000000
-DATA shuffle359<>+32(SB)/8, $0x0003000000000000
-DATA shuffle359<>+40(SB)/8, $0x0004000000000000
-DATA shuffle359<>+48(SB)/8, $0x0000000000000000
-DATA shuffle359<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
+DATA shuffle415<>+0(SB)/8, $0x0000000000000000
+DATA shuffle415<>+8(SB)/8, $0x0000000000000000
+DATA shuffle415<>+16(SB)/8, $0x0000000000000000
+DATA shuffle415<>+24(SB)/8, $0x0002000000000000
+DATA shuffle415<>+32(SB)/8, $0x0003000000000000
+DATA shuffle415<>+40(SB)/8, $0x0004000000000000
+DATA shuffle415<>+48(SB)/8, $0x0000000000000000
+DATA shuffle415<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle360<>+0(SB)/8, $0x0000000000000000
-DATA shuffle360<>+8(SB)/8, $0x0000000000000000
-DATA shuffle360<>+16(SB)/8, $0x0000000000000000
-DATA shuffle360<>+24(SB)/8, $0x0005000000000000
-DATA shuffle360<>+32(SB)/8, $0x0006000000000000
-DATA shuffle360<>+40(SB)/8, $0x0007000000000000
-DATA shuffle360<>+48(SB)/8, $0x0000000000000000
-DATA shuffle360<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
+DATA shuffle416<>+0(SB)/8, $0x0000000000000000
+DATA shuffle416<>+8(SB)/8, $0x0000000000000000
+DATA shuffle416<>+16(SB)/8, $0x0000000000000000
+DATA shuffle416<>+24(SB)/8, $0x0005000000000000
+DATA shuffle416<>+32(SB)/8, $0x0006000000000000
+DATA shuffle416<>+40(SB)/8, $0x0007000000000000
+DATA shuffle416<>+48(SB)/8, $0x0000000000000000
+DATA shuffle416<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -9392,12 +10357,12 @@ TEXT ·tunzip3x4x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem390: \
+rem405: \
 	CMPQ DI, $+64; \
-	JB   remdone391; \
+	JB   remdone406; \
 	SUBQ $+48, DI; \
-	JMP  rem390; \
-remdone391: \
+	JMP  rem405; \
+remdone406: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
@@ -9417,7 +10382,7 @@ remdone391: \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R8; \
-	BZHIQ     R8, shuffle275<>+0(SB), R8; \
+	BZHIQ     R8, shuffle331<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
@@ -9426,56 +10391,56 @@ remdone391: \
 	CMOVQGT   shuffle3<>+0(SB), DI; \
 	BZHIQ     DI, shuffle4<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle361<>+0(SB), Z31; \
-	VMOVDQU64 shuffle362<>+0(SB), Z30; \
-	VMOVDQU64 shuffle331<>+0(SB), Z29; \
-	VMOVDQU64 shuffle363<>+0(SB), Z28; \
-	VMOVDQU64 shuffle364<>+0(SB), Z27; \
-group392: \
+	VMOVDQU64 shuffle417<>+0(SB), Z31; \
+	VMOVDQU64 shuffle418<>+0(SB), Z30; \
+	VMOVDQU64 shuffle387<>+0(SB), Z29; \
+	VMOVDQU64 shuffle419<>+0(SB), Z28; \
+	VMOVDQU64 shuffle420<>+0(SB), Z27; \
+group407: \
 	MOVQ rows+24(FP), DI; \
-row393: \
+row408: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last395; \
-chunks394: \
+	JB   last410; \
+chunks409: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle361<>+0(SB), Z3; \
+	VMOVDQU64 shuffle417<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle362<>+0(SB), Z2; \
+	VMOVDQU64 shuffle418<>+0(SB), Z2; \
 	VPERMI2D  Z1, Z0, Z2; \
 	VMOVDQU64 128(R10), Z3; \
 	VPERMT2D  Z3, Z29, Z2; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z2, K7, (R9)(DX*1); \
 	VPERMT2D  Z0, Z28, Z1; \
 	VPERMT2D  Z3, Z27, Z1; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+48, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks394; \
-last395: \
+	JAE       chunks409; \
+last410: \
 	TESTQ      R9, R9; \
-	JZ         rowdone396; \
+	JZ         rowdone411; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle361<>+0(SB), Z3; \
+	VMOVDQU64  shuffle417<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
-	VMOVDQU64  shuffle362<>+0(SB), Z2; \
+	VMOVDQU64  shuffle418<>+0(SB), Z2; \
 	VPERMI2D   Z1, Z0, Z2; \
 	VMOVDQU8.Z 128(R8), K4, Z3; \
 	VPERMT2D   Z3, Z29, Z2; \
@@ -9483,58 +10448,58 @@ last395: \
 	VPERMT2D   Z0, Z28, Z1; \
 	VPERMT2D   Z3, Z27, Z1; \
 	VMOVDQU8   Z1, K3, (R9)(DX*2); \
-rowdone396: \
+rowdone411: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row393; \
+	JNZ  row408; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group392; \
+	JNZ  group407; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x4AVX512BW_body
 
-DATA shuffle361<>+0(SB)/8, $0x0000000900000000
-DATA shuffle361<>+8(SB)/8, $0x0000001b00000012
-DATA shuffle361<>+16(SB)/8, $0x0000000a00000001
-DATA shuffle361<>+24(SB)/8, $0x0000001c00000013
-DATA shuffle361<>+32(SB)/8, $0x0000000b00000002
-DATA shuffle361<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle361<>+48(SB)/8, $0x0000000000000000
-DATA shuffle361<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
+DATA shuffle417<>+0(SB)/8, $0x0000000900000000
+DATA shuffle417<>+8(SB)/8, $0x0000001b00000012
+DATA shuffle417<>+16(SB)/8, $0x0000000a00000001
+DATA shuffle417<>+24(SB)/8, $0x0000001c00000013
+DATA shuffle417<>+32(SB)/8, $0x0000000b00000002
+DATA shuffle417<>+40(SB)/8, $0x0000001d00000014
+DATA shuffle417<>+48(SB)/8, $0x0000000000000000
+DATA shuffle417<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle362<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle362<>+8(SB)/8, $0x0000001e00000015
-DATA shuffle362<>+16(SB)/8, $0x0000000d00000004
-DATA shuffle362<>+24(SB)/8, $0x0000001f00000016
-DATA shuffle362<>+32(SB)/8, $0x0000000e00000005
-DATA shuffle362<>+40(SB)/8, $0x0000000000000017
-DATA shuffle362<>+48(SB)/8, $0x0000000000000000
-DATA shuffle362<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
+DATA shuffle418<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle418<>+8(SB)/8, $0x0000001e00000015
+DATA shuffle418<>+16(SB)/8, $0x0000000d00000004
+DATA shuffle418<>+24(SB)/8, $0x0000001f00000016
+DATA shuffle418<>+32(SB)/8, $0x0000000e00000005
+DATA shuffle418<>+40(SB)/8, $0x0000000000000017
+DATA shuffle418<>+48(SB)/8, $0x0000000000000000
+DATA shuffle418<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle363<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle363<>+8(SB)/8, $0x0000000000000008
-DATA shuffle363<>+16(SB)/8, $0x0000000000000017
-DATA shuffle363<>+24(SB)/8, $0x0000000000000009
-DATA shuffle363<>+32(SB)/8, $0x0000000100000018
-DATA shuffle363<>+40(SB)/8, $0x000000000000000a
-DATA shuffle363<>+48(SB)/8, $0x0000000000000000
-DATA shuffle363<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
+DATA shuffle419<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle419<>+8(SB)/8, $0x0000000000000008
+DATA shuffle419<>+16(SB)/8, $0x0000000000000017
+DATA shuffle419<>+24(SB)/8, $0x0000000000000009
+DATA shuffle419<>+32(SB)/8, $0x0000000100000018
+DATA shuffle419<>+40(SB)/8, $0x000000000000000a
+DATA shuffle419<>+48(SB)/8, $0x0000000000000000
+DATA shuffle419<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle364<>+0(SB)/8, $0x0000000100000000
-DATA shuffle364<>+8(SB)/8, $0x0000001100000002
-DATA shuffle364<>+16(SB)/8, $0x0000000500000004
-DATA shuffle364<>+24(SB)/8, $0x0000001200000006
-DATA shuffle364<>+32(SB)/8, $0x0000000900000008
-DATA shuffle364<>+40(SB)/8, $0x000000130000000a
-DATA shuffle364<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle364<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
+DATA shuffle420<>+0(SB)/8, $0x0000000100000000
+DATA shuffle420<>+8(SB)/8, $0x0000001100000002
+DATA shuffle420<>+16(SB)/8, $0x0000000500000004
+DATA shuffle420<>+24(SB)/8, $0x0000001200000006
+DATA shuffle420<>+32(SB)/8, $0x0000000900000008
+DATA shuffle420<>+40(SB)/8, $0x000000130000000a
+DATA shuffle420<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle420<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
 
 // func unzip4x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -9546,223 +10511,8 @@ TEXT ·unzip4x1AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle223<>+0(SB), Z31; \
-	VMOVDQU64 shuffle224<>+0(SB), Z30; \
-group397: \
-	MOVQ rows+24(FP), R8; \
-row398: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last400; \
-chunks399: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VPSHUFB   shuffle365<>+0(SB), Z0, Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VPSHUFB   shuffle365<>+0(SB), Z1, Z1; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VPSHUFB   shuffle365<>+0(SB), Z2, Z2; \
-	VMOVDQU64 192(AX)(R9*4), Z3; \
-	VPSHUFB   shuffle365<>+0(SB), Z3, Z3; \
-	VMOVDQU64 shuffle223<>+0(SB), Z5; \
-	VPERMI2W  Z1, Z0, Z5; \
-	VPERMT2W  Z1, Z30, Z0; \
-	VMOVDQU64 shuffle223<>+0(SB), Z1; \
-	VPERMI2W  Z3, Z2, Z1; \
-	VPERMT2W  Z3, Z30, Z2; \
-	VMOVDQU64 shuffle223<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z5, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VPERMT2W  Z1, Z30, Z5; \
-	VMOVDQU64 Z5, (R11); \
-	VMOVDQU64 shuffle223<>+0(SB), Z3; \
-	VPERMI2W  Z2, Z0, Z3; \
-	VMOVDQU64 Z3, (R10)(DX*1); \
-	VPERMT2W  Z2, Z30, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks399; \
-last400: \
-	TESTQ R10, R10; \
-	JZ    rowdone401; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks399; \
-rowdone401: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row398; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group397; \
-	VZEROUPPER; \
-	RET
-	unzip4x1AVX512BW_body
-
-DATA shuffle365<>+0(SB)/8, $0x0703060205010400
-DATA shuffle365<>+8(SB)/8, $0x0f0b0e0a0d090c08
-DATA shuffle365<>+16(SB)/8, $0x0703060205010400
-DATA shuffle365<>+24(SB)/8, $0x0f0b0e0a0d090c08
-DATA shuffle365<>+32(SB)/8, $0x0703060205010400
-DATA shuffle365<>+40(SB)/8, $0x0f0b0e0a0d090c08
-DATA shuffle365<>+48(SB)/8, $0x0703060205010400
-DATA shuffle365<>+56(SB)/8, $0x0f0b0e0a0d090c08
-GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
-
-// func unzip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $0-88
-#define unzip4x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle223<>+0(SB), Z31; \
-	VMOVDQU64 shuffle224<>+0(SB), Z30; \
-group402: \
-	MOVQ rows+24(FP), R8; \
-row403: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last405; \
-chunks404: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle223<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VPERMT2W  Z1, Z30, Z0; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VMOVDQU64 192(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle223<>+0(SB), Z5; \
-	VPERMI2W  Z1, Z2, Z5; \
-	VPERMT2W  Z1, Z30, Z2; \
-	VMOVDQU64 shuffle223<>+0(SB), Z1; \
-	VPERMI2W  Z5, Z3, Z1; \
-	VMOVDQU64 Z1, (R10); \
-	VPERMT2W  Z5, Z30, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle223<>+0(SB), Z1; \
-	VPERMI2W  Z2, Z0, Z1; \
-	VMOVDQU64 Z1, (R10)(DX*1); \
-	VPERMT2W  Z2, Z30, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks404; \
-last405: \
-	TESTQ R10, R10; \
-	JZ    rowdone406; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks404; \
-rowdone406: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row403; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group402; \
-	VZEROUPPER; \
-	RET
-	unzip4x2AVX512BW_body
-
-// func unzip4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $0-88
-#define unzip4x4AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle139<>+0(SB), Z31; \
-	VMOVDQU64 shuffle140<>+0(SB), Z30; \
-group407: \
-	MOVQ rows+24(FP), R8; \
-row408: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last410; \
-chunks409: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle139<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VPERMT2D  Z1, Z30, Z0; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VMOVDQU64 192(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle139<>+0(SB), Z5; \
-	VPERMI2D  Z1, Z2, Z5; \
-	VPERMT2D  Z1, Z30, Z2; \
-	VMOVDQU64 shuffle139<>+0(SB), Z1; \
-	VPERMI2D  Z5, Z3, Z1; \
-	VMOVDQU64 Z1, (R10); \
-	VPERMT2D  Z5, Z30, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle139<>+0(SB), Z1; \
-	VPERMI2D  Z2, Z0, Z1; \
-	VMOVDQU64 Z1, (R10)(DX*1); \
-	VPERMT2D  Z2, Z30, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks409; \
-last410: \
-	TESTQ R10, R10; \
-	JZ    rowdone411; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks409; \
-rowdone411: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row408; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group407; \
-	VZEROUPPER; \
-	RET
-	unzip4x4AVX512BW_body
-
-// func unzip4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $0-88
-#define unzip4x8AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle141<>+0(SB), Z31; \
-	VMOVDQU64 shuffle142<>+0(SB), Z30; \
+	VMOVDQU64 shuffle279<>+0(SB), Z31; \
+	VMOVDQU64 shuffle280<>+0(SB), Z30; \
 group412: \
 	MOVQ rows+24(FP), R8; \
 row413: \
@@ -9775,24 +10525,28 @@ chunks414: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
+	VPSHUFB   shuffle421<>+0(SB), Z0, Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle141<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VPERMT2Q  Z1, Z30, Z0; \
+	VPSHUFB   shuffle421<>+0(SB), Z1, Z1; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VMOVDQU64 192(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle141<>+0(SB), Z5; \
-	VPERMI2Q  Z1, Z2, Z5; \
-	VPERMT2Q  Z1, Z30, Z2; \
-	VMOVDQU64 shuffle141<>+0(SB), Z1; \
-	VPERMI2Q  Z5, Z3, Z1; \
-	VMOVDQU64 Z1, (R10); \
-	VPERMT2Q  Z5, Z30, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle141<>+0(SB), Z1; \
-	VPERMI2Q  Z2, Z0, Z1; \
-	VMOVDQU64 Z1, (R10)(DX*1); \
-	VPERMT2Q  Z2, Z30, Z0; \
+	VPSHUFB   shuffle421<>+0(SB), Z2, Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z3; \
+	VPSHUFB   shuffle421<>+0(SB), Z3, Z3; \
+	VMOVDQU64 shuffle279<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 shuffle279<>+0(SB), Z1; \
+	VPERMI2W  Z3, Z2, Z1; \
+	VPERMT2W  Z3, Z30, Z2; \
+	VMOVDQU64 shuffle279<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z5, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VPERMT2W  Z1, Z30, Z5; \
+	VMOVDQU64 Z5, (R11); \
+	VMOVDQU64 shuffle279<>+0(SB), Z3; \
+	VPERMI2W  Z2, Z0, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*1); \
+	VPERMT2W  Z2, Z30, Z0; \
 	VMOVDQU64 Z0, (R11)(DX*1); \
 	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
@@ -9816,20 +10570,30 @@ rowdone416: \
 	JNZ  group412; \
 	VZEROUPPER; \
 	RET
-	unzip4x8AVX512BW_body
+	unzip4x1AVX512BW_body
 
-// func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $0-88
-#define unzip4x16AVX512BW_body \
+DATA shuffle421<>+0(SB)/8, $0x0703060205010400
+DATA shuffle421<>+8(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle421<>+16(SB)/8, $0x0703060205010400
+DATA shuffle421<>+24(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle421<>+32(SB)/8, $0x0703060205010400
+DATA shuffle421<>+40(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle421<>+48(SB)/8, $0x0703060205010400
+DATA shuffle421<>+56(SB)/8, $0x0f0b0e0a0d090c08
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
+
+// func unzip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $0-88
+#define unzip4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle137<>+0(SB), Z31; \
-	VMOVDQU64 shuffle138<>+0(SB), Z30; \
+	VMOVDQU64 shuffle279<>+0(SB), Z31; \
+	VMOVDQU64 shuffle280<>+0(SB), Z30; \
 group417: \
 	MOVQ rows+24(FP), R8; \
 row418: \
@@ -9843,23 +10607,23 @@ chunks419: \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle137<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 shuffle279<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VPERMT2W  Z1, Z30, Z0; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VMOVDQU64 192(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle137<>+0(SB), Z5; \
-	VPERMI2Q  Z1, Z2, Z5; \
-	VPERMT2Q  Z1, Z30, Z2; \
-	VMOVDQU64 shuffle137<>+0(SB), Z1; \
-	VPERMI2Q  Z5, Z3, Z1; \
+	VMOVDQU64 shuffle279<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z2, Z5; \
+	VPERMT2W  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle279<>+0(SB), Z1; \
+	VPERMI2W  Z5, Z3, Z1; \
 	VMOVDQU64 Z1, (R10); \
-	VPERMT2Q  Z5, Z30, Z3; \
+	VPERMT2W  Z5, Z30, Z3; \
 	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle137<>+0(SB), Z1; \
-	VPERMI2Q  Z2, Z0, Z1; \
+	VMOVDQU64 shuffle279<>+0(SB), Z1; \
+	VPERMI2W  Z2, Z0, Z1; \
 	VMOVDQU64 Z1, (R10)(DX*1); \
-	VPERMT2Q  Z2, Z30, Z0; \
+	VPERMT2W  Z2, Z30, Z0; \
 	VMOVDQU64 Z0, (R11)(DX*1); \
 	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
@@ -9883,6 +10647,207 @@ rowdone421: \
 	JNZ  group417; \
 	VZEROUPPER; \
 	RET
+	unzip4x2AVX512BW_body
+
+// func unzip4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $0-88
+#define unzip4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle151<>+0(SB), Z31; \
+	VMOVDQU64 shuffle152<>+0(SB), Z30; \
+group422: \
+	MOVQ rows+24(FP), R8; \
+row423: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last425; \
+chunks424: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle151<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle151<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z2, Z5; \
+	VPERMT2D  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle151<>+0(SB), Z1; \
+	VPERMI2D  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2D  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle151<>+0(SB), Z1; \
+	VPERMI2D  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks424; \
+last425: \
+	TESTQ R10, R10; \
+	JZ    rowdone426; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks424; \
+rowdone426: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row423; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group422; \
+	VZEROUPPER; \
+	RET
+	unzip4x4AVX512BW_body
+
+// func unzip4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $0-88
+#define unzip4x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle153<>+0(SB), Z31; \
+	VMOVDQU64 shuffle154<>+0(SB), Z30; \
+group427: \
+	MOVQ rows+24(FP), R8; \
+row428: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last430; \
+chunks429: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle153<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle153<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle153<>+0(SB), Z1; \
+	VPERMI2Q  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2Q  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle153<>+0(SB), Z1; \
+	VPERMI2Q  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks429; \
+last430: \
+	TESTQ R10, R10; \
+	JZ    rowdone431; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks429; \
+rowdone431: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row428; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group427; \
+	VZEROUPPER; \
+	RET
+	unzip4x8AVX512BW_body
+
+// func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $0-88
+#define unzip4x16AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle149<>+0(SB), Z31; \
+	VMOVDQU64 shuffle150<>+0(SB), Z30; \
+group432: \
+	MOVQ rows+24(FP), R8; \
+row433: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last435; \
+chunks434: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle149<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle149<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle149<>+0(SB), Z1; \
+	VPERMI2Q  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2Q  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle149<>+0(SB), Z1; \
+	VPERMI2Q  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks434; \
+last435: \
+	TESTQ R10, R10; \
+	JZ    rowdone436; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks434; \
+rowdone436: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row433; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group432; \
+	VZEROUPPER; \
+	RET
 	unzip4x16AVX512BW_body
 
 // func unzip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
@@ -9896,12 +10861,12 @@ TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ laneI+56(FP), DI; \
 	MOVQ n+16(FP), R8; \
-rem422: \
+rem437: \
 	CMPQ R8, $+64; \
-	JB   remdone423; \
+	JB   remdone438; \
 	SUBQ $+60, R8; \
-	JMP  rem422; \
-remdone423: \
+	JMP  rem437; \
+remdone438: \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+0, R9; \
 	CMOVQLT   shuffle2<>+0(SB), R9; \
@@ -9934,83 +10899,83 @@ remdone423: \
 	CMOVQLT   shuffle2<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R8; \
-	BZHIQ     R8, shuffle262<>+0(SB), R8; \
+	BZHIQ     R8, shuffle318<>+0(SB), R8; \
 	KMOVQ     R8, K5; \
-	VMOVDQU64 shuffle366<>+0(SB), Z31; \
-	VMOVDQU64 shuffle367<>+0(SB), Z30; \
-	VMOVDQU64 shuffle368<>+0(SB), Z29; \
-	VMOVDQU64 shuffle369<>+0(SB), Z28; \
-	VMOVDQU64 shuffle370<>+0(SB), Z27; \
-	VMOVDQU64 shuffle371<>+0(SB), Z26; \
-	VMOVDQU64 shuffle372<>+0(SB), Z25; \
-	VMOVDQU64 shuffle373<>+0(SB), Z24; \
-	VMOVDQU64 shuffle374<>+0(SB), Z23; \
-	VMOVDQU64 shuffle375<>+0(SB), Z22; \
-	VMOVDQU64 shuffle376<>+0(SB), Z21; \
-	VMOVDQU64 shuffle377<>+0(SB), Z20; \
-group424: \
+	VMOVDQU64 shuffle422<>+0(SB), Z31; \
+	VMOVDQU64 shuffle423<>+0(SB), Z30; \
+	VMOVDQU64 shuffle424<>+0(SB), Z29; \
+	VMOVDQU64 shuffle425<>+0(SB), Z28; \
+	VMOVDQU64 shuffle426<>+0(SB), Z27; \
+	VMOVDQU64 shuffle427<>+0(SB), Z26; \
+	VMOVDQU64 shuffle428<>+0(SB), Z25; \
+	VMOVDQU64 shuffle429<>+0(SB), Z24; \
+	VMOVDQU64 shuffle430<>+0(SB), Z23; \
+	VMOVDQU64 shuffle431<>+0(SB), Z22; \
+	VMOVDQU64 shuffle432<>+0(SB), Z21; \
+	VMOVDQU64 shuffle433<>+0(SB), Z20; \
+group439: \
 	MOVQ rows+24(FP), R8; \
-row425: \
+row440: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last427; \
-chunks426: \
+	JB   last442; \
+chunks441: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle366<>+0(SB), Z3; \
+	VMOVDQU64 shuffle422<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2D  Z2, Z30, Z3; \
 	VMOVDQU64 192(AX)(R9*4), Z4; \
 	VPERMT2D  Z4, Z29, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R10); \
-	VMOVDQU64 shuffle369<>+0(SB), Z5; \
+	VMOVDQU64 shuffle425<>+0(SB), Z5; \
 	VPERMI2D  Z0, Z1, Z5; \
 	VPERMT2D  Z2, Z27, Z5; \
 	VPERMT2D  Z4, Z26, Z5; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z5, K7, (R10)(DX*1); \
-	VMOVDQU64 shuffle372<>+0(SB), Z3; \
+	VMOVDQU64 shuffle428<>+0(SB), Z3; \
 	VPERMI2D  Z2, Z1, Z3; \
 	VPERMT2D  Z0, Z24, Z3; \
 	VPERMT2D  Z4, Z23, Z3; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R11); \
 	VPERMT2D  Z0, Z22, Z2; \
 	VPERMT2D  Z1, Z21, Z2; \
 	VPERMT2D  Z4, Z20, Z2; \
-	KMOVQ     shuffle262<>+0(SB), K7; \
+	KMOVQ     shuffle318<>+0(SB), K7; \
 	VMOVDQU8  Z2, K7, (R11)(DX*1); \
 	ADDQ      $+60, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks426; \
-last427: \
+	JAE       chunks441; \
+last442: \
 	TESTQ      R10, R10; \
-	JZ         rowdone428; \
+	JZ         rowdone443; \
 	LEAQ       (CX)(R9*1), R10; \
 	LEAQ       (R10)(DI*1), R11; \
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1; \
-	VMOVDQU64  shuffle366<>+0(SB), Z3; \
+	VMOVDQU64  shuffle422<>+0(SB), Z3; \
 	VPERMI2D   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2; \
 	VPERMT2D   Z2, Z30, Z3; \
 	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4; \
 	VPERMT2D   Z4, Z29, Z3; \
 	VMOVDQU8   Z3, K5, (R10); \
-	VMOVDQU64  shuffle369<>+0(SB), Z5; \
+	VMOVDQU64  shuffle425<>+0(SB), Z5; \
 	VPERMI2D   Z0, Z1, Z5; \
 	VPERMT2D   Z2, Z27, Z5; \
 	VPERMT2D   Z4, Z26, Z5; \
 	VMOVDQU8   Z5, K5, (R10)(DX*1); \
-	VMOVDQU64  shuffle372<>+0(SB), Z3; \
+	VMOVDQU64  shuffle428<>+0(SB), Z3; \
 	VPERMI2D   Z2, Z1, Z3; \
 	VPERMT2D   Z0, Z24, Z3; \
 	VPERMT2D   Z4, Z23, Z3; \
@@ -10019,138 +10984,138 @@ last427: \
 	VPERMT2D   Z1, Z21, Z2; \
 	VPERMT2D   Z4, Z20, Z2; \
 	VMOVDQU8   Z2, K5, (R11)(DX*1); \
-rowdone428: \
+rowdone443: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row425; \
+	JNZ  row440; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group424; \
+	JNZ  group439; \
 	VZEROUPPER; \
 	RET
 	unzip4x12AVX512BW_body
 
-DATA shuffle366<>+0(SB)/8, $0x0000000100000000
-DATA shuffle366<>+8(SB)/8, $0x0000000c00000002
-DATA shuffle366<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle366<>+24(SB)/8, $0x0000001900000018
-DATA shuffle366<>+32(SB)/8, $0x000000000000001a
-DATA shuffle366<>+40(SB)/8, $0x0000000000000000
-DATA shuffle366<>+48(SB)/8, $0x0000000000000000
-DATA shuffle366<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
+DATA shuffle422<>+0(SB)/8, $0x0000000100000000
+DATA shuffle422<>+8(SB)/8, $0x0000000c00000002
+DATA shuffle422<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle422<>+24(SB)/8, $0x0000001900000018
+DATA shuffle422<>+32(SB)/8, $0x000000000000001a
+DATA shuffle422<>+40(SB)/8, $0x0000000000000000
+DATA shuffle422<>+48(SB)/8, $0x0000000000000000
+DATA shuffle422<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle367<>+0(SB)/8, $0x0000000100000000
-DATA shuffle367<>+8(SB)/8, $0x0000000300000002
-DATA shuffle367<>+16(SB)/8, $0x0000000500000004
-DATA shuffle367<>+24(SB)/8, $0x0000000700000006
-DATA shuffle367<>+32(SB)/8, $0x0000001400000008
-DATA shuffle367<>+40(SB)/8, $0x0000001600000015
-DATA shuffle367<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle367<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
+DATA shuffle423<>+0(SB)/8, $0x0000000100000000
+DATA shuffle423<>+8(SB)/8, $0x0000000300000002
+DATA shuffle423<>+16(SB)/8, $0x0000000500000004
+DATA shuffle423<>+24(SB)/8, $0x0000000700000006
+DATA shuffle423<>+32(SB)/8, $0x0000001400000008
+DATA shuffle423<>+40(SB)/8, $0x0000001600000015
+DATA shuffle423<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle423<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle368<>+0(SB)/8, $0x0000000100000000
-DATA shuffle368<>+8(SB)/8, $0x0000000300000002
-DATA shuffle368<>+16(SB)/8, $0x0000000500000004
-DATA shuffle368<>+24(SB)/8, $0x0000000700000006
-DATA shuffle368<>+32(SB)/8, $0x0000000900000008
-DATA shuffle368<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle368<>+48(SB)/8, $0x0000001100000010
-DATA shuffle368<>+56(SB)/8, $0x0000000f00000012
-GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
+DATA shuffle424<>+0(SB)/8, $0x0000000100000000
+DATA shuffle424<>+8(SB)/8, $0x0000000300000002
+DATA shuffle424<>+16(SB)/8, $0x0000000500000004
+DATA shuffle424<>+24(SB)/8, $0x0000000700000006
+DATA shuffle424<>+32(SB)/8, $0x0000000900000008
+DATA shuffle424<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle424<>+48(SB)/8, $0x0000001100000010
+DATA shuffle424<>+56(SB)/8, $0x0000000f00000012
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle369<>+0(SB)/8, $0x0000001400000013
-DATA shuffle369<>+8(SB)/8, $0x0000001f00000015
-DATA shuffle369<>+16(SB)/8, $0x0000000100000000
-DATA shuffle369<>+24(SB)/8, $0x0000000c0000000b
-DATA shuffle369<>+32(SB)/8, $0x000000000000000d
-DATA shuffle369<>+40(SB)/8, $0x0000000000000000
-DATA shuffle369<>+48(SB)/8, $0x0000000000000000
-DATA shuffle369<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
+DATA shuffle425<>+0(SB)/8, $0x0000001400000013
+DATA shuffle425<>+8(SB)/8, $0x0000001f00000015
+DATA shuffle425<>+16(SB)/8, $0x0000000100000000
+DATA shuffle425<>+24(SB)/8, $0x0000000c0000000b
+DATA shuffle425<>+32(SB)/8, $0x000000000000000d
+DATA shuffle425<>+40(SB)/8, $0x0000000000000000
+DATA shuffle425<>+48(SB)/8, $0x0000000000000000
+DATA shuffle425<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle370<>+0(SB)/8, $0x0000000100000000
-DATA shuffle370<>+8(SB)/8, $0x0000000300000002
-DATA shuffle370<>+16(SB)/8, $0x0000000500000004
-DATA shuffle370<>+24(SB)/8, $0x0000000700000006
-DATA shuffle370<>+32(SB)/8, $0x0000001700000008
-DATA shuffle370<>+40(SB)/8, $0x0000001900000018
-DATA shuffle370<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle370<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
+DATA shuffle426<>+0(SB)/8, $0x0000000100000000
+DATA shuffle426<>+8(SB)/8, $0x0000000300000002
+DATA shuffle426<>+16(SB)/8, $0x0000000500000004
+DATA shuffle426<>+24(SB)/8, $0x0000000700000006
+DATA shuffle426<>+32(SB)/8, $0x0000001700000008
+DATA shuffle426<>+40(SB)/8, $0x0000001900000018
+DATA shuffle426<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle426<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle371<>+0(SB)/8, $0x0000000100000000
-DATA shuffle371<>+8(SB)/8, $0x0000000300000002
-DATA shuffle371<>+16(SB)/8, $0x0000000500000004
-DATA shuffle371<>+24(SB)/8, $0x0000000700000006
-DATA shuffle371<>+32(SB)/8, $0x0000000900000008
-DATA shuffle371<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle371<>+48(SB)/8, $0x0000001400000013
-DATA shuffle371<>+56(SB)/8, $0x0000000f00000015
-GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
+DATA shuffle427<>+0(SB)/8, $0x0000000100000000
+DATA shuffle427<>+8(SB)/8, $0x0000000300000002
+DATA shuffle427<>+16(SB)/8, $0x0000000500000004
+DATA shuffle427<>+24(SB)/8, $0x0000000700000006
+DATA shuffle427<>+32(SB)/8, $0x0000000900000008
+DATA shuffle427<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle427<>+48(SB)/8, $0x0000001400000013
+DATA shuffle427<>+56(SB)/8, $0x0000000f00000015
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle372<>+0(SB)/8, $0x0000000000000000
-DATA shuffle372<>+8(SB)/8, $0x0000000200000000
-DATA shuffle372<>+16(SB)/8, $0x0000000400000003
-DATA shuffle372<>+24(SB)/8, $0x0000000f0000000e
-DATA shuffle372<>+32(SB)/8, $0x0000001a00000010
-DATA shuffle372<>+40(SB)/8, $0x0000001c0000001b
-DATA shuffle372<>+48(SB)/8, $0x0000000000000000
-DATA shuffle372<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
+DATA shuffle428<>+0(SB)/8, $0x0000000000000000
+DATA shuffle428<>+8(SB)/8, $0x0000000200000000
+DATA shuffle428<>+16(SB)/8, $0x0000000400000003
+DATA shuffle428<>+24(SB)/8, $0x0000000f0000000e
+DATA shuffle428<>+32(SB)/8, $0x0000001a00000010
+DATA shuffle428<>+40(SB)/8, $0x0000001c0000001b
+DATA shuffle428<>+48(SB)/8, $0x0000000000000000
+DATA shuffle428<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle373<>+0(SB)/8, $0x0000001700000016
-DATA shuffle373<>+8(SB)/8, $0x0000000300000018
-DATA shuffle373<>+16(SB)/8, $0x0000000500000004
-DATA shuffle373<>+24(SB)/8, $0x0000000700000006
-DATA shuffle373<>+32(SB)/8, $0x0000000900000008
-DATA shuffle373<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle373<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle373<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
+DATA shuffle429<>+0(SB)/8, $0x0000001700000016
+DATA shuffle429<>+8(SB)/8, $0x0000000300000018
+DATA shuffle429<>+16(SB)/8, $0x0000000500000004
+DATA shuffle429<>+24(SB)/8, $0x0000000700000006
+DATA shuffle429<>+32(SB)/8, $0x0000000900000008
+DATA shuffle429<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle429<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle429<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle374<>+0(SB)/8, $0x0000000100000000
-DATA shuffle374<>+8(SB)/8, $0x0000000300000002
-DATA shuffle374<>+16(SB)/8, $0x0000000500000004
-DATA shuffle374<>+24(SB)/8, $0x0000000700000006
-DATA shuffle374<>+32(SB)/8, $0x0000000900000008
-DATA shuffle374<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle374<>+48(SB)/8, $0x0000001700000016
-DATA shuffle374<>+56(SB)/8, $0x0000000f00000018
-GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
+DATA shuffle430<>+0(SB)/8, $0x0000000100000000
+DATA shuffle430<>+8(SB)/8, $0x0000000300000002
+DATA shuffle430<>+16(SB)/8, $0x0000000500000004
+DATA shuffle430<>+24(SB)/8, $0x0000000700000006
+DATA shuffle430<>+32(SB)/8, $0x0000000900000008
+DATA shuffle430<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle430<>+48(SB)/8, $0x0000001700000016
+DATA shuffle430<>+56(SB)/8, $0x0000000f00000018
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle375<>+0(SB)/8, $0x0000001a00000019
-DATA shuffle375<>+8(SB)/8, $0x000000000000001b
-DATA shuffle375<>+16(SB)/8, $0x0000000000000000
-DATA shuffle375<>+24(SB)/8, $0x0000000200000001
-DATA shuffle375<>+32(SB)/8, $0x0000000d00000003
-DATA shuffle375<>+40(SB)/8, $0x0000000f0000000e
-DATA shuffle375<>+48(SB)/8, $0x0000000000000000
-DATA shuffle375<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
+DATA shuffle431<>+0(SB)/8, $0x0000001a00000019
+DATA shuffle431<>+8(SB)/8, $0x000000000000001b
+DATA shuffle431<>+16(SB)/8, $0x0000000000000000
+DATA shuffle431<>+24(SB)/8, $0x0000000200000001
+DATA shuffle431<>+32(SB)/8, $0x0000000d00000003
+DATA shuffle431<>+40(SB)/8, $0x0000000f0000000e
+DATA shuffle431<>+48(SB)/8, $0x0000000000000000
+DATA shuffle431<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle376<>+0(SB)/8, $0x0000000100000000
-DATA shuffle376<>+8(SB)/8, $0x0000001500000002
-DATA shuffle376<>+16(SB)/8, $0x0000001700000016
-DATA shuffle376<>+24(SB)/8, $0x0000000700000006
-DATA shuffle376<>+32(SB)/8, $0x0000000900000008
-DATA shuffle376<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle376<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle376<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
+DATA shuffle432<>+0(SB)/8, $0x0000000100000000
+DATA shuffle432<>+8(SB)/8, $0x0000001500000002
+DATA shuffle432<>+16(SB)/8, $0x0000001700000016
+DATA shuffle432<>+24(SB)/8, $0x0000000700000006
+DATA shuffle432<>+32(SB)/8, $0x0000000900000008
+DATA shuffle432<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle432<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle432<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle377<>+0(SB)/8, $0x0000000100000000
-DATA shuffle377<>+8(SB)/8, $0x0000000300000002
-DATA shuffle377<>+16(SB)/8, $0x0000000500000004
-DATA shuffle377<>+24(SB)/8, $0x0000000700000006
-DATA shuffle377<>+32(SB)/8, $0x0000000900000008
-DATA shuffle377<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle377<>+48(SB)/8, $0x0000001a00000019
-DATA shuffle377<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
+DATA shuffle433<>+0(SB)/8, $0x0000000100000000
+DATA shuffle433<>+8(SB)/8, $0x0000000300000002
+DATA shuffle433<>+16(SB)/8, $0x0000000500000004
+DATA shuffle433<>+24(SB)/8, $0x0000000700000006
+DATA shuffle433<>+32(SB)/8, $0x0000000900000008
+DATA shuffle433<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle433<>+48(SB)/8, $0x0000001a00000019
+DATA shuffle433<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -10162,44 +11127,44 @@ TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle378<>+0(SB), Z31; \
-	VMOVDQU64 shuffle379<>+0(SB), Z30; \
-	VMOVDQU64 shuffle380<>+0(SB), Z29; \
-	VMOVDQU64 shuffle381<>+0(SB), Z28; \
-	VMOVDQU64 shuffle382<>+0(SB), Z27; \
-	VMOVDQU64 shuffle383<>+0(SB), Z26; \
-	VMOVDQU64 shuffle384<>+0(SB), Z25; \
-	VMOVDQU64 shuffle385<>+0(SB), Z24; \
-	VMOVDQU64 shuffle386<>+0(SB), Z23; \
-	VMOVDQU64 shuffle387<>+0(SB), Z22; \
-	VMOVDQU64 shuffle388<>+0(SB), Z21; \
-	VMOVDQU64 shuffle389<>+0(SB), Z20; \
-group429: \
+	VMOVDQU64 shuffle434<>+0(SB), Z31; \
+	VMOVDQU64 shuffle435<>+0(SB), Z30; \
+	VMOVDQU64 shuffle436<>+0(SB), Z29; \
+	VMOVDQU64 shuffle437<>+0(SB), Z28; \
+	VMOVDQU64 shuffle438<>+0(SB), Z27; \
+	VMOVDQU64 shuffle439<>+0(SB), Z26; \
+	VMOVDQU64 shuffle440<>+0(SB), Z25; \
+	VMOVDQU64 shuffle441<>+0(SB), Z24; \
+	VMOVDQU64 shuffle442<>+0(SB), Z23; \
+	VMOVDQU64 shuffle443<>+0(SB), Z22; \
+	VMOVDQU64 shuffle444<>+0(SB), Z21; \
+	VMOVDQU64 shuffle445<>+0(SB), Z20; \
+group444: \
 	MOVQ rows+24(FP), R8; \
-row430: \
+row445: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last432; \
-chunks431: \
+	JB   last447; \
+chunks446: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle378<>+0(SB), Z3; \
+	VMOVDQU64 shuffle434<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2D  Z2, Z30, Z3; \
 	VMOVDQU64 192(AX)(R9*4), Z4; \
 	VPERMT2D  Z4, Z29, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle381<>+0(SB), Z5; \
+	VMOVDQU64 shuffle437<>+0(SB), Z5; \
 	VPERMI2D  Z1, Z0, Z5; \
 	VPERMT2D  Z2, Z27, Z5; \
 	VPERMT2D  Z4, Z26, Z5; \
 	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle384<>+0(SB), Z3; \
+	VMOVDQU64 shuffle440<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
 	VPERMT2D  Z2, Z24, Z3; \
 	VPERMT2D  Z4, Z23, Z3; \
@@ -10212,494 +11177,12 @@ chunks431: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks431; \
-last432: \
-	TESTQ R10, R10; \
-	JZ    rowdone433; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks431; \
-rowdone433: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row430; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group429; \
-	VZEROUPPER; \
-	RET
-	tunzip4x2x4AVX512BW_body
-
-DATA shuffle378<>+0(SB)/8, $0x0000001000000000
-DATA shuffle378<>+8(SB)/8, $0x0000001100000001
-DATA shuffle378<>+16(SB)/8, $0x0000001200000002
-DATA shuffle378<>+24(SB)/8, $0x0000001300000003
-DATA shuffle378<>+32(SB)/8, $0x0000000000000000
-DATA shuffle378<>+40(SB)/8, $0x0000000000000000
-DATA shuffle378<>+48(SB)/8, $0x0000000000000000
-DATA shuffle378<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle379<>+0(SB)/8, $0x0000000100000000
-DATA shuffle379<>+8(SB)/8, $0x0000000300000002
-DATA shuffle379<>+16(SB)/8, $0x0000000500000004
-DATA shuffle379<>+24(SB)/8, $0x0000000700000006
-DATA shuffle379<>+32(SB)/8, $0x0000000900000010
-DATA shuffle379<>+40(SB)/8, $0x0000000b00000011
-DATA shuffle379<>+48(SB)/8, $0x0000000d00000012
-DATA shuffle379<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle380<>+0(SB)/8, $0x0000000100000000
-DATA shuffle380<>+8(SB)/8, $0x0000000300000002
-DATA shuffle380<>+16(SB)/8, $0x0000000500000004
-DATA shuffle380<>+24(SB)/8, $0x0000000700000006
-DATA shuffle380<>+32(SB)/8, $0x0000001000000008
-DATA shuffle380<>+40(SB)/8, $0x000000110000000a
-DATA shuffle380<>+48(SB)/8, $0x000000120000000c
-DATA shuffle380<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle381<>+0(SB)/8, $0x0000001400000004
-DATA shuffle381<>+8(SB)/8, $0x0000001500000005
-DATA shuffle381<>+16(SB)/8, $0x0000001600000006
-DATA shuffle381<>+24(SB)/8, $0x0000001700000007
-DATA shuffle381<>+32(SB)/8, $0x0000000000000000
-DATA shuffle381<>+40(SB)/8, $0x0000000000000000
-DATA shuffle381<>+48(SB)/8, $0x0000000000000000
-DATA shuffle381<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle382<>+0(SB)/8, $0x0000000100000000
-DATA shuffle382<>+8(SB)/8, $0x0000000300000002
-DATA shuffle382<>+16(SB)/8, $0x0000000500000004
-DATA shuffle382<>+24(SB)/8, $0x0000000700000006
-DATA shuffle382<>+32(SB)/8, $0x0000000900000014
-DATA shuffle382<>+40(SB)/8, $0x0000000b00000015
-DATA shuffle382<>+48(SB)/8, $0x0000000d00000016
-DATA shuffle382<>+56(SB)/8, $0x0000000f00000017
-GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle383<>+0(SB)/8, $0x0000000100000000
-DATA shuffle383<>+8(SB)/8, $0x0000000300000002
-DATA shuffle383<>+16(SB)/8, $0x0000000500000004
-DATA shuffle383<>+24(SB)/8, $0x0000000700000006
-DATA shuffle383<>+32(SB)/8, $0x0000001400000008
-DATA shuffle383<>+40(SB)/8, $0x000000150000000a
-DATA shuffle383<>+48(SB)/8, $0x000000160000000c
-DATA shuffle383<>+56(SB)/8, $0x000000170000000e
-GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle384<>+0(SB)/8, $0x0000001800000008
-DATA shuffle384<>+8(SB)/8, $0x0000001900000009
-DATA shuffle384<>+16(SB)/8, $0x0000001a0000000a
-DATA shuffle384<>+24(SB)/8, $0x0000001b0000000b
-DATA shuffle384<>+32(SB)/8, $0x0000000000000000
-DATA shuffle384<>+40(SB)/8, $0x0000000000000000
-DATA shuffle384<>+48(SB)/8, $0x0000000000000000
-DATA shuffle384<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle385<>+0(SB)/8, $0x0000000100000000
-DATA shuffle385<>+8(SB)/8, $0x0000000300000002
-DATA shuffle385<>+16(SB)/8, $0x0000000500000004
-DATA shuffle385<>+24(SB)/8, $0x0000000700000006
-DATA shuffle385<>+32(SB)/8, $0x0000000900000018
-DATA shuffle385<>+40(SB)/8, $0x0000000b00000019
-DATA shuffle385<>+48(SB)/8, $0x0000000d0000001a
-DATA shuffle385<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle386<>+0(SB)/8, $0x0000000100000000
-DATA shuffle386<>+8(SB)/8, $0x0000000300000002
-DATA shuffle386<>+16(SB)/8, $0x0000000500000004
-DATA shuffle386<>+24(SB)/8, $0x0000000700000006
-DATA shuffle386<>+32(SB)/8, $0x0000001800000008
-DATA shuffle386<>+40(SB)/8, $0x000000190000000a
-DATA shuffle386<>+48(SB)/8, $0x0000001a0000000c
-DATA shuffle386<>+56(SB)/8, $0x0000001b0000000e
-GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle387<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle387<>+8(SB)/8, $0x0000001d0000000d
-DATA shuffle387<>+16(SB)/8, $0x0000001e0000000e
-DATA shuffle387<>+24(SB)/8, $0x0000001f0000000f
-DATA shuffle387<>+32(SB)/8, $0x0000000000000000
-DATA shuffle387<>+40(SB)/8, $0x0000000000000000
-DATA shuffle387<>+48(SB)/8, $0x0000000000000000
-DATA shuffle387<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle388<>+0(SB)/8, $0x0000000100000000
-DATA shuffle388<>+8(SB)/8, $0x0000000300000002
-DATA shuffle388<>+16(SB)/8, $0x0000000500000004
-DATA shuffle388<>+24(SB)/8, $0x0000000700000006
-DATA shuffle388<>+32(SB)/8, $0x000000090000001c
-DATA shuffle388<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle388<>+48(SB)/8, $0x0000000d0000001e
-DATA shuffle388<>+56(SB)/8, $0x0000000f0000001f
-GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle389<>+0(SB)/8, $0x0000000100000000
-DATA shuffle389<>+8(SB)/8, $0x0000000300000002
-DATA shuffle389<>+16(SB)/8, $0x0000000500000004
-DATA shuffle389<>+24(SB)/8, $0x0000000700000006
-DATA shuffle389<>+32(SB)/8, $0x0000001c00000008
-DATA shuffle389<>+40(SB)/8, $0x0000001d0000000a
-DATA shuffle389<>+48(SB)/8, $0x0000001e0000000c
-DATA shuffle389<>+56(SB)/8, $0x0000001f0000000e
-GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip4x2x8AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle390<>+0(SB), Z31; \
-	VMOVDQU64 shuffle391<>+0(SB), Z30; \
-group434: \
-	MOVQ rows+24(FP), R8; \
-row435: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last437; \
-chunks436: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 128(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle390<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VPERMT2Q  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R10)(DX*1); \
-	VMOVDQU64 64(AX)(R9*4), Z0; \
-	VMOVDQU64 192(AX)(R9*4), Z3; \
-	VMOVDQU64 shuffle390<>+0(SB), Z2; \
-	VPERMI2Q  Z3, Z0, Z2; \
-	VMOVDQU64 Z2, (R11); \
-	VPERMT2Q  Z3, Z30, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks436; \
-last437: \
-	TESTQ R10, R10; \
-	JZ    rowdone438; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks436; \
-rowdone438: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row435; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group434; \
-	VZEROUPPER; \
-	RET
-	tunzip4x2x8AVX512BW_body
-
-DATA shuffle390<>+0(SB)/8, $0x0000000000000000
-DATA shuffle390<>+8(SB)/8, $0x0000000000000008
-DATA shuffle390<>+16(SB)/8, $0x0000000000000001
-DATA shuffle390<>+24(SB)/8, $0x0000000000000009
-DATA shuffle390<>+32(SB)/8, $0x0000000000000002
-DATA shuffle390<>+40(SB)/8, $0x000000000000000a
-DATA shuffle390<>+48(SB)/8, $0x0000000000000003
-DATA shuffle390<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle391<>+0(SB)/8, $0x0000000000000004
-DATA shuffle391<>+8(SB)/8, $0x000000000000000c
-DATA shuffle391<>+16(SB)/8, $0x0000000000000005
-DATA shuffle391<>+24(SB)/8, $0x000000000000000d
-DATA shuffle391<>+32(SB)/8, $0x0000000000000006
-DATA shuffle391<>+40(SB)/8, $0x000000000000000e
-DATA shuffle391<>+48(SB)/8, $0x0000000000000007
-DATA shuffle391<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip4x3x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle392<>+0(SB), Z31; \
-	VMOVDQU64 shuffle393<>+0(SB), Z30; \
-	VMOVDQU64 shuffle394<>+0(SB), Z29; \
-	VMOVDQU64 shuffle395<>+0(SB), Z28; \
-	VMOVDQU64 shuffle396<>+0(SB), Z27; \
-	VMOVDQU64 shuffle397<>+0(SB), Z26; \
-	VMOVDQU64 shuffle398<>+0(SB), Z25; \
-	VMOVDQU64 shuffle399<>+0(SB), Z24; \
-group439: \
-	MOVQ rows+24(FP), R8; \
-row440: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+48; \
-	JB   last442; \
-chunks441: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle392<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	KMOVD     shuffle400<>+0(SB), K7; \
-	VMOVDQU64 shuffle401<>+0(SB), Z4; \
-	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R10); \
-	VMOVDQU64 shuffle394<>+0(SB), Z4; \
-	VPERMI2W  Z1, Z0, Z4; \
-	KMOVD     shuffle400<>+0(SB), K7; \
-	VMOVDQU64 shuffle402<>+0(SB), Z3; \
-	VPERMW    Z2, Z3, K7, Z4; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z4, K7, (R10)(DX*1); \
-	VMOVDQU64 shuffle396<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	KMOVD     shuffle400<>+0(SB), K7; \
-	VMOVDQU64 shuffle403<>+0(SB), Z4; \
-	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R11); \
-	VPERMT2W  Z1, Z25, Z0; \
-	KMOVD     shuffle400<>+0(SB), K7; \
-	VMOVDQU64 shuffle404<>+0(SB), Z3; \
-	VPERMW    Z2, Z3, K7, Z0; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z0, K7, (R11)(DX*1); \
-	ADDQ      $+48, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+48; \
-	JAE       chunks441; \
-last442: \
-	TESTQ R10, R10; \
-	JZ    rowdone443; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+48, R9; \
-	JMP   chunks441; \
-rowdone443: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row440; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group439; \
-	VZEROUPPER; \
-	RET
-	tunzip4x3x2AVX512BW_body
-
-DATA shuffle392<>+0(SB)/8, $0x0001002000100000
-DATA shuffle392<>+8(SB)/8, $0x0012000200210011
-DATA shuffle392<>+16(SB)/8, $0x0023001300030022
-DATA shuffle392<>+24(SB)/8, $0x0031000000000030
-DATA shuffle392<>+32(SB)/8, $0x0000003200000000
-DATA shuffle392<>+40(SB)/8, $0x0000000000330000
-DATA shuffle392<>+48(SB)/8, $0x0000000000000000
-DATA shuffle392<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle393<>+0(SB)/8, $0x0000000000000000
-DATA shuffle393<>+8(SB)/8, $0x0000000000000000
-DATA shuffle393<>+16(SB)/8, $0x0000000000000000
-DATA shuffle393<>+24(SB)/8, $0x0000003000200000
-DATA shuffle393<>+32(SB)/8, $0x0022000000310021
-DATA shuffle393<>+40(SB)/8, $0x0033002300000032
-DATA shuffle393<>+48(SB)/8, $0x0000000000000000
-DATA shuffle393<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle394<>+0(SB)/8, $0x0005002400140004
-DATA shuffle394<>+8(SB)/8, $0x0016000600250015
-DATA shuffle394<>+16(SB)/8, $0x0027001700070026
-DATA shuffle394<>+24(SB)/8, $0x0035000000000034
-DATA shuffle394<>+32(SB)/8, $0x0000003600000000
-DATA shuffle394<>+40(SB)/8, $0x0000000000370000
-DATA shuffle394<>+48(SB)/8, $0x0000000000000000
-DATA shuffle394<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle395<>+0(SB)/8, $0x0000000000000000
-DATA shuffle395<>+8(SB)/8, $0x0000000000000000
-DATA shuffle395<>+16(SB)/8, $0x0000000000000000
-DATA shuffle395<>+24(SB)/8, $0x0000003400240000
-DATA shuffle395<>+32(SB)/8, $0x0026000000350025
-DATA shuffle395<>+40(SB)/8, $0x0037002700000036
-DATA shuffle395<>+48(SB)/8, $0x0000000000000000
-DATA shuffle395<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle396<>+0(SB)/8, $0x0009002800180008
-DATA shuffle396<>+8(SB)/8, $0x001a000a00290019
-DATA shuffle396<>+16(SB)/8, $0x002b001b000b002a
-DATA shuffle396<>+24(SB)/8, $0x0039000000000038
-DATA shuffle396<>+32(SB)/8, $0x0000003a00000000
-DATA shuffle396<>+40(SB)/8, $0x00000000003b0000
-DATA shuffle396<>+48(SB)/8, $0x0000000000000000
-DATA shuffle396<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle397<>+0(SB)/8, $0x0000000000000000
-DATA shuffle397<>+8(SB)/8, $0x0000000000000000
-DATA shuffle397<>+16(SB)/8, $0x0000000000000000
-DATA shuffle397<>+24(SB)/8, $0x0000003800280000
-DATA shuffle397<>+32(SB)/8, $0x002a000000390029
-DATA shuffle397<>+40(SB)/8, $0x003b002b0000003a
-DATA shuffle397<>+48(SB)/8, $0x0000000000000000
-DATA shuffle397<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle398<>+0(SB)/8, $0x000d002c001c000c
-DATA shuffle398<>+8(SB)/8, $0x001e000e002d001d
-DATA shuffle398<>+16(SB)/8, $0x002f001f000f002e
-DATA shuffle398<>+24(SB)/8, $0x003d00000000003c
-DATA shuffle398<>+32(SB)/8, $0x0000003e00000000
-DATA shuffle398<>+40(SB)/8, $0x00000000003f0000
-DATA shuffle398<>+48(SB)/8, $0x0000000000000000
-DATA shuffle398<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle399<>+0(SB)/8, $0x0000000000000000
-DATA shuffle399<>+8(SB)/8, $0x0000000000000000
-DATA shuffle399<>+16(SB)/8, $0x0000000000000000
-DATA shuffle399<>+24(SB)/8, $0x0000003c002c0000
-DATA shuffle399<>+32(SB)/8, $0x002e0000003d002d
-DATA shuffle399<>+40(SB)/8, $0x003f002f0000003e
-DATA shuffle399<>+48(SB)/8, $0x0000000000000000
-DATA shuffle399<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle400<>+0(SB)/8, $0x0000000000db6000
-GLOBL shuffle400<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle401<>+0(SB)/8, $0x0000000000000000
-DATA shuffle401<>+8(SB)/8, $0x0000000000000000
-DATA shuffle401<>+16(SB)/8, $0x0000000000000000
-DATA shuffle401<>+24(SB)/8, $0x0000001000000000
-DATA shuffle401<>+32(SB)/8, $0x0002000000110001
-DATA shuffle401<>+40(SB)/8, $0x0013000300000012
-DATA shuffle401<>+48(SB)/8, $0x0000000000000000
-DATA shuffle401<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle402<>+0(SB)/8, $0x0000000000000000
-DATA shuffle402<>+8(SB)/8, $0x0000000000000000
-DATA shuffle402<>+16(SB)/8, $0x0000000000000000
-DATA shuffle402<>+24(SB)/8, $0x0000001400040000
-DATA shuffle402<>+32(SB)/8, $0x0006000000150005
-DATA shuffle402<>+40(SB)/8, $0x0017000700000016
-DATA shuffle402<>+48(SB)/8, $0x0000000000000000
-DATA shuffle402<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle403<>+0(SB)/8, $0x0000000000000000
-DATA shuffle403<>+8(SB)/8, $0x0000000000000000
-DATA shuffle403<>+16(SB)/8, $0x0000000000000000
-DATA shuffle403<>+24(SB)/8, $0x0000001800080000
-DATA shuffle403<>+32(SB)/8, $0x000a000000190009
-DATA shuffle403<>+40(SB)/8, $0x001b000b0000001a
-DATA shuffle403<>+48(SB)/8, $0x0000000000000000
-DATA shuffle403<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle404<>+0(SB)/8, $0x0000000000000000
-DATA shuffle404<>+8(SB)/8, $0x0000000000000000
-DATA shuffle404<>+16(SB)/8, $0x0000000000000000
-DATA shuffle404<>+24(SB)/8, $0x0000001c000c0000
-DATA shuffle404<>+32(SB)/8, $0x000e0000001d000d
-DATA shuffle404<>+40(SB)/8, $0x001f000f0000001e
-DATA shuffle404<>+48(SB)/8, $0x0000000000000000
-DATA shuffle404<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip4x3x4AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle405<>+0(SB), Z31; \
-	VMOVDQU64 shuffle406<>+0(SB), Z30; \
-	VMOVDQU64 shuffle407<>+0(SB), Z29; \
-	VMOVDQU64 shuffle408<>+0(SB), Z28; \
-	VMOVDQU64 shuffle409<>+0(SB), Z27; \
-	VMOVDQU64 shuffle410<>+0(SB), Z26; \
-	VMOVDQU64 shuffle411<>+0(SB), Z25; \
-	VMOVDQU64 shuffle412<>+0(SB), Z24; \
-group444: \
-	MOVQ rows+24(FP), R8; \
-row445: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+48; \
-	JB   last447; \
-chunks446: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle405<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VPERMT2D  Z2, Z30, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R10); \
-	VMOVDQU64 shuffle407<>+0(SB), Z4; \
-	VPERMI2D  Z1, Z0, Z4; \
-	VPERMT2D  Z2, Z28, Z4; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z4, K7, (R10)(DX*1); \
-	VMOVDQU64 shuffle409<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VPERMT2D  Z2, Z26, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R11); \
-	VPERMT2D  Z1, Z25, Z0; \
-	VPERMT2D  Z2, Z24, Z0; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z0, K7, (R11)(DX*1); \
-	ADDQ      $+48, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+48; \
 	JAE       chunks446; \
 last447: \
 	TESTQ R10, R10; \
 	JZ    rowdone448; \
 	MOVQ  n+16(FP), R9; \
-	SUBQ  $+48, R9; \
+	SUBQ  $+64, R9; \
 	JMP   chunks446; \
 rowdone448: \
 	ADDQ BX, AX; \
@@ -10712,163 +11195,175 @@ rowdone448: \
 	JNZ  group444; \
 	VZEROUPPER; \
 	RET
-	tunzip4x3x4AVX512BW_body
+	tunzip4x2x4AVX512BW_body
 
-DATA shuffle405<>+0(SB)/8, $0x0000001000000000
-DATA shuffle405<>+8(SB)/8, $0x0000000100000000
-DATA shuffle405<>+16(SB)/8, $0x0000000000000011
-DATA shuffle405<>+24(SB)/8, $0x0000001200000002
-DATA shuffle405<>+32(SB)/8, $0x0000000300000000
-DATA shuffle405<>+40(SB)/8, $0x0000000000000013
-DATA shuffle405<>+48(SB)/8, $0x0000000000000000
-DATA shuffle405<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
+DATA shuffle434<>+0(SB)/8, $0x0000001000000000
+DATA shuffle434<>+8(SB)/8, $0x0000001100000001
+DATA shuffle434<>+16(SB)/8, $0x0000001200000002
+DATA shuffle434<>+24(SB)/8, $0x0000001300000003
+DATA shuffle434<>+32(SB)/8, $0x0000000000000000
+DATA shuffle434<>+40(SB)/8, $0x0000000000000000
+DATA shuffle434<>+48(SB)/8, $0x0000000000000000
+DATA shuffle434<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle406<>+0(SB)/8, $0x0000000100000000
-DATA shuffle406<>+8(SB)/8, $0x0000000300000010
-DATA shuffle406<>+16(SB)/8, $0x0000001100000004
-DATA shuffle406<>+24(SB)/8, $0x0000000700000006
-DATA shuffle406<>+32(SB)/8, $0x0000000900000012
-DATA shuffle406<>+40(SB)/8, $0x000000130000000a
-DATA shuffle406<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle406<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
+DATA shuffle435<>+0(SB)/8, $0x0000000100000000
+DATA shuffle435<>+8(SB)/8, $0x0000000300000002
+DATA shuffle435<>+16(SB)/8, $0x0000000500000004
+DATA shuffle435<>+24(SB)/8, $0x0000000700000006
+DATA shuffle435<>+32(SB)/8, $0x0000000900000010
+DATA shuffle435<>+40(SB)/8, $0x0000000b00000011
+DATA shuffle435<>+48(SB)/8, $0x0000000d00000012
+DATA shuffle435<>+56(SB)/8, $0x0000000f00000013
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle407<>+0(SB)/8, $0x0000001400000004
-DATA shuffle407<>+8(SB)/8, $0x0000000500000000
-DATA shuffle407<>+16(SB)/8, $0x0000000000000015
-DATA shuffle407<>+24(SB)/8, $0x0000001600000006
-DATA shuffle407<>+32(SB)/8, $0x0000000700000000
-DATA shuffle407<>+40(SB)/8, $0x0000000000000017
-DATA shuffle407<>+48(SB)/8, $0x0000000000000000
-DATA shuffle407<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
+DATA shuffle436<>+0(SB)/8, $0x0000000100000000
+DATA shuffle436<>+8(SB)/8, $0x0000000300000002
+DATA shuffle436<>+16(SB)/8, $0x0000000500000004
+DATA shuffle436<>+24(SB)/8, $0x0000000700000006
+DATA shuffle436<>+32(SB)/8, $0x0000001000000008
+DATA shuffle436<>+40(SB)/8, $0x000000110000000a
+DATA shuffle436<>+48(SB)/8, $0x000000120000000c
+DATA shuffle436<>+56(SB)/8, $0x000000130000000e
+GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle408<>+0(SB)/8, $0x0000000100000000
-DATA shuffle408<>+8(SB)/8, $0x0000000300000014
-DATA shuffle408<>+16(SB)/8, $0x0000001500000004
-DATA shuffle408<>+24(SB)/8, $0x0000000700000006
-DATA shuffle408<>+32(SB)/8, $0x0000000900000016
-DATA shuffle408<>+40(SB)/8, $0x000000170000000a
-DATA shuffle408<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle408<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
+DATA shuffle437<>+0(SB)/8, $0x0000001400000004
+DATA shuffle437<>+8(SB)/8, $0x0000001500000005
+DATA shuffle437<>+16(SB)/8, $0x0000001600000006
+DATA shuffle437<>+24(SB)/8, $0x0000001700000007
+DATA shuffle437<>+32(SB)/8, $0x0000000000000000
+DATA shuffle437<>+40(SB)/8, $0x0000000000000000
+DATA shuffle437<>+48(SB)/8, $0x0000000000000000
+DATA shuffle437<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle409<>+0(SB)/8, $0x0000001800000008
-DATA shuffle409<>+8(SB)/8, $0x0000000900000000
-DATA shuffle409<>+16(SB)/8, $0x0000000000000019
-DATA shuffle409<>+24(SB)/8, $0x0000001a0000000a
-DATA shuffle409<>+32(SB)/8, $0x0000000b00000000
-DATA shuffle409<>+40(SB)/8, $0x000000000000001b
-DATA shuffle409<>+48(SB)/8, $0x0000000000000000
-DATA shuffle409<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
+DATA shuffle438<>+0(SB)/8, $0x0000000100000000
+DATA shuffle438<>+8(SB)/8, $0x0000000300000002
+DATA shuffle438<>+16(SB)/8, $0x0000000500000004
+DATA shuffle438<>+24(SB)/8, $0x0000000700000006
+DATA shuffle438<>+32(SB)/8, $0x0000000900000014
+DATA shuffle438<>+40(SB)/8, $0x0000000b00000015
+DATA shuffle438<>+48(SB)/8, $0x0000000d00000016
+DATA shuffle438<>+56(SB)/8, $0x0000000f00000017
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle410<>+0(SB)/8, $0x0000000100000000
-DATA shuffle410<>+8(SB)/8, $0x0000000300000018
-DATA shuffle410<>+16(SB)/8, $0x0000001900000004
-DATA shuffle410<>+24(SB)/8, $0x0000000700000006
-DATA shuffle410<>+32(SB)/8, $0x000000090000001a
-DATA shuffle410<>+40(SB)/8, $0x0000001b0000000a
-DATA shuffle410<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle410<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
+DATA shuffle439<>+0(SB)/8, $0x0000000100000000
+DATA shuffle439<>+8(SB)/8, $0x0000000300000002
+DATA shuffle439<>+16(SB)/8, $0x0000000500000004
+DATA shuffle439<>+24(SB)/8, $0x0000000700000006
+DATA shuffle439<>+32(SB)/8, $0x0000001400000008
+DATA shuffle439<>+40(SB)/8, $0x000000150000000a
+DATA shuffle439<>+48(SB)/8, $0x000000160000000c
+DATA shuffle439<>+56(SB)/8, $0x000000170000000e
+GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle411<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle411<>+8(SB)/8, $0x0000000d00000000
-DATA shuffle411<>+16(SB)/8, $0x000000000000001d
-DATA shuffle411<>+24(SB)/8, $0x0000001e0000000e
-DATA shuffle411<>+32(SB)/8, $0x0000000f00000000
-DATA shuffle411<>+40(SB)/8, $0x000000000000001f
-DATA shuffle411<>+48(SB)/8, $0x0000000000000000
-DATA shuffle411<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
+DATA shuffle440<>+0(SB)/8, $0x0000001800000008
+DATA shuffle440<>+8(SB)/8, $0x0000001900000009
+DATA shuffle440<>+16(SB)/8, $0x0000001a0000000a
+DATA shuffle440<>+24(SB)/8, $0x0000001b0000000b
+DATA shuffle440<>+32(SB)/8, $0x0000000000000000
+DATA shuffle440<>+40(SB)/8, $0x0000000000000000
+DATA shuffle440<>+48(SB)/8, $0x0000000000000000
+DATA shuffle440<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle412<>+0(SB)/8, $0x0000000100000000
-DATA shuffle412<>+8(SB)/8, $0x000000030000001c
-DATA shuffle412<>+16(SB)/8, $0x0000001d00000004
-DATA shuffle412<>+24(SB)/8, $0x0000000700000006
-DATA shuffle412<>+32(SB)/8, $0x000000090000001e
-DATA shuffle412<>+40(SB)/8, $0x0000001f0000000a
-DATA shuffle412<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle412<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
+DATA shuffle441<>+0(SB)/8, $0x0000000100000000
+DATA shuffle441<>+8(SB)/8, $0x0000000300000002
+DATA shuffle441<>+16(SB)/8, $0x0000000500000004
+DATA shuffle441<>+24(SB)/8, $0x0000000700000006
+DATA shuffle441<>+32(SB)/8, $0x0000000900000018
+DATA shuffle441<>+40(SB)/8, $0x0000000b00000019
+DATA shuffle441<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle441<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+DATA shuffle442<>+0(SB)/8, $0x0000000100000000
+DATA shuffle442<>+8(SB)/8, $0x0000000300000002
+DATA shuffle442<>+16(SB)/8, $0x0000000500000004
+DATA shuffle442<>+24(SB)/8, $0x0000000700000006
+DATA shuffle442<>+32(SB)/8, $0x0000001800000008
+DATA shuffle442<>+40(SB)/8, $0x000000190000000a
+DATA shuffle442<>+48(SB)/8, $0x0000001a0000000c
+DATA shuffle442<>+56(SB)/8, $0x0000001b0000000e
+GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle443<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle443<>+8(SB)/8, $0x0000001d0000000d
+DATA shuffle443<>+16(SB)/8, $0x0000001e0000000e
+DATA shuffle443<>+24(SB)/8, $0x0000001f0000000f
+DATA shuffle443<>+32(SB)/8, $0x0000000000000000
+DATA shuffle443<>+40(SB)/8, $0x0000000000000000
+DATA shuffle443<>+48(SB)/8, $0x0000000000000000
+DATA shuffle443<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle444<>+0(SB)/8, $0x0000000100000000
+DATA shuffle444<>+8(SB)/8, $0x0000000300000002
+DATA shuffle444<>+16(SB)/8, $0x0000000500000004
+DATA shuffle444<>+24(SB)/8, $0x0000000700000006
+DATA shuffle444<>+32(SB)/8, $0x000000090000001c
+DATA shuffle444<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle444<>+48(SB)/8, $0x0000000d0000001e
+DATA shuffle444<>+56(SB)/8, $0x0000000f0000001f
+GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle445<>+0(SB)/8, $0x0000000100000000
+DATA shuffle445<>+8(SB)/8, $0x0000000300000002
+DATA shuffle445<>+16(SB)/8, $0x0000000500000004
+DATA shuffle445<>+24(SB)/8, $0x0000000700000006
+DATA shuffle445<>+32(SB)/8, $0x0000001c00000008
+DATA shuffle445<>+40(SB)/8, $0x0000001d0000000a
+DATA shuffle445<>+48(SB)/8, $0x0000001e0000000c
+DATA shuffle445<>+56(SB)/8, $0x0000001f0000000e
+GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip4x3x8AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip4x3x8AVX512BW_body \
+TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip4x2x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle413<>+0(SB), Z31; \
-	VMOVDQU64 shuffle414<>+0(SB), Z30; \
-	VMOVDQU64 shuffle415<>+0(SB), Z29; \
-	VMOVDQU64 shuffle416<>+0(SB), Z28; \
-	VMOVDQU64 shuffle417<>+0(SB), Z27; \
-	VMOVDQU64 shuffle418<>+0(SB), Z26; \
-	VMOVDQU64 shuffle419<>+0(SB), Z25; \
-	VMOVDQU64 shuffle420<>+0(SB), Z24; \
+	VMOVDQU64 shuffle446<>+0(SB), Z31; \
+	VMOVDQU64 shuffle447<>+0(SB), Z30; \
 group449: \
 	MOVQ rows+24(FP), R8; \
 row450: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
-	CMPQ R10, $+96; \
+	CMPQ R10, $+64; \
 	JB   last452; \
 chunks451: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 128(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle413<>+0(SB), Z3; \
+	VMOVDQU64 shuffle446<>+0(SB), Z3; \
 	VPERMI2Q  Z1, Z0, Z3; \
-	VMOVDQU64 256(AX)(R9*4), Z2; \
-	VPERMT2Q  Z2, Z30, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle415<>+0(SB), Z4; \
-	VPERMI2Q  Z0, Z2, Z4; \
-	VPERMT2Q  Z1, Z28, Z4; \
-	VMOVDQU   Y4, 64(R10); \
-	VMOVDQU64 shuffle417<>+0(SB), Z3; \
-	VPERMI2Q  Z1, Z0, Z3; \
-	VPERMT2Q  Z2, Z26, Z3; \
-	VMOVDQU64 Z3, (R10)(DX*1); \
-	VPERMT2Q  Z0, Z25, Z2; \
-	VPERMT2Q  Z1, Z24, Z2; \
-	VMOVDQU   Y2, 64(R10)(DX*1); \
-	VMOVDQU64 64(AX)(R9*4), Z2; \
-	VMOVDQU64 192(AX)(R9*4), Z3; \
-	VMOVDQU64 shuffle413<>+0(SB), Z0; \
-	VPERMI2Q  Z3, Z2, Z0; \
-	VMOVDQU64 320(AX)(R9*4), Z1; \
 	VPERMT2Q  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R11); \
-	VMOVDQU64 shuffle415<>+0(SB), Z4; \
-	VPERMI2Q  Z2, Z1, Z4; \
-	VPERMT2Q  Z3, Z28, Z4; \
-	VMOVDQU   Y4, 64(R11); \
-	VMOVDQU64 shuffle417<>+0(SB), Z0; \
-	VPERMI2Q  Z3, Z2, Z0; \
-	VPERMT2Q  Z1, Z26, Z0; \
+	VMOVDQU64 Z0, (R10)(DX*1); \
+	VMOVDQU64 64(AX)(R9*4), Z0; \
+	VMOVDQU64 192(AX)(R9*4), Z3; \
+	VMOVDQU64 shuffle446<>+0(SB), Z2; \
+	VPERMI2Q  Z3, Z0, Z2; \
+	VMOVDQU64 Z2, (R11); \
+	VPERMT2Q  Z3, Z30, Z0; \
 	VMOVDQU64 Z0, (R11)(DX*1); \
-	VPERMT2Q  Z2, Z25, Z1; \
-	VPERMT2Q  Z3, Z24, Z1; \
-	VMOVDQU   Y1, 64(R11)(DX*1); \
-	ADDQ      $+96, R9; \
+	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
-	CMPQ      R10, $+96; \
+	CMPQ      R10, $+64; \
 	JAE       chunks451; \
 last452: \
 	TESTQ R10, R10; \
 	JZ    rowdone453; \
 	MOVQ  n+16(FP), R9; \
-	SUBQ  $+96, R9; \
+	SUBQ  $+64, R9; \
 	JMP   chunks451; \
 rowdone453: \
 	ADDQ BX, AX; \
@@ -10881,170 +11376,97 @@ rowdone453: \
 	JNZ  group449; \
 	VZEROUPPER; \
 	RET
-	tunzip4x3x8AVX512BW_body
+	tunzip4x2x8AVX512BW_body
 
-DATA shuffle413<>+0(SB)/8, $0x0000000000000000
-DATA shuffle413<>+8(SB)/8, $0x0000000000000008
-DATA shuffle413<>+16(SB)/8, $0x0000000000000000
-DATA shuffle413<>+24(SB)/8, $0x0000000000000001
-DATA shuffle413<>+32(SB)/8, $0x0000000000000009
-DATA shuffle413<>+40(SB)/8, $0x0000000000000000
-DATA shuffle413<>+48(SB)/8, $0x0000000000000002
-DATA shuffle413<>+56(SB)/8, $0x000000000000000a
-GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
+DATA shuffle446<>+0(SB)/8, $0x0000000000000000
+DATA shuffle446<>+8(SB)/8, $0x0000000000000008
+DATA shuffle446<>+16(SB)/8, $0x0000000000000001
+DATA shuffle446<>+24(SB)/8, $0x0000000000000009
+DATA shuffle446<>+32(SB)/8, $0x0000000000000002
+DATA shuffle446<>+40(SB)/8, $0x000000000000000a
+DATA shuffle446<>+48(SB)/8, $0x0000000000000003
+DATA shuffle446<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle414<>+0(SB)/8, $0x0000000000000000
-DATA shuffle414<>+8(SB)/8, $0x0000000000000001
-DATA shuffle414<>+16(SB)/8, $0x0000000000000008
-DATA shuffle414<>+24(SB)/8, $0x0000000000000003
-DATA shuffle414<>+32(SB)/8, $0x0000000000000004
-DATA shuffle414<>+40(SB)/8, $0x0000000000000009
-DATA shuffle414<>+48(SB)/8, $0x0000000000000006
-DATA shuffle414<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
+DATA shuffle447<>+0(SB)/8, $0x0000000000000004
+DATA shuffle447<>+8(SB)/8, $0x000000000000000c
+DATA shuffle447<>+16(SB)/8, $0x0000000000000005
+DATA shuffle447<>+24(SB)/8, $0x000000000000000d
+DATA shuffle447<>+32(SB)/8, $0x0000000000000006
+DATA shuffle447<>+40(SB)/8, $0x000000000000000e
+DATA shuffle447<>+48(SB)/8, $0x0000000000000007
+DATA shuffle447<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle415<>+0(SB)/8, $0x0000000000000002
-DATA shuffle415<>+8(SB)/8, $0x000000000000000b
-DATA shuffle415<>+16(SB)/8, $0x0000000000000000
-DATA shuffle415<>+24(SB)/8, $0x0000000000000003
-DATA shuffle415<>+32(SB)/8, $0x0000000000000000
-DATA shuffle415<>+40(SB)/8, $0x0000000000000000
-DATA shuffle415<>+48(SB)/8, $0x0000000000000000
-DATA shuffle415<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle416<>+0(SB)/8, $0x0000000000000000
-DATA shuffle416<>+8(SB)/8, $0x0000000000000001
-DATA shuffle416<>+16(SB)/8, $0x000000000000000b
-DATA shuffle416<>+24(SB)/8, $0x0000000000000003
-DATA shuffle416<>+32(SB)/8, $0x0000000000000004
-DATA shuffle416<>+40(SB)/8, $0x0000000000000005
-DATA shuffle416<>+48(SB)/8, $0x0000000000000006
-DATA shuffle416<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle417<>+0(SB)/8, $0x0000000000000004
-DATA shuffle417<>+8(SB)/8, $0x000000000000000c
-DATA shuffle417<>+16(SB)/8, $0x0000000000000000
-DATA shuffle417<>+24(SB)/8, $0x0000000000000005
-DATA shuffle417<>+32(SB)/8, $0x000000000000000d
-DATA shuffle417<>+40(SB)/8, $0x0000000000000000
-DATA shuffle417<>+48(SB)/8, $0x0000000000000006
-DATA shuffle417<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle418<>+0(SB)/8, $0x0000000000000000
-DATA shuffle418<>+8(SB)/8, $0x0000000000000001
-DATA shuffle418<>+16(SB)/8, $0x000000000000000c
-DATA shuffle418<>+24(SB)/8, $0x0000000000000003
-DATA shuffle418<>+32(SB)/8, $0x0000000000000004
-DATA shuffle418<>+40(SB)/8, $0x000000000000000d
-DATA shuffle418<>+48(SB)/8, $0x0000000000000006
-DATA shuffle418<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle419<>+0(SB)/8, $0x0000000000000006
-DATA shuffle419<>+8(SB)/8, $0x000000000000000f
-DATA shuffle419<>+16(SB)/8, $0x0000000000000000
-DATA shuffle419<>+24(SB)/8, $0x0000000000000007
-DATA shuffle419<>+32(SB)/8, $0x0000000000000000
-DATA shuffle419<>+40(SB)/8, $0x0000000000000000
-DATA shuffle419<>+48(SB)/8, $0x0000000000000000
-DATA shuffle419<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle420<>+0(SB)/8, $0x0000000000000000
-DATA shuffle420<>+8(SB)/8, $0x0000000000000001
-DATA shuffle420<>+16(SB)/8, $0x000000000000000f
-DATA shuffle420<>+24(SB)/8, $0x0000000000000003
-DATA shuffle420<>+32(SB)/8, $0x0000000000000004
-DATA shuffle420<>+40(SB)/8, $0x0000000000000005
-DATA shuffle420<>+48(SB)/8, $0x0000000000000006
-DATA shuffle420<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func tunzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip4x4x2AVX512BW_body \
+TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip4x3x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle421<>+0(SB), Z31; \
-	VMOVDQU64 shuffle422<>+0(SB), Z30; \
-	VMOVDQU64 shuffle423<>+0(SB), Z29; \
-	VMOVDQU64 shuffle424<>+0(SB), Z28; \
-	VMOVDQU64 shuffle425<>+0(SB), Z27; \
-	VMOVDQU64 shuffle426<>+0(SB), Z26; \
-	VMOVDQU64 shuffle427<>+0(SB), Z25; \
-	VMOVDQU64 shuffle428<>+0(SB), Z24; \
-	VMOVDQU64 shuffle429<>+0(SB), Z23; \
-	VMOVDQU64 shuffle430<>+0(SB), Z22; \
-	VMOVDQU64 shuffle431<>+0(SB), Z21; \
-	VMOVDQU64 shuffle432<>+0(SB), Z20; \
+	VMOVDQU64 shuffle448<>+0(SB), Z31; \
+	VMOVDQU64 shuffle449<>+0(SB), Z30; \
+	VMOVDQU64 shuffle450<>+0(SB), Z29; \
+	VMOVDQU64 shuffle451<>+0(SB), Z28; \
+	VMOVDQU64 shuffle452<>+0(SB), Z27; \
+	VMOVDQU64 shuffle453<>+0(SB), Z26; \
+	VMOVDQU64 shuffle454<>+0(SB), Z25; \
+	VMOVDQU64 shuffle455<>+0(SB), Z24; \
 group454: \
 	MOVQ rows+24(FP), R8; \
 row455: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
+	CMPQ R10, $+48; \
 	JB   last457; \
 chunks456: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle421<>+0(SB), Z3; \
+	VMOVDQU64 shuffle448<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
-	KMOVD     shuffle433<>+0(SB), K7; \
-	VMOVDQU64 shuffle434<>+0(SB), Z4; \
+	KMOVD     shuffle456<>+0(SB), K7; \
+	VMOVDQU64 shuffle457<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z3; \
-	VMOVDQU64 192(AX)(R9*4), Z4; \
-	KMOVD     shuffle435<>+0(SB), K7; \
-	VMOVDQU64 shuffle436<>+0(SB), Z5; \
-	VPERMW    Z4, Z5, K7, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle424<>+0(SB), Z5; \
-	VPERMI2W  Z1, Z0, Z5; \
-	KMOVD     shuffle433<>+0(SB), K7; \
-	VMOVDQU64 shuffle437<>+0(SB), Z3; \
-	VPERMW    Z2, Z3, K7, Z5; \
-	KMOVD     shuffle435<>+0(SB), K7; \
-	VMOVDQU64 shuffle438<>+0(SB), Z3; \
-	VPERMW    Z4, Z3, K7, Z5; \
-	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle427<>+0(SB), Z3; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R10); \
+	VMOVDQU64 shuffle450<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle456<>+0(SB), K7; \
+	VMOVDQU64 shuffle458<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R10)(DX*1); \
+	VMOVDQU64 shuffle452<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
-	KMOVD     shuffle433<>+0(SB), K7; \
-	VMOVDQU64 shuffle439<>+0(SB), Z5; \
-	VPERMW    Z2, Z5, K7, Z3; \
-	KMOVD     shuffle435<>+0(SB), K7; \
-	VMOVDQU64 shuffle440<>+0(SB), Z5; \
-	VPERMW    Z4, Z5, K7, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VPERMT2W  Z1, Z22, Z0; \
-	KMOVD     shuffle433<>+0(SB), K7; \
-	VMOVDQU64 shuffle441<>+0(SB), Z3; \
+	KMOVD     shuffle456<>+0(SB), K7; \
+	VMOVDQU64 shuffle459<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VPERMT2W  Z1, Z25, Z0; \
+	KMOVD     shuffle456<>+0(SB), K7; \
+	VMOVDQU64 shuffle460<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z0; \
-	KMOVD     shuffle435<>+0(SB), K7; \
-	VMOVDQU64 shuffle442<>+0(SB), Z3; \
-	VPERMW    Z4, Z3, K7, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DX*1); \
+	ADDQ      $+48, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
+	CMPQ      R10, $+48; \
 	JAE       chunks456; \
 last457: \
 	TESTQ R10, R10; \
 	JZ    rowdone458; \
 	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
+	SUBQ  $+48, R9; \
 	JMP   chunks456; \
 rowdone458: \
 	ADDQ BX, AX; \
@@ -11057,280 +11479,192 @@ rowdone458: \
 	JNZ  group454; \
 	VZEROUPPER; \
 	RET
-	tunzip4x4x2AVX512BW_body
+	tunzip4x3x2AVX512BW_body
 
-DATA shuffle421<>+0(SB)/8, $0x0030002000100000
-DATA shuffle421<>+8(SB)/8, $0x0031002100110001
-DATA shuffle421<>+16(SB)/8, $0x0032002200120002
-DATA shuffle421<>+24(SB)/8, $0x0033002300130003
-DATA shuffle421<>+32(SB)/8, $0x0000000000000000
-DATA shuffle421<>+40(SB)/8, $0x0000000000000000
-DATA shuffle421<>+48(SB)/8, $0x0000000000000000
-DATA shuffle421<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
+DATA shuffle448<>+0(SB)/8, $0x0001002000100000
+DATA shuffle448<>+8(SB)/8, $0x0012000200210011
+DATA shuffle448<>+16(SB)/8, $0x0023001300030022
+DATA shuffle448<>+24(SB)/8, $0x0031000000000030
+DATA shuffle448<>+32(SB)/8, $0x0000003200000000
+DATA shuffle448<>+40(SB)/8, $0x0000000000330000
+DATA shuffle448<>+48(SB)/8, $0x0000000000000000
+DATA shuffle448<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle422<>+0(SB)/8, $0x0000000000000000
-DATA shuffle422<>+8(SB)/8, $0x0000000000000000
-DATA shuffle422<>+16(SB)/8, $0x0000000000000000
-DATA shuffle422<>+24(SB)/8, $0x0000000000000000
-DATA shuffle422<>+32(SB)/8, $0x0000000000300020
-DATA shuffle422<>+40(SB)/8, $0x0000000000310021
-DATA shuffle422<>+48(SB)/8, $0x0000000000320022
-DATA shuffle422<>+56(SB)/8, $0x0000000000330023
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
+DATA shuffle449<>+0(SB)/8, $0x0000000000000000
+DATA shuffle449<>+8(SB)/8, $0x0000000000000000
+DATA shuffle449<>+16(SB)/8, $0x0000000000000000
+DATA shuffle449<>+24(SB)/8, $0x0000003000200000
+DATA shuffle449<>+32(SB)/8, $0x0022000000310021
+DATA shuffle449<>+40(SB)/8, $0x0033002300000032
+DATA shuffle449<>+48(SB)/8, $0x0000000000000000
+DATA shuffle449<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle423<>+0(SB)/8, $0x0000000000000000
-DATA shuffle423<>+8(SB)/8, $0x0000000000000000
-DATA shuffle423<>+16(SB)/8, $0x0000000000000000
-DATA shuffle423<>+24(SB)/8, $0x0000000000000000
-DATA shuffle423<>+32(SB)/8, $0x0030002000000000
-DATA shuffle423<>+40(SB)/8, $0x0031002100000000
-DATA shuffle423<>+48(SB)/8, $0x0032002200000000
-DATA shuffle423<>+56(SB)/8, $0x0033002300000000
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
+DATA shuffle450<>+0(SB)/8, $0x0005002400140004
+DATA shuffle450<>+8(SB)/8, $0x0016000600250015
+DATA shuffle450<>+16(SB)/8, $0x0027001700070026
+DATA shuffle450<>+24(SB)/8, $0x0035000000000034
+DATA shuffle450<>+32(SB)/8, $0x0000003600000000
+DATA shuffle450<>+40(SB)/8, $0x0000000000370000
+DATA shuffle450<>+48(SB)/8, $0x0000000000000000
+DATA shuffle450<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle450<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle424<>+0(SB)/8, $0x0034002400140004
-DATA shuffle424<>+8(SB)/8, $0x0035002500150005
-DATA shuffle424<>+16(SB)/8, $0x0036002600160006
-DATA shuffle424<>+24(SB)/8, $0x0037002700170007
-DATA shuffle424<>+32(SB)/8, $0x0000000000000000
-DATA shuffle424<>+40(SB)/8, $0x0000000000000000
-DATA shuffle424<>+48(SB)/8, $0x0000000000000000
-DATA shuffle424<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
+DATA shuffle451<>+0(SB)/8, $0x0000000000000000
+DATA shuffle451<>+8(SB)/8, $0x0000000000000000
+DATA shuffle451<>+16(SB)/8, $0x0000000000000000
+DATA shuffle451<>+24(SB)/8, $0x0000003400240000
+DATA shuffle451<>+32(SB)/8, $0x0026000000350025
+DATA shuffle451<>+40(SB)/8, $0x0037002700000036
+DATA shuffle451<>+48(SB)/8, $0x0000000000000000
+DATA shuffle451<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle425<>+0(SB)/8, $0x0000000000000000
-DATA shuffle425<>+8(SB)/8, $0x0000000000000000
-DATA shuffle425<>+16(SB)/8, $0x0000000000000000
-DATA shuffle425<>+24(SB)/8, $0x0000000000000000
-DATA shuffle425<>+32(SB)/8, $0x0000000000340024
-DATA shuffle425<>+40(SB)/8, $0x0000000000350025
-DATA shuffle425<>+48(SB)/8, $0x0000000000360026
-DATA shuffle425<>+56(SB)/8, $0x0000000000370027
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
+DATA shuffle452<>+0(SB)/8, $0x0009002800180008
+DATA shuffle452<>+8(SB)/8, $0x001a000a00290019
+DATA shuffle452<>+16(SB)/8, $0x002b001b000b002a
+DATA shuffle452<>+24(SB)/8, $0x0039000000000038
+DATA shuffle452<>+32(SB)/8, $0x0000003a00000000
+DATA shuffle452<>+40(SB)/8, $0x00000000003b0000
+DATA shuffle452<>+48(SB)/8, $0x0000000000000000
+DATA shuffle452<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle426<>+0(SB)/8, $0x0000000000000000
-DATA shuffle426<>+8(SB)/8, $0x0000000000000000
-DATA shuffle426<>+16(SB)/8, $0x0000000000000000
-DATA shuffle426<>+24(SB)/8, $0x0000000000000000
-DATA shuffle426<>+32(SB)/8, $0x0034002400000000
-DATA shuffle426<>+40(SB)/8, $0x0035002500000000
-DATA shuffle426<>+48(SB)/8, $0x0036002600000000
-DATA shuffle426<>+56(SB)/8, $0x0037002700000000
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
+DATA shuffle453<>+0(SB)/8, $0x0000000000000000
+DATA shuffle453<>+8(SB)/8, $0x0000000000000000
+DATA shuffle453<>+16(SB)/8, $0x0000000000000000
+DATA shuffle453<>+24(SB)/8, $0x0000003800280000
+DATA shuffle453<>+32(SB)/8, $0x002a000000390029
+DATA shuffle453<>+40(SB)/8, $0x003b002b0000003a
+DATA shuffle453<>+48(SB)/8, $0x0000000000000000
+DATA shuffle453<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle427<>+0(SB)/8, $0x0038002800180008
-DATA shuffle427<>+8(SB)/8, $0x0039002900190009
-DATA shuffle427<>+16(SB)/8, $0x003a002a001a000a
-DATA shuffle427<>+24(SB)/8, $0x003b002b001b000b
-DATA shuffle427<>+32(SB)/8, $0x0000000000000000
-DATA shuffle427<>+40(SB)/8, $0x0000000000000000
-DATA shuffle427<>+48(SB)/8, $0x0000000000000000
-DATA shuffle427<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
+DATA shuffle454<>+0(SB)/8, $0x000d002c001c000c
+DATA shuffle454<>+8(SB)/8, $0x001e000e002d001d
+DATA shuffle454<>+16(SB)/8, $0x002f001f000f002e
+DATA shuffle454<>+24(SB)/8, $0x003d00000000003c
+DATA shuffle454<>+32(SB)/8, $0x0000003e00000000
+DATA shuffle454<>+40(SB)/8, $0x00000000003f0000
+DATA shuffle454<>+48(SB)/8, $0x0000000000000000
+DATA shuffle454<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle428<>+0(SB)/8, $0x0000000000000000
-DATA shuffle428<>+8(SB)/8, $0x0000000000000000
-DATA shuffle428<>+16(SB)/8, $0x0000000000000000
-DATA shuffle428<>+24(SB)/8, $0x0000000000000000
-DATA shuffle428<>+32(SB)/8, $0x0000000000380028
-DATA shuffle428<>+40(SB)/8, $0x0000000000390029
-DATA shuffle428<>+48(SB)/8, $0x00000000003a002a
-DATA shuffle428<>+56(SB)/8, $0x00000000003b002b
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
+DATA shuffle455<>+0(SB)/8, $0x0000000000000000
+DATA shuffle455<>+8(SB)/8, $0x0000000000000000
+DATA shuffle455<>+16(SB)/8, $0x0000000000000000
+DATA shuffle455<>+24(SB)/8, $0x0000003c002c0000
+DATA shuffle455<>+32(SB)/8, $0x002e0000003d002d
+DATA shuffle455<>+40(SB)/8, $0x003f002f0000003e
+DATA shuffle455<>+48(SB)/8, $0x0000000000000000
+DATA shuffle455<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle429<>+0(SB)/8, $0x0000000000000000
-DATA shuffle429<>+8(SB)/8, $0x0000000000000000
-DATA shuffle429<>+16(SB)/8, $0x0000000000000000
-DATA shuffle429<>+24(SB)/8, $0x0000000000000000
-DATA shuffle429<>+32(SB)/8, $0x0038002800000000
-DATA shuffle429<>+40(SB)/8, $0x0039002900000000
-DATA shuffle429<>+48(SB)/8, $0x003a002a00000000
-DATA shuffle429<>+56(SB)/8, $0x003b002b00000000
-GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
+DATA shuffle456<>+0(SB)/8, $0x0000000000db6000
+GLOBL shuffle456<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle430<>+0(SB)/8, $0x003c002c001c000c
-DATA shuffle430<>+8(SB)/8, $0x003d002d001d000d
-DATA shuffle430<>+16(SB)/8, $0x003e002e001e000e
-DATA shuffle430<>+24(SB)/8, $0x003f002f001f000f
-DATA shuffle430<>+32(SB)/8, $0x0000000000000000
-DATA shuffle430<>+40(SB)/8, $0x0000000000000000
-DATA shuffle430<>+48(SB)/8, $0x0000000000000000
-DATA shuffle430<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
+DATA shuffle457<>+0(SB)/8, $0x0000000000000000
+DATA shuffle457<>+8(SB)/8, $0x0000000000000000
+DATA shuffle457<>+16(SB)/8, $0x0000000000000000
+DATA shuffle457<>+24(SB)/8, $0x0000001000000000
+DATA shuffle457<>+32(SB)/8, $0x0002000000110001
+DATA shuffle457<>+40(SB)/8, $0x0013000300000012
+DATA shuffle457<>+48(SB)/8, $0x0000000000000000
+DATA shuffle457<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle457<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle431<>+0(SB)/8, $0x0000000000000000
-DATA shuffle431<>+8(SB)/8, $0x0000000000000000
-DATA shuffle431<>+16(SB)/8, $0x0000000000000000
-DATA shuffle431<>+24(SB)/8, $0x0000000000000000
-DATA shuffle431<>+32(SB)/8, $0x00000000003c002c
-DATA shuffle431<>+40(SB)/8, $0x00000000003d002d
-DATA shuffle431<>+48(SB)/8, $0x00000000003e002e
-DATA shuffle431<>+56(SB)/8, $0x00000000003f002f
-GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
+DATA shuffle458<>+0(SB)/8, $0x0000000000000000
+DATA shuffle458<>+8(SB)/8, $0x0000000000000000
+DATA shuffle458<>+16(SB)/8, $0x0000000000000000
+DATA shuffle458<>+24(SB)/8, $0x0000001400040000
+DATA shuffle458<>+32(SB)/8, $0x0006000000150005
+DATA shuffle458<>+40(SB)/8, $0x0017000700000016
+DATA shuffle458<>+48(SB)/8, $0x0000000000000000
+DATA shuffle458<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle458<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle432<>+0(SB)/8, $0x0000000000000000
-DATA shuffle432<>+8(SB)/8, $0x0000000000000000
-DATA shuffle432<>+16(SB)/8, $0x0000000000000000
-DATA shuffle432<>+24(SB)/8, $0x0000000000000000
-DATA shuffle432<>+32(SB)/8, $0x003c002c00000000
-DATA shuffle432<>+40(SB)/8, $0x003d002d00000000
-DATA shuffle432<>+48(SB)/8, $0x003e002e00000000
-DATA shuffle432<>+56(SB)/8, $0x003f002f00000000
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
+DATA shuffle459<>+0(SB)/8, $0x0000000000000000
+DATA shuffle459<>+8(SB)/8, $0x0000000000000000
+DATA shuffle459<>+16(SB)/8, $0x0000000000000000
+DATA shuffle459<>+24(SB)/8, $0x0000001800080000
+DATA shuffle459<>+32(SB)/8, $0x000a000000190009
+DATA shuffle459<>+40(SB)/8, $0x001b000b0000001a
+DATA shuffle459<>+48(SB)/8, $0x0000000000000000
+DATA shuffle459<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle433<>+0(SB)/8, $0x0000000033330000
-GLOBL shuffle433<>(SB), RODATA|NOPTR, $8
+DATA shuffle460<>+0(SB)/8, $0x0000000000000000
+DATA shuffle460<>+8(SB)/8, $0x0000000000000000
+DATA shuffle460<>+16(SB)/8, $0x0000000000000000
+DATA shuffle460<>+24(SB)/8, $0x0000001c000c0000
+DATA shuffle460<>+32(SB)/8, $0x000e0000001d000d
+DATA shuffle460<>+40(SB)/8, $0x001f000f0000001e
+DATA shuffle460<>+48(SB)/8, $0x0000000000000000
+DATA shuffle460<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle434<>+0(SB)/8, $0x0000000000000000
-DATA shuffle434<>+8(SB)/8, $0x0000000000000000
-DATA shuffle434<>+16(SB)/8, $0x0000000000000000
-DATA shuffle434<>+24(SB)/8, $0x0000000000000000
-DATA shuffle434<>+32(SB)/8, $0x0000000000100000
-DATA shuffle434<>+40(SB)/8, $0x0000000000110001
-DATA shuffle434<>+48(SB)/8, $0x0000000000120002
-DATA shuffle434<>+56(SB)/8, $0x0000000000130003
-GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle435<>+0(SB)/8, $0x00000000cccc0000
-GLOBL shuffle435<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle436<>+0(SB)/8, $0x0000000000000000
-DATA shuffle436<>+8(SB)/8, $0x0000000000000000
-DATA shuffle436<>+16(SB)/8, $0x0000000000000000
-DATA shuffle436<>+24(SB)/8, $0x0000000000000000
-DATA shuffle436<>+32(SB)/8, $0x0010000000000000
-DATA shuffle436<>+40(SB)/8, $0x0011000100000000
-DATA shuffle436<>+48(SB)/8, $0x0012000200000000
-DATA shuffle436<>+56(SB)/8, $0x0013000300000000
-GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle437<>+0(SB)/8, $0x0000000000000000
-DATA shuffle437<>+8(SB)/8, $0x0000000000000000
-DATA shuffle437<>+16(SB)/8, $0x0000000000000000
-DATA shuffle437<>+24(SB)/8, $0x0000000000000000
-DATA shuffle437<>+32(SB)/8, $0x0000000000140004
-DATA shuffle437<>+40(SB)/8, $0x0000000000150005
-DATA shuffle437<>+48(SB)/8, $0x0000000000160006
-DATA shuffle437<>+56(SB)/8, $0x0000000000170007
-GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle438<>+0(SB)/8, $0x0000000000000000
-DATA shuffle438<>+8(SB)/8, $0x0000000000000000
-DATA shuffle438<>+16(SB)/8, $0x0000000000000000
-DATA shuffle438<>+24(SB)/8, $0x0000000000000000
-DATA shuffle438<>+32(SB)/8, $0x0014000400000000
-DATA shuffle438<>+40(SB)/8, $0x0015000500000000
-DATA shuffle438<>+48(SB)/8, $0x0016000600000000
-DATA shuffle438<>+56(SB)/8, $0x0017000700000000
-GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle439<>+0(SB)/8, $0x0000000000000000
-DATA shuffle439<>+8(SB)/8, $0x0000000000000000
-DATA shuffle439<>+16(SB)/8, $0x0000000000000000
-DATA shuffle439<>+24(SB)/8, $0x0000000000000000
-DATA shuffle439<>+32(SB)/8, $0x0000000000180008
-DATA shuffle439<>+40(SB)/8, $0x0000000000190009
-DATA shuffle439<>+48(SB)/8, $0x00000000001a000a
-DATA shuffle439<>+56(SB)/8, $0x00000000001b000b
-GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle440<>+0(SB)/8, $0x0000000000000000
-DATA shuffle440<>+8(SB)/8, $0x0000000000000000
-DATA shuffle440<>+16(SB)/8, $0x0000000000000000
-DATA shuffle440<>+24(SB)/8, $0x0000000000000000
-DATA shuffle440<>+32(SB)/8, $0x0018000800000000
-DATA shuffle440<>+40(SB)/8, $0x0019000900000000
-DATA shuffle440<>+48(SB)/8, $0x001a000a00000000
-DATA shuffle440<>+56(SB)/8, $0x001b000b00000000
-GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle441<>+0(SB)/8, $0x0000000000000000
-DATA shuffle441<>+8(SB)/8, $0x0000000000000000
-DATA shuffle441<>+16(SB)/8, $0x0000000000000000
-DATA shuffle441<>+24(SB)/8, $0x0000000000000000
-DATA shuffle441<>+32(SB)/8, $0x00000000001c000c
-DATA shuffle441<>+40(SB)/8, $0x00000000001d000d
-DATA shuffle441<>+48(SB)/8, $0x00000000001e000e
-DATA shuffle441<>+56(SB)/8, $0x00000000001f000f
-GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle442<>+0(SB)/8, $0x0000000000000000
-DATA shuffle442<>+8(SB)/8, $0x0000000000000000
-DATA shuffle442<>+16(SB)/8, $0x0000000000000000
-DATA shuffle442<>+24(SB)/8, $0x0000000000000000
-DATA shuffle442<>+32(SB)/8, $0x001c000c00000000
-DATA shuffle442<>+40(SB)/8, $0x001d000d00000000
-DATA shuffle442<>+48(SB)/8, $0x001e000e00000000
-DATA shuffle442<>+56(SB)/8, $0x001f000f00000000
-GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip4x4x4AVX512BW_body \
+// func tunzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip4x3x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle443<>+0(SB), Z31; \
-	VMOVDQU64 shuffle444<>+0(SB), Z30; \
-	VMOVDQU64 shuffle445<>+0(SB), Z29; \
-	VMOVDQU64 shuffle446<>+0(SB), Z28; \
-	VMOVDQU64 shuffle447<>+0(SB), Z27; \
-	VMOVDQU64 shuffle448<>+0(SB), Z26; \
-	VMOVDQU64 shuffle449<>+0(SB), Z25; \
-	VMOVDQU64 shuffle450<>+0(SB), Z24; \
-	VMOVDQU64 shuffle451<>+0(SB), Z23; \
-	VMOVDQU64 shuffle452<>+0(SB), Z22; \
-	VMOVDQU64 shuffle453<>+0(SB), Z21; \
-	VMOVDQU64 shuffle454<>+0(SB), Z20; \
+	VMOVDQU64 shuffle461<>+0(SB), Z31; \
+	VMOVDQU64 shuffle462<>+0(SB), Z30; \
+	VMOVDQU64 shuffle463<>+0(SB), Z29; \
+	VMOVDQU64 shuffle464<>+0(SB), Z28; \
+	VMOVDQU64 shuffle465<>+0(SB), Z27; \
+	VMOVDQU64 shuffle466<>+0(SB), Z26; \
+	VMOVDQU64 shuffle467<>+0(SB), Z25; \
+	VMOVDQU64 shuffle468<>+0(SB), Z24; \
 group459: \
 	MOVQ rows+24(FP), R8; \
 row460: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
+	CMPQ R10, $+48; \
 	JB   last462; \
 chunks461: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle443<>+0(SB), Z3; \
+	VMOVDQU64 shuffle461<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2D  Z2, Z30, Z3; \
-	VMOVDQU64 192(AX)(R9*4), Z4; \
-	VPERMT2D  Z4, Z29, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle446<>+0(SB), Z5; \
-	VPERMI2D  Z1, Z0, Z5; \
-	VPERMT2D  Z2, Z27, Z5; \
-	VPERMT2D  Z4, Z26, Z5; \
-	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle449<>+0(SB), Z3; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R10); \
+	VMOVDQU64 shuffle463<>+0(SB), Z4; \
+	VPERMI2D  Z1, Z0, Z4; \
+	VPERMT2D  Z2, Z28, Z4; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R10)(DX*1); \
+	VMOVDQU64 shuffle465<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
-	VPERMT2D  Z2, Z24, Z3; \
-	VPERMT2D  Z4, Z23, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VPERMT2D  Z1, Z22, Z0; \
-	VPERMT2D  Z2, Z21, Z0; \
-	VPERMT2D  Z4, Z20, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
+	VPERMT2D  Z2, Z26, Z3; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VPERMT2D  Z1, Z25, Z0; \
+	VPERMT2D  Z2, Z24, Z0; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DX*1); \
+	ADDQ      $+48, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
+	CMPQ      R10, $+48; \
 	JAE       chunks461; \
 last462: \
 	TESTQ R10, R10; \
 	JZ    rowdone463; \
 	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
+	SUBQ  $+48, R9; \
 	JMP   chunks461; \
 rowdone463: \
 	ADDQ BX, AX; \
@@ -11343,217 +11677,163 @@ rowdone463: \
 	JNZ  group459; \
 	VZEROUPPER; \
 	RET
-	tunzip4x4x4AVX512BW_body
+	tunzip4x3x4AVX512BW_body
 
-DATA shuffle443<>+0(SB)/8, $0x0000001000000000
-DATA shuffle443<>+8(SB)/8, $0x0000000000000000
-DATA shuffle443<>+16(SB)/8, $0x0000001100000001
-DATA shuffle443<>+24(SB)/8, $0x0000000000000000
-DATA shuffle443<>+32(SB)/8, $0x0000001200000002
-DATA shuffle443<>+40(SB)/8, $0x0000000000000000
-DATA shuffle443<>+48(SB)/8, $0x0000001300000003
-DATA shuffle443<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
+DATA shuffle461<>+0(SB)/8, $0x0000001000000000
+DATA shuffle461<>+8(SB)/8, $0x0000000100000000
+DATA shuffle461<>+16(SB)/8, $0x0000000000000011
+DATA shuffle461<>+24(SB)/8, $0x0000001200000002
+DATA shuffle461<>+32(SB)/8, $0x0000000300000000
+DATA shuffle461<>+40(SB)/8, $0x0000000000000013
+DATA shuffle461<>+48(SB)/8, $0x0000000000000000
+DATA shuffle461<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle461<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle444<>+0(SB)/8, $0x0000000100000000
-DATA shuffle444<>+8(SB)/8, $0x0000000300000010
-DATA shuffle444<>+16(SB)/8, $0x0000000500000004
-DATA shuffle444<>+24(SB)/8, $0x0000000700000011
-DATA shuffle444<>+32(SB)/8, $0x0000000900000008
-DATA shuffle444<>+40(SB)/8, $0x0000000b00000012
-DATA shuffle444<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle444<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
+DATA shuffle462<>+0(SB)/8, $0x0000000100000000
+DATA shuffle462<>+8(SB)/8, $0x0000000300000010
+DATA shuffle462<>+16(SB)/8, $0x0000001100000004
+DATA shuffle462<>+24(SB)/8, $0x0000000700000006
+DATA shuffle462<>+32(SB)/8, $0x0000000900000012
+DATA shuffle462<>+40(SB)/8, $0x000000130000000a
+DATA shuffle462<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle462<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle445<>+0(SB)/8, $0x0000000100000000
-DATA shuffle445<>+8(SB)/8, $0x0000001000000002
-DATA shuffle445<>+16(SB)/8, $0x0000000500000004
-DATA shuffle445<>+24(SB)/8, $0x0000001100000006
-DATA shuffle445<>+32(SB)/8, $0x0000000900000008
-DATA shuffle445<>+40(SB)/8, $0x000000120000000a
-DATA shuffle445<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle445<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
+DATA shuffle463<>+0(SB)/8, $0x0000001400000004
+DATA shuffle463<>+8(SB)/8, $0x0000000500000000
+DATA shuffle463<>+16(SB)/8, $0x0000000000000015
+DATA shuffle463<>+24(SB)/8, $0x0000001600000006
+DATA shuffle463<>+32(SB)/8, $0x0000000700000000
+DATA shuffle463<>+40(SB)/8, $0x0000000000000017
+DATA shuffle463<>+48(SB)/8, $0x0000000000000000
+DATA shuffle463<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle446<>+0(SB)/8, $0x0000001400000004
-DATA shuffle446<>+8(SB)/8, $0x0000000000000000
-DATA shuffle446<>+16(SB)/8, $0x0000001500000005
-DATA shuffle446<>+24(SB)/8, $0x0000000000000000
-DATA shuffle446<>+32(SB)/8, $0x0000001600000006
-DATA shuffle446<>+40(SB)/8, $0x0000000000000000
-DATA shuffle446<>+48(SB)/8, $0x0000001700000007
-DATA shuffle446<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
+DATA shuffle464<>+0(SB)/8, $0x0000000100000000
+DATA shuffle464<>+8(SB)/8, $0x0000000300000014
+DATA shuffle464<>+16(SB)/8, $0x0000001500000004
+DATA shuffle464<>+24(SB)/8, $0x0000000700000006
+DATA shuffle464<>+32(SB)/8, $0x0000000900000016
+DATA shuffle464<>+40(SB)/8, $0x000000170000000a
+DATA shuffle464<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle464<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle447<>+0(SB)/8, $0x0000000100000000
-DATA shuffle447<>+8(SB)/8, $0x0000000300000014
-DATA shuffle447<>+16(SB)/8, $0x0000000500000004
-DATA shuffle447<>+24(SB)/8, $0x0000000700000015
-DATA shuffle447<>+32(SB)/8, $0x0000000900000008
-DATA shuffle447<>+40(SB)/8, $0x0000000b00000016
-DATA shuffle447<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle447<>+56(SB)/8, $0x0000000f00000017
-GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
+DATA shuffle465<>+0(SB)/8, $0x0000001800000008
+DATA shuffle465<>+8(SB)/8, $0x0000000900000000
+DATA shuffle465<>+16(SB)/8, $0x0000000000000019
+DATA shuffle465<>+24(SB)/8, $0x0000001a0000000a
+DATA shuffle465<>+32(SB)/8, $0x0000000b00000000
+DATA shuffle465<>+40(SB)/8, $0x000000000000001b
+DATA shuffle465<>+48(SB)/8, $0x0000000000000000
+DATA shuffle465<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle465<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle448<>+0(SB)/8, $0x0000000100000000
-DATA shuffle448<>+8(SB)/8, $0x0000001400000002
-DATA shuffle448<>+16(SB)/8, $0x0000000500000004
-DATA shuffle448<>+24(SB)/8, $0x0000001500000006
-DATA shuffle448<>+32(SB)/8, $0x0000000900000008
-DATA shuffle448<>+40(SB)/8, $0x000000160000000a
-DATA shuffle448<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle448<>+56(SB)/8, $0x000000170000000e
-GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
+DATA shuffle466<>+0(SB)/8, $0x0000000100000000
+DATA shuffle466<>+8(SB)/8, $0x0000000300000018
+DATA shuffle466<>+16(SB)/8, $0x0000001900000004
+DATA shuffle466<>+24(SB)/8, $0x0000000700000006
+DATA shuffle466<>+32(SB)/8, $0x000000090000001a
+DATA shuffle466<>+40(SB)/8, $0x0000001b0000000a
+DATA shuffle466<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle466<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle449<>+0(SB)/8, $0x0000001800000008
-DATA shuffle449<>+8(SB)/8, $0x0000000000000000
-DATA shuffle449<>+16(SB)/8, $0x0000001900000009
-DATA shuffle449<>+24(SB)/8, $0x0000000000000000
-DATA shuffle449<>+32(SB)/8, $0x0000001a0000000a
-DATA shuffle449<>+40(SB)/8, $0x0000000000000000
-DATA shuffle449<>+48(SB)/8, $0x0000001b0000000b
-DATA shuffle449<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
+DATA shuffle467<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle467<>+8(SB)/8, $0x0000000d00000000
+DATA shuffle467<>+16(SB)/8, $0x000000000000001d
+DATA shuffle467<>+24(SB)/8, $0x0000001e0000000e
+DATA shuffle467<>+32(SB)/8, $0x0000000f00000000
+DATA shuffle467<>+40(SB)/8, $0x000000000000001f
+DATA shuffle467<>+48(SB)/8, $0x0000000000000000
+DATA shuffle467<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle450<>+0(SB)/8, $0x0000000100000000
-DATA shuffle450<>+8(SB)/8, $0x0000000300000018
-DATA shuffle450<>+16(SB)/8, $0x0000000500000004
-DATA shuffle450<>+24(SB)/8, $0x0000000700000019
-DATA shuffle450<>+32(SB)/8, $0x0000000900000008
-DATA shuffle450<>+40(SB)/8, $0x0000000b0000001a
-DATA shuffle450<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle450<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle450<>(SB), RODATA|NOPTR, $64
+DATA shuffle468<>+0(SB)/8, $0x0000000100000000
+DATA shuffle468<>+8(SB)/8, $0x000000030000001c
+DATA shuffle468<>+16(SB)/8, $0x0000001d00000004
+DATA shuffle468<>+24(SB)/8, $0x0000000700000006
+DATA shuffle468<>+32(SB)/8, $0x000000090000001e
+DATA shuffle468<>+40(SB)/8, $0x0000001f0000000a
+DATA shuffle468<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle468<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle451<>+0(SB)/8, $0x0000000100000000
-DATA shuffle451<>+8(SB)/8, $0x0000001800000002
-DATA shuffle451<>+16(SB)/8, $0x0000000500000004
-DATA shuffle451<>+24(SB)/8, $0x0000001900000006
-DATA shuffle451<>+32(SB)/8, $0x0000000900000008
-DATA shuffle451<>+40(SB)/8, $0x0000001a0000000a
-DATA shuffle451<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle451<>+56(SB)/8, $0x0000001b0000000e
-GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle452<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle452<>+8(SB)/8, $0x0000000000000000
-DATA shuffle452<>+16(SB)/8, $0x0000001d0000000d
-DATA shuffle452<>+24(SB)/8, $0x0000000000000000
-DATA shuffle452<>+32(SB)/8, $0x0000001e0000000e
-DATA shuffle452<>+40(SB)/8, $0x0000000000000000
-DATA shuffle452<>+48(SB)/8, $0x0000001f0000000f
-DATA shuffle452<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle453<>+0(SB)/8, $0x0000000100000000
-DATA shuffle453<>+8(SB)/8, $0x000000030000001c
-DATA shuffle453<>+16(SB)/8, $0x0000000500000004
-DATA shuffle453<>+24(SB)/8, $0x000000070000001d
-DATA shuffle453<>+32(SB)/8, $0x0000000900000008
-DATA shuffle453<>+40(SB)/8, $0x0000000b0000001e
-DATA shuffle453<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle453<>+56(SB)/8, $0x0000000f0000001f
-GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle454<>+0(SB)/8, $0x0000000100000000
-DATA shuffle454<>+8(SB)/8, $0x0000001c00000002
-DATA shuffle454<>+16(SB)/8, $0x0000000500000004
-DATA shuffle454<>+24(SB)/8, $0x0000001d00000006
-DATA shuffle454<>+32(SB)/8, $0x0000000900000008
-DATA shuffle454<>+40(SB)/8, $0x0000001e0000000a
-DATA shuffle454<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle454<>+56(SB)/8, $0x0000001f0000000e
-GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func tunzip4x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip4x4x8AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip4x4x8AVX512BW_body \
+TEXT ·tunzip4x3x8AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip4x3x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle455<>+0(SB), Z31; \
-	VMOVDQU64 shuffle456<>+0(SB), Z30; \
-	VMOVDQU64 shuffle457<>+0(SB), Z29; \
-	VMOVDQU64 shuffle458<>+0(SB), Z28; \
-	VMOVDQU64 shuffle459<>+0(SB), Z27; \
-	VMOVDQU64 shuffle460<>+0(SB), Z26; \
-	VMOVDQU64 shuffle461<>+0(SB), Z25; \
-	VMOVDQU64 shuffle462<>+0(SB), Z24; \
-	VMOVDQU64 shuffle463<>+0(SB), Z23; \
-	VMOVDQU64 shuffle464<>+0(SB), Z22; \
-	VMOVDQU64 shuffle465<>+0(SB), Z21; \
-	VMOVDQU64 shuffle466<>+0(SB), Z20; \
+	VMOVDQU64 shuffle469<>+0(SB), Z31; \
+	VMOVDQU64 shuffle470<>+0(SB), Z30; \
+	VMOVDQU64 shuffle471<>+0(SB), Z29; \
+	VMOVDQU64 shuffle472<>+0(SB), Z28; \
+	VMOVDQU64 shuffle473<>+0(SB), Z27; \
+	VMOVDQU64 shuffle474<>+0(SB), Z26; \
+	VMOVDQU64 shuffle475<>+0(SB), Z25; \
+	VMOVDQU64 shuffle476<>+0(SB), Z24; \
 group464: \
 	MOVQ rows+24(FP), R8; \
 row465: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
-	CMPQ R10, $+128; \
+	CMPQ R10, $+96; \
 	JB   last467; \
 chunks466: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 128(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle455<>+0(SB), Z3; \
+	VMOVDQU64 shuffle469<>+0(SB), Z3; \
 	VPERMI2Q  Z1, Z0, Z3; \
 	VMOVDQU64 256(AX)(R9*4), Z2; \
 	VPERMT2Q  Z2, Z30, Z3; \
-	VMOVDQU64 384(AX)(R9*4), Z4; \
-	VPERMT2Q  Z4, Z29, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle458<>+0(SB), Z5; \
-	VPERMI2Q  Z1, Z0, Z5; \
-	VPERMT2Q  Z2, Z27, Z5; \
-	VPERMT2Q  Z4, Z26, Z5; \
-	VMOVDQU64 Z5, 64(R10); \
-	VMOVDQU64 shuffle461<>+0(SB), Z3; \
+	VMOVDQU64 shuffle471<>+0(SB), Z4; \
+	VPERMI2Q  Z0, Z2, Z4; \
+	VPERMT2Q  Z1, Z28, Z4; \
+	VMOVDQU   Y4, 64(R10); \
+	VMOVDQU64 shuffle473<>+0(SB), Z3; \
 	VPERMI2Q  Z1, Z0, Z3; \
-	VPERMT2Q  Z2, Z24, Z3; \
-	VPERMT2Q  Z4, Z23, Z3; \
+	VPERMT2Q  Z2, Z26, Z3; \
 	VMOVDQU64 Z3, (R10)(DX*1); \
-	VPERMT2Q  Z1, Z22, Z0; \
-	VPERMT2Q  Z2, Z21, Z0; \
-	VPERMT2Q  Z4, Z20, Z0; \
-	VMOVDQU64 Z0, 64(R10)(DX*1); \
-	VMOVDQU64 64(AX)(R9*4), Z0; \
+	VPERMT2Q  Z0, Z25, Z2; \
+	VPERMT2Q  Z1, Z24, Z2; \
+	VMOVDQU   Y2, 64(R10)(DX*1); \
+	VMOVDQU64 64(AX)(R9*4), Z2; \
 	VMOVDQU64 192(AX)(R9*4), Z3; \
-	VMOVDQU64 shuffle455<>+0(SB), Z2; \
-	VPERMI2Q  Z3, Z0, Z2; \
-	VMOVDQU64 320(AX)(R9*4), Z4; \
-	VPERMT2Q  Z4, Z30, Z2; \
-	VMOVDQU64 448(AX)(R9*4), Z1; \
-	VPERMT2Q  Z1, Z29, Z2; \
-	VMOVDQU64 Z2, (R11); \
-	VMOVDQU64 shuffle458<>+0(SB), Z5; \
-	VPERMI2Q  Z3, Z0, Z5; \
-	VPERMT2Q  Z4, Z27, Z5; \
-	VPERMT2Q  Z1, Z26, Z5; \
-	VMOVDQU64 Z5, 64(R11); \
-	VMOVDQU64 shuffle461<>+0(SB), Z2; \
-	VPERMI2Q  Z3, Z0, Z2; \
-	VPERMT2Q  Z4, Z24, Z2; \
-	VPERMT2Q  Z1, Z23, Z2; \
-	VMOVDQU64 Z2, (R11)(DX*1); \
-	VPERMT2Q  Z3, Z22, Z0; \
-	VPERMT2Q  Z4, Z21, Z0; \
-	VPERMT2Q  Z1, Z20, Z0; \
-	VMOVDQU64 Z0, 64(R11)(DX*1); \
-	ADDQ      $+128, R9; \
+	VMOVDQU64 shuffle469<>+0(SB), Z0; \
+	VPERMI2Q  Z3, Z2, Z0; \
+	VMOVDQU64 320(AX)(R9*4), Z1; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R11); \
+	VMOVDQU64 shuffle471<>+0(SB), Z4; \
+	VPERMI2Q  Z2, Z1, Z4; \
+	VPERMT2Q  Z3, Z28, Z4; \
+	VMOVDQU   Y4, 64(R11); \
+	VMOVDQU64 shuffle473<>+0(SB), Z0; \
+	VPERMI2Q  Z3, Z2, Z0; \
+	VPERMT2Q  Z1, Z26, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	VPERMT2Q  Z2, Z25, Z1; \
+	VPERMT2Q  Z3, Z24, Z1; \
+	VMOVDQU   Y1, 64(R11)(DX*1); \
+	ADDQ      $+96, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
-	CMPQ      R10, $+128; \
+	CMPQ      R10, $+96; \
 	JAE       chunks466; \
 last467: \
 	TESTQ R10, R10; \
 	JZ    rowdone468; \
 	MOVQ  n+16(FP), R9; \
-	SUBQ  $+128, R9; \
+	SUBQ  $+96, R9; \
 	JMP   chunks466; \
 rowdone468: \
 	ADDQ BX, AX; \
@@ -11566,127 +11846,812 @@ rowdone468: \
 	JNZ  group464; \
 	VZEROUPPER; \
 	RET
+	tunzip4x3x8AVX512BW_body
+
+DATA shuffle469<>+0(SB)/8, $0x0000000000000000
+DATA shuffle469<>+8(SB)/8, $0x0000000000000008
+DATA shuffle469<>+16(SB)/8, $0x0000000000000000
+DATA shuffle469<>+24(SB)/8, $0x0000000000000001
+DATA shuffle469<>+32(SB)/8, $0x0000000000000009
+DATA shuffle469<>+40(SB)/8, $0x0000000000000000
+DATA shuffle469<>+48(SB)/8, $0x0000000000000002
+DATA shuffle469<>+56(SB)/8, $0x000000000000000a
+GLOBL shuffle469<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle470<>+0(SB)/8, $0x0000000000000000
+DATA shuffle470<>+8(SB)/8, $0x0000000000000001
+DATA shuffle470<>+16(SB)/8, $0x0000000000000008
+DATA shuffle470<>+24(SB)/8, $0x0000000000000003
+DATA shuffle470<>+32(SB)/8, $0x0000000000000004
+DATA shuffle470<>+40(SB)/8, $0x0000000000000009
+DATA shuffle470<>+48(SB)/8, $0x0000000000000006
+DATA shuffle470<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle470<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle471<>+0(SB)/8, $0x0000000000000002
+DATA shuffle471<>+8(SB)/8, $0x000000000000000b
+DATA shuffle471<>+16(SB)/8, $0x0000000000000000
+DATA shuffle471<>+24(SB)/8, $0x0000000000000003
+DATA shuffle471<>+32(SB)/8, $0x0000000000000000
+DATA shuffle471<>+40(SB)/8, $0x0000000000000000
+DATA shuffle471<>+48(SB)/8, $0x0000000000000000
+DATA shuffle471<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle471<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle472<>+0(SB)/8, $0x0000000000000000
+DATA shuffle472<>+8(SB)/8, $0x0000000000000001
+DATA shuffle472<>+16(SB)/8, $0x000000000000000b
+DATA shuffle472<>+24(SB)/8, $0x0000000000000003
+DATA shuffle472<>+32(SB)/8, $0x0000000000000004
+DATA shuffle472<>+40(SB)/8, $0x0000000000000005
+DATA shuffle472<>+48(SB)/8, $0x0000000000000006
+DATA shuffle472<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle473<>+0(SB)/8, $0x0000000000000004
+DATA shuffle473<>+8(SB)/8, $0x000000000000000c
+DATA shuffle473<>+16(SB)/8, $0x0000000000000000
+DATA shuffle473<>+24(SB)/8, $0x0000000000000005
+DATA shuffle473<>+32(SB)/8, $0x000000000000000d
+DATA shuffle473<>+40(SB)/8, $0x0000000000000000
+DATA shuffle473<>+48(SB)/8, $0x0000000000000006
+DATA shuffle473<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle474<>+0(SB)/8, $0x0000000000000000
+DATA shuffle474<>+8(SB)/8, $0x0000000000000001
+DATA shuffle474<>+16(SB)/8, $0x000000000000000c
+DATA shuffle474<>+24(SB)/8, $0x0000000000000003
+DATA shuffle474<>+32(SB)/8, $0x0000000000000004
+DATA shuffle474<>+40(SB)/8, $0x000000000000000d
+DATA shuffle474<>+48(SB)/8, $0x0000000000000006
+DATA shuffle474<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle475<>+0(SB)/8, $0x0000000000000006
+DATA shuffle475<>+8(SB)/8, $0x000000000000000f
+DATA shuffle475<>+16(SB)/8, $0x0000000000000000
+DATA shuffle475<>+24(SB)/8, $0x0000000000000007
+DATA shuffle475<>+32(SB)/8, $0x0000000000000000
+DATA shuffle475<>+40(SB)/8, $0x0000000000000000
+DATA shuffle475<>+48(SB)/8, $0x0000000000000000
+DATA shuffle475<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle476<>+0(SB)/8, $0x0000000000000000
+DATA shuffle476<>+8(SB)/8, $0x0000000000000001
+DATA shuffle476<>+16(SB)/8, $0x000000000000000f
+DATA shuffle476<>+24(SB)/8, $0x0000000000000003
+DATA shuffle476<>+32(SB)/8, $0x0000000000000004
+DATA shuffle476<>+40(SB)/8, $0x0000000000000005
+DATA shuffle476<>+48(SB)/8, $0x0000000000000006
+DATA shuffle476<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip4x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle477<>+0(SB), Z31; \
+	VMOVDQU64 shuffle478<>+0(SB), Z30; \
+	VMOVDQU64 shuffle479<>+0(SB), Z29; \
+	VMOVDQU64 shuffle480<>+0(SB), Z28; \
+	VMOVDQU64 shuffle481<>+0(SB), Z27; \
+	VMOVDQU64 shuffle482<>+0(SB), Z26; \
+	VMOVDQU64 shuffle483<>+0(SB), Z25; \
+	VMOVDQU64 shuffle484<>+0(SB), Z24; \
+	VMOVDQU64 shuffle485<>+0(SB), Z23; \
+	VMOVDQU64 shuffle486<>+0(SB), Z22; \
+	VMOVDQU64 shuffle487<>+0(SB), Z21; \
+	VMOVDQU64 shuffle488<>+0(SB), Z20; \
+group469: \
+	MOVQ rows+24(FP), R8; \
+row470: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last472; \
+chunks471: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle477<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	KMOVD     shuffle489<>+0(SB), K7; \
+	VMOVDQU64 shuffle490<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	KMOVD     shuffle491<>+0(SB), K7; \
+	VMOVDQU64 shuffle492<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle480<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	KMOVD     shuffle489<>+0(SB), K7; \
+	VMOVDQU64 shuffle493<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z5; \
+	KMOVD     shuffle491<>+0(SB), K7; \
+	VMOVDQU64 shuffle494<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle483<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle489<>+0(SB), K7; \
+	VMOVDQU64 shuffle495<>+0(SB), Z5; \
+	VPERMW    Z2, Z5, K7, Z3; \
+	KMOVD     shuffle491<>+0(SB), K7; \
+	VMOVDQU64 shuffle496<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2W  Z1, Z22, Z0; \
+	KMOVD     shuffle489<>+0(SB), K7; \
+	VMOVDQU64 shuffle497<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVD     shuffle491<>+0(SB), K7; \
+	VMOVDQU64 shuffle498<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks471; \
+last472: \
+	TESTQ R10, R10; \
+	JZ    rowdone473; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks471; \
+rowdone473: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row470; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group469; \
+	VZEROUPPER; \
+	RET
+	tunzip4x4x2AVX512BW_body
+
+DATA shuffle477<>+0(SB)/8, $0x0030002000100000
+DATA shuffle477<>+8(SB)/8, $0x0031002100110001
+DATA shuffle477<>+16(SB)/8, $0x0032002200120002
+DATA shuffle477<>+24(SB)/8, $0x0033002300130003
+DATA shuffle477<>+32(SB)/8, $0x0000000000000000
+DATA shuffle477<>+40(SB)/8, $0x0000000000000000
+DATA shuffle477<>+48(SB)/8, $0x0000000000000000
+DATA shuffle477<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle478<>+0(SB)/8, $0x0000000000000000
+DATA shuffle478<>+8(SB)/8, $0x0000000000000000
+DATA shuffle478<>+16(SB)/8, $0x0000000000000000
+DATA shuffle478<>+24(SB)/8, $0x0000000000000000
+DATA shuffle478<>+32(SB)/8, $0x0000000000300020
+DATA shuffle478<>+40(SB)/8, $0x0000000000310021
+DATA shuffle478<>+48(SB)/8, $0x0000000000320022
+DATA shuffle478<>+56(SB)/8, $0x0000000000330023
+GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle479<>+0(SB)/8, $0x0000000000000000
+DATA shuffle479<>+8(SB)/8, $0x0000000000000000
+DATA shuffle479<>+16(SB)/8, $0x0000000000000000
+DATA shuffle479<>+24(SB)/8, $0x0000000000000000
+DATA shuffle479<>+32(SB)/8, $0x0030002000000000
+DATA shuffle479<>+40(SB)/8, $0x0031002100000000
+DATA shuffle479<>+48(SB)/8, $0x0032002200000000
+DATA shuffle479<>+56(SB)/8, $0x0033002300000000
+GLOBL shuffle479<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle480<>+0(SB)/8, $0x0034002400140004
+DATA shuffle480<>+8(SB)/8, $0x0035002500150005
+DATA shuffle480<>+16(SB)/8, $0x0036002600160006
+DATA shuffle480<>+24(SB)/8, $0x0037002700170007
+DATA shuffle480<>+32(SB)/8, $0x0000000000000000
+DATA shuffle480<>+40(SB)/8, $0x0000000000000000
+DATA shuffle480<>+48(SB)/8, $0x0000000000000000
+DATA shuffle480<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle481<>+0(SB)/8, $0x0000000000000000
+DATA shuffle481<>+8(SB)/8, $0x0000000000000000
+DATA shuffle481<>+16(SB)/8, $0x0000000000000000
+DATA shuffle481<>+24(SB)/8, $0x0000000000000000
+DATA shuffle481<>+32(SB)/8, $0x0000000000340024
+DATA shuffle481<>+40(SB)/8, $0x0000000000350025
+DATA shuffle481<>+48(SB)/8, $0x0000000000360026
+DATA shuffle481<>+56(SB)/8, $0x0000000000370027
+GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle482<>+0(SB)/8, $0x0000000000000000
+DATA shuffle482<>+8(SB)/8, $0x0000000000000000
+DATA shuffle482<>+16(SB)/8, $0x0000000000000000
+DATA shuffle482<>+24(SB)/8, $0x0000000000000000
+DATA shuffle482<>+32(SB)/8, $0x0034002400000000
+DATA shuffle482<>+40(SB)/8, $0x0035002500000000
+DATA shuffle482<>+48(SB)/8, $0x0036002600000000
+DATA shuffle482<>+56(SB)/8, $0x0037002700000000
+GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle483<>+0(SB)/8, $0x0038002800180008
+DATA shuffle483<>+8(SB)/8, $0x0039002900190009
+DATA shuffle483<>+16(SB)/8, $0x003a002a001a000a
+DATA shuffle483<>+24(SB)/8, $0x003b002b001b000b
+DATA shuffle483<>+32(SB)/8, $0x0000000000000000
+DATA shuffle483<>+40(SB)/8, $0x0000000000000000
+DATA shuffle483<>+48(SB)/8, $0x0000000000000000
+DATA shuffle483<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle484<>+0(SB)/8, $0x0000000000000000
+DATA shuffle484<>+8(SB)/8, $0x0000000000000000
+DATA shuffle484<>+16(SB)/8, $0x0000000000000000
+DATA shuffle484<>+24(SB)/8, $0x0000000000000000
+DATA shuffle484<>+32(SB)/8, $0x0000000000380028
+DATA shuffle484<>+40(SB)/8, $0x0000000000390029
+DATA shuffle484<>+48(SB)/8, $0x00000000003a002a
+DATA shuffle484<>+56(SB)/8, $0x00000000003b002b
+GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle485<>+0(SB)/8, $0x0000000000000000
+DATA shuffle485<>+8(SB)/8, $0x0000000000000000
+DATA shuffle485<>+16(SB)/8, $0x0000000000000000
+DATA shuffle485<>+24(SB)/8, $0x0000000000000000
+DATA shuffle485<>+32(SB)/8, $0x0038002800000000
+DATA shuffle485<>+40(SB)/8, $0x0039002900000000
+DATA shuffle485<>+48(SB)/8, $0x003a002a00000000
+DATA shuffle485<>+56(SB)/8, $0x003b002b00000000
+GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle486<>+0(SB)/8, $0x003c002c001c000c
+DATA shuffle486<>+8(SB)/8, $0x003d002d001d000d
+DATA shuffle486<>+16(SB)/8, $0x003e002e001e000e
+DATA shuffle486<>+24(SB)/8, $0x003f002f001f000f
+DATA shuffle486<>+32(SB)/8, $0x0000000000000000
+DATA shuffle486<>+40(SB)/8, $0x0000000000000000
+DATA shuffle486<>+48(SB)/8, $0x0000000000000000
+DATA shuffle486<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle486<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle487<>+0(SB)/8, $0x0000000000000000
+DATA shuffle487<>+8(SB)/8, $0x0000000000000000
+DATA shuffle487<>+16(SB)/8, $0x0000000000000000
+DATA shuffle487<>+24(SB)/8, $0x0000000000000000
+DATA shuffle487<>+32(SB)/8, $0x00000000003c002c
+DATA shuffle487<>+40(SB)/8, $0x00000000003d002d
+DATA shuffle487<>+48(SB)/8, $0x00000000003e002e
+DATA shuffle487<>+56(SB)/8, $0x00000000003f002f
+GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle488<>+0(SB)/8, $0x0000000000000000
+DATA shuffle488<>+8(SB)/8, $0x0000000000000000
+DATA shuffle488<>+16(SB)/8, $0x0000000000000000
+DATA shuffle488<>+24(SB)/8, $0x0000000000000000
+DATA shuffle488<>+32(SB)/8, $0x003c002c00000000
+DATA shuffle488<>+40(SB)/8, $0x003d002d00000000
+DATA shuffle488<>+48(SB)/8, $0x003e002e00000000
+DATA shuffle488<>+56(SB)/8, $0x003f002f00000000
+GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle489<>+0(SB)/8, $0x0000000033330000
+GLOBL shuffle489<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle490<>+0(SB)/8, $0x0000000000000000
+DATA shuffle490<>+8(SB)/8, $0x0000000000000000
+DATA shuffle490<>+16(SB)/8, $0x0000000000000000
+DATA shuffle490<>+24(SB)/8, $0x0000000000000000
+DATA shuffle490<>+32(SB)/8, $0x0000000000100000
+DATA shuffle490<>+40(SB)/8, $0x0000000000110001
+DATA shuffle490<>+48(SB)/8, $0x0000000000120002
+DATA shuffle490<>+56(SB)/8, $0x0000000000130003
+GLOBL shuffle490<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle491<>+0(SB)/8, $0x00000000cccc0000
+GLOBL shuffle491<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle492<>+0(SB)/8, $0x0000000000000000
+DATA shuffle492<>+8(SB)/8, $0x0000000000000000
+DATA shuffle492<>+16(SB)/8, $0x0000000000000000
+DATA shuffle492<>+24(SB)/8, $0x0000000000000000
+DATA shuffle492<>+32(SB)/8, $0x0010000000000000
+DATA shuffle492<>+40(SB)/8, $0x0011000100000000
+DATA shuffle492<>+48(SB)/8, $0x0012000200000000
+DATA shuffle492<>+56(SB)/8, $0x0013000300000000
+GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle493<>+0(SB)/8, $0x0000000000000000
+DATA shuffle493<>+8(SB)/8, $0x0000000000000000
+DATA shuffle493<>+16(SB)/8, $0x0000000000000000
+DATA shuffle493<>+24(SB)/8, $0x0000000000000000
+DATA shuffle493<>+32(SB)/8, $0x0000000000140004
+DATA shuffle493<>+40(SB)/8, $0x0000000000150005
+DATA shuffle493<>+48(SB)/8, $0x0000000000160006
+DATA shuffle493<>+56(SB)/8, $0x0000000000170007
+GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle494<>+0(SB)/8, $0x0000000000000000
+DATA shuffle494<>+8(SB)/8, $0x0000000000000000
+DATA shuffle494<>+16(SB)/8, $0x0000000000000000
+DATA shuffle494<>+24(SB)/8, $0x0000000000000000
+DATA shuffle494<>+32(SB)/8, $0x0014000400000000
+DATA shuffle494<>+40(SB)/8, $0x0015000500000000
+DATA shuffle494<>+48(SB)/8, $0x0016000600000000
+DATA shuffle494<>+56(SB)/8, $0x0017000700000000
+GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle495<>+0(SB)/8, $0x0000000000000000
+DATA shuffle495<>+8(SB)/8, $0x0000000000000000
+DATA shuffle495<>+16(SB)/8, $0x0000000000000000
+DATA shuffle495<>+24(SB)/8, $0x0000000000000000
+DATA shuffle495<>+32(SB)/8, $0x0000000000180008
+DATA shuffle495<>+40(SB)/8, $0x0000000000190009
+DATA shuffle495<>+48(SB)/8, $0x00000000001a000a
+DATA shuffle495<>+56(SB)/8, $0x00000000001b000b
+GLOBL shuffle495<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle496<>+0(SB)/8, $0x0000000000000000
+DATA shuffle496<>+8(SB)/8, $0x0000000000000000
+DATA shuffle496<>+16(SB)/8, $0x0000000000000000
+DATA shuffle496<>+24(SB)/8, $0x0000000000000000
+DATA shuffle496<>+32(SB)/8, $0x0018000800000000
+DATA shuffle496<>+40(SB)/8, $0x0019000900000000
+DATA shuffle496<>+48(SB)/8, $0x001a000a00000000
+DATA shuffle496<>+56(SB)/8, $0x001b000b00000000
+GLOBL shuffle496<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle497<>+0(SB)/8, $0x0000000000000000
+DATA shuffle497<>+8(SB)/8, $0x0000000000000000
+DATA shuffle497<>+16(SB)/8, $0x0000000000000000
+DATA shuffle497<>+24(SB)/8, $0x0000000000000000
+DATA shuffle497<>+32(SB)/8, $0x00000000001c000c
+DATA shuffle497<>+40(SB)/8, $0x00000000001d000d
+DATA shuffle497<>+48(SB)/8, $0x00000000001e000e
+DATA shuffle497<>+56(SB)/8, $0x00000000001f000f
+GLOBL shuffle497<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle498<>+0(SB)/8, $0x0000000000000000
+DATA shuffle498<>+8(SB)/8, $0x0000000000000000
+DATA shuffle498<>+16(SB)/8, $0x0000000000000000
+DATA shuffle498<>+24(SB)/8, $0x0000000000000000
+DATA shuffle498<>+32(SB)/8, $0x001c000c00000000
+DATA shuffle498<>+40(SB)/8, $0x001d000d00000000
+DATA shuffle498<>+48(SB)/8, $0x001e000e00000000
+DATA shuffle498<>+56(SB)/8, $0x001f000f00000000
+GLOBL shuffle498<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip4x4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle499<>+0(SB), Z31; \
+	VMOVDQU64 shuffle500<>+0(SB), Z30; \
+	VMOVDQU64 shuffle501<>+0(SB), Z29; \
+	VMOVDQU64 shuffle502<>+0(SB), Z28; \
+	VMOVDQU64 shuffle503<>+0(SB), Z27; \
+	VMOVDQU64 shuffle504<>+0(SB), Z26; \
+	VMOVDQU64 shuffle505<>+0(SB), Z25; \
+	VMOVDQU64 shuffle506<>+0(SB), Z24; \
+	VMOVDQU64 shuffle507<>+0(SB), Z23; \
+	VMOVDQU64 shuffle508<>+0(SB), Z22; \
+	VMOVDQU64 shuffle509<>+0(SB), Z21; \
+	VMOVDQU64 shuffle510<>+0(SB), Z20; \
+group474: \
+	MOVQ rows+24(FP), R8; \
+row475: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last477; \
+chunks476: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle499<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2D  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2D  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle502<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z0, Z5; \
+	VPERMT2D  Z2, Z27, Z5; \
+	VPERMT2D  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle505<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z2, Z24, Z3; \
+	VPERMT2D  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2D  Z1, Z22, Z0; \
+	VPERMT2D  Z2, Z21, Z0; \
+	VPERMT2D  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks476; \
+last477: \
+	TESTQ R10, R10; \
+	JZ    rowdone478; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks476; \
+rowdone478: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row475; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group474; \
+	VZEROUPPER; \
+	RET
+	tunzip4x4x4AVX512BW_body
+
+DATA shuffle499<>+0(SB)/8, $0x0000001000000000
+DATA shuffle499<>+8(SB)/8, $0x0000000000000000
+DATA shuffle499<>+16(SB)/8, $0x0000001100000001
+DATA shuffle499<>+24(SB)/8, $0x0000000000000000
+DATA shuffle499<>+32(SB)/8, $0x0000001200000002
+DATA shuffle499<>+40(SB)/8, $0x0000000000000000
+DATA shuffle499<>+48(SB)/8, $0x0000001300000003
+DATA shuffle499<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle499<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle500<>+0(SB)/8, $0x0000000100000000
+DATA shuffle500<>+8(SB)/8, $0x0000000300000010
+DATA shuffle500<>+16(SB)/8, $0x0000000500000004
+DATA shuffle500<>+24(SB)/8, $0x0000000700000011
+DATA shuffle500<>+32(SB)/8, $0x0000000900000008
+DATA shuffle500<>+40(SB)/8, $0x0000000b00000012
+DATA shuffle500<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle500<>+56(SB)/8, $0x0000000f00000013
+GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle501<>+0(SB)/8, $0x0000000100000000
+DATA shuffle501<>+8(SB)/8, $0x0000001000000002
+DATA shuffle501<>+16(SB)/8, $0x0000000500000004
+DATA shuffle501<>+24(SB)/8, $0x0000001100000006
+DATA shuffle501<>+32(SB)/8, $0x0000000900000008
+DATA shuffle501<>+40(SB)/8, $0x000000120000000a
+DATA shuffle501<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle501<>+56(SB)/8, $0x000000130000000e
+GLOBL shuffle501<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle502<>+0(SB)/8, $0x0000001400000004
+DATA shuffle502<>+8(SB)/8, $0x0000000000000000
+DATA shuffle502<>+16(SB)/8, $0x0000001500000005
+DATA shuffle502<>+24(SB)/8, $0x0000000000000000
+DATA shuffle502<>+32(SB)/8, $0x0000001600000006
+DATA shuffle502<>+40(SB)/8, $0x0000000000000000
+DATA shuffle502<>+48(SB)/8, $0x0000001700000007
+DATA shuffle502<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle503<>+0(SB)/8, $0x0000000100000000
+DATA shuffle503<>+8(SB)/8, $0x0000000300000014
+DATA shuffle503<>+16(SB)/8, $0x0000000500000004
+DATA shuffle503<>+24(SB)/8, $0x0000000700000015
+DATA shuffle503<>+32(SB)/8, $0x0000000900000008
+DATA shuffle503<>+40(SB)/8, $0x0000000b00000016
+DATA shuffle503<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle503<>+56(SB)/8, $0x0000000f00000017
+GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle504<>+0(SB)/8, $0x0000000100000000
+DATA shuffle504<>+8(SB)/8, $0x0000001400000002
+DATA shuffle504<>+16(SB)/8, $0x0000000500000004
+DATA shuffle504<>+24(SB)/8, $0x0000001500000006
+DATA shuffle504<>+32(SB)/8, $0x0000000900000008
+DATA shuffle504<>+40(SB)/8, $0x000000160000000a
+DATA shuffle504<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle504<>+56(SB)/8, $0x000000170000000e
+GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle505<>+0(SB)/8, $0x0000001800000008
+DATA shuffle505<>+8(SB)/8, $0x0000000000000000
+DATA shuffle505<>+16(SB)/8, $0x0000001900000009
+DATA shuffle505<>+24(SB)/8, $0x0000000000000000
+DATA shuffle505<>+32(SB)/8, $0x0000001a0000000a
+DATA shuffle505<>+40(SB)/8, $0x0000000000000000
+DATA shuffle505<>+48(SB)/8, $0x0000001b0000000b
+DATA shuffle505<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle506<>+0(SB)/8, $0x0000000100000000
+DATA shuffle506<>+8(SB)/8, $0x0000000300000018
+DATA shuffle506<>+16(SB)/8, $0x0000000500000004
+DATA shuffle506<>+24(SB)/8, $0x0000000700000019
+DATA shuffle506<>+32(SB)/8, $0x0000000900000008
+DATA shuffle506<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle506<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle506<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle506<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle507<>+0(SB)/8, $0x0000000100000000
+DATA shuffle507<>+8(SB)/8, $0x0000001800000002
+DATA shuffle507<>+16(SB)/8, $0x0000000500000004
+DATA shuffle507<>+24(SB)/8, $0x0000001900000006
+DATA shuffle507<>+32(SB)/8, $0x0000000900000008
+DATA shuffle507<>+40(SB)/8, $0x0000001a0000000a
+DATA shuffle507<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle507<>+56(SB)/8, $0x0000001b0000000e
+GLOBL shuffle507<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle508<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle508<>+8(SB)/8, $0x0000000000000000
+DATA shuffle508<>+16(SB)/8, $0x0000001d0000000d
+DATA shuffle508<>+24(SB)/8, $0x0000000000000000
+DATA shuffle508<>+32(SB)/8, $0x0000001e0000000e
+DATA shuffle508<>+40(SB)/8, $0x0000000000000000
+DATA shuffle508<>+48(SB)/8, $0x0000001f0000000f
+DATA shuffle508<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle508<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle509<>+0(SB)/8, $0x0000000100000000
+DATA shuffle509<>+8(SB)/8, $0x000000030000001c
+DATA shuffle509<>+16(SB)/8, $0x0000000500000004
+DATA shuffle509<>+24(SB)/8, $0x000000070000001d
+DATA shuffle509<>+32(SB)/8, $0x0000000900000008
+DATA shuffle509<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle509<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle509<>+56(SB)/8, $0x0000000f0000001f
+GLOBL shuffle509<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle510<>+0(SB)/8, $0x0000000100000000
+DATA shuffle510<>+8(SB)/8, $0x0000001c00000002
+DATA shuffle510<>+16(SB)/8, $0x0000000500000004
+DATA shuffle510<>+24(SB)/8, $0x0000001d00000006
+DATA shuffle510<>+32(SB)/8, $0x0000000900000008
+DATA shuffle510<>+40(SB)/8, $0x0000001e0000000a
+DATA shuffle510<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle510<>+56(SB)/8, $0x0000001f0000000e
+GLOBL shuffle510<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x4x8AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip4x4x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle511<>+0(SB), Z31; \
+	VMOVDQU64 shuffle512<>+0(SB), Z30; \
+	VMOVDQU64 shuffle513<>+0(SB), Z29; \
+	VMOVDQU64 shuffle514<>+0(SB), Z28; \
+	VMOVDQU64 shuffle515<>+0(SB), Z27; \
+	VMOVDQU64 shuffle516<>+0(SB), Z26; \
+	VMOVDQU64 shuffle517<>+0(SB), Z25; \
+	VMOVDQU64 shuffle518<>+0(SB), Z24; \
+	VMOVDQU64 shuffle519<>+0(SB), Z23; \
+	VMOVDQU64 shuffle520<>+0(SB), Z22; \
+	VMOVDQU64 shuffle521<>+0(SB), Z21; \
+	VMOVDQU64 shuffle522<>+0(SB), Z20; \
+group479: \
+	MOVQ rows+24(FP), R8; \
+row480: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+128; \
+	JB   last482; \
+chunks481: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle511<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R9*4), Z2; \
+	VPERMT2Q  Z2, Z30, Z3; \
+	VMOVDQU64 384(AX)(R9*4), Z4; \
+	VPERMT2Q  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle514<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z0, Z5; \
+	VPERMT2Q  Z2, Z27, Z5; \
+	VPERMT2Q  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, 64(R10); \
+	VMOVDQU64 shuffle517<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z2, Z24, Z3; \
+	VPERMT2Q  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*1); \
+	VPERMT2Q  Z1, Z22, Z0; \
+	VPERMT2Q  Z2, Z21, Z0; \
+	VPERMT2Q  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, 64(R10)(DX*1); \
+	VMOVDQU64 64(AX)(R9*4), Z0; \
+	VMOVDQU64 192(AX)(R9*4), Z3; \
+	VMOVDQU64 shuffle511<>+0(SB), Z2; \
+	VPERMI2Q  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R9*4), Z4; \
+	VPERMT2Q  Z4, Z30, Z2; \
+	VMOVDQU64 448(AX)(R9*4), Z1; \
+	VPERMT2Q  Z1, Z29, Z2; \
+	VMOVDQU64 Z2, (R11); \
+	VMOVDQU64 shuffle514<>+0(SB), Z5; \
+	VPERMI2Q  Z3, Z0, Z5; \
+	VPERMT2Q  Z4, Z27, Z5; \
+	VPERMT2Q  Z1, Z26, Z5; \
+	VMOVDQU64 Z5, 64(R11); \
+	VMOVDQU64 shuffle517<>+0(SB), Z2; \
+	VPERMI2Q  Z3, Z0, Z2; \
+	VPERMT2Q  Z4, Z24, Z2; \
+	VPERMT2Q  Z1, Z23, Z2; \
+	VMOVDQU64 Z2, (R11)(DX*1); \
+	VPERMT2Q  Z3, Z22, Z0; \
+	VPERMT2Q  Z4, Z21, Z0; \
+	VPERMT2Q  Z1, Z20, Z0; \
+	VMOVDQU64 Z0, 64(R11)(DX*1); \
+	ADDQ      $+128, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+128; \
+	JAE       chunks481; \
+last482: \
+	TESTQ R10, R10; \
+	JZ    rowdone483; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+128, R9; \
+	JMP   chunks481; \
+rowdone483: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row480; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group479; \
+	VZEROUPPER; \
+	RET
 	tunzip4x4x8AVX512BW_body
 
-DATA shuffle455<>+0(SB)/8, $0x0000000000000000
-DATA shuffle455<>+8(SB)/8, $0x0000000000000008
-DATA shuffle455<>+16(SB)/8, $0x0000000000000000
-DATA shuffle455<>+24(SB)/8, $0x0000000000000000
-DATA shuffle455<>+32(SB)/8, $0x0000000000000001
-DATA shuffle455<>+40(SB)/8, $0x0000000000000009
-DATA shuffle455<>+48(SB)/8, $0x0000000000000000
-DATA shuffle455<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
+DATA shuffle511<>+0(SB)/8, $0x0000000000000000
+DATA shuffle511<>+8(SB)/8, $0x0000000000000008
+DATA shuffle511<>+16(SB)/8, $0x0000000000000000
+DATA shuffle511<>+24(SB)/8, $0x0000000000000000
+DATA shuffle511<>+32(SB)/8, $0x0000000000000001
+DATA shuffle511<>+40(SB)/8, $0x0000000000000009
+DATA shuffle511<>+48(SB)/8, $0x0000000000000000
+DATA shuffle511<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle511<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle456<>+0(SB)/8, $0x0000000000000000
-DATA shuffle456<>+8(SB)/8, $0x0000000000000001
-DATA shuffle456<>+16(SB)/8, $0x0000000000000008
-DATA shuffle456<>+24(SB)/8, $0x0000000000000003
-DATA shuffle456<>+32(SB)/8, $0x0000000000000004
-DATA shuffle456<>+40(SB)/8, $0x0000000000000005
-DATA shuffle456<>+48(SB)/8, $0x0000000000000009
-DATA shuffle456<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle456<>(SB), RODATA|NOPTR, $64
+DATA shuffle512<>+0(SB)/8, $0x0000000000000000
+DATA shuffle512<>+8(SB)/8, $0x0000000000000001
+DATA shuffle512<>+16(SB)/8, $0x0000000000000008
+DATA shuffle512<>+24(SB)/8, $0x0000000000000003
+DATA shuffle512<>+32(SB)/8, $0x0000000000000004
+DATA shuffle512<>+40(SB)/8, $0x0000000000000005
+DATA shuffle512<>+48(SB)/8, $0x0000000000000009
+DATA shuffle512<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle512<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle457<>+0(SB)/8, $0x0000000000000000
-DATA shuffle457<>+8(SB)/8, $0x0000000000000001
-DATA shuffle457<>+16(SB)/8, $0x0000000000000002
-DATA shuffle457<>+24(SB)/8, $0x0000000000000008
-DATA shuffle457<>+32(SB)/8, $0x0000000000000004
-DATA shuffle457<>+40(SB)/8, $0x0000000000000005
-DATA shuffle457<>+48(SB)/8, $0x0000000000000006
-DATA shuffle457<>+56(SB)/8, $0x0000000000000009
-GLOBL shuffle457<>(SB), RODATA|NOPTR, $64
+DATA shuffle513<>+0(SB)/8, $0x0000000000000000
+DATA shuffle513<>+8(SB)/8, $0x0000000000000001
+DATA shuffle513<>+16(SB)/8, $0x0000000000000002
+DATA shuffle513<>+24(SB)/8, $0x0000000000000008
+DATA shuffle513<>+32(SB)/8, $0x0000000000000004
+DATA shuffle513<>+40(SB)/8, $0x0000000000000005
+DATA shuffle513<>+48(SB)/8, $0x0000000000000006
+DATA shuffle513<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle458<>+0(SB)/8, $0x0000000000000002
-DATA shuffle458<>+8(SB)/8, $0x000000000000000a
-DATA shuffle458<>+16(SB)/8, $0x0000000000000000
-DATA shuffle458<>+24(SB)/8, $0x0000000000000000
-DATA shuffle458<>+32(SB)/8, $0x0000000000000003
-DATA shuffle458<>+40(SB)/8, $0x000000000000000b
-DATA shuffle458<>+48(SB)/8, $0x0000000000000000
-DATA shuffle458<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle458<>(SB), RODATA|NOPTR, $64
+DATA shuffle514<>+0(SB)/8, $0x0000000000000002
+DATA shuffle514<>+8(SB)/8, $0x000000000000000a
+DATA shuffle514<>+16(SB)/8, $0x0000000000000000
+DATA shuffle514<>+24(SB)/8, $0x0000000000000000
+DATA shuffle514<>+32(SB)/8, $0x0000000000000003
+DATA shuffle514<>+40(SB)/8, $0x000000000000000b
+DATA shuffle514<>+48(SB)/8, $0x0000000000000000
+DATA shuffle514<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle459<>+0(SB)/8, $0x0000000000000000
-DATA shuffle459<>+8(SB)/8, $0x0000000000000001
-DATA shuffle459<>+16(SB)/8, $0x000000000000000a
-DATA shuffle459<>+24(SB)/8, $0x0000000000000003
-DATA shuffle459<>+32(SB)/8, $0x0000000000000004
-DATA shuffle459<>+40(SB)/8, $0x0000000000000005
-DATA shuffle459<>+48(SB)/8, $0x000000000000000b
-DATA shuffle459<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
+DATA shuffle515<>+0(SB)/8, $0x0000000000000000
+DATA shuffle515<>+8(SB)/8, $0x0000000000000001
+DATA shuffle515<>+16(SB)/8, $0x000000000000000a
+DATA shuffle515<>+24(SB)/8, $0x0000000000000003
+DATA shuffle515<>+32(SB)/8, $0x0000000000000004
+DATA shuffle515<>+40(SB)/8, $0x0000000000000005
+DATA shuffle515<>+48(SB)/8, $0x000000000000000b
+DATA shuffle515<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle460<>+0(SB)/8, $0x0000000000000000
-DATA shuffle460<>+8(SB)/8, $0x0000000000000001
-DATA shuffle460<>+16(SB)/8, $0x0000000000000002
-DATA shuffle460<>+24(SB)/8, $0x000000000000000a
-DATA shuffle460<>+32(SB)/8, $0x0000000000000004
-DATA shuffle460<>+40(SB)/8, $0x0000000000000005
-DATA shuffle460<>+48(SB)/8, $0x0000000000000006
-DATA shuffle460<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
+DATA shuffle516<>+0(SB)/8, $0x0000000000000000
+DATA shuffle516<>+8(SB)/8, $0x0000000000000001
+DATA shuffle516<>+16(SB)/8, $0x0000000000000002
+DATA shuffle516<>+24(SB)/8, $0x000000000000000a
+DATA shuffle516<>+32(SB)/8, $0x0000000000000004
+DATA shuffle516<>+40(SB)/8, $0x0000000000000005
+DATA shuffle516<>+48(SB)/8, $0x0000000000000006
+DATA shuffle516<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle461<>+0(SB)/8, $0x0000000000000004
-DATA shuffle461<>+8(SB)/8, $0x000000000000000c
-DATA shuffle461<>+16(SB)/8, $0x0000000000000000
-DATA shuffle461<>+24(SB)/8, $0x0000000000000000
-DATA shuffle461<>+32(SB)/8, $0x0000000000000005
-DATA shuffle461<>+40(SB)/8, $0x000000000000000d
-DATA shuffle461<>+48(SB)/8, $0x0000000000000000
-DATA shuffle461<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle461<>(SB), RODATA|NOPTR, $64
+DATA shuffle517<>+0(SB)/8, $0x0000000000000004
+DATA shuffle517<>+8(SB)/8, $0x000000000000000c
+DATA shuffle517<>+16(SB)/8, $0x0000000000000000
+DATA shuffle517<>+24(SB)/8, $0x0000000000000000
+DATA shuffle517<>+32(SB)/8, $0x0000000000000005
+DATA shuffle517<>+40(SB)/8, $0x000000000000000d
+DATA shuffle517<>+48(SB)/8, $0x0000000000000000
+DATA shuffle517<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle462<>+0(SB)/8, $0x0000000000000000
-DATA shuffle462<>+8(SB)/8, $0x0000000000000001
-DATA shuffle462<>+16(SB)/8, $0x000000000000000c
-DATA shuffle462<>+24(SB)/8, $0x0000000000000003
-DATA shuffle462<>+32(SB)/8, $0x0000000000000004
-DATA shuffle462<>+40(SB)/8, $0x0000000000000005
-DATA shuffle462<>+48(SB)/8, $0x000000000000000d
-DATA shuffle462<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
+DATA shuffle518<>+0(SB)/8, $0x0000000000000000
+DATA shuffle518<>+8(SB)/8, $0x0000000000000001
+DATA shuffle518<>+16(SB)/8, $0x000000000000000c
+DATA shuffle518<>+24(SB)/8, $0x0000000000000003
+DATA shuffle518<>+32(SB)/8, $0x0000000000000004
+DATA shuffle518<>+40(SB)/8, $0x0000000000000005
+DATA shuffle518<>+48(SB)/8, $0x000000000000000d
+DATA shuffle518<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle463<>+0(SB)/8, $0x0000000000000000
-DATA shuffle463<>+8(SB)/8, $0x0000000000000001
-DATA shuffle463<>+16(SB)/8, $0x0000000000000002
-DATA shuffle463<>+24(SB)/8, $0x000000000000000c
-DATA shuffle463<>+32(SB)/8, $0x0000000000000004
-DATA shuffle463<>+40(SB)/8, $0x0000000000000005
-DATA shuffle463<>+48(SB)/8, $0x0000000000000006
-DATA shuffle463<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
+DATA shuffle519<>+0(SB)/8, $0x0000000000000000
+DATA shuffle519<>+8(SB)/8, $0x0000000000000001
+DATA shuffle519<>+16(SB)/8, $0x0000000000000002
+DATA shuffle519<>+24(SB)/8, $0x000000000000000c
+DATA shuffle519<>+32(SB)/8, $0x0000000000000004
+DATA shuffle519<>+40(SB)/8, $0x0000000000000005
+DATA shuffle519<>+48(SB)/8, $0x0000000000000006
+DATA shuffle519<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle464<>+0(SB)/8, $0x0000000000000006
-DATA shuffle464<>+8(SB)/8, $0x000000000000000e
-DATA shuffle464<>+16(SB)/8, $0x0000000000000000
-DATA shuffle464<>+24(SB)/8, $0x0000000000000000
-DATA shuffle464<>+32(SB)/8, $0x0000000000000007
-DATA shuffle464<>+40(SB)/8, $0x000000000000000f
-DATA shuffle464<>+48(SB)/8, $0x0000000000000000
-DATA shuffle464<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
+DATA shuffle520<>+0(SB)/8, $0x0000000000000006
+DATA shuffle520<>+8(SB)/8, $0x000000000000000e
+DATA shuffle520<>+16(SB)/8, $0x0000000000000000
+DATA shuffle520<>+24(SB)/8, $0x0000000000000000
+DATA shuffle520<>+32(SB)/8, $0x0000000000000007
+DATA shuffle520<>+40(SB)/8, $0x000000000000000f
+DATA shuffle520<>+48(SB)/8, $0x0000000000000000
+DATA shuffle520<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle520<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle465<>+0(SB)/8, $0x0000000000000000
-DATA shuffle465<>+8(SB)/8, $0x0000000000000001
-DATA shuffle465<>+16(SB)/8, $0x000000000000000e
-DATA shuffle465<>+24(SB)/8, $0x0000000000000003
-DATA shuffle465<>+32(SB)/8, $0x0000000000000004
-DATA shuffle465<>+40(SB)/8, $0x0000000000000005
-DATA shuffle465<>+48(SB)/8, $0x000000000000000f
-DATA shuffle465<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle465<>(SB), RODATA|NOPTR, $64
+DATA shuffle521<>+0(SB)/8, $0x0000000000000000
+DATA shuffle521<>+8(SB)/8, $0x0000000000000001
+DATA shuffle521<>+16(SB)/8, $0x000000000000000e
+DATA shuffle521<>+24(SB)/8, $0x0000000000000003
+DATA shuffle521<>+32(SB)/8, $0x0000000000000004
+DATA shuffle521<>+40(SB)/8, $0x0000000000000005
+DATA shuffle521<>+48(SB)/8, $0x000000000000000f
+DATA shuffle521<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle521<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle466<>+0(SB)/8, $0x0000000000000000
-DATA shuffle466<>+8(SB)/8, $0x0000000000000001
-DATA shuffle466<>+16(SB)/8, $0x0000000000000002
-DATA shuffle466<>+24(SB)/8, $0x000000000000000e
-DATA shuffle466<>+32(SB)/8, $0x0000000000000004
-DATA shuffle466<>+40(SB)/8, $0x0000000000000005
-DATA shuffle466<>+48(SB)/8, $0x0000000000000006
-DATA shuffle466<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
+DATA shuffle522<>+0(SB)/8, $0x0000000000000000
+DATA shuffle522<>+8(SB)/8, $0x0000000000000001
+DATA shuffle522<>+16(SB)/8, $0x0000000000000002
+DATA shuffle522<>+24(SB)/8, $0x000000000000000e
+DATA shuffle522<>+32(SB)/8, $0x0000000000000004
+DATA shuffle522<>+40(SB)/8, $0x0000000000000005
+DATA shuffle522<>+48(SB)/8, $0x0000000000000006
+DATA shuffle522<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle522<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -11699,24 +12664,24 @@ TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle467<>+0(SB), Z31; \
-	VMOVDQU64 shuffle468<>+0(SB), Z30; \
-	VMOVDQU64 shuffle469<>+0(SB), Z29; \
-	VMOVDQU64 shuffle470<>+0(SB), Z28; \
-	VMOVDQU64 shuffle471<>+0(SB), Z27; \
-	VMOVDQU64 shuffle472<>+0(SB), Z26; \
-	VMOVDQU64 shuffle473<>+0(SB), Z25; \
-	VMOVDQU64 shuffle474<>+0(SB), Z24; \
-	VMOVDQU64 shuffle475<>+0(SB), Z23; \
-group469: \
+	VMOVDQU64 shuffle523<>+0(SB), Z31; \
+	VMOVDQU64 shuffle524<>+0(SB), Z30; \
+	VMOVDQU64 shuffle525<>+0(SB), Z29; \
+	VMOVDQU64 shuffle526<>+0(SB), Z28; \
+	VMOVDQU64 shuffle527<>+0(SB), Z27; \
+	VMOVDQU64 shuffle528<>+0(SB), Z26; \
+	VMOVDQU64 shuffle529<>+0(SB), Z25; \
+	VMOVDQU64 shuffle530<>+0(SB), Z24; \
+	VMOVDQU64 shuffle531<>+0(SB), Z23; \
+group484: \
 	MOVQ rows+24(FP), R9; \
-row470: \
+row485: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last472; \
-chunks471: \
+	JB   last487; \
+chunks486: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x05, R10, R13; \
@@ -11764,115 +12729,115 @@ chunks471: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks471; \
-last472: \
+	JAE        chunks486; \
+last487: \
 	TESTQ R11, R11; \
-	JZ    rowdone473; \
+	JZ    rowdone488; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks471; \
-rowdone473: \
+	JMP   chunks486; \
+rowdone488: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row470; \
+	JNZ  row485; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group469; \
+	JNZ  group484; \
 	VZEROUPPER; \
 	RET
 	unzip5x2AVX512BW_body
 
-DATA shuffle467<>+0(SB)/8, $0xffff000000000000
-DATA shuffle467<>+8(SB)/8, $0x0000000000000000
-DATA shuffle467<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle467<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle467<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle467<>+40(SB)/8, $0xffff000000000000
-DATA shuffle467<>+48(SB)/8, $0x0000000000000000
-DATA shuffle467<>+56(SB)/8, $0x000000000000ffff
-GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
+DATA shuffle523<>+0(SB)/8, $0xffff000000000000
+DATA shuffle523<>+8(SB)/8, $0x0000000000000000
+DATA shuffle523<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle523<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle523<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle523<>+40(SB)/8, $0xffff000000000000
+DATA shuffle523<>+48(SB)/8, $0x0000000000000000
+DATA shuffle523<>+56(SB)/8, $0x000000000000ffff
+GLOBL shuffle523<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle468<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle468<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle468<>+16(SB)/8, $0xffff000000000000
-DATA shuffle468<>+24(SB)/8, $0x0000000000000000
-DATA shuffle468<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle468<>+40(SB)/8, $0x00000000ffff0000
-DATA shuffle468<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle468<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
+DATA shuffle524<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle524<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle524<>+16(SB)/8, $0xffff000000000000
+DATA shuffle524<>+24(SB)/8, $0x0000000000000000
+DATA shuffle524<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle524<>+40(SB)/8, $0x00000000ffff0000
+DATA shuffle524<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle524<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle469<>+0(SB)/8, $0x0000000000000000
-DATA shuffle469<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle469<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle469<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle469<>+32(SB)/8, $0xffff000000000000
-DATA shuffle469<>+40(SB)/8, $0x0000000000000000
-DATA shuffle469<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle469<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle469<>(SB), RODATA|NOPTR, $64
+DATA shuffle525<>+0(SB)/8, $0x0000000000000000
+DATA shuffle525<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle525<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle525<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle525<>+32(SB)/8, $0xffff000000000000
+DATA shuffle525<>+40(SB)/8, $0x0000000000000000
+DATA shuffle525<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle525<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle525<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle470<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle470<>+8(SB)/8, $0xffff000000000000
-DATA shuffle470<>+16(SB)/8, $0x0000000000000000
-DATA shuffle470<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle470<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle470<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle470<>+48(SB)/8, $0xffff000000000000
-DATA shuffle470<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle470<>(SB), RODATA|NOPTR, $64
+DATA shuffle526<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle526<>+8(SB)/8, $0xffff000000000000
+DATA shuffle526<>+16(SB)/8, $0x0000000000000000
+DATA shuffle526<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle526<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle526<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle526<>+48(SB)/8, $0xffff000000000000
+DATA shuffle526<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle471<>+0(SB)/8, $0x000f000a00050000
-DATA shuffle471<>+8(SB)/8, $0x0003001e00190014
-DATA shuffle471<>+16(SB)/8, $0x00170012000d0008
-DATA shuffle471<>+24(SB)/8, $0x000b00060001001c
-DATA shuffle471<>+32(SB)/8, $0x001f001a00150010
-DATA shuffle471<>+40(SB)/8, $0x0013000e00090004
-DATA shuffle471<>+48(SB)/8, $0x00070002001d0018
-DATA shuffle471<>+56(SB)/8, $0x001b00160011000c
-GLOBL shuffle471<>(SB), RODATA|NOPTR, $64
+DATA shuffle527<>+0(SB)/8, $0x000f000a00050000
+DATA shuffle527<>+8(SB)/8, $0x0003001e00190014
+DATA shuffle527<>+16(SB)/8, $0x00170012000d0008
+DATA shuffle527<>+24(SB)/8, $0x000b00060001001c
+DATA shuffle527<>+32(SB)/8, $0x001f001a00150010
+DATA shuffle527<>+40(SB)/8, $0x0013000e00090004
+DATA shuffle527<>+48(SB)/8, $0x00070002001d0018
+DATA shuffle527<>+56(SB)/8, $0x001b00160011000c
+GLOBL shuffle527<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle472<>+0(SB)/8, $0x0010000b00060001
-DATA shuffle472<>+8(SB)/8, $0x0004001f001a0015
-DATA shuffle472<>+16(SB)/8, $0x00180013000e0009
-DATA shuffle472<>+24(SB)/8, $0x000c00070002001d
-DATA shuffle472<>+32(SB)/8, $0x0000001b00160011
-DATA shuffle472<>+40(SB)/8, $0x0014000f000a0005
-DATA shuffle472<>+48(SB)/8, $0x00080003001e0019
-DATA shuffle472<>+56(SB)/8, $0x001c00170012000d
-GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
+DATA shuffle528<>+0(SB)/8, $0x0010000b00060001
+DATA shuffle528<>+8(SB)/8, $0x0004001f001a0015
+DATA shuffle528<>+16(SB)/8, $0x00180013000e0009
+DATA shuffle528<>+24(SB)/8, $0x000c00070002001d
+DATA shuffle528<>+32(SB)/8, $0x0000001b00160011
+DATA shuffle528<>+40(SB)/8, $0x0014000f000a0005
+DATA shuffle528<>+48(SB)/8, $0x00080003001e0019
+DATA shuffle528<>+56(SB)/8, $0x001c00170012000d
+GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle473<>+0(SB)/8, $0x0011000c00070002
-DATA shuffle473<>+8(SB)/8, $0x00050000001b0016
-DATA shuffle473<>+16(SB)/8, $0x00190014000f000a
-DATA shuffle473<>+24(SB)/8, $0x000d00080003001e
-DATA shuffle473<>+32(SB)/8, $0x0001001c00170012
-DATA shuffle473<>+40(SB)/8, $0x00150010000b0006
-DATA shuffle473<>+48(SB)/8, $0x00090004001f001a
-DATA shuffle473<>+56(SB)/8, $0x001d00180013000e
-GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
+DATA shuffle529<>+0(SB)/8, $0x0011000c00070002
+DATA shuffle529<>+8(SB)/8, $0x00050000001b0016
+DATA shuffle529<>+16(SB)/8, $0x00190014000f000a
+DATA shuffle529<>+24(SB)/8, $0x000d00080003001e
+DATA shuffle529<>+32(SB)/8, $0x0001001c00170012
+DATA shuffle529<>+40(SB)/8, $0x00150010000b0006
+DATA shuffle529<>+48(SB)/8, $0x00090004001f001a
+DATA shuffle529<>+56(SB)/8, $0x001d00180013000e
+GLOBL shuffle529<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle474<>+0(SB)/8, $0x0012000d00080003
-DATA shuffle474<>+8(SB)/8, $0x00060001001c0017
-DATA shuffle474<>+16(SB)/8, $0x001a00150010000b
-DATA shuffle474<>+24(SB)/8, $0x000e00090004001f
-DATA shuffle474<>+32(SB)/8, $0x0002001d00180013
-DATA shuffle474<>+40(SB)/8, $0x00160011000c0007
-DATA shuffle474<>+48(SB)/8, $0x000a00050000001b
-DATA shuffle474<>+56(SB)/8, $0x001e00190014000f
-GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
+DATA shuffle530<>+0(SB)/8, $0x0012000d00080003
+DATA shuffle530<>+8(SB)/8, $0x00060001001c0017
+DATA shuffle530<>+16(SB)/8, $0x001a00150010000b
+DATA shuffle530<>+24(SB)/8, $0x000e00090004001f
+DATA shuffle530<>+32(SB)/8, $0x0002001d00180013
+DATA shuffle530<>+40(SB)/8, $0x00160011000c0007
+DATA shuffle530<>+48(SB)/8, $0x000a00050000001b
+DATA shuffle530<>+56(SB)/8, $0x001e00190014000f
+GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle475<>+0(SB)/8, $0x0013000e00090004
-DATA shuffle475<>+8(SB)/8, $0x00070002001d0018
-DATA shuffle475<>+16(SB)/8, $0x001b00160011000c
-DATA shuffle475<>+24(SB)/8, $0x000f000a00050000
-DATA shuffle475<>+32(SB)/8, $0x0003001e00190014
-DATA shuffle475<>+40(SB)/8, $0x00170012000d0008
-DATA shuffle475<>+48(SB)/8, $0x000b00060001001c
-DATA shuffle475<>+56(SB)/8, $0x001f001a00150010
-GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
+DATA shuffle531<>+0(SB)/8, $0x0013000e00090004
+DATA shuffle531<>+8(SB)/8, $0x00070002001d0018
+DATA shuffle531<>+16(SB)/8, $0x001b00160011000c
+DATA shuffle531<>+24(SB)/8, $0x000f000a00050000
+DATA shuffle531<>+32(SB)/8, $0x0003001e00190014
+DATA shuffle531<>+40(SB)/8, $0x00170012000d0008
+DATA shuffle531<>+48(SB)/8, $0x000b00060001001c
+DATA shuffle531<>+56(SB)/8, $0x001f001a00150010
+GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -11885,24 +12850,24 @@ TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle476<>+0(SB), Z31; \
-	VMOVDQU64 shuffle477<>+0(SB), Z30; \
-	VMOVDQU64 shuffle478<>+0(SB), Z29; \
-	VMOVDQU64 shuffle479<>+0(SB), Z28; \
-	VMOVDQU64 shuffle480<>+0(SB), Z27; \
-	VMOVDQU64 shuffle481<>+0(SB), Z26; \
-	VMOVDQU64 shuffle482<>+0(SB), Z25; \
-	VMOVDQU64 shuffle483<>+0(SB), Z24; \
-	VMOVDQU64 shuffle484<>+0(SB), Z23; \
-group474: \
+	VMOVDQU64 shuffle532<>+0(SB), Z31; \
+	VMOVDQU64 shuffle533<>+0(SB), Z30; \
+	VMOVDQU64 shuffle534<>+0(SB), Z29; \
+	VMOVDQU64 shuffle535<>+0(SB), Z28; \
+	VMOVDQU64 shuffle536<>+0(SB), Z27; \
+	VMOVDQU64 shuffle537<>+0(SB), Z26; \
+	VMOVDQU64 shuffle538<>+0(SB), Z25; \
+	VMOVDQU64 shuffle539<>+0(SB), Z24; \
+	VMOVDQU64 shuffle540<>+0(SB), Z23; \
+group489: \
 	MOVQ rows+24(FP), R9; \
-row475: \
+row490: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last477; \
-chunks476: \
+	JB   last492; \
+chunks491: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x05, R10, R13; \
@@ -11950,115 +12915,115 @@ chunks476: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks476; \
-last477: \
+	JAE        chunks491; \
+last492: \
 	TESTQ R11, R11; \
-	JZ    rowdone478; \
+	JZ    rowdone493; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks476; \
-rowdone478: \
+	JMP   chunks491; \
+rowdone493: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row475; \
+	JNZ  row490; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group474; \
+	JNZ  group489; \
 	VZEROUPPER; \
 	RET
 	unzip5x4AVX512BW_body
 
-DATA shuffle476<>+0(SB)/8, $0x0000000000000000
-DATA shuffle476<>+8(SB)/8, $0x0000000000000000
-DATA shuffle476<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle476<>+24(SB)/8, $0x0000000000000000
-DATA shuffle476<>+32(SB)/8, $0xffffffff00000000
-DATA shuffle476<>+40(SB)/8, $0x0000000000000000
-DATA shuffle476<>+48(SB)/8, $0x0000000000000000
-DATA shuffle476<>+56(SB)/8, $0x00000000ffffffff
-GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
+DATA shuffle532<>+0(SB)/8, $0x0000000000000000
+DATA shuffle532<>+8(SB)/8, $0x0000000000000000
+DATA shuffle532<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle532<>+24(SB)/8, $0x0000000000000000
+DATA shuffle532<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle532<>+40(SB)/8, $0x0000000000000000
+DATA shuffle532<>+48(SB)/8, $0x0000000000000000
+DATA shuffle532<>+56(SB)/8, $0x00000000ffffffff
+GLOBL shuffle532<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle477<>+0(SB)/8, $0x0000000000000000
-DATA shuffle477<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle477<>+16(SB)/8, $0x0000000000000000
-DATA shuffle477<>+24(SB)/8, $0x0000000000000000
-DATA shuffle477<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle477<>+40(SB)/8, $0x0000000000000000
-DATA shuffle477<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle477<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
+DATA shuffle533<>+0(SB)/8, $0x0000000000000000
+DATA shuffle533<>+8(SB)/8, $0xffffffff00000000
+DATA shuffle533<>+16(SB)/8, $0x0000000000000000
+DATA shuffle533<>+24(SB)/8, $0x0000000000000000
+DATA shuffle533<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle533<>+40(SB)/8, $0x0000000000000000
+DATA shuffle533<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle533<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle533<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle478<>+0(SB)/8, $0x0000000000000000
-DATA shuffle478<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle478<>+16(SB)/8, $0x0000000000000000
-DATA shuffle478<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle478<>+32(SB)/8, $0x0000000000000000
-DATA shuffle478<>+40(SB)/8, $0x0000000000000000
-DATA shuffle478<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle478<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
+DATA shuffle534<>+0(SB)/8, $0x0000000000000000
+DATA shuffle534<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle534<>+16(SB)/8, $0x0000000000000000
+DATA shuffle534<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle534<>+32(SB)/8, $0x0000000000000000
+DATA shuffle534<>+40(SB)/8, $0x0000000000000000
+DATA shuffle534<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle534<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle534<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle479<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle479<>+8(SB)/8, $0x0000000000000000
-DATA shuffle479<>+16(SB)/8, $0x0000000000000000
-DATA shuffle479<>+24(SB)/8, $0x00000000ffffffff
-DATA shuffle479<>+32(SB)/8, $0x0000000000000000
-DATA shuffle479<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle479<>+48(SB)/8, $0x0000000000000000
-DATA shuffle479<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle479<>(SB), RODATA|NOPTR, $64
+DATA shuffle535<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle535<>+8(SB)/8, $0x0000000000000000
+DATA shuffle535<>+16(SB)/8, $0x0000000000000000
+DATA shuffle535<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle535<>+32(SB)/8, $0x0000000000000000
+DATA shuffle535<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle535<>+48(SB)/8, $0x0000000000000000
+DATA shuffle535<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle535<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle480<>+0(SB)/8, $0x0000000500000000
-DATA shuffle480<>+8(SB)/8, $0x0000000f0000000a
-DATA shuffle480<>+16(SB)/8, $0x0000000900000004
-DATA shuffle480<>+24(SB)/8, $0x000000030000000e
-DATA shuffle480<>+32(SB)/8, $0x0000000d00000008
-DATA shuffle480<>+40(SB)/8, $0x0000000700000002
-DATA shuffle480<>+48(SB)/8, $0x000000010000000c
-DATA shuffle480<>+56(SB)/8, $0x0000000b00000006
-GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
+DATA shuffle536<>+0(SB)/8, $0x0000000500000000
+DATA shuffle536<>+8(SB)/8, $0x0000000f0000000a
+DATA shuffle536<>+16(SB)/8, $0x0000000900000004
+DATA shuffle536<>+24(SB)/8, $0x000000030000000e
+DATA shuffle536<>+32(SB)/8, $0x0000000d00000008
+DATA shuffle536<>+40(SB)/8, $0x0000000700000002
+DATA shuffle536<>+48(SB)/8, $0x000000010000000c
+DATA shuffle536<>+56(SB)/8, $0x0000000b00000006
+GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle481<>+0(SB)/8, $0x0000000600000001
-DATA shuffle481<>+8(SB)/8, $0x000000000000000b
-DATA shuffle481<>+16(SB)/8, $0x0000000a00000005
-DATA shuffle481<>+24(SB)/8, $0x000000040000000f
-DATA shuffle481<>+32(SB)/8, $0x0000000e00000009
-DATA shuffle481<>+40(SB)/8, $0x0000000800000003
-DATA shuffle481<>+48(SB)/8, $0x000000020000000d
-DATA shuffle481<>+56(SB)/8, $0x0000000c00000007
-GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
+DATA shuffle537<>+0(SB)/8, $0x0000000600000001
+DATA shuffle537<>+8(SB)/8, $0x000000000000000b
+DATA shuffle537<>+16(SB)/8, $0x0000000a00000005
+DATA shuffle537<>+24(SB)/8, $0x000000040000000f
+DATA shuffle537<>+32(SB)/8, $0x0000000e00000009
+DATA shuffle537<>+40(SB)/8, $0x0000000800000003
+DATA shuffle537<>+48(SB)/8, $0x000000020000000d
+DATA shuffle537<>+56(SB)/8, $0x0000000c00000007
+GLOBL shuffle537<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle482<>+0(SB)/8, $0x0000000700000002
-DATA shuffle482<>+8(SB)/8, $0x000000010000000c
-DATA shuffle482<>+16(SB)/8, $0x0000000b00000006
-DATA shuffle482<>+24(SB)/8, $0x0000000500000000
-DATA shuffle482<>+32(SB)/8, $0x0000000f0000000a
-DATA shuffle482<>+40(SB)/8, $0x0000000900000004
-DATA shuffle482<>+48(SB)/8, $0x000000030000000e
-DATA shuffle482<>+56(SB)/8, $0x0000000d00000008
-GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
+DATA shuffle538<>+0(SB)/8, $0x0000000700000002
+DATA shuffle538<>+8(SB)/8, $0x000000010000000c
+DATA shuffle538<>+16(SB)/8, $0x0000000b00000006
+DATA shuffle538<>+24(SB)/8, $0x0000000500000000
+DATA shuffle538<>+32(SB)/8, $0x0000000f0000000a
+DATA shuffle538<>+40(SB)/8, $0x0000000900000004
+DATA shuffle538<>+48(SB)/8, $0x000000030000000e
+DATA shuffle538<>+56(SB)/8, $0x0000000d00000008
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle483<>+0(SB)/8, $0x0000000800000003
-DATA shuffle483<>+8(SB)/8, $0x000000020000000d
-DATA shuffle483<>+16(SB)/8, $0x0000000c00000007
-DATA shuffle483<>+24(SB)/8, $0x0000000600000001
-DATA shuffle483<>+32(SB)/8, $0x000000000000000b
-DATA shuffle483<>+40(SB)/8, $0x0000000a00000005
-DATA shuffle483<>+48(SB)/8, $0x000000040000000f
-DATA shuffle483<>+56(SB)/8, $0x0000000e00000009
-GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
+DATA shuffle539<>+0(SB)/8, $0x0000000800000003
+DATA shuffle539<>+8(SB)/8, $0x000000020000000d
+DATA shuffle539<>+16(SB)/8, $0x0000000c00000007
+DATA shuffle539<>+24(SB)/8, $0x0000000600000001
+DATA shuffle539<>+32(SB)/8, $0x000000000000000b
+DATA shuffle539<>+40(SB)/8, $0x0000000a00000005
+DATA shuffle539<>+48(SB)/8, $0x000000040000000f
+DATA shuffle539<>+56(SB)/8, $0x0000000e00000009
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle484<>+0(SB)/8, $0x0000000900000004
-DATA shuffle484<>+8(SB)/8, $0x000000030000000e
-DATA shuffle484<>+16(SB)/8, $0x0000000d00000008
-DATA shuffle484<>+24(SB)/8, $0x0000000700000002
-DATA shuffle484<>+32(SB)/8, $0x000000010000000c
-DATA shuffle484<>+40(SB)/8, $0x0000000b00000006
-DATA shuffle484<>+48(SB)/8, $0x0000000500000000
-DATA shuffle484<>+56(SB)/8, $0x0000000f0000000a
-GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
+DATA shuffle540<>+0(SB)/8, $0x0000000900000004
+DATA shuffle540<>+8(SB)/8, $0x000000030000000e
+DATA shuffle540<>+16(SB)/8, $0x0000000d00000008
+DATA shuffle540<>+24(SB)/8, $0x0000000700000002
+DATA shuffle540<>+32(SB)/8, $0x000000010000000c
+DATA shuffle540<>+40(SB)/8, $0x0000000b00000006
+DATA shuffle540<>+48(SB)/8, $0x0000000500000000
+DATA shuffle540<>+56(SB)/8, $0x0000000f0000000a
+GLOBL shuffle540<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -12071,24 +13036,24 @@ TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle485<>+0(SB), Z31; \
-	VMOVDQU64 shuffle486<>+0(SB), Z30; \
-	VMOVDQU64 shuffle487<>+0(SB), Z29; \
-	VMOVDQU64 shuffle488<>+0(SB), Z28; \
-	VMOVDQU64 shuffle489<>+0(SB), Z27; \
-	VMOVDQU64 shuffle490<>+0(SB), Z26; \
-	VMOVDQU64 shuffle491<>+0(SB), Z25; \
-	VMOVDQU64 shuffle492<>+0(SB), Z24; \
-	VMOVDQU64 shuffle493<>+0(SB), Z23; \
-group479: \
+	VMOVDQU64 shuffle541<>+0(SB), Z31; \
+	VMOVDQU64 shuffle542<>+0(SB), Z30; \
+	VMOVDQU64 shuffle543<>+0(SB), Z29; \
+	VMOVDQU64 shuffle544<>+0(SB), Z28; \
+	VMOVDQU64 shuffle545<>+0(SB), Z27; \
+	VMOVDQU64 shuffle546<>+0(SB), Z26; \
+	VMOVDQU64 shuffle547<>+0(SB), Z25; \
+	VMOVDQU64 shuffle548<>+0(SB), Z24; \
+	VMOVDQU64 shuffle549<>+0(SB), Z23; \
+group494: \
 	MOVQ rows+24(FP), R9; \
-row480: \
+row495: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last482; \
-chunks481: \
+	JB   last497; \
+chunks496: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x05, R10, R13; \
@@ -12136,115 +13101,115 @@ chunks481: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks481; \
-last482: \
+	JAE        chunks496; \
+last497: \
 	TESTQ R11, R11; \
-	JZ    rowdone483; \
+	JZ    rowdone498; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks481; \
-rowdone483: \
+	JMP   chunks496; \
+rowdone498: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row480; \
+	JNZ  row495; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group479; \
+	JNZ  group494; \
 	VZEROUPPER; \
 	RET
 	unzip5x8AVX512BW_body
 
-DATA shuffle485<>+0(SB)/8, $0x0000000000000000
-DATA shuffle485<>+8(SB)/8, $0x0000000000000000
-DATA shuffle485<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle485<>+24(SB)/8, $0x0000000000000000
-DATA shuffle485<>+32(SB)/8, $0x0000000000000000
-DATA shuffle485<>+40(SB)/8, $0x0000000000000000
-DATA shuffle485<>+48(SB)/8, $0x0000000000000000
-DATA shuffle485<>+56(SB)/8, $0xffffffffffffffff
-GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
+DATA shuffle541<>+0(SB)/8, $0x0000000000000000
+DATA shuffle541<>+8(SB)/8, $0x0000000000000000
+DATA shuffle541<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle541<>+24(SB)/8, $0x0000000000000000
+DATA shuffle541<>+32(SB)/8, $0x0000000000000000
+DATA shuffle541<>+40(SB)/8, $0x0000000000000000
+DATA shuffle541<>+48(SB)/8, $0x0000000000000000
+DATA shuffle541<>+56(SB)/8, $0xffffffffffffffff
+GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle486<>+0(SB)/8, $0x0000000000000000
-DATA shuffle486<>+8(SB)/8, $0x0000000000000000
-DATA shuffle486<>+16(SB)/8, $0x0000000000000000
-DATA shuffle486<>+24(SB)/8, $0x0000000000000000
-DATA shuffle486<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle486<>+40(SB)/8, $0x0000000000000000
-DATA shuffle486<>+48(SB)/8, $0x0000000000000000
-DATA shuffle486<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle486<>(SB), RODATA|NOPTR, $64
+DATA shuffle542<>+0(SB)/8, $0x0000000000000000
+DATA shuffle542<>+8(SB)/8, $0x0000000000000000
+DATA shuffle542<>+16(SB)/8, $0x0000000000000000
+DATA shuffle542<>+24(SB)/8, $0x0000000000000000
+DATA shuffle542<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle542<>+40(SB)/8, $0x0000000000000000
+DATA shuffle542<>+48(SB)/8, $0x0000000000000000
+DATA shuffle542<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle487<>+0(SB)/8, $0x0000000000000000
-DATA shuffle487<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle487<>+16(SB)/8, $0x0000000000000000
-DATA shuffle487<>+24(SB)/8, $0x0000000000000000
-DATA shuffle487<>+32(SB)/8, $0x0000000000000000
-DATA shuffle487<>+40(SB)/8, $0x0000000000000000
-DATA shuffle487<>+48(SB)/8, $0xffffffffffffffff
-DATA shuffle487<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
+DATA shuffle543<>+0(SB)/8, $0x0000000000000000
+DATA shuffle543<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle543<>+16(SB)/8, $0x0000000000000000
+DATA shuffle543<>+24(SB)/8, $0x0000000000000000
+DATA shuffle543<>+32(SB)/8, $0x0000000000000000
+DATA shuffle543<>+40(SB)/8, $0x0000000000000000
+DATA shuffle543<>+48(SB)/8, $0xffffffffffffffff
+DATA shuffle543<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle488<>+0(SB)/8, $0x0000000000000000
-DATA shuffle488<>+8(SB)/8, $0x0000000000000000
-DATA shuffle488<>+16(SB)/8, $0x0000000000000000
-DATA shuffle488<>+24(SB)/8, $0xffffffffffffffff
-DATA shuffle488<>+32(SB)/8, $0x0000000000000000
-DATA shuffle488<>+40(SB)/8, $0x0000000000000000
-DATA shuffle488<>+48(SB)/8, $0x0000000000000000
-DATA shuffle488<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
+DATA shuffle544<>+0(SB)/8, $0x0000000000000000
+DATA shuffle544<>+8(SB)/8, $0x0000000000000000
+DATA shuffle544<>+16(SB)/8, $0x0000000000000000
+DATA shuffle544<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle544<>+32(SB)/8, $0x0000000000000000
+DATA shuffle544<>+40(SB)/8, $0x0000000000000000
+DATA shuffle544<>+48(SB)/8, $0x0000000000000000
+DATA shuffle544<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle544<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle489<>+0(SB)/8, $0x0000000000000000
-DATA shuffle489<>+8(SB)/8, $0x0000000000000005
-DATA shuffle489<>+16(SB)/8, $0x0000000000000002
-DATA shuffle489<>+24(SB)/8, $0x0000000000000007
-DATA shuffle489<>+32(SB)/8, $0x0000000000000004
-DATA shuffle489<>+40(SB)/8, $0x0000000000000001
-DATA shuffle489<>+48(SB)/8, $0x0000000000000006
-DATA shuffle489<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle489<>(SB), RODATA|NOPTR, $64
+DATA shuffle545<>+0(SB)/8, $0x0000000000000000
+DATA shuffle545<>+8(SB)/8, $0x0000000000000005
+DATA shuffle545<>+16(SB)/8, $0x0000000000000002
+DATA shuffle545<>+24(SB)/8, $0x0000000000000007
+DATA shuffle545<>+32(SB)/8, $0x0000000000000004
+DATA shuffle545<>+40(SB)/8, $0x0000000000000001
+DATA shuffle545<>+48(SB)/8, $0x0000000000000006
+DATA shuffle545<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle545<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle490<>+0(SB)/8, $0x0000000000000001
-DATA shuffle490<>+8(SB)/8, $0x0000000000000006
-DATA shuffle490<>+16(SB)/8, $0x0000000000000003
-DATA shuffle490<>+24(SB)/8, $0x0000000000000000
-DATA shuffle490<>+32(SB)/8, $0x0000000000000005
-DATA shuffle490<>+40(SB)/8, $0x0000000000000002
-DATA shuffle490<>+48(SB)/8, $0x0000000000000007
-DATA shuffle490<>+56(SB)/8, $0x0000000000000004
-GLOBL shuffle490<>(SB), RODATA|NOPTR, $64
+DATA shuffle546<>+0(SB)/8, $0x0000000000000001
+DATA shuffle546<>+8(SB)/8, $0x0000000000000006
+DATA shuffle546<>+16(SB)/8, $0x0000000000000003
+DATA shuffle546<>+24(SB)/8, $0x0000000000000000
+DATA shuffle546<>+32(SB)/8, $0x0000000000000005
+DATA shuffle546<>+40(SB)/8, $0x0000000000000002
+DATA shuffle546<>+48(SB)/8, $0x0000000000000007
+DATA shuffle546<>+56(SB)/8, $0x0000000000000004
+GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle491<>+0(SB)/8, $0x0000000000000002
-DATA shuffle491<>+8(SB)/8, $0x0000000000000007
-DATA shuffle491<>+16(SB)/8, $0x0000000000000004
-DATA shuffle491<>+24(SB)/8, $0x0000000000000001
-DATA shuffle491<>+32(SB)/8, $0x0000000000000006
-DATA shuffle491<>+40(SB)/8, $0x0000000000000003
-DATA shuffle491<>+48(SB)/8, $0x0000000000000000
-DATA shuffle491<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle491<>(SB), RODATA|NOPTR, $64
+DATA shuffle547<>+0(SB)/8, $0x0000000000000002
+DATA shuffle547<>+8(SB)/8, $0x0000000000000007
+DATA shuffle547<>+16(SB)/8, $0x0000000000000004
+DATA shuffle547<>+24(SB)/8, $0x0000000000000001
+DATA shuffle547<>+32(SB)/8, $0x0000000000000006
+DATA shuffle547<>+40(SB)/8, $0x0000000000000003
+DATA shuffle547<>+48(SB)/8, $0x0000000000000000
+DATA shuffle547<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle547<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle492<>+0(SB)/8, $0x0000000000000003
-DATA shuffle492<>+8(SB)/8, $0x0000000000000000
-DATA shuffle492<>+16(SB)/8, $0x0000000000000005
-DATA shuffle492<>+24(SB)/8, $0x0000000000000002
-DATA shuffle492<>+32(SB)/8, $0x0000000000000007
-DATA shuffle492<>+40(SB)/8, $0x0000000000000004
-DATA shuffle492<>+48(SB)/8, $0x0000000000000001
-DATA shuffle492<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
+DATA shuffle548<>+0(SB)/8, $0x0000000000000003
+DATA shuffle548<>+8(SB)/8, $0x0000000000000000
+DATA shuffle548<>+16(SB)/8, $0x0000000000000005
+DATA shuffle548<>+24(SB)/8, $0x0000000000000002
+DATA shuffle548<>+32(SB)/8, $0x0000000000000007
+DATA shuffle548<>+40(SB)/8, $0x0000000000000004
+DATA shuffle548<>+48(SB)/8, $0x0000000000000001
+DATA shuffle548<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle548<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle493<>+0(SB)/8, $0x0000000000000004
-DATA shuffle493<>+8(SB)/8, $0x0000000000000001
-DATA shuffle493<>+16(SB)/8, $0x0000000000000006
-DATA shuffle493<>+24(SB)/8, $0x0000000000000003
-DATA shuffle493<>+32(SB)/8, $0x0000000000000000
-DATA shuffle493<>+40(SB)/8, $0x0000000000000005
-DATA shuffle493<>+48(SB)/8, $0x0000000000000002
-DATA shuffle493<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
+DATA shuffle549<>+0(SB)/8, $0x0000000000000004
+DATA shuffle549<>+8(SB)/8, $0x0000000000000001
+DATA shuffle549<>+16(SB)/8, $0x0000000000000006
+DATA shuffle549<>+24(SB)/8, $0x0000000000000003
+DATA shuffle549<>+32(SB)/8, $0x0000000000000000
+DATA shuffle549<>+40(SB)/8, $0x0000000000000005
+DATA shuffle549<>+48(SB)/8, $0x0000000000000002
+DATA shuffle549<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle549<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -12256,462 +13221,462 @@ TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ laneI+56(FP), DI; \
-group484: \
+group499: \
 	MOVQ rows+24(FP), R8; \
-row485: \
+row500: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last487; \
-chunks486: \
+	JB   last502; \
+chunks501: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	IMUL3Q    $0x06, R9, R12; \
 	ADDQ      AX, R12; \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 192(R12), Z1; \
-	VMOVDQU64 shuffle494<>+0(SB), Z3; \
+	VMOVDQU64 shuffle550<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 64(R12), Z2; \
-	KMOVD     shuffle495<>+0(SB), K7; \
-	VMOVDQU64 shuffle496<>+0(SB), Z4; \
+	KMOVD     shuffle551<>+0(SB), K7; \
+	VMOVDQU64 shuffle552<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z3; \
 	VMOVDQU64 128(R12), Z4; \
-	KMOVD     shuffle497<>+0(SB), K7; \
-	VMOVDQU64 shuffle498<>+0(SB), Z5; \
+	KMOVD     shuffle553<>+0(SB), K7; \
+	VMOVDQU64 shuffle554<>+0(SB), Z5; \
 	VPERMW    Z4, Z5, K7, Z3; \
 	VMOVDQU64 256(R12), Z5; \
-	KMOVD     shuffle499<>+0(SB), K7; \
-	VMOVDQU64 shuffle500<>+0(SB), Z6; \
+	KMOVD     shuffle555<>+0(SB), K7; \
+	VMOVDQU64 shuffle556<>+0(SB), Z6; \
 	VPERMW    Z5, Z6, K7, Z3; \
 	VMOVDQU64 320(R12), Z6; \
-	KMOVD     shuffle501<>+0(SB), K7; \
-	VMOVDQU64 shuffle502<>+0(SB), Z7; \
+	KMOVD     shuffle557<>+0(SB), K7; \
+	VMOVDQU64 shuffle558<>+0(SB), Z7; \
 	VPERMW    Z6, Z7, K7, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle503<>+0(SB), Z7; \
+	VMOVDQU64 shuffle559<>+0(SB), Z7; \
 	VPERMI2W  Z1, Z0, Z7; \
-	KMOVD     shuffle495<>+0(SB), K7; \
-	VMOVDQU64 shuffle504<>+0(SB), Z3; \
+	KMOVD     shuffle551<>+0(SB), K7; \
+	VMOVDQU64 shuffle560<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z7; \
-	KMOVD     shuffle497<>+0(SB), K7; \
-	VMOVDQU64 shuffle505<>+0(SB), Z3; \
+	KMOVD     shuffle553<>+0(SB), K7; \
+	VMOVDQU64 shuffle561<>+0(SB), Z3; \
 	VPERMW    Z4, Z3, K7, Z7; \
-	KMOVD     shuffle499<>+0(SB), K7; \
-	VMOVDQU64 shuffle506<>+0(SB), Z3; \
+	KMOVD     shuffle555<>+0(SB), K7; \
+	VMOVDQU64 shuffle562<>+0(SB), Z3; \
 	VPERMW    Z5, Z3, K7, Z7; \
-	KMOVD     shuffle501<>+0(SB), K7; \
-	VMOVDQU64 shuffle507<>+0(SB), Z3; \
+	KMOVD     shuffle557<>+0(SB), K7; \
+	VMOVDQU64 shuffle563<>+0(SB), Z3; \
 	VPERMW    Z6, Z3, K7, Z7; \
 	VMOVDQU64 Z7, (R10)(DX*1); \
-	VMOVDQU64 shuffle508<>+0(SB), Z3; \
+	VMOVDQU64 shuffle564<>+0(SB), Z3; \
 	VPERMI2W  Z5, Z2, Z3; \
-	KMOVD     shuffle509<>+0(SB), K7; \
-	VMOVDQU64 shuffle510<>+0(SB), Z7; \
+	KMOVD     shuffle565<>+0(SB), K7; \
+	VMOVDQU64 shuffle566<>+0(SB), Z7; \
 	VPERMW    Z0, Z7, K7, Z3; \
-	KMOVD     shuffle497<>+0(SB), K7; \
-	VMOVDQU64 shuffle511<>+0(SB), Z7; \
+	KMOVD     shuffle553<>+0(SB), K7; \
+	VMOVDQU64 shuffle567<>+0(SB), Z7; \
 	VPERMW    Z4, Z7, K7, Z3; \
-	KMOVD     shuffle512<>+0(SB), K7; \
-	VMOVDQU64 shuffle513<>+0(SB), Z7; \
+	KMOVD     shuffle568<>+0(SB), K7; \
+	VMOVDQU64 shuffle569<>+0(SB), Z7; \
 	VPERMW    Z1, Z7, K7, Z3; \
-	KMOVD     shuffle501<>+0(SB), K7; \
-	VMOVDQU64 shuffle514<>+0(SB), Z7; \
+	KMOVD     shuffle557<>+0(SB), K7; \
+	VMOVDQU64 shuffle570<>+0(SB), Z7; \
 	VPERMW    Z6, Z7, K7, Z3; \
 	VMOVDQU64 Z3, (R10)(DX*2); \
-	VMOVDQU64 shuffle515<>+0(SB), Z7; \
+	VMOVDQU64 shuffle571<>+0(SB), Z7; \
 	VPERMI2W  Z5, Z2, Z7; \
-	KMOVD     shuffle509<>+0(SB), K7; \
-	VMOVDQU64 shuffle516<>+0(SB), Z3; \
+	KMOVD     shuffle565<>+0(SB), K7; \
+	VMOVDQU64 shuffle572<>+0(SB), Z3; \
 	VPERMW    Z0, Z3, K7, Z7; \
-	KMOVD     shuffle497<>+0(SB), K7; \
-	VMOVDQU64 shuffle517<>+0(SB), Z3; \
+	KMOVD     shuffle553<>+0(SB), K7; \
+	VMOVDQU64 shuffle573<>+0(SB), Z3; \
 	VPERMW    Z4, Z3, K7, Z7; \
-	KMOVD     shuffle512<>+0(SB), K7; \
-	VMOVDQU64 shuffle518<>+0(SB), Z3; \
+	KMOVD     shuffle568<>+0(SB), K7; \
+	VMOVDQU64 shuffle574<>+0(SB), Z3; \
 	VPERMW    Z1, Z3, K7, Z7; \
-	KMOVD     shuffle501<>+0(SB), K7; \
-	VMOVDQU64 shuffle519<>+0(SB), Z3; \
+	KMOVD     shuffle557<>+0(SB), K7; \
+	VMOVDQU64 shuffle575<>+0(SB), Z3; \
 	VPERMW    Z6, Z3, K7, Z7; \
 	VMOVDQU64 Z7, (R11); \
-	VMOVDQU64 shuffle520<>+0(SB), Z3; \
+	VMOVDQU64 shuffle576<>+0(SB), Z3; \
 	VPERMI2W  Z6, Z4, Z3; \
-	KMOVD     shuffle509<>+0(SB), K7; \
-	VMOVDQU64 shuffle521<>+0(SB), Z7; \
+	KMOVD     shuffle565<>+0(SB), K7; \
+	VMOVDQU64 shuffle577<>+0(SB), Z7; \
 	VPERMW    Z0, Z7, K7, Z3; \
-	KMOVD     shuffle522<>+0(SB), K7; \
-	VMOVDQU64 shuffle523<>+0(SB), Z7; \
+	KMOVD     shuffle578<>+0(SB), K7; \
+	VMOVDQU64 shuffle579<>+0(SB), Z7; \
 	VPERMW    Z2, Z7, K7, Z3; \
-	KMOVD     shuffle512<>+0(SB), K7; \
-	VMOVDQU64 shuffle524<>+0(SB), Z7; \
+	KMOVD     shuffle568<>+0(SB), K7; \
+	VMOVDQU64 shuffle580<>+0(SB), Z7; \
 	VPERMW    Z1, Z7, K7, Z3; \
-	KMOVD     shuffle525<>+0(SB), K7; \
-	VMOVDQU64 shuffle526<>+0(SB), Z7; \
+	KMOVD     shuffle581<>+0(SB), K7; \
+	VMOVDQU64 shuffle582<>+0(SB), Z7; \
 	VPERMW    Z5, Z7, K7, Z3; \
 	VMOVDQU64 Z3, (R11)(DX*1); \
-	VMOVDQU64 shuffle527<>+0(SB), Z3; \
+	VMOVDQU64 shuffle583<>+0(SB), Z3; \
 	VPERMT2W  Z6, Z3, Z4; \
-	KMOVD     shuffle509<>+0(SB), K7; \
-	VMOVDQU64 shuffle528<>+0(SB), Z3; \
+	KMOVD     shuffle565<>+0(SB), K7; \
+	VMOVDQU64 shuffle584<>+0(SB), Z3; \
 	VPERMW    Z0, Z3, K7, Z4; \
-	KMOVD     shuffle522<>+0(SB), K7; \
-	VMOVDQU64 shuffle529<>+0(SB), Z3; \
+	KMOVD     shuffle578<>+0(SB), K7; \
+	VMOVDQU64 shuffle585<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z4; \
-	KMOVD     shuffle512<>+0(SB), K7; \
-	VMOVDQU64 shuffle530<>+0(SB), Z3; \
+	KMOVD     shuffle568<>+0(SB), K7; \
+	VMOVDQU64 shuffle586<>+0(SB), Z3; \
 	VPERMW    Z1, Z3, K7, Z4; \
-	KMOVD     shuffle525<>+0(SB), K7; \
-	VMOVDQU64 shuffle531<>+0(SB), Z3; \
+	KMOVD     shuffle581<>+0(SB), K7; \
+	VMOVDQU64 shuffle587<>+0(SB), Z3; \
 	VPERMW    Z5, Z3, K7, Z4; \
 	VMOVDQU64 Z4, (R11)(DX*2); \
 	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks486; \
-last487: \
+	JAE       chunks501; \
+last502: \
 	TESTQ R10, R10; \
-	JZ    rowdone488; \
+	JZ    rowdone503; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks486; \
-rowdone488: \
+	JMP   chunks501; \
+rowdone503: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row485; \
+	JNZ  row500; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group484; \
+	JNZ  group499; \
 	VZEROUPPER; \
 	RET
 	unzip6x2AVX512BW_body
 
-DATA shuffle494<>+0(SB)/8, $0x0012000c00060000
-DATA shuffle494<>+8(SB)/8, $0x00000000001e0018
-DATA shuffle494<>+16(SB)/8, $0x0000000000000000
-DATA shuffle494<>+24(SB)/8, $0x0000000000000000
-DATA shuffle494<>+32(SB)/8, $0x0032002c00260020
-DATA shuffle494<>+40(SB)/8, $0x00000000003e0038
-DATA shuffle494<>+48(SB)/8, $0x0000000000000000
-DATA shuffle494<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
+DATA shuffle550<>+0(SB)/8, $0x0012000c00060000
+DATA shuffle550<>+8(SB)/8, $0x00000000001e0018
+DATA shuffle550<>+16(SB)/8, $0x0000000000000000
+DATA shuffle550<>+24(SB)/8, $0x0000000000000000
+DATA shuffle550<>+32(SB)/8, $0x0032002c00260020
+DATA shuffle550<>+40(SB)/8, $0x00000000003e0038
+DATA shuffle550<>+48(SB)/8, $0x0000000000000000
+DATA shuffle550<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle550<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle495<>+0(SB)/8, $0x00000000000007c0
-GLOBL shuffle495<>(SB), RODATA|NOPTR, $8
+DATA shuffle551<>+0(SB)/8, $0x00000000000007c0
+GLOBL shuffle551<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle496<>+0(SB)/8, $0x0000000000000000
-DATA shuffle496<>+8(SB)/8, $0x000a000400000000
-DATA shuffle496<>+16(SB)/8, $0x0000001c00160010
-DATA shuffle496<>+24(SB)/8, $0x0000000000000000
-DATA shuffle496<>+32(SB)/8, $0x0000000000000000
-DATA shuffle496<>+40(SB)/8, $0x0000000000000000
-DATA shuffle496<>+48(SB)/8, $0x0000000000000000
-DATA shuffle496<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle496<>(SB), RODATA|NOPTR, $64
+DATA shuffle552<>+0(SB)/8, $0x0000000000000000
+DATA shuffle552<>+8(SB)/8, $0x000a000400000000
+DATA shuffle552<>+16(SB)/8, $0x0000001c00160010
+DATA shuffle552<>+24(SB)/8, $0x0000000000000000
+DATA shuffle552<>+32(SB)/8, $0x0000000000000000
+DATA shuffle552<>+40(SB)/8, $0x0000000000000000
+DATA shuffle552<>+48(SB)/8, $0x0000000000000000
+DATA shuffle552<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle552<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle497<>+0(SB)/8, $0x000000000000f800
-GLOBL shuffle497<>(SB), RODATA|NOPTR, $8
+DATA shuffle553<>+0(SB)/8, $0x000000000000f800
+GLOBL shuffle553<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle498<>+0(SB)/8, $0x0000000000000000
-DATA shuffle498<>+8(SB)/8, $0x0000000000000000
-DATA shuffle498<>+16(SB)/8, $0x0002000000000000
-DATA shuffle498<>+24(SB)/8, $0x001a0014000e0008
-DATA shuffle498<>+32(SB)/8, $0x0000000000000000
-DATA shuffle498<>+40(SB)/8, $0x0000000000000000
-DATA shuffle498<>+48(SB)/8, $0x0000000000000000
-DATA shuffle498<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle498<>(SB), RODATA|NOPTR, $64
+DATA shuffle554<>+0(SB)/8, $0x0000000000000000
+DATA shuffle554<>+8(SB)/8, $0x0000000000000000
+DATA shuffle554<>+16(SB)/8, $0x0002000000000000
+DATA shuffle554<>+24(SB)/8, $0x001a0014000e0008
+DATA shuffle554<>+32(SB)/8, $0x0000000000000000
+DATA shuffle554<>+40(SB)/8, $0x0000000000000000
+DATA shuffle554<>+48(SB)/8, $0x0000000000000000
+DATA shuffle554<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle554<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle499<>+0(SB)/8, $0x0000000007c00000
-GLOBL shuffle499<>(SB), RODATA|NOPTR, $8
+DATA shuffle555<>+0(SB)/8, $0x0000000007c00000
+GLOBL shuffle555<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle500<>+0(SB)/8, $0x0000000000000000
-DATA shuffle500<>+8(SB)/8, $0x0000000000000000
-DATA shuffle500<>+16(SB)/8, $0x0000000000000000
-DATA shuffle500<>+24(SB)/8, $0x0000000000000000
-DATA shuffle500<>+32(SB)/8, $0x0000000000000000
-DATA shuffle500<>+40(SB)/8, $0x000a000400000000
-DATA shuffle500<>+48(SB)/8, $0x0000001c00160010
-DATA shuffle500<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
+DATA shuffle556<>+0(SB)/8, $0x0000000000000000
+DATA shuffle556<>+8(SB)/8, $0x0000000000000000
+DATA shuffle556<>+16(SB)/8, $0x0000000000000000
+DATA shuffle556<>+24(SB)/8, $0x0000000000000000
+DATA shuffle556<>+32(SB)/8, $0x0000000000000000
+DATA shuffle556<>+40(SB)/8, $0x000a000400000000
+DATA shuffle556<>+48(SB)/8, $0x0000001c00160010
+DATA shuffle556<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle556<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle501<>+0(SB)/8, $0x00000000f8000000
-GLOBL shuffle501<>(SB), RODATA|NOPTR, $8
+DATA shuffle557<>+0(SB)/8, $0x00000000f8000000
+GLOBL shuffle557<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle502<>+0(SB)/8, $0x0000000000000000
-DATA shuffle502<>+8(SB)/8, $0x0000000000000000
-DATA shuffle502<>+16(SB)/8, $0x0000000000000000
-DATA shuffle502<>+24(SB)/8, $0x0000000000000000
-DATA shuffle502<>+32(SB)/8, $0x0000000000000000
-DATA shuffle502<>+40(SB)/8, $0x0000000000000000
-DATA shuffle502<>+48(SB)/8, $0x0002000000000000
-DATA shuffle502<>+56(SB)/8, $0x001a0014000e0008
-GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
+DATA shuffle558<>+0(SB)/8, $0x0000000000000000
+DATA shuffle558<>+8(SB)/8, $0x0000000000000000
+DATA shuffle558<>+16(SB)/8, $0x0000000000000000
+DATA shuffle558<>+24(SB)/8, $0x0000000000000000
+DATA shuffle558<>+32(SB)/8, $0x0000000000000000
+DATA shuffle558<>+40(SB)/8, $0x0000000000000000
+DATA shuffle558<>+48(SB)/8, $0x0002000000000000
+DATA shuffle558<>+56(SB)/8, $0x001a0014000e0008
+GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle503<>+0(SB)/8, $0x0013000d00070001
-DATA shuffle503<>+8(SB)/8, $0x00000000001f0019
-DATA shuffle503<>+16(SB)/8, $0x0000000000000000
-DATA shuffle503<>+24(SB)/8, $0x0000000000000000
-DATA shuffle503<>+32(SB)/8, $0x0033002d00270021
-DATA shuffle503<>+40(SB)/8, $0x00000000003f0039
-DATA shuffle503<>+48(SB)/8, $0x0000000000000000
-DATA shuffle503<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
+DATA shuffle559<>+0(SB)/8, $0x0013000d00070001
+DATA shuffle559<>+8(SB)/8, $0x00000000001f0019
+DATA shuffle559<>+16(SB)/8, $0x0000000000000000
+DATA shuffle559<>+24(SB)/8, $0x0000000000000000
+DATA shuffle559<>+32(SB)/8, $0x0033002d00270021
+DATA shuffle559<>+40(SB)/8, $0x00000000003f0039
+DATA shuffle559<>+48(SB)/8, $0x0000000000000000
+DATA shuffle559<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle559<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle504<>+0(SB)/8, $0x0000000000000000
-DATA shuffle504<>+8(SB)/8, $0x000b000500000000
-DATA shuffle504<>+16(SB)/8, $0x0000001d00170011
-DATA shuffle504<>+24(SB)/8, $0x0000000000000000
-DATA shuffle504<>+32(SB)/8, $0x0000000000000000
-DATA shuffle504<>+40(SB)/8, $0x0000000000000000
-DATA shuffle504<>+48(SB)/8, $0x0000000000000000
-DATA shuffle504<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
+DATA shuffle560<>+0(SB)/8, $0x0000000000000000
+DATA shuffle560<>+8(SB)/8, $0x000b000500000000
+DATA shuffle560<>+16(SB)/8, $0x0000001d00170011
+DATA shuffle560<>+24(SB)/8, $0x0000000000000000
+DATA shuffle560<>+32(SB)/8, $0x0000000000000000
+DATA shuffle560<>+40(SB)/8, $0x0000000000000000
+DATA shuffle560<>+48(SB)/8, $0x0000000000000000
+DATA shuffle560<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle560<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle505<>+0(SB)/8, $0x0000000000000000
-DATA shuffle505<>+8(SB)/8, $0x0000000000000000
-DATA shuffle505<>+16(SB)/8, $0x0003000000000000
-DATA shuffle505<>+24(SB)/8, $0x001b0015000f0009
-DATA shuffle505<>+32(SB)/8, $0x0000000000000000
-DATA shuffle505<>+40(SB)/8, $0x0000000000000000
-DATA shuffle505<>+48(SB)/8, $0x0000000000000000
-DATA shuffle505<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
+DATA shuffle561<>+0(SB)/8, $0x0000000000000000
+DATA shuffle561<>+8(SB)/8, $0x0000000000000000
+DATA shuffle561<>+16(SB)/8, $0x0003000000000000
+DATA shuffle561<>+24(SB)/8, $0x001b0015000f0009
+DATA shuffle561<>+32(SB)/8, $0x0000000000000000
+DATA shuffle561<>+40(SB)/8, $0x0000000000000000
+DATA shuffle561<>+48(SB)/8, $0x0000000000000000
+DATA shuffle561<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle561<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle506<>+0(SB)/8, $0x0000000000000000
-DATA shuffle506<>+8(SB)/8, $0x0000000000000000
-DATA shuffle506<>+16(SB)/8, $0x0000000000000000
-DATA shuffle506<>+24(SB)/8, $0x0000000000000000
-DATA shuffle506<>+32(SB)/8, $0x0000000000000000
-DATA shuffle506<>+40(SB)/8, $0x000b000500000000
-DATA shuffle506<>+48(SB)/8, $0x0000001d00170011
-DATA shuffle506<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle506<>(SB), RODATA|NOPTR, $64
+DATA shuffle562<>+0(SB)/8, $0x0000000000000000
+DATA shuffle562<>+8(SB)/8, $0x0000000000000000
+DATA shuffle562<>+16(SB)/8, $0x0000000000000000
+DATA shuffle562<>+24(SB)/8, $0x0000000000000000
+DATA shuffle562<>+32(SB)/8, $0x0000000000000000
+DATA shuffle562<>+40(SB)/8, $0x000b000500000000
+DATA shuffle562<>+48(SB)/8, $0x0000001d00170011
+DATA shuffle562<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle562<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle507<>+0(SB)/8, $0x0000000000000000
-DATA shuffle507<>+8(SB)/8, $0x0000000000000000
-DATA shuffle507<>+16(SB)/8, $0x0000000000000000
-DATA shuffle507<>+24(SB)/8, $0x0000000000000000
-DATA shuffle507<>+32(SB)/8, $0x0000000000000000
-DATA shuffle507<>+40(SB)/8, $0x0000000000000000
-DATA shuffle507<>+48(SB)/8, $0x0003000000000000
-DATA shuffle507<>+56(SB)/8, $0x001b0015000f0009
-GLOBL shuffle507<>(SB), RODATA|NOPTR, $64
+DATA shuffle563<>+0(SB)/8, $0x0000000000000000
+DATA shuffle563<>+8(SB)/8, $0x0000000000000000
+DATA shuffle563<>+16(SB)/8, $0x0000000000000000
+DATA shuffle563<>+24(SB)/8, $0x0000000000000000
+DATA shuffle563<>+32(SB)/8, $0x0000000000000000
+DATA shuffle563<>+40(SB)/8, $0x0000000000000000
+DATA shuffle563<>+48(SB)/8, $0x0003000000000000
+DATA shuffle563<>+56(SB)/8, $0x001b0015000f0009
+GLOBL shuffle563<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle508<>+0(SB)/8, $0x0000000000000000
-DATA shuffle508<>+8(SB)/8, $0x000c000600000000
-DATA shuffle508<>+16(SB)/8, $0x0000001e00180012
-DATA shuffle508<>+24(SB)/8, $0x0000000000000000
-DATA shuffle508<>+32(SB)/8, $0x0000000000000000
-DATA shuffle508<>+40(SB)/8, $0x002c002600200000
-DATA shuffle508<>+48(SB)/8, $0x0000003e00380032
-DATA shuffle508<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle508<>(SB), RODATA|NOPTR, $64
+DATA shuffle564<>+0(SB)/8, $0x0000000000000000
+DATA shuffle564<>+8(SB)/8, $0x000c000600000000
+DATA shuffle564<>+16(SB)/8, $0x0000001e00180012
+DATA shuffle564<>+24(SB)/8, $0x0000000000000000
+DATA shuffle564<>+32(SB)/8, $0x0000000000000000
+DATA shuffle564<>+40(SB)/8, $0x002c002600200000
+DATA shuffle564<>+48(SB)/8, $0x0000003e00380032
+DATA shuffle564<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle564<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle509<>+0(SB)/8, $0x000000000000001f
-GLOBL shuffle509<>(SB), RODATA|NOPTR, $8
+DATA shuffle565<>+0(SB)/8, $0x000000000000001f
+GLOBL shuffle565<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle510<>+0(SB)/8, $0x0014000e00080002
-DATA shuffle510<>+8(SB)/8, $0x000000000000001a
-DATA shuffle510<>+16(SB)/8, $0x0000000000000000
-DATA shuffle510<>+24(SB)/8, $0x0000000000000000
-DATA shuffle510<>+32(SB)/8, $0x0000000000000000
-DATA shuffle510<>+40(SB)/8, $0x0000000000000000
-DATA shuffle510<>+48(SB)/8, $0x0000000000000000
-DATA shuffle510<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle510<>(SB), RODATA|NOPTR, $64
+DATA shuffle566<>+0(SB)/8, $0x0014000e00080002
+DATA shuffle566<>+8(SB)/8, $0x000000000000001a
+DATA shuffle566<>+16(SB)/8, $0x0000000000000000
+DATA shuffle566<>+24(SB)/8, $0x0000000000000000
+DATA shuffle566<>+32(SB)/8, $0x0000000000000000
+DATA shuffle566<>+40(SB)/8, $0x0000000000000000
+DATA shuffle566<>+48(SB)/8, $0x0000000000000000
+DATA shuffle566<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle566<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle511<>+0(SB)/8, $0x0000000000000000
-DATA shuffle511<>+8(SB)/8, $0x0000000000000000
-DATA shuffle511<>+16(SB)/8, $0x0004000000000000
-DATA shuffle511<>+24(SB)/8, $0x001c00160010000a
-DATA shuffle511<>+32(SB)/8, $0x0000000000000000
-DATA shuffle511<>+40(SB)/8, $0x0000000000000000
-DATA shuffle511<>+48(SB)/8, $0x0000000000000000
-DATA shuffle511<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle511<>(SB), RODATA|NOPTR, $64
+DATA shuffle567<>+0(SB)/8, $0x0000000000000000
+DATA shuffle567<>+8(SB)/8, $0x0000000000000000
+DATA shuffle567<>+16(SB)/8, $0x0004000000000000
+DATA shuffle567<>+24(SB)/8, $0x001c00160010000a
+DATA shuffle567<>+32(SB)/8, $0x0000000000000000
+DATA shuffle567<>+40(SB)/8, $0x0000000000000000
+DATA shuffle567<>+48(SB)/8, $0x0000000000000000
+DATA shuffle567<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle567<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle512<>+0(SB)/8, $0x00000000001f0000
-GLOBL shuffle512<>(SB), RODATA|NOPTR, $8
+DATA shuffle568<>+0(SB)/8, $0x00000000001f0000
+GLOBL shuffle568<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle513<>+0(SB)/8, $0x0000000000000000
-DATA shuffle513<>+8(SB)/8, $0x0000000000000000
-DATA shuffle513<>+16(SB)/8, $0x0000000000000000
-DATA shuffle513<>+24(SB)/8, $0x0000000000000000
-DATA shuffle513<>+32(SB)/8, $0x0014000e00080002
-DATA shuffle513<>+40(SB)/8, $0x000000000000001a
-DATA shuffle513<>+48(SB)/8, $0x0000000000000000
-DATA shuffle513<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
+DATA shuffle569<>+0(SB)/8, $0x0000000000000000
+DATA shuffle569<>+8(SB)/8, $0x0000000000000000
+DATA shuffle569<>+16(SB)/8, $0x0000000000000000
+DATA shuffle569<>+24(SB)/8, $0x0000000000000000
+DATA shuffle569<>+32(SB)/8, $0x0014000e00080002
+DATA shuffle569<>+40(SB)/8, $0x000000000000001a
+DATA shuffle569<>+48(SB)/8, $0x0000000000000000
+DATA shuffle569<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle569<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle514<>+0(SB)/8, $0x0000000000000000
-DATA shuffle514<>+8(SB)/8, $0x0000000000000000
-DATA shuffle514<>+16(SB)/8, $0x0000000000000000
-DATA shuffle514<>+24(SB)/8, $0x0000000000000000
-DATA shuffle514<>+32(SB)/8, $0x0000000000000000
-DATA shuffle514<>+40(SB)/8, $0x0000000000000000
-DATA shuffle514<>+48(SB)/8, $0x0004000000000000
-DATA shuffle514<>+56(SB)/8, $0x001c00160010000a
-GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
+DATA shuffle570<>+0(SB)/8, $0x0000000000000000
+DATA shuffle570<>+8(SB)/8, $0x0000000000000000
+DATA shuffle570<>+16(SB)/8, $0x0000000000000000
+DATA shuffle570<>+24(SB)/8, $0x0000000000000000
+DATA shuffle570<>+32(SB)/8, $0x0000000000000000
+DATA shuffle570<>+40(SB)/8, $0x0000000000000000
+DATA shuffle570<>+48(SB)/8, $0x0004000000000000
+DATA shuffle570<>+56(SB)/8, $0x001c00160010000a
+GLOBL shuffle570<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle515<>+0(SB)/8, $0x0000000000000000
-DATA shuffle515<>+8(SB)/8, $0x000d000700010000
-DATA shuffle515<>+16(SB)/8, $0x0000001f00190013
-DATA shuffle515<>+24(SB)/8, $0x0000000000000000
-DATA shuffle515<>+32(SB)/8, $0x0000000000000000
-DATA shuffle515<>+40(SB)/8, $0x002d002700210000
-DATA shuffle515<>+48(SB)/8, $0x0000003f00390033
-DATA shuffle515<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
+DATA shuffle571<>+0(SB)/8, $0x0000000000000000
+DATA shuffle571<>+8(SB)/8, $0x000d000700010000
+DATA shuffle571<>+16(SB)/8, $0x0000001f00190013
+DATA shuffle571<>+24(SB)/8, $0x0000000000000000
+DATA shuffle571<>+32(SB)/8, $0x0000000000000000
+DATA shuffle571<>+40(SB)/8, $0x002d002700210000
+DATA shuffle571<>+48(SB)/8, $0x0000003f00390033
+DATA shuffle571<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle571<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle516<>+0(SB)/8, $0x0015000f00090003
-DATA shuffle516<>+8(SB)/8, $0x000000000000001b
-DATA shuffle516<>+16(SB)/8, $0x0000000000000000
-DATA shuffle516<>+24(SB)/8, $0x0000000000000000
-DATA shuffle516<>+32(SB)/8, $0x0000000000000000
-DATA shuffle516<>+40(SB)/8, $0x0000000000000000
-DATA shuffle516<>+48(SB)/8, $0x0000000000000000
-DATA shuffle516<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
+DATA shuffle572<>+0(SB)/8, $0x0015000f00090003
+DATA shuffle572<>+8(SB)/8, $0x000000000000001b
+DATA shuffle572<>+16(SB)/8, $0x0000000000000000
+DATA shuffle572<>+24(SB)/8, $0x0000000000000000
+DATA shuffle572<>+32(SB)/8, $0x0000000000000000
+DATA shuffle572<>+40(SB)/8, $0x0000000000000000
+DATA shuffle572<>+48(SB)/8, $0x0000000000000000
+DATA shuffle572<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle572<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle517<>+0(SB)/8, $0x0000000000000000
-DATA shuffle517<>+8(SB)/8, $0x0000000000000000
-DATA shuffle517<>+16(SB)/8, $0x0005000000000000
-DATA shuffle517<>+24(SB)/8, $0x001d00170011000b
-DATA shuffle517<>+32(SB)/8, $0x0000000000000000
-DATA shuffle517<>+40(SB)/8, $0x0000000000000000
-DATA shuffle517<>+48(SB)/8, $0x0000000000000000
-DATA shuffle517<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
+DATA shuffle573<>+0(SB)/8, $0x0000000000000000
+DATA shuffle573<>+8(SB)/8, $0x0000000000000000
+DATA shuffle573<>+16(SB)/8, $0x0005000000000000
+DATA shuffle573<>+24(SB)/8, $0x001d00170011000b
+DATA shuffle573<>+32(SB)/8, $0x0000000000000000
+DATA shuffle573<>+40(SB)/8, $0x0000000000000000
+DATA shuffle573<>+48(SB)/8, $0x0000000000000000
+DATA shuffle573<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle573<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle518<>+0(SB)/8, $0x0000000000000000
-DATA shuffle518<>+8(SB)/8, $0x0000000000000000
-DATA shuffle518<>+16(SB)/8, $0x0000000000000000
-DATA shuffle518<>+24(SB)/8, $0x0000000000000000
-DATA shuffle518<>+32(SB)/8, $0x0015000f00090003
-DATA shuffle518<>+40(SB)/8, $0x000000000000001b
-DATA shuffle518<>+48(SB)/8, $0x0000000000000000
-DATA shuffle518<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
+DATA shuffle574<>+0(SB)/8, $0x0000000000000000
+DATA shuffle574<>+8(SB)/8, $0x0000000000000000
+DATA shuffle574<>+16(SB)/8, $0x0000000000000000
+DATA shuffle574<>+24(SB)/8, $0x0000000000000000
+DATA shuffle574<>+32(SB)/8, $0x0015000f00090003
+DATA shuffle574<>+40(SB)/8, $0x000000000000001b
+DATA shuffle574<>+48(SB)/8, $0x0000000000000000
+DATA shuffle574<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle574<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle519<>+0(SB)/8, $0x0000000000000000
-DATA shuffle519<>+8(SB)/8, $0x0000000000000000
-DATA shuffle519<>+16(SB)/8, $0x0000000000000000
-DATA shuffle519<>+24(SB)/8, $0x0000000000000000
-DATA shuffle519<>+32(SB)/8, $0x0000000000000000
-DATA shuffle519<>+40(SB)/8, $0x0000000000000000
-DATA shuffle519<>+48(SB)/8, $0x0005000000000000
-DATA shuffle519<>+56(SB)/8, $0x001d00170011000b
-GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
+DATA shuffle575<>+0(SB)/8, $0x0000000000000000
+DATA shuffle575<>+8(SB)/8, $0x0000000000000000
+DATA shuffle575<>+16(SB)/8, $0x0000000000000000
+DATA shuffle575<>+24(SB)/8, $0x0000000000000000
+DATA shuffle575<>+32(SB)/8, $0x0000000000000000
+DATA shuffle575<>+40(SB)/8, $0x0000000000000000
+DATA shuffle575<>+48(SB)/8, $0x0005000000000000
+DATA shuffle575<>+56(SB)/8, $0x001d00170011000b
+GLOBL shuffle575<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle520<>+0(SB)/8, $0x0000000000000000
-DATA shuffle520<>+8(SB)/8, $0x0000000000000000
-DATA shuffle520<>+16(SB)/8, $0x0006000000000000
-DATA shuffle520<>+24(SB)/8, $0x001e00180012000c
-DATA shuffle520<>+32(SB)/8, $0x0000000000000000
-DATA shuffle520<>+40(SB)/8, $0x0000000000000000
-DATA shuffle520<>+48(SB)/8, $0x0026002000000000
-DATA shuffle520<>+56(SB)/8, $0x003e00380032002c
-GLOBL shuffle520<>(SB), RODATA|NOPTR, $64
+DATA shuffle576<>+0(SB)/8, $0x0000000000000000
+DATA shuffle576<>+8(SB)/8, $0x0000000000000000
+DATA shuffle576<>+16(SB)/8, $0x0006000000000000
+DATA shuffle576<>+24(SB)/8, $0x001e00180012000c
+DATA shuffle576<>+32(SB)/8, $0x0000000000000000
+DATA shuffle576<>+40(SB)/8, $0x0000000000000000
+DATA shuffle576<>+48(SB)/8, $0x0026002000000000
+DATA shuffle576<>+56(SB)/8, $0x003e00380032002c
+GLOBL shuffle576<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle521<>+0(SB)/8, $0x00160010000a0004
-DATA shuffle521<>+8(SB)/8, $0x000000000000001c
-DATA shuffle521<>+16(SB)/8, $0x0000000000000000
-DATA shuffle521<>+24(SB)/8, $0x0000000000000000
-DATA shuffle521<>+32(SB)/8, $0x0000000000000000
-DATA shuffle521<>+40(SB)/8, $0x0000000000000000
-DATA shuffle521<>+48(SB)/8, $0x0000000000000000
-DATA shuffle521<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle521<>(SB), RODATA|NOPTR, $64
+DATA shuffle577<>+0(SB)/8, $0x00160010000a0004
+DATA shuffle577<>+8(SB)/8, $0x000000000000001c
+DATA shuffle577<>+16(SB)/8, $0x0000000000000000
+DATA shuffle577<>+24(SB)/8, $0x0000000000000000
+DATA shuffle577<>+32(SB)/8, $0x0000000000000000
+DATA shuffle577<>+40(SB)/8, $0x0000000000000000
+DATA shuffle577<>+48(SB)/8, $0x0000000000000000
+DATA shuffle577<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle522<>+0(SB)/8, $0x00000000000003e0
-GLOBL shuffle522<>(SB), RODATA|NOPTR, $8
+DATA shuffle578<>+0(SB)/8, $0x00000000000003e0
+GLOBL shuffle578<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle523<>+0(SB)/8, $0x0000000000000000
-DATA shuffle523<>+8(SB)/8, $0x000e000800020000
-DATA shuffle523<>+16(SB)/8, $0x00000000001a0014
-DATA shuffle523<>+24(SB)/8, $0x0000000000000000
-DATA shuffle523<>+32(SB)/8, $0x0000000000000000
-DATA shuffle523<>+40(SB)/8, $0x0000000000000000
-DATA shuffle523<>+48(SB)/8, $0x0000000000000000
-DATA shuffle523<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle523<>(SB), RODATA|NOPTR, $64
+DATA shuffle579<>+0(SB)/8, $0x0000000000000000
+DATA shuffle579<>+8(SB)/8, $0x000e000800020000
+DATA shuffle579<>+16(SB)/8, $0x00000000001a0014
+DATA shuffle579<>+24(SB)/8, $0x0000000000000000
+DATA shuffle579<>+32(SB)/8, $0x0000000000000000
+DATA shuffle579<>+40(SB)/8, $0x0000000000000000
+DATA shuffle579<>+48(SB)/8, $0x0000000000000000
+DATA shuffle579<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle579<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle524<>+0(SB)/8, $0x0000000000000000
-DATA shuffle524<>+8(SB)/8, $0x0000000000000000
-DATA shuffle524<>+16(SB)/8, $0x0000000000000000
-DATA shuffle524<>+24(SB)/8, $0x0000000000000000
-DATA shuffle524<>+32(SB)/8, $0x00160010000a0004
-DATA shuffle524<>+40(SB)/8, $0x000000000000001c
-DATA shuffle524<>+48(SB)/8, $0x0000000000000000
-DATA shuffle524<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
+DATA shuffle580<>+0(SB)/8, $0x0000000000000000
+DATA shuffle580<>+8(SB)/8, $0x0000000000000000
+DATA shuffle580<>+16(SB)/8, $0x0000000000000000
+DATA shuffle580<>+24(SB)/8, $0x0000000000000000
+DATA shuffle580<>+32(SB)/8, $0x00160010000a0004
+DATA shuffle580<>+40(SB)/8, $0x000000000000001c
+DATA shuffle580<>+48(SB)/8, $0x0000000000000000
+DATA shuffle580<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle580<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle525<>+0(SB)/8, $0x0000000003e00000
-GLOBL shuffle525<>(SB), RODATA|NOPTR, $8
+DATA shuffle581<>+0(SB)/8, $0x0000000003e00000
+GLOBL shuffle581<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle526<>+0(SB)/8, $0x0000000000000000
-DATA shuffle526<>+8(SB)/8, $0x0000000000000000
-DATA shuffle526<>+16(SB)/8, $0x0000000000000000
-DATA shuffle526<>+24(SB)/8, $0x0000000000000000
-DATA shuffle526<>+32(SB)/8, $0x0000000000000000
-DATA shuffle526<>+40(SB)/8, $0x000e000800020000
-DATA shuffle526<>+48(SB)/8, $0x00000000001a0014
-DATA shuffle526<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
+DATA shuffle582<>+0(SB)/8, $0x0000000000000000
+DATA shuffle582<>+8(SB)/8, $0x0000000000000000
+DATA shuffle582<>+16(SB)/8, $0x0000000000000000
+DATA shuffle582<>+24(SB)/8, $0x0000000000000000
+DATA shuffle582<>+32(SB)/8, $0x0000000000000000
+DATA shuffle582<>+40(SB)/8, $0x000e000800020000
+DATA shuffle582<>+48(SB)/8, $0x00000000001a0014
+DATA shuffle582<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle582<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle527<>+0(SB)/8, $0x0000000000000000
-DATA shuffle527<>+8(SB)/8, $0x0000000000000000
-DATA shuffle527<>+16(SB)/8, $0x0007000100000000
-DATA shuffle527<>+24(SB)/8, $0x001f00190013000d
-DATA shuffle527<>+32(SB)/8, $0x0000000000000000
-DATA shuffle527<>+40(SB)/8, $0x0000000000000000
-DATA shuffle527<>+48(SB)/8, $0x0027002100000000
-DATA shuffle527<>+56(SB)/8, $0x003f00390033002d
-GLOBL shuffle527<>(SB), RODATA|NOPTR, $64
+DATA shuffle583<>+0(SB)/8, $0x0000000000000000
+DATA shuffle583<>+8(SB)/8, $0x0000000000000000
+DATA shuffle583<>+16(SB)/8, $0x0007000100000000
+DATA shuffle583<>+24(SB)/8, $0x001f00190013000d
+DATA shuffle583<>+32(SB)/8, $0x0000000000000000
+DATA shuffle583<>+40(SB)/8, $0x0000000000000000
+DATA shuffle583<>+48(SB)/8, $0x0027002100000000
+DATA shuffle583<>+56(SB)/8, $0x003f00390033002d
+GLOBL shuffle583<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle528<>+0(SB)/8, $0x00170011000b0005
-DATA shuffle528<>+8(SB)/8, $0x000000000000001d
-DATA shuffle528<>+16(SB)/8, $0x0000000000000000
-DATA shuffle528<>+24(SB)/8, $0x0000000000000000
-DATA shuffle528<>+32(SB)/8, $0x0000000000000000
-DATA shuffle528<>+40(SB)/8, $0x0000000000000000
-DATA shuffle528<>+48(SB)/8, $0x0000000000000000
-DATA shuffle528<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
+DATA shuffle584<>+0(SB)/8, $0x00170011000b0005
+DATA shuffle584<>+8(SB)/8, $0x000000000000001d
+DATA shuffle584<>+16(SB)/8, $0x0000000000000000
+DATA shuffle584<>+24(SB)/8, $0x0000000000000000
+DATA shuffle584<>+32(SB)/8, $0x0000000000000000
+DATA shuffle584<>+40(SB)/8, $0x0000000000000000
+DATA shuffle584<>+48(SB)/8, $0x0000000000000000
+DATA shuffle584<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle584<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle529<>+0(SB)/8, $0x0000000000000000
-DATA shuffle529<>+8(SB)/8, $0x000f000900030000
-DATA shuffle529<>+16(SB)/8, $0x00000000001b0015
-DATA shuffle529<>+24(SB)/8, $0x0000000000000000
-DATA shuffle529<>+32(SB)/8, $0x0000000000000000
-DATA shuffle529<>+40(SB)/8, $0x0000000000000000
-DATA shuffle529<>+48(SB)/8, $0x0000000000000000
-DATA shuffle529<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle529<>(SB), RODATA|NOPTR, $64
+DATA shuffle585<>+0(SB)/8, $0x0000000000000000
+DATA shuffle585<>+8(SB)/8, $0x000f000900030000
+DATA shuffle585<>+16(SB)/8, $0x00000000001b0015
+DATA shuffle585<>+24(SB)/8, $0x0000000000000000
+DATA shuffle585<>+32(SB)/8, $0x0000000000000000
+DATA shuffle585<>+40(SB)/8, $0x0000000000000000
+DATA shuffle585<>+48(SB)/8, $0x0000000000000000
+DATA shuffle585<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle585<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle530<>+0(SB)/8, $0x0000000000000000
-DATA shuffle530<>+8(SB)/8, $0x0000000000000000
-DATA shuffle530<>+16(SB)/8, $0x0000000000000000
-DATA shuffle530<>+24(SB)/8, $0x0000000000000000
-DATA shuffle530<>+32(SB)/8, $0x00170011000b0005
-DATA shuffle530<>+40(SB)/8, $0x000000000000001d
-DATA shuffle530<>+48(SB)/8, $0x0000000000000000
-DATA shuffle530<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
+DATA shuffle586<>+0(SB)/8, $0x0000000000000000
+DATA shuffle586<>+8(SB)/8, $0x0000000000000000
+DATA shuffle586<>+16(SB)/8, $0x0000000000000000
+DATA shuffle586<>+24(SB)/8, $0x0000000000000000
+DATA shuffle586<>+32(SB)/8, $0x00170011000b0005
+DATA shuffle586<>+40(SB)/8, $0x000000000000001d
+DATA shuffle586<>+48(SB)/8, $0x0000000000000000
+DATA shuffle586<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle586<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle531<>+0(SB)/8, $0x0000000000000000
-DATA shuffle531<>+8(SB)/8, $0x0000000000000000
-DATA shuffle531<>+16(SB)/8, $0x0000000000000000
-DATA shuffle531<>+24(SB)/8, $0x0000000000000000
-DATA shuffle531<>+32(SB)/8, $0x0000000000000000
-DATA shuffle531<>+40(SB)/8, $0x000f000900030000
-DATA shuffle531<>+48(SB)/8, $0x00000000001b0015
-DATA shuffle531<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
+DATA shuffle587<>+0(SB)/8, $0x0000000000000000
+DATA shuffle587<>+8(SB)/8, $0x0000000000000000
+DATA shuffle587<>+16(SB)/8, $0x0000000000000000
+DATA shuffle587<>+24(SB)/8, $0x0000000000000000
+DATA shuffle587<>+32(SB)/8, $0x0000000000000000
+DATA shuffle587<>+40(SB)/8, $0x000f000900030000
+DATA shuffle587<>+48(SB)/8, $0x00000000001b0015
+DATA shuffle587<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle587<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -12723,414 +13688,414 @@ TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ laneI+56(FP), DI; \
-group489: \
+group504: \
 	MOVQ rows+24(FP), R8; \
-row490: \
+row505: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last492; \
-chunks491: \
+	JB   last507; \
+chunks506: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	IMUL3Q    $0x06, R9, R12; \
 	ADDQ      AX, R12; \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 64(R12), Z1; \
-	VMOVDQU64 shuffle532<>+0(SB), Z3; \
+	VMOVDQU64 shuffle588<>+0(SB), Z3; \
 	VPERMI2D  Z1, Z0, Z3; \
 	VMOVDQU64 192(R12), Z2; \
-	VMOVDQU64 shuffle533<>+0(SB), Z4; \
+	VMOVDQU64 shuffle589<>+0(SB), Z4; \
 	VPERMT2D  Z2, Z4, Z3; \
 	VMOVDQU64 256(R12), Z4; \
-	VMOVDQU64 shuffle534<>+0(SB), Z5; \
+	VMOVDQU64 shuffle590<>+0(SB), Z5; \
 	VPERMT2D  Z4, Z5, Z3; \
 	VMOVDQU64 128(R12), Z5; \
-	VMOVDQU64 shuffle535<>+0(SB), Z6; \
+	VMOVDQU64 shuffle591<>+0(SB), Z6; \
 	VPERMT2D  Z5, Z6, Z3; \
 	VMOVDQU64 320(R12), Z6; \
-	VMOVDQU64 shuffle536<>+0(SB), Z7; \
+	VMOVDQU64 shuffle592<>+0(SB), Z7; \
 	VPERMT2D  Z6, Z7, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle537<>+0(SB), Z7; \
+	VMOVDQU64 shuffle593<>+0(SB), Z7; \
 	VPERMI2D  Z1, Z0, Z7; \
-	VMOVDQU64 shuffle538<>+0(SB), Z3; \
+	VMOVDQU64 shuffle594<>+0(SB), Z3; \
 	VPERMT2D  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle539<>+0(SB), Z3; \
+	VMOVDQU64 shuffle595<>+0(SB), Z3; \
 	VPERMT2D  Z4, Z3, Z7; \
-	VMOVDQU64 shuffle540<>+0(SB), Z3; \
+	VMOVDQU64 shuffle596<>+0(SB), Z3; \
 	VPERMT2D  Z5, Z3, Z7; \
-	VMOVDQU64 shuffle541<>+0(SB), Z3; \
+	VMOVDQU64 shuffle597<>+0(SB), Z3; \
 	VPERMT2D  Z6, Z3, Z7; \
 	VMOVDQU64 Z7, (R10)(DX*1); \
-	VMOVDQU64 shuffle542<>+0(SB), Z3; \
+	VMOVDQU64 shuffle598<>+0(SB), Z3; \
 	VPERMI2D  Z5, Z0, Z3; \
-	VMOVDQU64 shuffle543<>+0(SB), Z7; \
+	VMOVDQU64 shuffle599<>+0(SB), Z7; \
 	VPERMT2D  Z2, Z7, Z3; \
-	VMOVDQU64 shuffle544<>+0(SB), Z7; \
+	VMOVDQU64 shuffle600<>+0(SB), Z7; \
 	VPERMT2D  Z6, Z7, Z3; \
-	VMOVDQU64 shuffle545<>+0(SB), Z7; \
+	VMOVDQU64 shuffle601<>+0(SB), Z7; \
 	VPERMT2D  Z1, Z7, Z3; \
-	VMOVDQU64 shuffle546<>+0(SB), Z7; \
+	VMOVDQU64 shuffle602<>+0(SB), Z7; \
 	VPERMT2D  Z4, Z7, Z3; \
 	VMOVDQU64 Z3, (R10)(DX*2); \
-	VMOVDQU64 shuffle547<>+0(SB), Z7; \
+	VMOVDQU64 shuffle603<>+0(SB), Z7; \
 	VPERMI2D  Z5, Z0, Z7; \
-	VMOVDQU64 shuffle548<>+0(SB), Z3; \
+	VMOVDQU64 shuffle604<>+0(SB), Z3; \
 	VPERMT2D  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle549<>+0(SB), Z3; \
+	VMOVDQU64 shuffle605<>+0(SB), Z3; \
 	VPERMT2D  Z6, Z3, Z7; \
-	VMOVDQU64 shuffle550<>+0(SB), Z3; \
+	VMOVDQU64 shuffle606<>+0(SB), Z3; \
 	VPERMT2D  Z1, Z3, Z7; \
-	VMOVDQU64 shuffle551<>+0(SB), Z3; \
+	VMOVDQU64 shuffle607<>+0(SB), Z3; \
 	VPERMT2D  Z4, Z3, Z7; \
 	VMOVDQU64 Z7, (R11); \
-	VMOVDQU64 shuffle552<>+0(SB), Z3; \
+	VMOVDQU64 shuffle608<>+0(SB), Z3; \
 	VPERMI2D  Z5, Z1, Z3; \
-	VMOVDQU64 shuffle553<>+0(SB), Z7; \
+	VMOVDQU64 shuffle609<>+0(SB), Z7; \
 	VPERMT2D  Z4, Z7, Z3; \
-	VMOVDQU64 shuffle554<>+0(SB), Z7; \
+	VMOVDQU64 shuffle610<>+0(SB), Z7; \
 	VPERMT2D  Z6, Z7, Z3; \
-	VMOVDQU64 shuffle555<>+0(SB), Z7; \
+	VMOVDQU64 shuffle611<>+0(SB), Z7; \
 	VPERMT2D  Z0, Z7, Z3; \
-	VMOVDQU64 shuffle556<>+0(SB), Z7; \
+	VMOVDQU64 shuffle612<>+0(SB), Z7; \
 	VPERMT2D  Z2, Z7, Z3; \
 	VMOVDQU64 Z3, (R11)(DX*1); \
-	VMOVDQU64 shuffle557<>+0(SB), Z3; \
+	VMOVDQU64 shuffle613<>+0(SB), Z3; \
 	VPERMT2D  Z5, Z3, Z1; \
-	VMOVDQU64 shuffle558<>+0(SB), Z3; \
+	VMOVDQU64 shuffle614<>+0(SB), Z3; \
 	VPERMT2D  Z4, Z3, Z1; \
-	VMOVDQU64 shuffle559<>+0(SB), Z3; \
+	VMOVDQU64 shuffle615<>+0(SB), Z3; \
 	VPERMT2D  Z6, Z3, Z1; \
-	VMOVDQU64 shuffle560<>+0(SB), Z3; \
+	VMOVDQU64 shuffle616<>+0(SB), Z3; \
 	VPERMT2D  Z0, Z3, Z1; \
-	VMOVDQU64 shuffle561<>+0(SB), Z3; \
+	VMOVDQU64 shuffle617<>+0(SB), Z3; \
 	VPERMT2D  Z2, Z3, Z1; \
 	VMOVDQU64 Z1, (R11)(DX*2); \
 	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks491; \
-last492: \
+	JAE       chunks506; \
+last507: \
 	TESTQ R10, R10; \
-	JZ    rowdone493; \
+	JZ    rowdone508; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks491; \
-rowdone493: \
+	JMP   chunks506; \
+rowdone508: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row490; \
+	JNZ  row505; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group489; \
+	JNZ  group504; \
 	VZEROUPPER; \
 	RET
 	unzip6x4AVX512BW_body
 
-DATA shuffle532<>+0(SB)/8, $0x0000000600000000
-DATA shuffle532<>+8(SB)/8, $0x000000120000000c
-DATA shuffle532<>+16(SB)/8, $0x0000001e00000018
-DATA shuffle532<>+24(SB)/8, $0x0000000000000000
-DATA shuffle532<>+32(SB)/8, $0x0000000000000000
-DATA shuffle532<>+40(SB)/8, $0x0000000000000000
-DATA shuffle532<>+48(SB)/8, $0x0000000000000000
-DATA shuffle532<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle532<>(SB), RODATA|NOPTR, $64
+DATA shuffle588<>+0(SB)/8, $0x0000000600000000
+DATA shuffle588<>+8(SB)/8, $0x000000120000000c
+DATA shuffle588<>+16(SB)/8, $0x0000001e00000018
+DATA shuffle588<>+24(SB)/8, $0x0000000000000000
+DATA shuffle588<>+32(SB)/8, $0x0000000000000000
+DATA shuffle588<>+40(SB)/8, $0x0000000000000000
+DATA shuffle588<>+48(SB)/8, $0x0000000000000000
+DATA shuffle588<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle588<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle533<>+0(SB)/8, $0x0000000100000000
-DATA shuffle533<>+8(SB)/8, $0x0000000300000002
-DATA shuffle533<>+16(SB)/8, $0x0000000500000004
-DATA shuffle533<>+24(SB)/8, $0x0000000700000006
-DATA shuffle533<>+32(SB)/8, $0x0000001600000010
-DATA shuffle533<>+40(SB)/8, $0x0000000b0000001c
-DATA shuffle533<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle533<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle533<>(SB), RODATA|NOPTR, $64
+DATA shuffle589<>+0(SB)/8, $0x0000000100000000
+DATA shuffle589<>+8(SB)/8, $0x0000000300000002
+DATA shuffle589<>+16(SB)/8, $0x0000000500000004
+DATA shuffle589<>+24(SB)/8, $0x0000000700000006
+DATA shuffle589<>+32(SB)/8, $0x0000001600000010
+DATA shuffle589<>+40(SB)/8, $0x0000000b0000001c
+DATA shuffle589<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle589<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle589<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle534<>+0(SB)/8, $0x0000000100000000
-DATA shuffle534<>+8(SB)/8, $0x0000000300000002
-DATA shuffle534<>+16(SB)/8, $0x0000000500000004
-DATA shuffle534<>+24(SB)/8, $0x0000000700000006
-DATA shuffle534<>+32(SB)/8, $0x0000000900000008
-DATA shuffle534<>+40(SB)/8, $0x000000120000000a
-DATA shuffle534<>+48(SB)/8, $0x0000001e00000018
-DATA shuffle534<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle534<>(SB), RODATA|NOPTR, $64
+DATA shuffle590<>+0(SB)/8, $0x0000000100000000
+DATA shuffle590<>+8(SB)/8, $0x0000000300000002
+DATA shuffle590<>+16(SB)/8, $0x0000000500000004
+DATA shuffle590<>+24(SB)/8, $0x0000000700000006
+DATA shuffle590<>+32(SB)/8, $0x0000000900000008
+DATA shuffle590<>+40(SB)/8, $0x000000120000000a
+DATA shuffle590<>+48(SB)/8, $0x0000001e00000018
+DATA shuffle590<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle590<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle535<>+0(SB)/8, $0x0000000100000000
-DATA shuffle535<>+8(SB)/8, $0x0000000300000002
-DATA shuffle535<>+16(SB)/8, $0x0000000500000004
-DATA shuffle535<>+24(SB)/8, $0x0000001a00000014
-DATA shuffle535<>+32(SB)/8, $0x0000000900000008
-DATA shuffle535<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle535<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle535<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle535<>(SB), RODATA|NOPTR, $64
+DATA shuffle591<>+0(SB)/8, $0x0000000100000000
+DATA shuffle591<>+8(SB)/8, $0x0000000300000002
+DATA shuffle591<>+16(SB)/8, $0x0000000500000004
+DATA shuffle591<>+24(SB)/8, $0x0000001a00000014
+DATA shuffle591<>+32(SB)/8, $0x0000000900000008
+DATA shuffle591<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle591<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle591<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle591<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle536<>+0(SB)/8, $0x0000000100000000
-DATA shuffle536<>+8(SB)/8, $0x0000000300000002
-DATA shuffle536<>+16(SB)/8, $0x0000000500000004
-DATA shuffle536<>+24(SB)/8, $0x0000000700000006
-DATA shuffle536<>+32(SB)/8, $0x0000000900000008
-DATA shuffle536<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle536<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle536<>+56(SB)/8, $0x0000001a00000014
-GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
+DATA shuffle592<>+0(SB)/8, $0x0000000100000000
+DATA shuffle592<>+8(SB)/8, $0x0000000300000002
+DATA shuffle592<>+16(SB)/8, $0x0000000500000004
+DATA shuffle592<>+24(SB)/8, $0x0000000700000006
+DATA shuffle592<>+32(SB)/8, $0x0000000900000008
+DATA shuffle592<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle592<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle592<>+56(SB)/8, $0x0000001a00000014
+GLOBL shuffle592<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle537<>+0(SB)/8, $0x0000000700000001
-DATA shuffle537<>+8(SB)/8, $0x000000130000000d
-DATA shuffle537<>+16(SB)/8, $0x0000001f00000019
-DATA shuffle537<>+24(SB)/8, $0x0000000000000000
-DATA shuffle537<>+32(SB)/8, $0x0000000000000000
-DATA shuffle537<>+40(SB)/8, $0x0000000000000000
-DATA shuffle537<>+48(SB)/8, $0x0000000000000000
-DATA shuffle537<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle537<>(SB), RODATA|NOPTR, $64
+DATA shuffle593<>+0(SB)/8, $0x0000000700000001
+DATA shuffle593<>+8(SB)/8, $0x000000130000000d
+DATA shuffle593<>+16(SB)/8, $0x0000001f00000019
+DATA shuffle593<>+24(SB)/8, $0x0000000000000000
+DATA shuffle593<>+32(SB)/8, $0x0000000000000000
+DATA shuffle593<>+40(SB)/8, $0x0000000000000000
+DATA shuffle593<>+48(SB)/8, $0x0000000000000000
+DATA shuffle593<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle593<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle538<>+0(SB)/8, $0x0000000100000000
-DATA shuffle538<>+8(SB)/8, $0x0000000300000002
-DATA shuffle538<>+16(SB)/8, $0x0000000500000004
-DATA shuffle538<>+24(SB)/8, $0x0000000700000006
-DATA shuffle538<>+32(SB)/8, $0x0000001700000011
-DATA shuffle538<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle538<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle538<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle538<>(SB), RODATA|NOPTR, $64
+DATA shuffle594<>+0(SB)/8, $0x0000000100000000
+DATA shuffle594<>+8(SB)/8, $0x0000000300000002
+DATA shuffle594<>+16(SB)/8, $0x0000000500000004
+DATA shuffle594<>+24(SB)/8, $0x0000000700000006
+DATA shuffle594<>+32(SB)/8, $0x0000001700000011
+DATA shuffle594<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle594<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle594<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle594<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle539<>+0(SB)/8, $0x0000000100000000
-DATA shuffle539<>+8(SB)/8, $0x0000000300000002
-DATA shuffle539<>+16(SB)/8, $0x0000000500000004
-DATA shuffle539<>+24(SB)/8, $0x0000000700000006
-DATA shuffle539<>+32(SB)/8, $0x0000000900000008
-DATA shuffle539<>+40(SB)/8, $0x000000130000000a
-DATA shuffle539<>+48(SB)/8, $0x0000001f00000019
-DATA shuffle539<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
+DATA shuffle595<>+0(SB)/8, $0x0000000100000000
+DATA shuffle595<>+8(SB)/8, $0x0000000300000002
+DATA shuffle595<>+16(SB)/8, $0x0000000500000004
+DATA shuffle595<>+24(SB)/8, $0x0000000700000006
+DATA shuffle595<>+32(SB)/8, $0x0000000900000008
+DATA shuffle595<>+40(SB)/8, $0x000000130000000a
+DATA shuffle595<>+48(SB)/8, $0x0000001f00000019
+DATA shuffle595<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle595<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle540<>+0(SB)/8, $0x0000000100000000
-DATA shuffle540<>+8(SB)/8, $0x0000000300000002
-DATA shuffle540<>+16(SB)/8, $0x0000000500000004
-DATA shuffle540<>+24(SB)/8, $0x0000001b00000015
-DATA shuffle540<>+32(SB)/8, $0x0000000900000008
-DATA shuffle540<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle540<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle540<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle540<>(SB), RODATA|NOPTR, $64
+DATA shuffle596<>+0(SB)/8, $0x0000000100000000
+DATA shuffle596<>+8(SB)/8, $0x0000000300000002
+DATA shuffle596<>+16(SB)/8, $0x0000000500000004
+DATA shuffle596<>+24(SB)/8, $0x0000001b00000015
+DATA shuffle596<>+32(SB)/8, $0x0000000900000008
+DATA shuffle596<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle596<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle596<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle596<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle541<>+0(SB)/8, $0x0000000100000000
-DATA shuffle541<>+8(SB)/8, $0x0000000300000002
-DATA shuffle541<>+16(SB)/8, $0x0000000500000004
-DATA shuffle541<>+24(SB)/8, $0x0000000700000006
-DATA shuffle541<>+32(SB)/8, $0x0000000900000008
-DATA shuffle541<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle541<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle541<>+56(SB)/8, $0x0000001b00000015
-GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
+DATA shuffle597<>+0(SB)/8, $0x0000000100000000
+DATA shuffle597<>+8(SB)/8, $0x0000000300000002
+DATA shuffle597<>+16(SB)/8, $0x0000000500000004
+DATA shuffle597<>+24(SB)/8, $0x0000000700000006
+DATA shuffle597<>+32(SB)/8, $0x0000000900000008
+DATA shuffle597<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle597<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle597<>+56(SB)/8, $0x0000001b00000015
+GLOBL shuffle597<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle542<>+0(SB)/8, $0x0000000800000002
-DATA shuffle542<>+8(SB)/8, $0x000000000000000e
-DATA shuffle542<>+16(SB)/8, $0x0000001000000000
-DATA shuffle542<>+24(SB)/8, $0x0000001c00000016
-DATA shuffle542<>+32(SB)/8, $0x0000000000000000
-DATA shuffle542<>+40(SB)/8, $0x0000000000000000
-DATA shuffle542<>+48(SB)/8, $0x0000000000000000
-DATA shuffle542<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
+DATA shuffle598<>+0(SB)/8, $0x0000000800000002
+DATA shuffle598<>+8(SB)/8, $0x000000000000000e
+DATA shuffle598<>+16(SB)/8, $0x0000001000000000
+DATA shuffle598<>+24(SB)/8, $0x0000001c00000016
+DATA shuffle598<>+32(SB)/8, $0x0000000000000000
+DATA shuffle598<>+40(SB)/8, $0x0000000000000000
+DATA shuffle598<>+48(SB)/8, $0x0000000000000000
+DATA shuffle598<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle598<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle543<>+0(SB)/8, $0x0000000100000000
-DATA shuffle543<>+8(SB)/8, $0x0000000300000002
-DATA shuffle543<>+16(SB)/8, $0x0000000500000004
-DATA shuffle543<>+24(SB)/8, $0x0000000700000006
-DATA shuffle543<>+32(SB)/8, $0x0000001800000012
-DATA shuffle543<>+40(SB)/8, $0x0000000b0000001e
-DATA shuffle543<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle543<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
+DATA shuffle599<>+0(SB)/8, $0x0000000100000000
+DATA shuffle599<>+8(SB)/8, $0x0000000300000002
+DATA shuffle599<>+16(SB)/8, $0x0000000500000004
+DATA shuffle599<>+24(SB)/8, $0x0000000700000006
+DATA shuffle599<>+32(SB)/8, $0x0000001800000012
+DATA shuffle599<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle599<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle599<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle599<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle544<>+0(SB)/8, $0x0000000100000000
-DATA shuffle544<>+8(SB)/8, $0x0000000300000002
-DATA shuffle544<>+16(SB)/8, $0x0000000500000004
-DATA shuffle544<>+24(SB)/8, $0x0000000700000006
-DATA shuffle544<>+32(SB)/8, $0x0000000900000008
-DATA shuffle544<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle544<>+48(SB)/8, $0x000000100000000c
-DATA shuffle544<>+56(SB)/8, $0x0000001c00000016
-GLOBL shuffle544<>(SB), RODATA|NOPTR, $64
+DATA shuffle600<>+0(SB)/8, $0x0000000100000000
+DATA shuffle600<>+8(SB)/8, $0x0000000300000002
+DATA shuffle600<>+16(SB)/8, $0x0000000500000004
+DATA shuffle600<>+24(SB)/8, $0x0000000700000006
+DATA shuffle600<>+32(SB)/8, $0x0000000900000008
+DATA shuffle600<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle600<>+48(SB)/8, $0x000000100000000c
+DATA shuffle600<>+56(SB)/8, $0x0000001c00000016
+GLOBL shuffle600<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle545<>+0(SB)/8, $0x0000000100000000
-DATA shuffle545<>+8(SB)/8, $0x0000001400000002
-DATA shuffle545<>+16(SB)/8, $0x000000050000001a
-DATA shuffle545<>+24(SB)/8, $0x0000000700000006
-DATA shuffle545<>+32(SB)/8, $0x0000000900000008
-DATA shuffle545<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle545<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle545<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle545<>(SB), RODATA|NOPTR, $64
+DATA shuffle601<>+0(SB)/8, $0x0000000100000000
+DATA shuffle601<>+8(SB)/8, $0x0000001400000002
+DATA shuffle601<>+16(SB)/8, $0x000000050000001a
+DATA shuffle601<>+24(SB)/8, $0x0000000700000006
+DATA shuffle601<>+32(SB)/8, $0x0000000900000008
+DATA shuffle601<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle601<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle601<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle601<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle546<>+0(SB)/8, $0x0000000100000000
-DATA shuffle546<>+8(SB)/8, $0x0000000300000002
-DATA shuffle546<>+16(SB)/8, $0x0000000500000004
-DATA shuffle546<>+24(SB)/8, $0x0000000700000006
-DATA shuffle546<>+32(SB)/8, $0x0000000900000008
-DATA shuffle546<>+40(SB)/8, $0x000000140000000a
-DATA shuffle546<>+48(SB)/8, $0x0000000d0000001a
-DATA shuffle546<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
+DATA shuffle602<>+0(SB)/8, $0x0000000100000000
+DATA shuffle602<>+8(SB)/8, $0x0000000300000002
+DATA shuffle602<>+16(SB)/8, $0x0000000500000004
+DATA shuffle602<>+24(SB)/8, $0x0000000700000006
+DATA shuffle602<>+32(SB)/8, $0x0000000900000008
+DATA shuffle602<>+40(SB)/8, $0x000000140000000a
+DATA shuffle602<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle602<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle602<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle547<>+0(SB)/8, $0x0000000900000003
-DATA shuffle547<>+8(SB)/8, $0x000000000000000f
-DATA shuffle547<>+16(SB)/8, $0x0000001100000000
-DATA shuffle547<>+24(SB)/8, $0x0000001d00000017
-DATA shuffle547<>+32(SB)/8, $0x0000000000000000
-DATA shuffle547<>+40(SB)/8, $0x0000000000000000
-DATA shuffle547<>+48(SB)/8, $0x0000000000000000
-DATA shuffle547<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle547<>(SB), RODATA|NOPTR, $64
+DATA shuffle603<>+0(SB)/8, $0x0000000900000003
+DATA shuffle603<>+8(SB)/8, $0x000000000000000f
+DATA shuffle603<>+16(SB)/8, $0x0000001100000000
+DATA shuffle603<>+24(SB)/8, $0x0000001d00000017
+DATA shuffle603<>+32(SB)/8, $0x0000000000000000
+DATA shuffle603<>+40(SB)/8, $0x0000000000000000
+DATA shuffle603<>+48(SB)/8, $0x0000000000000000
+DATA shuffle603<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle603<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle548<>+0(SB)/8, $0x0000000100000000
-DATA shuffle548<>+8(SB)/8, $0x0000000300000002
-DATA shuffle548<>+16(SB)/8, $0x0000000500000004
-DATA shuffle548<>+24(SB)/8, $0x0000000700000006
-DATA shuffle548<>+32(SB)/8, $0x0000001900000013
-DATA shuffle548<>+40(SB)/8, $0x0000000b0000001f
-DATA shuffle548<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle548<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle548<>(SB), RODATA|NOPTR, $64
+DATA shuffle604<>+0(SB)/8, $0x0000000100000000
+DATA shuffle604<>+8(SB)/8, $0x0000000300000002
+DATA shuffle604<>+16(SB)/8, $0x0000000500000004
+DATA shuffle604<>+24(SB)/8, $0x0000000700000006
+DATA shuffle604<>+32(SB)/8, $0x0000001900000013
+DATA shuffle604<>+40(SB)/8, $0x0000000b0000001f
+DATA shuffle604<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle604<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle604<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle549<>+0(SB)/8, $0x0000000100000000
-DATA shuffle549<>+8(SB)/8, $0x0000000300000002
-DATA shuffle549<>+16(SB)/8, $0x0000000500000004
-DATA shuffle549<>+24(SB)/8, $0x0000000700000006
-DATA shuffle549<>+32(SB)/8, $0x0000000900000008
-DATA shuffle549<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle549<>+48(SB)/8, $0x000000110000000c
-DATA shuffle549<>+56(SB)/8, $0x0000001d00000017
-GLOBL shuffle549<>(SB), RODATA|NOPTR, $64
+DATA shuffle605<>+0(SB)/8, $0x0000000100000000
+DATA shuffle605<>+8(SB)/8, $0x0000000300000002
+DATA shuffle605<>+16(SB)/8, $0x0000000500000004
+DATA shuffle605<>+24(SB)/8, $0x0000000700000006
+DATA shuffle605<>+32(SB)/8, $0x0000000900000008
+DATA shuffle605<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle605<>+48(SB)/8, $0x000000110000000c
+DATA shuffle605<>+56(SB)/8, $0x0000001d00000017
+GLOBL shuffle605<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle550<>+0(SB)/8, $0x0000000100000000
-DATA shuffle550<>+8(SB)/8, $0x0000001500000002
-DATA shuffle550<>+16(SB)/8, $0x000000050000001b
-DATA shuffle550<>+24(SB)/8, $0x0000000700000006
-DATA shuffle550<>+32(SB)/8, $0x0000000900000008
-DATA shuffle550<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle550<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle550<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle550<>(SB), RODATA|NOPTR, $64
+DATA shuffle606<>+0(SB)/8, $0x0000000100000000
+DATA shuffle606<>+8(SB)/8, $0x0000001500000002
+DATA shuffle606<>+16(SB)/8, $0x000000050000001b
+DATA shuffle606<>+24(SB)/8, $0x0000000700000006
+DATA shuffle606<>+32(SB)/8, $0x0000000900000008
+DATA shuffle606<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle606<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle606<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle606<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle551<>+0(SB)/8, $0x0000000100000000
-DATA shuffle551<>+8(SB)/8, $0x0000000300000002
-DATA shuffle551<>+16(SB)/8, $0x0000000500000004
-DATA shuffle551<>+24(SB)/8, $0x0000000700000006
-DATA shuffle551<>+32(SB)/8, $0x0000000900000008
-DATA shuffle551<>+40(SB)/8, $0x000000150000000a
-DATA shuffle551<>+48(SB)/8, $0x0000000d0000001b
-DATA shuffle551<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle551<>(SB), RODATA|NOPTR, $64
+DATA shuffle607<>+0(SB)/8, $0x0000000100000000
+DATA shuffle607<>+8(SB)/8, $0x0000000300000002
+DATA shuffle607<>+16(SB)/8, $0x0000000500000004
+DATA shuffle607<>+24(SB)/8, $0x0000000700000006
+DATA shuffle607<>+32(SB)/8, $0x0000000900000008
+DATA shuffle607<>+40(SB)/8, $0x000000150000000a
+DATA shuffle607<>+48(SB)/8, $0x0000000d0000001b
+DATA shuffle607<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle607<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle552<>+0(SB)/8, $0x0000000000000000
-DATA shuffle552<>+8(SB)/8, $0x0000000600000000
-DATA shuffle552<>+16(SB)/8, $0x000000120000000c
-DATA shuffle552<>+24(SB)/8, $0x0000001e00000018
-DATA shuffle552<>+32(SB)/8, $0x0000000000000000
-DATA shuffle552<>+40(SB)/8, $0x0000000000000000
-DATA shuffle552<>+48(SB)/8, $0x0000000000000000
-DATA shuffle552<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle552<>(SB), RODATA|NOPTR, $64
+DATA shuffle608<>+0(SB)/8, $0x0000000000000000
+DATA shuffle608<>+8(SB)/8, $0x0000000600000000
+DATA shuffle608<>+16(SB)/8, $0x000000120000000c
+DATA shuffle608<>+24(SB)/8, $0x0000001e00000018
+DATA shuffle608<>+32(SB)/8, $0x0000000000000000
+DATA shuffle608<>+40(SB)/8, $0x0000000000000000
+DATA shuffle608<>+48(SB)/8, $0x0000000000000000
+DATA shuffle608<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle608<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle553<>+0(SB)/8, $0x0000000100000000
-DATA shuffle553<>+8(SB)/8, $0x0000000300000002
-DATA shuffle553<>+16(SB)/8, $0x0000000500000004
-DATA shuffle553<>+24(SB)/8, $0x0000000700000006
-DATA shuffle553<>+32(SB)/8, $0x0000000900000008
-DATA shuffle553<>+40(SB)/8, $0x0000001600000010
-DATA shuffle553<>+48(SB)/8, $0x0000000d0000001c
-DATA shuffle553<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle553<>(SB), RODATA|NOPTR, $64
+DATA shuffle609<>+0(SB)/8, $0x0000000100000000
+DATA shuffle609<>+8(SB)/8, $0x0000000300000002
+DATA shuffle609<>+16(SB)/8, $0x0000000500000004
+DATA shuffle609<>+24(SB)/8, $0x0000000700000006
+DATA shuffle609<>+32(SB)/8, $0x0000000900000008
+DATA shuffle609<>+40(SB)/8, $0x0000001600000010
+DATA shuffle609<>+48(SB)/8, $0x0000000d0000001c
+DATA shuffle609<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle554<>+0(SB)/8, $0x0000000100000000
-DATA shuffle554<>+8(SB)/8, $0x0000000300000002
-DATA shuffle554<>+16(SB)/8, $0x0000000500000004
-DATA shuffle554<>+24(SB)/8, $0x0000000700000006
-DATA shuffle554<>+32(SB)/8, $0x0000000900000008
-DATA shuffle554<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle554<>+48(SB)/8, $0x000000120000000c
-DATA shuffle554<>+56(SB)/8, $0x0000001e00000018
-GLOBL shuffle554<>(SB), RODATA|NOPTR, $64
+DATA shuffle610<>+0(SB)/8, $0x0000000100000000
+DATA shuffle610<>+8(SB)/8, $0x0000000300000002
+DATA shuffle610<>+16(SB)/8, $0x0000000500000004
+DATA shuffle610<>+24(SB)/8, $0x0000000700000006
+DATA shuffle610<>+32(SB)/8, $0x0000000900000008
+DATA shuffle610<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle610<>+48(SB)/8, $0x000000120000000c
+DATA shuffle610<>+56(SB)/8, $0x0000001e00000018
+GLOBL shuffle610<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle555<>+0(SB)/8, $0x0000001a00000014
-DATA shuffle555<>+8(SB)/8, $0x0000000300000002
-DATA shuffle555<>+16(SB)/8, $0x0000000500000004
-DATA shuffle555<>+24(SB)/8, $0x0000000700000006
-DATA shuffle555<>+32(SB)/8, $0x0000000900000008
-DATA shuffle555<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle555<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle555<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle555<>(SB), RODATA|NOPTR, $64
+DATA shuffle611<>+0(SB)/8, $0x0000001a00000014
+DATA shuffle611<>+8(SB)/8, $0x0000000300000002
+DATA shuffle611<>+16(SB)/8, $0x0000000500000004
+DATA shuffle611<>+24(SB)/8, $0x0000000700000006
+DATA shuffle611<>+32(SB)/8, $0x0000000900000008
+DATA shuffle611<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle611<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle611<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle556<>+0(SB)/8, $0x0000000100000000
-DATA shuffle556<>+8(SB)/8, $0x0000000300000002
-DATA shuffle556<>+16(SB)/8, $0x0000000500000004
-DATA shuffle556<>+24(SB)/8, $0x0000000700000006
-DATA shuffle556<>+32(SB)/8, $0x0000001a00000014
-DATA shuffle556<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle556<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle556<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle556<>(SB), RODATA|NOPTR, $64
+DATA shuffle612<>+0(SB)/8, $0x0000000100000000
+DATA shuffle612<>+8(SB)/8, $0x0000000300000002
+DATA shuffle612<>+16(SB)/8, $0x0000000500000004
+DATA shuffle612<>+24(SB)/8, $0x0000000700000006
+DATA shuffle612<>+32(SB)/8, $0x0000001a00000014
+DATA shuffle612<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle612<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle612<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle612<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle557<>+0(SB)/8, $0x0000000000000000
-DATA shuffle557<>+8(SB)/8, $0x0000000700000001
-DATA shuffle557<>+16(SB)/8, $0x000000130000000d
-DATA shuffle557<>+24(SB)/8, $0x0000001f00000019
-DATA shuffle557<>+32(SB)/8, $0x0000000000000000
-DATA shuffle557<>+40(SB)/8, $0x0000000000000000
-DATA shuffle557<>+48(SB)/8, $0x0000000000000000
-DATA shuffle557<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle557<>(SB), RODATA|NOPTR, $64
+DATA shuffle613<>+0(SB)/8, $0x0000000000000000
+DATA shuffle613<>+8(SB)/8, $0x0000000700000001
+DATA shuffle613<>+16(SB)/8, $0x000000130000000d
+DATA shuffle613<>+24(SB)/8, $0x0000001f00000019
+DATA shuffle613<>+32(SB)/8, $0x0000000000000000
+DATA shuffle613<>+40(SB)/8, $0x0000000000000000
+DATA shuffle613<>+48(SB)/8, $0x0000000000000000
+DATA shuffle613<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle613<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle558<>+0(SB)/8, $0x0000000100000000
-DATA shuffle558<>+8(SB)/8, $0x0000000300000002
-DATA shuffle558<>+16(SB)/8, $0x0000000500000004
-DATA shuffle558<>+24(SB)/8, $0x0000000700000006
-DATA shuffle558<>+32(SB)/8, $0x0000000900000008
-DATA shuffle558<>+40(SB)/8, $0x0000001700000011
-DATA shuffle558<>+48(SB)/8, $0x0000000d0000001d
-DATA shuffle558<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
+DATA shuffle614<>+0(SB)/8, $0x0000000100000000
+DATA shuffle614<>+8(SB)/8, $0x0000000300000002
+DATA shuffle614<>+16(SB)/8, $0x0000000500000004
+DATA shuffle614<>+24(SB)/8, $0x0000000700000006
+DATA shuffle614<>+32(SB)/8, $0x0000000900000008
+DATA shuffle614<>+40(SB)/8, $0x0000001700000011
+DATA shuffle614<>+48(SB)/8, $0x0000000d0000001d
+DATA shuffle614<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle614<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle559<>+0(SB)/8, $0x0000000100000000
-DATA shuffle559<>+8(SB)/8, $0x0000000300000002
-DATA shuffle559<>+16(SB)/8, $0x0000000500000004
-DATA shuffle559<>+24(SB)/8, $0x0000000700000006
-DATA shuffle559<>+32(SB)/8, $0x0000000900000008
-DATA shuffle559<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle559<>+48(SB)/8, $0x000000130000000c
-DATA shuffle559<>+56(SB)/8, $0x0000001f00000019
-GLOBL shuffle559<>(SB), RODATA|NOPTR, $64
+DATA shuffle615<>+0(SB)/8, $0x0000000100000000
+DATA shuffle615<>+8(SB)/8, $0x0000000300000002
+DATA shuffle615<>+16(SB)/8, $0x0000000500000004
+DATA shuffle615<>+24(SB)/8, $0x0000000700000006
+DATA shuffle615<>+32(SB)/8, $0x0000000900000008
+DATA shuffle615<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle615<>+48(SB)/8, $0x000000130000000c
+DATA shuffle615<>+56(SB)/8, $0x0000001f00000019
+GLOBL shuffle615<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle560<>+0(SB)/8, $0x0000001b00000015
-DATA shuffle560<>+8(SB)/8, $0x0000000300000002
-DATA shuffle560<>+16(SB)/8, $0x0000000500000004
-DATA shuffle560<>+24(SB)/8, $0x0000000700000006
-DATA shuffle560<>+32(SB)/8, $0x0000000900000008
-DATA shuffle560<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle560<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle560<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle560<>(SB), RODATA|NOPTR, $64
+DATA shuffle616<>+0(SB)/8, $0x0000001b00000015
+DATA shuffle616<>+8(SB)/8, $0x0000000300000002
+DATA shuffle616<>+16(SB)/8, $0x0000000500000004
+DATA shuffle616<>+24(SB)/8, $0x0000000700000006
+DATA shuffle616<>+32(SB)/8, $0x0000000900000008
+DATA shuffle616<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle616<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle616<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle561<>+0(SB)/8, $0x0000000100000000
-DATA shuffle561<>+8(SB)/8, $0x0000000300000002
-DATA shuffle561<>+16(SB)/8, $0x0000000500000004
-DATA shuffle561<>+24(SB)/8, $0x0000000700000006
-DATA shuffle561<>+32(SB)/8, $0x0000001b00000015
-DATA shuffle561<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle561<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle561<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle561<>(SB), RODATA|NOPTR, $64
+DATA shuffle617<>+0(SB)/8, $0x0000000100000000
+DATA shuffle617<>+8(SB)/8, $0x0000000300000002
+DATA shuffle617<>+16(SB)/8, $0x0000000500000004
+DATA shuffle617<>+24(SB)/8, $0x0000000700000006
+DATA shuffle617<>+32(SB)/8, $0x0000001b00000015
+DATA shuffle617<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle617<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle617<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle617<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -13143,28 +14108,28 @@ TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle562<>+0(SB), Z31; \
-	VMOVDQU64 shuffle563<>+0(SB), Z30; \
-	VMOVDQU64 shuffle564<>+0(SB), Z29; \
-	VMOVDQU64 shuffle565<>+0(SB), Z28; \
-	VMOVDQU64 shuffle566<>+0(SB), Z27; \
-	VMOVDQU64 shuffle567<>+0(SB), Z26; \
-	VMOVDQU64 shuffle568<>+0(SB), Z25; \
-	VMOVDQU64 shuffle569<>+0(SB), Z24; \
-	VMOVDQU64 shuffle570<>+0(SB), Z23; \
-	VMOVDQU64 shuffle571<>+0(SB), Z22; \
-	VMOVDQU64 shuffle572<>+0(SB), Z21; \
-	VMOVDQU64 shuffle573<>+0(SB), Z20; \
-	VMOVDQU64 shuffle574<>+0(SB), Z19; \
-group494: \
+	VMOVDQU64 shuffle618<>+0(SB), Z31; \
+	VMOVDQU64 shuffle619<>+0(SB), Z30; \
+	VMOVDQU64 shuffle620<>+0(SB), Z29; \
+	VMOVDQU64 shuffle621<>+0(SB), Z28; \
+	VMOVDQU64 shuffle622<>+0(SB), Z27; \
+	VMOVDQU64 shuffle623<>+0(SB), Z26; \
+	VMOVDQU64 shuffle624<>+0(SB), Z25; \
+	VMOVDQU64 shuffle625<>+0(SB), Z24; \
+	VMOVDQU64 shuffle626<>+0(SB), Z23; \
+	VMOVDQU64 shuffle627<>+0(SB), Z22; \
+	VMOVDQU64 shuffle628<>+0(SB), Z21; \
+	VMOVDQU64 shuffle629<>+0(SB), Z20; \
+	VMOVDQU64 shuffle630<>+0(SB), Z19; \
+group509: \
 	MOVQ rows+24(FP), R9; \
-row495: \
+row510: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last497; \
-chunks496: \
+	JB   last512; \
+chunks511: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x07, R10, R13; \
@@ -13242,155 +14207,155 @@ chunks496: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks496; \
-last497: \
+	JAE        chunks511; \
+last512: \
 	TESTQ R11, R11; \
-	JZ    rowdone498; \
+	JZ    rowdone513; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks496; \
-rowdone498: \
+	JMP   chunks511; \
+rowdone513: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row495; \
+	JNZ  row510; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group494; \
+	JNZ  group509; \
 	VZEROUPPER; \
 	RET
 	unzip7x2AVX512BW_body
 
-DATA shuffle562<>+0(SB)/8, $0xffff000000000000
-DATA shuffle562<>+8(SB)/8, $0x0000000000000000
-DATA shuffle562<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle562<>+24(SB)/8, $0x0000000000000000
-DATA shuffle562<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle562<>+40(SB)/8, $0x0000000000000000
-DATA shuffle562<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle562<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle562<>(SB), RODATA|NOPTR, $64
+DATA shuffle618<>+0(SB)/8, $0xffff000000000000
+DATA shuffle618<>+8(SB)/8, $0x0000000000000000
+DATA shuffle618<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle618<>+24(SB)/8, $0x0000000000000000
+DATA shuffle618<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle618<>+40(SB)/8, $0x0000000000000000
+DATA shuffle618<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle618<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle618<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle563<>+0(SB)/8, $0x0000000000000000
-DATA shuffle563<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle563<>+16(SB)/8, $0x0000000000000000
-DATA shuffle563<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle563<>+32(SB)/8, $0x0000000000000000
-DATA shuffle563<>+40(SB)/8, $0x000000000000ffff
-DATA shuffle563<>+48(SB)/8, $0xffff000000000000
-DATA shuffle563<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle563<>(SB), RODATA|NOPTR, $64
+DATA shuffle619<>+0(SB)/8, $0x0000000000000000
+DATA shuffle619<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle619<>+16(SB)/8, $0x0000000000000000
+DATA shuffle619<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle619<>+32(SB)/8, $0x0000000000000000
+DATA shuffle619<>+40(SB)/8, $0x000000000000ffff
+DATA shuffle619<>+48(SB)/8, $0xffff000000000000
+DATA shuffle619<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle619<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle564<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle564<>+8(SB)/8, $0x0000000000000000
-DATA shuffle564<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle564<>+24(SB)/8, $0x0000000000000000
-DATA shuffle564<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle564<>+40(SB)/8, $0xffff000000000000
-DATA shuffle564<>+48(SB)/8, $0x0000000000000000
-DATA shuffle564<>+56(SB)/8, $0x0000ffff00000000
-GLOBL shuffle564<>(SB), RODATA|NOPTR, $64
+DATA shuffle620<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle620<>+8(SB)/8, $0x0000000000000000
+DATA shuffle620<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle620<>+24(SB)/8, $0x0000000000000000
+DATA shuffle620<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle620<>+40(SB)/8, $0xffff000000000000
+DATA shuffle620<>+48(SB)/8, $0x0000000000000000
+DATA shuffle620<>+56(SB)/8, $0x0000ffff00000000
+GLOBL shuffle620<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle565<>+0(SB)/8, $0x0000000000000000
-DATA shuffle565<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle565<>+16(SB)/8, $0x0000000000000000
-DATA shuffle565<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle565<>+32(SB)/8, $0xffff000000000000
-DATA shuffle565<>+40(SB)/8, $0x0000000000000000
-DATA shuffle565<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle565<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle565<>(SB), RODATA|NOPTR, $64
+DATA shuffle621<>+0(SB)/8, $0x0000000000000000
+DATA shuffle621<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle621<>+16(SB)/8, $0x0000000000000000
+DATA shuffle621<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle621<>+32(SB)/8, $0xffff000000000000
+DATA shuffle621<>+40(SB)/8, $0x0000000000000000
+DATA shuffle621<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle621<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle621<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle566<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle566<>+8(SB)/8, $0x0000000000000000
-DATA shuffle566<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle566<>+24(SB)/8, $0xffff000000000000
-DATA shuffle566<>+32(SB)/8, $0x0000000000000000
-DATA shuffle566<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle566<>+48(SB)/8, $0x0000000000000000
-DATA shuffle566<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle566<>(SB), RODATA|NOPTR, $64
+DATA shuffle622<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle622<>+8(SB)/8, $0x0000000000000000
+DATA shuffle622<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle622<>+24(SB)/8, $0xffff000000000000
+DATA shuffle622<>+32(SB)/8, $0x0000000000000000
+DATA shuffle622<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle622<>+48(SB)/8, $0x0000000000000000
+DATA shuffle622<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle622<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle567<>+0(SB)/8, $0x0000000000000000
-DATA shuffle567<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle567<>+16(SB)/8, $0xffff000000000000
-DATA shuffle567<>+24(SB)/8, $0x0000000000000000
-DATA shuffle567<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle567<>+40(SB)/8, $0x0000000000000000
-DATA shuffle567<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle567<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle567<>(SB), RODATA|NOPTR, $64
+DATA shuffle623<>+0(SB)/8, $0x0000000000000000
+DATA shuffle623<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle623<>+16(SB)/8, $0xffff000000000000
+DATA shuffle623<>+24(SB)/8, $0x0000000000000000
+DATA shuffle623<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle623<>+40(SB)/8, $0x0000000000000000
+DATA shuffle623<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle623<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle623<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle568<>+0(SB)/8, $0x0015000e00070000
-DATA shuffle568<>+8(SB)/8, $0x0011000a0003001c
-DATA shuffle568<>+16(SB)/8, $0x000d0006001f0018
-DATA shuffle568<>+24(SB)/8, $0x00090002001b0014
-DATA shuffle568<>+32(SB)/8, $0x0005001e00170010
-DATA shuffle568<>+40(SB)/8, $0x0001001a0013000c
-DATA shuffle568<>+48(SB)/8, $0x001d0016000f0008
-DATA shuffle568<>+56(SB)/8, $0x00190012000b0004
-GLOBL shuffle568<>(SB), RODATA|NOPTR, $64
+DATA shuffle624<>+0(SB)/8, $0x0015000e00070000
+DATA shuffle624<>+8(SB)/8, $0x0011000a0003001c
+DATA shuffle624<>+16(SB)/8, $0x000d0006001f0018
+DATA shuffle624<>+24(SB)/8, $0x00090002001b0014
+DATA shuffle624<>+32(SB)/8, $0x0005001e00170010
+DATA shuffle624<>+40(SB)/8, $0x0001001a0013000c
+DATA shuffle624<>+48(SB)/8, $0x001d0016000f0008
+DATA shuffle624<>+56(SB)/8, $0x00190012000b0004
+GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle569<>+0(SB)/8, $0x0016000f00080001
-DATA shuffle569<>+8(SB)/8, $0x0012000b0004001d
-DATA shuffle569<>+16(SB)/8, $0x000e000700000019
-DATA shuffle569<>+24(SB)/8, $0x000a0003001c0015
-DATA shuffle569<>+32(SB)/8, $0x0006001f00180011
-DATA shuffle569<>+40(SB)/8, $0x0002001b0014000d
-DATA shuffle569<>+48(SB)/8, $0x001e001700100009
-DATA shuffle569<>+56(SB)/8, $0x001a0013000c0005
-GLOBL shuffle569<>(SB), RODATA|NOPTR, $64
+DATA shuffle625<>+0(SB)/8, $0x0016000f00080001
+DATA shuffle625<>+8(SB)/8, $0x0012000b0004001d
+DATA shuffle625<>+16(SB)/8, $0x000e000700000019
+DATA shuffle625<>+24(SB)/8, $0x000a0003001c0015
+DATA shuffle625<>+32(SB)/8, $0x0006001f00180011
+DATA shuffle625<>+40(SB)/8, $0x0002001b0014000d
+DATA shuffle625<>+48(SB)/8, $0x001e001700100009
+DATA shuffle625<>+56(SB)/8, $0x001a0013000c0005
+GLOBL shuffle625<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle570<>+0(SB)/8, $0x0017001000090002
-DATA shuffle570<>+8(SB)/8, $0x0013000c0005001e
-DATA shuffle570<>+16(SB)/8, $0x000f00080001001a
-DATA shuffle570<>+24(SB)/8, $0x000b0004001d0016
-DATA shuffle570<>+32(SB)/8, $0x0007000000190012
-DATA shuffle570<>+40(SB)/8, $0x0003001c0015000e
-DATA shuffle570<>+48(SB)/8, $0x001f00180011000a
-DATA shuffle570<>+56(SB)/8, $0x001b0014000d0006
-GLOBL shuffle570<>(SB), RODATA|NOPTR, $64
+DATA shuffle626<>+0(SB)/8, $0x0017001000090002
+DATA shuffle626<>+8(SB)/8, $0x0013000c0005001e
+DATA shuffle626<>+16(SB)/8, $0x000f00080001001a
+DATA shuffle626<>+24(SB)/8, $0x000b0004001d0016
+DATA shuffle626<>+32(SB)/8, $0x0007000000190012
+DATA shuffle626<>+40(SB)/8, $0x0003001c0015000e
+DATA shuffle626<>+48(SB)/8, $0x001f00180011000a
+DATA shuffle626<>+56(SB)/8, $0x001b0014000d0006
+GLOBL shuffle626<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle571<>+0(SB)/8, $0x00180011000a0003
-DATA shuffle571<>+8(SB)/8, $0x0014000d0006001f
-DATA shuffle571<>+16(SB)/8, $0x001000090002001b
-DATA shuffle571<>+24(SB)/8, $0x000c0005001e0017
-DATA shuffle571<>+32(SB)/8, $0x00080001001a0013
-DATA shuffle571<>+40(SB)/8, $0x0004001d0016000f
-DATA shuffle571<>+48(SB)/8, $0x000000190012000b
-DATA shuffle571<>+56(SB)/8, $0x001c0015000e0007
-GLOBL shuffle571<>(SB), RODATA|NOPTR, $64
+DATA shuffle627<>+0(SB)/8, $0x00180011000a0003
+DATA shuffle627<>+8(SB)/8, $0x0014000d0006001f
+DATA shuffle627<>+16(SB)/8, $0x001000090002001b
+DATA shuffle627<>+24(SB)/8, $0x000c0005001e0017
+DATA shuffle627<>+32(SB)/8, $0x00080001001a0013
+DATA shuffle627<>+40(SB)/8, $0x0004001d0016000f
+DATA shuffle627<>+48(SB)/8, $0x000000190012000b
+DATA shuffle627<>+56(SB)/8, $0x001c0015000e0007
+GLOBL shuffle627<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle572<>+0(SB)/8, $0x00190012000b0004
-DATA shuffle572<>+8(SB)/8, $0x0015000e00070000
-DATA shuffle572<>+16(SB)/8, $0x0011000a0003001c
-DATA shuffle572<>+24(SB)/8, $0x000d0006001f0018
-DATA shuffle572<>+32(SB)/8, $0x00090002001b0014
-DATA shuffle572<>+40(SB)/8, $0x0005001e00170010
-DATA shuffle572<>+48(SB)/8, $0x0001001a0013000c
-DATA shuffle572<>+56(SB)/8, $0x001d0016000f0008
-GLOBL shuffle572<>(SB), RODATA|NOPTR, $64
+DATA shuffle628<>+0(SB)/8, $0x00190012000b0004
+DATA shuffle628<>+8(SB)/8, $0x0015000e00070000
+DATA shuffle628<>+16(SB)/8, $0x0011000a0003001c
+DATA shuffle628<>+24(SB)/8, $0x000d0006001f0018
+DATA shuffle628<>+32(SB)/8, $0x00090002001b0014
+DATA shuffle628<>+40(SB)/8, $0x0005001e00170010
+DATA shuffle628<>+48(SB)/8, $0x0001001a0013000c
+DATA shuffle628<>+56(SB)/8, $0x001d0016000f0008
+GLOBL shuffle628<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle573<>+0(SB)/8, $0x001a0013000c0005
-DATA shuffle573<>+8(SB)/8, $0x0016000f00080001
-DATA shuffle573<>+16(SB)/8, $0x0012000b0004001d
-DATA shuffle573<>+24(SB)/8, $0x000e000700000019
-DATA shuffle573<>+32(SB)/8, $0x000a0003001c0015
-DATA shuffle573<>+40(SB)/8, $0x0006001f00180011
-DATA shuffle573<>+48(SB)/8, $0x0002001b0014000d
-DATA shuffle573<>+56(SB)/8, $0x001e001700100009
-GLOBL shuffle573<>(SB), RODATA|NOPTR, $64
+DATA shuffle629<>+0(SB)/8, $0x001a0013000c0005
+DATA shuffle629<>+8(SB)/8, $0x0016000f00080001
+DATA shuffle629<>+16(SB)/8, $0x0012000b0004001d
+DATA shuffle629<>+24(SB)/8, $0x000e000700000019
+DATA shuffle629<>+32(SB)/8, $0x000a0003001c0015
+DATA shuffle629<>+40(SB)/8, $0x0006001f00180011
+DATA shuffle629<>+48(SB)/8, $0x0002001b0014000d
+DATA shuffle629<>+56(SB)/8, $0x001e001700100009
+GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle574<>+0(SB)/8, $0x001b0014000d0006
-DATA shuffle574<>+8(SB)/8, $0x0017001000090002
-DATA shuffle574<>+16(SB)/8, $0x0013000c0005001e
-DATA shuffle574<>+24(SB)/8, $0x000f00080001001a
-DATA shuffle574<>+32(SB)/8, $0x000b0004001d0016
-DATA shuffle574<>+40(SB)/8, $0x0007000000190012
-DATA shuffle574<>+48(SB)/8, $0x0003001c0015000e
-DATA shuffle574<>+56(SB)/8, $0x001f00180011000a
-GLOBL shuffle574<>(SB), RODATA|NOPTR, $64
+DATA shuffle630<>+0(SB)/8, $0x001b0014000d0006
+DATA shuffle630<>+8(SB)/8, $0x0017001000090002
+DATA shuffle630<>+16(SB)/8, $0x0013000c0005001e
+DATA shuffle630<>+24(SB)/8, $0x000f00080001001a
+DATA shuffle630<>+32(SB)/8, $0x000b0004001d0016
+DATA shuffle630<>+40(SB)/8, $0x0007000000190012
+DATA shuffle630<>+48(SB)/8, $0x0003001c0015000e
+DATA shuffle630<>+56(SB)/8, $0x001f00180011000a
+GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
@@ -13403,28 +14368,28 @@ TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle575<>+0(SB), Z31; \
-	VMOVDQU64 shuffle576<>+0(SB), Z30; \
-	VMOVDQU64 shuffle577<>+0(SB), Z29; \
-	VMOVDQU64 shuffle578<>+0(SB), Z28; \
-	VMOVDQU64 shuffle579<>+0(SB), Z27; \
-	VMOVDQU64 shuffle580<>+0(SB), Z26; \
-	VMOVDQU64 shuffle581<>+0(SB), Z25; \
-	VMOVDQU64 shuffle582<>+0(SB), Z24; \
-	VMOVDQU64 shuffle583<>+0(SB), Z23; \
-	VMOVDQU64 shuffle584<>+0(SB), Z22; \
-	VMOVDQU64 shuffle585<>+0(SB), Z21; \
-	VMOVDQU64 shuffle586<>+0(SB), Z20; \
-	VMOVDQU64 shuffle587<>+0(SB), Z19; \
-group499: \
+	VMOVDQU64 shuffle631<>+0(SB), Z31; \
+	VMOVDQU64 shuffle632<>+0(SB), Z30; \
+	VMOVDQU64 shuffle633<>+0(SB), Z29; \
+	VMOVDQU64 shuffle634<>+0(SB), Z28; \
+	VMOVDQU64 shuffle635<>+0(SB), Z27; \
+	VMOVDQU64 shuffle636<>+0(SB), Z26; \
+	VMOVDQU64 shuffle637<>+0(SB), Z25; \
+	VMOVDQU64 shuffle638<>+0(SB), Z24; \
+	VMOVDQU64 shuffle639<>+0(SB), Z23; \
+	VMOVDQU64 shuffle640<>+0(SB), Z22; \
+	VMOVDQU64 shuffle641<>+0(SB), Z21; \
+	VMOVDQU64 shuffle642<>+0(SB), Z20; \
+	VMOVDQU64 shuffle643<>+0(SB), Z19; \
+group514: \
 	MOVQ rows+24(FP), R9; \
-row500: \
+row515: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last502; \
-chunks501: \
+	JB   last517; \
+chunks516: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x07, R10, R13; \
@@ -13502,473 +14467,7 @@ chunks501: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks501; \
-last502: \
-	TESTQ R11, R11; \
-	JZ    rowdone503; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
-	JMP   chunks501; \
-rowdone503: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row500; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group499; \
-	VZEROUPPER; \
-	RET
-	unzip7x4AVX512BW_body
-
-DATA shuffle575<>+0(SB)/8, $0x0000000000000000
-DATA shuffle575<>+8(SB)/8, $0x0000000000000000
-DATA shuffle575<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle575<>+24(SB)/8, $0x0000000000000000
-DATA shuffle575<>+32(SB)/8, $0x0000000000000000
-DATA shuffle575<>+40(SB)/8, $0x0000000000000000
-DATA shuffle575<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle575<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle575<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle576<>+0(SB)/8, $0x0000000000000000
-DATA shuffle576<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle576<>+16(SB)/8, $0x0000000000000000
-DATA shuffle576<>+24(SB)/8, $0x0000000000000000
-DATA shuffle576<>+32(SB)/8, $0x0000000000000000
-DATA shuffle576<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle576<>+48(SB)/8, $0x0000000000000000
-DATA shuffle576<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle576<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle577<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle577<>+8(SB)/8, $0x0000000000000000
-DATA shuffle577<>+16(SB)/8, $0x0000000000000000
-DATA shuffle577<>+24(SB)/8, $0x0000000000000000
-DATA shuffle577<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle577<>+40(SB)/8, $0x0000000000000000
-DATA shuffle577<>+48(SB)/8, $0x0000000000000000
-DATA shuffle577<>+56(SB)/8, $0xffffffff00000000
-GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle578<>+0(SB)/8, $0x0000000000000000
-DATA shuffle578<>+8(SB)/8, $0x0000000000000000
-DATA shuffle578<>+16(SB)/8, $0x0000000000000000
-DATA shuffle578<>+24(SB)/8, $0x00000000ffffffff
-DATA shuffle578<>+32(SB)/8, $0x0000000000000000
-DATA shuffle578<>+40(SB)/8, $0x0000000000000000
-DATA shuffle578<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle578<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle578<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle579<>+0(SB)/8, $0x0000000000000000
-DATA shuffle579<>+8(SB)/8, $0x0000000000000000
-DATA shuffle579<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle579<>+24(SB)/8, $0x0000000000000000
-DATA shuffle579<>+32(SB)/8, $0x0000000000000000
-DATA shuffle579<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle579<>+48(SB)/8, $0x0000000000000000
-DATA shuffle579<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle579<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle580<>+0(SB)/8, $0x0000000000000000
-DATA shuffle580<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle580<>+16(SB)/8, $0x0000000000000000
-DATA shuffle580<>+24(SB)/8, $0x0000000000000000
-DATA shuffle580<>+32(SB)/8, $0xffffffff00000000
-DATA shuffle580<>+40(SB)/8, $0x0000000000000000
-DATA shuffle580<>+48(SB)/8, $0x0000000000000000
-DATA shuffle580<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle580<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle581<>+0(SB)/8, $0x0000000700000000
-DATA shuffle581<>+8(SB)/8, $0x000000050000000e
-DATA shuffle581<>+16(SB)/8, $0x000000030000000c
-DATA shuffle581<>+24(SB)/8, $0x000000010000000a
-DATA shuffle581<>+32(SB)/8, $0x0000000f00000008
-DATA shuffle581<>+40(SB)/8, $0x0000000d00000006
-DATA shuffle581<>+48(SB)/8, $0x0000000b00000004
-DATA shuffle581<>+56(SB)/8, $0x0000000900000002
-GLOBL shuffle581<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle582<>+0(SB)/8, $0x0000000800000001
-DATA shuffle582<>+8(SB)/8, $0x000000060000000f
-DATA shuffle582<>+16(SB)/8, $0x000000040000000d
-DATA shuffle582<>+24(SB)/8, $0x000000020000000b
-DATA shuffle582<>+32(SB)/8, $0x0000000000000009
-DATA shuffle582<>+40(SB)/8, $0x0000000e00000007
-DATA shuffle582<>+48(SB)/8, $0x0000000c00000005
-DATA shuffle582<>+56(SB)/8, $0x0000000a00000003
-GLOBL shuffle582<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle583<>+0(SB)/8, $0x0000000900000002
-DATA shuffle583<>+8(SB)/8, $0x0000000700000000
-DATA shuffle583<>+16(SB)/8, $0x000000050000000e
-DATA shuffle583<>+24(SB)/8, $0x000000030000000c
-DATA shuffle583<>+32(SB)/8, $0x000000010000000a
-DATA shuffle583<>+40(SB)/8, $0x0000000f00000008
-DATA shuffle583<>+48(SB)/8, $0x0000000d00000006
-DATA shuffle583<>+56(SB)/8, $0x0000000b00000004
-GLOBL shuffle583<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle584<>+0(SB)/8, $0x0000000a00000003
-DATA shuffle584<>+8(SB)/8, $0x0000000800000001
-DATA shuffle584<>+16(SB)/8, $0x000000060000000f
-DATA shuffle584<>+24(SB)/8, $0x000000040000000d
-DATA shuffle584<>+32(SB)/8, $0x000000020000000b
-DATA shuffle584<>+40(SB)/8, $0x0000000000000009
-DATA shuffle584<>+48(SB)/8, $0x0000000e00000007
-DATA shuffle584<>+56(SB)/8, $0x0000000c00000005
-GLOBL shuffle584<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle585<>+0(SB)/8, $0x0000000b00000004
-DATA shuffle585<>+8(SB)/8, $0x0000000900000002
-DATA shuffle585<>+16(SB)/8, $0x0000000700000000
-DATA shuffle585<>+24(SB)/8, $0x000000050000000e
-DATA shuffle585<>+32(SB)/8, $0x000000030000000c
-DATA shuffle585<>+40(SB)/8, $0x000000010000000a
-DATA shuffle585<>+48(SB)/8, $0x0000000f00000008
-DATA shuffle585<>+56(SB)/8, $0x0000000d00000006
-GLOBL shuffle585<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle586<>+0(SB)/8, $0x0000000c00000005
-DATA shuffle586<>+8(SB)/8, $0x0000000a00000003
-DATA shuffle586<>+16(SB)/8, $0x0000000800000001
-DATA shuffle586<>+24(SB)/8, $0x000000060000000f
-DATA shuffle586<>+32(SB)/8, $0x000000040000000d
-DATA shuffle586<>+40(SB)/8, $0x000000020000000b
-DATA shuffle586<>+48(SB)/8, $0x0000000000000009
-DATA shuffle586<>+56(SB)/8, $0x0000000e00000007
-GLOBL shuffle586<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle587<>+0(SB)/8, $0x0000000d00000006
-DATA shuffle587<>+8(SB)/8, $0x0000000b00000004
-DATA shuffle587<>+16(SB)/8, $0x0000000900000002
-DATA shuffle587<>+24(SB)/8, $0x0000000700000000
-DATA shuffle587<>+32(SB)/8, $0x000000050000000e
-DATA shuffle587<>+40(SB)/8, $0x000000030000000c
-DATA shuffle587<>+48(SB)/8, $0x000000010000000a
-DATA shuffle587<>+56(SB)/8, $0x0000000f00000008
-GLOBL shuffle587<>(SB), RODATA|NOPTR, $64
-
-// func unzip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $0-88
-#define unzip8x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle223<>+0(SB), Z31; \
-	VMOVDQU64 shuffle224<>+0(SB), Z30; \
-group504: \
-	MOVQ rows+24(FP), R9; \
-row505: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last507; \
-chunks506: \
-	LEAQ      (CX)(R10*1), R11; \
-	LEAQ      (R11)(R8*1), R12; \
-	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 64(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle223<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VPERMT2W  Z1, Z30, Z0; \
-	VMOVDQU64 128(AX)(R10*8), Z2; \
-	VMOVDQU64 192(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle223<>+0(SB), Z5; \
-	VPERMI2W  Z1, Z2, Z5; \
-	VPERMT2W  Z1, Z30, Z2; \
-	VMOVDQU64 256(AX)(R10*8), Z4; \
-	VMOVDQU64 320(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle223<>+0(SB), Z7; \
-	VPERMI2W  Z1, Z4, Z7; \
-	VPERMT2W  Z1, Z30, Z4; \
-	VMOVDQU64 384(AX)(R10*8), Z6; \
-	VMOVDQU64 448(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle223<>+0(SB), Z9; \
-	VPERMI2W  Z1, Z6, Z9; \
-	VPERMT2W  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle223<>+0(SB), Z1; \
-	VPERMI2W  Z5, Z3, Z1; \
-	VPERMT2W  Z5, Z30, Z3; \
-	VMOVDQU64 shuffle223<>+0(SB), Z5; \
-	VPERMI2W  Z9, Z7, Z5; \
-	VPERMT2W  Z9, Z30, Z7; \
-	VMOVDQU64 shuffle223<>+0(SB), Z9; \
-	VPERMI2W  Z5, Z1, Z9; \
-	VMOVDQU64 Z9, (R11); \
-	VPERMT2W  Z5, Z30, Z1; \
-	VMOVDQU64 Z1, (R12); \
-	VMOVDQU64 shuffle223<>+0(SB), Z9; \
-	VPERMI2W  Z7, Z3, Z9; \
-	VMOVDQU64 Z9, (R11)(DX*2); \
-	VPERMT2W  Z7, Z30, Z3; \
-	VMOVDQU64 Z3, (R12)(DX*2); \
-	VMOVDQU64 shuffle223<>+0(SB), Z9; \
-	VPERMI2W  Z2, Z0, Z9; \
-	VPERMT2W  Z2, Z30, Z0; \
-	VMOVDQU64 shuffle223<>+0(SB), Z2; \
-	VPERMI2W  Z6, Z4, Z2; \
-	VPERMT2W  Z6, Z30, Z4; \
-	VMOVDQU64 shuffle223<>+0(SB), Z6; \
-	VPERMI2W  Z2, Z9, Z6; \
-	VMOVDQU64 Z6, (R11)(DX*1); \
-	VPERMT2W  Z2, Z30, Z9; \
-	VMOVDQU64 Z9, (R12)(DX*1); \
-	VMOVDQU64 shuffle223<>+0(SB), Z6; \
-	VPERMI2W  Z4, Z0, Z6; \
-	VMOVDQU64 Z6, (R11)(DI*1); \
-	VPERMT2W  Z4, Z30, Z0; \
-	VMOVDQU64 Z0, (R12)(DI*1); \
-	ADDQ      $+64, R10; \
-	MOVQ      n+16(FP), R11; \
-	SUBQ      R10, R11; \
-	CMPQ      R11, $+64; \
-	JAE       chunks506; \
-last507: \
-	TESTQ R11, R11; \
-	JZ    rowdone508; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
-	JMP   chunks506; \
-rowdone508: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row505; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group504; \
-	VZEROUPPER; \
-	RET
-	unzip8x2AVX512BW_body
-
-// func unzip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $0-88
-#define unzip8x4AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle139<>+0(SB), Z31; \
-	VMOVDQU64 shuffle140<>+0(SB), Z30; \
-group509: \
-	MOVQ rows+24(FP), R9; \
-row510: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last512; \
-chunks511: \
-	LEAQ      (CX)(R10*1), R11; \
-	LEAQ      (R11)(R8*1), R12; \
-	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 64(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle139<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VPERMT2D  Z1, Z30, Z0; \
-	VMOVDQU64 128(AX)(R10*8), Z2; \
-	VMOVDQU64 192(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle139<>+0(SB), Z5; \
-	VPERMI2D  Z1, Z2, Z5; \
-	VPERMT2D  Z1, Z30, Z2; \
-	VMOVDQU64 256(AX)(R10*8), Z4; \
-	VMOVDQU64 320(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle139<>+0(SB), Z7; \
-	VPERMI2D  Z1, Z4, Z7; \
-	VPERMT2D  Z1, Z30, Z4; \
-	VMOVDQU64 384(AX)(R10*8), Z6; \
-	VMOVDQU64 448(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle139<>+0(SB), Z9; \
-	VPERMI2D  Z1, Z6, Z9; \
-	VPERMT2D  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle139<>+0(SB), Z1; \
-	VPERMI2D  Z5, Z3, Z1; \
-	VPERMT2D  Z5, Z30, Z3; \
-	VMOVDQU64 shuffle139<>+0(SB), Z5; \
-	VPERMI2D  Z9, Z7, Z5; \
-	VPERMT2D  Z9, Z30, Z7; \
-	VMOVDQU64 shuffle139<>+0(SB), Z9; \
-	VPERMI2D  Z5, Z1, Z9; \
-	VMOVDQU64 Z9, (R11); \
-	VPERMT2D  Z5, Z30, Z1; \
-	VMOVDQU64 Z1, (R12); \
-	VMOVDQU64 shuffle139<>+0(SB), Z9; \
-	VPERMI2D  Z7, Z3, Z9; \
-	VMOVDQU64 Z9, (R11)(DX*2); \
-	VPERMT2D  Z7, Z30, Z3; \
-	VMOVDQU64 Z3, (R12)(DX*2); \
-	VMOVDQU64 shuffle139<>+0(SB), Z9; \
-	VPERMI2D  Z2, Z0, Z9; \
-	VPERMT2D  Z2, Z30, Z0; \
-	VMOVDQU64 shuffle139<>+0(SB), Z2; \
-	VPERMI2D  Z6, Z4, Z2; \
-	VPERMT2D  Z6, Z30, Z4; \
-	VMOVDQU64 shuffle139<>+0(SB), Z6; \
-	VPERMI2D  Z2, Z9, Z6; \
-	VMOVDQU64 Z6, (R11)(DX*1); \
-	VPERMT2D  Z2, Z30, Z9; \
-	VMOVDQU64 Z9, (R12)(DX*1); \
-	VMOVDQU64 shuffle139<>+0(SB), Z6; \
-	VPERMI2D  Z4, Z0, Z6; \
-	VMOVDQU64 Z6, (R11)(DI*1); \
-	VPERMT2D  Z4, Z30, Z0; \
-	VMOVDQU64 Z0, (R12)(DI*1); \
-	ADDQ      $+64, R10; \
-	MOVQ      n+16(FP), R11; \
-	SUBQ      R10, R11; \
-	CMPQ      R11, $+64; \
-	JAE       chunks511; \
-last512: \
-	TESTQ R11, R11; \
-	JZ    rowdone513; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
-	JMP   chunks511; \
-rowdone513: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row510; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group509; \
-	VZEROUPPER; \
-	RET
-	unzip8x4AVX512BW_body
-
-// func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip8x2x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip8x2x2AVX512BW_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle588<>+0(SB), Z31; \
-	VMOVDQU64 shuffle589<>+0(SB), Z30; \
-	VMOVDQU64 shuffle590<>+0(SB), Z29; \
-	VMOVDQU64 shuffle591<>+0(SB), Z28; \
-	VMOVDQU64 shuffle592<>+0(SB), Z27; \
-	VMOVDQU64 shuffle593<>+0(SB), Z26; \
-	VMOVDQU64 shuffle594<>+0(SB), Z25; \
-	VMOVDQU64 shuffle595<>+0(SB), Z24; \
-	VMOVDQU64 shuffle596<>+0(SB), Z23; \
-	VMOVDQU64 shuffle597<>+0(SB), Z22; \
-	VMOVDQU64 shuffle598<>+0(SB), Z21; \
-	VMOVDQU64 shuffle599<>+0(SB), Z20; \
-group514: \
-	MOVQ rows+24(FP), R9; \
-row515: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last517; \
-chunks516: \
-	LEAQ      (CX)(R10*1), R11; \
-	LEAQ      (R11)(R8*1), R12; \
-	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle588<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VMOVDQU64 256(AX)(R10*8), Z2; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle601<>+0(SB), Z4; \
-	VPERMW    Z2, Z4, K7, Z3; \
-	VMOVDQU64 384(AX)(R10*8), Z4; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle603<>+0(SB), Z5; \
-	VPERMW    Z4, Z5, K7, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle591<>+0(SB), Z5; \
-	VPERMI2W  Z1, Z0, Z5; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle604<>+0(SB), Z3; \
-	VPERMW    Z2, Z3, K7, Z5; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle605<>+0(SB), Z3; \
-	VPERMW    Z4, Z3, K7, Z5; \
-	VMOVDQU64 Z5, (R11)(DX*1); \
-	VMOVDQU64 shuffle594<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle606<>+0(SB), Z5; \
-	VPERMW    Z2, Z5, K7, Z3; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle607<>+0(SB), Z5; \
-	VPERMW    Z4, Z5, K7, Z3; \
-	VMOVDQU64 Z3, (R11)(DX*2); \
-	VPERMT2W  Z1, Z22, Z0; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle608<>+0(SB), Z3; \
-	VPERMW    Z2, Z3, K7, Z0; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle609<>+0(SB), Z3; \
-	VPERMW    Z4, Z3, K7, Z0; \
-	VMOVDQU64 Z0, (R11)(DI*1); \
-	VMOVDQU64 64(AX)(R10*8), Z0; \
-	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle588<>+0(SB), Z2; \
-	VPERMI2W  Z3, Z0, Z2; \
-	VMOVDQU64 320(AX)(R10*8), Z4; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle601<>+0(SB), Z1; \
-	VPERMW    Z4, Z1, K7, Z2; \
-	VMOVDQU64 448(AX)(R10*8), Z1; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle603<>+0(SB), Z5; \
-	VPERMW    Z1, Z5, K7, Z2; \
-	VMOVDQU64 Z2, (R12); \
-	VMOVDQU64 shuffle591<>+0(SB), Z5; \
-	VPERMI2W  Z3, Z0, Z5; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle604<>+0(SB), Z2; \
-	VPERMW    Z4, Z2, K7, Z5; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle605<>+0(SB), Z2; \
-	VPERMW    Z1, Z2, K7, Z5; \
-	VMOVDQU64 Z5, (R12)(DX*1); \
-	VMOVDQU64 shuffle594<>+0(SB), Z2; \
-	VPERMI2W  Z3, Z0, Z2; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle606<>+0(SB), Z5; \
-	VPERMW    Z4, Z5, K7, Z2; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle607<>+0(SB), Z5; \
-	VPERMW    Z1, Z5, K7, Z2; \
-	VMOVDQU64 Z2, (R12)(DX*2); \
-	VPERMT2W  Z3, Z22, Z0; \
-	KMOVD     shuffle600<>+0(SB), K7; \
-	VMOVDQU64 shuffle608<>+0(SB), Z2; \
-	VPERMW    Z4, Z2, K7, Z0; \
-	KMOVD     shuffle602<>+0(SB), K7; \
-	VMOVDQU64 shuffle609<>+0(SB), Z2; \
-	VPERMW    Z1, Z2, K7, Z0; \
-	VMOVDQU64 Z0, (R12)(DI*1); \
-	ADDQ      $+64, R10; \
-	MOVQ      n+16(FP), R11; \
-	SUBQ      R10, R11; \
-	CMPQ      R11, $+64; \
-	JAE       chunks516; \
+	JAE        chunks516; \
 last517: \
 	TESTQ R11, R11; \
 	JZ    rowdone518; \
@@ -13986,218 +14485,142 @@ rowdone518: \
 	JNZ  group514; \
 	VZEROUPPER; \
 	RET
-	tunzip8x2x2AVX512BW_body
+	unzip7x4AVX512BW_body
 
-DATA shuffle588<>+0(SB)/8, $0x0021000100200000
-DATA shuffle588<>+8(SB)/8, $0x0023000300220002
-DATA shuffle588<>+16(SB)/8, $0x0025000500240004
-DATA shuffle588<>+24(SB)/8, $0x0027000700260006
-DATA shuffle588<>+32(SB)/8, $0x0000000000000000
-DATA shuffle588<>+40(SB)/8, $0x0000000000000000
-DATA shuffle588<>+48(SB)/8, $0x0000000000000000
-DATA shuffle588<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle588<>(SB), RODATA|NOPTR, $64
+DATA shuffle631<>+0(SB)/8, $0x0000000000000000
+DATA shuffle631<>+8(SB)/8, $0x0000000000000000
+DATA shuffle631<>+16(SB)/8, $0xffffffff00000000
+DATA shuffle631<>+24(SB)/8, $0x0000000000000000
+DATA shuffle631<>+32(SB)/8, $0x0000000000000000
+DATA shuffle631<>+40(SB)/8, $0x0000000000000000
+DATA shuffle631<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle631<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle631<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle589<>+0(SB)/8, $0x0000000000000000
-DATA shuffle589<>+8(SB)/8, $0x0000000000000000
-DATA shuffle589<>+16(SB)/8, $0x0000000000000000
-DATA shuffle589<>+24(SB)/8, $0x0000000000000000
-DATA shuffle589<>+32(SB)/8, $0x0000002100000020
-DATA shuffle589<>+40(SB)/8, $0x0000002300000022
-DATA shuffle589<>+48(SB)/8, $0x0000002500000024
-DATA shuffle589<>+56(SB)/8, $0x0000002700000026
-GLOBL shuffle589<>(SB), RODATA|NOPTR, $64
+DATA shuffle632<>+0(SB)/8, $0x0000000000000000
+DATA shuffle632<>+8(SB)/8, $0xffffffff00000000
+DATA shuffle632<>+16(SB)/8, $0x0000000000000000
+DATA shuffle632<>+24(SB)/8, $0x0000000000000000
+DATA shuffle632<>+32(SB)/8, $0x0000000000000000
+DATA shuffle632<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle632<>+48(SB)/8, $0x0000000000000000
+DATA shuffle632<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle590<>+0(SB)/8, $0x0000000000000000
-DATA shuffle590<>+8(SB)/8, $0x0000000000000000
-DATA shuffle590<>+16(SB)/8, $0x0000000000000000
-DATA shuffle590<>+24(SB)/8, $0x0000000000000000
-DATA shuffle590<>+32(SB)/8, $0x0021000000200000
-DATA shuffle590<>+40(SB)/8, $0x0023000000220000
-DATA shuffle590<>+48(SB)/8, $0x0025000000240000
-DATA shuffle590<>+56(SB)/8, $0x0027000000260000
-GLOBL shuffle590<>(SB), RODATA|NOPTR, $64
+DATA shuffle633<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle633<>+8(SB)/8, $0x0000000000000000
+DATA shuffle633<>+16(SB)/8, $0x0000000000000000
+DATA shuffle633<>+24(SB)/8, $0x0000000000000000
+DATA shuffle633<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle633<>+40(SB)/8, $0x0000000000000000
+DATA shuffle633<>+48(SB)/8, $0x0000000000000000
+DATA shuffle633<>+56(SB)/8, $0xffffffff00000000
+GLOBL shuffle633<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle591<>+0(SB)/8, $0x0029000900280008
-DATA shuffle591<>+8(SB)/8, $0x002b000b002a000a
-DATA shuffle591<>+16(SB)/8, $0x002d000d002c000c
-DATA shuffle591<>+24(SB)/8, $0x002f000f002e000e
-DATA shuffle591<>+32(SB)/8, $0x0000000000000000
-DATA shuffle591<>+40(SB)/8, $0x0000000000000000
-DATA shuffle591<>+48(SB)/8, $0x0000000000000000
-DATA shuffle591<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle591<>(SB), RODATA|NOPTR, $64
+DATA shuffle634<>+0(SB)/8, $0x0000000000000000
+DATA shuffle634<>+8(SB)/8, $0x0000000000000000
+DATA shuffle634<>+16(SB)/8, $0x0000000000000000
+DATA shuffle634<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle634<>+32(SB)/8, $0x0000000000000000
+DATA shuffle634<>+40(SB)/8, $0x0000000000000000
+DATA shuffle634<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle634<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle634<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle592<>+0(SB)/8, $0x0000000000000000
-DATA shuffle592<>+8(SB)/8, $0x0000000000000000
-DATA shuffle592<>+16(SB)/8, $0x0000000000000000
-DATA shuffle592<>+24(SB)/8, $0x0000000000000000
-DATA shuffle592<>+32(SB)/8, $0x0000002900000028
-DATA shuffle592<>+40(SB)/8, $0x0000002b0000002a
-DATA shuffle592<>+48(SB)/8, $0x0000002d0000002c
-DATA shuffle592<>+56(SB)/8, $0x0000002f0000002e
-GLOBL shuffle592<>(SB), RODATA|NOPTR, $64
+DATA shuffle635<>+0(SB)/8, $0x0000000000000000
+DATA shuffle635<>+8(SB)/8, $0x0000000000000000
+DATA shuffle635<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle635<>+24(SB)/8, $0x0000000000000000
+DATA shuffle635<>+32(SB)/8, $0x0000000000000000
+DATA shuffle635<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle635<>+48(SB)/8, $0x0000000000000000
+DATA shuffle635<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle635<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle593<>+0(SB)/8, $0x0000000000000000
-DATA shuffle593<>+8(SB)/8, $0x0000000000000000
-DATA shuffle593<>+16(SB)/8, $0x0000000000000000
-DATA shuffle593<>+24(SB)/8, $0x0000000000000000
-DATA shuffle593<>+32(SB)/8, $0x0029000000280000
-DATA shuffle593<>+40(SB)/8, $0x002b0000002a0000
-DATA shuffle593<>+48(SB)/8, $0x002d0000002c0000
-DATA shuffle593<>+56(SB)/8, $0x002f0000002e0000
-GLOBL shuffle593<>(SB), RODATA|NOPTR, $64
+DATA shuffle636<>+0(SB)/8, $0x0000000000000000
+DATA shuffle636<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle636<>+16(SB)/8, $0x0000000000000000
+DATA shuffle636<>+24(SB)/8, $0x0000000000000000
+DATA shuffle636<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle636<>+40(SB)/8, $0x0000000000000000
+DATA shuffle636<>+48(SB)/8, $0x0000000000000000
+DATA shuffle636<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle636<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle594<>+0(SB)/8, $0x0031001100300010
-DATA shuffle594<>+8(SB)/8, $0x0033001300320012
-DATA shuffle594<>+16(SB)/8, $0x0035001500340014
-DATA shuffle594<>+24(SB)/8, $0x0037001700360016
-DATA shuffle594<>+32(SB)/8, $0x0000000000000000
-DATA shuffle594<>+40(SB)/8, $0x0000000000000000
-DATA shuffle594<>+48(SB)/8, $0x0000000000000000
-DATA shuffle594<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle594<>(SB), RODATA|NOPTR, $64
+DATA shuffle637<>+0(SB)/8, $0x0000000700000000
+DATA shuffle637<>+8(SB)/8, $0x000000050000000e
+DATA shuffle637<>+16(SB)/8, $0x000000030000000c
+DATA shuffle637<>+24(SB)/8, $0x000000010000000a
+DATA shuffle637<>+32(SB)/8, $0x0000000f00000008
+DATA shuffle637<>+40(SB)/8, $0x0000000d00000006
+DATA shuffle637<>+48(SB)/8, $0x0000000b00000004
+DATA shuffle637<>+56(SB)/8, $0x0000000900000002
+GLOBL shuffle637<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle595<>+0(SB)/8, $0x0000000000000000
-DATA shuffle595<>+8(SB)/8, $0x0000000000000000
-DATA shuffle595<>+16(SB)/8, $0x0000000000000000
-DATA shuffle595<>+24(SB)/8, $0x0000000000000000
-DATA shuffle595<>+32(SB)/8, $0x0000003100000030
-DATA shuffle595<>+40(SB)/8, $0x0000003300000032
-DATA shuffle595<>+48(SB)/8, $0x0000003500000034
-DATA shuffle595<>+56(SB)/8, $0x0000003700000036
-GLOBL shuffle595<>(SB), RODATA|NOPTR, $64
+DATA shuffle638<>+0(SB)/8, $0x0000000800000001
+DATA shuffle638<>+8(SB)/8, $0x000000060000000f
+DATA shuffle638<>+16(SB)/8, $0x000000040000000d
+DATA shuffle638<>+24(SB)/8, $0x000000020000000b
+DATA shuffle638<>+32(SB)/8, $0x0000000000000009
+DATA shuffle638<>+40(SB)/8, $0x0000000e00000007
+DATA shuffle638<>+48(SB)/8, $0x0000000c00000005
+DATA shuffle638<>+56(SB)/8, $0x0000000a00000003
+GLOBL shuffle638<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle596<>+0(SB)/8, $0x0000000000000000
-DATA shuffle596<>+8(SB)/8, $0x0000000000000000
-DATA shuffle596<>+16(SB)/8, $0x0000000000000000
-DATA shuffle596<>+24(SB)/8, $0x0000000000000000
-DATA shuffle596<>+32(SB)/8, $0x0031000000300000
-DATA shuffle596<>+40(SB)/8, $0x0033000000320000
-DATA shuffle596<>+48(SB)/8, $0x0035000000340000
-DATA shuffle596<>+56(SB)/8, $0x0037000000360000
-GLOBL shuffle596<>(SB), RODATA|NOPTR, $64
+DATA shuffle639<>+0(SB)/8, $0x0000000900000002
+DATA shuffle639<>+8(SB)/8, $0x0000000700000000
+DATA shuffle639<>+16(SB)/8, $0x000000050000000e
+DATA shuffle639<>+24(SB)/8, $0x000000030000000c
+DATA shuffle639<>+32(SB)/8, $0x000000010000000a
+DATA shuffle639<>+40(SB)/8, $0x0000000f00000008
+DATA shuffle639<>+48(SB)/8, $0x0000000d00000006
+DATA shuffle639<>+56(SB)/8, $0x0000000b00000004
+GLOBL shuffle639<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle597<>+0(SB)/8, $0x0039001900380018
-DATA shuffle597<>+8(SB)/8, $0x003b001b003a001a
-DATA shuffle597<>+16(SB)/8, $0x003d001d003c001c
-DATA shuffle597<>+24(SB)/8, $0x003f001f003e001e
-DATA shuffle597<>+32(SB)/8, $0x0000000000000000
-DATA shuffle597<>+40(SB)/8, $0x0000000000000000
-DATA shuffle597<>+48(SB)/8, $0x0000000000000000
-DATA shuffle597<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle597<>(SB), RODATA|NOPTR, $64
+DATA shuffle640<>+0(SB)/8, $0x0000000a00000003
+DATA shuffle640<>+8(SB)/8, $0x0000000800000001
+DATA shuffle640<>+16(SB)/8, $0x000000060000000f
+DATA shuffle640<>+24(SB)/8, $0x000000040000000d
+DATA shuffle640<>+32(SB)/8, $0x000000020000000b
+DATA shuffle640<>+40(SB)/8, $0x0000000000000009
+DATA shuffle640<>+48(SB)/8, $0x0000000e00000007
+DATA shuffle640<>+56(SB)/8, $0x0000000c00000005
+GLOBL shuffle640<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle598<>+0(SB)/8, $0x0000000000000000
-DATA shuffle598<>+8(SB)/8, $0x0000000000000000
-DATA shuffle598<>+16(SB)/8, $0x0000000000000000
-DATA shuffle598<>+24(SB)/8, $0x0000000000000000
-DATA shuffle598<>+32(SB)/8, $0x0000003900000038
-DATA shuffle598<>+40(SB)/8, $0x0000003b0000003a
-DATA shuffle598<>+48(SB)/8, $0x0000003d0000003c
-DATA shuffle598<>+56(SB)/8, $0x0000003f0000003e
-GLOBL shuffle598<>(SB), RODATA|NOPTR, $64
+DATA shuffle641<>+0(SB)/8, $0x0000000b00000004
+DATA shuffle641<>+8(SB)/8, $0x0000000900000002
+DATA shuffle641<>+16(SB)/8, $0x0000000700000000
+DATA shuffle641<>+24(SB)/8, $0x000000050000000e
+DATA shuffle641<>+32(SB)/8, $0x000000030000000c
+DATA shuffle641<>+40(SB)/8, $0x000000010000000a
+DATA shuffle641<>+48(SB)/8, $0x0000000f00000008
+DATA shuffle641<>+56(SB)/8, $0x0000000d00000006
+GLOBL shuffle641<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle599<>+0(SB)/8, $0x0000000000000000
-DATA shuffle599<>+8(SB)/8, $0x0000000000000000
-DATA shuffle599<>+16(SB)/8, $0x0000000000000000
-DATA shuffle599<>+24(SB)/8, $0x0000000000000000
-DATA shuffle599<>+32(SB)/8, $0x0039000000380000
-DATA shuffle599<>+40(SB)/8, $0x003b0000003a0000
-DATA shuffle599<>+48(SB)/8, $0x003d0000003c0000
-DATA shuffle599<>+56(SB)/8, $0x003f0000003e0000
-GLOBL shuffle599<>(SB), RODATA|NOPTR, $64
+DATA shuffle642<>+0(SB)/8, $0x0000000c00000005
+DATA shuffle642<>+8(SB)/8, $0x0000000a00000003
+DATA shuffle642<>+16(SB)/8, $0x0000000800000001
+DATA shuffle642<>+24(SB)/8, $0x000000060000000f
+DATA shuffle642<>+32(SB)/8, $0x000000040000000d
+DATA shuffle642<>+40(SB)/8, $0x000000020000000b
+DATA shuffle642<>+48(SB)/8, $0x0000000000000009
+DATA shuffle642<>+56(SB)/8, $0x0000000e00000007
+GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle600<>+0(SB)/8, $0x0000000055550000
-GLOBL shuffle600<>(SB), RODATA|NOPTR, $8
+DATA shuffle643<>+0(SB)/8, $0x0000000d00000006
+DATA shuffle643<>+8(SB)/8, $0x0000000b00000004
+DATA shuffle643<>+16(SB)/8, $0x0000000900000002
+DATA shuffle643<>+24(SB)/8, $0x0000000700000000
+DATA shuffle643<>+32(SB)/8, $0x000000050000000e
+DATA shuffle643<>+40(SB)/8, $0x000000030000000c
+DATA shuffle643<>+48(SB)/8, $0x000000010000000a
+DATA shuffle643<>+56(SB)/8, $0x0000000f00000008
+GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle601<>+0(SB)/8, $0x0000000000000000
-DATA shuffle601<>+8(SB)/8, $0x0000000000000000
-DATA shuffle601<>+16(SB)/8, $0x0000000000000000
-DATA shuffle601<>+24(SB)/8, $0x0000000000000000
-DATA shuffle601<>+32(SB)/8, $0x0000000100000000
-DATA shuffle601<>+40(SB)/8, $0x0000000300000002
-DATA shuffle601<>+48(SB)/8, $0x0000000500000004
-DATA shuffle601<>+56(SB)/8, $0x0000000700000006
-GLOBL shuffle601<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle602<>+0(SB)/8, $0x00000000aaaa0000
-GLOBL shuffle602<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle603<>+0(SB)/8, $0x0000000000000000
-DATA shuffle603<>+8(SB)/8, $0x0000000000000000
-DATA shuffle603<>+16(SB)/8, $0x0000000000000000
-DATA shuffle603<>+24(SB)/8, $0x0000000000000000
-DATA shuffle603<>+32(SB)/8, $0x0001000000000000
-DATA shuffle603<>+40(SB)/8, $0x0003000000020000
-DATA shuffle603<>+48(SB)/8, $0x0005000000040000
-DATA shuffle603<>+56(SB)/8, $0x0007000000060000
-GLOBL shuffle603<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle604<>+0(SB)/8, $0x0000000000000000
-DATA shuffle604<>+8(SB)/8, $0x0000000000000000
-DATA shuffle604<>+16(SB)/8, $0x0000000000000000
-DATA shuffle604<>+24(SB)/8, $0x0000000000000000
-DATA shuffle604<>+32(SB)/8, $0x0000000900000008
-DATA shuffle604<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle604<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle604<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle604<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle605<>+0(SB)/8, $0x0000000000000000
-DATA shuffle605<>+8(SB)/8, $0x0000000000000000
-DATA shuffle605<>+16(SB)/8, $0x0000000000000000
-DATA shuffle605<>+24(SB)/8, $0x0000000000000000
-DATA shuffle605<>+32(SB)/8, $0x0009000000080000
-DATA shuffle605<>+40(SB)/8, $0x000b0000000a0000
-DATA shuffle605<>+48(SB)/8, $0x000d0000000c0000
-DATA shuffle605<>+56(SB)/8, $0x000f0000000e0000
-GLOBL shuffle605<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle606<>+0(SB)/8, $0x0000000000000000
-DATA shuffle606<>+8(SB)/8, $0x0000000000000000
-DATA shuffle606<>+16(SB)/8, $0x0000000000000000
-DATA shuffle606<>+24(SB)/8, $0x0000000000000000
-DATA shuffle606<>+32(SB)/8, $0x0000001100000010
-DATA shuffle606<>+40(SB)/8, $0x0000001300000012
-DATA shuffle606<>+48(SB)/8, $0x0000001500000014
-DATA shuffle606<>+56(SB)/8, $0x0000001700000016
-GLOBL shuffle606<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle607<>+0(SB)/8, $0x0000000000000000
-DATA shuffle607<>+8(SB)/8, $0x0000000000000000
-DATA shuffle607<>+16(SB)/8, $0x0000000000000000
-DATA shuffle607<>+24(SB)/8, $0x0000000000000000
-DATA shuffle607<>+32(SB)/8, $0x0011000000100000
-DATA shuffle607<>+40(SB)/8, $0x0013000000120000
-DATA shuffle607<>+48(SB)/8, $0x0015000000140000
-DATA shuffle607<>+56(SB)/8, $0x0017000000160000
-GLOBL shuffle607<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle608<>+0(SB)/8, $0x0000000000000000
-DATA shuffle608<>+8(SB)/8, $0x0000000000000000
-DATA shuffle608<>+16(SB)/8, $0x0000000000000000
-DATA shuffle608<>+24(SB)/8, $0x0000000000000000
-DATA shuffle608<>+32(SB)/8, $0x0000001900000018
-DATA shuffle608<>+40(SB)/8, $0x0000001b0000001a
-DATA shuffle608<>+48(SB)/8, $0x0000001d0000001c
-DATA shuffle608<>+56(SB)/8, $0x0000001f0000001e
-GLOBL shuffle608<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle609<>+0(SB)/8, $0x0000000000000000
-DATA shuffle609<>+8(SB)/8, $0x0000000000000000
-DATA shuffle609<>+16(SB)/8, $0x0000000000000000
-DATA shuffle609<>+24(SB)/8, $0x0000000000000000
-DATA shuffle609<>+32(SB)/8, $0x0019000000180000
-DATA shuffle609<>+40(SB)/8, $0x001b0000001a0000
-DATA shuffle609<>+48(SB)/8, $0x001d0000001c0000
-DATA shuffle609<>+56(SB)/8, $0x001f0000001e0000
-GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
-
-// func tunzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip8x2x4AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip8x2x4AVX512BW_body \
+// func unzip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $0-88
+#define unzip8x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
@@ -14205,8 +14628,8 @@ TEXT ·tunzip8x2x4AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle610<>+0(SB), Z31; \
-	VMOVDQU64 shuffle611<>+0(SB), Z30; \
+	VMOVDQU64 shuffle279<>+0(SB), Z31; \
+	VMOVDQU64 shuffle280<>+0(SB), Z30; \
 group519: \
 	MOVQ rows+24(FP), R9; \
 row520: \
@@ -14219,32 +14642,56 @@ chunks521: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 256(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle610<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VPERMT2D  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	VMOVDQU64 64(AX)(R10*8), Z0; \
-	VMOVDQU64 320(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle610<>+0(SB), Z2; \
-	VPERMI2D  Z3, Z0, Z2; \
-	VMOVDQU64 Z2, (R11)(DX*2); \
-	VPERMT2D  Z3, Z30, Z0; \
-	VMOVDQU64 Z0, (R11)(DI*1); \
-	VMOVDQU64 128(AX)(R10*8), Z0; \
-	VMOVDQU64 384(AX)(R10*8), Z2; \
-	VMOVDQU64 shuffle610<>+0(SB), Z1; \
-	VPERMI2D  Z2, Z0, Z1; \
-	VMOVDQU64 Z1, (R12); \
-	VPERMT2D  Z2, Z30, Z0; \
-	VMOVDQU64 Z0, (R12)(DX*1); \
-	VMOVDQU64 192(AX)(R10*8), Z0; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle279<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle279<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z2, Z5; \
+	VPERMT2W  Z1, Z30, Z2; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle279<>+0(SB), Z7; \
+	VPERMI2W  Z1, Z4, Z7; \
+	VPERMT2W  Z1, Z30, Z4; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
 	VMOVDQU64 448(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle610<>+0(SB), Z3; \
-	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 shuffle279<>+0(SB), Z9; \
+	VPERMI2W  Z1, Z6, Z9; \
+	VPERMT2W  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle279<>+0(SB), Z1; \
+	VPERMI2W  Z5, Z3, Z1; \
+	VPERMT2W  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle279<>+0(SB), Z5; \
+	VPERMI2W  Z9, Z7, Z5; \
+	VPERMT2W  Z9, Z30, Z7; \
+	VMOVDQU64 shuffle279<>+0(SB), Z9; \
+	VPERMI2W  Z5, Z1, Z9; \
+	VMOVDQU64 Z9, (R11); \
+	VPERMT2W  Z5, Z30, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VMOVDQU64 shuffle279<>+0(SB), Z9; \
+	VPERMI2W  Z7, Z3, Z9; \
+	VMOVDQU64 Z9, (R11)(DX*2); \
+	VPERMT2W  Z7, Z30, Z3; \
 	VMOVDQU64 Z3, (R12)(DX*2); \
-	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 shuffle279<>+0(SB), Z9; \
+	VPERMI2W  Z2, Z0, Z9; \
+	VPERMT2W  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle279<>+0(SB), Z2; \
+	VPERMI2W  Z6, Z4, Z2; \
+	VPERMT2W  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle279<>+0(SB), Z6; \
+	VPERMI2W  Z2, Z9, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2W  Z2, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*1); \
+	VMOVDQU64 shuffle279<>+0(SB), Z6; \
+	VPERMI2W  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2W  Z4, Z30, Z0; \
 	VMOVDQU64 Z0, (R12)(DI*1); \
 	ADDQ      $+64, R10; \
 	MOVQ      n+16(FP), R11; \
@@ -14268,32 +14715,12 @@ rowdone523: \
 	JNZ  group519; \
 	VZEROUPPER; \
 	RET
-	tunzip8x2x4AVX512BW_body
+	unzip8x2AVX512BW_body
 
-DATA shuffle610<>+0(SB)/8, $0x0000001000000000
-DATA shuffle610<>+8(SB)/8, $0x0000001100000001
-DATA shuffle610<>+16(SB)/8, $0x0000001200000002
-DATA shuffle610<>+24(SB)/8, $0x0000001300000003
-DATA shuffle610<>+32(SB)/8, $0x0000001400000004
-DATA shuffle610<>+40(SB)/8, $0x0000001500000005
-DATA shuffle610<>+48(SB)/8, $0x0000001600000006
-DATA shuffle610<>+56(SB)/8, $0x0000001700000007
-GLOBL shuffle610<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle611<>+0(SB)/8, $0x0000001800000008
-DATA shuffle611<>+8(SB)/8, $0x0000001900000009
-DATA shuffle611<>+16(SB)/8, $0x0000001a0000000a
-DATA shuffle611<>+24(SB)/8, $0x0000001b0000000b
-DATA shuffle611<>+32(SB)/8, $0x0000001c0000000c
-DATA shuffle611<>+40(SB)/8, $0x0000001d0000000d
-DATA shuffle611<>+48(SB)/8, $0x0000001e0000000e
-DATA shuffle611<>+56(SB)/8, $0x0000001f0000000f
-GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
-
-// func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip8x3x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip8x3x2AVX512BW_body \
+// func unzip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $0-88
+#define unzip8x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
@@ -14301,95 +14728,81 @@ TEXT ·tunzip8x3x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle612<>+0(SB), Z31; \
-	VMOVDQU64 shuffle613<>+0(SB), Z30; \
-	VMOVDQU64 shuffle614<>+0(SB), Z29; \
-	VMOVDQU64 shuffle615<>+0(SB), Z28; \
-	VMOVDQU64 shuffle616<>+0(SB), Z27; \
-	VMOVDQU64 shuffle617<>+0(SB), Z26; \
-	VMOVDQU64 shuffle618<>+0(SB), Z25; \
-	VMOVDQU64 shuffle619<>+0(SB), Z24; \
+	VMOVDQU64 shuffle151<>+0(SB), Z31; \
+	VMOVDQU64 shuffle152<>+0(SB), Z30; \
 group524: \
 	MOVQ rows+24(FP), R9; \
 row525: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
-	CMPQ R11, $+48; \
+	CMPQ R11, $+64; \
 	JB   last527; \
 chunks526: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle612<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	VMOVDQU64 256(AX)(R10*8), Z2; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle621<>+0(SB), Z4; \
-	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R11); \
-	VMOVDQU64 shuffle614<>+0(SB), Z4; \
-	VPERMI2W  Z1, Z0, Z4; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle622<>+0(SB), Z3; \
-	VPERMW    Z2, Z3, K7, Z4; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z4, K7, (R11)(DX*1); \
-	VMOVDQU64 shuffle616<>+0(SB), Z3; \
-	VPERMI2W  Z1, Z0, Z3; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle623<>+0(SB), Z4; \
-	VPERMW    Z2, Z4, K7, Z3; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R11)(DX*2); \
-	VPERMT2W  Z1, Z25, Z0; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle624<>+0(SB), Z3; \
-	VPERMW    Z2, Z3, K7, Z0; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z0, K7, (R11)(DI*1); \
-	VMOVDQU64 64(AX)(R10*8), Z0; \
-	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle612<>+0(SB), Z1; \
-	VPERMI2W  Z3, Z0, Z1; \
-	VMOVDQU64 320(AX)(R10*8), Z2; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle621<>+0(SB), Z4; \
-	VPERMW    Z2, Z4, K7, Z1; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z1, K7, (R12); \
-	VMOVDQU64 shuffle614<>+0(SB), Z4; \
-	VPERMI2W  Z3, Z0, Z4; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle622<>+0(SB), Z1; \
-	VPERMW    Z2, Z1, K7, Z4; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z4, K7, (R12)(DX*1); \
-	VMOVDQU64 shuffle616<>+0(SB), Z1; \
-	VPERMI2W  Z3, Z0, Z1; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle623<>+0(SB), Z4; \
-	VPERMW    Z2, Z4, K7, Z1; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z1, K7, (R12)(DX*2); \
-	VPERMT2W  Z3, Z25, Z0; \
-	KMOVD     shuffle620<>+0(SB), K7; \
-	VMOVDQU64 shuffle624<>+0(SB), Z1; \
-	VPERMW    Z2, Z1, K7, Z0; \
-	KMOVQ     shuffle275<>+0(SB), K7; \
-	VMOVDQU8  Z0, K7, (R12)(DI*1); \
-	ADDQ      $+48, R10; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle151<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle151<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z2, Z5; \
+	VPERMT2D  Z1, Z30, Z2; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle151<>+0(SB), Z7; \
+	VPERMI2D  Z1, Z4, Z7; \
+	VPERMT2D  Z1, Z30, Z4; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle151<>+0(SB), Z9; \
+	VPERMI2D  Z1, Z6, Z9; \
+	VPERMT2D  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle151<>+0(SB), Z1; \
+	VPERMI2D  Z5, Z3, Z1; \
+	VPERMT2D  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle151<>+0(SB), Z5; \
+	VPERMI2D  Z9, Z7, Z5; \
+	VPERMT2D  Z9, Z30, Z7; \
+	VMOVDQU64 shuffle151<>+0(SB), Z9; \
+	VPERMI2D  Z5, Z1, Z9; \
+	VMOVDQU64 Z9, (R11); \
+	VPERMT2D  Z5, Z30, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VMOVDQU64 shuffle151<>+0(SB), Z9; \
+	VPERMI2D  Z7, Z3, Z9; \
+	VMOVDQU64 Z9, (R11)(DX*2); \
+	VPERMT2D  Z7, Z30, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VMOVDQU64 shuffle151<>+0(SB), Z9; \
+	VPERMI2D  Z2, Z0, Z9; \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle151<>+0(SB), Z2; \
+	VPERMI2D  Z6, Z4, Z2; \
+	VPERMT2D  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle151<>+0(SB), Z6; \
+	VPERMI2D  Z2, Z9, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2D  Z2, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*1); \
+	VMOVDQU64 shuffle151<>+0(SB), Z6; \
+	VPERMI2D  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2D  Z4, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
-	CMPQ      R11, $+48; \
+	CMPQ      R11, $+64; \
 	JAE       chunks526; \
 last527: \
 	TESTQ R11, R11; \
 	JZ    rowdone528; \
 	MOVQ  n+16(FP), R10; \
-	SUBQ  $+48, R10; \
+	SUBQ  $+64, R10; \
 	JMP   chunks526; \
 rowdone528: \
 	ADDQ BX, AX; \
@@ -14402,135 +14815,12 @@ rowdone528: \
 	JNZ  group524; \
 	VZEROUPPER; \
 	RET
-	tunzip8x3x2AVX512BW_body
+	unzip8x4AVX512BW_body
 
-DATA shuffle612<>+0(SB)/8, $0x0001000000200000
-DATA shuffle612<>+8(SB)/8, $0x0022000200000021
-DATA shuffle612<>+16(SB)/8, $0x0000002300030000
-DATA shuffle612<>+24(SB)/8, $0x0005000000240004
-DATA shuffle612<>+32(SB)/8, $0x0026000600000025
-DATA shuffle612<>+40(SB)/8, $0x0000002700070000
-DATA shuffle612<>+48(SB)/8, $0x0000000000000000
-DATA shuffle612<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle612<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle613<>+0(SB)/8, $0x0000002000000000
-DATA shuffle613<>+8(SB)/8, $0x0000000000210000
-DATA shuffle613<>+16(SB)/8, $0x0023000000000022
-DATA shuffle613<>+24(SB)/8, $0x0000002400000000
-DATA shuffle613<>+32(SB)/8, $0x0000000000250000
-DATA shuffle613<>+40(SB)/8, $0x0027000000000026
-DATA shuffle613<>+48(SB)/8, $0x0000000000000000
-DATA shuffle613<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle613<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle614<>+0(SB)/8, $0x0009000000280008
-DATA shuffle614<>+8(SB)/8, $0x002a000a00000029
-DATA shuffle614<>+16(SB)/8, $0x0000002b000b0000
-DATA shuffle614<>+24(SB)/8, $0x000d0000002c000c
-DATA shuffle614<>+32(SB)/8, $0x002e000e0000002d
-DATA shuffle614<>+40(SB)/8, $0x0000002f000f0000
-DATA shuffle614<>+48(SB)/8, $0x0000000000000000
-DATA shuffle614<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle614<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle615<>+0(SB)/8, $0x0000002800000000
-DATA shuffle615<>+8(SB)/8, $0x0000000000290000
-DATA shuffle615<>+16(SB)/8, $0x002b00000000002a
-DATA shuffle615<>+24(SB)/8, $0x0000002c00000000
-DATA shuffle615<>+32(SB)/8, $0x00000000002d0000
-DATA shuffle615<>+40(SB)/8, $0x002f00000000002e
-DATA shuffle615<>+48(SB)/8, $0x0000000000000000
-DATA shuffle615<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle615<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle616<>+0(SB)/8, $0x0011000000300010
-DATA shuffle616<>+8(SB)/8, $0x0032001200000031
-DATA shuffle616<>+16(SB)/8, $0x0000003300130000
-DATA shuffle616<>+24(SB)/8, $0x0015000000340014
-DATA shuffle616<>+32(SB)/8, $0x0036001600000035
-DATA shuffle616<>+40(SB)/8, $0x0000003700170000
-DATA shuffle616<>+48(SB)/8, $0x0000000000000000
-DATA shuffle616<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle617<>+0(SB)/8, $0x0000003000000000
-DATA shuffle617<>+8(SB)/8, $0x0000000000310000
-DATA shuffle617<>+16(SB)/8, $0x0033000000000032
-DATA shuffle617<>+24(SB)/8, $0x0000003400000000
-DATA shuffle617<>+32(SB)/8, $0x0000000000350000
-DATA shuffle617<>+40(SB)/8, $0x0037000000000036
-DATA shuffle617<>+48(SB)/8, $0x0000000000000000
-DATA shuffle617<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle617<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle618<>+0(SB)/8, $0x0019000000380018
-DATA shuffle618<>+8(SB)/8, $0x003a001a00000039
-DATA shuffle618<>+16(SB)/8, $0x0000003b001b0000
-DATA shuffle618<>+24(SB)/8, $0x001d0000003c001c
-DATA shuffle618<>+32(SB)/8, $0x003e001e0000003d
-DATA shuffle618<>+40(SB)/8, $0x0000003f001f0000
-DATA shuffle618<>+48(SB)/8, $0x0000000000000000
-DATA shuffle618<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle618<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle619<>+0(SB)/8, $0x0000003800000000
-DATA shuffle619<>+8(SB)/8, $0x0000000000390000
-DATA shuffle619<>+16(SB)/8, $0x003b00000000003a
-DATA shuffle619<>+24(SB)/8, $0x0000003c00000000
-DATA shuffle619<>+32(SB)/8, $0x00000000003d0000
-DATA shuffle619<>+40(SB)/8, $0x003f00000000003e
-DATA shuffle619<>+48(SB)/8, $0x0000000000000000
-DATA shuffle619<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle619<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle620<>+0(SB)/8, $0x0000000000924924
-GLOBL shuffle620<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle621<>+0(SB)/8, $0x0000000000000000
-DATA shuffle621<>+8(SB)/8, $0x0000000000010000
-DATA shuffle621<>+16(SB)/8, $0x0003000000000002
-DATA shuffle621<>+24(SB)/8, $0x0000000400000000
-DATA shuffle621<>+32(SB)/8, $0x0000000000050000
-DATA shuffle621<>+40(SB)/8, $0x0007000000000006
-DATA shuffle621<>+48(SB)/8, $0x0000000000000000
-DATA shuffle621<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle621<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle622<>+0(SB)/8, $0x0000000800000000
-DATA shuffle622<>+8(SB)/8, $0x0000000000090000
-DATA shuffle622<>+16(SB)/8, $0x000b00000000000a
-DATA shuffle622<>+24(SB)/8, $0x0000000c00000000
-DATA shuffle622<>+32(SB)/8, $0x00000000000d0000
-DATA shuffle622<>+40(SB)/8, $0x000f00000000000e
-DATA shuffle622<>+48(SB)/8, $0x0000000000000000
-DATA shuffle622<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle622<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle623<>+0(SB)/8, $0x0000001000000000
-DATA shuffle623<>+8(SB)/8, $0x0000000000110000
-DATA shuffle623<>+16(SB)/8, $0x0013000000000012
-DATA shuffle623<>+24(SB)/8, $0x0000001400000000
-DATA shuffle623<>+32(SB)/8, $0x0000000000150000
-DATA shuffle623<>+40(SB)/8, $0x0017000000000016
-DATA shuffle623<>+48(SB)/8, $0x0000000000000000
-DATA shuffle623<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle623<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle624<>+0(SB)/8, $0x0000001800000000
-DATA shuffle624<>+8(SB)/8, $0x0000000000190000
-DATA shuffle624<>+16(SB)/8, $0x001b00000000001a
-DATA shuffle624<>+24(SB)/8, $0x0000001c00000000
-DATA shuffle624<>+32(SB)/8, $0x00000000001d0000
-DATA shuffle624<>+40(SB)/8, $0x001f00000000001e
-DATA shuffle624<>+48(SB)/8, $0x0000000000000000
-DATA shuffle624<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
-
-// func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip8x4x2AVX512BW(SB), NOSPLIT, $0-88
-#define tunzip8x4x2AVX512BW_body \
+TEXT ·tunzip8x2x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip8x2x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
@@ -14538,18 +14828,18 @@ TEXT ·tunzip8x4x2AVX512BW(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle625<>+0(SB), Z31; \
-	VMOVDQU64 shuffle626<>+0(SB), Z30; \
-	VMOVDQU64 shuffle627<>+0(SB), Z29; \
-	VMOVDQU64 shuffle628<>+0(SB), Z28; \
-	VMOVDQU64 shuffle629<>+0(SB), Z27; \
-	VMOVDQU64 shuffle630<>+0(SB), Z26; \
-	VMOVDQU64 shuffle631<>+0(SB), Z25; \
-	VMOVDQU64 shuffle632<>+0(SB), Z24; \
-	VMOVDQU64 shuffle633<>+0(SB), Z23; \
-	VMOVDQU64 shuffle634<>+0(SB), Z22; \
-	VMOVDQU64 shuffle635<>+0(SB), Z21; \
-	VMOVDQU64 shuffle636<>+0(SB), Z20; \
+	VMOVDQU64 shuffle644<>+0(SB), Z31; \
+	VMOVDQU64 shuffle645<>+0(SB), Z30; \
+	VMOVDQU64 shuffle646<>+0(SB), Z29; \
+	VMOVDQU64 shuffle647<>+0(SB), Z28; \
+	VMOVDQU64 shuffle648<>+0(SB), Z27; \
+	VMOVDQU64 shuffle649<>+0(SB), Z26; \
+	VMOVDQU64 shuffle650<>+0(SB), Z25; \
+	VMOVDQU64 shuffle651<>+0(SB), Z24; \
+	VMOVDQU64 shuffle652<>+0(SB), Z23; \
+	VMOVDQU64 shuffle653<>+0(SB), Z22; \
+	VMOVDQU64 shuffle654<>+0(SB), Z21; \
+	VMOVDQU64 shuffle655<>+0(SB), Z20; \
 group529: \
 	MOVQ rows+24(FP), R9; \
 row530: \
@@ -14563,80 +14853,80 @@ chunks531: \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
 	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle625<>+0(SB), Z3; \
+	VMOVDQU64 shuffle644<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
 	VMOVDQU64 256(AX)(R10*8), Z2; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle638<>+0(SB), Z4; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle657<>+0(SB), Z4; \
 	VPERMW    Z2, Z4, K7, Z3; \
 	VMOVDQU64 384(AX)(R10*8), Z4; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle640<>+0(SB), Z5; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle659<>+0(SB), Z5; \
 	VPERMW    Z4, Z5, K7, Z3; \
 	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle628<>+0(SB), Z5; \
+	VMOVDQU64 shuffle647<>+0(SB), Z5; \
 	VPERMI2W  Z1, Z0, Z5; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle641<>+0(SB), Z3; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle660<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z5; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle642<>+0(SB), Z3; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle661<>+0(SB), Z3; \
 	VPERMW    Z4, Z3, K7, Z5; \
 	VMOVDQU64 Z5, (R11)(DX*1); \
-	VMOVDQU64 shuffle631<>+0(SB), Z3; \
+	VMOVDQU64 shuffle650<>+0(SB), Z3; \
 	VPERMI2W  Z1, Z0, Z3; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle643<>+0(SB), Z5; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle662<>+0(SB), Z5; \
 	VPERMW    Z2, Z5, K7, Z3; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle644<>+0(SB), Z5; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle663<>+0(SB), Z5; \
 	VPERMW    Z4, Z5, K7, Z3; \
 	VMOVDQU64 Z3, (R11)(DX*2); \
 	VPERMT2W  Z1, Z22, Z0; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle645<>+0(SB), Z3; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle664<>+0(SB), Z3; \
 	VPERMW    Z2, Z3, K7, Z0; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle646<>+0(SB), Z3; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle665<>+0(SB), Z3; \
 	VPERMW    Z4, Z3, K7, Z0; \
 	VMOVDQU64 Z0, (R11)(DI*1); \
 	VMOVDQU64 64(AX)(R10*8), Z0; \
 	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle625<>+0(SB), Z2; \
+	VMOVDQU64 shuffle644<>+0(SB), Z2; \
 	VPERMI2W  Z3, Z0, Z2; \
 	VMOVDQU64 320(AX)(R10*8), Z4; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle638<>+0(SB), Z1; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle657<>+0(SB), Z1; \
 	VPERMW    Z4, Z1, K7, Z2; \
 	VMOVDQU64 448(AX)(R10*8), Z1; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle640<>+0(SB), Z5; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle659<>+0(SB), Z5; \
 	VPERMW    Z1, Z5, K7, Z2; \
 	VMOVDQU64 Z2, (R12); \
-	VMOVDQU64 shuffle628<>+0(SB), Z5; \
+	VMOVDQU64 shuffle647<>+0(SB), Z5; \
 	VPERMI2W  Z3, Z0, Z5; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle641<>+0(SB), Z2; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle660<>+0(SB), Z2; \
 	VPERMW    Z4, Z2, K7, Z5; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle642<>+0(SB), Z2; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle661<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z5; \
 	VMOVDQU64 Z5, (R12)(DX*1); \
-	VMOVDQU64 shuffle631<>+0(SB), Z2; \
+	VMOVDQU64 shuffle650<>+0(SB), Z2; \
 	VPERMI2W  Z3, Z0, Z2; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle643<>+0(SB), Z5; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle662<>+0(SB), Z5; \
 	VPERMW    Z4, Z5, K7, Z2; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle644<>+0(SB), Z5; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle663<>+0(SB), Z5; \
 	VPERMW    Z1, Z5, K7, Z2; \
 	VMOVDQU64 Z2, (R12)(DX*2); \
 	VPERMT2W  Z3, Z22, Z0; \
-	KMOVD     shuffle637<>+0(SB), K7; \
-	VMOVDQU64 shuffle645<>+0(SB), Z2; \
+	KMOVD     shuffle656<>+0(SB), K7; \
+	VMOVDQU64 shuffle664<>+0(SB), Z2; \
 	VPERMW    Z4, Z2, K7, Z0; \
-	KMOVD     shuffle639<>+0(SB), K7; \
-	VMOVDQU64 shuffle646<>+0(SB), Z2; \
+	KMOVD     shuffle658<>+0(SB), K7; \
+	VMOVDQU64 shuffle665<>+0(SB), Z2; \
 	VPERMW    Z1, Z2, K7, Z0; \
 	VMOVDQU64 Z0, (R12)(DI*1); \
 	ADDQ      $+64, R10; \
@@ -14661,213 +14951,888 @@ rowdone533: \
 	JNZ  group529; \
 	VZEROUPPER; \
 	RET
-	tunzip8x4x2AVX512BW_body
+	tunzip8x2x2AVX512BW_body
 
-DATA shuffle625<>+0(SB)/8, $0x0000000000200000
-DATA shuffle625<>+8(SB)/8, $0x0000000000210001
-DATA shuffle625<>+16(SB)/8, $0x0000000000220002
-DATA shuffle625<>+24(SB)/8, $0x0000000000230003
-DATA shuffle625<>+32(SB)/8, $0x0000000000240004
-DATA shuffle625<>+40(SB)/8, $0x0000000000250005
-DATA shuffle625<>+48(SB)/8, $0x0000000000260006
-DATA shuffle625<>+56(SB)/8, $0x0000000000270007
-GLOBL shuffle625<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle626<>+0(SB)/8, $0x0000002000000000
-DATA shuffle626<>+8(SB)/8, $0x0000002100000000
-DATA shuffle626<>+16(SB)/8, $0x0000002200000000
-DATA shuffle626<>+24(SB)/8, $0x0000002300000000
-DATA shuffle626<>+32(SB)/8, $0x0000002400000000
-DATA shuffle626<>+40(SB)/8, $0x0000002500000000
-DATA shuffle626<>+48(SB)/8, $0x0000002600000000
-DATA shuffle626<>+56(SB)/8, $0x0000002700000000
-GLOBL shuffle626<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle627<>+0(SB)/8, $0x0020000000000000
-DATA shuffle627<>+8(SB)/8, $0x0021000000000000
-DATA shuffle627<>+16(SB)/8, $0x0022000000000000
-DATA shuffle627<>+24(SB)/8, $0x0023000000000000
-DATA shuffle627<>+32(SB)/8, $0x0024000000000000
-DATA shuffle627<>+40(SB)/8, $0x0025000000000000
-DATA shuffle627<>+48(SB)/8, $0x0026000000000000
-DATA shuffle627<>+56(SB)/8, $0x0027000000000000
-GLOBL shuffle627<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle628<>+0(SB)/8, $0x0000000000280008
-DATA shuffle628<>+8(SB)/8, $0x0000000000290009
-DATA shuffle628<>+16(SB)/8, $0x00000000002a000a
-DATA shuffle628<>+24(SB)/8, $0x00000000002b000b
-DATA shuffle628<>+32(SB)/8, $0x00000000002c000c
-DATA shuffle628<>+40(SB)/8, $0x00000000002d000d
-DATA shuffle628<>+48(SB)/8, $0x00000000002e000e
-DATA shuffle628<>+56(SB)/8, $0x00000000002f000f
-GLOBL shuffle628<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle629<>+0(SB)/8, $0x0000002800000000
-DATA shuffle629<>+8(SB)/8, $0x0000002900000000
-DATA shuffle629<>+16(SB)/8, $0x0000002a00000000
-DATA shuffle629<>+24(SB)/8, $0x0000002b00000000
-DATA shuffle629<>+32(SB)/8, $0x0000002c00000000
-DATA shuffle629<>+40(SB)/8, $0x0000002d00000000
-DATA shuffle629<>+48(SB)/8, $0x0000002e00000000
-DATA shuffle629<>+56(SB)/8, $0x0000002f00000000
-GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle630<>+0(SB)/8, $0x0028000000000000
-DATA shuffle630<>+8(SB)/8, $0x0029000000000000
-DATA shuffle630<>+16(SB)/8, $0x002a000000000000
-DATA shuffle630<>+24(SB)/8, $0x002b000000000000
-DATA shuffle630<>+32(SB)/8, $0x002c000000000000
-DATA shuffle630<>+40(SB)/8, $0x002d000000000000
-DATA shuffle630<>+48(SB)/8, $0x002e000000000000
-DATA shuffle630<>+56(SB)/8, $0x002f000000000000
-GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle631<>+0(SB)/8, $0x0000000000300010
-DATA shuffle631<>+8(SB)/8, $0x0000000000310011
-DATA shuffle631<>+16(SB)/8, $0x0000000000320012
-DATA shuffle631<>+24(SB)/8, $0x0000000000330013
-DATA shuffle631<>+32(SB)/8, $0x0000000000340014
-DATA shuffle631<>+40(SB)/8, $0x0000000000350015
-DATA shuffle631<>+48(SB)/8, $0x0000000000360016
-DATA shuffle631<>+56(SB)/8, $0x0000000000370017
-GLOBL shuffle631<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle632<>+0(SB)/8, $0x0000003000000000
-DATA shuffle632<>+8(SB)/8, $0x0000003100000000
-DATA shuffle632<>+16(SB)/8, $0x0000003200000000
-DATA shuffle632<>+24(SB)/8, $0x0000003300000000
-DATA shuffle632<>+32(SB)/8, $0x0000003400000000
-DATA shuffle632<>+40(SB)/8, $0x0000003500000000
-DATA shuffle632<>+48(SB)/8, $0x0000003600000000
-DATA shuffle632<>+56(SB)/8, $0x0000003700000000
-GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle633<>+0(SB)/8, $0x0030000000000000
-DATA shuffle633<>+8(SB)/8, $0x0031000000000000
-DATA shuffle633<>+16(SB)/8, $0x0032000000000000
-DATA shuffle633<>+24(SB)/8, $0x0033000000000000
-DATA shuffle633<>+32(SB)/8, $0x0034000000000000
-DATA shuffle633<>+40(SB)/8, $0x0035000000000000
-DATA shuffle633<>+48(SB)/8, $0x0036000000000000
-DATA shuffle633<>+56(SB)/8, $0x0037000000000000
-GLOBL shuffle633<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle634<>+0(SB)/8, $0x0000000000380018
-DATA shuffle634<>+8(SB)/8, $0x0000000000390019
-DATA shuffle634<>+16(SB)/8, $0x00000000003a001a
-DATA shuffle634<>+24(SB)/8, $0x00000000003b001b
-DATA shuffle634<>+32(SB)/8, $0x00000000003c001c
-DATA shuffle634<>+40(SB)/8, $0x00000000003d001d
-DATA shuffle634<>+48(SB)/8, $0x00000000003e001e
-DATA shuffle634<>+56(SB)/8, $0x00000000003f001f
-GLOBL shuffle634<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle635<>+0(SB)/8, $0x0000003800000000
-DATA shuffle635<>+8(SB)/8, $0x0000003900000000
-DATA shuffle635<>+16(SB)/8, $0x0000003a00000000
-DATA shuffle635<>+24(SB)/8, $0x0000003b00000000
-DATA shuffle635<>+32(SB)/8, $0x0000003c00000000
-DATA shuffle635<>+40(SB)/8, $0x0000003d00000000
-DATA shuffle635<>+48(SB)/8, $0x0000003e00000000
-DATA shuffle635<>+56(SB)/8, $0x0000003f00000000
-GLOBL shuffle635<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle636<>+0(SB)/8, $0x0038000000000000
-DATA shuffle636<>+8(SB)/8, $0x0039000000000000
-DATA shuffle636<>+16(SB)/8, $0x003a000000000000
-DATA shuffle636<>+24(SB)/8, $0x003b000000000000
-DATA shuffle636<>+32(SB)/8, $0x003c000000000000
-DATA shuffle636<>+40(SB)/8, $0x003d000000000000
-DATA shuffle636<>+48(SB)/8, $0x003e000000000000
-DATA shuffle636<>+56(SB)/8, $0x003f000000000000
-GLOBL shuffle636<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle637<>+0(SB)/8, $0x0000000044444444
-GLOBL shuffle637<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle638<>+0(SB)/8, $0x0000000000000000
-DATA shuffle638<>+8(SB)/8, $0x0000000100000000
-DATA shuffle638<>+16(SB)/8, $0x0000000200000000
-DATA shuffle638<>+24(SB)/8, $0x0000000300000000
-DATA shuffle638<>+32(SB)/8, $0x0000000400000000
-DATA shuffle638<>+40(SB)/8, $0x0000000500000000
-DATA shuffle638<>+48(SB)/8, $0x0000000600000000
-DATA shuffle638<>+56(SB)/8, $0x0000000700000000
-GLOBL shuffle638<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle639<>+0(SB)/8, $0x0000000088888888
-GLOBL shuffle639<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle640<>+0(SB)/8, $0x0000000000000000
-DATA shuffle640<>+8(SB)/8, $0x0001000000000000
-DATA shuffle640<>+16(SB)/8, $0x0002000000000000
-DATA shuffle640<>+24(SB)/8, $0x0003000000000000
-DATA shuffle640<>+32(SB)/8, $0x0004000000000000
-DATA shuffle640<>+40(SB)/8, $0x0005000000000000
-DATA shuffle640<>+48(SB)/8, $0x0006000000000000
-DATA shuffle640<>+56(SB)/8, $0x0007000000000000
-GLOBL shuffle640<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle641<>+0(SB)/8, $0x0000000800000000
-DATA shuffle641<>+8(SB)/8, $0x0000000900000000
-DATA shuffle641<>+16(SB)/8, $0x0000000a00000000
-DATA shuffle641<>+24(SB)/8, $0x0000000b00000000
-DATA shuffle641<>+32(SB)/8, $0x0000000c00000000
-DATA shuffle641<>+40(SB)/8, $0x0000000d00000000
-DATA shuffle641<>+48(SB)/8, $0x0000000e00000000
-DATA shuffle641<>+56(SB)/8, $0x0000000f00000000
-GLOBL shuffle641<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle642<>+0(SB)/8, $0x0008000000000000
-DATA shuffle642<>+8(SB)/8, $0x0009000000000000
-DATA shuffle642<>+16(SB)/8, $0x000a000000000000
-DATA shuffle642<>+24(SB)/8, $0x000b000000000000
-DATA shuffle642<>+32(SB)/8, $0x000c000000000000
-DATA shuffle642<>+40(SB)/8, $0x000d000000000000
-DATA shuffle642<>+48(SB)/8, $0x000e000000000000
-DATA shuffle642<>+56(SB)/8, $0x000f000000000000
-GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle643<>+0(SB)/8, $0x0000001000000000
-DATA shuffle643<>+8(SB)/8, $0x0000001100000000
-DATA shuffle643<>+16(SB)/8, $0x0000001200000000
-DATA shuffle643<>+24(SB)/8, $0x0000001300000000
-DATA shuffle643<>+32(SB)/8, $0x0000001400000000
-DATA shuffle643<>+40(SB)/8, $0x0000001500000000
-DATA shuffle643<>+48(SB)/8, $0x0000001600000000
-DATA shuffle643<>+56(SB)/8, $0x0000001700000000
-GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle644<>+0(SB)/8, $0x0010000000000000
-DATA shuffle644<>+8(SB)/8, $0x0011000000000000
-DATA shuffle644<>+16(SB)/8, $0x0012000000000000
-DATA shuffle644<>+24(SB)/8, $0x0013000000000000
-DATA shuffle644<>+32(SB)/8, $0x0014000000000000
-DATA shuffle644<>+40(SB)/8, $0x0015000000000000
-DATA shuffle644<>+48(SB)/8, $0x0016000000000000
-DATA shuffle644<>+56(SB)/8, $0x0017000000000000
+DATA shuffle644<>+0(SB)/8, $0x0021000100200000
+DATA shuffle644<>+8(SB)/8, $0x0023000300220002
+DATA shuffle644<>+16(SB)/8, $0x0025000500240004
+DATA shuffle644<>+24(SB)/8, $0x0027000700260006
+DATA shuffle644<>+32(SB)/8, $0x0000000000000000
+DATA shuffle644<>+40(SB)/8, $0x0000000000000000
+DATA shuffle644<>+48(SB)/8, $0x0000000000000000
+DATA shuffle644<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle644<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle645<>+0(SB)/8, $0x0000001800000000
-DATA shuffle645<>+8(SB)/8, $0x0000001900000000
-DATA shuffle645<>+16(SB)/8, $0x0000001a00000000
-DATA shuffle645<>+24(SB)/8, $0x0000001b00000000
-DATA shuffle645<>+32(SB)/8, $0x0000001c00000000
-DATA shuffle645<>+40(SB)/8, $0x0000001d00000000
-DATA shuffle645<>+48(SB)/8, $0x0000001e00000000
-DATA shuffle645<>+56(SB)/8, $0x0000001f00000000
+DATA shuffle645<>+0(SB)/8, $0x0000000000000000
+DATA shuffle645<>+8(SB)/8, $0x0000000000000000
+DATA shuffle645<>+16(SB)/8, $0x0000000000000000
+DATA shuffle645<>+24(SB)/8, $0x0000000000000000
+DATA shuffle645<>+32(SB)/8, $0x0000002100000020
+DATA shuffle645<>+40(SB)/8, $0x0000002300000022
+DATA shuffle645<>+48(SB)/8, $0x0000002500000024
+DATA shuffle645<>+56(SB)/8, $0x0000002700000026
 GLOBL shuffle645<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle646<>+0(SB)/8, $0x0018000000000000
-DATA shuffle646<>+8(SB)/8, $0x0019000000000000
-DATA shuffle646<>+16(SB)/8, $0x001a000000000000
-DATA shuffle646<>+24(SB)/8, $0x001b000000000000
-DATA shuffle646<>+32(SB)/8, $0x001c000000000000
-DATA shuffle646<>+40(SB)/8, $0x001d000000000000
-DATA shuffle646<>+48(SB)/8, $0x001e000000000000
-DATA shuffle646<>+56(SB)/8, $0x001f000000000000
+DATA shuffle646<>+0(SB)/8, $0x0000000000000000
+DATA shuffle646<>+8(SB)/8, $0x0000000000000000
+DATA shuffle646<>+16(SB)/8, $0x0000000000000000
+DATA shuffle646<>+24(SB)/8, $0x0000000000000000
+DATA shuffle646<>+32(SB)/8, $0x0021000000200000
+DATA shuffle646<>+40(SB)/8, $0x0023000000220000
+DATA shuffle646<>+48(SB)/8, $0x0025000000240000
+DATA shuffle646<>+56(SB)/8, $0x0027000000260000
 GLOBL shuffle646<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle647<>+0(SB)/8, $0x0029000900280008
+DATA shuffle647<>+8(SB)/8, $0x002b000b002a000a
+DATA shuffle647<>+16(SB)/8, $0x002d000d002c000c
+DATA shuffle647<>+24(SB)/8, $0x002f000f002e000e
+DATA shuffle647<>+32(SB)/8, $0x0000000000000000
+DATA shuffle647<>+40(SB)/8, $0x0000000000000000
+DATA shuffle647<>+48(SB)/8, $0x0000000000000000
+DATA shuffle647<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle647<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle648<>+0(SB)/8, $0x0000000000000000
+DATA shuffle648<>+8(SB)/8, $0x0000000000000000
+DATA shuffle648<>+16(SB)/8, $0x0000000000000000
+DATA shuffle648<>+24(SB)/8, $0x0000000000000000
+DATA shuffle648<>+32(SB)/8, $0x0000002900000028
+DATA shuffle648<>+40(SB)/8, $0x0000002b0000002a
+DATA shuffle648<>+48(SB)/8, $0x0000002d0000002c
+DATA shuffle648<>+56(SB)/8, $0x0000002f0000002e
+GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle649<>+0(SB)/8, $0x0000000000000000
+DATA shuffle649<>+8(SB)/8, $0x0000000000000000
+DATA shuffle649<>+16(SB)/8, $0x0000000000000000
+DATA shuffle649<>+24(SB)/8, $0x0000000000000000
+DATA shuffle649<>+32(SB)/8, $0x0029000000280000
+DATA shuffle649<>+40(SB)/8, $0x002b0000002a0000
+DATA shuffle649<>+48(SB)/8, $0x002d0000002c0000
+DATA shuffle649<>+56(SB)/8, $0x002f0000002e0000
+GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle650<>+0(SB)/8, $0x0031001100300010
+DATA shuffle650<>+8(SB)/8, $0x0033001300320012
+DATA shuffle650<>+16(SB)/8, $0x0035001500340014
+DATA shuffle650<>+24(SB)/8, $0x0037001700360016
+DATA shuffle650<>+32(SB)/8, $0x0000000000000000
+DATA shuffle650<>+40(SB)/8, $0x0000000000000000
+DATA shuffle650<>+48(SB)/8, $0x0000000000000000
+DATA shuffle650<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle651<>+0(SB)/8, $0x0000000000000000
+DATA shuffle651<>+8(SB)/8, $0x0000000000000000
+DATA shuffle651<>+16(SB)/8, $0x0000000000000000
+DATA shuffle651<>+24(SB)/8, $0x0000000000000000
+DATA shuffle651<>+32(SB)/8, $0x0000003100000030
+DATA shuffle651<>+40(SB)/8, $0x0000003300000032
+DATA shuffle651<>+48(SB)/8, $0x0000003500000034
+DATA shuffle651<>+56(SB)/8, $0x0000003700000036
+GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle652<>+0(SB)/8, $0x0000000000000000
+DATA shuffle652<>+8(SB)/8, $0x0000000000000000
+DATA shuffle652<>+16(SB)/8, $0x0000000000000000
+DATA shuffle652<>+24(SB)/8, $0x0000000000000000
+DATA shuffle652<>+32(SB)/8, $0x0031000000300000
+DATA shuffle652<>+40(SB)/8, $0x0033000000320000
+DATA shuffle652<>+48(SB)/8, $0x0035000000340000
+DATA shuffle652<>+56(SB)/8, $0x0037000000360000
+GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle653<>+0(SB)/8, $0x0039001900380018
+DATA shuffle653<>+8(SB)/8, $0x003b001b003a001a
+DATA shuffle653<>+16(SB)/8, $0x003d001d003c001c
+DATA shuffle653<>+24(SB)/8, $0x003f001f003e001e
+DATA shuffle653<>+32(SB)/8, $0x0000000000000000
+DATA shuffle653<>+40(SB)/8, $0x0000000000000000
+DATA shuffle653<>+48(SB)/8, $0x0000000000000000
+DATA shuffle653<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle654<>+0(SB)/8, $0x0000000000000000
+DATA shuffle654<>+8(SB)/8, $0x0000000000000000
+DATA shuffle654<>+16(SB)/8, $0x0000000000000000
+DATA shuffle654<>+24(SB)/8, $0x0000000000000000
+DATA shuffle654<>+32(SB)/8, $0x0000003900000038
+DATA shuffle654<>+40(SB)/8, $0x0000003b0000003a
+DATA shuffle654<>+48(SB)/8, $0x0000003d0000003c
+DATA shuffle654<>+56(SB)/8, $0x0000003f0000003e
+GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle655<>+0(SB)/8, $0x0000000000000000
+DATA shuffle655<>+8(SB)/8, $0x0000000000000000
+DATA shuffle655<>+16(SB)/8, $0x0000000000000000
+DATA shuffle655<>+24(SB)/8, $0x0000000000000000
+DATA shuffle655<>+32(SB)/8, $0x0039000000380000
+DATA shuffle655<>+40(SB)/8, $0x003b0000003a0000
+DATA shuffle655<>+48(SB)/8, $0x003d0000003c0000
+DATA shuffle655<>+56(SB)/8, $0x003f0000003e0000
+GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle656<>+0(SB)/8, $0x0000000055550000
+GLOBL shuffle656<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle657<>+0(SB)/8, $0x0000000000000000
+DATA shuffle657<>+8(SB)/8, $0x0000000000000000
+DATA shuffle657<>+16(SB)/8, $0x0000000000000000
+DATA shuffle657<>+24(SB)/8, $0x0000000000000000
+DATA shuffle657<>+32(SB)/8, $0x0000000100000000
+DATA shuffle657<>+40(SB)/8, $0x0000000300000002
+DATA shuffle657<>+48(SB)/8, $0x0000000500000004
+DATA shuffle657<>+56(SB)/8, $0x0000000700000006
+GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle658<>+0(SB)/8, $0x00000000aaaa0000
+GLOBL shuffle658<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle659<>+0(SB)/8, $0x0000000000000000
+DATA shuffle659<>+8(SB)/8, $0x0000000000000000
+DATA shuffle659<>+16(SB)/8, $0x0000000000000000
+DATA shuffle659<>+24(SB)/8, $0x0000000000000000
+DATA shuffle659<>+32(SB)/8, $0x0001000000000000
+DATA shuffle659<>+40(SB)/8, $0x0003000000020000
+DATA shuffle659<>+48(SB)/8, $0x0005000000040000
+DATA shuffle659<>+56(SB)/8, $0x0007000000060000
+GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle660<>+0(SB)/8, $0x0000000000000000
+DATA shuffle660<>+8(SB)/8, $0x0000000000000000
+DATA shuffle660<>+16(SB)/8, $0x0000000000000000
+DATA shuffle660<>+24(SB)/8, $0x0000000000000000
+DATA shuffle660<>+32(SB)/8, $0x0000000900000008
+DATA shuffle660<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle660<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle660<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle660<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle661<>+0(SB)/8, $0x0000000000000000
+DATA shuffle661<>+8(SB)/8, $0x0000000000000000
+DATA shuffle661<>+16(SB)/8, $0x0000000000000000
+DATA shuffle661<>+24(SB)/8, $0x0000000000000000
+DATA shuffle661<>+32(SB)/8, $0x0009000000080000
+DATA shuffle661<>+40(SB)/8, $0x000b0000000a0000
+DATA shuffle661<>+48(SB)/8, $0x000d0000000c0000
+DATA shuffle661<>+56(SB)/8, $0x000f0000000e0000
+GLOBL shuffle661<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle662<>+0(SB)/8, $0x0000000000000000
+DATA shuffle662<>+8(SB)/8, $0x0000000000000000
+DATA shuffle662<>+16(SB)/8, $0x0000000000000000
+DATA shuffle662<>+24(SB)/8, $0x0000000000000000
+DATA shuffle662<>+32(SB)/8, $0x0000001100000010
+DATA shuffle662<>+40(SB)/8, $0x0000001300000012
+DATA shuffle662<>+48(SB)/8, $0x0000001500000014
+DATA shuffle662<>+56(SB)/8, $0x0000001700000016
+GLOBL shuffle662<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle663<>+0(SB)/8, $0x0000000000000000
+DATA shuffle663<>+8(SB)/8, $0x0000000000000000
+DATA shuffle663<>+16(SB)/8, $0x0000000000000000
+DATA shuffle663<>+24(SB)/8, $0x0000000000000000
+DATA shuffle663<>+32(SB)/8, $0x0011000000100000
+DATA shuffle663<>+40(SB)/8, $0x0013000000120000
+DATA shuffle663<>+48(SB)/8, $0x0015000000140000
+DATA shuffle663<>+56(SB)/8, $0x0017000000160000
+GLOBL shuffle663<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle664<>+0(SB)/8, $0x0000000000000000
+DATA shuffle664<>+8(SB)/8, $0x0000000000000000
+DATA shuffle664<>+16(SB)/8, $0x0000000000000000
+DATA shuffle664<>+24(SB)/8, $0x0000000000000000
+DATA shuffle664<>+32(SB)/8, $0x0000001900000018
+DATA shuffle664<>+40(SB)/8, $0x0000001b0000001a
+DATA shuffle664<>+48(SB)/8, $0x0000001d0000001c
+DATA shuffle664<>+56(SB)/8, $0x0000001f0000001e
+GLOBL shuffle664<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle665<>+0(SB)/8, $0x0000000000000000
+DATA shuffle665<>+8(SB)/8, $0x0000000000000000
+DATA shuffle665<>+16(SB)/8, $0x0000000000000000
+DATA shuffle665<>+24(SB)/8, $0x0000000000000000
+DATA shuffle665<>+32(SB)/8, $0x0019000000180000
+DATA shuffle665<>+40(SB)/8, $0x001b0000001a0000
+DATA shuffle665<>+48(SB)/8, $0x001d0000001c0000
+DATA shuffle665<>+56(SB)/8, $0x001f0000001e0000
+GLOBL shuffle665<>(SB), RODATA|NOPTR, $64
+
+// func tunzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip8x2x4AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip8x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle666<>+0(SB), Z31; \
+	VMOVDQU64 shuffle667<>+0(SB), Z30; \
+group534: \
+	MOVQ rows+24(FP), R9; \
+row535: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last537; \
+chunks536: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 256(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle666<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 320(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle666<>+0(SB), Z2; \
+	VPERMI2D  Z3, Z0, Z2; \
+	VMOVDQU64 Z2, (R11)(DX*2); \
+	VPERMT2D  Z3, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 128(AX)(R10*8), Z0; \
+	VMOVDQU64 384(AX)(R10*8), Z2; \
+	VMOVDQU64 shuffle666<>+0(SB), Z1; \
+	VPERMI2D  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DX*1); \
+	VMOVDQU64 192(AX)(R10*8), Z0; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle666<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks536; \
+last537: \
+	TESTQ R11, R11; \
+	JZ    rowdone538; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks536; \
+rowdone538: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row535; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group534; \
+	VZEROUPPER; \
+	RET
+	tunzip8x2x4AVX512BW_body
+
+DATA shuffle666<>+0(SB)/8, $0x0000001000000000
+DATA shuffle666<>+8(SB)/8, $0x0000001100000001
+DATA shuffle666<>+16(SB)/8, $0x0000001200000002
+DATA shuffle666<>+24(SB)/8, $0x0000001300000003
+DATA shuffle666<>+32(SB)/8, $0x0000001400000004
+DATA shuffle666<>+40(SB)/8, $0x0000001500000005
+DATA shuffle666<>+48(SB)/8, $0x0000001600000006
+DATA shuffle666<>+56(SB)/8, $0x0000001700000007
+GLOBL shuffle666<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle667<>+0(SB)/8, $0x0000001800000008
+DATA shuffle667<>+8(SB)/8, $0x0000001900000009
+DATA shuffle667<>+16(SB)/8, $0x0000001a0000000a
+DATA shuffle667<>+24(SB)/8, $0x0000001b0000000b
+DATA shuffle667<>+32(SB)/8, $0x0000001c0000000c
+DATA shuffle667<>+40(SB)/8, $0x0000001d0000000d
+DATA shuffle667<>+48(SB)/8, $0x0000001e0000000e
+DATA shuffle667<>+56(SB)/8, $0x0000001f0000000f
+GLOBL shuffle667<>(SB), RODATA|NOPTR, $64
+
+// func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip8x3x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip8x3x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle668<>+0(SB), Z31; \
+	VMOVDQU64 shuffle669<>+0(SB), Z30; \
+	VMOVDQU64 shuffle670<>+0(SB), Z29; \
+	VMOVDQU64 shuffle671<>+0(SB), Z28; \
+	VMOVDQU64 shuffle672<>+0(SB), Z27; \
+	VMOVDQU64 shuffle673<>+0(SB), Z26; \
+	VMOVDQU64 shuffle674<>+0(SB), Z25; \
+	VMOVDQU64 shuffle675<>+0(SB), Z24; \
+group539: \
+	MOVQ rows+24(FP), R9; \
+row540: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+48; \
+	JB   last542; \
+chunks541: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle668<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle677<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VMOVDQU64 shuffle670<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle678<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R11)(DX*1); \
+	VMOVDQU64 shuffle672<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle679<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11)(DX*2); \
+	VPERMT2W  Z1, Z25, Z0; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle680<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle668<>+0(SB), Z1; \
+	VPERMI2W  Z3, Z0, Z1; \
+	VMOVDQU64 320(AX)(R10*8), Z2; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle677<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12); \
+	VMOVDQU64 shuffle670<>+0(SB), Z4; \
+	VPERMI2W  Z3, Z0, Z4; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle678<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z4; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R12)(DX*1); \
+	VMOVDQU64 shuffle672<>+0(SB), Z1; \
+	VPERMI2W  Z3, Z0, Z1; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle679<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12)(DX*2); \
+	VPERMT2W  Z3, Z25, Z0; \
+	KMOVD     shuffle676<>+0(SB), K7; \
+	VMOVDQU64 shuffle680<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	KMOVQ     shuffle331<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R12)(DI*1); \
+	ADDQ      $+48, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+48; \
+	JAE       chunks541; \
+last542: \
+	TESTQ R11, R11; \
+	JZ    rowdone543; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+48, R10; \
+	JMP   chunks541; \
+rowdone543: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row540; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group539; \
+	VZEROUPPER; \
+	RET
+	tunzip8x3x2AVX512BW_body
+
+DATA shuffle668<>+0(SB)/8, $0x0001000000200000
+DATA shuffle668<>+8(SB)/8, $0x0022000200000021
+DATA shuffle668<>+16(SB)/8, $0x0000002300030000
+DATA shuffle668<>+24(SB)/8, $0x0005000000240004
+DATA shuffle668<>+32(SB)/8, $0x0026000600000025
+DATA shuffle668<>+40(SB)/8, $0x0000002700070000
+DATA shuffle668<>+48(SB)/8, $0x0000000000000000
+DATA shuffle668<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle668<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle669<>+0(SB)/8, $0x0000002000000000
+DATA shuffle669<>+8(SB)/8, $0x0000000000210000
+DATA shuffle669<>+16(SB)/8, $0x0023000000000022
+DATA shuffle669<>+24(SB)/8, $0x0000002400000000
+DATA shuffle669<>+32(SB)/8, $0x0000000000250000
+DATA shuffle669<>+40(SB)/8, $0x0027000000000026
+DATA shuffle669<>+48(SB)/8, $0x0000000000000000
+DATA shuffle669<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle669<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle670<>+0(SB)/8, $0x0009000000280008
+DATA shuffle670<>+8(SB)/8, $0x002a000a00000029
+DATA shuffle670<>+16(SB)/8, $0x0000002b000b0000
+DATA shuffle670<>+24(SB)/8, $0x000d0000002c000c
+DATA shuffle670<>+32(SB)/8, $0x002e000e0000002d
+DATA shuffle670<>+40(SB)/8, $0x0000002f000f0000
+DATA shuffle670<>+48(SB)/8, $0x0000000000000000
+DATA shuffle670<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle670<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle671<>+0(SB)/8, $0x0000002800000000
+DATA shuffle671<>+8(SB)/8, $0x0000000000290000
+DATA shuffle671<>+16(SB)/8, $0x002b00000000002a
+DATA shuffle671<>+24(SB)/8, $0x0000002c00000000
+DATA shuffle671<>+32(SB)/8, $0x00000000002d0000
+DATA shuffle671<>+40(SB)/8, $0x002f00000000002e
+DATA shuffle671<>+48(SB)/8, $0x0000000000000000
+DATA shuffle671<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle671<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle672<>+0(SB)/8, $0x0011000000300010
+DATA shuffle672<>+8(SB)/8, $0x0032001200000031
+DATA shuffle672<>+16(SB)/8, $0x0000003300130000
+DATA shuffle672<>+24(SB)/8, $0x0015000000340014
+DATA shuffle672<>+32(SB)/8, $0x0036001600000035
+DATA shuffle672<>+40(SB)/8, $0x0000003700170000
+DATA shuffle672<>+48(SB)/8, $0x0000000000000000
+DATA shuffle672<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle672<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle673<>+0(SB)/8, $0x0000003000000000
+DATA shuffle673<>+8(SB)/8, $0x0000000000310000
+DATA shuffle673<>+16(SB)/8, $0x0033000000000032
+DATA shuffle673<>+24(SB)/8, $0x0000003400000000
+DATA shuffle673<>+32(SB)/8, $0x0000000000350000
+DATA shuffle673<>+40(SB)/8, $0x0037000000000036
+DATA shuffle673<>+48(SB)/8, $0x0000000000000000
+DATA shuffle673<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle673<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle674<>+0(SB)/8, $0x0019000000380018
+DATA shuffle674<>+8(SB)/8, $0x003a001a00000039
+DATA shuffle674<>+16(SB)/8, $0x0000003b001b0000
+DATA shuffle674<>+24(SB)/8, $0x001d0000003c001c
+DATA shuffle674<>+32(SB)/8, $0x003e001e0000003d
+DATA shuffle674<>+40(SB)/8, $0x0000003f001f0000
+DATA shuffle674<>+48(SB)/8, $0x0000000000000000
+DATA shuffle674<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle674<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle675<>+0(SB)/8, $0x0000003800000000
+DATA shuffle675<>+8(SB)/8, $0x0000000000390000
+DATA shuffle675<>+16(SB)/8, $0x003b00000000003a
+DATA shuffle675<>+24(SB)/8, $0x0000003c00000000
+DATA shuffle675<>+32(SB)/8, $0x00000000003d0000
+DATA shuffle675<>+40(SB)/8, $0x003f00000000003e
+DATA shuffle675<>+48(SB)/8, $0x0000000000000000
+DATA shuffle675<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle675<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle676<>+0(SB)/8, $0x0000000000924924
+GLOBL shuffle676<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle677<>+0(SB)/8, $0x0000000000000000
+DATA shuffle677<>+8(SB)/8, $0x0000000000010000
+DATA shuffle677<>+16(SB)/8, $0x0003000000000002
+DATA shuffle677<>+24(SB)/8, $0x0000000400000000
+DATA shuffle677<>+32(SB)/8, $0x0000000000050000
+DATA shuffle677<>+40(SB)/8, $0x0007000000000006
+DATA shuffle677<>+48(SB)/8, $0x0000000000000000
+DATA shuffle677<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle677<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle678<>+0(SB)/8, $0x0000000800000000
+DATA shuffle678<>+8(SB)/8, $0x0000000000090000
+DATA shuffle678<>+16(SB)/8, $0x000b00000000000a
+DATA shuffle678<>+24(SB)/8, $0x0000000c00000000
+DATA shuffle678<>+32(SB)/8, $0x00000000000d0000
+DATA shuffle678<>+40(SB)/8, $0x000f00000000000e
+DATA shuffle678<>+48(SB)/8, $0x0000000000000000
+DATA shuffle678<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle678<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle679<>+0(SB)/8, $0x0000001000000000
+DATA shuffle679<>+8(SB)/8, $0x0000000000110000
+DATA shuffle679<>+16(SB)/8, $0x0013000000000012
+DATA shuffle679<>+24(SB)/8, $0x0000001400000000
+DATA shuffle679<>+32(SB)/8, $0x0000000000150000
+DATA shuffle679<>+40(SB)/8, $0x0017000000000016
+DATA shuffle679<>+48(SB)/8, $0x0000000000000000
+DATA shuffle679<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle679<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle680<>+0(SB)/8, $0x0000001800000000
+DATA shuffle680<>+8(SB)/8, $0x0000000000190000
+DATA shuffle680<>+16(SB)/8, $0x001b00000000001a
+DATA shuffle680<>+24(SB)/8, $0x0000001c00000000
+DATA shuffle680<>+32(SB)/8, $0x00000000001d0000
+DATA shuffle680<>+40(SB)/8, $0x001f00000000001e
+DATA shuffle680<>+48(SB)/8, $0x0000000000000000
+DATA shuffle680<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle680<>(SB), RODATA|NOPTR, $64
+
+// func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip8x4x2AVX512BW(SB), NOSPLIT, $0-88
+#define tunzip8x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle681<>+0(SB), Z31; \
+	VMOVDQU64 shuffle682<>+0(SB), Z30; \
+	VMOVDQU64 shuffle683<>+0(SB), Z29; \
+	VMOVDQU64 shuffle684<>+0(SB), Z28; \
+	VMOVDQU64 shuffle685<>+0(SB), Z27; \
+	VMOVDQU64 shuffle686<>+0(SB), Z26; \
+	VMOVDQU64 shuffle687<>+0(SB), Z25; \
+	VMOVDQU64 shuffle688<>+0(SB), Z24; \
+	VMOVDQU64 shuffle689<>+0(SB), Z23; \
+	VMOVDQU64 shuffle690<>+0(SB), Z22; \
+	VMOVDQU64 shuffle691<>+0(SB), Z21; \
+	VMOVDQU64 shuffle692<>+0(SB), Z20; \
+group544: \
+	MOVQ rows+24(FP), R9; \
+row545: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last547; \
+chunks546: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle681<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle694<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	VMOVDQU64 384(AX)(R10*8), Z4; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle696<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle684<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle697<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z5; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle698<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z5; \
+	VMOVDQU64 Z5, (R11)(DX*1); \
+	VMOVDQU64 shuffle687<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle699<>+0(SB), Z5; \
+	VPERMW    Z2, Z5, K7, Z3; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle700<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*2); \
+	VPERMT2W  Z1, Z22, Z0; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle701<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle702<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle681<>+0(SB), Z2; \
+	VPERMI2W  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R10*8), Z4; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle694<>+0(SB), Z1; \
+	VPERMW    Z4, Z1, K7, Z2; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle696<>+0(SB), Z5; \
+	VPERMW    Z1, Z5, K7, Z2; \
+	VMOVDQU64 Z2, (R12); \
+	VMOVDQU64 shuffle684<>+0(SB), Z5; \
+	VPERMI2W  Z3, Z0, Z5; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle697<>+0(SB), Z2; \
+	VPERMW    Z4, Z2, K7, Z5; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle698<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z5; \
+	VMOVDQU64 Z5, (R12)(DX*1); \
+	VMOVDQU64 shuffle687<>+0(SB), Z2; \
+	VPERMI2W  Z3, Z0, Z2; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle699<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z2; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle700<>+0(SB), Z5; \
+	VPERMW    Z1, Z5, K7, Z2; \
+	VMOVDQU64 Z2, (R12)(DX*2); \
+	VPERMT2W  Z3, Z22, Z0; \
+	KMOVD     shuffle693<>+0(SB), K7; \
+	VMOVDQU64 shuffle701<>+0(SB), Z2; \
+	VPERMW    Z4, Z2, K7, Z0; \
+	KMOVD     shuffle695<>+0(SB), K7; \
+	VMOVDQU64 shuffle702<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks546; \
+last547: \
+	TESTQ R11, R11; \
+	JZ    rowdone548; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks546; \
+rowdone548: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row545; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group544; \
+	VZEROUPPER; \
+	RET
+	tunzip8x4x2AVX512BW_body
+
+DATA shuffle681<>+0(SB)/8, $0x0000000000200000
+DATA shuffle681<>+8(SB)/8, $0x0000000000210001
+DATA shuffle681<>+16(SB)/8, $0x0000000000220002
+DATA shuffle681<>+24(SB)/8, $0x0000000000230003
+DATA shuffle681<>+32(SB)/8, $0x0000000000240004
+DATA shuffle681<>+40(SB)/8, $0x0000000000250005
+DATA shuffle681<>+48(SB)/8, $0x0000000000260006
+DATA shuffle681<>+56(SB)/8, $0x0000000000270007
+GLOBL shuffle681<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle682<>+0(SB)/8, $0x0000002000000000
+DATA shuffle682<>+8(SB)/8, $0x0000002100000000
+DATA shuffle682<>+16(SB)/8, $0x0000002200000000
+DATA shuffle682<>+24(SB)/8, $0x0000002300000000
+DATA shuffle682<>+32(SB)/8, $0x0000002400000000
+DATA shuffle682<>+40(SB)/8, $0x0000002500000000
+DATA shuffle682<>+48(SB)/8, $0x0000002600000000
+DATA shuffle682<>+56(SB)/8, $0x0000002700000000
+GLOBL shuffle682<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle683<>+0(SB)/8, $0x0020000000000000
+DATA shuffle683<>+8(SB)/8, $0x0021000000000000
+DATA shuffle683<>+16(SB)/8, $0x0022000000000000
+DATA shuffle683<>+24(SB)/8, $0x0023000000000000
+DATA shuffle683<>+32(SB)/8, $0x0024000000000000
+DATA shuffle683<>+40(SB)/8, $0x0025000000000000
+DATA shuffle683<>+48(SB)/8, $0x0026000000000000
+DATA shuffle683<>+56(SB)/8, $0x0027000000000000
+GLOBL shuffle683<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle684<>+0(SB)/8, $0x0000000000280008
+DATA shuffle684<>+8(SB)/8, $0x0000000000290009
+DATA shuffle684<>+16(SB)/8, $0x00000000002a000a
+DATA shuffle684<>+24(SB)/8, $0x00000000002b000b
+DATA shuffle684<>+32(SB)/8, $0x00000000002c000c
+DATA shuffle684<>+40(SB)/8, $0x00000000002d000d
+DATA shuffle684<>+48(SB)/8, $0x00000000002e000e
+DATA shuffle684<>+56(SB)/8, $0x00000000002f000f
+GLOBL shuffle684<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle685<>+0(SB)/8, $0x0000002800000000
+DATA shuffle685<>+8(SB)/8, $0x0000002900000000
+DATA shuffle685<>+16(SB)/8, $0x0000002a00000000
+DATA shuffle685<>+24(SB)/8, $0x0000002b00000000
+DATA shuffle685<>+32(SB)/8, $0x0000002c00000000
+DATA shuffle685<>+40(SB)/8, $0x0000002d00000000
+DATA shuffle685<>+48(SB)/8, $0x0000002e00000000
+DATA shuffle685<>+56(SB)/8, $0x0000002f00000000
+GLOBL shuffle685<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle686<>+0(SB)/8, $0x0028000000000000
+DATA shuffle686<>+8(SB)/8, $0x0029000000000000
+DATA shuffle686<>+16(SB)/8, $0x002a000000000000
+DATA shuffle686<>+24(SB)/8, $0x002b000000000000
+DATA shuffle686<>+32(SB)/8, $0x002c000000000000
+DATA shuffle686<>+40(SB)/8, $0x002d000000000000
+DATA shuffle686<>+48(SB)/8, $0x002e000000000000
+DATA shuffle686<>+56(SB)/8, $0x002f000000000000
+GLOBL shuffle686<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle687<>+0(SB)/8, $0x0000000000300010
+DATA shuffle687<>+8(SB)/8, $0x0000000000310011
+DATA shuffle687<>+16(SB)/8, $0x0000000000320012
+DATA shuffle687<>+24(SB)/8, $0x0000000000330013
+DATA shuffle687<>+32(SB)/8, $0x0000000000340014
+DATA shuffle687<>+40(SB)/8, $0x0000000000350015
+DATA shuffle687<>+48(SB)/8, $0x0000000000360016
+DATA shuffle687<>+56(SB)/8, $0x0000000000370017
+GLOBL shuffle687<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle688<>+0(SB)/8, $0x0000003000000000
+DATA shuffle688<>+8(SB)/8, $0x0000003100000000
+DATA shuffle688<>+16(SB)/8, $0x0000003200000000
+DATA shuffle688<>+24(SB)/8, $0x0000003300000000
+DATA shuffle688<>+32(SB)/8, $0x0000003400000000
+DATA shuffle688<>+40(SB)/8, $0x0000003500000000
+DATA shuffle688<>+48(SB)/8, $0x0000003600000000
+DATA shuffle688<>+56(SB)/8, $0x0000003700000000
+GLOBL shuffle688<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle689<>+0(SB)/8, $0x0030000000000000
+DATA shuffle689<>+8(SB)/8, $0x0031000000000000
+DATA shuffle689<>+16(SB)/8, $0x0032000000000000
+DATA shuffle689<>+24(SB)/8, $0x0033000000000000
+DATA shuffle689<>+32(SB)/8, $0x0034000000000000
+DATA shuffle689<>+40(SB)/8, $0x0035000000000000
+DATA shuffle689<>+48(SB)/8, $0x0036000000000000
+DATA shuffle689<>+56(SB)/8, $0x0037000000000000
+GLOBL shuffle689<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle690<>+0(SB)/8, $0x0000000000380018
+DATA shuffle690<>+8(SB)/8, $0x0000000000390019
+DATA shuffle690<>+16(SB)/8, $0x00000000003a001a
+DATA shuffle690<>+24(SB)/8, $0x00000000003b001b
+DATA shuffle690<>+32(SB)/8, $0x00000000003c001c
+DATA shuffle690<>+40(SB)/8, $0x00000000003d001d
+DATA shuffle690<>+48(SB)/8, $0x00000000003e001e
+DATA shuffle690<>+56(SB)/8, $0x00000000003f001f
+GLOBL shuffle690<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle691<>+0(SB)/8, $0x0000003800000000
+DATA shuffle691<>+8(SB)/8, $0x0000003900000000
+DATA shuffle691<>+16(SB)/8, $0x0000003a00000000
+DATA shuffle691<>+24(SB)/8, $0x0000003b00000000
+DATA shuffle691<>+32(SB)/8, $0x0000003c00000000
+DATA shuffle691<>+40(SB)/8, $0x0000003d00000000
+DATA shuffle691<>+48(SB)/8, $0x0000003e00000000
+DATA shuffle691<>+56(SB)/8, $0x0000003f00000000
+GLOBL shuffle691<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle692<>+0(SB)/8, $0x0038000000000000
+DATA shuffle692<>+8(SB)/8, $0x0039000000000000
+DATA shuffle692<>+16(SB)/8, $0x003a000000000000
+DATA shuffle692<>+24(SB)/8, $0x003b000000000000
+DATA shuffle692<>+32(SB)/8, $0x003c000000000000
+DATA shuffle692<>+40(SB)/8, $0x003d000000000000
+DATA shuffle692<>+48(SB)/8, $0x003e000000000000
+DATA shuffle692<>+56(SB)/8, $0x003f000000000000
+GLOBL shuffle692<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle693<>+0(SB)/8, $0x0000000044444444
+GLOBL shuffle693<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle694<>+0(SB)/8, $0x0000000000000000
+DATA shuffle694<>+8(SB)/8, $0x0000000100000000
+DATA shuffle694<>+16(SB)/8, $0x0000000200000000
+DATA shuffle694<>+24(SB)/8, $0x0000000300000000
+DATA shuffle694<>+32(SB)/8, $0x0000000400000000
+DATA shuffle694<>+40(SB)/8, $0x0000000500000000
+DATA shuffle694<>+48(SB)/8, $0x0000000600000000
+DATA shuffle694<>+56(SB)/8, $0x0000000700000000
+GLOBL shuffle694<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle695<>+0(SB)/8, $0x0000000088888888
+GLOBL shuffle695<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle696<>+0(SB)/8, $0x0000000000000000
+DATA shuffle696<>+8(SB)/8, $0x0001000000000000
+DATA shuffle696<>+16(SB)/8, $0x0002000000000000
+DATA shuffle696<>+24(SB)/8, $0x0003000000000000
+DATA shuffle696<>+32(SB)/8, $0x0004000000000000
+DATA shuffle696<>+40(SB)/8, $0x0005000000000000
+DATA shuffle696<>+48(SB)/8, $0x0006000000000000
+DATA shuffle696<>+56(SB)/8, $0x0007000000000000
+GLOBL shuffle696<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle697<>+0(SB)/8, $0x0000000800000000
+DATA shuffle697<>+8(SB)/8, $0x0000000900000000
+DATA shuffle697<>+16(SB)/8, $0x0000000a00000000
+DATA shuffle697<>+24(SB)/8, $0x0000000b00000000
+DATA shuffle697<>+32(SB)/8, $0x0000000c00000000
+DATA shuffle697<>+40(SB)/8, $0x0000000d00000000
+DATA shuffle697<>+48(SB)/8, $0x0000000e00000000
+DATA shuffle697<>+56(SB)/8, $0x0000000f00000000
+GLOBL shuffle697<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle698<>+0(SB)/8, $0x0008000000000000
+DATA shuffle698<>+8(SB)/8, $0x0009000000000000
+DATA shuffle698<>+16(SB)/8, $0x000a000000000000
+DATA shuffle698<>+24(SB)/8, $0x000b000000000000
+DATA shuffle698<>+32(SB)/8, $0x000c000000000000
+DATA shuffle698<>+40(SB)/8, $0x000d000000000000
+DATA shuffle698<>+48(SB)/8, $0x000e000000000000
+DATA shuffle698<>+56(SB)/8, $0x000f000000000000
+GLOBL shuffle698<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle699<>+0(SB)/8, $0x0000001000000000
+DATA shuffle699<>+8(SB)/8, $0x0000001100000000
+DATA shuffle699<>+16(SB)/8, $0x0000001200000000
+DATA shuffle699<>+24(SB)/8, $0x0000001300000000
+DATA shuffle699<>+32(SB)/8, $0x0000001400000000
+DATA shuffle699<>+40(SB)/8, $0x0000001500000000
+DATA shuffle699<>+48(SB)/8, $0x0000001600000000
+DATA shuffle699<>+56(SB)/8, $0x0000001700000000
+GLOBL shuffle699<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle700<>+0(SB)/8, $0x0010000000000000
+DATA shuffle700<>+8(SB)/8, $0x0011000000000000
+DATA shuffle700<>+16(SB)/8, $0x0012000000000000
+DATA shuffle700<>+24(SB)/8, $0x0013000000000000
+DATA shuffle700<>+32(SB)/8, $0x0014000000000000
+DATA shuffle700<>+40(SB)/8, $0x0015000000000000
+DATA shuffle700<>+48(SB)/8, $0x0016000000000000
+DATA shuffle700<>+56(SB)/8, $0x0017000000000000
+GLOBL shuffle700<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle701<>+0(SB)/8, $0x0000001800000000
+DATA shuffle701<>+8(SB)/8, $0x0000001900000000
+DATA shuffle701<>+16(SB)/8, $0x0000001a00000000
+DATA shuffle701<>+24(SB)/8, $0x0000001b00000000
+DATA shuffle701<>+32(SB)/8, $0x0000001c00000000
+DATA shuffle701<>+40(SB)/8, $0x0000001d00000000
+DATA shuffle701<>+48(SB)/8, $0x0000001e00000000
+DATA shuffle701<>+56(SB)/8, $0x0000001f00000000
+GLOBL shuffle701<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle702<>+0(SB)/8, $0x0018000000000000
+DATA shuffle702<>+8(SB)/8, $0x0019000000000000
+DATA shuffle702<>+16(SB)/8, $0x001a000000000000
+DATA shuffle702<>+24(SB)/8, $0x001b000000000000
+DATA shuffle702<>+32(SB)/8, $0x001c000000000000
+DATA shuffle702<>+40(SB)/8, $0x001d000000000000
+DATA shuffle702<>+48(SB)/8, $0x001e000000000000
+DATA shuffle702<>+56(SB)/8, $0x001f000000000000
+GLOBL shuffle702<>(SB), RODATA|NOPTR, $64
 
 // func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -14893,29 +15858,29 @@ TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack534: \
+stack549: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final536; \
+	JGT     final551; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split537; \
-whole535: \
+	JB      split552; \
+whole550: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved538; \
-final536: \
+	JMP        moved553; \
+final551: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole535; \
-split537: \
+	JMP  whole550; \
+split552: \
 	BZHIQ      R14, shuffle4<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
@@ -14929,7 +15894,7 @@ split537: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved538: \
+moved553: \
 	VPUNPCKLBW Z1, Z0, Z12; \
 	VPUNPCKHBW Z1, Z0, Z13; \
 	VPUNPCKLBW Z3, Z2, Z14; \
@@ -14962,12 +15927,12 @@ moved538: \
 	ADDQ       SI, R10; \
 	ADDQ       SI, R11; \
 	CMPQ       R11, DX; \
-	JB         same539; \
+	JB         same554; \
 	SUBQ       DX, R11; \
 	ADDQ       BX, R10; \
-same539: \
+same554: \
 	DECQ R8; \
-	JNZ  stack534; \
+	JNZ  stack549; \
 	VZEROUPPER; \
 	RET
 	stackZip2x1AVX512BW_body
@@ -14983,7 +15948,7 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	VMOVDQU64       64(DX), Z9; \
 	VMOVDQU64       128(DX), Z10; \
 	VMOVDQU64       192(DX), Z11; \
-	VBROADCASTI32X4 shuffle647<>+0(SB), Z16; \
+	VBROADCASTI32X4 shuffle703<>+0(SB), Z16; \
 	KMOVQ           256(DX), K1; \
 	KMOVQ           264(DX), K2; \
 	KMOVQ           272(DX), K3; \
@@ -14997,7 +15962,7 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ            R9, R9; \
 	XORQ            R10, R10; \
 	XORQ            R11, R11; \
-stack540: \
+stack555: \
 	MOVQ        R9, R12; \
 	CMPQ        R12, DI; \
 	CMOVQGT     DI, R12; \
@@ -15035,23 +16000,23 @@ stack540: \
 	VPUNPCKLQDQ Z7, Z6, Z14; \
 	VPUNPCKHQDQ Z7, Z6, Z15; \
 	CMPQ        R9, DI; \
-	JGT         final542; \
+	JGT         final557; \
 	LEAQ        (CX)(R10*1), R12; \
 	MOVQ        DX, R13; \
 	SUBQ        R11, R13; \
 	CMPQ        R13, SI; \
-	JB          split543; \
-whole541: \
+	JB          split558; \
+whole556: \
 	VMOVDQU8 Z12, K1, (R12); \
 	VMOVDQU8 Z13, K1, (R12)(DX*1); \
 	VMOVDQU8 Z14, K1, (R12)(DX*2); \
 	VMOVDQU8 Z15, K1, (R12)(BX*1); \
-	JMP      moved544; \
-final542: \
+	JMP      moved559; \
+final557: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole541; \
-split543: \
+	JMP  whole556; \
+split558: \
 	BZHIQ    R13, shuffle4<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
@@ -15065,24 +16030,24 @@ split543: \
 	VMOVDQU8 Z13, K7, (R12)(DX*1); \
 	VMOVDQU8 Z14, K7, (R12)(DX*2); \
 	VMOVDQU8 Z15, K7, (R12)(BX*1); \
-moved544: \
+moved559: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same545; \
+	JB   same560; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same545: \
+same560: \
 	DECQ R8; \
-	JNZ  stack540; \
+	JNZ  stack555; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x1AVX512BW_body
 
-DATA shuffle647<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle647<>+8(SB)/8, $0x0f0d0b0907050301
-GLOBL shuffle647<>(SB), RODATA|NOPTR, $16
+DATA shuffle703<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle703<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle703<>(SB), RODATA|NOPTR, $16
 
 // func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -15108,29 +16073,29 @@ TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack546: \
+stack561: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final548; \
+	JGT     final563; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split549; \
-whole547: \
+	JB      split564; \
+whole562: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved550; \
-final548: \
+	JMP        moved565; \
+final563: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole547; \
-split549: \
+	JMP  whole562; \
+split564: \
 	BZHIQ      R14, shuffle4<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
@@ -15144,7 +16109,7 @@ split549: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved550: \
+moved565: \
 	VMOVDQA64 Z8, Z4; \
 	VPMOVW2M  Z8, K6; \
 	KNOTQ     K6, K7; \
@@ -15173,12 +16138,12 @@ moved550: \
 	ADDQ      SI, R10; \
 	ADDQ      SI, R11; \
 	CMPQ      R11, DX; \
-	JB        same551; \
+	JB        same566; \
 	SUBQ      DX, R11; \
 	ADDQ      BX, R10; \
-same551: \
+same566: \
 	DECQ R8; \
-	JNZ  stack546; \
+	JNZ  stack561; \
 	VZEROUPPER; \
 	RET
 	stackZip2x2AVX512BW_body
@@ -15207,7 +16172,7 @@ TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack552: \
+stack567: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -15237,23 +16202,23 @@ stack552: \
 	VPERMI2W   Z3, Z2, K6, Z7; \
 	VPERMI2W   Z1, Z0, K7, Z7; \
 	CMPQ       R9, DI; \
-	JGT        final554; \
+	JGT        final569; \
 	LEAQ       (CX)(R10*1), R12; \
 	MOVQ       DX, R13; \
 	SUBQ       R11, R13; \
 	CMPQ       R13, SI; \
-	JB         split555; \
-whole553: \
+	JB         split570; \
+whole568: \
 	VMOVDQU8 Z4, K1, (R12); \
 	VMOVDQU8 Z5, K1, (R12)(DX*1); \
 	VMOVDQU8 Z6, K1, (R12)(DX*2); \
 	VMOVDQU8 Z7, K1, (R12)(BX*1); \
-	JMP      moved556; \
-final554: \
+	JMP      moved571; \
+final569: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole553; \
-split555: \
+	JMP  whole568; \
+split570: \
 	BZHIQ    R13, shuffle4<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
@@ -15267,17 +16232,17 @@ split555: \
 	VMOVDQU8 Z5, K7, (R12)(DX*1); \
 	VMOVDQU8 Z6, K7, (R12)(DX*2); \
 	VMOVDQU8 Z7, K7, (R12)(BX*1); \
-moved556: \
+moved571: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same557; \
+	JB   same572; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same557: \
+same572: \
 	DECQ R8; \
-	JNZ  stack552; \
+	JNZ  stack567; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x2AVX512BW_body
@@ -15306,29 +16271,29 @@ TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack558: \
+stack573: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final560; \
+	JGT     final575; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split561; \
-whole559: \
+	JB      split576; \
+whole574: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved562; \
-final560: \
+	JMP        moved577; \
+final575: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole559; \
-split561: \
+	JMP  whole574; \
+split576: \
 	BZHIQ      R14, shuffle4<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
@@ -15342,7 +16307,7 @@ split561: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved562: \
+moved577: \
 	VMOVDQA64 Z8, Z4; \
 	VPMOVD2M  Z8, K6; \
 	KNOTQ     K6, K7; \
@@ -15371,12 +16336,12 @@ moved562: \
 	ADDQ      SI, R10; \
 	ADDQ      SI, R11; \
 	CMPQ      R11, DX; \
-	JB        same563; \
+	JB        same578; \
 	SUBQ      DX, R11; \
 	ADDQ      BX, R10; \
-same563: \
+same578: \
 	DECQ R8; \
-	JNZ  stack558; \
+	JNZ  stack573; \
 	VZEROUPPER; \
 	RET
 	stackZip2x4AVX512BW_body
@@ -15405,7 +16370,7 @@ TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack564: \
+stack579: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -15435,23 +16400,23 @@ stack564: \
 	VPERMI2D   Z3, Z2, K6, Z7; \
 	VPERMI2D   Z1, Z0, K7, Z7; \
 	CMPQ       R9, DI; \
-	JGT        final566; \
+	JGT        final581; \
 	LEAQ       (CX)(R10*1), R12; \
 	MOVQ       DX, R13; \
 	SUBQ       R11, R13; \
 	CMPQ       R13, SI; \
-	JB         split567; \
-whole565: \
+	JB         split582; \
+whole580: \
 	VMOVDQU8 Z4, K1, (R12); \
 	VMOVDQU8 Z5, K1, (R12)(DX*1); \
 	VMOVDQU8 Z6, K1, (R12)(DX*2); \
 	VMOVDQU8 Z7, K1, (R12)(BX*1); \
-	JMP      moved568; \
-final566: \
+	JMP      moved583; \
+final581: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole565; \
-split567: \
+	JMP  whole580; \
+split582: \
 	BZHIQ    R13, shuffle4<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
@@ -15465,17 +16430,17 @@ split567: \
 	VMOVDQU8 Z5, K7, (R12)(DX*1); \
 	VMOVDQU8 Z6, K7, (R12)(DX*2); \
 	VMOVDQU8 Z7, K7, (R12)(BX*1); \
-moved568: \
+moved583: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same569; \
+	JB   same584; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same569: \
+same584: \
 	DECQ R8; \
-	JNZ  stack564; \
+	JNZ  stack579; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x4AVX512BW_body
@@ -15490,11 +16455,11 @@ TEXT ·tile64x1AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band570: \
+band585: \
 	MOVQ strips+24(FP), R9; \
-strip571: \
+strip586: \
 	MOVQ tiles+16(FP), R8; \
-tile572: \
+tile587: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -15661,15 +16626,15 @@ tile572: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile572; \
+	JNZ          tile587; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip571; \
+	JNZ          strip586; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band570; \
+	JNZ          band585; \
 	VZEROUPPER; \
 	RET
 	tile64x1AVX512BW_body
@@ -15684,11 +16649,11 @@ TEXT ·tile64x1AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band573: \
+band588: \
 	MOVQ strips+24(FP), R9; \
-strip574: \
+strip589: \
 	MOVQ tiles+16(FP), R8; \
-tile575: \
+tile590: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -15855,15 +16820,15 @@ tile575: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile575; \
+	JNZ          tile590; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip574; \
+	JNZ          strip589; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band573; \
+	JNZ          band588; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -15879,11 +16844,11 @@ TEXT ·tile16x1AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band576: \
+band591: \
 	MOVQ strips+24(FP), R9; \
-strip577: \
+strip592: \
 	MOVQ tiles+16(FP), R8; \
-tile578: \
+tile593: \
 	LEAQ          (AX)(DX*4), R10; \
 	LEAQ          (R10)(DX*4), R11; \
 	LEAQ          (R11)(DX*4), R12; \
@@ -16050,15 +17015,15 @@ tile578: \
 	ADDQ          srcTile+64(FP), AX; \
 	ADDQ          dstTile+56(FP), CX; \
 	DECQ          R8; \
-	JNZ           tile578; \
+	JNZ           tile593; \
 	ADDQ          srcSkip+80(FP), AX; \
 	ADDQ          dstSkip+72(FP), CX; \
 	DECQ          R9; \
-	JNZ           strip577; \
+	JNZ           strip592; \
 	ADDQ          srcBandSkip+96(FP), AX; \
 	ADDQ          dstBandSkip+88(FP), CX; \
 	DECQ          bands+32(FP); \
-	JNZ           band576; \
+	JNZ           band591; \
 	VZEROUPPER; \
 	RET
 	tile16x1AVX512BW_body
@@ -16073,11 +17038,11 @@ TEXT ·tile32x2AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band579: \
+band594: \
 	MOVQ strips+24(FP), R9; \
-strip580: \
+strip595: \
 	MOVQ tiles+16(FP), R8; \
-tile581: \
+tile596: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -16220,15 +17185,15 @@ tile581: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile581; \
+	JNZ          tile596; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip580; \
+	JNZ          strip595; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band579; \
+	JNZ          band594; \
 	VZEROUPPER; \
 	RET
 	tile32x2AVX512BW_body
@@ -16243,11 +17208,11 @@ TEXT ·tile32x2AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band582: \
+band597: \
 	MOVQ strips+24(FP), R9; \
-strip583: \
+strip598: \
 	MOVQ tiles+16(FP), R8; \
-tile584: \
+tile599: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -16390,15 +17355,15 @@ tile584: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile584; \
+	JNZ          tile599; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip583; \
+	JNZ          strip598; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band582; \
+	JNZ          band597; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -16414,11 +17379,11 @@ TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band585: \
+band600: \
 	MOVQ strips+24(FP), R9; \
-strip586: \
+strip601: \
 	MOVQ tiles+16(FP), R8; \
-tile587: \
+tile602: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -16540,15 +17505,15 @@ tile587: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile587; \
+	JNZ          tile602; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip586; \
+	JNZ          strip601; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band585; \
+	JNZ          band600; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BW_body
@@ -16563,11 +17528,11 @@ TEXT ·tile16x4AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band588: \
+band603: \
 	MOVQ strips+24(FP), R9; \
-strip589: \
+strip604: \
 	MOVQ tiles+16(FP), R8; \
-tile590: \
+tile605: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -16689,15 +17654,15 @@ tile590: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile590; \
+	JNZ          tile605; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip589; \
+	JNZ          strip604; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band588; \
+	JNZ          band603; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -16713,67 +17678,67 @@ TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      dstRow+40(FP), SI; \
 	LEAQ      (SI)(SI*2), DI; \
-	VMOVDQU64 shuffle648<>+0(SB), Z31; \
-	VMOVDQU64 shuffle649<>+0(SB), Z30; \
-	VMOVDQU64 shuffle650<>+0(SB), Z29; \
-	VMOVDQU64 shuffle651<>+0(SB), Z28; \
-	VMOVDQU64 shuffle652<>+0(SB), Z27; \
-	VMOVDQU64 shuffle653<>+0(SB), Z26; \
-band591: \
+	VMOVDQU64 shuffle704<>+0(SB), Z31; \
+	VMOVDQU64 shuffle705<>+0(SB), Z30; \
+	VMOVDQU64 shuffle706<>+0(SB), Z29; \
+	VMOVDQU64 shuffle707<>+0(SB), Z28; \
+	VMOVDQU64 shuffle708<>+0(SB), Z27; \
+	VMOVDQU64 shuffle709<>+0(SB), Z26; \
+band606: \
 	MOVQ strips+24(FP), R9; \
-strip592: \
+strip607: \
 	MOVQ tiles+16(FP), R8; \
-tile593: \
+tile608: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (CX)(SI*4), R11; \
 	VMOVDQU64 (AX), Z0; \
 	VMOVDQU64 (R10), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z3; \
+	VMOVDQU64 shuffle704<>+0(SB), Z3; \
 	VPERMI2Q  Z1, Z0, Z3; \
 	VPERMT2Q  Z1, Z30, Z0; \
 	VMOVDQU64 (AX)(DX*1), Z2; \
 	VMOVDQU64 (R10)(DX*1), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z5; \
+	VMOVDQU64 shuffle704<>+0(SB), Z5; \
 	VPERMI2Q  Z1, Z2, Z5; \
 	VPERMT2Q  Z1, Z30, Z2; \
 	VMOVDQU64 (AX)(DX*2), Z4; \
 	VMOVDQU64 (R10)(DX*2), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z7; \
+	VMOVDQU64 shuffle704<>+0(SB), Z7; \
 	VPERMI2Q  Z1, Z4, Z7; \
 	VPERMT2Q  Z1, Z30, Z4; \
 	VMOVDQU64 (AX)(BX*1), Z6; \
 	VMOVDQU64 (R10)(BX*1), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z9; \
+	VMOVDQU64 shuffle704<>+0(SB), Z9; \
 	VPERMI2Q  Z1, Z6, Z9; \
 	VPERMT2Q  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle650<>+0(SB), Z1; \
+	VMOVDQU64 shuffle706<>+0(SB), Z1; \
 	VPERMI2Q  Z7, Z3, Z1; \
 	VPERMT2Q  Z7, Z28, Z3; \
-	VMOVDQU64 shuffle650<>+0(SB), Z7; \
+	VMOVDQU64 shuffle706<>+0(SB), Z7; \
 	VPERMI2Q  Z9, Z5, Z7; \
 	VPERMT2Q  Z9, Z28, Z5; \
-	VMOVDQU64 shuffle650<>+0(SB), Z9; \
+	VMOVDQU64 shuffle706<>+0(SB), Z9; \
 	VPERMI2Q  Z4, Z0, Z9; \
 	VPERMT2Q  Z4, Z28, Z0; \
-	VMOVDQU64 shuffle650<>+0(SB), Z4; \
+	VMOVDQU64 shuffle706<>+0(SB), Z4; \
 	VPERMI2Q  Z6, Z2, Z4; \
 	VPERMT2Q  Z6, Z28, Z2; \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z7, Z1, Z6; \
 	VMOVDQU64 Z6, (CX); \
 	VPERMT2Q  Z7, Z26, Z1; \
 	VMOVDQU64 Z1, (CX)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z5, Z3, Z6; \
 	VMOVDQU64 Z6, (CX)(SI*2); \
 	VPERMT2Q  Z5, Z26, Z3; \
 	VMOVDQU64 Z3, (CX)(DI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z4, Z9, Z6; \
 	VMOVDQU64 Z6, (R11); \
 	VPERMT2Q  Z4, Z26, Z9; \
 	VMOVDQU64 Z9, (R11)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z2, Z0, Z6; \
 	VMOVDQU64 Z6, (R11)(SI*2); \
 	VPERMT2Q  Z2, Z26, Z0; \
@@ -16781,78 +17746,78 @@ tile593: \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
-	JNZ       tile593; \
+	JNZ       tile608; \
 	ADDQ      srcSkip+80(FP), AX; \
 	ADDQ      dstSkip+72(FP), CX; \
 	DECQ      R9; \
-	JNZ       strip592; \
+	JNZ       strip607; \
 	ADDQ      srcBandSkip+96(FP), AX; \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
-	JNZ       band591; \
+	JNZ       band606; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BW_body
 
-DATA shuffle648<>+0(SB)/8, $0x0000000000000000
-DATA shuffle648<>+8(SB)/8, $0x0000000000000001
-DATA shuffle648<>+16(SB)/8, $0x0000000000000002
-DATA shuffle648<>+24(SB)/8, $0x0000000000000003
-DATA shuffle648<>+32(SB)/8, $0x0000000000000008
-DATA shuffle648<>+40(SB)/8, $0x0000000000000009
-DATA shuffle648<>+48(SB)/8, $0x000000000000000a
-DATA shuffle648<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
+DATA shuffle704<>+0(SB)/8, $0x0000000000000000
+DATA shuffle704<>+8(SB)/8, $0x0000000000000001
+DATA shuffle704<>+16(SB)/8, $0x0000000000000002
+DATA shuffle704<>+24(SB)/8, $0x0000000000000003
+DATA shuffle704<>+32(SB)/8, $0x0000000000000008
+DATA shuffle704<>+40(SB)/8, $0x0000000000000009
+DATA shuffle704<>+48(SB)/8, $0x000000000000000a
+DATA shuffle704<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle704<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle649<>+0(SB)/8, $0x0000000000000004
-DATA shuffle649<>+8(SB)/8, $0x0000000000000005
-DATA shuffle649<>+16(SB)/8, $0x0000000000000006
-DATA shuffle649<>+24(SB)/8, $0x0000000000000007
-DATA shuffle649<>+32(SB)/8, $0x000000000000000c
-DATA shuffle649<>+40(SB)/8, $0x000000000000000d
-DATA shuffle649<>+48(SB)/8, $0x000000000000000e
-DATA shuffle649<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
+DATA shuffle705<>+0(SB)/8, $0x0000000000000004
+DATA shuffle705<>+8(SB)/8, $0x0000000000000005
+DATA shuffle705<>+16(SB)/8, $0x0000000000000006
+DATA shuffle705<>+24(SB)/8, $0x0000000000000007
+DATA shuffle705<>+32(SB)/8, $0x000000000000000c
+DATA shuffle705<>+40(SB)/8, $0x000000000000000d
+DATA shuffle705<>+48(SB)/8, $0x000000000000000e
+DATA shuffle705<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle705<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle650<>+0(SB)/8, $0x0000000000000000
-DATA shuffle650<>+8(SB)/8, $0x0000000000000001
-DATA shuffle650<>+16(SB)/8, $0x0000000000000008
-DATA shuffle650<>+24(SB)/8, $0x0000000000000009
-DATA shuffle650<>+32(SB)/8, $0x0000000000000004
-DATA shuffle650<>+40(SB)/8, $0x0000000000000005
-DATA shuffle650<>+48(SB)/8, $0x000000000000000c
-DATA shuffle650<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
+DATA shuffle706<>+0(SB)/8, $0x0000000000000000
+DATA shuffle706<>+8(SB)/8, $0x0000000000000001
+DATA shuffle706<>+16(SB)/8, $0x0000000000000008
+DATA shuffle706<>+24(SB)/8, $0x0000000000000009
+DATA shuffle706<>+32(SB)/8, $0x0000000000000004
+DATA shuffle706<>+40(SB)/8, $0x0000000000000005
+DATA shuffle706<>+48(SB)/8, $0x000000000000000c
+DATA shuffle706<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle706<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle651<>+0(SB)/8, $0x0000000000000002
-DATA shuffle651<>+8(SB)/8, $0x0000000000000003
-DATA shuffle651<>+16(SB)/8, $0x000000000000000a
-DATA shuffle651<>+24(SB)/8, $0x000000000000000b
-DATA shuffle651<>+32(SB)/8, $0x0000000000000006
-DATA shuffle651<>+40(SB)/8, $0x0000000000000007
-DATA shuffle651<>+48(SB)/8, $0x000000000000000e
-DATA shuffle651<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
+DATA shuffle707<>+0(SB)/8, $0x0000000000000002
+DATA shuffle707<>+8(SB)/8, $0x0000000000000003
+DATA shuffle707<>+16(SB)/8, $0x000000000000000a
+DATA shuffle707<>+24(SB)/8, $0x000000000000000b
+DATA shuffle707<>+32(SB)/8, $0x0000000000000006
+DATA shuffle707<>+40(SB)/8, $0x0000000000000007
+DATA shuffle707<>+48(SB)/8, $0x000000000000000e
+DATA shuffle707<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle707<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle652<>+0(SB)/8, $0x0000000000000000
-DATA shuffle652<>+8(SB)/8, $0x0000000000000008
-DATA shuffle652<>+16(SB)/8, $0x0000000000000002
-DATA shuffle652<>+24(SB)/8, $0x000000000000000a
-DATA shuffle652<>+32(SB)/8, $0x0000000000000004
-DATA shuffle652<>+40(SB)/8, $0x000000000000000c
-DATA shuffle652<>+48(SB)/8, $0x0000000000000006
-DATA shuffle652<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
+DATA shuffle708<>+0(SB)/8, $0x0000000000000000
+DATA shuffle708<>+8(SB)/8, $0x0000000000000008
+DATA shuffle708<>+16(SB)/8, $0x0000000000000002
+DATA shuffle708<>+24(SB)/8, $0x000000000000000a
+DATA shuffle708<>+32(SB)/8, $0x0000000000000004
+DATA shuffle708<>+40(SB)/8, $0x000000000000000c
+DATA shuffle708<>+48(SB)/8, $0x0000000000000006
+DATA shuffle708<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle708<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle653<>+0(SB)/8, $0x0000000000000001
-DATA shuffle653<>+8(SB)/8, $0x0000000000000009
-DATA shuffle653<>+16(SB)/8, $0x0000000000000003
-DATA shuffle653<>+24(SB)/8, $0x000000000000000b
-DATA shuffle653<>+32(SB)/8, $0x0000000000000005
-DATA shuffle653<>+40(SB)/8, $0x000000000000000d
-DATA shuffle653<>+48(SB)/8, $0x0000000000000007
-DATA shuffle653<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
+DATA shuffle709<>+0(SB)/8, $0x0000000000000001
+DATA shuffle709<>+8(SB)/8, $0x0000000000000009
+DATA shuffle709<>+16(SB)/8, $0x0000000000000003
+DATA shuffle709<>+24(SB)/8, $0x000000000000000b
+DATA shuffle709<>+32(SB)/8, $0x0000000000000005
+DATA shuffle709<>+40(SB)/8, $0x000000000000000d
+DATA shuffle709<>+48(SB)/8, $0x0000000000000007
+DATA shuffle709<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle709<>(SB), RODATA|NOPTR, $64
 
 // func tile8x8AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX512F, MMX+
@@ -16864,67 +17829,67 @@ TEXT ·tile8x8AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ      (DX)(DX*2), BX; \
 	MOVQ      dstRow+40(FP), SI; \
 	LEAQ      (SI)(SI*2), DI; \
-	VMOVDQU64 shuffle648<>+0(SB), Z31; \
-	VMOVDQU64 shuffle649<>+0(SB), Z30; \
-	VMOVDQU64 shuffle650<>+0(SB), Z29; \
-	VMOVDQU64 shuffle651<>+0(SB), Z28; \
-	VMOVDQU64 shuffle652<>+0(SB), Z27; \
-	VMOVDQU64 shuffle653<>+0(SB), Z26; \
-band594: \
+	VMOVDQU64 shuffle704<>+0(SB), Z31; \
+	VMOVDQU64 shuffle705<>+0(SB), Z30; \
+	VMOVDQU64 shuffle706<>+0(SB), Z29; \
+	VMOVDQU64 shuffle707<>+0(SB), Z28; \
+	VMOVDQU64 shuffle708<>+0(SB), Z27; \
+	VMOVDQU64 shuffle709<>+0(SB), Z26; \
+band609: \
 	MOVQ strips+24(FP), R9; \
-strip595: \
+strip610: \
 	MOVQ tiles+16(FP), R8; \
-tile596: \
+tile611: \
 	LEAQ      (AX)(DX*4), R10; \
 	LEAQ      (CX)(SI*4), R11; \
 	VMOVDQU64 (AX), Z0; \
 	VMOVDQU64 (R10), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z3; \
+	VMOVDQU64 shuffle704<>+0(SB), Z3; \
 	VPERMI2Q  Z1, Z0, Z3; \
 	VPERMT2Q  Z1, Z30, Z0; \
 	VMOVDQU64 (AX)(DX*1), Z2; \
 	VMOVDQU64 (R10)(DX*1), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z5; \
+	VMOVDQU64 shuffle704<>+0(SB), Z5; \
 	VPERMI2Q  Z1, Z2, Z5; \
 	VPERMT2Q  Z1, Z30, Z2; \
 	VMOVDQU64 (AX)(DX*2), Z4; \
 	VMOVDQU64 (R10)(DX*2), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z7; \
+	VMOVDQU64 shuffle704<>+0(SB), Z7; \
 	VPERMI2Q  Z1, Z4, Z7; \
 	VPERMT2Q  Z1, Z30, Z4; \
 	VMOVDQU64 (AX)(BX*1), Z6; \
 	VMOVDQU64 (R10)(BX*1), Z1; \
-	VMOVDQU64 shuffle648<>+0(SB), Z9; \
+	VMOVDQU64 shuffle704<>+0(SB), Z9; \
 	VPERMI2Q  Z1, Z6, Z9; \
 	VPERMT2Q  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle650<>+0(SB), Z1; \
+	VMOVDQU64 shuffle706<>+0(SB), Z1; \
 	VPERMI2Q  Z7, Z3, Z1; \
 	VPERMT2Q  Z7, Z28, Z3; \
-	VMOVDQU64 shuffle650<>+0(SB), Z7; \
+	VMOVDQU64 shuffle706<>+0(SB), Z7; \
 	VPERMI2Q  Z9, Z5, Z7; \
 	VPERMT2Q  Z9, Z28, Z5; \
-	VMOVDQU64 shuffle650<>+0(SB), Z9; \
+	VMOVDQU64 shuffle706<>+0(SB), Z9; \
 	VPERMI2Q  Z4, Z0, Z9; \
 	VPERMT2Q  Z4, Z28, Z0; \
-	VMOVDQU64 shuffle650<>+0(SB), Z4; \
+	VMOVDQU64 shuffle706<>+0(SB), Z4; \
 	VPERMI2Q  Z6, Z2, Z4; \
 	VPERMT2Q  Z6, Z28, Z2; \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z7, Z1, Z6; \
 	VMOVNTDQ  Z6, (CX); \
 	VPERMT2Q  Z7, Z26, Z1; \
 	VMOVNTDQ  Z1, (CX)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z5, Z3, Z6; \
 	VMOVNTDQ  Z6, (CX)(SI*2); \
 	VPERMT2Q  Z5, Z26, Z3; \
 	VMOVNTDQ  Z3, (CX)(DI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z4, Z9, Z6; \
 	VMOVNTDQ  Z6, (R11); \
 	VPERMT2Q  Z4, Z26, Z9; \
 	VMOVNTDQ  Z9, (R11)(SI*1); \
-	VMOVDQU64 shuffle652<>+0(SB), Z6; \
+	VMOVDQU64 shuffle708<>+0(SB), Z6; \
 	VPERMI2Q  Z2, Z0, Z6; \
 	VMOVNTDQ  Z6, (R11)(SI*2); \
 	VPERMT2Q  Z2, Z26, Z0; \
@@ -16932,15 +17897,15 @@ tile596: \
 	ADDQ      srcTile+64(FP), AX; \
 	ADDQ      dstTile+56(FP), CX; \
 	DECQ      R8; \
-	JNZ       tile596; \
+	JNZ       tile611; \
 	ADDQ      srcSkip+80(FP), AX; \
 	ADDQ      dstSkip+72(FP), CX; \
 	DECQ      R9; \
-	JNZ       strip595; \
+	JNZ       strip610; \
 	ADDQ      srcBandSkip+96(FP), AX; \
 	ADDQ      dstBandSkip+88(FP), CX; \
 	DECQ      bands+32(FP); \
-	JNZ       band594; \
+	JNZ       band609; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -16956,66 +17921,66 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+64; \
-	JAE  runs597; \
+	JAE  runs612; \
 	CMPQ DX, $+32; \
-	JAE  runs598; \
+	JAE  runs613; \
 	CMPQ DX, $+16; \
-	JAE  runs599; \
+	JAE  runs614; \
 	RET; \
-runs597: \
+runs612: \
 	SUBQ $+64, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group600: \
+group615: \
 	MOVQ rows+48(FP), R10; \
-row601: \
+row616: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run602: \
+run617: \
 	XORQ R14, R14; \
-pieces603: \
+pieces618: \
 	VMOVDQU64 (R13)(R14*1), Z0; \
 	VMOVDQU64 Z0, (R12)(R14*1); \
 	CMPQ      R14, SI; \
-	JEQ       piecesdone604; \
+	JEQ       piecesdone619; \
 	ADDQ      $+64, R14; \
 	CMPQ      R14, SI; \
-	JLE       pieces603; \
+	JLE       pieces618; \
 	MOVQ      SI, R14; \
-	JMP       pieces603; \
-piecesdone604: \
+	JMP       pieces618; \
+piecesdone619: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run602; \
+	JNZ  run617; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row601; \
+	JNZ  row616; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group600; \
+	JNZ  group615; \
 	VZEROUPPER; \
 	RET; \
-runs598: \
+runs613: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group605: \
+group620: \
 	MOVQ rows+48(FP), R10; \
-row606: \
+row621: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run607: \
+run622: \
 	VMOVDQU (R13), Y0; \
 	VMOVDQU (R13)(SI*1), Y1; \
 	VMOVDQU Y0, (R12); \
@@ -17023,31 +17988,31 @@ run607: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run607; \
+	JNZ     run622; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row606; \
+	JNZ     row621; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group605; \
+	JNZ     group620; \
 	VZEROUPPER; \
 	RET; \
-runs599: \
+runs614: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group608: \
+group623: \
 	MOVQ rows+48(FP), R10; \
-row609: \
+row624: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run610: \
+run625: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -17055,15 +18020,15 @@ run610: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run610; \
+	JNZ     run625; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row609; \
+	JNZ     row624; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group608; \
+	JNZ     group623; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX512BW_body
@@ -17090,6 +18055,8 @@ DATA ·tzip2x4x4AVX512BWEntry(SB)/8, $·tzip2x4x4AVX512BW(SB)
 GLOBL ·tzip2x4x4AVX512BWEntry(SB), RODATA, $8
 DATA ·tzip2x8x2AVX512BWEntry(SB)/8, $·tzip2x8x2AVX512BW(SB)
 GLOBL ·tzip2x8x2AVX512BWEntry(SB), RODATA, $8
+DATA ·zip3x1AVX512BWEntry(SB)/8, $·zip3x1AVX512BW(SB)
+GLOBL ·zip3x1AVX512BWEntry(SB), RODATA, $8
 DATA ·zip3x2AVX512BWEntry(SB)/8, $·zip3x2AVX512BW(SB)
 GLOBL ·zip3x2AVX512BWEntry(SB), RODATA, $8
 DATA ·zip3x4AVX512BWEntry(SB)/8, $·zip3x4AVX512BW(SB)
@@ -17128,6 +18095,8 @@ DATA ·tzip4x4x2AVX512BWEntry(SB)/8, $·tzip4x4x2AVX512BW(SB)
 GLOBL ·tzip4x4x2AVX512BWEntry(SB), RODATA, $8
 DATA ·tzip4x4x4AVX512BWEntry(SB)/8, $·tzip4x4x4AVX512BW(SB)
 GLOBL ·tzip4x4x4AVX512BWEntry(SB), RODATA, $8
+DATA ·zip5x1AVX512BWEntry(SB)/8, $·zip5x1AVX512BW(SB)
+GLOBL ·zip5x1AVX512BWEntry(SB), RODATA, $8
 DATA ·zip5x2AVX512BWEntry(SB)/8, $·zip5x2AVX512BW(SB)
 GLOBL ·zip5x2AVX512BWEntry(SB), RODATA, $8
 DATA ·zip5x4AVX512BWEntry(SB)/8, $·zip5x4AVX512BW(SB)
@@ -17140,6 +18109,8 @@ DATA ·zip6x4AVX512BWEntry(SB)/8, $·zip6x4AVX512BW(SB)
 GLOBL ·zip6x4AVX512BWEntry(SB), RODATA, $8
 DATA ·zip6x8AVX512BWEntry(SB)/8, $·zip6x8AVX512BW(SB)
 GLOBL ·zip6x8AVX512BWEntry(SB), RODATA, $8
+DATA ·zip7x1AVX512BWEntry(SB)/8, $·zip7x1AVX512BW(SB)
+GLOBL ·zip7x1AVX512BWEntry(SB), RODATA, $8
 DATA ·zip7x2AVX512BWEntry(SB)/8, $·zip7x2AVX512BW(SB)
 GLOBL ·zip7x2AVX512BWEntry(SB), RODATA, $8
 DATA ·zip7x4AVX512BWEntry(SB)/8, $·zip7x4AVX512BW(SB)

@@ -18,6 +18,7 @@ var (
 	tzip2x4x2AVX512BWEntry     simd.LaneFunc
 	tzip2x4x4AVX512BWEntry     simd.LaneFunc
 	tzip2x8x2AVX512BWEntry     simd.LaneFunc
+	zip3x1AVX512BWEntry        simd.LaneFunc
 	zip3x2AVX512BWEntry        simd.LaneFunc
 	zip3x4AVX512BWEntry        simd.LaneFunc
 	zip3x8AVX512BWEntry        simd.LaneFunc
@@ -37,12 +38,14 @@ var (
 	tzip4x3x2AVX512BWEntry     simd.LaneFunc
 	tzip4x4x2AVX512BWEntry     simd.LaneFunc
 	tzip4x4x4AVX512BWEntry     simd.LaneFunc
+	zip5x1AVX512BWEntry        simd.LaneFunc
 	zip5x2AVX512BWEntry        simd.LaneFunc
 	zip5x4AVX512BWEntry        simd.LaneFunc
 	zip5x8AVX512BWEntry        simd.LaneFunc
 	zip6x2AVX512BWEntry        simd.LaneFunc
 	zip6x4AVX512BWEntry        simd.LaneFunc
 	zip6x8AVX512BWEntry        simd.LaneFunc
+	zip7x1AVX512BWEntry        simd.LaneFunc
 	zip7x2AVX512BWEntry        simd.LaneFunc
 	zip7x4AVX512BWEntry        simd.LaneFunc
 	zip7x8AVX512BWEntry        simd.LaneFunc
@@ -134,6 +137,7 @@ var avx512bw = simd.Table{
 		{F: &tzip2x4x2AVX512BWEntry, B: 2, W: 2, Cp: 4, MinN: 64},
 		{F: &tzip2x4x4AVX512BWEntry, B: 2, W: 4, Cp: 4, MinN: 64},
 		{F: &tzip2x8x2AVX512BWEntry, B: 2, W: 2, Cp: 8, MinN: 64},
+		{F: &zip3x1AVX512BWEntry, B: 3, W: 1, MinN: 64},
 		{F: &zip3x2AVX512BWEntry, B: 3, W: 2, MinN: 64},
 		{F: &zip3x4AVX512BWEntry, B: 3, W: 4, MinN: 64},
 		{F: &zip3x6AVX512BWEntry, B: 3, W: 6, MinN: 6},
@@ -153,12 +157,14 @@ var avx512bw = simd.Table{
 		{F: &tzip4x3x2AVX512BWEntry, B: 4, W: 2, Cp: 3, MinN: 24},
 		{F: &tzip4x4x2AVX512BWEntry, B: 4, W: 2, Cp: 4, MinN: 64},
 		{F: &tzip4x4x4AVX512BWEntry, B: 4, W: 4, Cp: 4, MinN: 64},
+		{F: &zip5x1AVX512BWEntry, B: 5, W: 1, MinN: 64},
 		{F: &zip5x2AVX512BWEntry, B: 5, W: 2, MinN: 64},
 		{F: &zip5x4AVX512BWEntry, B: 5, W: 4, MinN: 64},
 		{F: &zip5x8AVX512BWEntry, B: 5, W: 8, MinN: 64},
 		{F: &zip6x2AVX512BWEntry, B: 6, W: 2, MinN: 64},
 		{F: &zip6x4AVX512BWEntry, B: 6, W: 4, MinN: 64},
 		{F: &zip6x8AVX512BWEntry, B: 6, W: 8, MinN: 64},
+		{F: &zip7x1AVX512BWEntry, B: 7, W: 1, MinN: 64},
 		{F: &zip7x2AVX512BWEntry, B: 7, W: 2, MinN: 64},
 		{F: &zip7x4AVX512BWEntry, B: 7, W: 4, MinN: 64},
 		{F: &zip7x8AVX512BWEntry, B: 7, W: 8, MinN: 64},

@@ -53,6 +53,8 @@ func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
 	s := Shape512(k)
 	pow2 := k.Cp == 0 && k.Width&(k.Width-1) == 0 && bits.OnesCount(uint(k.B)) == 1
 	switch {
+	case k.Cp == 0 && k.ISA.RotatesBytes(k.Kind, k.B, k.Width):
+		body, err = vec.RotateZip(k.B, k.Width, vec.ZMM)
 	case pow2 && k.Kind == table.Unzip && k.Width == 1 && !k.ISA.BytePermutes():
 		body, err = vec.PairedNetworkUnzip(k.B)
 	case pow2 && k.Kind == table.Unzip:

@@ -412,6 +412,14 @@ func (i ISA) has(b, w int) bool {
 	return i.BytePermutes() || w%2 == 0
 }
 
+// RotatesBytes reports whether an ISA without byte permutes zips b lanes
+// of w-byte elements by rotation in 64-byte registers (vec.RotateZip:
+// VPSHUFB, blends and quadword permutes): AVX-512 BW's zips of an odd
+// number of lanes of bytes, which would take AVX2's kernels.
+func (i ISA) RotatesBytes(kind Kind, b, w int) bool {
+	return i.TwoTable() && !i.BytePermutes() && kind == Zip && w == 1 && b%2 == 1
+}
+
 // pairsBytes reports whether an ISA without byte permutes unzips b lanes
 // of w-byte elements by pairing the bytes of two pixels first (vec's
 // PairedNetworkUnzip): AVX-512 BW's unzips by 2, 4 and 8 of bytes.
@@ -546,7 +554,7 @@ func kernels(i ISA) []Kernel {
 	for _, kind := range []Kind{Zip, Unzip} {
 		for _, b := range Blocks {
 			for _, w := range append(slices.Clone(Widths), RunWidths(b)...) {
-				if i.has(b, w) || i.pairsBytes(kind, b, w) {
+				if i.has(b, w) || i.pairsBytes(kind, b, w) || i.RotatesBytes(kind, b, w) {
 					out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w})
 				}
 			}

@@ -88,9 +88,11 @@ func (r rotation) blend(p *Prog, a, b int, fromB []bool) int {
 }
 
 // RotateZip builds the zip of b lanes of w-byte words by chunks of 16 or
-// 32 bytes per lane by rotation (see RotateFits).
+// 32 bytes per lane by rotation (see RotateFits), or of 64 for bytes and
+// 2-byte words, whose 16-byte spans the permutes of 64-byte registers
+// (AVX-512) put in order.
 func RotateZip(b, w, chunk int) (*Prog, error) {
-	if !RotateFits(b, w) || chunk != LaneBytes && chunk != 2*LaneBytes {
+	if !RotateFits(b, w) || chunk != LaneBytes && chunk != 2*LaneBytes && (chunk != ZMM || w > 2) {
 		return nil, fmt.Errorf("vec: no rotating zip of %d lanes of %d-byte words by %d bytes", b, w, chunk)
 	}
 	p := NewProg(chunk)
@@ -117,11 +119,16 @@ func RotateZip(b, w, chunk int) (*Prog, error) {
 		}
 		ilv[L] = acc
 	}
-	if r.span == chunk {
+	switch {
+	case r.span == chunk:
 		for L, v := range ilv {
 			p.Store(v, 0, chunk, Mem{0, L * chunk})
 		}
-	} else {
+	case chunk == ZMM: // two-table permutes of quadwords gather the spans
+		if err := p.gatherStores(8, ZipWant(b, w, chunk), Mem{0, 0}, ilv); err != nil {
+			return nil, fmt.Errorf("vec: rotating zip of %d lanes of %d-byte words: %w", b, w, err)
+		}
+	default:
 		// Half h of span register L is 16-byte piece h*b + L of the
 		// output: pair the pieces into whole registers.
 		piece := func(q int) (v, half int) { return ilv[q%b], q / b }

@@ -29,6 +29,20 @@ func TestRotate(t *testing.T) {
 			}
 		}
 	}
+	for _, b := range []int{3, 5, 7} {
+		for _, w := range []int{1, 2} {
+			p, err := RotateZip(b, w, ZMM)
+			if err != nil {
+				t.Fatalf("RotateZip(%d, %d, 64): %v", b, w, err)
+			}
+			if live := p.MaxLive(nil); live > 32 {
+				t.Errorf("RotateZip(%d, %d, 64): %d values live", b, w, live)
+			}
+		}
+	}
+	if _, err := RotateZip(3, 4, ZMM); err == nil {
+		t.Error("RotateZip(3, 4, 64) built")
+	}
 	for _, c := range [][2]int{{2, 4}, {3, 3}, {1, 1}, {4, 8}, {3, 16}} {
 		if _, err := RotateZip(c[0], c[1], 32); err == nil {
 			t.Errorf("RotateZip(%d, %d) built", c[0], c[1])
