@@ -668,16 +668,7 @@ func (i ISA) Tiles(w int) []Kernel {
 		return nil
 	}
 	k := Kernel{ISA: i, Kind: Tile, Width: w}
-	switch {
-	case i.TwoTable() && w <= 4:
-		k.B, _ = vec.TileShapeLanes(w)
-	case i.TwoTable():
-		k.B, _ = vec.TileShape512(w)
-	case i.Vector() == vec.LaneBytes:
-		k.B, _ = vec.TileShape16(w)
-	default:
-		k.B, _ = vec.TileShape(w)
-	}
+	k.B, _ = k.TileShape() // the ISA's tile for w, B unset
 	out := []Kernel{k}
 	if i.TwoTable() && w == 1 {
 		k.B, _ = vec.TileShapeRows()
@@ -697,7 +688,8 @@ func (k Kernel) StreamingTile() bool {
 	return k.Kind == Tile && k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM
 }
 
-// TileShape is the tile of a tile kernel: b rows of chunk bytes.
+// TileShape is the tile of a tile kernel: b rows of chunk bytes. B
+// chooses among an ISA's tiles for its width (Tiles); unset, the first.
 func (k Kernel) TileShape() (b, chunk int) {
 	switch {
 	case k.ISA.TwoTable() && k.Width == 1 && k.B == vec.LaneBytes:

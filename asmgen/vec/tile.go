@@ -65,10 +65,17 @@ func tile(w, b, chunk int) (*Prog, error) {
 			}
 		}
 	}
+	return p.finishTile(fmt.Sprintf("tile of %d-byte words", w), b, w, chunk)
+}
+
+// finishTile stores each column of a tile of b rows of chunk bytes of
+// w-byte words from the register, or the register's lane, holding it, in
+// column order, and finishes the program.
+func (p *Prog) finishTile(what string, b, w, chunk int) (*Prog, error) {
 	want := TileWant(b, w, chunk)
 	for x := range chunk / w {
 		if err := p.storeAll(x, 0, want[x]); err != nil {
-			return nil, fmt.Errorf("vec: tile of %d-byte words, column %d: %w", w, x, err)
+			return nil, fmt.Errorf("vec: %s, column %d: %w", what, x, err)
 		}
 	}
 	return p.finish(inputs(b, chunk), want)
@@ -166,13 +173,7 @@ func Tile512Lanes(w int) (*Prog, error) {
 	for _, r := range regs {
 		unpackNetwork(p, r, w)
 	}
-	want := TileWant(b, w, chunk)
-	for x := range chunk / w {
-		if err := p.storeAll(x, 0, want[x]); err != nil {
-			return nil, fmt.Errorf("vec: lane tile of %d-byte words, column %d: %w", w, x, err)
-		}
-	}
-	return p.finish(inputs(b, chunk), want)
+	return p.finishTile(fmt.Sprintf("lane tile of %d-byte words", w), b, w, chunk)
 }
 
 // TileShapeRows is the tile of bytes Tile512Rows moves: 16 rows of 64.
@@ -190,15 +191,7 @@ func Tile512Rows() (*Prog, error) {
 		regs[j] = p.Load(Mem{j, 0}, chunk)
 	}
 	unpackNetwork(p, regs, 1)
-	want := TileWant(n, 1, chunk)
-	for x := range chunk {
-		v, part := p.Find(want[x])
-		if v < 0 {
-			return nil, fmt.Errorf("vec: 16-row tile of bytes: column %d is in no register's lane", x)
-		}
-		p.Store(v, part, LaneBytes, Mem{x, 0})
-	}
-	return p.finish(inputs(n, chunk), want)
+	return p.finishTile("16-row tile of bytes", n, 1, chunk)
 }
 
 // TileShape16 is the tile of w-byte words a tile kernel moves in 16-byte
@@ -220,11 +213,5 @@ func Tile16(w int) (*Prog, error) {
 		regs[j] = p.Load(Mem{j, 0}, chunk)
 	}
 	unpackNetwork(p, regs, w)
-	want := TileWant(b, w, chunk)
-	for x := range chunk / w {
-		if err := p.storeAll(x, 0, want[x]); err != nil {
-			return nil, fmt.Errorf("vec: 16-byte tile of %d-byte words, column %d: %w", w, x, err)
-		}
-	}
-	return p.finish(inputs(b, chunk), want)
+	return p.finishTile(fmt.Sprintf("16-byte tile of %d-byte words", w), b, w, chunk)
 }
