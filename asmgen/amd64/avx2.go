@@ -254,43 +254,18 @@ func (g *Generator) hoist(p *vec.Prog) {
 }
 
 // avx2Const is the vector constant an instruction's lowering reads, if
-// any: a VPSHUFB mask, a VPBLENDVB mask or a VPERMD index.
+// any: a VPSHUFB mask, a VPBLENDVB mask or a VPERMD index, the AVX-512
+// lowering's constants cut to a 32-byte register.
 func avx2Const(ins vec.Instr) (string, bool) {
 	switch {
 	case ins.Op == vec.Shuffle:
 		return string(maskBytes(ins.Mask)), true
 	case ins.Op == vec.Permute2 && vec.IsBlend(ins.Idx) && ins.Grain < 4:
-		mask := make([]byte, 32)
-		for k, i := range ins.Idx {
-			if i >= 0 && i != k {
-				for t := range ins.Grain {
-					mask[k*ins.Grain+t] = 0x80
-				}
-			}
-		}
-		return string(mask), true
+		return string(blendMask(ins.Grain, ins.Idx)[:2*vec.LaneBytes]), true
 	case ins.Op == vec.Permute2 && !vec.IsBlend(ins.Idx):
-		idx := make([]byte, 0, 32)
-		for k, i := range ins.Idx {
-			if i < 0 { // the grain stays
-				i = k
-			}
-			idx = append(idx, byte(i), 0, 0, 0)
-		}
-		return string(idx), true
+		return string(indexBytes(ins.Grain, keepByIndex(ins))[:2*vec.LaneBytes]), true
 	}
 	return "", false
-}
-
-// constReg is the register holding an instruction's constant: hoisted, or
-// loaded into tmp here.
-func (g *Generator) constReg(ins vec.Instr, tmp reg.VecPhysical) reg.VecPhysical {
-	key, _ := avx2Const(ins)
-	if r, ok := g.hoisted[key]; ok {
-		return r
-	}
-	g.c.VMOVDQU(g.constant([]byte(key)), tmp)
-	return tmp
 }
 
 // lower emits a verified program. in and out map a program's input and
@@ -308,6 +283,22 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 		return ymm[r].AsX().(reg.VecPhysical)
 	}
 	val := func(v int) reg.VecPhysical { return phys(alloc.Of[v]) }
+	// konst is an instruction's constant: its register if hoisted, else
+	// its place in memory; inReg loads such a place into tmp.
+	konst := func(ins vec.Instr) operand.Op {
+		key, _ := avx2Const(ins)
+		if r, ok := g.hoisted[key]; ok {
+			return phys(int(r.PhysicalIndex()))
+		}
+		return g.constant([]byte(key))
+	}
+	inReg := func(op operand.Op, tmp reg.VecPhysical) operand.Op {
+		if m, ok := op.(operand.Mem); ok {
+			c.VMOVDQU(m, tmp)
+			return tmp
+		}
+		return op
+	}
 	for i, ins := range p.Instrs {
 		var tmp []reg.VecPhysical
 		for _, r := range alloc.Scratch[i] {
@@ -344,22 +335,18 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 		case vec.Lanes:
 			c.VPERM2I128(operand.Imm(uint64(ins.Sel[0]|ins.Sel[1]<<4)), val(ins.B), val(ins.A), dst)
 		case vec.Shuffle:
-			if r, ok := g.hoisted[string(maskBytes(ins.Mask))]; ok {
-				c.VPSHUFB(phys(int(r.PhysicalIndex())), val(ins.A), dst)
-			} else {
-				c.VPSHUFB(g.constant(maskBytes(ins.Mask)), val(ins.A), dst)
-			}
+			c.VPSHUFB(konst(ins), val(ins.A), dst)
 		case vec.Or:
 			c.VPOR(val(ins.B), val(ins.A), dst)
 		case vec.Permute2: // blends (vec's blendShuffles, Tiled, Rotate*) and one-table dword permutes (Rotate*)
 			switch {
 			case vec.IsBlend(ins.Idx) && ins.Grain < 4:
-				c.VPBLENDVB(phys(int(g.constReg(ins, tmp[0]).PhysicalIndex())), val(ins.B), val(ins.A), dst)
+				c.VPBLENDVB(inReg(konst(ins), tmp[0]), val(ins.B), val(ins.A), dst)
 				continue
 			case ins.Grain != 4 || !vec.IsBlend(ins.Idx) && ins.A != ins.B:
 				panic(fmt.Sprintf("amd64: AVX2 has no permute of %d-byte grains %v", ins.Grain, ins.Idx))
 			case !vec.IsBlend(ins.Idx):
-				c.VPERMD(val(ins.A), g.constReg(ins, tmp[0]), dst)
+				c.VPERMD(val(ins.A), inReg(konst(ins), tmp[0]), dst)
 				continue
 			}
 			imm := 0
