@@ -62,7 +62,8 @@ func checkMatrix(t *testing.T, name string, call engine.Call, m engine.Matrix, w
 
 // TestMatrix checks the tile kernels of every table this CPU runs against
 // matrixRef: rows and columns from one tile to several, with and without
-// a partial last tile each way, rows padded or not on either side.
+// a partial last tile each way, rows padded or not on either side, dst
+// rows some KiB apart or not.
 func TestMatrix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 32))
 	for name, set := range tablesUnderTest() {
@@ -76,6 +77,9 @@ func TestMatrix(t *testing.T) {
 				for range 300 {
 					m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
+					if rng.IntN(4) == 0 { // dst rows whole KiB apart, in few L1 sets: narrower bands
+						m.DstRow = (m.Rows*w + 1023) &^ 1023 << rng.IntN(3)
+					}
 					m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), 0)
 					dl, sl := matrixLens(m, w)
 					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)

@@ -1,0 +1,23 @@
+package simd
+
+import "testing"
+
+// TestBandCols checks that bands narrow only for tiles that write part of
+// a line of each dst row, with dst rows in few L1 sets, and never below
+// two tiles.
+func TestBandCols(t *testing.T) {
+	for _, c := range []struct{ cols, w, rows, dstRow, want int }{
+		{16, 1, 16, 784, 64},     // rows in 64 sets
+		{16, 1, 16, 1024, 32},    // in 4 sets: 16 lines each in bands of 64
+		{16, 1, 16, 4096, 32},    // in 1 set: not below two tiles
+		{8, 2, 16, 2048, 16},     // in 2 sets
+		{8, 4, 8, 4096, 16},      // two tiles already
+		{64, 1, 64, 1024, 64},    // 64-row tiles write whole lines
+		{16, 4, 16, 4096, 16},    // so do 16-row tiles of 4-byte words
+		{16, 1, 16, 3 << 10, 32}, // 3 KiB apart: 4 sets
+	} {
+		if got := bandCols(c.cols, c.w, c.rows, c.dstRow); got != c.want {
+			t.Errorf("bandCols(%d, %d, %d, %d) = %d, want %d", c.cols, c.w, c.rows, c.dstRow, got, c.want)
+		}
+	}
+}
