@@ -63,17 +63,16 @@ const MaxTransposeRank = transpose.MaxRank
 // handled is false, with err nil and dst untouched, only for ranks above
 // MaxTransposeRank. Invalid input is handled: err wraps ErrPerm,
 // ErrNegativeDim, ErrOverflow, ErrLength (len(dst) or len(src) is not the
-// element count of shape) or ErrOverlap, and dst is untouched. A plan made
-// once (NewTransposePlan) saves the checks and the planning on every call.
+// element count of shape) or ErrOverlap, and dst is untouched. A shape
+// and perm seen lately are matched and planned once, and their calls
+// allocate nothing; a plan made once (NewTransposePlan) also saves the
+// checks and the cache's lookup on every call.
 func Transpose[T Element](dst, src []T, shape, perm []int) (handled bool, err error) {
 	if len(shape) > MaxTransposeRank {
 		return false, nil
 	}
-	if op, p, ok := shuffleOf(shape, perm); ok {
-		return true, typed(op.internal(), dst, src, p)
-	}
 	size := int(unsafe.Sizeof(*new(T)))
-	return true, runGeneral(engine.Bytes(dst), engine.Bytes(src), shape, perm, size, size)
+	return true, runTranspose(engine.Bytes(dst), engine.Bytes(src), shape, perm, size, size)
 }
 
 // TransposeBytes is Transpose on raw elements of elemSize bytes: dst and src
@@ -83,10 +82,7 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 	if len(shape) > MaxTransposeRank {
 		return false, nil
 	}
-	if op, p, ok := shuffleOf(shape, perm); ok {
-		return true, engine.Active().Do(op.internal(), dst, src, elemSize, p.internal())
-	}
-	return true, runGeneral(dst, src, shape, perm, elemSize, 1)
+	return true, runTranspose(dst, src, shape, perm, elemSize, 1)
 }
 
 // NewTransposePlan validates a transpose of a row-major tensor of the
@@ -106,18 +102,24 @@ func NewTransposePlan(shape, perm []int, elemSize int) (*Plan, error) {
 	return &Plan{elem: elemSize, t: &g, tier: tier.Name}, nil
 }
 
-// runGeneral checks a transpose and its slices, whose lengths count
-// elements of sliceElem bytes, and runs it.
-func runGeneral(dst, src []byte, size, perm []int, elemSize, sliceElem int) error {
+// runTranspose checks a transpose and its slices, whose lengths count
+// elements of sliceElem bytes, and runs it by its route: a block shuffle
+// as its op, which checks the slices itself, any other by its plan.
+func runTranspose(dst, src []byte, size, perm []int, elemSize, sliceElem int) error {
 	bytes, err := transpose.Check(size, perm, elemSize)
 	if err != nil {
 		return err
+	}
+	tier := engine.Active()
+	r := transpose.Routed(size, perm, elemSize, bytes, tier.Kernels)
+	if r.Shuffle {
+		return tier.Call(r.Op, r.P, elemSize, sliceElem, dst, src)
 	}
 	of := func() string { return fmt.Sprintf("shape %v by perm %v", size, perm) }
 	if err := shape.Lengths("Transpose", bytes/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src), of); err != nil {
 		return err
 	}
-	transpose.Cached(size, perm, elemSize, bytes, engine.Active().Kernels).Run(dst, src)
+	r.G.Run(dst, src)
 	return nil
 }
 

@@ -260,9 +260,8 @@ func TestONNXParams(t *testing.T) {
 }
 
 // A planned transpose that is no block shuffle runs without allocating,
-// from several goroutines at once. (A plain call still allocates in
-// MatchTranspose's solver, a few small slices, when the transpose is no
-// block shuffle.)
+// from several goroutines at once, and so does a plain call of a shape
+// seen before, a block shuffle or not.
 func TestTransposeGeneralAllocs(t *testing.T) {
 	shape, perm := []int{3, 5, 7, 2}, []int{2, 0, 3, 1}
 	src := make([]float32, 3*5*7*2)
@@ -278,6 +277,26 @@ func TestTransposeGeneralAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(50, func() { _ = bs.RunPlan(pl, dst, src) }); n != 0 {
 		t.Errorf("RunPlan: %v allocations a run", n)
+	}
+	// Plain calls, the same shape again: a general transpose, and a
+	// DepthToSpace (DCR, b = 2) written as one.
+	d2s, d2sPerm := []int{1, 2, 2, 4, 3, 5}, []int{0, 3, 4, 1, 5, 2}
+	if _, _, ok := bs.MatchTranspose(d2s, d2sPerm); !ok {
+		t.Fatalf("%v by %v is no DepthToSpace", d2s, d2sPerm)
+	}
+	d2sSrc, d2sDst := make([]float32, 2*2*4*3*5), make([]float32, 2*2*4*3*5)
+	rawSrc, rawDst := make([]byte, 4*len(src)), make([]byte, 4*len(src))
+	for name, call := range map[string]func() (bool, error){
+		"Transpose":                func() (bool, error) { return bs.Transpose(dst, src, shape, perm) },
+		"TransposeBytes":           func() (bool, error) { return bs.TransposeBytes(rawDst, rawSrc, 4, shape, perm) },
+		"Transpose (DepthToSpace)": func() (bool, error) { return bs.Transpose(d2sDst, d2sSrc, d2s, d2sPerm) },
+	} {
+		if ok, err := call(); !ok || err != nil {
+			t.Fatalf("%s: %v, %v", name, ok, err)
+		}
+		if n := testing.AllocsPerRun(50, func() { _, _ = call() }); n != 0 {
+			t.Errorf("%s of a shape seen before: %v allocations a call", name, n)
+		}
 	}
 	var wg sync.WaitGroup
 	outs := make([][]float32, 4)

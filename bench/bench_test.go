@@ -154,6 +154,49 @@ func BenchmarkCall(b *testing.B) {
 	}
 }
 
+// BenchmarkTransposeCall measures what a transpose call costs besides
+// moving its bytes, on small tensors of bytes: TransposeBytes called again
+// on one shape (kind=repeated), and a plan's run (kind=plan). The shapes:
+// a 16x16 matrix, heads split of 1x4x2x64, a rank-6 transpose of 2s, and
+// a DepthToSpace written as a transpose (1x2x2x4x8x8, DCR).
+func BenchmarkTransposeCall(b *testing.B) {
+	for _, c := range []struct {
+		name        string
+		shape, perm []int
+	}{
+		{"16x16", []int{16, 16}, []int{1, 0}},
+		{"heads1x4x2x64", []int{1, 4, 2, 64}, []int{0, 2, 1, 3}},
+		{"rank6", []int{2, 2, 2, 2, 2, 2}, []int{5, 3, 1, 0, 4, 2}},
+		{"d2s1x2x2x4x8x8", []int{1, 2, 2, 4, 8, 8}, []int{0, 3, 4, 1, 5, 2}},
+	} {
+		n := 1
+		for _, d := range c.shape {
+			n *= d
+		}
+		src, dst := make([]byte, n), make([]byte, n)
+		b.Run("kind=repeated/shape="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bs.TransposeBytes(dst, src, 1, c.shape, c.perm); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("kind=plan/shape="+c.name, func(b *testing.B) {
+			pl, err := bs.NewTransposePlan(c.shape, c.perm, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := pl.Run(dst, src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkTranspose runs the report's transposes with every tier this
 // machine has and copy() of the same bytes, named
 // op=transpose/width=4/shape=1x3x224x224/perm=0.2.3.1/tier=avx2.
