@@ -67763,64 +67763,126 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs2847; \
+	JEQ  exact2847; \
 	CMPQ DX, $+16; \
-	JAE  runs2848; \
+	JEQ  exact2848; \
+	CMPQ DX, $+32; \
+	JAE  runs2849; \
+	CMPQ DX, $+16; \
+	JAE  runs2850; \
 	RET; \
-runs2847: \
+exact2847: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group2851: \
+	MOVQ rows+48(FP), R9; \
+row2852: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run2853: \
+	VMOVDQU (R12), Y0; \
+	VMOVDQU Y0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run2853; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row2852; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group2851; \
+	VZEROUPPER; \
+	RET; \
+exact2848: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group2854: \
+	MOVQ rows+48(FP), R9; \
+row2855: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run2856: \
+	VMOVDQU (R12), X0; \
+	VMOVDQU X0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run2856; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row2855; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group2854; \
+	VZEROUPPER; \
+	RET; \
+runs2849: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2849: \
+group2857: \
 	MOVQ rows+48(FP), R10; \
-row2850: \
+row2858: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2851: \
+run2859: \
 	XORQ R14, R14; \
-pieces2852: \
+pieces2860: \
 	VMOVDQU (R13)(R14*1), Y0; \
 	VMOVDQU Y0, (R12)(R14*1); \
 	CMPQ    R14, SI; \
-	JEQ     piecesdone2853; \
+	JEQ     piecesdone2861; \
 	ADDQ    $+32, R14; \
 	CMPQ    R14, SI; \
-	JLE     pieces2852; \
+	JLE     pieces2860; \
 	MOVQ    SI, R14; \
-	JMP     pieces2852; \
-piecesdone2853: \
+	JMP     pieces2860; \
+piecesdone2861: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2851; \
+	JNZ  run2859; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2850; \
+	JNZ  row2858; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2849; \
+	JNZ  group2857; \
 	VZEROUPPER; \
 	RET; \
-runs2848: \
+runs2850: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2854: \
+group2862: \
 	MOVQ rows+48(FP), R10; \
-row2855: \
+row2863: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2856: \
+run2864: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -67828,15 +67890,15 @@ run2856: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run2856; \
+	JNZ     run2864; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row2855; \
+	JNZ     row2863; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group2854; \
+	JNZ     group2862; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX2_body
@@ -67851,46 +67913,78 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JAE  runs2857; \
+	JEQ  exact2865; \
+	CMPQ DX, $+32; \
+	JAE  runs2866; \
 	RET; \
-runs2857: \
+exact2865: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group2867: \
+	MOVQ rows+48(FP), R9; \
+row2868: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run2869: \
+	VMOVDQU  (R12), Y0; \
+	VMOVNTDQ Y0, (R11); \
+	ADDQ     DX, R11; \
+	ADDQ     SI, R12; \
+	DECQ     R10; \
+	JNZ      run2869; \
+	ADDQ     DI, AX; \
+	ADDQ     R8, CX; \
+	DECQ     R9; \
+	JNZ      row2868; \
+	ADDQ     dstSkip+80(FP), AX; \
+	ADDQ     srcSkip+88(FP), CX; \
+	DECQ     BX; \
+	JNZ      group2867; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET; \
+runs2866: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2858: \
+group2870: \
 	MOVQ rows+48(FP), R10; \
-row2859: \
+row2871: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2860: \
+run2872: \
 	XORQ R14, R14; \
-pieces2861: \
+pieces2873: \
 	VMOVDQU  (R13)(R14*1), Y0; \
 	VMOVNTDQ Y0, (R12)(R14*1); \
 	CMPQ     R14, SI; \
-	JEQ      piecesdone2862; \
+	JEQ      piecesdone2874; \
 	ADDQ     $+32, R14; \
 	CMPQ     R14, SI; \
-	JLE      pieces2861; \
+	JLE      pieces2873; \
 	MOVQ     SI, R14; \
-	JMP      pieces2861; \
-piecesdone2862: \
+	JMP      pieces2873; \
+piecesdone2874: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2860; \
+	JNZ  run2872; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2859; \
+	JNZ  row2871; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2858; \
+	JNZ  group2870; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67921,7 +68015,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2531<>+0(SB), DI; \
-group2863: \
+group2875: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67939,34 +68033,34 @@ group2863: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2867; \
-chunk2864: \
+	JAE     groupdone2879; \
+chunk2876: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2865; \
+	JB      cross2877; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2866; \
+	JB      store2878; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2868; \
+	JNZ     samerow2880; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2868: \
-	JMP store2866; \
-cross2865: \
+samerow2880: \
+	JMP store2878; \
+cross2877: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2869; \
+	JNZ     samerow2881; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2869: \
+samerow2881: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67974,16 +68068,16 @@ samerow2869: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2866: \
+store2878: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2864; \
-groupdone2867: \
+	JB       chunk2876; \
+groupdone2879: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2863; \
+	JNZ  group2875; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET

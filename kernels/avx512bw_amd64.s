@@ -17921,66 +17921,159 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+64; \
-	JAE  runs612; \
+	JEQ  exact612; \
 	CMPQ DX, $+32; \
-	JAE  runs613; \
+	JEQ  exact613; \
 	CMPQ DX, $+16; \
-	JAE  runs614; \
+	JEQ  exact614; \
+	CMPQ DX, $+64; \
+	JAE  runs615; \
+	CMPQ DX, $+32; \
+	JAE  runs616; \
+	CMPQ DX, $+16; \
+	JAE  runs617; \
 	RET; \
-runs612: \
+exact612: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group618: \
+	MOVQ rows+48(FP), R9; \
+row619: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run620: \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 Z0, (R11); \
+	ADDQ      DX, R11; \
+	ADDQ      SI, R12; \
+	DECQ      R10; \
+	JNZ       run620; \
+	ADDQ      DI, AX; \
+	ADDQ      R8, CX; \
+	DECQ      R9; \
+	JNZ       row619; \
+	ADDQ      dstSkip+80(FP), AX; \
+	ADDQ      srcSkip+88(FP), CX; \
+	DECQ      BX; \
+	JNZ       group618; \
+	VZEROUPPER; \
+	RET; \
+exact613: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group621: \
+	MOVQ rows+48(FP), R9; \
+row622: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run623: \
+	VMOVDQU (R12), Y0; \
+	VMOVDQU Y0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run623; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row622; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group621; \
+	VZEROUPPER; \
+	RET; \
+exact614: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group624: \
+	MOVQ rows+48(FP), R9; \
+row625: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run626: \
+	VMOVDQU (R12), X0; \
+	VMOVDQU X0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run626; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row625; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group624; \
+	VZEROUPPER; \
+	RET; \
+runs615: \
 	SUBQ $+64, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group615: \
+group627: \
 	MOVQ rows+48(FP), R10; \
-row616: \
+row628: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run617: \
+run629: \
 	XORQ R14, R14; \
-pieces618: \
+pieces630: \
 	VMOVDQU64 (R13)(R14*1), Z0; \
 	VMOVDQU64 Z0, (R12)(R14*1); \
 	CMPQ      R14, SI; \
-	JEQ       piecesdone619; \
+	JEQ       piecesdone631; \
 	ADDQ      $+64, R14; \
 	CMPQ      R14, SI; \
-	JLE       pieces618; \
+	JLE       pieces630; \
 	MOVQ      SI, R14; \
-	JMP       pieces618; \
-piecesdone619: \
+	JMP       pieces630; \
+piecesdone631: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run617; \
+	JNZ  run629; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row616; \
+	JNZ  row628; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group615; \
+	JNZ  group627; \
 	VZEROUPPER; \
 	RET; \
-runs613: \
+runs616: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group620: \
+group632: \
 	MOVQ rows+48(FP), R10; \
-row621: \
+row633: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run622: \
+run634: \
 	VMOVDQU (R13), Y0; \
 	VMOVDQU (R13)(SI*1), Y1; \
 	VMOVDQU Y0, (R12); \
@@ -17988,31 +18081,31 @@ run622: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run622; \
+	JNZ     run634; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row621; \
+	JNZ     row633; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group620; \
+	JNZ     group632; \
 	VZEROUPPER; \
 	RET; \
-runs614: \
+runs617: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group623: \
+group635: \
 	MOVQ rows+48(FP), R10; \
-row624: \
+row636: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run625: \
+run637: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -18020,15 +18113,15 @@ run625: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run625; \
+	JNZ     run637; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row624; \
+	JNZ     row636; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group623; \
+	JNZ     group635; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX512BW_body
