@@ -87,12 +87,11 @@ func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
 
 const zmmRegs = 32
 
-// permuteScratch counts the register a permute's index may need.
+// permuteScratch counts the register a permute's index may need (none for
+// a shuffle of lanes).
 func permuteScratch(in vec.Instr) int {
-	if in.Op == vec.Permute2 {
-		return 1
-	}
-	return 0
+	_, lanes := laneShuffle(in)
+	return b2i(in.Op == vec.Permute2 && !lanes)
 }
 
 // tailMasks are the opmasks of the masked last pass of a row: for each
@@ -255,7 +254,7 @@ func (g *Generator) hoistIndices(progs ...*vec.Prog) map[string]reg.VecPhysical 
 		}
 		live = max(live, p.MaxLive(permuteScratch))
 		for _, in := range p.Instrs {
-			if in.Op == vec.Permute2 {
+			if _, lanes := laneShuffle(in); in.Op == vec.Permute2 && !lanes {
 				if key := string(permuteConst(in)); !slices.Contains(keys, key) {
 					keys = append(keys, key)
 				}
@@ -272,6 +271,26 @@ func (g *Generator) hoistIndices(progs ...*vec.Prog) map[string]reg.VecPhysical 
 		out[key] = r
 	}
 	return out
+}
+
+// laneShuffle is the immediate of the VSHUFI64X2 a permute of 16-byte
+// lanes is: its first two lanes any of A's, its last two any of B's. Such
+// a permute needs no index, and it is the only one of lanes lowered.
+func laneShuffle(in vec.Instr) (uint8, bool) {
+	if in.Grain != vec.LaneBytes {
+		return 0, false
+	}
+	var imm uint8
+	for k, x := range in.Idx {
+		if x < 0 { // A's own lane
+			x = k
+		}
+		if x >= len(in.Idx) != (k >= 2) {
+			panic(fmt.Sprintf("amd64: no lowering of a permute of lanes by %v", in.Idx))
+		}
+		imm |= uint8(x%len(in.Idx)) << (2 * k)
+	}
+	return imm, true
 }
 
 // permuteConst is the vector constant a Permute2 needs: its index, or
@@ -372,7 +391,7 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 		// An index that is not hoisted needs a register of its own, held
 		// while the permute writes. (Those are rare enough not to count
 		// which ones are.)
-		Held: func(in vec.Instr) int { return b2i(in.Op == vec.Permute2) },
+		Held: permuteScratch,
 		// A permute or insert may write over an operand that dies there.
 		Reuse: func(in vec.Instr, dies func(int) bool) int {
 			if in.Op == vec.Permute2 || in.Op == vec.LoadInsert {
@@ -391,7 +410,7 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 		if ins.Op != vec.Store {
 			dst = regs[ins.Dst]
 		}
-		if ins.Op == vec.Permute2 {
+		if len(alloc.Scratch[i]) > 0 { // a permute's index
 			scratch = zmm(alloc.Scratch[i][0])
 		}
 		switch ins.Op {
@@ -460,6 +479,10 @@ func permuteTarget(ins vec.Instr, dies func(int) bool) int {
 func (g *Generator) permute(ins vec.Instr, regs []reg.VecPhysical, dst reg.VecPhysical, inPlace int,
 	idx map[string]reg.VecPhysical, scratch reg.VecPhysical) {
 	c := g.c
+	if imm, ok := laneShuffle(ins); ok {
+		c.VSHUFI64X2(operand.U8(imm), regs[ins.B], regs[ins.A], dst)
+		return
+	}
 	n := vec.ZMM / ins.Grain
 	mask, keeps := keepMask(ins.Idx)
 	a, b := regs[ins.A], regs[ins.B]

@@ -1,8 +1,8 @@
 package amd64
 
 // The tile kernels of general transposes: vec.Tile in AVX2, and in
-// AVX-512 vec.Tile512Lanes (1- to 4-byte words), vec.Tile512 (8) and
-// vec.Tile512Rows (bytes, 16 rows).
+// AVX-512 vec.Tile512Lanes (1- and 2-byte words), vec.Tile512Blocks (4
+// and 8) and vec.Tile512Rows (bytes, 16 rows).
 
 import (
 	"fmt"
@@ -27,10 +27,10 @@ func (g *Generator) tile(k table.Kernel) error {
 	switch {
 	case k.ISA.TwoTable() && k.Width == 1 && k.B == vec.LaneBytes:
 		p, err = vec.Tile512Rows()
-	case k.ISA.TwoTable() && k.Width <= 4:
-		p, err = vec.Tile512Lanes(k.Width)
+	case k.ISA.TwoTable() && k.Width >= 4:
+		p, err = vec.Tile512Blocks(k.Width)
 	case k.ISA.TwoTable():
-		p, err = vec.Tile512(k.Width)
+		p, err = vec.Tile512Lanes(k.Width)
 	}
 	if err != nil {
 		return err

@@ -635,17 +635,19 @@ func (i ISA) BundleWidths() []int {
 // (AVX-512), whose tiles read or write whole cache lines, which AVX2's
 // cannot hold in 16 registers (on a Zen 5, a 1024x1024 matrix of 4-byte
 // words, rows 4 KiB apart, moved at 0.29 of copy() with AVX2's tiles,
-// 0.50 with AVX-512's). Words of 1, 2 and 4 bytes go by in-lane unpacks
-// of four rows to a register (vec.Tile512Lanes), whose columns are
-// whole-line stores; 8-byte words by block swaps (vec.Tile512), a row a
-// register. On a Zen 5, against the tiles before them (ratio to copy()):
-// 1024x1024 bytes 0.32 -> 0.62 (AVX2's program in 32 registers before),
-// of 2-byte words 0.42 -> 0.70 and NCHW to NHWC of 1x256x28x28 0.47 ->
-// 0.68 (Tile512 before); 4-byte words about even (1x64x56x56 0.74 ->
-// 0.84, 1x12x128x64 by [0,1,3,2] 0.57 -> 0.53). Tile512's bytes, with
-// VBMI's byte permutes, lost (1x64x56x56, 0.30 against 0.43), and so did
-// bytes in 16 rows of 64, one row a register (1024x1024 at 0.19). ISAs of
-// 16-byte registers (NEON) have vec.Tile16's, one register a row.
+// 0.50 with AVX-512's). Words of 1 and 2 bytes go by in-lane unpacks of
+// four rows to a register (vec.Tile512Lanes), whose columns are whole-line
+// stores; 4- and 8-byte words a row a register, by in-lane unpacks and
+// lane shuffles (vec.Tile512Blocks). On a Zen 5, against the tiles before
+// them (ratio to copy()): 1024x1024 bytes 0.32 -> 0.62 (AVX2's program in
+// 32 registers before), of 2-byte words 0.42 -> 0.70 and NCHW to NHWC of
+// 1x256x28x28 0.47 -> 0.68 (block swaps of two-table permutes, a row a
+// register, before). Block swaps of bytes, with VBMI's byte permutes, lost
+// (1x64x56x56, 0.30 against 0.43), and so did bytes in 16 rows of 64, one
+// row a register (1024x1024 at 0.19). For 4- and 8-byte words the blocks
+// beat the lane tile and the block swaps 1.3x and 1.6x in L1, and
+// 1.03x to 1.09x on most of the report's tensors, which come from L2.
+// ISAs of 16-byte registers (NEON) have vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {
 	case i.Vector() <= 2*vec.LaneBytes && !i.TwoTable():
@@ -694,10 +696,10 @@ func (k Kernel) TileShape() (b, chunk int) {
 	switch {
 	case k.ISA.TwoTable() && k.Width == 1 && k.B == vec.LaneBytes:
 		return vec.TileShapeRows()
-	case k.ISA.TwoTable() && k.Width <= 4:
-		return vec.TileShapeLanes(k.Width)
+	case k.ISA.TwoTable() && k.Width >= 4:
+		return vec.TileShapeBlocks(k.Width)
 	case k.ISA.TwoTable():
-		return vec.TileShape512(k.Width)
+		return vec.TileShapeLanes(k.Width)
 	case k.ISA.Vector() == vec.LaneBytes:
 		return vec.TileShape16(k.Width)
 	}

@@ -36,29 +36,6 @@ func TestTile(t *testing.T) {
 	}
 }
 
-// TestTile512 builds the 64-byte tiles; finish proves them.
-func TestTile512(t *testing.T) {
-	for _, w := range []int{2, 4, 8} {
-		p, err := Tile512(w)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, _ := TileShape512(w)
-		permutes := 0
-		for _, in := range p.Instrs {
-			if in.Op == Permute2 {
-				permutes++
-			}
-		}
-		if want := n * bits.Len(uint(n-1)); permutes != want {
-			t.Errorf("w = %d: %d permutes, want %d", w, permutes, want)
-		}
-	}
-	if _, err := Tile512(1); err == nil {
-		t.Error("a 64-byte tile of bytes built")
-	}
-}
-
 // TestTile16 builds the 16-byte tiles; finish proves them. Each column is
 // one register, stored once.
 func TestTile16(t *testing.T) {
@@ -132,5 +109,32 @@ func TestTile512Rows(t *testing.T) {
 	}
 	if stores != chunk {
 		t.Errorf("%d stores, want one a column, %d", stores, chunk)
+	}
+}
+
+// TestTile512Blocks builds the block tiles (finish proves them) and checks
+// their cost: a load and a store a row, log2(16/w) unpacks a row, and
+// eight lane shuffles for each four groups' registers.
+func TestTile512Blocks(t *testing.T) {
+	for _, w := range []int{4, 8} {
+		p, err := Tile512Blocks(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := TileShapeBlocks(w)
+		count := map[Op]int{}
+		for _, in := range p.Instrs {
+			count[in.Op]++
+		}
+		q := LaneBytes / w
+		want := map[Op]int{Load: b, Store: b, Interleave: b * bits.Len(uint(q-1)), Permute2: q * 8}
+		for op, n := range want {
+			if count[op] != n {
+				t.Errorf("w = %d: %d of op %d, want %d", w, count[op], op, n)
+			}
+		}
+	}
+	if _, err := Tile512Blocks(2); err == nil {
+		t.Error("a block tile of 2-byte words built")
 	}
 }
