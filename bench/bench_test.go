@@ -107,26 +107,9 @@ func BenchmarkCall(b *testing.B) {
 	} {
 		n := c.p.N * c.p.C * c.p.H * c.p.W
 		src, dst := make([]byte, n), make([]byte, n)
-		b.Run("kind=repeated/shape="+c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := bs.DepthToSpaceBytes(dst, src, 1, c.p); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("kind=plan/shape="+c.name, func(b *testing.B) {
-			pl, err := bs.NewPlan(bs.OpDepthToSpace, c.p, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := pl.Run(dst, src); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		callKinds(b, c.name, dst, src,
+			func() error { return bs.DepthToSpaceBytes(dst, src, 1, c.p) },
+			func() (*bs.Plan, error) { return bs.NewPlan(bs.OpDepthToSpace, c.p, 1) })
 		b.Run("kind=cycle300/shape="+c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
@@ -174,27 +157,35 @@ func BenchmarkTransposeCall(b *testing.B) {
 			n *= d
 		}
 		src, dst := make([]byte, n), make([]byte, n)
-		b.Run("kind=repeated/shape="+c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := bs.TransposeBytes(dst, src, 1, c.shape, c.perm); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("kind=plan/shape="+c.name, func(b *testing.B) {
-			pl, err := bs.NewTransposePlan(c.shape, c.perm, 1)
-			if err != nil {
+		callKinds(b, c.name, dst, src,
+			func() error { _, err := bs.TransposeBytes(dst, src, 1, c.shape, c.perm); return err },
+			func() (*bs.Plan, error) { return bs.NewTransposePlan(c.shape, c.perm, 1) })
+	}
+}
+
+// callKinds runs a shape's call again and again (kind=repeated), and the
+// plan newPlan makes (kind=plan), on dst and src.
+func callKinds(b *testing.B, shape string, dst, src []byte, call func() error, newPlan func() (*bs.Plan, error)) {
+	b.Run("kind=repeated/shape="+shape, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := call(); err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := pl.Run(dst, src); err != nil {
-					b.Fatal(err)
-				}
+		}
+	})
+	b.Run("kind=plan/shape="+shape, func(b *testing.B) {
+		pl, err := newPlan()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := pl.Run(dst, src); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkTranspose runs the report's transposes with every tier this
