@@ -297,10 +297,10 @@ func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, group
 
 // copyRunPaths writes the body of a run copier: one loop nest per run
 // length class, chosen once per call, and one per exact length of a
-// register. Runs of loopMin bytes and more move
-// piece bytes at a time by move, the last piece ending at the run's end;
-// shorter ones are a head and a tail of 32 bytes (runs of 32 and more) or
-// 16 bytes, overlapping, with no loop over pieces.
+// register. Runs of loopMin bytes and more move piece bytes at a time by
+// move, the last piece ending at the run's end; shorter ones are a head
+// and a tail of 32 bytes (runs of 32 and more) or 16 bytes, overlapping,
+// with no loop over pieces.
 func (g *Generator) copyRunPaths(k table.Kernel, doc []string, piece, loopMin int, move func(from, to operand.Mem)) {
 	c := g.c
 	// last becomes the offset of a run's last piece.

@@ -645,8 +645,8 @@ func (i ISA) BundleWidths() []int {
 // register, before). Block swaps of bytes, with VBMI's byte permutes, lost
 // (1x64x56x56, 0.30 against 0.43), and so did bytes in 16 rows of 64, one
 // row a register (1024x1024 at 0.19). For 4- and 8-byte words the blocks
-// beat the lane tile and the block swaps 1.3x and 1.6x in L1, and
-// 1.03x to 1.09x on most of the report's tensors, which come from L2.
+// beat the lane tile and the block swaps 1.3x and 1.6x in L1, and about
+// 1.05x (0.95x to 1.27x) on the report's tensors, which come from L2.
 // ISAs of 16-byte registers (NEON) have vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {
