@@ -1,8 +1,8 @@
 package amd64
 
 // The tile kernels of general transposes: vec.Tile in AVX2, and in
-// AVX-512 vec.Tile512Lanes (1- and 2-byte words), vec.Tile512Blocks (4
-// and 8) and vec.Tile512Rows (bytes, 16 rows).
+// AVX-512 vec.Tile512Lanes (bytes), vec.Tile512Halves (2-byte words),
+// vec.Tile512Blocks (4 and 8) and vec.Tile512Rows (bytes, 16 rows).
 
 import (
 	"fmt"
@@ -29,6 +29,8 @@ func (g *Generator) tile(k table.Kernel) error {
 		p, err = vec.Tile512Rows()
 	case k.ISA.TwoTable() && k.Width >= 4:
 		p, err = vec.Tile512Blocks(k.Width)
+	case k.ISA.TwoTable() && k.Width == 2:
+		p, err = vec.Tile512Halves()
 	case k.ISA.TwoTable():
 		p, err = vec.Tile512Lanes(k.Width)
 	}

@@ -635,18 +635,20 @@ func (i ISA) BundleWidths() []int {
 // (AVX-512), whose tiles read or write whole cache lines, which AVX2's
 // cannot hold in 16 registers (on a Zen 5, a 1024x1024 matrix of 4-byte
 // words, rows 4 KiB apart, moved at 0.29 of copy() with AVX2's tiles,
-// 0.50 with AVX-512's). Words of 1 and 2 bytes go by in-lane unpacks of
-// four rows to a register (vec.Tile512Lanes), whose columns are whole-line
-// stores; 4- and 8-byte words a row a register, by in-lane unpacks and
-// lane shuffles (vec.Tile512Blocks). On a Zen 5, against the tiles before
+// 0.50 with AVX-512's). Bytes go by in-lane unpacks of four rows to a
+// register (vec.Tile512Lanes), whose columns are whole-line stores;
+// 2-byte words two rows to a register (vec.Tile512Halves), and 4- and
+// 8-byte words a row a register (vec.Tile512Blocks), by in-lane unpacks
+// and lane shuffles. On a Zen 5, against the tiles before
 // them (ratio to copy()): 1024x1024 bytes 0.32 -> 0.62 (AVX2's program in
 // 32 registers before), of 2-byte words 0.42 -> 0.70 and NCHW to NHWC of
 // 1x256x28x28 0.47 -> 0.68 (block swaps of two-table permutes, a row a
 // register, before). Block swaps of bytes, with VBMI's byte permutes, lost
 // (1x64x56x56, 0.30 against 0.43), and so did bytes in 16 rows of 64, one
-// row a register (1024x1024 at 0.19). For 4- and 8-byte words the blocks
-// beat the lane tile and the block swaps 1.3x and 1.6x in L1, and about
-// 1.05x (0.95x to 1.27x) on the report's tensors, which come from L2.
+// row a register (1024x1024 at 0.19). For 2-, 4- and 8-byte words the
+// halves and blocks beat the lane tile (2 and 4) and the block swaps (8)
+// 1.15x, 1.3x and 1.6x in L1, and about 1.03x to 1.05x (0.95x to 1.27x)
+// on the report's tensors, which come from L2.
 // ISAs of 16-byte registers (NEON) have vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {

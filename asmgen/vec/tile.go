@@ -134,6 +134,47 @@ func Tile512Blocks(w int) (*Prog, error) {
 	return p.finishTile(fmt.Sprintf("block tile of %d-byte words", w), b, w, chunk)
 }
 
+// Tile512Halves builds the transpose of one tile of 2-byte words, 32 rows
+// of 32 bytes (TileShapeLanes(2)), in 64-byte registers of two rows each:
+// row i of a group of 16 in the low half and row i+8 in the high. In-lane
+// unpacks transpose each lane's 8x8 block within every group, and one lane
+// shuffle (VSHUFI64X2) a column joins its four 8-row pieces from the two
+// groups' registers. It loads 32 bytes at a time, half the loads of
+// Tile512Lanes (64 a kilobyte, at two a cycle).
+func Tile512Halves() (*Prog, error) {
+	const w = 2
+	b, chunk := TileShapeLanes(w)
+	q := LaneBytes / w // rows of a lane's block
+	p := NewProg(ZMM)
+	// byCol[k][g] holds column k, and column q+k, of group g's rows.
+	byCol := make([][]int, q)
+	for g := range b / (2 * q) {
+		rows := make([]int, q)
+		for i := range rows {
+			r := g*2*q + i
+			rows[i] = p.LoadInsert(p.Load(Mem{r, 0}, chunk), Mem{r + q, 0}, chunk, ZMM/2)
+		}
+		for _, v := range unpackNetwork(p, rows, w) {
+			first := p.values[v][0].Mem() // lane 0's first word: row g*2q, column k
+			k := first.Off / w
+			if first.Stream != g*2*q || k >= q {
+				return nil, fmt.Errorf("vec: half tile: lane 0 of group %d holds %v", g, first)
+			}
+			byCol[k] = append(byCol[k], v)
+		}
+	}
+	lanes := ZMM / LaneBytes
+	for _, r := range byCol {
+		if len(r) != 2 {
+			return nil, fmt.Errorf("vec: half tile: %d groups hold a column, not 2", len(r))
+		}
+		for h := range chunk / LaneBytes { // the column's lane in each half
+			p.Permute2(r[0], r[1], LaneBytes, []int{h, h + lanes/2, lanes + h, lanes + h + lanes/2})
+		}
+	}
+	return p.finishTile("half tile of 2-byte words", b, w, chunk)
+}
+
 // TileShapeLanes is the tile of w-byte words Tile512Lanes moves: four
 // lanes' rows, 16/w each, of 16 bytes of each of 16*w/16 column groups
 // (the 16 registers' worth; 64 rows of 16 bytes for bytes).

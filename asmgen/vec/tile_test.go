@@ -138,3 +138,23 @@ func TestTile512Blocks(t *testing.T) {
 		t.Error("a block tile of 2-byte words built")
 	}
 }
+
+// TestTile512Halves builds the half tile of 2-byte words (finish proves
+// it) and checks its cost: 32 bytes a load, a lane shuffle a column.
+func TestTile512Halves(t *testing.T) {
+	p, err := Tile512Halves()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, chunk := TileShapeLanes(2)
+	count := map[Op]int{}
+	for _, in := range p.Instrs {
+		count[in.Op]++
+	}
+	want := map[Op]int{Load: b / 2, LoadInsert: b / 2, Interleave: b / 2 * 3, Permute2: chunk / 2, Store: chunk / 2}
+	for op, n := range want {
+		if count[op] != n {
+			t.Errorf("%d of op %d, want %d", count[op], op, n)
+		}
+	}
+}
