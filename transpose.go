@@ -33,13 +33,6 @@ func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
 	return Op(o), public(sp), ok
 }
 
-// shuffleOf is MatchTranspose's op where its blocks are more than one
-// (transpose.MatchShuffle): those the ops' kernels move.
-func shuffleOf(shape, perm []int) (Op, Params, bool) {
-	o, sp, ok := transpose.MatchShuffle(shape, perm)
-	return Op(o), public(sp), ok
-}
-
 // MaxTransposeRank is the highest rank Transpose, TransposeBytes and
 // NewTransposePlan take.
 const MaxTransposeRank = transpose.MaxRank
@@ -94,12 +87,12 @@ func NewTransposePlan(shape, perm []int, elemSize int) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if op, p, ok := shuffleOf(shape, perm); ok {
-		return NewPlan(op, p, elemSize)
-	}
 	tier := engine.Active()
-	g := transpose.NewGeneral(shape, perm, elemSize, bytes, tier.Kernels)
-	return &Plan{elem: elemSize, t: &g, tier: tier.Name}, nil
+	r := transpose.Routed(shape, perm, elemSize, bytes, tier.Kernels)
+	if r.Shuffle {
+		return NewPlan(Op(r.Op), public(r.P), elemSize)
+	}
+	return &Plan{elem: elemSize, t: &r.G, tier: tier.Name}, nil
 }
 
 // runTranspose checks a transpose and its slices, whose lengths count
