@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"fmt"
 	"math/bits"
 	"testing"
 )
@@ -45,15 +46,7 @@ func TestTile16(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := TileShape16(w)
-		stores := 0
-		for _, in := range p.Instrs {
-			if in.Op == Store {
-				stores++
-			}
-		}
-		if stores != b {
-			t.Errorf("w = %d: %d stores, want %d", w, stores, b)
-		}
+		checkOps(t, fmt.Sprintf("w = %d", w), p, map[Op]int{Store: b})
 		if live := p.Grouped().MaxLive(nil); live > 24 {
 			t.Errorf("w = %d: %d values live with loads first", w, live)
 		}
@@ -122,17 +115,8 @@ func TestTile512Blocks(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := TileShapeBlocks(w)
-		count := map[Op]int{}
-		for _, in := range p.Instrs {
-			count[in.Op]++
-		}
 		q := LaneBytes / w
-		want := map[Op]int{Load: b, Store: b, Interleave: b * bits.Len(uint(q-1)), Permute2: q * 8}
-		for op, n := range want {
-			if count[op] != n {
-				t.Errorf("w = %d: %d of op %d, want %d", w, count[op], op, n)
-			}
-		}
+		checkOps(t, fmt.Sprintf("w = %d", w), p, map[Op]int{Load: b, Store: b, Interleave: b * bits.Len(uint(q-1)), Permute2: q * 8})
 	}
 	if _, err := Tile512Blocks(2); err == nil {
 		t.Error("a block tile of 2-byte words built")
@@ -147,14 +131,19 @@ func TestTile512Halves(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, chunk := TileShapeLanes(2)
+	checkOps(t, "half tile", p, map[Op]int{Load: b / 2, LoadInsert: b / 2, Interleave: b / 2 * 3, Permute2: chunk / 2, Store: chunk / 2})
+}
+
+// checkOps checks how many instructions of each op in want p has.
+func checkOps(t *testing.T, what string, p *Prog, want map[Op]int) {
+	t.Helper()
 	count := map[Op]int{}
 	for _, in := range p.Instrs {
 		count[in.Op]++
 	}
-	want := map[Op]int{Load: b / 2, LoadInsert: b / 2, Interleave: b / 2 * 3, Permute2: chunk / 2, Store: chunk / 2}
 	for op, n := range want {
 		if count[op] != n {
-			t.Errorf("%d of op %d, want %d", count[op], op, n)
+			t.Errorf("%s: %d of op %d, want %d", what, count[op], op, n)
 		}
 	}
 }
