@@ -109,13 +109,8 @@ func Tile512Blocks(w int) (*Prog, error) {
 		for j := range rows {
 			rows[j] = p.Load(Mem{m*q + j, 0}, chunk)
 		}
-		for _, v := range unpackNetwork(p, rows, w) {
-			first := p.values[v][0].Mem() // lane 0's first word: row m*q, column c
-			c := first.Off / w
-			if first.Stream != m*q || c >= q {
-				return nil, fmt.Errorf("vec: block tile of %d-byte words: lane 0 of a group holds %v", w, first)
-			}
-			byCol[c] = append(byCol[c], v)
+		if err := p.unpackByColumn(rows, w, m*q, byCol); err != nil {
+			return nil, fmt.Errorf("vec: block tile of %d-byte words: %w", w, err)
 		}
 	}
 	lanes := ZMM / LaneBytes
@@ -154,13 +149,8 @@ func Tile512Halves() (*Prog, error) {
 			r := g*2*q + i
 			rows[i] = p.LoadInsert(p.Load(Mem{r, 0}, chunk), Mem{r + q, 0}, chunk, ZMM/2)
 		}
-		for _, v := range unpackNetwork(p, rows, w) {
-			first := p.values[v][0].Mem() // lane 0's first word: row g*2q, column k
-			k := first.Off / w
-			if first.Stream != g*2*q || k >= q {
-				return nil, fmt.Errorf("vec: half tile: lane 0 of group %d holds %v", g, first)
-			}
-			byCol[k] = append(byCol[k], v)
+		if err := p.unpackByColumn(rows, w, g*2*q, byCol); err != nil {
+			return nil, fmt.Errorf("vec: half tile: %w", err)
 		}
 	}
 	lanes := ZMM / LaneBytes
@@ -173,6 +163,21 @@ func Tile512Halves() (*Prog, error) {
 		}
 	}
 	return p.finishTile("half tile of 2-byte words", b, w, chunk)
+}
+
+// unpackByColumn runs the in-lane unpack network of w-byte words on rows,
+// a group of registers whose lane 0 starts with row first, and adds each
+// result to byCol[c], c the column its lane 0 holds.
+func (p *Prog) unpackByColumn(rows []int, w, first int, byCol [][]int) error {
+	for _, v := range unpackNetwork(p, rows, w) {
+		at := p.values[v][0].Mem() // lane 0's first word: row first, column c
+		c := at.Off / w
+		if at.Stream != first || c >= len(byCol) {
+			return fmt.Errorf("lane 0 of the group from row %d holds %v", first, at)
+		}
+		byCol[c] = append(byCol[c], v)
+	}
+	return nil
 }
 
 // TileShapeLanes is the tile of w-byte words Tile512Lanes moves: four
