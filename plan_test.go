@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
@@ -196,5 +199,79 @@ func TestPlanHugeTensor(t *testing.T) {
 	}
 	if _, err := bs.NewPlan(bs.OpSpaceToDepth, p, 1); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// manyTinyImages are the calls whose plans once grew with N: 2^24 images
+// of one pixel on the depth side, of bytes, in every layout and order
+// (NCHW's images continue each other on one side only), with Workers at 0
+// (pieces for goroutines) and 1.
+func manyTinyImages() (out []struct {
+	op bs.Op
+	p  bs.Params
+}) {
+	for _, op := range []bs.Op{bs.OpDepthToSpace, bs.OpSpaceToDepth} {
+		for _, l := range []bs.Layout{bs.NCHW, bs.NHWC} {
+			for _, o := range []bs.Order{bs.DCR, bs.CRD} {
+				for _, workers := range []int{0, 1} {
+					p := bs.Params{N: 1 << 24, C: 4, H: 1, W: 1, BlockSize: 2, Order: o, Layout: l, Workers: workers}
+					if op == bs.OpSpaceToDepth {
+						p.C, p.H, p.W = 1, 2, 2
+					}
+					out = append(out, struct {
+						op bs.Op
+						p  bs.Params
+					}{op, p})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestPlanBoundedByRank: a plan's size is bounded by its loops and pieces,
+// not by N, H or W. On every tier this build has, which planning alone
+// runs on any CPU, Describe of N = 2^24 images of one pixel (64 MiB)
+// allocates less than 64 KiB; NewPlan too, on the tier in use. (At
+// e218ff1 N = 2^20 took 308 MiB and 1.1 s; BenchmarkPlanManyImages
+// times it.)
+func TestPlanBoundedByRank(t *testing.T) {
+	const limit = 64 << 10
+	allocated := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	for _, c := range manyTinyImages() {
+		g, err := shape.Check(shape.Op(c.op), public.Internal(c.p), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range isa.All {
+			tier := engine.Lookup(i.Tier)
+			if tier == nil {
+				continue
+			}
+			if n := allocated(func() { tier.Describe(&g) }); n >= limit {
+				t.Errorf("%s: %v %+v: Describe allocated %d bytes", i.Tier, c.op, c.p, n)
+			}
+		}
+		if n := allocated(func() { _, _ = bs.NewPlan(c.op, c.p, 1) }); n >= limit {
+			t.Errorf("%v %+v: NewPlan allocated %d bytes", c.op, c.p, n)
+		}
+	}
+}
+
+// BenchmarkPlanManyImages times NewPlan of manyTinyImages.
+func BenchmarkPlanManyImages(b *testing.B) {
+	b.ReportAllocs()
+	cs := manyTinyImages()
+	for i := 0; b.Loop(); i++ {
+		c := cs[i%len(cs)]
+		if _, err := bs.NewPlan(c.op, c.p, 1); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

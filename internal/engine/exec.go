@@ -178,40 +178,42 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 		}
 	}
 	// Words go to the word kernels, other sizes to the generic tier's
-	// byte-wise ones, as do words a target cannot load where they lie.
+	// byte-wise ones, as do words a target cannot load where they lie:
+	// a plan of bytes has the same groups as one of words.
 	w, words := g.Elem, 1
 	if w != 1 && w != 2 && w != 4 && w != 8 && w != 16 {
 		w, words = 1, g.Elem
 	}
 	p := newPlan(g, words)
 	p.args.Streaming = stream
-	byBytes := w > 1 && !unalignedOK // and the pointers are not aligned
+	wordCalls := newEmitter(&p, w, func(a *Args, so, do int) Call { return t.row(g.Op, p.kind, a, so, do, w) })
+	var byteCalls *emitter
+	if w > 1 && !unalignedOK { // for tensors whose addresses w does not divide
+		b := newPlan(g, g.Elem)
+		byteCalls = newEmitter(&b, 1, func(a *Args, so, do int) Call { return t.row(g.Op, b.kind, a, so, do, 1) })
+	}
 	total := p.total()
 	pieces := 1
 	if split {
 		pieces = max(1, min(total, n/minWorkerBytes, MaxPieces))
 		c.pieces = make([]int, 0, pieces)
 	}
+	kernels := 0
 	for i := range pieces {
 		lo, hi := i*(total/pieces)+min(i, total%pieces), (i+1)*(total/pieces)+min(i+1, total%pieces)
 		if split {
 			c.pieces = append(c.pieces, len(c.calls))
 		}
-		p.each(lo, hi, func(a *Args, so, do int) {
-			k := t.row(g.Op, p.kind, a, so, do, w)
-			if byBytes {
-				a := *a
-				a.XS, a.JS, a.CS = a.XS*w, a.JS*w, a.CS*w
-				a.SpaceStride, a.DepthStride, a.Words = a.SpaceStride*w, a.DepthStride*w, g.Elem
-				a.GroupSpace, a.GroupDepth = a.GroupSpace*w, a.GroupDepth*w
-				k = &Aligned{A: SpaceSpan(n), B: DepthSpan(n), Mask: uintptr(min(w, 8) - 1),
-					Then: k, Else: t.row(g.Op, p.kind, &a, so*w, do*w, 1)}
-			}
-			c.calls = append(c.calls, k)
-		})
+		kernels += kernelCalls(lo, hi, p.args.Groups)
+		calls := wordCalls.calls(lo, hi)
+		if byteCalls != nil {
+			calls = []Call{&Aligned{A: SpaceSpan(n), B: DepthSpan(n), Mask: uintptr(min(w, 8) - 1),
+				Then: Calls(calls), Else: Calls(byteCalls.calls(lo, hi))}}
+		}
+		c.calls = append(c.calls, calls...)
 	}
 	a := p.args
-	c.plan = rowText{kind: p.kind, groups: total, rows: a.Rows, w: a.W, b: a.B, cp: a.Cp, elem: g.Elem, calls: len(c.calls)}
+	c.plan = rowText{kind: p.kind, groups: total, rows: a.Rows, w: a.W, b: a.B, cp: a.Cp, elem: g.Elem, calls: kernels}
 	return c
 }
 
