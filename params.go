@@ -189,7 +189,9 @@ var (
 	// ErrNotDivisible: DepthToSpace with C not a multiple of BlockSize²,
 	// or SpaceToDepth with H or W not a multiple of BlockSize.
 	ErrNotDivisible = shape.ErrNotDivisible
-	// ErrOverflow: an element count, byte count or output dim does not fit in int.
+	// ErrOverflow: an element count, byte count or output dim does not fit
+	// in int, or a tensor is larger than 2^57 - 1 bytes (on 64-bit
+	// platforms; no kernel addresses more).
 	ErrOverflow = shape.ErrOverflow
 	// ErrLength: len(dst) or len(src) is not the tensor's element count
 	// (times elemSize for the byte API).

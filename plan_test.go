@@ -185,20 +185,24 @@ func TestPlanNoAllocations(t *testing.T) {
 	}
 }
 
-// Planning a tensor of any size that fits in int takes bounded memory: a
+// Planning a tensor of any size the checks accept takes bounded memory: a
 // 4e17-byte SpaceToDepth (a fuzzer's find) once asked for a piece per 256
-// KiB of it.
+// KiB of it. The largest is planned, and one byte more refused.
 func TestPlanHugeTensor(t *testing.T) {
 	if strconv.IntSize == 32 {
 		t.Skip("the tensor does not fit in a 32-bit int")
 	}
-	h := 1 << 20
-	p := bs.Params{N: 31, C: 57, H: h << 20, W: 224, BlockSize: 2}
+	row := 31 * 57 * 224 // bytes of one H at N=31 C=57 W=224 of bytes
+	p := bs.Params{N: 31, C: 57, H: shape.MaxBytes / row &^ 1, W: 224, BlockSize: 2}
 	if _, err := bs.Describe(bs.OpSpaceToDepth, p, 1); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := bs.NewPlan(bs.OpSpaceToDepth, p, 1); err != nil {
 		t.Fatal(err)
+	}
+	p.H += 2
+	if _, err := bs.NewPlan(bs.OpSpaceToDepth, p, 1); !errors.Is(err, bs.ErrOverflow) {
+		t.Errorf("%+v, over the limit: %v, want ErrOverflow", p, err)
 	}
 }
 

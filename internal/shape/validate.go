@@ -14,7 +14,7 @@ var (
 	ErrBlockSize    = errors.New("block size must be at least 1")
 	ErrNegativeDim  = errors.New("negative dimension")
 	ErrNotDivisible = errors.New("shape not divisible by the block size")
-	ErrOverflow     = errors.New("size overflows int")
+	ErrOverflow     = errors.New("size out of range")
 	ErrLength       = errors.New("slice length does not match the shape")
 	ErrOverlap      = errors.New("dst and src share memory")
 	ErrOrder        = errors.New("unknown order")
@@ -157,14 +157,30 @@ func Check(op Op, p Params, elem int) (Geometry, error) {
 		g.Depth = Dims{p.N, c, p.H / b, p.W / b}
 		g.Space = p.Dims()
 	}
-	n, ok := Count(p.N, p.C, p.H, p.W)
-	if ok {
-		_, ok = mul(n, elem)
-	}
-	if !ok {
-		return fail(ErrOverflow, "%s", describe(p, elem))
+	if _, ok := Bytes(elem, p.N, p.C, p.H, p.W); !ok {
+		return fail(ErrOverflow, "%s is more than %d bytes", describe(p, elem), MaxBytes)
 	}
 	return g, nil
+}
+
+// MaxBytes is the largest tensor, in bytes, that the checks accept. On
+// 64-bit platforms it is 2^57 - 1 (128 PiB, all that 57-bit virtual
+// addresses reach), so that the kernels' arithmetic on a call's sizes (a
+// row's length times its block, the reach of a tile's strides) keeps far
+// from overflow; the kernel calls' checks (internal/simd) refuse what
+// would overflow, and no size the shape checks accept may reach them.
+// 32-bit platforms have no kernels: there every size that fits int.
+const MaxBytes = math.MaxInt >> (6 * (bits.UintSize / 64))
+
+// Bytes is the size in bytes of a tensor of non-negative dims and
+// elements of elem bytes; ok is false where it is more than MaxBytes. A
+// tensor with a zero dim has 0 bytes, however large its other dims.
+func Bytes(elem int, dims ...int) (n int, ok bool) {
+	n, ok = Count(dims...)
+	if ok {
+		n, ok = mul(n, elem)
+	}
+	return n, ok && n <= MaxBytes
 }
 
 // Count is the product of non-negative dims, which is 0 (not an overflow)

@@ -2,7 +2,6 @@ package transpose
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"unsafe"
@@ -37,12 +36,9 @@ func Check(size, perm []int, elem int) (bytes int, err error) {
 	case slices.ContainsFunc(size, func(d int) bool { return d < 0 }):
 		return fail(shape.ErrNegativeDim, "a dim below 0")
 	}
-	n, ok := shape.Count(size...)
-	if ok {
-		bytes, ok = shape.Count(n, elem)
-	}
+	bytes, ok := shape.Bytes(elem, size...)
 	if !ok {
-		return fail(shape.ErrOverflow, "more than %d bytes", math.MaxInt)
+		return fail(shape.ErrOverflow, "more than %d bytes", shape.MaxBytes)
 	}
 	return bytes, nil
 }
