@@ -106,8 +106,12 @@ func plain(x *tensor.Dense) bool {
 }
 
 // logical returns x's elements in logical row-major order, gathering them
-// with x's iterator when x is not plain.
+// with x's iterator when x is not plain. The Data of a scalar, and of a
+// view of one element, is the element itself.
 func logical[T any](x *tensor.Dense) []T {
+	if x.IsScalar() {
+		return []T{x.Data().(T)}
+	}
 	data := x.Data().([]T)
 	if plain(x) {
 		return data

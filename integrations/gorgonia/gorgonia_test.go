@@ -499,3 +499,38 @@ func planFunc(op blockshuffle.Op, shape []int, dt tensor.Dtype, o bsg.Options) f
 		return out, pl.ApplyInto(out, x)
 	}
 }
+
+// TestScalar transposes scalars of every dtype, made as scalars and as a
+// view of one element, into a new tensor and into out: Data of either is
+// the element itself, not a slice, and TransposeInto once panicked on it.
+func TestScalar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, dt := range dtypes {
+		row := build(t, dt, []int{1, 1, 2}, plain, false, rng)
+		vals, _ := logical(t, row)
+		view, err := row.Slice(nil, nil, tensor.S(1, 2)) // [:, :, 1:]
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range []struct {
+			name string
+			x    *tensor.Dense
+			want any
+		}{
+			{"scalar", tensor.New(tensor.FromScalar(vals[0])), vals[0]},
+			{"view", view.(*tensor.Dense), vals[1]},
+		} {
+			name := fmt.Sprintf("%v %s", dt, x.name)
+			y, err := bsg.Transpose(x.x)
+			if err != nil || !y.IsScalar() || y.Data() != x.want {
+				t.Fatalf("%s: Transpose gave %v %v, want the scalar %v", name, y, err, x.want)
+			}
+			for _, shape := range [][]int{{1, 1}, {1}} {
+				out := tensor.New(tensor.WithShape(shape...), tensor.Of(dt))
+				if err := bsg.TransposeInto(out, x.x); err != nil || !out.IsScalar() || out.Data() != x.want {
+					t.Fatalf("%s into %v: %v %v, want the scalar %v", name, shape, out, err, x.want)
+				}
+			}
+		}
+	}
+}
