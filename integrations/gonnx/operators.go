@@ -194,10 +194,16 @@ type transposeOp struct {
 	perm []int
 }
 
-// Init lets gonnx's Transpose read the node, and keeps perm for Apply.
+// Init lets gonnx's Transpose read the node, and keeps perm for Apply. A
+// node without attributes is ONNX's default, the dims reversed, which
+// gonnx v1.1.0's Init refuses ("invalid count 0 expected 1"); it reads
+// nothing else, and Apply reverses where perm is empty, as gonnx's own
+// Apply (tensor.Transpose) does too.
 func (t *transposeOp) Init(n *onnx.NodeProto) error {
-	if err := t.Operator.Init(n); err != nil {
-		return err
+	if len(n.GetAttribute()) > 0 {
+		if err := t.Operator.Init(n); err != nil {
+			return err
+		}
 	}
 	t.perm = t.perm[:0]
 	for _, a := range n.GetAttribute() {

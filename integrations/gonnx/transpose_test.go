@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/advancedclimatesystems/gonnx/onnx"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"google.golang.org/protobuf/proto"
 	"gorgonia.org/tensor"
 )
@@ -136,4 +137,34 @@ func randomData(dt tensor.Dtype, n int, rng *rand.Rand) any {
 		}
 	}
 	return s.Interface()
+}
+
+// TestTransposeDefaultPerm runs Transpose nodes without a perm attribute,
+// which ONNX defines as the dims reversed and gonnx v1.1.0 refuses to
+// load, through the adapter, against a naive reversal, at rank 1 to 5.
+func TestTransposeDefaultPerm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for rank := 1; rank <= 5; rank++ {
+		in, out, shape, perm := make([]int64, rank), make([]int64, rank), make([]int, rank), make([]int, rank)
+		for k := range in {
+			shape[k] = 1 + rng.IntN(7)
+			in[k] = int64(shape[k])
+		}
+		for k := range perm {
+			perm[k] = rank - 1 - k
+			out[k] = in[perm[k]]
+		}
+		node := &onnx.NodeProto{OpType: "Transpose", Input: []string{"x"}, Output: []string{"y"}}
+		model := typedModel(t, onnx.TensorProto_FLOAT, in, out, []*onnx.NodeProto{node}, nil)
+		x := input(in, uint64(rank))
+		src := x.Data().([]float32)
+		want := make([]float32, len(src))
+		ref.Transpose(want, src, shape, perm)
+		outShape := make([]int, rank)
+		for k, d := range out {
+			outShape[k] = int(d)
+		}
+		sameTensor(t, fmt.Sprintf("%v without perm", shape), run(t, model, true, x),
+			tensor.New(tensor.WithShape(outShape...), tensor.WithBacking(want)))
+	}
 }
