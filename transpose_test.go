@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -321,5 +322,45 @@ func TestTransposeGeneralAllocs(t *testing.T) {
 	}
 	if err := bs.RunPlan(pl, make([]int16, len(src)), make([]int16, len(src))); !errors.Is(err, bs.ErrElemSize) {
 		t.Errorf("int16 on a plan of 4-byte elements: %v, want ErrElemSize", err)
+	}
+}
+
+// TestPlansAfterGC: plans run with no allocation after a garbage
+// collection too, those that move in two passes through a buffer
+// included (their buffers came from a sync.Pool, which a GC empties: two
+// allocations a run), both as a Plan and as plain calls of a shape seen
+// before.
+func TestPlansAfterGC(t *testing.T) {
+	for _, c := range []struct {
+		shape, perm []int
+		elem        int
+	}{
+		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 4},
+		{[]int{2, 3, 2}, []int{2, 1, 0}, 2},
+		{[]int{2, 3, 6, 2, 9}, []int{3, 1, 4, 0, 2}, 4},
+		{[]int{64, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 4}, // 1.3 MB: in chunks
+		{[]int{1, 64, 56, 56}, []int{0, 2, 3, 1}, 4},
+	} {
+		n := c.elem
+		for _, d := range c.shape {
+			n *= d
+		}
+		dst, src := make([]byte, n), make([]byte, n)
+		pl, err := bs.NewTransposePlan(c.shape, c.perm, c.elem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := bs.TransposeBytes(dst, src, c.elem, c.shape, c.perm); err != nil {
+			t.Fatal(err)
+		}
+		for name, run := range map[string]func(){
+			"Plan.Run":       func() { _ = pl.Run(dst, src) },
+			"TransposeBytes": func() { _, _ = bs.TransposeBytes(dst, src, c.elem, c.shape, c.perm) },
+		} {
+			run()
+			if allocs := testing.AllocsPerRun(20, func() { runtime.GC(); run() }); allocs != 0 {
+				t.Errorf("%v by %v (%v): %s after a GC: %v allocations", c.shape, c.perm, pl, name, allocs)
+			}
+		}
 	}
 }

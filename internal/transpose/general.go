@@ -92,6 +92,7 @@ type General struct {
 type wordForm struct {
 	word int // bytes a word
 	canonical
+	size int // bytes of the tensors
 	nest
 	// call is the kernels' call for the innermost work and the fold
 	// innermost outer loops, or nil.
@@ -149,27 +150,33 @@ func newWordForm(size, perm []int, elem, word int, k engine.Kernels) wordForm {
 	copy(p[:], perm)
 	s[n], p[n] = elem/word, n
 	f := wordForm{word: word, canonical: canon(s[:n+1], p[:n+1])}
+	f.size = word
+	for _, d := range f.dims[:f.n] {
+		f.size *= d
+	}
 	if f.n <= 1 {
 		return f
 	}
-	f.nest = f.loops()
-	if k != nil {
-		f.call, f.fold = f.kernelCall(k, 0, 0)
-		if n := f.bytes(); f.call != nil && f.fold == f.outer && engine.Splits(workers(n), n) {
-			f.pieces = f.split(k)
-		}
-	}
+	f.nest, _ = nestOf(f.strided())
+	f.plan(k)
 	return f
 }
 
-// bytes is the size of the tensors.
-func (f *wordForm) bytes() int {
-	n := f.word
-	for _, d := range f.dims[:f.n] {
-		n *= d
+// plan gives a form's nest the call of the tier's kernels k, if they
+// have one, cut into pieces for goroutines where the tensor may be split
+// and the call takes every outer loop.
+func (f *wordForm) plan(k engine.Kernels) {
+	if k == nil {
+		return
 	}
-	return n
+	f.call, f.fold = f.kernelCall(k, 0, 0)
+	if n := f.bytes(); f.call != nil && f.fold == f.outer && engine.Splits(workers(n), n) {
+		f.pieces = f.split(k)
+	}
 }
+
+// bytes is the size of the tensors.
+func (f *wordForm) bytes() int { return f.size }
 
 // split cuts the kernels' call of a form with no outer loop left into
 // pieces of about engine.MinWorkerBytes, along the matrices' columns or
@@ -259,37 +266,86 @@ func (f *wordForm) kernelCall(k engine.Kernels, from, n int) (engine.Call, int) 
 	return k.Matrix(engine.SpaceSpan(dstOff+dst).From(dstOff), engine.DepthSpan(srcOff+src).From(srcOff), m, w), min(2, f.outer)
 }
 
-// loops is the nest of a canonical form of two dims or more.
-func (f *canonical) loops() nest {
+// A dim is one dim of a transpose as a nest takes it: n iterations, src
+// and dst words apart.
+type dim struct{ n, src, dst int }
+
+// strided is a canonical form of two dims or more as dims, with the
+// strides of row-major tensors.
+func (f *canonical) strided() []dim {
 	n := f.n
-	// Strides in words: of each input dim in src, and of each output dim
-	// in dst; at[j] is input dim j's place in the output.
-	var in, out, at [maxRank]int
+	// in[j] is input dim j's stride in src, out[k] output dim k's in dst.
+	var in, out [maxRank]int
 	in[n-1], out[n-1] = 1, 1
 	for j := n - 2; j >= 0; j-- {
 		in[j] = in[j+1] * f.dims[j+1]
 		out[j] = out[j+1] * f.dims[f.perm[j+1]]
 	}
-	for k := range n {
-		at[f.perm[k]] = k
+	dims := make([]dim, n)
+	for k, j := range f.perm[:n] {
+		dims[j] = dim{f.dims[j], in[j], out[k]}
 	}
-	var l nest
-	inner := f.perm[n-1] // contiguous in dst
-	for k := range n {
-		j := f.perm[k]
-		if j == inner || j == n-1 {
+	return dims
+}
+
+// nestOf is the nest of a transpose given as dims, in any order, with any
+// strides: its dims of size 1 dropped and those that continue each other
+// on both sides merged, the outer loops in output order (the largest dst
+// step first) around either runs, where one dim has a step of one word on
+// both sides, or a matrix between the dim of one word's step in dst (its
+// rows) and the one in src (its columns). ok is false where a side has
+// no such dim, or for dims of one element.
+func nestOf(dims []dim) (l nest, ok bool) {
+	var d [maxRank + 1]dim
+	n := 0
+	for _, x := range dims { // in src order: the largest step first
+		if x.n == 1 {
 			continue
 		}
-		l.count[l.outer], l.srcStep[l.outer], l.dstStep[l.outer] = f.dims[j], in[j], out[k]
+		i := n
+		for ; i > 0 && d[i-1].src < x.src; i-- {
+			d[i] = d[i-1]
+		}
+		d[i], n = x, n+1
+	}
+	m := 0
+	for _, x := range d[:n] {
+		if m > 0 && d[m-1].src == x.n*x.src && d[m-1].dst == x.n*x.dst {
+			d[m-1] = dim{d[m-1].n * x.n, x.src, x.dst}
+			continue
+		}
+		d[m], m = x, m+1
+	}
+	rows, cols := -1, -1
+	for i, x := range d[:m] {
+		if x.dst == 1 {
+			rows = i
+		}
+		if x.src == 1 {
+			cols = i
+		}
+	}
+	if rows < 0 || cols < 0 {
+		return l, false
+	}
+	for j, x := range d[:m] { // the outer loops in output order
+		if j == rows || j == cols {
+			continue
+		}
+		i := l.outer
+		for ; i > 0 && l.dstStep[i-1] < x.dst; i-- {
+			l.count[i], l.srcStep[i], l.dstStep[i] = l.count[i-1], l.srcStep[i-1], l.dstStep[i-1]
+		}
+		l.count[i], l.srcStep[i], l.dstStep[i] = x.n, x.src, x.dst
 		l.outer++
 	}
-	l.runs = inner == n-1
+	l.runs = rows == cols
 	if l.runs {
-		l.runLen = f.dims[n-1]
+		l.runLen = d[rows].n
 	} else {
-		l.m = engine.Matrix{Rows: f.dims[inner], Cols: f.dims[n-1], SrcRow: in[inner], DstRow: out[at[n-1]]}
+		l.m = engine.Matrix{Rows: d[rows].n, Cols: d[cols].n, SrcRow: d[rows].src, DstRow: d[cols].dst}
 	}
-	return l
+	return l, true
 }
 
 // Bytes is the size in bytes of the tensors.
@@ -310,8 +366,7 @@ func (g *General) Run(dst, src []byte) {
 			runPieces(f.pieces, n, dst, src)
 			return
 		}
-		w := f.word
-		f.each(f.outer-f.fold, func(d, s int) { f.call.Run(dst[d*w:], src[s*w:]) })
+		f.runKernels(dst, src)
 		return
 	}
 	if f.word > 1 && (uintptr(unsafe.Pointer(&dst[0]))|uintptr(unsafe.Pointer(&src[0])))%uintptr(f.word) != 0 {
@@ -327,6 +382,13 @@ func (g *General) Run(dst, src []byte) {
 	default:
 		run(f, dst, src)
 	}
+}
+
+// runKernels runs the kernels' call of a form on every iteration of the
+// outer loops it does not take.
+func (f *wordForm) runKernels(dst, src []byte) {
+	w := f.word
+	f.each(f.outer-f.fold, func(d, s int) { f.call.Run(dst[d*w:], src[s*w:]) })
 }
 
 // runPieces runs pieces on n goroutines. It is a function of its own so
@@ -352,20 +414,25 @@ func (g *General) String() string {
 		return g.two.String()
 	}
 	f := &g.words
-	dims, perm := f.dims[:f.n], f.perm[:f.n]
-	switch {
-	case f.n <= 1:
+	if f.n <= 1 {
 		return fmt.Sprintf("transpose: a copy of %d bytes", g.bytes)
-	case f.runs && f.call != nil:
-		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words, by %s%s", dims, perm, f.word, f.runLen, f.call.Kernel(), f.shared())
-	case f.runs:
-		return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: runs of %d words", dims, perm, f.word, f.runLen)
 	}
+	return fmt.Sprintf("transpose of dims %v by %v, %s", f.dims[:f.n], f.perm[:f.n], f.how())
+}
+
+// how says how a form moves its words.
+func (f *wordForm) how() string {
 	by := fmt.Sprintf("Go tiles of %d", tile)
 	if f.call != nil {
 		by = f.call.Kernel() + f.shared()
 	}
-	return fmt.Sprintf("transpose of dims %v by %v, %d-byte words: %dx%d matrices into %dx%d, by %s", dims, perm, f.word, f.m.Rows, f.m.Cols, f.m.Cols, f.m.Rows, by)
+	if f.runs {
+		if f.call == nil {
+			return fmt.Sprintf("%d-byte words: runs of %d words", f.word, f.runLen)
+		}
+		return fmt.Sprintf("%d-byte words: runs of %d words, by %s", f.word, f.runLen, by)
+	}
+	return fmt.Sprintf("%d-byte words: %dx%d matrices into %dx%d, by %s", f.word, f.m.Rows, f.m.Cols, f.m.Cols, f.m.Rows, by)
 }
 
 // shared says how many pieces goroutines share, if any.

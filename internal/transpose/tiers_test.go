@@ -69,3 +69,37 @@ func TestGeneralParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoPassChunks runs transposes that move in two passes, with chunks
+// as small as a few rows (fixed dims, the cut dim's ranges and its last,
+// shorter one), with every tier's kernels, against the naive one.
+func TestTwoPassChunks(t *testing.T) {
+	count := 4_000
+	if testing.Short() {
+		count = 400
+	}
+	for _, tier := range verify.Tiers() {
+		k := engine.Lookup(tier.Name).Kernels
+		if k == nil || tier.Name == "generic" {
+			continue
+		}
+		for _, chunk := range []int{64, 700, 4096} {
+			restore := transpose.SetChunkBytes(chunk)
+			rng := rand.New(rand.NewPCG(35, uint64(chunk)))
+			draw := func(rng *rand.Rand) (size, perm []int, elem int) {
+				for {
+					size, perm, elem = transpose.RandomTranspose(rng)
+					n, err := transpose.Check(size, perm, elem)
+					if err != nil {
+						continue
+					}
+					if g := transpose.NewGeneral(size, perm, elem, n, k); g.TwoPass() {
+						return size, perm, elem
+					}
+				}
+			}
+			transpose.CheckGeneral(t, tier.Name, k, count, rng, draw)
+			restore()
+		}
+	}
+}
