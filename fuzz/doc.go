@@ -3,7 +3,9 @@
 // path and every kernel tier this machine can run with the naive reference
 // on shapes, block sizes, orders, layouts and widths decoded from the fuzz
 // input; FuzzValidate throws arbitrary parameters and slice lengths at every
-// entry point. Run one with, for example,
+// entry point; FuzzHugeDims and FuzzHugeTranspose draw dims up to the
+// largest the checks accept, which must plan on every tier and run, or be
+// refused with an error. Run one with, for example,
 //
 //	go test ./fuzz -run=^$ -fuzz=FuzzDepthToSpace -fuzztime=30s
 //
