@@ -74,7 +74,7 @@ func TestMatrix(t *testing.T) {
 			}
 			for _, k := range ks { // rows from each tile's on: the largest that fits moves them
 				cols := k.Chunk / w
-				for range 300 {
+				for range many(300) {
 					m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
 					if rng.IntN(4) == 0 { // dst rows whole KiB apart, in few L1 sets: narrower bands
@@ -123,7 +123,7 @@ func TestMatrixStreaming(t *testing.T) {
 			}
 			k := set.Tiles[w][0]
 			cols, line := k.Chunk/w, 64/w // a tile's columns; words a line
-			for range 100 {
+			for range many(100) {
 				m := engine.Matrix{Rows: line * (max(k.B/line, 2) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
 				m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows+line*rng.IntN(2))*w
 				m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), line*rng.IntN(2))
@@ -171,14 +171,15 @@ func TestThinMatrix(t *testing.T) {
 
 // TestMatrixGuardPages runs the tile kernels on matrices packed tight
 // (rows w*cols bytes apart, no padding) against inaccessible pages, at
-// every row and column count from one tile to past two.
+// every row and column count from one tile to past two; with -short, as
+// under emulation, at those next to one tile and two.
 func TestMatrixGuardPages(t *testing.T) {
 	for name, set := range tablesUnderTest() {
 		for _, w := range []int{1, 2, 4, 8} {
 			for _, k := range set.Tiles[w] { // the base table's are tested under its own name
 				cols := k.Chunk / w
-				for rows := k.B; rows <= 2*k.B+1; rows++ {
-					for c := cols; c <= 2*cols+1; c++ {
+				for _, rows := range oneToTwo(k.B) {
+					for _, c := range oneToTwo(cols) {
 						// Rows of whole lines of dst stream where the kernels can.
 						m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Streaming: true}, w, 2, 2, 0)
 						dl, sl := matrixLens(m, w)
@@ -191,4 +192,17 @@ func TestMatrixGuardPages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// oneToTwo are the counts from one tile of n to past two, n to 2n+1; with
+// -short, those next to the edges: n, n+1, n+2, 2n-1, 2n and 2n+1, where
+// a tile overlaps the last one or a second tile begins.
+func oneToTwo(n int) []int {
+	var out []int
+	for v := n; v <= 2*n+1; v++ {
+		if !testing.Short() || v <= n+2 || v >= 2*n-1 {
+			out = append(out, v)
+		}
+	}
+	return out
 }

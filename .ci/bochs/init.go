@@ -1,7 +1,8 @@
 // Command init is PID 1 of the AVX-512 test boots under Bochs (.ci/avx512):
 // it mounts what Go's tests need, prints what the CPU reports, runs every
 // test binary in /tests with the arguments given after "--" on the kernel
-// command line, reports each exit status and powers the machine off.
+// command line and those in the file beside it named <name>.args, reports
+// each exit status and powers the machine off.
 package main
 
 import (
@@ -39,7 +40,11 @@ func main() {
 	failed := 0
 	tests, _ := filepath.Glob("/tests/*.test")
 	for _, t := range tests {
-		cmd := exec.Command(t, append([]string{"-test.v"}, os.Args[1:]...)...)
+		args := append([]string{"-test.v"}, os.Args[1:]...)
+		if b, err := os.ReadFile(strings.TrimSuffix(t, ".test") + ".args"); err == nil {
+			args = append(args, strings.Fields(string(b))...) // this binary's own, such as -test.run
+		}
+		cmd := exec.Command(t, args...)
 		cmd.Stdout, cmd.Stderr, cmd.Dir = os.Stdout, os.Stderr, "/tmp"
 		code := 0
 		if err := cmd.Run(); err != nil {
