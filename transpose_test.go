@@ -329,8 +329,28 @@ func TestTransposeGeneralAllocs(t *testing.T) {
 // collection too, those that move in two passes through a buffer
 // included (their buffers came from a sync.Pool, which a GC empties: two
 // allocations a run), both as a Plan and as plain calls of a shape seen
-// before.
+// before; operators' plans too.
 func TestPlansAfterGC(t *testing.T) {
+	for _, p := range []bs.Params{
+		{N: 1, C: 64, H: 56, W: 56, BlockSize: 2},
+		{N: 2, C: 256, H: 13, W: 13, BlockSize: 2, Order: bs.CRD},  // short rows: stacks, bundles or gathers
+		{N: 1, C: 48, H: 30, W: 40, BlockSize: 4, Layout: bs.NHWC}, // runs
+	} {
+		pl, err := bs.NewPlan(bs.OpDepthToSpace, p, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst, src := make([]float32, p.N*p.C*p.H*p.W), make([]float32, p.N*p.C*p.H*p.W)
+		for name, run := range map[string]func(){
+			"RunPlan":      func() { _ = bs.RunPlan(pl, dst, src) },
+			"DepthToSpace": func() { _ = bs.DepthToSpace(dst, src, p) },
+		} {
+			run()
+			if allocs := testing.AllocsPerRun(20, func() { runtime.GC(); run() }); allocs != 0 {
+				t.Errorf("%+v (%v): %s after a GC: %v allocations", p, pl, name, allocs)
+			}
+		}
+	}
 	for _, c := range []struct {
 		shape, perm []int
 		elem        int
