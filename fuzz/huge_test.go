@@ -31,15 +31,15 @@ import (
 // the words, else near a power of two up to 2^62, or near the largest
 // tensor a check accepts divided by a small number.
 func hugeDim(x uint64) int {
-	small := int(x>>8) % 9
+	small := int(x >> 8 % 9)
+	e := int(x >> 16 % (bits.UintSize - 1))
 	switch x % 4 {
 	case 0:
 		return small
 	case 1, 2:
-		v := 1<<(int(x>>16)%(bits.UintSize-1)) + small - 4
-		return max(v, 0)
+		return max(1<<e+small-4, 0)
 	}
-	return shape.MaxBytes/(1+int(x>>16)%64) + small - 4
+	return shape.MaxBytes/(1+int(x>>16%64)) + small - 4
 }
 
 // maxRun is the most bytes a huge case runs against the reference.
