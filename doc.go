@@ -63,8 +63,9 @@
 // GOMAXPROCS goroutines and keeps small ones on the caller's goroutine.
 //
 // The first call of a set of Params and an element size validates and
-// plans it, and keeps the plan (a few hundred bytes; the last 1024 per
-// tier, the oldest evicted first): later calls with the same Params check
+// plans it, and keeps the plan (a few hundred bytes, up to tens of KiB
+// for a tensor split among goroutines, whatever its dims; the last 1024
+// per tier, the oldest evicted first): later calls with the same Params check
 // only their slices' lengths and overlap, and allocate nothing. A caller
 // that knows its shapes, such as an ONNX interpreter loading a model,
 // makes a Plan for each instead and runs it.
