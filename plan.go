@@ -6,7 +6,6 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
-	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
 
 // A Plan is an operator (NewPlan) or a transpose (NewTransposePlan)
@@ -23,9 +22,10 @@ type Plan struct {
 	op   Op
 	p    Params
 	elem int
-	c    *engine.Prepared   // an op's plan, or
-	t    *transpose.General // a transpose's that is not an op
-	tier string             // the tier that planned t
+	c    *engine.Prepared
+	// transpose describes a transpose's shape and perm for its errors;
+	// empty for an op's plan.
+	transpose string
 }
 
 // NewPlan validates op on tensors described by p with elements of
@@ -60,7 +60,7 @@ func (pl *Plan) Run(dst, src []byte) error {
 // the overlap, never allocates, and leaves dst untouched on error.
 func RunPlan[T Element](pl *Plan, dst, src []T) error {
 	size := int(unsafe.Sizeof(*new(T)))
-	if pl != nil && (pl.c != nil || pl.t != nil) && size != pl.elem {
+	if pl != nil && pl.c != nil && size != pl.elem {
 		return fmt.Errorf("blockshuffle: %v: a plan for %d-byte elements, run on %T (%d bytes): %w", pl.op, pl.elem, *new(T), size, ErrElemSize)
 	}
 	if err := pl.check(size, len(dst), len(src), shape.Overlap(dst, src)); err != nil {
@@ -71,21 +71,15 @@ func RunPlan[T Element](pl *Plan, dst, src []T) error {
 }
 
 // run runs a checked plan.
-func (pl *Plan) run(dst, src []byte) {
-	if pl.t != nil {
-		pl.t.Run(dst, src)
-		return
-	}
-	pl.c.Run(dst, src)
-}
+func (pl *Plan) run(dst, src []byte) { pl.c.Run(dst, src) }
 
 // check checks a run's slices, whose lengths count elements of size bytes.
 func (pl *Plan) check(size, dstLen, srcLen int, overlap bool) error {
 	switch {
-	case pl == nil || pl.c == nil && pl.t == nil:
+	case pl == nil || pl.c == nil:
 		return fmt.Errorf("blockshuffle: a Plan that NewPlan did not make: %w", ErrOp)
-	case pl.t != nil:
-		return shape.Lengths("Transpose", pl.t.Bytes()/size, dstLen, srcLen, overlap, pl.t.String)
+	case pl.transpose != "":
+		return shape.Lengths("Transpose", pl.c.Bytes()/size, dstLen, srcLen, overlap, func() string { return pl.transpose })
 	}
 	return shape.Slices(pl.op.internal(), pl.p.internal(), pl.elem/size, pl.c.Bytes()/size, dstLen, srcLen, overlap)
 }
@@ -93,11 +87,8 @@ func (pl *Plan) check(size, dstLen, srcLen int, overlap bool) error {
 // String names the tier, the plan and the kernel that serve the runs, as
 // Describe does.
 func (pl *Plan) String() string {
-	switch {
-	case pl == nil || pl.c == nil && pl.t == nil:
+	if pl == nil || pl.c == nil {
 		return "a Plan that NewPlan did not make"
-	case pl.t != nil:
-		return pl.tier + ": " + pl.t.String()
 	}
 	return pl.c.Describe().String()
 }

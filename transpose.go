@@ -87,32 +87,23 @@ func NewTransposePlan(shape, perm []int, elemSize int) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	tier := engine.Active()
-	r := transpose.Routed(shape, perm, elemSize, bytes, tier.Kernels)
-	if r.Shuffle {
-		return NewPlan(Op(r.Op), public(r.P), elemSize)
-	}
-	return &Plan{elem: elemSize, t: &r.G, tier: tier.Name}, nil
+	c := transpose.Planned(shape, perm, elemSize, bytes, engine.Active())
+	return &Plan{elem: elemSize, c: c, transpose: fmt.Sprintf("shape %v by perm %v", shape, perm)}, nil
 }
 
 // runTranspose checks a transpose and its slices, whose lengths count
-// elements of sliceElem bytes, and runs it by its route: a block shuffle
-// as its op, which checks the slices itself, any other by its plan.
+// elements of sliceElem bytes, and runs its plan.
 func runTranspose(dst, src []byte, size, perm []int, elemSize, sliceElem int) error {
 	bytes, err := transpose.Check(size, perm, elemSize)
 	if err != nil {
 		return err
 	}
-	tier := engine.Active()
-	r := transpose.Routed(size, perm, elemSize, bytes, tier.Kernels)
-	if r.Shuffle {
-		return tier.Call(r.Op, r.P, elemSize, sliceElem, dst, src)
-	}
+	c := transpose.Planned(size, perm, elemSize, bytes, engine.Active())
 	of := func() string { return fmt.Sprintf("shape %v by perm %v", size, perm) }
 	if err := shape.Lengths("Transpose", bytes/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src), of); err != nil {
 		return err
 	}
-	r.G.Run(dst, src)
+	c.Run(dst, src)
 	return nil
 }
 

@@ -227,14 +227,8 @@ func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 		return
 	}
 	for _, tier := range builtTiers() {
-		_ = transpose.NewGeneral(size, perm, es, n, tier.Kernels)
-		if op, p, ok := transpose.MatchShuffle(size, perm); ok {
-			g, err := shape.Check(op, p, es)
-			if err != nil {
-				t.Fatalf("%s: matched %v %+v, which the op rejects: %v", what(), op, p, err)
-			}
-			tier.Describe(&g)
-		}
+		_ = transpose.General(size, perm, es, n, tier.Name, tier.Kernels)
+		_ = transpose.Plan(size, perm, es, n, tier)
 	}
 	if n > maxRun {
 		ranWithTiny(t, what(), n, run, pl)

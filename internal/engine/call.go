@@ -61,6 +61,15 @@ type Prepared struct {
 	plan   fmt.Stringer // what Describe says of the plan
 }
 
+// NewPrepared is a prepared call planned outside the engine, of a general
+// transpose (internal/transpose): calls that take dst as their space
+// tensor and src as their depth one, each bytes long; pieces as in
+// Prepared, which up to requested goroutines share (as Params.Workers
+// bounds them); plan says what Describe reports.
+func NewPrepared(bytes, requested int, calls []Call, pieces []int, tier string, plan fmt.Stringer) *Prepared {
+	return &Prepared{op: shape.DepthToSpace, bytes: bytes, requested: requested, calls: calls, pieces: pieces, tier: tier, plan: plan}
+}
+
 // Bytes is the size of each tensor of the call.
 func (c *Prepared) Bytes() int { return c.bytes }
 

@@ -1,5 +1,11 @@
 package transpose
 
+import (
+	"strings"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+)
+
 // For the tests of tiers' kernels, which import the kernels and so cannot
 // be in this package.
 var (
@@ -16,5 +22,5 @@ func SetChunkBytes(n int) (restore func()) {
 	return func() { chunkBytes = old }
 }
 
-// TwoPass reports whether g moves in two passes.
-func (g *General) TwoPass() bool { return g.two != nil }
+// TwoPass reports whether a prepared call moves in two passes.
+func TwoPass(c *engine.Prepared) bool { return strings.Contains(c.Describe().Plan, "two passes") }

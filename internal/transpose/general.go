@@ -3,7 +3,6 @@ package transpose
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
@@ -73,22 +72,12 @@ func isPermutation(perm []int) bool {
 	return true
 }
 
-// A General is the plan of any transpose Check accepts of rank up to
-// MaxRank, in canonical form (dims of size 1 dropped, dims that stay
-// adjacent merged) twice over: moving words of the widest size (8, 4 or 2
-// bytes) that divides the element, and moving bytes, for slices whose
-// addresses that word size does not divide. Where the last dim stays last
-// it copies runs; elsewhere it transposes a matrix between the dim that is
-// contiguous in src and the one contiguous in dst, by a tier's tile
-// kernels where it has them, in Go tiles where not, the other dims as
-// outer loops.
-type General struct {
-	bytes int
-	words wordForm // words of the widest size dividing the element
-	raw   wordForm // the same in bytes
-	two   *twoPass // two passes the kernels move, where they cannot move words
-}
-
+// A wordForm is a transpose in canonical form (dims of size 1 dropped,
+// dims that stay adjacent merged) moving words of word bytes: where the
+// last dim stays last it copies runs; elsewhere it transposes a matrix
+// between the dim that is contiguous in src and the one contiguous in
+// dst, by a tier's tile kernels where it has them, in Go tiles where not,
+// the other dims as outer loops.
 type wordForm struct {
 	word int // bytes a word
 	canonical
@@ -114,32 +103,46 @@ type nest struct {
 	m                       engine.Matrix // in words, if not runs
 }
 
-// NewGeneral plans a transpose that Check accepted, of rank at most
-// MaxRank, with the kernels of a tier (nil: Go loops alone).
-func NewGeneral(size, perm []int, elem, bytes int, k engine.Kernels) General {
-	return newGeneral(size, perm, elem, bytes, k, true)
-}
-
-// newGeneral is NewGeneral, in two passes where the kernels cannot take
-// words' innermost matrix in one if twice is set.
-func newGeneral(size, perm []int, elem, bytes int, k engine.Kernels, twice bool) General {
-	g := General{bytes: bytes}
+// General plans a transpose Check accepted, of rank at most MaxRank, with
+// the kernels k of the tier named tier (nil: the Go loops alone), as a
+// prepared call whose calls take dst as their space tensor and src as
+// their depth one: the kernels' call inside Repeats of the outer loops
+// it does not take, or its pieces for goroutines; two passes through a
+// buffer where the kernels take the words' innermost matrix only so; or
+// the Go loops, in words of the widest size (8, 4 or 2 bytes) that
+// divides the element where the tensors' addresses allow, else in bytes.
+func General(size, perm []int, elem, bytes int, tier string, k engine.Kernels) *engine.Prepared {
 	if bytes == 0 {
-		return g
+		return engine.NewPrepared(0, 1, nil, nil, tier, text("transpose: an empty tensor"))
 	}
-	word := 1
-	for _, w := range []int{8, 4, 2} {
-		if elem%w == 0 {
-			word = w
-			break
+	f := newWordForm(size, perm, elem, widest(elem), k)
+	switch {
+	case f.call != nil && f.pieces != nil:
+		at := make([]int, len(f.pieces))
+		for i := range at {
+			at[i] = i
+		}
+		return engine.NewPrepared(bytes, workers(bytes), f.pieces, at, tier, f.text())
+	case f.call != nil:
+		return engine.NewPrepared(bytes, 1, []engine.Call{f.looped()}, nil, tier, f.text())
+	case k != nil && f.n > 1 && !f.runs:
+		if t := newTwoPass(size, perm, elem, bytes, k); t != nil {
+			return engine.NewPrepared(bytes, 1, []engine.Call{t}, nil, tier, t)
 		}
 	}
-	g.words = newWordForm(size, perm, elem, word, k)
-	g.raw = newWordForm(size, perm, elem, 1, nil)
-	if f := &g.words; twice && k != nil && f.call == nil && f.n > 1 && !f.runs {
-		g.two = newTwoPass(size, perm, elem, bytes, k)
+	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, nil)}
+	return engine.NewPrepared(bytes, 1, []engine.Call{g}, nil, tier, f.text())
+}
+
+// widest is the widest word, of 8, 4, 2 and 1 bytes, that divides an
+// element of elem bytes.
+func widest(elem int) int {
+	for _, w := range []int{8, 4, 2} {
+		if elem%w == 0 {
+			return w
+		}
 	}
-	return g
+	return 1
 }
 
 // newWordForm is the canonical form of the transpose moving words of word
@@ -348,27 +351,22 @@ func nestOf(dims []dim) (l nest, ok bool) {
 	return l, true
 }
 
-// Bytes is the size in bytes of the tensors.
-func (g *General) Bytes() int { return g.bytes }
+// looped is the kernels' call inside Repeats of the outer loops it does
+// not take, the outermost outside.
+func (f *wordForm) looped() engine.Call {
+	c, w := f.call, f.word
+	for i := f.outer - f.fold - 1; i >= 0; i-- {
+		c = &engine.Repeat{N: f.count[i], SpaceStep: f.dstStep[i] * w, DepthStep: f.srcStep[i] * w, Calls: []engine.Call{c}}
+	}
+	return c
+}
 
-// Run transposes src into dst, each g.Bytes() long; they must not overlap.
-func (g *General) Run(dst, src []byte) {
-	if g.bytes == 0 {
-		return
-	}
-	if g.two != nil {
-		g.two.run(dst, src)
-		return
-	}
+// goLoops moves a transpose in Go: in words where both tensors' addresses
+// allow, else in bytes.
+type goLoops struct{ words, raw wordForm }
+
+func (g *goLoops) Run(dst, src []byte) {
 	f := &g.words
-	if f.call != nil { // the kernels take any address
-		if n := engine.Workers(workers(g.bytes), g.bytes, len(f.pieces)); n > 1 {
-			runPieces(f.pieces, n, dst, src)
-			return
-		}
-		f.runKernels(dst, src)
-		return
-	}
 	if f.word > 1 && (uintptr(unsafe.Pointer(&dst[0]))|uintptr(unsafe.Pointer(&src[0])))%uintptr(f.word) != 0 {
 		f = &g.raw
 	}
@@ -384,55 +382,31 @@ func (g *General) Run(dst, src []byte) {
 	}
 }
 
-// runKernels runs the kernels' call of a form on every iteration of the
-// outer loops it does not take.
-func (f *wordForm) runKernels(dst, src []byte) {
-	w := f.word
-	f.each(f.outer-f.fold, func(d, s int) { f.call.Run(dst[d*w:], src[s*w:]) })
+func (g *goLoops) Kernel() string {
+	switch f := &g.words; {
+	case f.n <= 1:
+		return "generic: a copy"
+	case f.runs:
+		return "generic: Go copies of runs"
+	}
+	return fmt.Sprintf("generic: Go tiles of %d", tile)
 }
 
-// runPieces runs pieces on n goroutines. It is a function of its own so
-// that the goroutines' closure makes only its calls allocate.
-func runPieces(pieces []engine.Call, n int, dst, src []byte) {
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			for j := i; j < len(pieces); j += n {
-				pieces[j].Run(dst, src)
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// String says how the plan moves the tensors.
-func (g *General) String() string {
-	if g.bytes == 0 {
-		return "transpose: an empty tensor"
-	}
-	if g.two != nil {
-		return g.two.String()
-	}
-	f := &g.words
+// text says how a form moves the tensors, but for the kernel, which a
+// prepared call's route names.
+func (f *wordForm) text() fmt.Stringer {
 	if f.n <= 1 {
-		return fmt.Sprintf("transpose: a copy of %d bytes", g.bytes)
+		return text(fmt.Sprintf("transpose: a copy of %d bytes", f.size))
 	}
-	return fmt.Sprintf("transpose of dims %v by %v, %s", f.dims[:f.n], f.perm[:f.n], f.how())
+	return text(fmt.Sprintf("transpose of dims %v by %v, %s", f.dims[:f.n], f.perm[:f.n], f.how()))
 }
 
 // how says how a form moves its words.
 func (f *wordForm) how() string {
-	by := fmt.Sprintf("Go tiles of %d", tile)
-	if f.call != nil {
-		by = f.call.Kernel() + f.shared()
-	}
 	if f.runs {
-		if f.call == nil {
-			return fmt.Sprintf("%d-byte words: runs of %d words", f.word, f.runLen)
-		}
-		return fmt.Sprintf("%d-byte words: runs of %d words, by %s", f.word, f.runLen, by)
+		return fmt.Sprintf("%d-byte words: runs of %d words%s", f.word, f.runLen, f.shared())
 	}
-	return fmt.Sprintf("%d-byte words: %dx%d matrices into %dx%d, by %s", f.word, f.m.Rows, f.m.Cols, f.m.Cols, f.m.Rows, by)
+	return fmt.Sprintf("%d-byte words: %dx%d matrices into %dx%d%s", f.word, f.m.Rows, f.m.Cols, f.m.Cols, f.m.Rows, f.shared())
 }
 
 // shared says how many pieces goroutines share, if any.
@@ -442,6 +416,11 @@ func (f *wordForm) shared() string {
 	}
 	return fmt.Sprintf(", in %d pieces for goroutines", len(f.pieces))
 }
+
+// text is a fixed description.
+type text string
+
+func (t text) String() string { return string(t) }
 
 // tile is the side, in words, of the Go loops' 2-D tiles: 16 rows of up
 // to 128 bytes read and written stay in L1.
@@ -503,32 +482,34 @@ func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
 	}
 }
 
-// routes caches the routes Routed makes.
-var routes memo.Cache[planKey, *Route]
+// Plan plans a transpose Check accepted on tier t: a block shuffle
+// (MatchShuffle) as its op's prepared call, any other by General. It is
+// where a transpose's route is chosen.
+func Plan(size, perm []int, elem, bytes int, t *engine.Tier) *engine.Prepared {
+	if op, p, ok := MatchShuffle(size, perm); ok {
+		if g, err := shape.Check(op, p, elem); err == nil { // it is: the match moves the same bytes
+			return t.Prepare(&g)
+		}
+	}
+	return General(size, perm, elem, bytes, t.Name, t.Kernels)
+}
+
+// plans caches the plans Planned makes.
+var plans memo.Cache[planKey, *engine.Prepared]
 
 type planKey struct {
-	k          engine.Kernels
+	t          *engine.Tier
 	elem, rank int
 	size, perm [MaxRank]int
 }
 
-// A Route is how a transpose Check accepted runs: as the block shuffle Op
-// with P where MatchShuffle finds one (Shuffle), else by the plan G.
-type Route struct {
-	Shuffle bool
-	Op      shape.Op
-	P       shape.Params
-	G       General
-}
-
-// Routed returns the route of a transpose Check accepted, G planned by
-// NewGeneral with the kernels k, from a cache of those made lately (at
-// most memo.MaxEntries; a full cache evicts its oldest), so that repeated
-// calls of a shape match and plan it once and allocate nothing. (Matching
-// alone cost 300 to 800 ns a call on a Zen 5, more than moving a tensor of
-// 20 KB.)
-func Routed(size, perm []int, elem, bytes int, k engine.Kernels) *Route {
-	key := planKey{k: k, elem: elem, rank: len(size)}
+// Planned returns Plan's prepared call of a transpose Check accepted, from
+// a cache of those made lately (at most memo.MaxEntries; a full cache
+// evicts its oldest), so that repeated calls of a shape match and plan it
+// once and allocate nothing. (Matching alone cost 300 to 800 ns a call on
+// a Zen 5, more than moving a tensor of 20 KB.)
+func Planned(size, perm []int, elem, bytes int, t *engine.Tier) *engine.Prepared {
+	key := planKey{t: t, elem: elem, rank: len(size)}
 	copy(key.size[:], size)
 	copy(key.perm[:], perm)
 	h := uint64(elem)
@@ -537,13 +518,10 @@ func Routed(size, perm []int, elem, bytes int, k engine.Kernels) *Route {
 	}
 	h *= 0x9e3779b97f4a7c15
 	h ^= h >> 29
-	if r, ok := routes.Get(h, key); ok {
-		return r
+	if c, ok := plans.Get(h, key); ok {
+		return c
 	}
-	r := &Route{}
-	if r.Op, r.P, r.Shuffle = MatchShuffle(size, perm); !r.Shuffle {
-		r.G = NewGeneral(size, perm, elem, bytes, k)
-	}
-	routes.Put(h, key, r)
-	return r
+	c := Plan(size, perm, elem, bytes, t)
+	plans.Put(h, key, c)
+	return c
 }

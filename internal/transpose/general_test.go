@@ -68,7 +68,7 @@ func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *r
 		if err != nil {
 			t.Fatalf("shape %v perm %v elem %d: %v", size, perm, elem, err)
 		}
-		g := NewGeneral(size, perm, elem, n, k)
+		g := General(size, perm, elem, n, name, k)
 		off := 8 + i%2
 		buf := random.Bytes(rng, n+16)
 		src := random.Bytes(rng, n+16)[off : off+n]
@@ -76,7 +76,7 @@ func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *r
 		before := bytes.Clone(buf)
 		g.Run(buf[off:off+n], src)
 		if !bytes.Equal(buf[off:off+n], want) {
-			t.Fatalf("%s: shape %v perm %v elem %d (%s): wrong output", name, size, perm, elem, g.String())
+			t.Fatalf("%s: shape %v perm %v elem %d (%s): wrong output", name, size, perm, elem, g.Describe())
 		}
 		if !bytes.Equal(buf[:off], before[:off]) || !bytes.Equal(buf[off+n:], before[off+n:]) {
 			t.Fatalf("%s: shape %v perm %v elem %d: wrote outside dst", name, size, perm, elem)

@@ -55,16 +55,17 @@ func TestGeneralParallel(t *testing.T) {
 		ref.Transpose(want, src, c.size, c.perm)
 		for _, tier := range verify.Tiers() {
 			clear(got)
-			g := transpose.NewGeneral(c.size, c.perm, 4, 4*n, engine.Lookup(tier.Name).Kernels)
+			g := transpose.General(c.size, c.perm, 4, 4*n, tier.Name, engine.Lookup(tier.Name).Kernels)
 			g.Run(engine.Bytes(got), engine.Bytes(src))
+			r := g.Describe()
 			if !slices.Equal(got, want) {
-				t.Errorf("%s: %v by %v (%s): wrong output", tier.Name, c.size, c.perm, g.String())
+				t.Errorf("%s: %v by %v (%s): wrong output", tier.Name, c.size, c.perm, r)
 			}
-			if tier.Name != "generic" && !strings.Contains(g.String(), "pieces") {
-				t.Errorf("%s: %v by %v: not split: %s", tier.Name, c.size, c.perm, g.String())
+			if tier.Name != "generic" && !strings.Contains(r.Plan, "pieces") {
+				t.Errorf("%s: %v by %v: not split: %s", tier.Name, c.size, c.perm, r)
 			}
-			if c.streams && strings.HasPrefix(tier.Name, "avx512") && !strings.Contains(g.String(), "NT,") {
-				t.Errorf("%s: %v by %v: not streamed: %s", tier.Name, c.size, c.perm, g.String())
+			if c.streams && strings.HasPrefix(tier.Name, "avx512") && !strings.HasSuffix(r.Kernel, "NT") {
+				t.Errorf("%s: %v by %v: not streamed: %s", tier.Name, c.size, c.perm, r)
 			}
 		}
 	}
@@ -93,7 +94,7 @@ func TestTwoPassChunks(t *testing.T) {
 					if err != nil {
 						continue
 					}
-					if g := transpose.NewGeneral(size, perm, elem, n, k); g.TwoPass() {
+					if transpose.TwoPass(transpose.General(size, perm, elem, n, tier.Name, k)) {
 						return size, perm, elem
 					}
 				}

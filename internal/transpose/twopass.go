@@ -34,10 +34,12 @@ type twoPass struct {
 	loops []dim
 }
 
-// passes are the two passes of a chunk whose cut dim has c indexes.
+// passes are the two passes of a chunk whose cut dim has c indexes: their
+// forms, and their kernels' calls inside the loops they do not take.
 type passes struct {
 	c             int
 	first, second wordForm
+	run           [2]engine.Call
 }
 
 // chunkBytes is the size a two-pass transpose's chunks aim at: with both
@@ -162,7 +164,11 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut, inner, elem int, k e
 	var ok1, ok2 bool
 	p.first, ok1 = stridedForm(first, elem, k)
 	p.second, ok2 = stridedForm(second, elem*run, k)
-	return ok1 && ok2
+	if !ok1 || !ok2 {
+		return false
+	}
+	p.run = [2]engine.Call{p.first.looped(), p.second.looped()}
+	return true
 }
 
 // stridedForm is the form of a transpose given as dims with their steps
@@ -192,7 +198,9 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 	return f, f.call != nil
 }
 
-func (t *twoPass) run(dst, src []byte) {
+// Run moves the transpose from src into dst, which it takes as its space
+// and depth tensors, as every call of a prepared call.
+func (t *twoPass) Run(dst, src []byte) {
 	chunks := 1
 	for _, l := range t.loops {
 		chunks *= l.n
@@ -232,13 +240,19 @@ func (t *twoPass) chunks(dst, src []byte, from, step, chunks int) {
 				p = &t.last
 			}
 		}
-		p.first.runKernels(buf, src[s:])
-		p.second.runKernels(dst[d:], buf)
+		p.run[0].Run(buf, src[s:])
+		p.run[1].Run(dst[d:], buf)
 	}
 }
 
+// Kernel names the first pass's kernel.
+func (t *twoPass) Kernel() string { return t.whole.run[0].Kernel() }
+
+// String says how the passes move the tensors.
 func (t *twoPass) String() string {
-	return fmt.Sprintf("transpose in two passes through chunks of %d bytes: %s; then %s", t.buf, t.whole.first.how(), t.whole.second.how())
+	p := &t.whole
+	return fmt.Sprintf("transpose in two passes through chunks of %d bytes: %s, by %s; then %s, by %s",
+		t.buf, p.first.how(), p.run[0].Kernel(), p.second.how(), p.run[1].Kernel())
 }
 
 // bufs are the two-pass transposes' buffers: a run takes one and gives it

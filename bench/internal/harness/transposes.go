@@ -8,7 +8,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
 
@@ -107,32 +106,15 @@ func NewTransposeBuffers(c TransposeCase) *TransposeBuffers {
 // Describe says how the given tier moves the case, as Plan.String says
 // it for blockshuffle.NewTransposePlan with that tier in use.
 func (b *TransposeBuffers) Describe(t dispatch.Tier) string {
-	tier := engine.Lookup(t.String())
-	if op, p, ok := transpose.MatchShuffle(b.c.Shape, b.c.Perm); ok {
-		g, err := shape.Check(op, p, b.c.Width)
-		if err != nil {
-			panic(err)
-		}
-		return tier.Describe(&g).String()
-	}
-	g := transpose.NewGeneral(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), tier.Kernels)
-	return tier.Name + ": " + g.String()
+	return transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), engine.Lookup(t.String())).Describe().String()
 }
 
 // Tier returns a function that performs the case once with the given
 // tier's kernels, as blockshuffle.TransposeBytes would with that tier in
 // use: a block shuffle as its op, any other transpose by its plan.
 func (b *TransposeBuffers) Tier(t dispatch.Tier) func() {
-	tier := engine.Lookup(t.String())
-	if op, p, ok := transpose.MatchShuffle(b.c.Shape, b.c.Perm); ok {
-		return func() {
-			if err := tier.Do(op, b.dst, b.src, b.c.Width, p); err != nil {
-				panic(err)
-			}
-		}
-	}
-	g := transpose.NewGeneral(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), tier.Kernels)
-	return func() { g.Run(b.dst, b.src) }
+	c := transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), engine.Lookup(t.String()))
+	return func() { c.Run(b.dst, b.src) }
 }
 
 // API returns a function that calls blockshuffle.TransposeBytes, as a
