@@ -65,7 +65,7 @@ func ExampleONNXParams() {
 func ExampleNewTransposePlan() {
 	shape := []int{2, 3, 3} // H, W, C of a 2x3 RGB image
 	perm := []int{2, 0, 1}  // C, H, W
-	pl, err := blockshuffle.NewTransposePlan(shape, perm, 1)
+	pl, err := blockshuffle.NewTransposePlan(shape, perm, 1, 0)
 	if err != nil {
 		panic(err)
 	}

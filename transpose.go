@@ -80,14 +80,20 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 
 // NewTransposePlan validates a transpose of a row-major tensor of the
 // given shape by perm, with elements of elemSize bytes, and plans it once,
-// as Transpose would run it; its errors are Transpose's, and ErrRank for
-// more than MaxTransposeRank dims.
-func NewTransposePlan(shape, perm []int, elemSize int) (*Plan, error) {
+// as Transpose would run it; its errors are Transpose's, ErrRank for more
+// than MaxTransposeRank dims and ErrWorkers for workers < 0. workers
+// bounds the goroutines each run uses, as Params.Workers does: 0 chooses
+// as Transpose does, 1 keeps every run on the caller's goroutine; the run
+// decides how many with the GOMAXPROCS of that moment.
+func NewTransposePlan(shape, perm []int, elemSize, workers int) (*Plan, error) {
 	bytes, err := transpose.Check(shape, perm, elemSize)
 	if err != nil {
 		return nil, err
 	}
-	c := transpose.Planned(shape, perm, elemSize, bytes, engine.Active())
+	if workers < 0 {
+		return nil, fmt.Errorf("blockshuffle: Transpose of shape %v by perm %v: Workers = %d: %w", shape, perm, workers, ErrWorkers)
+	}
+	c := transpose.Planned(shape, perm, elemSize, bytes, workers, engine.Active())
 	return &Plan{elem: elemSize, c: c, transpose: fmt.Sprintf("shape %v by perm %v", shape, perm)}, nil
 }
 
@@ -98,7 +104,7 @@ func runTranspose(dst, src []byte, size, perm []int, elemSize, sliceElem int) er
 	if err != nil {
 		return err
 	}
-	c := transpose.Planned(size, perm, elemSize, bytes, engine.Active())
+	c := transpose.Planned(size, perm, elemSize, bytes, 0, engine.Active())
 	of := func() string { return fmt.Sprintf("shape %v by perm %v", size, perm) }
 	if err := shape.Lengths("Transpose", bytes/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src), of); err != nil {
 		return err

@@ -194,7 +194,7 @@ func TestTransposeErrors(t *testing.T) {
 	if handled, err := bs.Transpose(dst, src, make([]int, bs.MaxTransposeRank+1), make([]int, bs.MaxTransposeRank+1)); handled || err != nil {
 		t.Errorf("rank %d: handled %v, err %v; want not handled", bs.MaxTransposeRank+1, handled, err)
 	}
-	if _, err := bs.NewTransposePlan(make([]int, bs.MaxTransposeRank+1), make([]int, bs.MaxTransposeRank+1), 4); !errors.Is(err, bs.ErrRank) {
+	if _, err := bs.NewTransposePlan(make([]int, bs.MaxTransposeRank+1), make([]int, bs.MaxTransposeRank+1), 4, 0); !errors.Is(err, bs.ErrRank) {
 		t.Errorf("NewTransposePlan of rank %d: %v, want ErrRank", bs.MaxTransposeRank+1, err)
 	}
 }
@@ -272,7 +272,7 @@ func TestTransposeGeneralAllocs(t *testing.T) {
 	want := make([]float32, len(src))
 	ref.Transpose(want, src, shape, perm)
 	dst := make([]float32, len(src))
-	pl, err := bs.NewTransposePlan(shape, perm, 4)
+	pl, err := bs.NewTransposePlan(shape, perm, 4, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestPlansAfterGC(t *testing.T) {
 			n *= d
 		}
 		dst, src := make([]byte, n), make([]byte, n)
-		pl, err := bs.NewTransposePlan(c.shape, c.perm, c.elem)
+		pl, err := bs.NewTransposePlan(c.shape, c.perm, c.elem, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -382,5 +382,34 @@ func TestPlansAfterGC(t *testing.T) {
 				t.Errorf("%v by %v (%v): %s after a GC: %v allocations", c.shape, c.perm, pl, name, allocs)
 			}
 		}
+	}
+}
+
+// TestTransposeWorkers: a transpose plan's workers bounds its runs'
+// goroutines as Params.Workers does, and a negative one is ErrWorkers.
+func TestTransposeWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	shape, perm := []int{1024, 1024}, []int{1, 0} // 4 MiB of 4-byte words: two goroutines when automatic
+	src := make([]float32, 1024*1024)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	want := make([]float32, len(src))
+	ref.Transpose(want, src, shape, perm)
+	for workers, goroutines := range map[int]string{0: "2 goroutines", 1: "1 goroutine", 3: "3 goroutines"} {
+		pl, err := bs.NewTransposePlan(shape, perm, 4, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(pl.String(), "; "+goroutines+"; ") {
+			t.Errorf("workers %d: %v, want %s", workers, pl, goroutines)
+		}
+		got := make([]float32, len(src))
+		if err := bs.RunPlan(pl, got, src); err != nil || !slices.Equal(got, want) {
+			t.Errorf("workers %d: %v or a wrong output", workers, err)
+		}
+	}
+	if _, err := bs.NewTransposePlan(shape, perm, 4, -1); !errors.Is(err, bs.ErrWorkers) {
+		t.Errorf("workers -1: %v, want ErrWorkers", err)
 	}
 }

@@ -159,7 +159,7 @@ func BenchmarkTransposeCall(b *testing.B) {
 		src, dst := make([]byte, n), make([]byte, n)
 		callKinds(b, c.name, dst, src,
 			func() error { _, err := bs.TransposeBytes(dst, src, 1, c.shape, c.perm); return err },
-			func() (*bs.Plan, error) { return bs.NewTransposePlan(c.shape, c.perm, 1) })
+			func() (*bs.Plan, error) { return bs.NewTransposePlan(c.shape, c.perm, 1, 0) })
 	}
 }
 

@@ -207,7 +207,7 @@ func checkHugeOp(t *testing.T, op bs.Op, p bs.Params, es int) {
 
 func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 	what := func() string { return fmt.Sprintf("transpose %v by %v es=%d", size, perm, es) }
-	pl, perr := bs.NewTransposePlan(size, perm, es)
+	pl, perr := bs.NewTransposePlan(size, perm, es, 0)
 	n, cerr := transpose.Check(size, perm, es)
 	if (perr == nil) != (cerr == nil) {
 		t.Fatalf("%s: NewTransposePlan gave %v, transpose.Check %v", what(), perr, cerr)
@@ -227,8 +227,8 @@ func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 		return
 	}
 	for _, tier := range builtTiers() {
-		_ = transpose.General(size, perm, es, n, tier.Name, tier.Kernels)
-		_ = transpose.Plan(size, perm, es, n, tier)
+		_ = transpose.General(size, perm, es, n, 0, tier.Name, tier.Kernels)
+		_ = transpose.Plan(size, perm, es, n, 0, tier)
 	}
 	if n > maxRun {
 		ranWithTiny(t, what(), n, run, pl)

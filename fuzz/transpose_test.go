@@ -64,13 +64,13 @@ func FuzzTranspose(f *testing.F) {
 		}
 		ref.Transpose(want, elems, shape, perm)
 		if !bytes.Equal(dst, bytes.Join(want, nil)) {
-			pl, _ := bs.NewTransposePlan(shape, perm, size)
+			pl, _ := bs.NewTransposePlan(shape, perm, size, 0)
 			t.Fatalf("shape %v perm %v: %v differs from the naive transpose", shape, perm, pl)
 		}
 		if size != 4 {
 			return
 		}
-		pl, err := bs.NewTransposePlan(shape, perm, size)
+		pl, err := bs.NewTransposePlan(shape, perm, size, 0)
 		if err != nil {
 			t.Fatalf("shape %v perm %v: NewTransposePlan: %v", shape, perm, err)
 		}

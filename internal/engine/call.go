@@ -48,11 +48,11 @@ func (c *Aligned) Kernel() string { return c.Then.Kernel() }
 // that move it, in order, which Run makes on any tensors of its sizes. It
 // is immutable, so any number of goroutines may run it at once.
 type Prepared struct {
-	key       callKey // for Tier.Call's cache
-	op        shape.Op
-	bytes     int // of each tensor
-	requested int // Params.Workers
-	calls     []Call
+	key   callKey // for Tier.Call's cache
+	op    shape.Op
+	bytes int // of each tensor
+	want  int // goroutines, at most (Want)
+	calls []Call
 	// pieces are the indexes in calls where the parts a goroutine may
 	// take start, each about minWorkerBytes of work, for a call that may
 	// use several goroutines; nil for one that runs on the caller's.
@@ -64,10 +64,10 @@ type Prepared struct {
 // NewPrepared is a prepared call planned outside the engine, of a general
 // transpose (internal/transpose): calls that take dst as their space
 // tensor and src as their depth one, each bytes long; pieces as in
-// Prepared, which up to requested goroutines share (as Params.Workers
-// bounds them); plan says what Describe reports.
-func NewPrepared(bytes, requested int, calls []Call, pieces []int, tier string, plan fmt.Stringer) *Prepared {
-	return &Prepared{op: shape.DepthToSpace, bytes: bytes, requested: requested, calls: calls, pieces: pieces, tier: tier, plan: plan}
+// Prepared, which up to want goroutines share (Want); plan says what
+// Describe reports.
+func NewPrepared(bytes, want int, calls []Call, pieces []int, tier string, plan fmt.Stringer) *Prepared {
+	return &Prepared{op: shape.DepthToSpace, bytes: bytes, want: want, calls: calls, pieces: pieces, tier: tier, plan: plan}
 }
 
 // Bytes is the size of each tensor of the call.
@@ -78,7 +78,7 @@ func (c *Prepared) Bytes() int { return c.bytes }
 func (c *Prepared) Run(dst, src []byte) {
 	space, depth := sides(c.op, dst, src)
 	if c.pieces != nil {
-		if n := Workers(c.requested, c.bytes, len(c.pieces)); n > 1 {
+		if n := Workers(c.want, c.bytes, len(c.pieces)); n > 1 {
 			c.parallel(space, depth, n)
 			return
 		}
@@ -115,7 +115,7 @@ func (c *Prepared) parallel(space, depth []byte, n int) {
 func (c *Prepared) Describe() Route {
 	r := Route{Tier: c.tier, Plan: c.plan.String(), Workers: 1, Kernel: "nothing to move"}
 	if c.pieces != nil {
-		r.Workers = Workers(c.requested, c.bytes, len(c.pieces))
+		r.Workers = Workers(c.want, c.bytes, len(c.pieces))
 	}
 	if len(c.calls) > 0 {
 		r.Kernel = c.calls[0].Kernel()

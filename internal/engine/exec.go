@@ -166,11 +166,12 @@ func hash(op shape.Op, p *shape.Params, elem int) uint64 {
 // Prepare plans a validated call on bytes (g.Elem bytes an element).
 func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	n := g.Len() * g.Elem
-	c := &Prepared{op: g.Op, bytes: n, requested: g.Workers, tier: t.Name, plan: text("an empty tensor")}
+	want := Want(g.Workers, n, Shuffles)
+	c := &Prepared{op: g.Op, bytes: n, want: want, tier: t.Name, plan: text("an empty tensor")}
 	if n == 0 {
 		return c
 	}
-	stream, split := n >= streamMin(), Splits(g.Workers, n)
+	stream, split := n >= StreamFrom(Shuffles), Splits(want, n)
 	if !stream && !split {
 		if plan, calls := t.Kernels.OnePass(g); calls != nil {
 			c.calls, c.plan = calls, plan
@@ -260,7 +261,8 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 			k.Run(g.Op, p.kind, space[so:so+sn], depth[do:do+dn], a)
 		})
 	}
-	n := Workers(g.Workers, g.Len()*int(unsafe.Sizeof(*new(T))), total)
+	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))
+	n := Workers(Want(g.Workers, bytes, Shuffles), bytes, total)
 	var wg sync.WaitGroup
 	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
 	for i := 1; i < n; i++ {
@@ -285,83 +287,4 @@ func Bytes[T any](s []T) []byte {
 // Cast views b as elements of type U; len(b) is a multiple of U's size.
 func Cast[U any](b []byte) []U {
 	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))/unsafe.Sizeof(*new(U)))
-}
-
-// Automatic parallelism. A shuffle inside the caches is limited by cache
-// bandwidth that sibling cores may share, so extra goroutines only pay once
-// the tensors spill to memory: BenchmarkWorkers (bench/) on a 2-vCPU Zen 5
-// VM broke even at 16 MiB. Callers who know their machine has many cores
-// with private caches can set Params.Workers.
-//
-// An explicit Workers is a bound, not a count: no call uses more goroutines
-// than GOMAXPROCS, which could not run at once, or than one per
-// minWorkerBytes, the work that outweighs starting and joining a goroutine
-// (1 to 3 µs; 256 KiB take about 8 µs at in-cache copy speed).
-const (
-	parallelMin    = 16 << 20 // bytes per tensor below which one goroutine works alone
-	bytesPerWorker = 8 << 20
-)
-
-var minWorkerBytes = 256 << 10
-
-// MaxPieces bounds the pieces of a prepared call, and so its size: past
-// 1 GiB pieces grow beyond minWorkerBytes rather than in number, so that
-// planning a tensor of any size that fits in int takes bounded memory. No
-// call runs on more goroutines than pieces.
-const MaxPieces = 1 << 12
-
-// Splits reports whether a call of the given size may run on several
-// goroutines, with Params.Workers = requested (0: automatic), whatever
-// GOMAXPROCS is when it runs: its prepared call is then cut into pieces of
-// about minWorkerBytes, which its goroutines share. General transposes
-// (internal/transpose) decide so too.
-func Splits(requested, bytes int) bool {
-	return requested != 1 && bytes >= 2*minWorkerBytes && (requested > 1 || bytes >= parallelMin)
-}
-
-// streamMin is the tensor size from which kernels write around the caches:
-// an output this large would not be in cache for its next reader anyway,
-// and non-temporal stores save reading each line before writing it. The
-// CPU is asked on the first call rather than at start-up: its CPUID leaves
-// took 8.5 µs on a Zen 1 VM, where each traps to the hypervisor.
-var streamMin = func() int { return streamFrom(isa.LastLevelCache()) }
-
-// streamFrom is streamMin for a last-level cache of llc bytes (0: unknown):
-// a quarter of it, so that both tensors of a call fit in half the cache,
-// kept between 1 MiB, where Go's memmove starts streaming, and 8 MiB.
-// Streaming from below a few MiB would win a write-only loop but evict an
-// output its next reader would find in cache (BenchmarkStreaming: ordinary
-// stores ran at 0.6-0.67 of streaming ones from 2 MiB on a Zen 5).
-func streamFrom(llc int) int {
-	if llc == 0 {
-		return maxStreamMin
-	}
-	return min(max(llc/4, 1<<20), maxStreamMin)
-}
-
-// maxStreamMin is the largest streamMin the CPU can give.
-const maxStreamMin = 8 << 20
-
-// StreamMin is the size from which the operators' calls write with
-// non-temporal stores.
-func StreamMin() int { return streamMin() }
-
-// MinWorkerBytes is the least work worth a goroutine of its own.
-func MinWorkerBytes() int { return minWorkerBytes }
-
-// Workers is how many goroutines a call of the given size uses, with
-// Params.Workers = requested; each gets at least one of its pieces
-// (groups, for Execute).
-func Workers(requested, bytes, pieces int) int {
-	n := requested
-	if n == 0 {
-		if bytes < parallelMin {
-			return 1
-		}
-		n = bytes / bytesPerWorker
-	}
-	if n <= 1 { // before runtime.GOMAXPROCS, which takes a lock (15 ns here, on every call of a small tensor)
-		return 1
-	}
-	return max(1, min(n, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, pieces))
 }

@@ -6,9 +6,10 @@ import (
 )
 
 // TestAutomaticWorkers pins the worker counts: automatically, one goroutine
-// below parallelMin, so that Workers = 0 runs exactly the Workers = 1 path
-// on tensors that fit in cache, and never more goroutines than GOMAXPROCS,
-// one per bytesPerWorker, or groups; explicitly, the caps below.
+// below parallelMin (for a transpose, two from transposeParallelMin), so
+// that Workers = 0 runs exactly the Workers = 1 path on tensors that fit
+// in cache, and never more goroutines than GOMAXPROCS, one per
+// bytesPerWorker, or groups; explicitly, the caps below.
 func TestAutomaticWorkers(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	for _, c := range []struct{ bytes, groups, want int }{
@@ -20,8 +21,15 @@ func TestAutomaticWorkers(t *testing.T) {
 		{64 << 20, 1, 1},
 		{1 << 30, 3, min(procs, 3)},
 	} {
-		if got := Workers(0, c.bytes, c.groups); got != c.want {
-			t.Errorf("Workers(0, %d, %d) = %d, want %d", c.bytes, c.groups, got, c.want)
+		if got := Workers(Want(0, c.bytes, Shuffles), c.bytes, c.groups); got != c.want {
+			t.Errorf("Workers(Want(0, %d), %d) = %d, want %d", c.bytes, c.groups, got, c.want)
+		}
+	}
+	for _, c := range []struct{ bytes, want int }{
+		{transposeParallelMin - 1, 1}, {transposeParallelMin, 2}, {parallelMin - 1, 2}, {parallelMin, 2}, {64 << 20, 8},
+	} {
+		if got := Want(0, c.bytes, Transposes); got != c.want {
+			t.Errorf("Want(0, %d, Transposes) = %d, want %d", c.bytes, got, c.want)
 		}
 	}
 	// Explicit counts are bounds: never more than GOMAXPROCS, one goroutine

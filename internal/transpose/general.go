@@ -103,34 +103,36 @@ type nest struct {
 	m                       engine.Matrix // in words, if not runs
 }
 
-// General plans a transpose Check accepted, of rank at most MaxRank, with
-// the kernels k of the tier named tier (nil: the Go loops alone), as a
+// General plans a transpose Check accepted, of rank at most MaxRank, on
+// at most workers goroutines (0: automatic, as Params.Workers), with the
+// kernels k of the tier named tier (nil: the Go loops alone), as a
 // prepared call whose calls take dst as their space tensor and src as
 // their depth one: the kernels' call inside Repeats of the outer loops
 // it does not take, or its pieces for goroutines; two passes through a
 // buffer where the kernels take the words' innermost matrix only so; or
 // the Go loops, in words of the widest size (8, 4 or 2 bytes) that
 // divides the element where the tensors' addresses allow, else in bytes.
-func General(size, perm []int, elem, bytes int, tier string, k engine.Kernels) *engine.Prepared {
+func General(size, perm []int, elem, bytes, workers int, tier string, k engine.Kernels) *engine.Prepared {
+	want := engine.Want(workers, bytes, engine.Transposes)
 	if bytes == 0 {
 		return engine.NewPrepared(0, 1, nil, nil, tier, text("transpose: an empty tensor"))
 	}
-	f := newWordForm(size, perm, elem, widest(elem), k)
+	f := newWordForm(size, perm, elem, widest(elem), want, k)
 	switch {
 	case f.call != nil && f.pieces != nil:
 		at := make([]int, len(f.pieces))
 		for i := range at {
 			at[i] = i
 		}
-		return engine.NewPrepared(bytes, workers(bytes), f.pieces, at, tier, f.text())
+		return engine.NewPrepared(bytes, want, f.pieces, at, tier, f.text())
 	case f.call != nil:
 		return engine.NewPrepared(bytes, 1, []engine.Call{f.looped()}, nil, tier, f.text())
 	case k != nil && f.n > 1 && !f.runs:
-		if t := newTwoPass(size, perm, elem, bytes, k); t != nil {
+		if t := newTwoPass(size, perm, elem, bytes, want, k); t != nil {
 			return engine.NewPrepared(bytes, 1, []engine.Call{t}, nil, tier, t)
 		}
 	}
-	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, nil)}
+	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, 1, nil)}
 	return engine.NewPrepared(bytes, 1, []engine.Call{g}, nil, tier, f.text())
 }
 
@@ -146,8 +148,9 @@ func widest(elem int) int {
 }
 
 // newWordForm is the canonical form of the transpose moving words of word
-// bytes: the input gains a last dim of elem/word words, which stays last.
-func newWordForm(size, perm []int, elem, word int, k engine.Kernels) wordForm {
+// bytes, on at most want goroutines: the input gains a last dim of
+// elem/word words, which stays last.
+func newWordForm(size, perm []int, elem, word, want int, k engine.Kernels) wordForm {
 	var s, p [maxRank]int
 	n := copy(s[:], size)
 	copy(p[:], perm)
@@ -161,21 +164,13 @@ func newWordForm(size, perm []int, elem, word int, k engine.Kernels) wordForm {
 		return f
 	}
 	f.nest, _ = nestOf(f.strided())
-	f.plan(k)
+	if k != nil {
+		f.call, f.fold = f.kernelCall(k, 0, 0)
+		if f.call != nil && f.fold == f.outer && engine.Splits(want, f.size) {
+			f.pieces = f.split(k)
+		}
+	}
 	return f
-}
-
-// plan gives a form's nest the call of the tier's kernels k, if they
-// have one, cut into pieces for goroutines where the tensor may be split
-// and the call takes every outer loop.
-func (f *wordForm) plan(k engine.Kernels) {
-	if k == nil {
-		return
-	}
-	f.call, f.fold = f.kernelCall(k, 0, 0)
-	if n := f.bytes(); f.call != nil && f.fold == f.outer && engine.Splits(workers(n), n) {
-		f.pieces = f.split(k)
-	}
 }
 
 // bytes is the size of the tensors.
@@ -202,33 +197,6 @@ func (f *wordForm) split(k engine.Kernels) []engine.Call {
 	}
 	return pieces
 }
-
-// workers is the goroutines a transpose of the given size asks for, as
-// Params.Workers would: two from 2 MiB, and from 16 MiB one per 8 MiB, as
-// the operators ask. Transposes outside the caches run at a fraction of
-// copy()'s speed on one core, so they split from a lower size than the
-// operators (16 MiB): on a Zen 5 (2 vCPUs), NCHW to NHWC of 1x64x270x480
-// bytes (8 MiB) moved at 0.25 of copy() on one goroutine, 1.12 on two; a
-// 1024x1024 matrix of 4-byte words at 0.49 and 0.77; below 2 MiB two
-// lost (1x64x56x56 of 4-byte words, 0.8 MB: 0.67 against 0.46).
-func workers(bytes int) int {
-	switch {
-	case bytes < 2<<20:
-		return 1
-	case bytes < 16<<20:
-		return 2
-	}
-	return bytes / (8 << 20)
-}
-
-// streamFrom is the size from which a transpose writes with non-temporal
-// stores, where its kernels have them: twice the operators' (a quarter of
-// the last-level cache, at most 8 MiB), where its two tensors fill the
-// cache. On a Zen 5 (32 MiB of L3), a 1024x1024 matrix of 8-byte words
-// (8 MiB) moved at 1.13 of copy() with ordinary stores, 0.93 with
-// streaming ones; NCHW to NHWC of 1x64x270x480 of 4-byte words (33 MB)
-// at 0.65 and 0.87.
-func streamFrom() int { return 2 * engine.StreamMin() }
 
 // kernelCall is the call of the tier's kernels for the innermost work of
 // f and as many of its innermost outer loops as the kernels take, and
@@ -257,7 +225,7 @@ func (f *wordForm) kernelCall(k engine.Kernels, from, n int) (engine.Call, int) 
 	}
 	m := f.m
 	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
-	m.Streaming = f.bytes() >= streamFrom()
+	m.Streaming = f.bytes() >= engine.StreamFrom(engine.Transposes)
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
 	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
 	dstOff, srcOff := from*m.DstRow, from*w
@@ -482,25 +450,27 @@ func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
 	}
 }
 
-// Plan plans a transpose Check accepted on tier t: a block shuffle
-// (MatchShuffle) as its op's prepared call, any other by General. It is
-// where a transpose's route is chosen.
-func Plan(size, perm []int, elem, bytes int, t *engine.Tier) *engine.Prepared {
+// Plan plans a transpose Check accepted on tier t, on at most workers
+// goroutines (0: automatic): a block shuffle (MatchShuffle) as its op's
+// prepared call, any other by General. It is where a transpose's route
+// is chosen.
+func Plan(size, perm []int, elem, bytes, workers int, t *engine.Tier) *engine.Prepared {
 	if op, p, ok := MatchShuffle(size, perm); ok {
+		p.Workers = workers
 		if g, err := shape.Check(op, p, elem); err == nil { // it is: the match moves the same bytes
 			return t.Prepare(&g)
 		}
 	}
-	return General(size, perm, elem, bytes, t.Name, t.Kernels)
+	return General(size, perm, elem, bytes, workers, t.Name, t.Kernels)
 }
 
 // plans caches the plans Planned makes.
 var plans memo.Cache[planKey, *engine.Prepared]
 
 type planKey struct {
-	t          *engine.Tier
-	elem, rank int
-	size, perm [MaxRank]int
+	t                   *engine.Tier
+	elem, rank, workers int
+	size, perm          [MaxRank]int
 }
 
 // Planned returns Plan's prepared call of a transpose Check accepted, from
@@ -508,11 +478,11 @@ type planKey struct {
 // evicts its oldest), so that repeated calls of a shape match and plan it
 // once and allocate nothing. (Matching alone cost 300 to 800 ns a call on
 // a Zen 5, more than moving a tensor of 20 KB.)
-func Planned(size, perm []int, elem, bytes int, t *engine.Tier) *engine.Prepared {
-	key := planKey{t: t, elem: elem, rank: len(size)}
+func Planned(size, perm []int, elem, bytes, workers int, t *engine.Tier) *engine.Prepared {
+	key := planKey{t: t, elem: elem, rank: len(size), workers: workers}
 	copy(key.size[:], size)
 	copy(key.perm[:], perm)
-	h := uint64(elem)
+	h := uint64(elem) ^ uint64(workers)<<52
 	for i := range size {
 		h = (h^uint64(size[i])^uint64(perm[i])<<40)*0x100000001b3 + uint64(i)
 	}
@@ -521,7 +491,7 @@ func Planned(size, perm []int, elem, bytes int, t *engine.Tier) *engine.Prepared
 	if c, ok := plans.Get(h, key); ok {
 		return c
 	}
-	c := Plan(size, perm, elem, bytes, t)
+	c := Plan(size, perm, elem, bytes, workers, t)
 	plans.Put(h, key, c)
 	return c
 }

@@ -68,7 +68,7 @@ func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *r
 		if err != nil {
 			t.Fatalf("shape %v perm %v elem %d: %v", size, perm, elem, err)
 		}
-		g := General(size, perm, elem, n, name, k)
+		g := General(size, perm, elem, n, 0, name, k)
 		off := 8 + i%2
 		buf := random.Bytes(rng, n+16)
 		src := random.Bytes(rng, n+16)[off : off+n]

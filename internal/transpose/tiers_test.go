@@ -55,7 +55,7 @@ func TestGeneralParallel(t *testing.T) {
 		ref.Transpose(want, src, c.size, c.perm)
 		for _, tier := range verify.Tiers() {
 			clear(got)
-			g := transpose.General(c.size, c.perm, 4, 4*n, tier.Name, engine.Lookup(tier.Name).Kernels)
+			g := transpose.General(c.size, c.perm, 4, 4*n, 0, tier.Name, engine.Lookup(tier.Name).Kernels)
 			g.Run(engine.Bytes(got), engine.Bytes(src))
 			r := g.Describe()
 			if !slices.Equal(got, want) {
@@ -94,7 +94,7 @@ func TestTwoPassChunks(t *testing.T) {
 					if err != nil {
 						continue
 					}
-					if transpose.TwoPass(transpose.General(size, perm, elem, n, tier.Name, k)) {
+					if transpose.TwoPass(transpose.General(size, perm, elem, n, 0, tier.Name, k)) {
 						return size, perm, elem
 					}
 				}

@@ -25,6 +25,7 @@ import (
 // are strided transposes (nestOf) whose offsets step with the chunk.
 type twoPass struct {
 	bytes, buf int // of the tensors, and of the largest chunk
+	want       int // goroutines, at most
 	// passes of a chunk of cut's whole range, and of its last, shorter
 	// range (c 0: none).
 	whole, last passes
@@ -56,13 +57,14 @@ const maxChunk = 4 << 20
 // chunkBytes on, whose passes the kernels move: a chunk of fewer rows may
 // give a pass a matrix too narrow for them (the second pass's columns
 // merge the dims that follow each other in the buffer and in dst).
-func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels) *twoPass {
+func newTwoPass(size, perm []int, elem, bytes, want int, k engine.Kernels) *twoPass {
 	c := canon(size, perm)
 	if c.n < 2 {
 		return nil
 	}
 	for budget := chunkBytes; ; budget *= 2 {
 		if t := chunked(&c, elem, bytes, budget, k); t != nil {
+			t.want = want
 			return t
 		}
 		if budget >= bytes || budget >= maxChunk {
@@ -205,7 +207,7 @@ func (t *twoPass) Run(dst, src []byte) {
 	for _, l := range t.loops {
 		chunks *= l.n
 	}
-	if n := engine.Workers(workers(t.bytes), t.bytes, chunks); n > 1 {
+	if n := engine.Workers(t.want, t.bytes, chunks); n > 1 {
 		t.parallel(dst, src, n, chunks)
 		return
 	}

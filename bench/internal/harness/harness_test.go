@@ -104,7 +104,7 @@ func TestParseShape(t *testing.T) {
 func TestTransposesArePlansAsUsersGetThem(t *testing.T) {
 	active := dispatch.Active()
 	for _, c := range TransposeCases(Transposes, Widths) {
-		pl, err := bs.NewTransposePlan(c.Shape, c.Perm, c.Width)
+		pl, err := bs.NewTransposePlan(c.Shape, c.Perm, c.Width, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

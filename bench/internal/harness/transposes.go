@@ -106,14 +106,14 @@ func NewTransposeBuffers(c TransposeCase) *TransposeBuffers {
 // Describe says how the given tier moves the case, as Plan.String says
 // it for blockshuffle.NewTransposePlan with that tier in use.
 func (b *TransposeBuffers) Describe(t dispatch.Tier) string {
-	return transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), engine.Lookup(t.String())).Describe().String()
+	return transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), 0, engine.Lookup(t.String())).Describe().String()
 }
 
 // Tier returns a function that performs the case once with the given
 // tier's kernels, as blockshuffle.TransposeBytes would with that tier in
 // use: a block shuffle as its op, any other transpose by its plan.
 func (b *TransposeBuffers) Tier(t dispatch.Tier) func() {
-	c := transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), engine.Lookup(t.String()))
+	c := transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), 0, engine.Lookup(t.String()))
 	return func() { c.Run(b.dst, b.src) }
 }
 
