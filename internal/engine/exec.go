@@ -117,8 +117,8 @@ func (t *Tier) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) er
 func (t *Tier) Call(op shape.Op, p shape.Params, elemSize, sliceElem int, dst, src []byte) error {
 	h := hash(op, &p, elemSize)
 	c := t.lookup(h, op, &p, elemSize)
-	if c == nil || len(dst) != c.bytes || len(src) != c.bytes || shape.Overlap(dst, src) {
-		g, err := shape.Validate(op, p, elemSize/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src))
+	if overlap := shape.Overlap(dst, src); c == nil || len(dst) != c.bytes || len(src) != c.bytes || overlap {
+		g, err := shape.Validate(op, p, elemSize/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, overlap)
 		if err != nil {
 			return err
 		}

@@ -7,8 +7,8 @@ import "sync"
 
 // MaxEntries bounds a cache: when it is full, putting a new key evicts the
 // oldest one of its shard. A prepared call is a few hundred bytes, more
-// for a large tensor cut into pieces for goroutines (about 40 bytes per
-// 256 KiB of tensor).
+// for a large tensor cut into pieces for goroutines (about 130 bytes per
+// piece of 256 KiB, at most engine.MaxPieces of them), whatever its dims.
 const MaxEntries = 1024
 
 const shards = 16
