@@ -7,37 +7,26 @@ package engine
 // listed one per iteration made NCHW with H = W = 1 and N = 2^20 allocate
 // 308 MiB and take 1.1 s to plan.)
 
-// Repeat makes its Calls N times, the i-th time on the space and depth
+// Repeat makes its Call N times, the i-th time on the space and depth
 // tensors from byte Space + i*SpaceStep and Depth + i*DepthStep on. The
-// calls were checked against spans of those shifted tensors, and
-// slicing them checks every iteration's start.
+// call was checked against spans of those shifted tensors, and slicing
+// them checks every iteration's start.
 type Repeat struct {
 	N                    int
 	Space, Depth         int
 	SpaceStep, DepthStep int
-	Calls                []Call
+	Call                 Call
 }
 
 func (r *Repeat) Run(space, depth []byte) {
 	s, d := r.Space, r.Depth
-	if len(r.Calls) == 1 { // the common case, without the inner loop: 8% of a call of 64 images of 16 bytes
-		c := r.Calls[0]
-		for range r.N {
-			c.Run(space[s:], depth[d:])
-			s, d = s+r.SpaceStep, d+r.DepthStep
-		}
-		return
-	}
 	for range r.N {
-		sp, dp := space[s:], depth[d:]
-		for _, c := range r.Calls {
-			c.Run(sp, dp)
-		}
+		r.Call.Run(space[s:], depth[d:])
 		s, d = s+r.SpaceStep, d+r.DepthStep
 	}
 }
 
-func (r *Repeat) Kernel() string { return r.Calls[0].Kernel() }
+func (r *Repeat) Kernel() string { return r.Call.Kernel() }
 
 // emitter writes the calls of ranges of a plan's groups, as few as the
 // loops allow: the groups of one iteration of outer loop k number
@@ -105,7 +94,7 @@ func (e *emitter) level(k, lo, hi, so, do int) []Call {
 		}
 		s, d := at(i0)
 		out = append(out, &Repeat{N: i1 - i0, Space: s * e.w, Depth: d * e.w,
-			SpaceStep: l.space * e.w, DepthStep: l.depth * e.w, Calls: e.whole[k]})
+			SpaceStep: l.space * e.w, DepthStep: l.depth * e.w, Call: one(e.whole[k])})
 	}
 	if r1 > 0 { // the start of a partial iteration
 		s, d := at(i1)
@@ -136,7 +125,15 @@ func (e *emitter) shift(calls []Call, so, do int) []Call {
 	if so == 0 && do == 0 {
 		return calls
 	}
-	return []Call{&Repeat{N: 1, Space: so * e.w, Depth: do * e.w, Calls: calls}}
+	return []Call{&Repeat{N: 1, Space: so * e.w, Depth: do * e.w, Call: one(calls)}}
+}
+
+// one is calls as one call.
+func one(calls []Call) Call {
+	if len(calls) == 1 {
+		return calls[0]
+	}
+	return Calls(calls)
 }
 
 // kernelCalls is how many kernel calls move groups [lo, hi) of a plan

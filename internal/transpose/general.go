@@ -324,7 +324,7 @@ func nestOf(dims []dim) (l nest, ok bool) {
 func (f *wordForm) looped() engine.Call {
 	c, w := f.call, f.word
 	for i := f.outer - f.fold - 1; i >= 0; i-- {
-		c = &engine.Repeat{N: f.count[i], SpaceStep: f.dstStep[i] * w, DepthStep: f.srcStep[i] * w, Calls: []engine.Call{c}}
+		c = &engine.Repeat{N: f.count[i], SpaceStep: f.dstStep[i] * w, DepthStep: f.srcStep[i] * w, Call: c}
 	}
 	return c
 }
