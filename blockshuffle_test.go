@@ -25,6 +25,9 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
+// api is the package's byte-level functions as verify's Runner.
+var api = verify.Bytes(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
+
 // TestTiersMatchReference runs every tier this machine can run over the
 // edge cases and random shapes, at every width, against the naive
 // reference: as calls run, and with every call taking the streaming paths
@@ -98,7 +101,7 @@ func checkKind[T bs.Element](t *testing.T, all []cases.Case, rng *rand.Rand) {
 		if c.Op == shape.SpaceToDepth {
 			f = bs.SpaceToDepth[T]
 		}
-		if err := f(got, src, verify.Public(c)); err != nil {
+		if err := f(got, src, verify.Public[bs.Params](c)); err != nil {
 			t.Fatalf("%T %v: %v", *new(T), c, err)
 		}
 		if !bytes.Equal(bitsOf(got), bitsOf(want)) {
@@ -128,14 +131,14 @@ func TestInverse(t *testing.T) {
 			x[i] = rng.Uint64()
 		}
 		space, back := make([]uint64, len(x)), make([]uint64, len(x))
-		if err := bs.DepthToSpace(space, x, verify.Public(c)); err != nil {
+		if err := bs.DepthToSpace(space, x, verify.Public[bs.Params](c)); err != nil {
 			t.Fatal(err)
 		}
-		out, err := verify.Public(c).DepthToSpaceDims()
+		out, err := verify.Public[bs.Params](c).DepthToSpaceDims()
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := verify.Public(c)
+		q := verify.Public[bs.Params](c)
 		q.N, q.C, q.H, q.W = out.N, out.C, out.H, out.W
 		if err := bs.SpaceToDepth(back, space, q); err != nil {
 			t.Fatal(err)
@@ -187,11 +190,11 @@ func TestWorkersRace(t *testing.T) {
 		src := random.Bytes(rng, c.Len()*4)
 		for _, w := range []int{2, 3, 7, 64} {
 			c.P.Workers = w
-			route, err := bs.Describe(bs.Op(c.Op), verify.Public(c), 4)
+			route, err := bs.Describe(bs.Op(c.Op), verify.Public[bs.Params](c), 4)
 			if err != nil || !strings.Contains(route, "goroutines;") {
 				t.Fatalf("%v workers=%d: %s, %v: not split", c, w, route, err)
 			}
-			verify.Check(t, fmt.Sprintf("workers=%d", w), verify.API, c, 4, make([]byte, len(src)), src)
+			verify.Check(t, fmt.Sprintf("workers=%d", w), api, c, 4, make([]byte, len(src)), src)
 		}
 	}
 }
@@ -208,10 +211,10 @@ func TestNoAllocations(t *testing.T) {
 		}
 		for _, workers := range []int{0, 1} {
 			c.P.Workers = workers
-			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, verify.Public(c)) }); n != 0 {
+			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, verify.Public[bs.Params](c)) }); n != 0 {
 				t.Errorf("%v workers=%d: typed API allocates %v times per call", c, workers, n)
 			}
-			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, verify.Public(c)) }); n != 0 {
+			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, verify.Public[bs.Params](c)) }); n != 0 {
 				t.Errorf("%v workers=%d: byte API allocates %v times per call", c, workers, n)
 			}
 		}

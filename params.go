@@ -1,6 +1,9 @@
 package blockshuffle
 
-import "github.com/blockshuffle/blockshuffle/internal/shape"
+import (
+	"github.com/blockshuffle/blockshuffle/internal/public"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
 
 // Params describes one call of DepthToSpace or SpaceToDepth: the dims of
 // its input tensor, the block size, the order, the layout of both tensors
@@ -49,16 +52,7 @@ func (p Params) outputDims(op shape.Op) (Dims, error) {
 }
 
 // internal is p as the packages under internal/ take it.
-func (p Params) internal() shape.Params {
-	return shape.Params{N: p.N, C: p.C, H: p.H, W: p.W, BlockSize: p.BlockSize,
-		Order: shape.Order(p.Order), Layout: shape.Layout(p.Layout), Workers: p.Workers}
-}
-
-// public is p as this package's API gives it.
-func public(p shape.Params) Params {
-	return Params{N: p.N, C: p.C, H: p.H, W: p.W, BlockSize: p.BlockSize,
-		Order: Order(p.Order), Layout: Layout(p.Layout), Workers: p.Workers}
-}
+func (p Params) internal() shape.Params { return public.Internal(p) }
 
 // Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.
 type Dims struct {

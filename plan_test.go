@@ -22,7 +22,7 @@ import (
 
 // planRunner makes each call with a Plan made for it.
 func planRunner(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
-	pl, err := bs.NewPlan(bs.Op(op), public.Params(p), elemSize)
+	pl, err := bs.NewPlan(bs.Op(op), public.Params[bs.Params](p), elemSize)
 	if err != nil {
 		return err
 	}
@@ -37,11 +37,11 @@ func TestPlanMatchesReference(t *testing.T) {
 	all := append(cases.Edge(), cases.Random(rng, 200, 1<<14)...)
 	verify.Compare(t, "plan", planRunner, all, cases.Widths, rng)
 	for _, c := range all[:50] {
-		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public(c), 4)
+		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public[bs.Params](c), 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d, _ := bs.Describe(bs.Op(c.Op), verify.Public(c), 4); pl.String() != d {
+		if d, _ := bs.Describe(bs.Op(c.Op), verify.Public[bs.Params](c), 4); pl.String() != d {
 			t.Errorf("%v: String %q, Describe %q", c, pl, d)
 		}
 	}
@@ -56,7 +56,7 @@ func TestRunPlan(t *testing.T) {
 		if err := ref.Run(c.Op, want, src, c.P); err != nil {
 			t.Fatal(err)
 		}
-		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public(c), 4)
+		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public[bs.Params](c), 4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestRunPlan(t *testing.T) {
 			t.Fatalf("%v: RunPlan: %v, or a wrong output", c, err)
 		}
 		// A plan of 2-byte elements on uint16.
-		pl2, _ := bs.NewPlan(bs.Op(c.Op), verify.Public(c), 2)
+		pl2, _ := bs.NewPlan(bs.Op(c.Op), verify.Public[bs.Params](c), 2)
 		s16, w16, g16 := bitsAs[uint16](bitsOf(src))[:c.Len()], make([]uint16, c.Len()), make([]uint16, c.Len())
 		_ = ref.Run(c.Op, w16, s16, c.P)
 		if err := bs.RunPlan(pl2, g16, s16); err != nil || !bytes.Equal(bitsOf(g16), bitsOf(w16)) {
@@ -167,7 +167,7 @@ func TestPlanConcurrent(t *testing.T) {
 func TestPlanNoAllocations(t *testing.T) {
 	for _, c := range cases.All(1, 3, 13, 13, 2) {
 		for _, workers := range []int{0, 1, 4} {
-			p := verify.Public(c)
+			p := verify.Public[bs.Params](c)
 			p.Workers = workers
 			pl, err := bs.NewPlan(bs.Op(c.Op), p, 4)
 			if err != nil {

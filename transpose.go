@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
@@ -30,7 +31,7 @@ import (
 // counts) does not match. p.Workers is 0.
 func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
 	o, sp, ok := transpose.Match(shape, perm)
-	return Op(o), public(sp), ok
+	return Op(o), public.Params[Params](sp), ok
 }
 
 // MaxTransposeRank is the highest rank Transpose, TransposeBytes and
@@ -129,5 +130,5 @@ func runTranspose(dst, src []byte, size, perm []int, elemSize, sliceElem int) er
 // p.DepthToSpaceDims() or p.SpaceToDepthDims().
 func ONNXParams(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
 	p, err := shape.ONNX(op.internal(), dims, blocksize, mode)
-	return public(p), err
+	return public.Params[Params](p), err
 }

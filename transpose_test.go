@@ -2,6 +2,7 @@ package blockshuffle_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -62,18 +63,20 @@ func TestInternalTypes(t *testing.T) {
 		{reflect.TypeFor[bs.Params](), reflect.TypeFor[shape.Params]()},
 		{reflect.TypeFor[bs.Dims](), reflect.TypeFor[shape.Dims]()},
 	} {
-		var names [2][]string
+		// internal/public converts a value of one to the other in place:
+		// the same fields, of the same kinds, at the same offsets.
+		var fields [2][]string
 		for i, typ := range types {
 			for f := range typ.Fields() {
-				names[i] = append(names[i], f.Name)
+				fields[i] = append(fields[i], fmt.Sprintf("%s %v at %d", f.Name, f.Type.Kind(), f.Offset))
 			}
 		}
-		if !slices.Equal(names[0], names[1]) {
-			t.Errorf("%v has fields %v, %v has %v", types[0], names[0], types[1], names[1])
+		if !slices.Equal(fields[0], fields[1]) || types[0].Size() != types[1].Size() {
+			t.Errorf("%v has fields %v, %v has %v", types[0], fields[0], types[1], fields[1])
 		}
 	}
 	p := bs.Params{N: 1, C: 2, H: 3, W: 4, BlockSize: 5, Order: bs.CRD, Layout: bs.NHWC, Workers: 6}
-	if q := public.Params(public.Internal(p)); q != p {
+	if q := public.Params[bs.Params](public.Internal(p)); q != p {
 		t.Errorf("%+v converts to %+v and back", p, q)
 	}
 	if bs.OpSpaceToDepth.String() != "SpaceToDepth" || bs.Op(7).String() != "Op(7)" {

@@ -74,8 +74,8 @@ func Available() []Tier {
 }
 
 // EnvVar is the environment variable that chooses another tier than the
-// best available one, read once at init.
-const EnvVar = "BLOCKSHUFFLE_TIER"
+// best available one, read once at init: BLOCKSHUFFLE_TIER.
+const EnvVar = isa.EnvVar
 
 var (
 	active Tier

@@ -96,7 +96,7 @@ func fill(seed []byte, n int) []byte {
 // the streaming paths large tensors take (non-temporal kernels).
 func compare(t *testing.T, c cases.Case, es int, seed []byte) {
 	src := fill(seed, c.Len()*es)
-	paths := append(verify.Tiers(), verify.Tier{Name: "api", Run: verify.API}, verify.Tier{Name: "generic", Run: verify.Generic})
+	paths := append(verify.Tiers(), verify.Tier{Name: "api", Run: apiBytes}, verify.Tier{Name: "generic", Run: genericBytes})
 	for _, path := range paths {
 		verify.Check(t, path.Name, path.Run, c, es, make([]byte, len(src)), src)
 	}
@@ -192,7 +192,7 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	case "bytes":
-		return verify.API(op, dst, src, es, public.Internal(p))
+		return apiBytes(op, dst, src, es, public.Internal(p))
 	case "generic":
 		f := generic.SpaceToDepth[float32]
 		if d2s {
@@ -200,8 +200,15 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	}
-	return verify.Generic(op, dst, src, es, public.Internal(p))
+	return genericBytes(op, dst, src, es, public.Internal(p))
 }
+
+// apiBytes and genericBytes are the byte-level functions of package
+// blockshuffle and of package generic, as verify's Runners.
+var (
+	apiBytes     = verify.Bytes(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
+	genericBytes = verify.Bytes(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
+)
 
 // floats views b, whose length is a multiple of 4, as float32s.
 func floats(b []byte) []float32 {

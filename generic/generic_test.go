@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
@@ -17,11 +18,14 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
+// genericBytes is the package's byte-level functions as verify's Runner.
+var genericBytes = verify.Bytes(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
+
 // TestBytesMatchReference compares the byte-level path with the naive
 // reference on every edge case and many random ones, at every width.
 func TestBytesMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	verify.Compare(t, "generic", verify.Generic, append(cases.Edge(), cases.Random(rng, 400, 1<<14)...), cases.Widths, rng)
+	verify.Compare(t, "generic", genericBytes, append(cases.Edge(), cases.Random(rng, 400, 1<<14)...), cases.Widths, rng)
 }
 
 // TestMisalignedBytes runs the byte path on slices that start at every
@@ -35,7 +39,7 @@ func TestMisalignedBytes(t *testing.T) {
 				n := c.Len() * es
 				src := random.Bytes(rng, n+off)[off:]
 				dst := make([]byte, n+off)[off:]
-				verify.Check(t, fmt.Sprintf("offset %d", off), verify.Generic, c, es, dst, src)
+				verify.Check(t, fmt.Sprintf("offset %d", off), genericBytes, c, es, dst, src)
 			}
 		}
 	}
@@ -57,7 +61,7 @@ func TestStrings(t *testing.T) {
 		if c.Op == shape.SpaceToDepth {
 			f = generic.SpaceToDepth[string]
 		}
-		if err := f(got, src, verify.Public(c)); err != nil {
+		if err := f(got, src, verify.Public[bs.Params](c)); err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
 		for i := range got {
@@ -87,7 +91,7 @@ func TestWorkers(t *testing.T) {
 			if engine.Lookup(isa.Generic).Describe(&g).Workers > 1 {
 				split++
 			}
-			verify.Check(t, fmt.Sprintf("workers=%d", w), verify.Generic, c, 4, make([]byte, len(src)), src)
+			verify.Check(t, fmt.Sprintf("workers=%d", w), genericBytes, c, 4, make([]byte, len(src)), src)
 		}
 	}
 	if split == 0 {

@@ -70,6 +70,10 @@ func (i ISA) Supported() bool {
 // Generic is the pure-Go tier (internal/loops), which every build has.
 const Generic = "generic"
 
+// EnvVar is the environment variable that asks for another tier than the
+// best one (dispatch.EnvVar).
+const EnvVar = "BLOCKSHUFFLE_TIER"
+
 // All lists the tiers from the most portable to the most specialized:
 // dispatch picks the last one this machine supports.
 var All = []ISA{

@@ -9,11 +9,9 @@ import (
 	"os"
 	"testing"
 
-	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/dispatch"
-	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
@@ -70,8 +68,9 @@ func firstDiff(a, b []byte) int {
 	return len(a)
 }
 
-// Public is c's parameters as package blockshuffle's API takes them.
-func Public(c cases.Case) bs.Params { return public.Params(c.P) }
+// Public is c's parameters as an API whose Params P is takes them
+// (blockshuffle.Params).
+func Public[P any](c cases.Case) P { return public.Params[P](c.P) }
 
 // Tier is a kernel tier this machine runs, as a Runner.
 type Tier struct {
@@ -79,43 +78,41 @@ type Tier struct {
 	Run  Runner
 }
 
-// Tiers are the tiers this machine runs; with -short, as under emulation,
-// only the one in use.
+// Tiers are the tiers this machine runs, as package dispatch finds them
+// (which a test imports, so that the tiers register and one is chosen);
+// with -short, as under emulation, only the one in use.
 func Tiers() []Tier {
 	// dispatch reads the variable at init, which go test's cache cannot
 	// see: reading it again here makes cached results depend on it.
-	os.Getenv(dispatch.EnvVar)
-	tiers := dispatch.Available()
-	if testing.Short() {
-		tiers = []dispatch.Tier{dispatch.Active()}
+	os.Getenv(isa.EnvVar)
+	active := engine.Active()
+	if active == nil {
+		panic("verify: no tier is in use: the test must import package dispatch")
 	}
 	var out []Tier
-	for _, t := range tiers {
-		out = append(out, Tier{t.String(), engine.Lookup(t.String()).Do})
+	for _, i := range isa.All {
+		if t := engine.Lookup(i.Tier); t != nil && i.Supported() && (!testing.Short() || t == active) {
+			out = append(out, Tier{t.Name, t.Do})
+		}
 	}
 	return out
 }
 
-// API and Generic are the byte-level functions of package blockshuffle and
-// of package generic, as Runners.
-var (
-	API     Runner = bytesOf(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
-	Generic Runner = bytesOf(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
-)
-
-func bytesOf(d2s, s2d func(dst, src []byte, es int, p bs.Params) error) Runner {
+// Bytes is an API's byte-level DepthToSpace and SpaceToDepth, whose Params
+// P is (blockshuffle's, or package generic's), as a Runner.
+func Bytes[P any](d2s, s2d func(dst, src []byte, es int, p P) error) Runner {
 	return func(op shape.Op, dst, src []byte, es int, p shape.Params) error {
 		if op == shape.SpaceToDepth {
-			return s2d(dst, src, es, public.Params(p))
+			return s2d(dst, src, es, public.Params[P](p))
 		}
-		return d2s(dst, src, es, public.Params(p))
+		return d2s(dst, src, es, public.Params[P](p))
 	}
 }
 
 // sentinels are the errors every error of the module wraps one of.
 var sentinels = []error{
-	bs.ErrBlockSize, bs.ErrNegativeDim, bs.ErrNotDivisible, bs.ErrOverflow, bs.ErrLength,
-	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank, bs.ErrPerm,
+	shape.ErrBlockSize, shape.ErrNegativeDim, shape.ErrNotDivisible, shape.ErrOverflow, shape.ErrLength,
+	shape.ErrOverlap, shape.ErrOrder, shape.ErrLayout, shape.ErrElemSize, shape.ErrWorkers, shape.ErrOp, shape.ErrRank, shape.ErrPerm,
 }
 
 // Wrapped counts the sentinels err wraps: every error wraps exactly one.
