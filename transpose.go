@@ -87,26 +87,26 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 // as Transpose does, 1 keeps every run on the caller's goroutine; the run
 // decides how many with the GOMAXPROCS of that moment.
 func NewTransposePlan(shape, perm []int, elemSize, workers int) (*Plan, error) {
-	bytes, err := transpose.Check(shape, perm, elemSize)
+	bytes, err := transpose.Check(shape, perm, elemSize, workers)
 	if err != nil {
 		return nil, err
 	}
-	if workers < 0 {
-		return nil, fmt.Errorf("blockshuffle: Transpose of shape %v by perm %v: Workers = %d: %w", shape, perm, workers, ErrWorkers)
-	}
 	c := transpose.Planned(shape, perm, elemSize, bytes, workers, engine.Active())
-	return &Plan{elem: elemSize, c: c, transpose: fmt.Sprintf("shape %v by perm %v", shape, perm)}, nil
+	return &Plan{elem: elemSize, c: c, transpose: transposeOf(shape, perm)}, nil
 }
+
+// transposeOf names a transpose's shape and perm in an error.
+func transposeOf(shape, perm []int) string { return fmt.Sprintf("shape %v by perm %v", shape, perm) }
 
 // runTranspose checks a transpose and its slices, whose lengths count
 // elements of sliceElem bytes, and runs its plan.
 func runTranspose(dst, src []byte, size, perm []int, elemSize, sliceElem int) error {
-	bytes, err := transpose.Check(size, perm, elemSize)
+	bytes, err := transpose.Check(size, perm, elemSize, 0)
 	if err != nil {
 		return err
 	}
 	c := transpose.Planned(size, perm, elemSize, bytes, 0, engine.Active())
-	of := func() string { return fmt.Sprintf("shape %v by perm %v", size, perm) }
+	of := func() string { return transposeOf(size, perm) }
 	if err := shape.Lengths("Transpose", bytes/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src), of); err != nil {
 		return err
 	}

@@ -208,7 +208,7 @@ func checkHugeOp(t *testing.T, op bs.Op, p bs.Params, es int) {
 func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 	what := func() string { return fmt.Sprintf("transpose %v by %v es=%d", size, perm, es) }
 	pl, perr := bs.NewTransposePlan(size, perm, es, 0)
-	n, cerr := transpose.Check(size, perm, es)
+	n, cerr := transpose.Check(size, perm, es, 0)
 	if (perr == nil) != (cerr == nil) {
 		t.Fatalf("%s: NewTransposePlan gave %v, transpose.Check %v", what(), perr, cerr)
 	}

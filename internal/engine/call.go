@@ -147,10 +147,10 @@ func count(n int, thing string) string {
 	return fmt.Sprintf("%d %ss", n, thing)
 }
 
-// text is a fixed description.
-type text string
+// Text is a fixed description of a plan, as Describe reports it.
+type Text string
 
-func (t text) String() string { return string(t) }
+func (t Text) String() string { return string(t) }
 
 // sides returns a call's space and depth tensors.
 func sides[T any](op shape.Op, dst, src []T) (space, depth []T) {

@@ -167,7 +167,7 @@ func hash(op shape.Op, p *shape.Params, elem int) uint64 {
 func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	n := g.Len() * g.Elem
 	want := Want(g.Workers, n, Shuffles)
-	c := &Prepared{op: g.Op, bytes: n, want: want, tier: t.Name, plan: text("an empty tensor")}
+	c := &Prepared{op: g.Op, bytes: n, want: want, tier: t.Name, plan: Text("an empty tensor")}
 	if n == 0 {
 		return c
 	}

@@ -38,8 +38,8 @@ type emitter struct {
 	w       int // bytes a word: the plan's offsets count words, a Repeat's bytes
 	row     func(a *Args, so, do int) Call
 	block   [len(plan{}.outer) + 1]int
-	whole   [len(plan{}.outer)][]Call
-	kernels map[int][]Call
+	whole   [len(plan{}.outer)]Call
+	kernels map[int]Call
 }
 
 func newEmitter(p *plan, w int, row func(a *Args, so, do int) Call) *emitter {
@@ -90,11 +90,11 @@ func (e *emitter) level(k, lo, hi, so, do int) []Call {
 	}
 	if i1 > i0 { // whole iterations
 		if e.whole[k] == nil {
-			e.whole[k] = e.level(k+1, 0, size, 0, 0)
+			e.whole[k] = one(e.level(k+1, 0, size, 0, 0))
 		}
 		s, d := at(i0)
 		out = append(out, &Repeat{N: i1 - i0, Space: s * e.w, Depth: d * e.w,
-			SpaceStep: l.space * e.w, DepthStep: l.depth * e.w, Call: one(e.whole[k])})
+			SpaceStep: l.space * e.w, DepthStep: l.depth * e.w, Call: e.whole[k]})
 	}
 	if r1 > 0 { // the start of a partial iteration
 		s, d := at(i1)
@@ -106,26 +106,26 @@ func (e *emitter) level(k, lo, hi, so, do int) []Call {
 // kernel returns the kernel call of the given number of groups from the
 // tensors' start, made once: the pieces of a large call, shifted, share
 // it.
-func (e *emitter) kernel(groups int) []Call {
+func (e *emitter) kernel(groups int) Call {
 	if c, ok := e.kernels[groups]; ok {
 		return c
 	}
 	a := e.p.args
 	a.Groups = groups
-	c := []Call{e.row(&a, 0, 0)}
+	c := e.row(&a, 0, 0)
 	if e.kernels == nil {
-		e.kernels = map[int][]Call{}
+		e.kernels = map[int]Call{}
 	}
 	e.kernels[groups] = c
 	return c
 }
 
-// shift returns calls made so and do words into space and depth.
-func (e *emitter) shift(calls []Call, so, do int) []Call {
+// shift returns call made so and do words into space and depth.
+func (e *emitter) shift(call Call, so, do int) []Call {
 	if so == 0 && do == 0 {
-		return calls
+		return []Call{call}
 	}
-	return []Call{&Repeat{N: 1, Space: so * e.w, Depth: do * e.w, Call: one(calls)}}
+	return []Call{&Repeat{N: 1, Space: so * e.w, Depth: do * e.w, Call: call}}
 }
 
 // one is calls as one call.

@@ -16,10 +16,10 @@ const MaxRank = maxRank - 1
 
 // Check validates a transpose of a row-major tensor of the given shape by
 // perm (output dim k is input dim perm[k]) with elements of elem bytes, of
-// rank at most MaxRank, and returns its size in bytes. Its errors wrap
-// shape's sentinels: ErrRank, ErrElemSize, ErrPerm, ErrNegativeDim,
-// ErrOverflow.
-func Check(size, perm []int, elem int) (bytes int, err error) {
+// rank at most MaxRank, on at most workers goroutines (0: automatic), and
+// returns its size in bytes. Its errors wrap shape's sentinels: ErrRank,
+// ErrElemSize, ErrWorkers, ErrPerm, ErrNegativeDim, ErrOverflow.
+func Check(size, perm []int, elem, workers int) (bytes int, err error) {
 	fail := func(sentinel error, format string, args ...any) (int, error) {
 		return 0, fmt.Errorf("blockshuffle: Transpose of shape %v by perm %v: %s: %w", size, perm, fmt.Sprintf(format, args...), sentinel)
 	}
@@ -28,6 +28,8 @@ func Check(size, perm []int, elem int) (bytes int, err error) {
 		return fail(shape.ErrRank, "%d dims, at most %d", len(size), MaxRank)
 	case elem < 1:
 		return fail(shape.ErrElemSize, "elemSize = %d", elem)
+	case workers < 0:
+		return fail(shape.ErrWorkers, "Workers = %d", workers)
 	case len(perm) != len(size):
 		return fail(shape.ErrPerm, "%d dims in perm, %d in shape", len(perm), len(size))
 	case !isPermutation(perm):
@@ -115,7 +117,7 @@ type nest struct {
 func General(size, perm []int, elem, bytes, workers int, tier string, k engine.Kernels) *engine.Prepared {
 	want := engine.Want(workers, bytes, engine.Transposes)
 	if bytes == 0 {
-		return engine.NewPrepared(0, 1, nil, nil, tier, text("transpose: an empty tensor"))
+		return engine.NewPrepared(0, 1, nil, nil, tier, engine.Text("transpose: an empty tensor"))
 	}
 	f := newWordForm(size, perm, elem, widest(elem), want, k)
 	switch {
@@ -173,9 +175,6 @@ func newWordForm(size, perm []int, elem, word, want int, k engine.Kernels) wordF
 	return f
 }
 
-// bytes is the size of the tensors.
-func (f *wordForm) bytes() int { return f.size }
-
 // split cuts the kernels' call of a form with no outer loop left into
 // pieces of about engine.MinWorkerBytes, along the matrices' columns or
 // the runs' innermost loop; nil where a piece would have no call.
@@ -184,7 +183,7 @@ func (f *wordForm) split(k engine.Kernels) []engine.Call {
 	if f.runs {
 		across = f.count[f.outer-1]
 	}
-	n := min(across, max(1, f.bytes()/engine.MinWorkerBytes()), engine.MaxPieces)
+	n := min(across, max(1, f.size/engine.MinWorkerBytes()), engine.MaxPieces)
 	if n < 2 {
 		return nil
 	}
@@ -225,7 +224,7 @@ func (f *wordForm) kernelCall(k engine.Kernels, from, n int) (engine.Call, int) 
 	}
 	m := f.m
 	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
-	m.Streaming = f.bytes() >= engine.StreamFrom(engine.Transposes)
+	m.Streaming = f.size >= engine.StreamFrom(engine.Transposes)
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
 	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
 	dstOff, srcOff := from*m.DstRow, from*w
@@ -362,11 +361,11 @@ func (g *goLoops) Kernel() string {
 
 // text says how a form moves the tensors, but for the kernel, which a
 // prepared call's route names.
-func (f *wordForm) text() fmt.Stringer {
+func (f *wordForm) text() engine.Text {
 	if f.n <= 1 {
-		return text(fmt.Sprintf("transpose: a copy of %d bytes", f.size))
+		return engine.Text(fmt.Sprintf("transpose: a copy of %d bytes", f.size))
 	}
-	return text(fmt.Sprintf("transpose of dims %v by %v, %s", f.dims[:f.n], f.perm[:f.n], f.how()))
+	return engine.Text(fmt.Sprintf("transpose of dims %v by %v, %s", f.dims[:f.n], f.perm[:f.n], f.how()))
 }
 
 // how says how a form moves its words.
@@ -384,11 +383,6 @@ func (f *wordForm) shared() string {
 	}
 	return fmt.Sprintf(", in %d pieces for goroutines", len(f.pieces))
 }
-
-// text is a fixed description.
-type text string
-
-func (t text) String() string { return string(t) }
 
 // tile is the side, in words, of the Go loops' 2-D tiles: 16 rows of up
 // to 128 bytes read and written stay in L1.

@@ -91,7 +91,7 @@ func TestTwoPassChunks(t *testing.T) {
 			draw := func(rng *rand.Rand) (size, perm []int, elem int) {
 				for {
 					size, perm, elem = transpose.RandomTranspose(rng)
-					n, err := transpose.Check(size, perm, elem)
+					n, err := transpose.Check(size, perm, elem, 0)
 					if err != nil {
 						continue
 					}

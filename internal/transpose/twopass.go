@@ -31,8 +31,9 @@ type twoPass struct {
 	whole, last passes
 	// The chunks' loops, outermost first: the fixed dims, then the ranges
 	// of cut (n: how many; steps: of a range of whole's c), their steps in
-	// bytes.
+	// bytes; and how many chunks they make.
 	loops []dim
+	count int
 }
 
 // passes are the two passes of a chunk whose cut dim has c indexes: their
@@ -125,6 +126,10 @@ func chunked(c *canonical, elem, bytes, budget int, k engine.Kernels) *twoPass {
 		c := t.whole.c
 		t.loops = append(t.loops, dim{(dims[cut].n + c - 1) / c, c * dims[cut].src * elem, c * dims[cut].dst * elem})
 	}
+	t.count = 1
+	for _, l := range t.loops {
+		t.count *= l.n
+	}
 	return t
 }
 
@@ -178,13 +183,7 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut, inner, elem int, k e
 // the element, with the kernels k; ok is false where they have no call
 // for it.
 func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
-	f.word = 1
-	for _, w := range []int{8, 4, 2} {
-		if elem%w == 0 {
-			f.word = w
-			break
-		}
-	}
+	f.word = widest(elem)
 	words := elem / f.word
 	f.size = elem
 	in := make([]dim, 0, len(dims)+1)
@@ -203,35 +202,30 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 // Run moves the transpose from src into dst, which it takes as its space
 // and depth tensors, as every call of a prepared call.
 func (t *twoPass) Run(dst, src []byte) {
-	chunks := 1
-	for _, l := range t.loops {
-		chunks *= l.n
-	}
-	if n := engine.Workers(t.want, t.bytes, chunks); n > 1 {
-		t.parallel(dst, src, n, chunks)
+	if n := engine.Workers(t.want, t.bytes, t.count); n > 1 {
+		t.parallel(dst, src, n)
 		return
 	}
-	t.chunks(dst, src, 0, 1, chunks)
+	t.chunks(dst, src, 0, 1)
 }
 
 // parallel moves the chunks on n goroutines. It is a function of its own
 // so that its closure's variables move to the heap only here.
-func (t *twoPass) parallel(dst, src []byte, n, chunks int) {
+func (t *twoPass) parallel(dst, src []byte, n int) {
 	var wg sync.WaitGroup
 	for i := 1; i < n; i++ {
-		wg.Go(func() { t.chunks(dst, src, i, n, chunks) })
+		wg.Go(func() { t.chunks(dst, src, i, n) })
 	}
-	t.chunks(dst, src, 0, n, chunks)
+	t.chunks(dst, src, 0, n)
 	wg.Wait()
 }
 
-// chunks moves chunks from, from+step, ... of the given number through a
-// buffer of its own.
-func (t *twoPass) chunks(dst, src []byte, from, step, chunks int) {
+// chunks moves chunks from, from+step, ... through a buffer of its own.
+func (t *twoPass) chunks(dst, src []byte, from, step int) {
 	buf := takeBuf(t.buf)
 	defer giveBuf(buf)
 	last := len(t.loops) - 1
-	for i := from; i < chunks; i += step {
+	for i := from; i < t.count; i += step {
 		s, d, p := 0, 0, &t.whole
 		for k, r := last, i; k >= 0; k-- {
 			l := t.loops[k]
