@@ -134,7 +134,10 @@ func ExampleDepthToSpace_inPlace() {
 // the call splits into, the goroutines, and the kernel its rows go to.
 // Logging it for a model's shapes shows which ones run SIMD kernels.
 func ExampleDescribe() {
-	p := blockshuffle.Params{N: 1, C: 48, H: 128, W: 128, BlockSize: 4} // ESPCN x4's output, float32
+	// ESPCN x4's output, float32, on one goroutine: a call that may use
+	// several is cut into pieces, as many as the machine's caches and
+	// cores make worth it.
+	p := blockshuffle.Params{N: 1, C: 48, H: 128, W: 128, BlockSize: 4, Workers: 1}
 	route, err := blockshuffle.Describe(blockshuffle.OpDepthToSpace, p, 4)
 	if err != nil {
 		panic(err)

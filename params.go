@@ -24,9 +24,13 @@ type Params struct {
 	// Layout is the memory order of both tensors: NCHW (the zero value) or
 	// NHWC.
 	Layout Layout
-	// Workers bounds the goroutines one call may use: 0 picks
-	// automatically (one goroutine below 16 MiB, then one per 8 MiB), 1
-	// runs on the calling goroutine only, k > 1 allows k. Whatever is
+	// Workers bounds the goroutines one call may use: 1 runs on the
+	// calling goroutine only, k > 1 allows k, and 0 picks automatically:
+	// one goroutine per 256 KiB of tensor up to GOMAXPROCS, except that
+	// a call whose two tensors fit in one core's L2 cache stays on the
+	// caller's goroutine, and that two or three goroutines (GOMAXPROCS
+	// of 2 or 3, or a tensor under 1 MiB) are used only from 16 MiB
+	// (transposes: 2 MiB), where they paid on a 2-vCPU VM. Whatever is
 	// asked, a call uses at most GOMAXPROCS goroutines and one per 256 KiB
 	// of tensor: more could not run at once, or would cost more to start
 	// than they save.

@@ -46,7 +46,8 @@ const MaxTransposeRank = transpose.MaxRank
 // Workers; any other drops its dims of size 1, merges the dims that stay
 // adjacent, and copies runs where the last dim stays last, or transposes
 // the matrix between the two dims contiguous in src and in dst in SIMD
-// tiles, tensors of 2 MiB and more on several goroutines. A host's
+// tiles, large tensors on several goroutines as Params.Workers = 0
+// chooses. A host's
 // Transpose kernel calls it first:
 //
 //	if handled, err := blockshuffle.Transpose(dst, src, shape, perm); handled {

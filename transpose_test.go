@@ -392,14 +392,14 @@ func TestPlansAfterGC(t *testing.T) {
 // goroutines as Params.Workers does, and a negative one is ErrWorkers.
 func TestTransposeWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	shape, perm := []int{1024, 1024}, []int{1, 0} // 4 MiB of 4-byte words: two goroutines when automatic
+	shape, perm := []int{1024, 1024}, []int{1, 0} // 4 MiB of 4-byte words: one goroutine per 256 KiB up to GOMAXPROCS when automatic
 	src := make([]float32, 1024*1024)
 	for i := range src {
 		src[i] = float32(i)
 	}
 	want := make([]float32, len(src))
 	ref.Transpose(want, src, shape, perm)
-	for workers, goroutines := range map[int]string{0: "2 goroutines", 1: "1 goroutine", 3: "3 goroutines"} {
+	for workers, goroutines := range map[int]string{0: "4 goroutines", 1: "1 goroutine", 3: "3 goroutines"} {
 		pl, err := bs.NewTransposePlan(shape, perm, 4, workers)
 		if err != nil {
 			t.Fatal(err)

@@ -51,23 +51,29 @@ type Prepared struct {
 	key   callKey // for Tier.Call's cache
 	op    shape.Op
 	bytes int // of each tensor
-	want  int // goroutines, at most (Want)
+	want  Want
 	calls []Call
 	// pieces are the indexes in calls where the parts a goroutine may
 	// take start, each about minWorkerBytes of work, for a call that may
 	// use several goroutines; nil for one that runs on the caller's.
 	pieces []int
-	tier   string
-	plan   fmt.Stringer // what Describe says of the plan
+	// whole, where not nil, moves the call in one pass, faster than its
+	// pieces, when a run finds it has one goroutine.
+	whole     []Call
+	wholePlan fmt.Stringer
+	tier      string
+	plan      fmt.Stringer // what Describe says of the plan
 }
 
 // NewPrepared is a prepared call planned outside the engine, of a general
 // transpose (internal/transpose): calls that take dst as their space
 // tensor and src as their depth one, each bytes long; pieces as in
-// Prepared, which up to want goroutines share (Want); plan says what
+// Prepared, which the goroutines want grants share, and whole, if not
+// nil, the same work uncut for a run on one goroutine; plan says what
 // Describe reports.
-func NewPrepared(bytes, want int, calls []Call, pieces []int, tier string, plan fmt.Stringer) *Prepared {
-	return &Prepared{op: shape.DepthToSpace, bytes: bytes, want: want, calls: calls, pieces: pieces, tier: tier, plan: plan}
+func NewPrepared(bytes int, want Want, calls []Call, pieces []int, whole []Call, tier string, plan fmt.Stringer) *Prepared {
+	return &Prepared{op: shape.DepthToSpace, bytes: bytes, want: want, calls: calls, pieces: pieces,
+		whole: whole, wholePlan: plan, tier: tier, plan: plan}
 }
 
 // Bytes is the size of each tensor of the call.
@@ -77,13 +83,17 @@ func (c *Prepared) Bytes() int { return c.bytes }
 // c.Bytes() long, not overlapping.
 func (c *Prepared) Run(dst, src []byte) {
 	space, depth := sides(c.op, dst, src)
+	calls := c.calls
 	if c.pieces != nil {
-		if n := Workers(c.want, c.bytes, len(c.pieces)); n > 1 {
+		if n := c.want.Workers(c.bytes, len(c.pieces)); n > 1 {
 			c.parallel(space, depth, n)
 			return
 		}
+		if c.whole != nil {
+			calls = c.whole
+		}
 	}
-	for _, k := range c.calls {
+	for _, k := range calls {
 		k.Run(space, depth)
 	}
 }
@@ -114,11 +124,15 @@ func (c *Prepared) parallel(space, depth []byte, n int) {
 // Describe tells how the call runs.
 func (c *Prepared) Describe() Route {
 	r := Route{Tier: c.tier, Plan: c.plan.String(), Workers: 1, Kernel: "nothing to move"}
+	calls := c.calls
 	if c.pieces != nil {
-		r.Workers = Workers(c.want, c.bytes, len(c.pieces))
+		r.Workers = c.want.Workers(c.bytes, len(c.pieces))
+		if r.Workers == 1 && c.whole != nil {
+			calls, r.Plan = c.whole, c.wholePlan.String()
+		}
 	}
-	if len(c.calls) > 0 {
-		r.Kernel = c.calls[0].Kernel()
+	if len(calls) > 0 {
+		r.Kernel = calls[0].Kernel()
 	}
 	return r
 }

@@ -166,16 +166,19 @@ func hash(op shape.Op, p *shape.Params, elem int) uint64 {
 // Prepare plans a validated call on bytes (g.Elem bytes an element).
 func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	n := g.Len() * g.Elem
-	want := Want(g.Workers, n, Shuffles)
+	want := WantOf(g.Workers, Shuffles)
 	c := &Prepared{op: g.Op, bytes: n, want: want, tier: t.Name, plan: Text("an empty tensor")}
 	if n == 0 {
 		return c
 	}
-	stream, split := n >= StreamFrom(Shuffles), Splits(want, n)
-	if !stream && !split {
+	stream, split := n >= StreamFrom(Shuffles), want.Splits(n)
+	if !stream {
 		if plan, calls := t.Kernels.OnePass(g); calls != nil {
-			c.calls, c.plan = calls, plan
-			return c
+			if !split {
+				c.calls, c.plan = calls, plan
+				return c
+			}
+			c.whole, c.wholePlan = calls, plan
 		}
 	}
 	// Words go to the word kernels, other sizes to the generic tier's
@@ -186,11 +189,18 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 		w, words = 1, g.Elem
 	}
 	p := newPlan(g, words)
+	finer := split && p.total() < n/minWorkerBytes
+	if finer {
+		p.rowsApart()
+	}
 	p.args.Streaming = stream
 	wordCalls := newEmitter(&p, w, func(a *Args, so, do int) Call { return t.row(g.Op, p.kind, a, so, do, w) })
 	var byteCalls *emitter
 	if w > 1 && !unalignedOK { // for tensors whose addresses w does not divide
 		b := newPlan(g, g.Elem)
+		if finer {
+			b.rowsApart()
+		}
 		byteCalls = newEmitter(&b, 1, func(a *Args, so, do int) Call { return t.row(g.Op, b.kind, a, so, do, 1) })
 	}
 	total := p.total()
@@ -262,7 +272,7 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 		})
 	}
 	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))
-	n := Workers(Want(g.Workers, bytes, Shuffles), bytes, total)
+	n := WantOf(g.Workers, Shuffles).Workers(bytes, total)
 	var wg sync.WaitGroup
 	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
 	for i := 1; i < n; i++ {

@@ -8,9 +8,10 @@ import (
 
 // The one place the module decides how many goroutines a call gets and
 // from what size it writes around the caches, for the operators and for
-// general transposes alike: the planners ask Want and Splits when they
-// plan a call, Prepared.Run asks Workers when it runs one, and the
-// kernels' streaming twins are chosen from StreamFrom.
+// general transposes alike: the planners take a Want when they plan a
+// call and ask it whether to cut the call into pieces (Splits), a run asks
+// it how many goroutines share them (Workers), and the kernels' streaming
+// twins are chosen from StreamFrom.
 
 // Work is what a call moves, which decides from what size more goroutines
 // pay and its stores stream.
@@ -21,31 +22,54 @@ const (
 	// on one goroutine.
 	Shuffles Work = iota
 	// Transposes are general transposes' work: tiles and runs, which one
-	// goroutine moves at a fraction of copy()'s speed beyond L2.
+	// goroutine moves at a fraction of copy()'s speed even in cache.
 	Transposes
 )
 
-// Automatic parallelism. A shuffle inside the caches is limited by cache
-// bandwidth that sibling cores may share, so extra goroutines only pay once
-// the tensors spill to memory: BenchmarkWorkers (bench/) on a 2-vCPU Zen 5
-// VM broke even at 16 MiB. A transpose pays from less: on a Zen 5 (2
-// vCPUs), NCHW to NHWC of 1x64x270x480 bytes (8 MiB) moved at 0.25 of
-// copy() on one goroutine, 1.12 on two; a 1024x1024 matrix of 4-byte
-// words at 0.49 and 0.77; below 2 MiB two lost (1x64x56x56 of 4-byte
-// words, 0.8 MB: 0.67 against 0.46). Callers who know their machine has
-// many cores with private caches can set Params.Workers.
+// Want is what a call asks of the policy: the caller's bound on its
+// goroutines (Params.Workers, a transpose plan's workers), or 0 for the
+// automatic choice, and the work it does.
+type Want struct {
+	bound int
+	work  Work
+}
+
+// WantOf is the Want of a call of w with the caller's bound requested.
+func WantOf(requested int, w Work) Want { return Want{requested, w} }
+
+// One is the Want of a call that runs on the caller's goroutine.
+var One = Want{bound: 1}
+
+// Automatic parallelism. Every goroutine gets at least minWorkerBytes of
+// work, which outweighs starting and joining it (1 to 3 µs on bare
+// metal; 256 KiB take 20 µs at the 12 GB/s one core of a 16-core Xeon
+// copies beyond its L2), and a call takes one per share up to GOMAXPROCS,
+// with two exceptions, both measured:
 //
-// An explicit Workers is a bound, not a count: no call uses more goroutines
-// than GOMAXPROCS, which could not run at once, or than one per
-// minWorkerBytes, the work that outweighs starting and joining a goroutine
-// (1 to 3 µs; 256 KiB take about 8 µs at in-cache copy speed).
-const (
-	parallelMin          = 16 << 20 // bytes per tensor below which one goroutine works alone
-	transposeParallelMin = 2 << 20  // the same for a transpose, which takes two from here
-	bytesPerWorker       = 8 << 20
-)
+//   - An operator whose two tensors fit in one core's private cache
+//     stays there: it moves at cache speed, which other cores would spend
+//     fetching the tensors from that cache.
+//   - Two or three goroutines pay only from fewFrom: on a 2-vCPU Zen 3
+//     VM two goroutines moved an operator of 1 to 8 MiB at 0.74 to 0.90
+//     of one, and even copy() at 0.58 to 0.82 from 1 to 4 MiB (the VM's
+//     vCPUs share what one core fetches); from 16 MiB operators gained
+//     1.28x, transposes of 4 and 8 MiB 1.12x and 1.25x. Four and more,
+//     a server's cores each with its own cache, pay from four shares.
+//
+// An explicit Workers is a bound that overrides both exceptions: no call
+// uses more goroutines than it, GOMAXPROCS, which could not run at once,
+// or one per minWorkerBytes.
+const manyWorkers = 4
 
 var minWorkerBytes = 256 << 10
+
+// fewFrom is the tensor size from which two or three goroutines pay for w.
+func fewFrom(w Work) int {
+	if w == Transposes {
+		return 2 << 20
+	}
+	return 16 << 20
+}
 
 // MaxPieces bounds the pieces of a prepared call, and so its size: past
 // 1 GiB pieces grow beyond minWorkerBytes rather than in number, so that
@@ -53,39 +77,51 @@ var minWorkerBytes = 256 << 10
 // call runs on more goroutines than pieces.
 const MaxPieces = 1 << 12
 
-// Want is how many goroutines, at most, a call of w of the given size
-// asks for: requested (Params.Workers, a transpose plan's workers) where
-// it is not 0, else the automatic count.
-func Want(requested, bytes int, w Work) int {
+// Splits reports whether a call of the given size may run on several
+// goroutines, whatever GOMAXPROCS is when it runs: its prepared call is
+// then cut into pieces of about minWorkerBytes, which its goroutines share.
+func (q Want) Splits(bytes int) bool { return !q.alone(bytes) }
+
+// alone reports whether a call of the given size runs on the caller's
+// goroutine whatever GOMAXPROCS is.
+func (q Want) alone(bytes int) bool {
 	switch {
-	case requested != 0:
-		return requested
-	case bytes >= parallelMin:
-		return bytes / bytesPerWorker
-	case w == Transposes && bytes >= transposeParallelMin:
-		return 2
+	case q.bound == 1 || bytes < 2*minWorkerBytes:
+		return true
+	case q.bound == 0 && q.work == Shuffles:
+		return 2*bytes <= privateCache()
 	}
-	return 1
+	return false
 }
 
-// Splits reports whether a call of the given size that wants want
-// goroutines may run on several, whatever GOMAXPROCS is when it runs: its
-// prepared call is then cut into pieces of about minWorkerBytes, which its
-// goroutines share.
-func Splits(want, bytes int) bool { return want > 1 && bytes >= 2*minWorkerBytes }
-
-// Workers is how many goroutines a call of the given size that wants want
-// uses when it runs; each gets at least one of its pieces (groups, for
-// Execute).
-func Workers(want, bytes, pieces int) int {
-	if want <= 1 { // before runtime.GOMAXPROCS, which takes a lock (15 ns here, on every call of a small tensor)
+// Workers is how many goroutines a call of the given size uses when it
+// runs, with its pieces (groups, for Execute) among them, each taking at
+// least one.
+func (q Want) Workers(bytes, pieces int) int {
+	if q.alone(bytes) { // before runtime.GOMAXPROCS, which takes a lock (15 ns here, on every call of a small tensor)
 		return 1
 	}
-	return max(1, min(want, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, pieces))
+	n := min(runtime.GOMAXPROCS(0), bytes/minWorkerBytes, pieces)
+	if q.bound != 0 {
+		n = min(n, q.bound)
+	} else if n < manyWorkers && bytes < fewFrom(q.work) {
+		return 1
+	}
+	return max(1, n)
 }
 
 // MinWorkerBytes is the least work worth a goroutine of its own.
 func MinWorkerBytes() int { return minWorkerBytes }
+
+// privateCache is one core's private cache as the CPU reports it, 1 MiB
+// where it does not say (the middle of the 512 KiB to 2 MiB of recent
+// x86 and Arm server cores).
+var privateCache = func() int {
+	if c := isa.CacheSizes().Private; c > 0 {
+		return c
+	}
+	return 1 << 20
+}
 
 // StreamFrom is the tensor size from which a call of w writes with
 // non-temporal stores, where its kernels have them and dst's lines allow:
@@ -102,25 +138,23 @@ func StreamFrom(w Work) int {
 }
 
 // streamMin is the tensor size from which the operators' kernels write
-// around the caches: an output this large would not be in cache for its
-// next reader anyway, and non-temporal stores save reading each line
-// before writing it. The CPU is asked on the first call rather than at
-// start-up: its CPUID leaves took 8.5 µs on a Zen 1 VM, where each traps
-// to the hypervisor.
-var streamMin = func() int { return streamFrom(isa.LastLevelCache()) }
+// around the caches: an output this large would not be in the shared
+// cache for its next reader anyway, and non-temporal stores save reading
+// each line before writing it. The CPU is asked on the first call rather
+// than at start-up.
+var streamMin = func() int { return streamFrom(isa.CacheSizes().Last) }
 
-// streamFrom is streamMin for a last-level cache of llc bytes (0: unknown):
-// a quarter of it, so that both tensors of a call fit in half the cache,
-// kept between 1 MiB, where Go's memmove starts streaming, and 8 MiB.
-// Streaming from below a few MiB would win a write-only loop but evict an
-// output its next reader would find in cache (BenchmarkStreaming: ordinary
-// stores ran at 0.6-0.67 of streaming ones from 2 MiB on a Zen 5).
+// streamFrom is streamMin for a last-level cache of llc bytes (0: unknown,
+// taken as 32 MiB): a quarter of it, so that both tensors of a call fit
+// in half the cache the output lands in, and at least 1 MiB, where Go's
+// memmove starts streaming. Streaming from below a few MiB would win a
+// write-only loop but evict an output its next reader would find in cache
+// (BenchmarkStreaming: ordinary stores ran at 0.6-0.67 of streaming ones
+// from 2 MiB on a Zen 5); on a Xeon's 300 MB L3 outputs up to 75 MB stay
+// there for their reader.
 func streamFrom(llc int) int {
 	if llc == 0 {
-		return maxStreamMin
+		llc = 32 << 20
 	}
-	return min(max(llc/4, 1<<20), maxStreamMin)
+	return max(llc/4, 1<<20)
 }
-
-// maxStreamMin is the largest streamMin the CPU can give.
-const maxStreamMin = 8 << 20

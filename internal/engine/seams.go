@@ -15,7 +15,7 @@ func SetMinWorkerBytes(n int) (restore func()) {
 }
 
 // SetStreamMin sets the tensor size from which kernels may write with
-// non-temporal stores (from the CPU's cache size: 1 to 8 MiB), and
+// non-temporal stores (a quarter of the CPU's last-level cache), and
 // returns a function that restores it.
 func SetStreamMin(n int) (restore func()) {
 	old := streamMin

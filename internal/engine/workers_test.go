@@ -5,45 +5,56 @@ import (
 	"testing"
 )
 
-// TestAutomaticWorkers pins the worker counts: automatically, one goroutine
-// below parallelMin (for a transpose, two from transposeParallelMin), so
-// that Workers = 0 runs exactly the Workers = 1 path on tensors that fit
-// in cache, and never more goroutines than GOMAXPROCS, one per
-// bytesPerWorker, or groups; explicitly, the caps below.
+// TestAutomaticWorkers pins the policy at GOMAXPROCS 2, 4 and 16: one
+// goroutine per minWorkerBytes up to GOMAXPROCS and the pieces; none but
+// the caller's below two shares, for an operator whose tensors fit in the
+// private cache, or where two or three would run below fewFrom; an
+// explicit bound caps the count and overrides the exceptions.
 func TestAutomaticWorkers(t *testing.T) {
-	procs := runtime.GOMAXPROCS(0)
-	for _, c := range []struct{ bytes, groups, want int }{
-		{0, 1, 1},
-		{1 << 10, 1000, 1},
-		{parallelMin - 1, 1 << 20, 1},
-		{parallelMin, 1 << 20, min(procs, parallelMin/bytesPerWorker)},
-		{64 << 20, 1 << 20, min(procs, 8)},
-		{64 << 20, 1, 1},
-		{1 << 30, 3, min(procs, 3)},
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	l2 := privateCache()
+	const MiB = 1 << 20
+	for _, c := range []struct {
+		procs, bound int
+		w            Work
+		bytes        int
+		pieces       int
+		want         int
+	}{
+		{16, 0, Shuffles, 0, 1, 1},
+		{16, 0, Transposes, 2*minWorkerBytes - 1, 1 << 20, 1},
+		{16, 0, Transposes, 2 * minWorkerBytes, 1 << 20, 1}, // two, below fewFrom
+		{16, 0, Transposes, 4 * minWorkerBytes, 1 << 20, 4},
+		{16, 0, Transposes, 4 * minWorkerBytes, 3, 1}, // three pieces
+		{16, 0, Transposes, 2 * MiB, 3, 3},
+		{16, 0, Transposes, 64 * MiB, 1 << 20, 16},
+		{4, 0, Transposes, 64 * MiB, 1 << 20, 4},
+		{2, 0, Transposes, 2*MiB - 1, 1 << 20, 1},
+		{2, 0, Transposes, 2 * MiB, 1 << 20, 2},
+		{16, 0, Shuffles, l2 / 2, 1 << 20, 1}, // fits the private cache
+		{16, 0, Shuffles, max(l2/2+1, 4*minWorkerBytes), 1 << 20, max(l2/2+1, 4*minWorkerBytes) / minWorkerBytes},
+		{16, 0, Shuffles, 16 * MiB, 1 << 20, 16},
+		{16, 0, Shuffles, 16 * MiB, 2, 2},
+		{2, 0, Shuffles, 16*MiB - 1, 1 << 20, 1},
+		{2, 0, Shuffles, 16 * MiB, 1 << 20, 2},
+		{4, 0, Shuffles, 8 * MiB, 1 << 20, 4},
+		// explicit bounds
+		{16, 1, Shuffles, 1 << 30, 1 << 20, 1},
+		{16, 1 << 30, Shuffles, 512 << 10, 131072, 2},
+		{2, 1 << 30, Transposes, 1 << 30, 1 << 20, 2},
+		{16, 64, Shuffles, minWorkerBytes - 1, 1 << 20, 1},
+		{16, 64, Shuffles, 1 << 30, 3, 3},
+		{16, 2, Transposes, 1 << 30, 1 << 20, 2},
+		{2, 3, Shuffles, 1 << 20, 1 << 20, 2},
 	} {
-		if got := Workers(Want(0, c.bytes, Shuffles), c.bytes, c.groups); got != c.want {
-			t.Errorf("Workers(Want(0, %d), %d) = %d, want %d", c.bytes, c.groups, got, c.want)
+		runtime.GOMAXPROCS(c.procs)
+		q := WantOf(c.bound, c.w)
+		got := q.Workers(c.bytes, c.pieces)
+		if got != c.want {
+			t.Errorf("GOMAXPROCS %d, WantOf(%d, %d).Workers(%d, %d) = %d, want %d", c.procs, c.bound, c.w, c.bytes, c.pieces, got, c.want)
 		}
-	}
-	for _, c := range []struct{ bytes, want int }{
-		{transposeParallelMin - 1, 1}, {transposeParallelMin, 2}, {parallelMin - 1, 2}, {parallelMin, 2}, {64 << 20, 8},
-	} {
-		if got := Want(0, c.bytes, Transposes); got != c.want {
-			t.Errorf("Want(0, %d, Transposes) = %d, want %d", c.bytes, got, c.want)
-		}
-	}
-	// Explicit counts are bounds: never more than GOMAXPROCS, one goroutine
-	// per minWorkerBytes, or one per group.
-	for _, c := range []struct{ requested, bytes, groups, want int }{
-		{1, 1 << 30, 1 << 20, 1},
-		{1 << 30, 512 << 10, 131072, min(procs, 2)},
-		{1 << 30, 1 << 30, 1 << 20, procs},
-		{64, minWorkerBytes - 1, 1 << 20, 1},
-		{64, 1 << 30, 3, min(procs, 3)},
-		{2, 1 << 30, 1 << 20, min(procs, 2)},
-	} {
-		if got := Workers(c.requested, c.bytes, c.groups); got != c.want {
-			t.Errorf("Workers(%d, %d, %d) = %d, want %d", c.requested, c.bytes, c.groups, got, c.want)
+		if got > 1 && !q.Splits(c.bytes) {
+			t.Errorf("WantOf(%d, %d) runs %d bytes on %d goroutines but does not split them", c.bound, c.w, c.bytes, got)
 		}
 	}
 }

@@ -40,29 +40,29 @@ func TestCacheSize(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		cpuid cpuidFn
-		want  int
+		want  Caches
 	}{
-		{"Zen 1, 8000_001Dh", zen1.cpuid, 8 << 20},
-		{"Zen 1 without topology extensions, 8000_0006h", oldAMD.cpuid, 64 << 20},
-		{"Intel, leaf 4", intel.cpuid, 30 << 20},
-		{"nothing reported", replay{}.cpuid, 0},
-		{"no CPUID", nil, 0},
+		{"Zen 1, 8000_001Dh", zen1.cpuid, Caches{512 << 10, 8 << 20}},
+		{"Zen 1 without topology extensions, 8000_0006h", oldAMD.cpuid, Caches{512 << 10, 64 << 20}},
+		{"Intel, leaf 4", intel.cpuid, Caches{2 << 20, 30 << 20}},
+		{"nothing reported", replay{}.cpuid, Caches{}},
+		{"no CPUID", nil, Caches{}},
 	} {
-		if got := cacheSize(c.cpuid); got != c.want {
-			t.Errorf("%s: %d bytes, want %d", c.name, got, c.want)
+		if got := cacheSizes(c.cpuid); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}
 }
 
-// TestLastLevelCache checks that what this machine's CPU reports, if
-// anything, is a plausible cache size.
-func TestLastLevelCache(t *testing.T) {
-	size := LastLevelCache()
-	if size == 0 {
+// TestCacheSizes checks that what this machine's CPU reports, if
+// anything, is plausible.
+func TestCacheSizes(t *testing.T) {
+	c := CacheSizes()
+	if c.Last == 0 {
 		t.Skip("the CPU reports no cache sizes")
 	}
-	t.Logf("last-level cache: %d KiB", size>>10)
-	if size < 256<<10 || size > 1<<30 {
-		t.Errorf("last-level cache of %d bytes", size)
+	t.Logf("private cache: %d KiB, last-level cache: %d KiB", c.Private>>10, c.Last>>10)
+	if c.Last < 256<<10 || c.Last > 1<<30 || c.Private < 0 || c.Private > c.Last {
+		t.Errorf("caches of %+v bytes", c)
 	}
 }

@@ -115,9 +115,9 @@ type nest struct {
 // the Go loops, in words of the widest size (8, 4 or 2 bytes) that
 // divides the element where the tensors' addresses allow, else in bytes.
 func General(size, perm []int, elem, bytes, workers int, tier string, k engine.Kernels) *engine.Prepared {
-	want := engine.Want(workers, bytes, engine.Transposes)
+	want := engine.WantOf(workers, engine.Transposes)
 	if bytes == 0 {
-		return engine.NewPrepared(0, 1, nil, nil, tier, engine.Text("transpose: an empty tensor"))
+		return engine.NewPrepared(0, engine.One, nil, nil, nil, tier, engine.Text("transpose: an empty tensor"))
 	}
 	f := newWordForm(size, perm, elem, widest(elem), want, k)
 	switch {
@@ -126,16 +126,16 @@ func General(size, perm []int, elem, bytes, workers int, tier string, k engine.K
 		for i := range at {
 			at[i] = i
 		}
-		return engine.NewPrepared(bytes, want, f.pieces, at, tier, f.text())
+		return engine.NewPrepared(bytes, want, f.pieces, at, []engine.Call{f.looped()}, tier, f.text())
 	case f.call != nil:
-		return engine.NewPrepared(bytes, 1, []engine.Call{f.looped()}, nil, tier, f.text())
+		return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, tier, f.text())
 	case k != nil && f.n > 1 && !f.runs:
 		if t := newTwoPass(size, perm, elem, bytes, want, k); t != nil {
-			return engine.NewPrepared(bytes, 1, []engine.Call{t}, nil, tier, t)
+			return engine.NewPrepared(bytes, engine.One, []engine.Call{t}, nil, nil, tier, t)
 		}
 	}
-	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, 1, nil)}
-	return engine.NewPrepared(bytes, 1, []engine.Call{g}, nil, tier, f.text())
+	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, engine.One, nil)}
+	return engine.NewPrepared(bytes, engine.One, []engine.Call{g}, nil, nil, tier, f.text())
 }
 
 // widest is the widest word, of 8, 4, 2 and 1 bytes, that divides an
@@ -152,7 +152,7 @@ func widest(elem int) int {
 // newWordForm is the canonical form of the transpose moving words of word
 // bytes, on at most want goroutines: the input gains a last dim of
 // elem/word words, which stays last.
-func newWordForm(size, perm []int, elem, word, want int, k engine.Kernels) wordForm {
+func newWordForm(size, perm []int, elem, word int, want engine.Want, k engine.Kernels) wordForm {
 	var s, p [maxRank]int
 	n := copy(s[:], size)
 	copy(p[:], perm)
@@ -168,7 +168,7 @@ func newWordForm(size, perm []int, elem, word, want int, k engine.Kernels) wordF
 	f.nest, _ = nestOf(f.strided())
 	if k != nil {
 		f.call, f.fold = f.kernelCall(k, 0, 0)
-		if f.call != nil && f.fold == f.outer && engine.Splits(want, f.size) {
+		if f.call != nil && f.fold == f.outer && want.Splits(f.size) {
 			f.pieces = f.split(k)
 		}
 	}

@@ -25,7 +25,7 @@ import (
 // are strided transposes (nestOf) whose offsets step with the chunk.
 type twoPass struct {
 	bytes, buf int // of the tensors, and of the largest chunk
-	want       int // goroutines, at most
+	want       engine.Want
 	// passes of a chunk of cut's whole range, and of its last, shorter
 	// range (c 0: none).
 	whole, last passes
@@ -58,7 +58,7 @@ const maxChunk = 4 << 20
 // chunkBytes on, whose passes the kernels move: a chunk of fewer rows may
 // give a pass a matrix too narrow for them (the second pass's columns
 // merge the dims that follow each other in the buffer and in dst).
-func newTwoPass(size, perm []int, elem, bytes, want int, k engine.Kernels) *twoPass {
+func newTwoPass(size, perm []int, elem, bytes int, want engine.Want, k engine.Kernels) *twoPass {
 	c := canon(size, perm)
 	if c.n < 2 {
 		return nil
@@ -202,7 +202,7 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 // Run moves the transpose from src into dst, which it takes as its space
 // and depth tensors, as every call of a prepared call.
 func (t *twoPass) Run(dst, src []byte) {
-	if n := engine.Workers(t.want, t.bytes, t.count); n > 1 {
+	if n := t.want.Workers(t.bytes, t.count); n > 1 {
 		t.parallel(dst, src, n)
 		return
 	}
