@@ -1,13 +1,15 @@
 // Command report is blockshuffle's main benchmark. For a fixed set of
 // realistic tensors it measures every kernel tier this machine can run, the
 // typical Go loop that tensor libraries use today, and copy() of the same
-// bytes; then the parallel scaling of the large tensors. It prints Markdown
-// tables of GB/s and of the ratios to copy and to the typical loop.
+// bytes; then how calls scale with GOMAXPROCS against copy() split over as
+// many goroutines. It prints Markdown tables of GB/s and of the ratios to
+// copy and to the typical loop.
 //
-//	go run ./bench/cmd/report                    # everything, about three minutes
+//	go run ./bench/cmd/report                    # everything, about four minutes
 //	go run ./bench/cmd/report -filter 'd2s/.*/NCHW/w4' -svg chart.svg -json raw.json
 //	go run ./bench/cmd/report -routes            # which kernel serves each case on each tier
 //	go run ./bench/cmd/report -shapes 1x64x6x6/b4,2x32x28x28/b2 -parallel=false   # your own shapes
+//	go run ./bench/cmd/report -scaling-only      # GOMAXPROCS 1, 2, 4, ... up to the CPUs
 //
 // The tables go to stdout, the floor and summary first; progress, with the
 // time left, goes to stderr.
@@ -37,10 +39,12 @@ type options struct {
 	sample   time.Duration
 	samples  int
 	parallel bool
-	svg      string
-	axis     string
-	json     string
-	routes   bool
+	// scalingOnly measures the scaling section alone
+	scalingOnly bool
+	svg         string
+	axis        string
+	json        string
+	routes      bool
 	// transposes adds the transpose section
 	transposes bool
 }
@@ -52,7 +56,8 @@ func main() {
 	shapes := flag.String("shapes", "", "measure these DepthToSpace input shapes, comma-separated NxCxHxW/bB, instead of the fixed set; the parallel scaling then takes those of them of 4 MiB or more at 1 byte an element")
 	flag.DurationVar(&o.sample, "sample", 10*time.Millisecond, "minimum duration of one timing sample")
 	flag.IntVar(&o.samples, "samples", 5, "samples per measurement, taken round-robin; the median is reported")
-	flag.BoolVar(&o.parallel, "parallel", true, "also measure parallel scaling (Params.Workers)")
+	flag.BoolVar(&o.parallel, "parallel", true, "also measure how calls scale with GOMAXPROCS, and automatic Workers on the shapes that fit in cache")
+	flag.BoolVar(&o.scalingOnly, "scaling-only", false, "measure only how calls scale with GOMAXPROCS: issue 41's calls and the large cases")
 	flag.StringVar(&o.svg, "svg", "", "write a bar chart of the results to this SVG file")
 	flag.StringVar(&o.axis, "axis", "log", "the chart's GB/s axis: log or linear")
 	flag.StringVar(&o.json, "json", "", "write every figure measured, samples included, to this JSON file")
@@ -84,7 +89,7 @@ func main() {
 		fail(fmt.Errorf("-axis = %q, want log or linear", o.axis))
 	}
 
-	if len(cases(o, o.shapes))+len(cases(o, o.large))+len(transposeCases(o)) == 0 {
+	if len(cases(o, o.shapes))+len(transposeCases(o))+len(scalingJobs(o)) == 0 {
 		fail(fmt.Errorf("no case matches -filter %q", o.filter))
 	}
 	if err := dispatch.EnvVarError(); err != nil {

@@ -37,11 +37,7 @@ func (r *Report) print(w io.Writer) {
 		r.caseTable().print(w)
 	}
 	if len(r.Scaling) > 0 {
-		fmt.Fprintf(w, "\nParallel scaling: the tier in use with Params.Workers = n; auto is Workers = 0, which splits\n"+
-			"tensors of 16 MiB and more; copy() is one goroutine. Range over both ops, orders and layouts.\n\n")
-		r.scalingSummary().print(w)
-		fmt.Fprintln(w)
-		r.scalingTable().print(w)
+		r.printScaling(w)
 	}
 	if len(r.Auto) > 0 {
 		fmt.Fprintf(w, "\nAutomatic workers on the shapes that fit in cache: auto / workers=1, range over both ops,\n"+
@@ -141,47 +137,6 @@ func (r *Report) floor() *table {
 func median(sorted []float64) float64 {
 	n := len(sorted)
 	return (sorted[(n-1)/2] + sorted[n/2]) / 2
-}
-
-func (r *Report) scalingTable() *table {
-	head := []string{"case"}
-	for _, n := range r.ScalingRunners {
-		head = append(head, n+" GB/s")
-	}
-	workers := r.ScalingRunners[:len(r.ScalingRunners)-1] // all but copy
-	for _, n := range workers[1:] {
-		head = append(head, n+" speedup")
-	}
-	t := &table{head: append(head, "spread")}
-	for _, c := range r.Scaling {
-		row := []string{c.Name}
-		for _, n := range r.ScalingRunners {
-			row = append(row, fmt.Sprintf("%.*f", digits(c.GBps[n].Median), c.GBps[n].Median))
-		}
-		for _, n := range workers[1:] {
-			row = append(row, fmt.Sprintf("%.2f", c.ratio(n, workers[0])))
-		}
-		t.rows = append(t.rows, append(row, percent(c.spread())))
-	}
-	return t
-}
-
-// scalingSummary gives, per shape and width, the range of each worker
-// count's speedup over workers=1.
-func (r *Report) scalingSummary() *table {
-	workers := r.ScalingRunners[1 : len(r.ScalingRunners)-1] // not workers=1, not copy
-	var cols []string
-	var fs []func(*Case) float64
-	for _, n := range workers {
-		cols = append(cols, n+" speedup")
-		fs = append(fs, func(c *Case) float64 { return c.ratio(n, r.ScalingRunners[0]) })
-	}
-	cols = append(cols, "auto/copy")
-	fs = append(fs, func(c *Case) float64 { return c.ratio("auto", "copy") })
-	gs := groupsBy(r.Scaling, func(c *Case) string {
-		return fmt.Sprintf("%v w%d (%.3g MiB)", c.shape, c.Width, float64(c.Bytes)/(1<<20))
-	})
-	return ranges(gs, "shape, width (tensor size)", cols, fs)
 }
 
 func (r *Report) autoTable() *table {

@@ -33,10 +33,10 @@ type Report struct {
 	Runners []string `json:"runners"`
 	Cases   []Case   `json:"cases"`
 
-	// Scaling: the large shapes with the tier in use at several
-	// Params.Workers ("workers=1", "workers=2", ..., "auto" for 0) and copy().
-	ScalingRunners []string `json:"scaling_runners,omitempty"`
-	Scaling        []Case   `json:"scaling,omitempty"`
+	// Scaling: the server cases and the large ones at each GOMAXPROCS of
+	// Procs.
+	Procs   []int       `json:"procs,omitempty"`
+	Scaling []ScaleCase `json:"scaling,omitempty"`
 
 	// Auto: the other shapes, Workers = 1 against 0 ("workers=1", "auto").
 	AutoRunners []string `json:"auto_runners,omitempty"`
@@ -127,24 +127,30 @@ func run(o options, p *progress) *Report {
 	for _, t := range tiers {
 		r.Tiers = append(r.Tiers, t.String())
 	}
-	counts := []int{1, 2}
-	if n := runtime.GOMAXPROCS(0); n > 2 {
-		counts = append(counts, n)
-	}
-	counts = append(counts, 0) // automatic
 	var small []harness.Shape
 	for _, s := range o.shapes {
 		if !slices.Contains(o.large, s) {
 			small = append(small, s)
 		}
 	}
-	cs, ts := cases(o, o.shapes), transposeCases(o)
+	cs, ts, jobs := cases(o, o.shapes), transposeCases(o), scalingJobs(o)
+	if o.scalingOnly {
+		cs, ts, small = nil, nil, nil
+	}
+	if o.parallel {
+		r.Procs = harness.Procs()
+	} else {
+		jobs = nil
+	}
 	p.plan(len(cs) * (len(tiers) + 2) * (o.samples + 2))
 	p.plan(len(ts) * (len(tiers) + 2) * (o.samples + 2))
 	confirmGuess := len(tiers) * 2 * 2 * (r.ConfirmPairs + 2) // two cases a tier, as a first guess
+	if len(cs) == 0 {
+		confirmGuess = 0
+	}
 	p.plan(confirmGuess)
+	p.plan(len(jobs) * len(r.Procs) * 2 * (o.samples + 2))
 	if o.parallel {
-		p.plan(len(cases(o, o.large)) * (len(counts) + 1) * (o.samples + 2))
 		p.plan(len(cases(o, small)) * 2 * (o.samples + 2))
 	}
 
@@ -157,24 +163,19 @@ func run(o options, p *progress) *Report {
 		rs.add("copy", b.Copy())
 		return rs
 	})
-	before := p.done
-	confirmFloor(o, r, tiers, p)
-	p.plan(p.done - before - confirmGuess)
-	p.show("floor", 0, 0, "")
+	if len(cs) > 0 {
+		before := p.done
+		confirmFloor(o, r, tiers, p)
+		p.plan(p.done - before - confirmGuess)
+		p.show("floor", 0, 0, "")
+	}
 	if len(ts) > 0 {
 		r.TransposeRunners, r.Transposes = measureTransposes(o, ts, tiers, p)
 	}
 	if !o.parallel {
 		return r
 	}
-	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, o.large), p, func(c harness.Case) (rs runners) {
-		b := harness.NewBuffers(c)
-		for _, n := range counts {
-			rs.add(workersName(n), b.Workers(n))
-		}
-		rs.add("copy", b.Copy())
-		return rs
-	})
+	r.Scaling = measureScaling(o, jobs, r.Procs, p)
 	r.AutoRunners, r.Auto = measureAll(o, "automatic workers", cases(o, small), p, func(c harness.Case) (rs runners) {
 		b := harness.NewBuffers(c)
 		rs.add(workersName(1), b.Workers(1))

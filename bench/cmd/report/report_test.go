@@ -36,7 +36,7 @@ func TestRun(t *testing.T) {
 		runners []string
 		cases   []Case
 		want    int
-	}{{"cases", r.Runners, r.Cases, 2}, {"scaling", r.ScalingRunners, r.Scaling, 1}, {"auto", r.AutoRunners, r.Auto, 1}} {
+	}{{"cases", r.Runners, r.Cases, 2}, {"auto", r.AutoRunners, r.Auto, 1}} {
 		if len(s.cases) != s.want {
 			t.Fatalf("%s: %d cases, want %d", s.name, len(s.cases), s.want)
 		}
@@ -54,8 +54,22 @@ func TestRun(t *testing.T) {
 			t.Errorf("runners %v lack %s", r.Runners, n)
 		}
 	}
-	if !slices.Contains(r.ScalingRunners, "auto") || !slices.Contains(r.ScalingRunners, "workers=2") {
-		t.Errorf("scaling runners %v", r.ScalingRunners)
+	// The scaling section: the large case the filter keeps, at every
+	// GOMAXPROCS, beside copy() on as many goroutines.
+	if len(r.Scaling) != 1 || r.Scaling[0].Name != "d2s/CRD/NHWC/w2/1x64x270x480/b2" || !slices.Equal(r.Procs, harness.Procs()) {
+		t.Fatalf("scaling: %d cases at %v", len(r.Scaling), r.Procs)
+	}
+	for _, c := range r.Scaling {
+		for _, fs := range [][]Figure{c.GBps, c.Copy} {
+			if len(fs) != len(r.Procs) {
+				t.Errorf("%s: %d figures for %d GOMAXPROCS", c.Name, len(fs), len(r.Procs))
+			}
+			for _, f := range fs {
+				if len(f.Samples) != o.samples || !(f.Min > 0 && f.Min <= f.Median && f.Median <= f.Max) {
+					t.Errorf("scaling %s: %+v", c.Name, f)
+				}
+			}
+		}
 	}
 
 	// Each tier's lowest case is confirmed.
@@ -76,7 +90,7 @@ func TestRun(t *testing.T) {
 
 	var md bytes.Buffer
 	r.print(&md)
-	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", r.Tier + "/typical", "auto speedup", "auto/workers=1",
+	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", r.Tier + "/typical", "/par", "4 MiB and more", "auto/workers=1",
 		fmt.Sprintf("%d pairs, confirmed", confirmPairs(o))} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the tables lack %q:\n%s", s, md.String())
@@ -96,7 +110,7 @@ func TestRun(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Cases[1].GBps["copy"].Median != r.Cases[1].GBps["copy"].Median || back.Scaling[0].Input != [5]int{1, 64, 270, 480, 2} {
+	if back.Cases[1].GBps["copy"].Median != r.Cases[1].GBps["copy"].Median || back.Scaling[0].Copy[0].Median != r.Scaling[0].Copy[0].Median {
 		t.Errorf("JSON round trip: %+v", back.Scaling[0])
 	}
 
