@@ -122,20 +122,30 @@ func General(size, perm []int, elem, bytes, workers int, tier string, k engine.K
 	f := newWordForm(size, perm, elem, widest(elem), want, k)
 	switch {
 	case f.call != nil && f.pieces != nil:
-		at := make([]int, len(f.pieces))
-		for i := range at {
-			at[i] = i
-		}
-		return engine.NewPrepared(bytes, want, f.pieces, at, []engine.Call{f.looped()}, tier, f.text())
+		return engine.NewPrepared(bytes, want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, tier, f.text())
 	case f.call != nil:
 		return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, tier, f.text())
 	case k != nil && f.n > 1 && !f.runs:
-		if t := newTwoPass(size, perm, elem, bytes, want, k); t != nil {
+		if t := newTwoPass(size, perm, elem, bytes, k); t != nil {
+			if want.Splits(bytes) && t.count > 1 {
+				pieces := t.pieces()
+				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{t}, tier, t)
+			}
 			return engine.NewPrepared(bytes, engine.One, []engine.Call{t}, nil, nil, tier, t)
 		}
 	}
 	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, engine.One, nil)}
 	return engine.NewPrepared(bytes, engine.One, []engine.Call{g}, nil, nil, tier, f.text())
+}
+
+// indexes are 0, 1, ..., n-1: the pieces of a prepared call whose calls
+// are one piece each.
+func indexes(n int) []int {
+	at := make([]int, n)
+	for i := range at {
+		at[i] = i
+	}
+	return at
 }
 
 // widest is the widest word, of 8, 4, 2 and 1 bytes, that divides an

@@ -62,13 +62,17 @@ func TestGeneral(t *testing.T) {
 // k, against the naive one, in slices with guard bytes on both sides and,
 // every other time, one byte off the alignment of their words.
 func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
+	// Every other transpose runs on up to three goroutines, in pieces of
+	// 64 bytes: the pieces and the uncut form of every plan are checked.
+	defer engine.SetMinWorkerBytes(64)()
 	for i := range count {
 		size, perm, elem := draw(rng)
-		n, err := Check(size, perm, elem, 0)
+		workers := 3 * (i % 2)
+		n, err := Check(size, perm, elem, workers)
 		if err != nil {
 			t.Fatalf("shape %v perm %v elem %d: %v", size, perm, elem, err)
 		}
-		g := General(size, perm, elem, n, 0, name, k)
+		g := General(size, perm, elem, n, workers, name, k)
 		off := 8 + i%2
 		buf := random.Bytes(rng, n+16)
 		src := random.Bytes(rng, n+16)[off : off+n]

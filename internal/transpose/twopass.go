@@ -25,7 +25,6 @@ import (
 // are strided transposes (nestOf) whose offsets step with the chunk.
 type twoPass struct {
 	bytes, buf int // of the tensors, and of the largest chunk
-	want       engine.Want
 	// passes of a chunk of cut's whole range, and of its last, shorter
 	// range (c 0: none).
 	whole, last passes
@@ -58,14 +57,13 @@ const maxChunk = 4 << 20
 // chunkBytes on, whose passes the kernels move: a chunk of fewer rows may
 // give a pass a matrix too narrow for them (the second pass's columns
 // merge the dims that follow each other in the buffer and in dst).
-func newTwoPass(size, perm []int, elem, bytes int, want engine.Want, k engine.Kernels) *twoPass {
+func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels) *twoPass {
 	c := canon(size, perm)
 	if c.n < 2 {
 		return nil
 	}
 	for budget := chunkBytes; ; budget *= 2 {
 		if t := chunked(&c, elem, bytes, budget, k); t != nil {
-			t.want = want
 			return t
 		}
 		if budget >= bytes || budget >= maxChunk {
@@ -201,31 +199,34 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 
 // Run moves the transpose from src into dst, which it takes as its space
 // and depth tensors, as every call of a prepared call.
-func (t *twoPass) Run(dst, src []byte) {
-	if n := t.want.Workers(t.bytes, t.count); n > 1 {
-		t.parallel(dst, src, n)
-		return
+func (t *twoPass) Run(dst, src []byte) { t.chunks(dst, src, 0, t.count) }
+
+// pieces are the chunks cut into at most engine.MaxPieces calls of
+// consecutive chunks, for the goroutines of a prepared call to share.
+func (t *twoPass) pieces() []engine.Call {
+	n := min(t.count, engine.MaxPieces)
+	out := make([]engine.Call, n)
+	for i := range n {
+		out[i] = &chunkRange{t, i * t.count / n, (i + 1) * t.count / n}
 	}
-	t.chunks(dst, src, 0, 1)
+	return out
 }
 
-// parallel moves the chunks on n goroutines. It is a function of its own
-// so that its closure's variables move to the heap only here.
-func (t *twoPass) parallel(dst, src []byte, n int) {
-	var wg sync.WaitGroup
-	for i := 1; i < n; i++ {
-		wg.Go(func() { t.chunks(dst, src, i, n) })
-	}
-	t.chunks(dst, src, 0, n)
-	wg.Wait()
+// A chunkRange is chunks [lo, hi) of a two-pass transpose.
+type chunkRange struct {
+	t      *twoPass
+	lo, hi int
 }
 
-// chunks moves chunks from, from+step, ... through a buffer of its own.
-func (t *twoPass) chunks(dst, src []byte, from, step int) {
+func (c *chunkRange) Run(dst, src []byte) { c.t.chunks(dst, src, c.lo, c.hi) }
+func (c *chunkRange) Kernel() string      { return c.t.Kernel() }
+
+// chunks moves chunks [lo, hi) through a buffer of its own.
+func (t *twoPass) chunks(dst, src []byte, lo, hi int) {
 	buf := takeBuf(t.buf)
 	defer giveBuf(buf)
 	last := len(t.loops) - 1
-	for i := from; i < t.count; i += step {
+	for i := lo; i < hi; i++ {
 		s, d, p := 0, 0, &t.whole
 		for k, r := last, i; k >= 0; k-- {
 			l := t.loops[k]
