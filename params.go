@@ -28,9 +28,10 @@ type Params struct {
 	// calling goroutine only, k > 1 allows k, and 0 picks automatically:
 	// one goroutine per 256 KiB of tensor up to GOMAXPROCS, except that
 	// a call whose two tensors fit in one core's L2 cache stays on the
-	// caller's goroutine, and that two or three goroutines (GOMAXPROCS
-	// of 2 or 3, or a tensor under 1 MiB) are used only from 16 MiB
-	// (transposes: 2 MiB), where they paid on a 2-vCPU VM. Whatever is
+	// caller's goroutine (but for transposes by tiles, which are slower
+	// than copy() even there), and that two or three goroutines
+	// (GOMAXPROCS of 2 or 3, or a tensor under 1 MiB) are used only from
+	// 16 MiB (tiles: 2 MiB), where they paid on a 2-vCPU VM. Whatever is
 	// asked, a call uses at most GOMAXPROCS goroutines and one per 256 KiB
 	// of tensor: more could not run at once, or would cost more to start
 	// than they save.

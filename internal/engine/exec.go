@@ -166,12 +166,12 @@ func hash(op shape.Op, p *shape.Params, elem int) uint64 {
 // Prepare plans a validated call on bytes (g.Elem bytes an element).
 func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	n := g.Len() * g.Elem
-	want := WantOf(g.Workers, Shuffles)
+	want := WantOf(g.Workers, Rows)
 	c := &Prepared{op: g.Op, bytes: n, want: want, tier: t.Name, plan: Text("an empty tensor")}
 	if n == 0 {
 		return c
 	}
-	stream, split := n >= StreamFrom(Shuffles), want.Splits(n)
+	stream, split := n >= StreamFrom(Rows), want.Splits(n)
 	if !stream {
 		if plan, calls := t.Kernels.OnePass(g); calls != nil {
 			if !split {
@@ -272,7 +272,7 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 		})
 	}
 	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))
-	n := WantOf(g.Workers, Shuffles).Workers(bytes, total)
+	n := WantOf(g.Workers, Rows).Workers(bytes, total)
 	var wg sync.WaitGroup
 	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
 	for i := 1; i < n; i++ {

@@ -18,12 +18,13 @@ import (
 type Work uint8
 
 const (
-	// Shuffles are the operators' work: row kernels near copy()'s speed
-	// on one goroutine.
-	Shuffles Work = iota
-	// Transposes are general transposes' work: tiles and runs, which one
+	// Rows are what moves near copy()'s speed on one goroutine: the
+	// operators' row kernels, and a transpose's run copies and its zips
+	// and unzips of matrices with a side of a few words.
+	Rows Work = iota
+	// Tiles are a transpose's tile kernels and two passes, which one
 	// goroutine moves at a fraction of copy()'s speed even in cache.
-	Transposes
+	Tiles
 )
 
 // Want is what a call asks of the policy: the caller's bound on its
@@ -46,15 +47,16 @@ var One = Want{bound: 1}
 // copies beyond its L2), and a call takes one per share up to GOMAXPROCS,
 // with two exceptions, both measured:
 //
-//   - An operator whose two tensors fit in one core's private cache
-//     stays there: it moves at cache speed, which other cores would spend
-//     fetching the tensors from that cache.
+//   - Rows whose two tensors fit in one core's private cache stay there:
+//     they move at cache speed, which other cores would spend fetching
+//     the tensors from that cache.
 //   - Two or three goroutines pay only from fewFrom: on a 2-vCPU Zen 3
 //     VM two goroutines moved an operator of 1 to 8 MiB at 0.74 to 0.90
-//     of one, and even copy() at 0.58 to 0.82 from 1 to 4 MiB (the VM's
+//     of one, NHWC to NCHW of 1x480x640x3 float32 (3.5 MiB, unzips) at
+//     0.61, and even copy() at 0.58 to 0.82 from 1 to 4 MiB (the VM's
 //     vCPUs share what one core fetches); from 16 MiB operators gained
-//     1.28x, transposes of 4 and 8 MiB 1.12x and 1.25x. Four and more,
-//     a server's cores each with its own cache, pay from four shares.
+//     1.28x, tiles of 4 and 8 MiB 1.12x and 1.25x. Four and more, a
+//     server's cores each with its own cache, pay from four shares.
 //
 // An explicit Workers is a bound that overrides both exceptions: no call
 // uses more goroutines than it, GOMAXPROCS, which could not run at once,
@@ -65,7 +67,7 @@ var minWorkerBytes = 256 << 10
 
 // fewFrom is the tensor size from which two or three goroutines pay for w.
 func fewFrom(w Work) int {
-	if w == Transposes {
+	if w == Tiles {
 		return 2 << 20
 	}
 	return 16 << 20
@@ -88,7 +90,7 @@ func (q Want) alone(bytes int) bool {
 	switch {
 	case q.bound == 1 || bytes < 2*minWorkerBytes:
 		return true
-	case q.bound == 0 && q.work == Shuffles:
+	case q.bound == 0 && q.work == Rows:
 		return 2*bytes <= privateCache()
 	}
 	return false
@@ -125,13 +127,13 @@ var privateCache = func() int {
 
 // StreamFrom is the tensor size from which a call of w writes with
 // non-temporal stores, where its kernels have them and dst's lines allow:
-// streamMin for the operators, twice that for a transpose, where its two
-// tensors fill the cache. On a Zen 5 (32 MiB of L3), a 1024x1024 matrix
+// streamMin for rows, twice that for tiles and a transpose's zips, where
+// its two tensors fill the cache. On a Zen 5 (32 MiB of L3), a 1024x1024 matrix
 // of 8-byte words (8 MiB) moved at 1.13 of copy() with ordinary stores,
 // 0.93 with streaming ones; NCHW to NHWC of 1x64x270x480 of 4-byte words
 // (33 MB) at 0.65 and 0.87.
 func StreamFrom(w Work) int {
-	if w == Transposes {
+	if w == Tiles {
 		return 2 * streamMin()
 	}
 	return streamMin()

@@ -21,31 +21,31 @@ func TestAutomaticWorkers(t *testing.T) {
 		pieces       int
 		want         int
 	}{
-		{16, 0, Shuffles, 0, 1, 1},
-		{16, 0, Transposes, 2*minWorkerBytes - 1, 1 << 20, 1},
-		{16, 0, Transposes, 2 * minWorkerBytes, 1 << 20, 1}, // two, below fewFrom
-		{16, 0, Transposes, 4 * minWorkerBytes, 1 << 20, 4},
-		{16, 0, Transposes, 4 * minWorkerBytes, 3, 1}, // three pieces
-		{16, 0, Transposes, 2 * MiB, 3, 3},
-		{16, 0, Transposes, 64 * MiB, 1 << 20, 16},
-		{4, 0, Transposes, 64 * MiB, 1 << 20, 4},
-		{2, 0, Transposes, 2*MiB - 1, 1 << 20, 1},
-		{2, 0, Transposes, 2 * MiB, 1 << 20, 2},
-		{16, 0, Shuffles, l2 / 2, 1 << 20, 1}, // fits the private cache
-		{16, 0, Shuffles, max(l2/2+1, 4*minWorkerBytes), 1 << 20, max(l2/2+1, 4*minWorkerBytes) / minWorkerBytes},
-		{16, 0, Shuffles, 16 * MiB, 1 << 20, 16},
-		{16, 0, Shuffles, 16 * MiB, 2, 2},
-		{2, 0, Shuffles, 16*MiB - 1, 1 << 20, 1},
-		{2, 0, Shuffles, 16 * MiB, 1 << 20, 2},
-		{4, 0, Shuffles, 8 * MiB, 1 << 20, 4},
+		{16, 0, Rows, 0, 1, 1},
+		{16, 0, Tiles, 2*minWorkerBytes - 1, 1 << 20, 1},
+		{16, 0, Tiles, 2 * minWorkerBytes, 1 << 20, 1}, // two, below fewFrom
+		{16, 0, Tiles, 4 * minWorkerBytes, 1 << 20, 4},
+		{16, 0, Tiles, 4 * minWorkerBytes, 3, 1}, // three pieces
+		{16, 0, Tiles, 2 * MiB, 3, 3},
+		{16, 0, Tiles, 64 * MiB, 1 << 20, 16},
+		{4, 0, Tiles, 64 * MiB, 1 << 20, 4},
+		{2, 0, Tiles, 2*MiB - 1, 1 << 20, 1},
+		{2, 0, Tiles, 2 * MiB, 1 << 20, 2},
+		{16, 0, Rows, l2 / 2, 1 << 20, 1}, // fits the private cache
+		{16, 0, Rows, max(l2/2+1, 4*minWorkerBytes), 1 << 20, max(l2/2+1, 4*minWorkerBytes) / minWorkerBytes},
+		{16, 0, Rows, 16 * MiB, 1 << 20, 16},
+		{16, 0, Rows, 16 * MiB, 2, 2},
+		{2, 0, Rows, 16*MiB - 1, 1 << 20, 1},
+		{2, 0, Rows, 16 * MiB, 1 << 20, 2},
+		{4, 0, Rows, 8 * MiB, 1 << 20, 4},
 		// explicit bounds
-		{16, 1, Shuffles, 1 << 30, 1 << 20, 1},
-		{16, 1 << 30, Shuffles, 512 << 10, 131072, 2},
-		{2, 1 << 30, Transposes, 1 << 30, 1 << 20, 2},
-		{16, 64, Shuffles, minWorkerBytes - 1, 1 << 20, 1},
-		{16, 64, Shuffles, 1 << 30, 3, 3},
-		{16, 2, Transposes, 1 << 30, 1 << 20, 2},
-		{2, 3, Shuffles, 1 << 20, 1 << 20, 2},
+		{16, 1, Rows, 1 << 30, 1 << 20, 1},
+		{16, 1 << 30, Rows, 512 << 10, 131072, 2},
+		{2, 1 << 30, Tiles, 1 << 30, 1 << 20, 2},
+		{16, 64, Rows, minWorkerBytes - 1, 1 << 20, 1},
+		{16, 64, Rows, 1 << 30, 3, 3},
+		{16, 2, Tiles, 1 << 30, 1 << 20, 2},
+		{2, 3, Rows, 1 << 20, 1 << 20, 2},
 	} {
 		runtime.GOMAXPROCS(c.procs)
 		q := WantOf(c.bound, c.w)

@@ -12,6 +12,7 @@ var (
 	CheckGeneral          = checkGeneral
 	RandomTranspose       = randomTranspose
 	RandomMatrixTranspose = randomMatrixTranspose
+	ThinSide              = thinSide
 )
 
 // SetChunkBytes sets the size two-pass transposes' chunks aim at, and

@@ -89,9 +89,12 @@ type wordForm struct {
 	// innermost outer loops, or nil.
 	call engine.Call
 	fold int
-	// pieces are call cut along its columns or runs, for goroutines to
-	// share, where the tensor may be split (engine.Splits) and no outer
-	// loop is left to share.
+	// want is what the form asks of the parallel policy.
+	want engine.Want
+	// pieces are the work cut for goroutines to share, where the tensor
+	// may be split (Want.Splits): call cut along its matrices or runs
+	// where it takes every outer loop (split), else the outermost loop
+	// of the Repeats around it (splitOuter).
 	pieces []engine.Call
 }
 
@@ -115,26 +118,25 @@ type nest struct {
 // the Go loops, in words of the widest size (8, 4 or 2 bytes) that
 // divides the element where the tensors' addresses allow, else in bytes.
 func General(size, perm []int, elem, bytes, workers int, tier string, k engine.Kernels) *engine.Prepared {
-	want := engine.WantOf(workers, engine.Transposes)
 	if bytes == 0 {
 		return engine.NewPrepared(0, engine.One, nil, nil, nil, tier, engine.Text("transpose: an empty tensor"))
 	}
-	f := newWordForm(size, perm, elem, widest(elem), want, k)
+	f := newWordForm(size, perm, elem, widest(elem), workers, k)
 	switch {
 	case f.call != nil && f.pieces != nil:
-		return engine.NewPrepared(bytes, want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, tier, f.text())
+		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, tier, f.text())
 	case f.call != nil:
 		return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, tier, f.text())
 	case k != nil && f.n > 1 && !f.runs:
 		if t := newTwoPass(size, perm, elem, bytes, k); t != nil {
-			if want.Splits(bytes) && t.count > 1 {
+			if want := engine.WantOf(workers, engine.Tiles); want.Splits(bytes) && t.count > 1 {
 				pieces := t.pieces()
 				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{t}, tier, t)
 			}
 			return engine.NewPrepared(bytes, engine.One, []engine.Call{t}, nil, nil, tier, t)
 		}
 	}
-	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, engine.One, nil)}
+	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, 1, nil)}
 	return engine.NewPrepared(bytes, engine.One, []engine.Call{g}, nil, nil, tier, f.text())
 }
 
@@ -160,9 +162,9 @@ func widest(elem int) int {
 }
 
 // newWordForm is the canonical form of the transpose moving words of word
-// bytes, on at most want goroutines: the input gains a last dim of
-// elem/word words, which stays last.
-func newWordForm(size, perm []int, elem, word int, want engine.Want, k engine.Kernels) wordForm {
+// bytes, on at most workers goroutines (0: automatic): the input gains a
+// last dim of elem/word words, which stays last.
+func newWordForm(size, perm []int, elem, word, workers int, k engine.Kernels) wordForm {
 	var s, p [maxRank]int
 	n := copy(s[:], size)
 	copy(p[:], perm)
@@ -177,21 +179,45 @@ func newWordForm(size, perm []int, elem, word int, want engine.Want, k engine.Ke
 	}
 	f.nest, _ = nestOf(f.strided())
 	if k != nil {
-		f.call, f.fold = f.kernelCall(k, 0, 0)
-		if f.call != nil && f.fold == f.outer && want.Splits(f.size) {
+		f.call, f.fold = f.kernelCall(k, cut{})
+		f.want = engine.WantOf(workers, f.work())
+		switch {
+		case f.call == nil || !f.want.Splits(f.size):
+		case f.fold == f.outer:
 			f.pieces = f.split(k)
+		default:
+			f.pieces = f.splitOuter()
 		}
 	}
 	return f
 }
 
+// thinSide is the most words a matrix side may have for the kernels to
+// zip or unzip it whole, near copy()'s speed, rather than move it by
+// tiles (simd.MaxBlock).
+const thinSide = 8
+
+// work is what the form's kernels do, for the parallel policy: runs, and
+// matrices with a thin side, move as rows; other matrices by tiles.
+func (f *wordForm) work() engine.Work {
+	if f.runs || min(f.m.Rows, f.m.Cols) <= thinSide {
+		return engine.Rows
+	}
+	return engine.Tiles
+}
+
 // split cuts the kernels' call of a form with no outer loop left into
-// pieces of about engine.MinWorkerBytes, along the matrices' columns or
-// the runs' innermost loop; nil where a piece would have no call.
+// pieces of about engine.MinWorkerBytes, along the runs' innermost loop,
+// or along the longer side of the matrices (an image's 307200x3 into
+// 3x307200 has too few columns for pieces of them); nil where a piece
+// would have no call.
 func (f *wordForm) split(k engine.Kernels) []engine.Call {
-	across := f.m.Cols
-	if f.runs {
-		across = f.count[f.outer-1]
+	across, rows := f.m.Cols, f.m.Rows > f.m.Cols
+	switch {
+	case f.runs:
+		across, rows = f.count[f.outer-1], false
+	case rows:
+		across = f.m.Rows
 	}
 	n := min(across, max(1, f.size/engine.MinWorkerBytes()), engine.MaxPieces)
 	if n < 2 {
@@ -200,18 +226,26 @@ func (f *wordForm) split(k engine.Kernels) []engine.Call {
 	pieces := make([]engine.Call, n)
 	for i := range n {
 		lo, hi := i*across/n, (i+1)*across/n
-		if pieces[i], _ = f.kernelCall(k, lo, hi-lo); pieces[i] == nil {
+		if pieces[i], _ = f.kernelCall(k, cut{rows, lo, hi - lo}); pieces[i] == nil {
 			return nil
 		}
 	}
 	return pieces
 }
 
-// kernelCall is the call of the tier's kernels for the innermost work of
-// f and as many of its innermost outer loops as the kernels take, and
-// their number; or nil. With n > 0 it is the call of n of the matrices'
-// columns, or of the runs' innermost loop, from the from-th on.
-func (f *wordForm) kernelCall(k engine.Kernels, from, n int) (engine.Call, int) {
+// A cut is the part of a form's innermost work a piece moves: n of the
+// matrices' columns (rows, if rows), or of the runs' innermost loop, from
+// the from-th on; all of it where n is 0.
+type cut struct {
+	rows    bool
+	from, n int
+}
+
+// kernelCall is the call of the tier's kernels for the part c of the
+// innermost work of f and as many of its innermost outer loops as the
+// kernels take, and their number; or nil.
+func (f *wordForm) kernelCall(k engine.Kernels, c cut) (engine.Call, int) {
+	from, n := c.from, c.n
 	w := f.word
 	// loop i from the innermost: count, and steps in bytes; a loop of one.
 	loop := func(i int) (count, src, dst int) {
@@ -234,11 +268,14 @@ func (f *wordForm) kernelCall(k engine.Kernels, from, n int) (engine.Call, int) 
 	}
 	m := f.m
 	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
-	m.Streaming = f.size >= engine.StreamFrom(engine.Transposes)
+	m.Streaming = f.size >= engine.StreamFrom(engine.Tiles)
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
 	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
 	dstOff, srcOff := from*m.DstRow, from*w
-	if n > 0 {
+	switch {
+	case n > 0 && c.rows:
+		dstOff, srcOff, m.Rows = from*w, from*m.SrcRow, n
+	case n > 0:
 		m.Cols = n
 	}
 	dst := (m.Groups-1)*m.DstGroup + (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
@@ -330,12 +367,35 @@ func nestOf(dims []dim) (l nest, ok bool) {
 
 // looped is the kernels' call inside Repeats of the outer loops it does
 // not take, the outermost outside.
-func (f *wordForm) looped() engine.Call {
+func (f *wordForm) looped() engine.Call { return f.loopedFrom(0) }
+
+// loopedFrom is looped without the outer loops before loop from.
+func (f *wordForm) loopedFrom(from int) engine.Call {
 	c, w := f.call, f.word
-	for i := f.outer - f.fold - 1; i >= 0; i-- {
+	for i := f.outer - f.fold - 1; i >= from; i-- {
 		c = &engine.Repeat{N: f.count[i], SpaceStep: f.dstStep[i] * w, DepthStep: f.srcStep[i] * w, Call: c}
 	}
 	return c
+}
+
+// splitOuter cuts a form whose kernels' call leaves outer loops to
+// Repeats into pieces along its outermost loop, each the looped call of
+// a range of its iterations, as many as make pieces of about
+// engine.MinWorkerBytes; nil where that loop has one iteration.
+func (f *wordForm) splitOuter() []engine.Call {
+	count, w := f.count[0], f.word
+	n := min(count, max(1, f.size/engine.MinWorkerBytes()), engine.MaxPieces)
+	if n < 2 {
+		return nil
+	}
+	inner := f.loopedFrom(1)
+	pieces := make([]engine.Call, n)
+	for i := range n {
+		lo, hi := i*count/n, (i+1)*count/n
+		pieces[i] = &engine.Repeat{N: hi - lo, Space: lo * f.dstStep[0] * w, Depth: lo * f.srcStep[0] * w,
+			SpaceStep: f.dstStep[0] * w, DepthStep: f.srcStep[0] * w, Call: inner}
+	}
+	return pieces
 }
 
 // goLoops moves a transpose in Go: in words where both tensors' addresses

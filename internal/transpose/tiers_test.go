@@ -9,6 +9,7 @@ import (
 	_ "github.com/blockshuffle/blockshuffle/dispatch" // the tiers register, and one is chosen
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
@@ -103,5 +104,13 @@ func TestTwoPassChunks(t *testing.T) {
 			transpose.CheckGeneral(t, tier.Name, k, count, rng, draw)
 			restore()
 		}
+	}
+}
+
+// TestThinSide: the parallel policy takes as rows the matrices the
+// kernels zip or unzip whole.
+func TestThinSide(t *testing.T) {
+	if transpose.ThinSide != simd.MaxBlock {
+		t.Errorf("thinSide = %d, the kernels zip sides of up to %d words", transpose.ThinSide, simd.MaxBlock)
 	}
 }

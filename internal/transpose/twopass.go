@@ -193,7 +193,7 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 	if f.nest, ok = nestOf(in); !ok {
 		return f, false
 	}
-	f.call, f.fold = f.kernelCall(k, 0, 0)
+	f.call, f.fold = f.kernelCall(k, cut{})
 	return f, f.call != nil
 }
 
