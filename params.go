@@ -212,4 +212,7 @@ var (
 	ErrRank = shape.ErrRank
 	// ErrPerm: a transpose's perm is not a permutation of 0..len(shape)-1.
 	ErrPerm = shape.ErrPerm
+	// ErrElemType: RunPlan's element type is not the size the plan was
+	// made for.
+	ErrElemType = shape.ErrElemType
 )

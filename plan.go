@@ -54,14 +54,18 @@ func (pl *Plan) Run(dst, src []byte) error {
 }
 
 // RunPlan runs the plan on typed slices: unsafe.Sizeof of T must be the
-// plan's elemSize (else the error wraps ErrElemSize), and len(dst) and
+// plan's elemSize (else the error wraps ErrElemType), and len(dst) and
 // len(src) the tensor's element count (N*C*H*W, or the product of a
 // transpose's shape). It checks only that and
 // the overlap, never allocates, and leaves dst untouched on error.
 func RunPlan[T Element](pl *Plan, dst, src []T) error {
 	size := int(unsafe.Sizeof(*new(T)))
 	if pl != nil && pl.c != nil && size != pl.elem {
-		return fmt.Errorf("blockshuffle: %v: a plan for %d-byte elements, run on %T (%d bytes): %w", pl.op, pl.elem, *new(T), size, ErrElemSize)
+		what := pl.op.String()
+		if pl.transpose != "" {
+			what = "Transpose: " + pl.transpose
+		}
+		return fmt.Errorf("blockshuffle: %s: a plan for %d-byte elements, run on %T (%d bytes): %w", what, pl.elem, *new(T), size, ErrElemType)
 	}
 	if err := pl.check(size, len(dst), len(src), shape.Overlap(dst, src)); err != nil {
 		return err

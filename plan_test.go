@@ -101,7 +101,7 @@ func TestPlanErrors(t *testing.T) {
 	check("short src", pl.Run(dst, buf[:4*n-1]), bs.ErrLength, dst)
 	check("long dst", pl.Run(make([]byte, 4*n+4), buf[:4*n]), bs.ErrLength, buf)
 	check("overlap", pl.Run(buf[4:4+4*n], buf[:4*n]), bs.ErrOverlap, buf)
-	check("uint16 on a 4-byte plan", bs.RunPlan(pl, make([]uint16, n), make([]uint16, n)), bs.ErrElemSize, dst)
+	check("uint16 on a 4-byte plan", bs.RunPlan(pl, make([]uint16, n), make([]uint16, n)), bs.ErrElemType, dst)
 	check("float32 lengths", bs.RunPlan(pl, make([]float32, n), make([]float32, n-1)), bs.ErrLength, dst)
 	check("a nil plan", (*bs.Plan)(nil).Run(dst, buf[:4*n]), bs.ErrOp, dst)
 	check("a zero plan", bs.RunPlan(&bs.Plan{}, make([]float32, n), make([]float32, n)), bs.ErrOp, dst)
@@ -276,6 +276,35 @@ func BenchmarkPlanManyImages(b *testing.B) {
 		c := cs[i%len(cs)]
 		if _, err := bs.NewPlan(c.op, c.p, 1); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestPlanElemType pins the error of a plan run on the wrong element type,
+// for every kind of plan: it names the plan's own op (and a transpose's
+// shape and perm), both sizes, and wraps ErrElemType alone.
+func TestPlanElemType(t *testing.T) {
+	p := bs.Params{N: 1, C: 8, H: 2, W: 2, BlockSize: 2}
+	d2s, err1 := bs.NewPlan(bs.OpDepthToSpace, p, 4)
+	s2d, err2 := bs.NewPlan(bs.OpSpaceToDepth, bs.Params{N: 1, C: 2, H: 4, W: 4, BlockSize: 2}, 4)
+	tr, err3 := bs.NewTransposePlan([]int{4, 8}, []int{1, 0}, 4, 0)
+	op, err4 := bs.NewTransposePlan([]int{1, 2, 2, 2, 2, 2}, []int{0, 3, 4, 1, 5, 2}, 4, 0) // DepthToSpace as a transpose
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pl   *bs.Plan
+		want string
+	}{
+		{d2s, "blockshuffle: DepthToSpace: a plan for 4-byte elements, run on float64 (8 bytes): element type does not match the plan"},
+		{s2d, "blockshuffle: SpaceToDepth: a plan for 4-byte elements, run on float64 (8 bytes): element type does not match the plan"},
+		{tr, "blockshuffle: Transpose: shape [4 8] by perm [1 0]: a plan for 4-byte elements, run on float64 (8 bytes): element type does not match the plan"},
+		{op, "blockshuffle: Transpose: shape [1 2 2 2 2 2] by perm [0 3 4 1 5 2]: a plan for 4-byte elements, run on float64 (8 bytes): element type does not match the plan"},
+	} {
+		dst := make([]float64, 16)
+		err := bs.RunPlan(c.pl, dst, make([]float64, 16))
+		if err == nil || err.Error() != c.want || !errors.Is(err, bs.ErrElemType) || verify.Wrapped(err) != 1 {
+			t.Errorf("%v:\n got %v\nwant %s", c.pl, err, c.want)
 		}
 	}
 }

@@ -323,8 +323,8 @@ func TestTransposeGeneralAllocs(t *testing.T) {
 	if err := bs.RunPlan(pl, dst[1:], src); !errors.Is(err, bs.ErrLength) {
 		t.Errorf("short dst: %v, want ErrLength", err)
 	}
-	if err := bs.RunPlan(pl, make([]int16, len(src)), make([]int16, len(src))); !errors.Is(err, bs.ErrElemSize) {
-		t.Errorf("int16 on a plan of 4-byte elements: %v, want ErrElemSize", err)
+	if err := bs.RunPlan(pl, make([]int16, len(src)), make([]int16, len(src))); !errors.Is(err, bs.ErrElemType) {
+		t.Errorf("int16 on a plan of 4-byte elements: %v, want ErrElemType", err)
 	}
 }
 

@@ -24,6 +24,7 @@ var (
 	ErrOp           = errors.New("unknown operator")
 	ErrRank         = errors.New("unsupported rank")
 	ErrPerm         = errors.New("perm is not a permutation of the dims")
+	ErrElemType     = errors.New("element type does not match the plan")
 )
 
 // Geometry is a validated call, described from the depth side: the tensor

@@ -112,7 +112,7 @@ func Bytes[P any](d2s, s2d func(dst, src []byte, es int, p P) error) Runner {
 // sentinels are the errors every error of the module wraps one of.
 var sentinels = []error{
 	shape.ErrBlockSize, shape.ErrNegativeDim, shape.ErrNotDivisible, shape.ErrOverflow, shape.ErrLength,
-	shape.ErrOverlap, shape.ErrOrder, shape.ErrLayout, shape.ErrElemSize, shape.ErrWorkers, shape.ErrOp, shape.ErrRank, shape.ErrPerm,
+	shape.ErrOverlap, shape.ErrOrder, shape.ErrLayout, shape.ErrElemSize, shape.ErrWorkers, shape.ErrOp, shape.ErrRank, shape.ErrPerm, shape.ErrElemType,
 }
 
 // Wrapped counts the sentinels err wraps: every error wraps exactly one.
