@@ -54,7 +54,7 @@ func benchModel(b *testing.B, model []byte, install bool, x *tensor.Dense) {
 		b.Fatal(err)
 	}
 	if install {
-		bsonnx.Install(m)
+		bsonnx.Install(m, 0)
 	}
 	b.SetBytes(int64(4 * x.Size()))
 	for b.Loop() {

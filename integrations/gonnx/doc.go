@@ -1,7 +1,6 @@
 // Package gonnx adds DepthToSpace and SpaceToDepth to a
-// github.com/advancedclimatesystems/gonnx model, and routes its Transpose
-// nodes that are a block shuffle (the Reshape, Transpose, Reshape graphs
-// PyTorch and others export) through blockshuffle's SIMD kernels.
+// github.com/advancedclimatesystems/gonnx model, and runs its Transpose
+// nodes, every perm and dtype, through blockshuffle's SIMD kernels.
 //
 // gonnx v1.1.0 has neither operator (its issues #29 and #107 ask for them),
 // and its Transpose moves one element at a time through gorgonia's
@@ -9,8 +8,12 @@
 //
 //	m, err := gonnx.NewModelFromBytes(modelBytes)
 //	...
-//	bsonnx.Install(m)
+//	bsonnx.Install(m, 0) // 0: goroutines chosen per node; 1: one per node
 //	out, err := m.Run(inputs)
+//
+// Each node is planned once, on its first run (integrations/gorgonia's
+// NewPlan and NewTransposePlan), and again only when its input's shape or
+// dtype changes; a run then checks only the tensors.
 //
 // The operators follow the ONNX definitions: DepthToSpace-1 (attribute
 // blocksize), -11 (and mode, "DCR" by default or "CRD") and -13 (more
@@ -27,7 +30,7 @@
 // opset 13. A host that loads other opsets (a later gonnx, or a loader of
 // its own) passes the model's, which Opset reads from its ModelProto:
 //
-//	m.GetOperator = bsonnx.Getter(bsonnx.Opset(mp), m.GetOperator)
+//	m.GetOperator = bsonnx.Getter(bsonnx.Opset(mp), 0, m.GetOperator)
 //
 // From opset 28 a SpaceToDepth node may have mode "CRD": PyTorch's
 // pixel_unshuffle as one node rather than Reshape, Transpose, Reshape.

@@ -143,7 +143,7 @@ func run(t testing.TB, model []byte, install bool, x *tensor.Dense) *tensor.Dens
 		t.Fatal(err)
 	}
 	if install {
-		bsonnx.Install(m)
+		bsonnx.Install(m, 0)
 	}
 	out, err := m.Run(gonnx.Tensors{"x": x})
 	if err != nil {
@@ -258,7 +258,7 @@ func TestOpsetVersions(t *testing.T) {
 		{28, "DepthToSpace", "crd", true, "error"}, // ONNX's modes are case-sensitive
 		{28, "SpaceToDepth", "pixel_unshuffle", true, "error"},
 	} {
-		get := bsonnx.Getter(c.opset, opset13.GetOperator)
+		get := bsonnx.Getter(c.opset, 0, opset13.GetOperator)
 		o, err := get(c.op)
 		if err != nil {
 			t.Fatal(err)
@@ -306,7 +306,7 @@ func nodeBytes(t *testing.T, b int64, mode string) *onnx.NodeProto {
 // mode, on the cases' shapes, against internal/ref; CRD also against
 // gonnx's own Reshape/Transpose/Reshape of it (PyTorch's pixel_unshuffle).
 func TestSpaceToDepth28(t *testing.T) {
-	get := bsonnx.Getter(28, opset13.GetOperator)
+	get := bsonnx.Getter(28, 0, opset13.GetOperator)
 	for k, c := range cases {
 		dims := []int64{c.dims[0], c.dims[1] / (c.b * c.b), c.dims[2] * c.b, c.dims[3] * c.b}
 		x := input(dims, uint64(k))
@@ -374,7 +374,7 @@ func TestEmpty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bsonnx.Install(m)
+		bsonnx.Install(m, 0)
 		shape := make([]int, len(c.in))
 		for i, d := range c.in {
 			shape[i] = int(d)
@@ -397,7 +397,7 @@ func TestEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bsonnx.Install(m)
+	bsonnx.Install(m, 0)
 	if _, err := m.Run(gonnx.Tensors{"x": tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(1, 0, 5, 3))}); err == nil {
 		t.Error("Transpose by perm [0 0 1 2]: no error")
 	}

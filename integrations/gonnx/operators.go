@@ -15,39 +15,42 @@ import (
 )
 
 // Install makes m run DepthToSpace, SpaceToDepth and Transpose nodes with
-// blockshuffle's kernels. gonnx v1.1.0 loads opset 13 models only, so the opset 13
-// operators are installed; for another opset, use Getter. Calling it
-// twice is harmless.
-func Install(m *gonnx.Model) {
-	m.GetOperator = Getter(13, m.GetOperator)
+// blockshuffle's kernels, each node's run on at most workers goroutines
+// (0: automatic, as blockshuffle.Params.Workers; 1 keeps each node on the
+// goroutine that runs the model). gonnx v1.1.0 loads opset 13 models
+// only, so the opset 13 operators are installed; for another opset, use
+// Getter. Calling it twice is harmless: the last workers holds.
+func Install(m *gonnx.Model, workers int) {
+	m.GetOperator = Getter(13, workers, m.GetOperator)
 }
 
 // Getter returns an operator getter that serves DepthToSpace and
 // SpaceToDepth as the given opset of the default ONNX domain defines them
 // (Opset reads it from a model), runs next's Transpose nodes, every perm
-// and dtype, with integrations/gorgonia's Transpose, and asks next for
-// everything else. gonnx makes every operator
-// afresh on each Model.Run and hands it its node, so the getter keeps a
-// plan per DepthToSpace and SpaceToDepth node (integrations/gorgonia's
-// Plan), made on the node's first run and again when its input's shape or
-// dtype changes.
-func Getter(opset int64, next gonnx.OpGetter) gonnx.OpGetter {
+// and dtype, with integrations/gorgonia, and asks next for everything
+// else; workers bounds each node's goroutines, as in Install. gonnx makes
+// every operator afresh on each Model.Run and hands it its node, so the
+// getter keeps a plan per node (integrations/gorgonia's Plan), made on
+// the node's first run and again when its input's shape or dtype changes.
+// A negative workers is an error wrapping blockshuffle.ErrWorkers from
+// each node's run.
+func Getter(opset int64, workers int, next gonnx.OpGetter) gonnx.OpGetter {
 	plans := &nodePlans{m: map[*onnx.NodeProto]nodePlan{}}
 	return func(name string) (ops.Operator, error) {
 		switch name {
 		case "DepthToSpace":
-			return &depthSpace{op: blockshuffle.OpDepthToSpace, version: version(opset, 1, 11, 13), plans: plans}, nil
+			return &depthSpace{op: blockshuffle.OpDepthToSpace, version: version(opset, 1, 11, 13), workers: workers, plans: plans}, nil
 		case "SpaceToDepth":
-			return &depthSpace{op: blockshuffle.OpSpaceToDepth, version: version(opset, 1, 13, 28), plans: plans}, nil
+			return &depthSpace{op: blockshuffle.OpSpaceToDepth, version: version(opset, 1, 13, 28), workers: workers, plans: plans}, nil
 		}
 		o, err := next(name)
 		if err != nil || name != "Transpose" {
 			return o, err
 		}
-		if t, ok := o.(*transposeOp); ok { // Install called twice
-			return t, nil
+		if t, ok := o.(*transposeOp); ok { // Install called twice: gonnx's own, with these workers
+			o = t.Operator
 		}
-		return &transposeOp{Operator: o}, nil
+		return &transposeOp{Operator: o, workers: workers, plans: plans}, nil
 	}
 }
 
@@ -81,6 +84,7 @@ type depthSpace struct {
 	version   int64
 	blocksize int64
 	mode      string
+	workers   int
 	node      *onnx.NodeProto // set by Init
 	plans     *nodePlans
 }
@@ -91,27 +95,29 @@ type nodePlans struct {
 	m  map[*onnx.NodeProto]nodePlan
 }
 
-// nodePlan is a node's plan and what it was made for.
+// nodePlan is a node's plan and what it was made for: an input's shape
+// and dtype, and the op's options or the transpose's perm.
 type nodePlan struct {
 	shape []int
 	dtype tensor.Dtype
 	o     bsg.Options
+	perm  []int
 	plan  *bsg.Plan
 }
 
-// get returns the plan of op on x for node, with options o: the one made
-// before if x has the same shape and dtype, else a new one, kept.
-func (n *nodePlans) get(node *onnx.NodeProto, op blockshuffle.Op, x *tensor.Dense, o bsg.Options) (*bsg.Plan, error) {
+// get returns node's plan for input x, options o and perm: the one made
+// before for the same, else one made by newPlan, kept.
+func (n *nodePlans) get(node *onnx.NodeProto, x *tensor.Dense, o bsg.Options, perm []int, newPlan func() (*bsg.Plan, error)) (*bsg.Plan, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if e, ok := n.m[node]; ok && e.dtype == x.Dtype() && e.o == o && slices.Equal(e.shape, x.Shape()) {
+	if e, ok := n.m[node]; ok && e.dtype == x.Dtype() && e.o == o && slices.Equal(e.perm, perm) && slices.Equal(e.shape, x.Shape()) {
 		return e.plan, nil
 	}
-	pl, err := bsg.NewPlan(op, x.Shape(), x.Dtype(), o)
+	pl, err := newPlan()
 	if err != nil {
 		return nil, err
 	}
-	n.m[node] = nodePlan{slices.Clone(x.Shape()), x.Dtype(), o, pl}
+	n.m[node] = nodePlan{slices.Clone(x.Shape()), x.Dtype(), o, slices.Clone(perm), pl}
 	return pl, nil
 }
 
@@ -163,7 +169,8 @@ func (d *depthSpace) Apply(in []tensor.Tensor) ([]tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl, err := d.plans.get(d.node, d.op, x, bsg.Options{BlockSize: p.BlockSize, Order: p.Order})
+	o := bsg.Options{BlockSize: p.BlockSize, Order: p.Order, Workers: d.workers}
+	pl, err := d.plans.get(d.node, x, o, nil, func() (*bsg.Plan, error) { return bsg.NewPlan(d.op, x.Shape(), x.Dtype(), o) })
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +198,10 @@ func (d *depthSpace) GetInputTypeConstraints() [][]tensor.Dtype {
 // gonnx's own checks the node and the inputs.
 type transposeOp struct {
 	ops.Operator
-	perm []int
+	perm    []int
+	workers int
+	node    *onnx.NodeProto // set by Init
+	plans   *nodePlans
 }
 
 // Init lets gonnx's Transpose read the node, and keeps perm for Apply. A
@@ -205,7 +215,7 @@ func (t *transposeOp) Init(n *onnx.NodeProto) error {
 			return err
 		}
 	}
-	t.perm = t.perm[:0]
+	t.node, t.perm = n, t.perm[:0]
 	for _, a := range n.GetAttribute() {
 		if a.GetName() == "perm" {
 			for _, v := range a.GetInts() {
@@ -216,16 +226,22 @@ func (t *transposeOp) Init(n *onnx.NodeProto) error {
 	return nil
 }
 
-// Apply transposes x with integrations/gorgonia's Transpose: as
-// gorgonia's for every perm and dtype (no perm reverses the axes, as
-// ONNX says), and for empty tensors and bad perms, where gorgonia's
-// panics, an empty result or an error.
+// Apply transposes x with the node's plan (integrations/gorgonia's
+// NewTransposePlan): as gorgonia's Transpose for every perm and dtype (no
+// perm reverses the axes, as ONNX says), and for empty tensors and bad
+// perms, where gorgonia's panics, an empty result or an error.
 func (t *transposeOp) Apply(in []tensor.Tensor) ([]tensor.Tensor, error) {
 	x, ok := in[0].(*tensor.Dense)
 	if !ok {
 		return t.Operator.Apply(in)
 	}
-	y, err := bsg.Transpose(x, t.perm...)
+	pl, err := t.plans.get(t.node, x, bsg.Options{}, t.perm, func() (*bsg.Plan, error) {
+		return bsg.NewTransposePlan(x.Shape(), t.perm, x.Dtype(), t.workers)
+	})
+	if err != nil {
+		return nil, err
+	}
+	y, err := pl.Apply(x)
 	if err != nil {
 		return nil, err
 	}

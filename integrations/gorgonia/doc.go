@@ -1,6 +1,7 @@
-// Package gorgonia runs blockshuffle's DepthToSpace and SpaceToDepth on
-// gorgonia.org/tensor's *tensor.Dense, and gives tensor.Transpose a fast
-// path for the transposes that are one of them.
+// Package gorgonia runs blockshuffle's DepthToSpace, SpaceToDepth and
+// Transpose on gorgonia.org/tensor's *tensor.Dense: Transpose has
+// tensor.Transpose's result for every perm, its data moved by
+// blockshuffle's SIMD kernels for every pointer-free dtype.
 //
 // It reads a tensor as its logical, row-major elements whatever gorgonia
 // does underneath. A *tensor.Dense can hold its data otherwise: a view
@@ -19,13 +20,17 @@
 // (gorgonia's own Data, Transpose and Clone panic on one), and invalid
 // parameters give the error they give any other tensor.
 //
-// NewPlan plans an op once for tensors of one shape and dtype, which a
-// model's node then applies on every inference (Plan.Apply, ApplyInto).
+// NewPlan plans an op, and NewTransposePlan a transpose, once for tensors
+// of one shape and dtype, which a model's node then applies on every
+// inference (Plan.Apply, ApplyInto).
 //
-// The Into forms write into a tensor the caller keeps from call to call.
+// The Into forms write into a tensor the caller keeps from call to call,
+// which must already have the result's shape: it is never reshaped, and
+// an out of another shape is an error wrapping blockshuffle.ErrLength.
 // Allocating the result costs more than the shuffle (bench/README.md in
 // the repository has figures), so a model run in a loop should reuse its
-// outputs.
+// outputs. Every error wraps a sentinel: blockshuffle's, or ErrTensor
+// for a nil tensor, an unknown dtype or an out that is not plain.
 //
 // gorgonia.org/tensor v0.9.24 imports go4.org/unsafe/assume-no-moving-gc,
 // whose versions before v0.0.0-20231121144256-b99613f794b6 panic at start-up

@@ -95,7 +95,7 @@ func elemsOf(x *tensor.Dense) (elems, error) {
 	if e, ok := dtypes[x.Dtype()]; ok {
 		return e, nil
 	}
-	return nil, fmt.Errorf("blockshuffle/gorgonia: dtype %v is not supported", x.Dtype())
+	return nil, fmt.Errorf("blockshuffle/gorgonia: dtype %v is not supported: %w", x.Dtype(), ErrTensor)
 }
 
 // plain reports whether x's Data is its elements in logical row-major

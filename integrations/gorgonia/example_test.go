@@ -1,6 +1,7 @@
 package gorgonia_test
 
 import (
+	"errors"
 	"fmt"
 
 	"gorgonia.org/tensor"
@@ -29,7 +30,7 @@ func ExampleDepthToSpace() {
 func ExampleSpaceToDepthInto() {
 	x := tensor.New(tensor.WithShape(1, 1, 2, 2), tensor.WithBacking([]int16{1, 2, 3, 4}),
 		tensor.WithMask([]bool{false, true, false, false}))
-	out := tensor.New(tensor.WithShape(4), tensor.Of(tensor.Int16)) // reused from call to call
+	out := tensor.New(tensor.WithShape(1, 4, 1, 1), tensor.Of(tensor.Int16)) // the result's shape, reused from call to call
 	for range 2 {
 		if err := bsg.SpaceToDepthInto(out, x, bsg.Options{BlockSize: 2, Order: blockshuffle.CRD}); err != nil {
 			panic(err)
@@ -58,4 +59,24 @@ func ExampleTranspose() {
 	// Output:
 	// (1, 1, 2, 2, 2, 2) [a c i k b d j l e g m o f h n p]
 	// (3, 2) [1 4 2 5 3 6]
+}
+
+// An ONNX interpreter plans each Transpose node once and applies the plan
+// on every run; the output keeps its shape.
+func ExampleNewTransposePlan() {
+	pl, err := bsg.NewTransposePlan([]int{2, 3}, []int{1, 0}, tensor.Float32, 0)
+	if err != nil {
+		panic(err)
+	}
+	x := tensor.New(tensor.WithShape(2, 3), tensor.WithBacking([]float32{1, 2, 3, 4, 5, 6}))
+	out := tensor.New(tensor.WithShape(3, 2), tensor.Of(tensor.Float32))
+	if err := pl.ApplyInto(out, x); err != nil {
+		panic(err)
+	}
+	fmt.Println(out.Shape(), out.Data())
+	wrong := tensor.New(tensor.WithShape(6), tensor.Of(tensor.Float32))
+	fmt.Println(errors.Is(pl.ApplyInto(wrong, x), blockshuffle.ErrLength))
+	// Output:
+	// (3, 2) [1 4 2 5 3 6]
+	// true
 }

@@ -1,12 +1,19 @@
 package gorgonia
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"gorgonia.org/tensor"
 
 	"github.com/blockshuffle/blockshuffle"
 )
+
+// ErrTensor is wrapped by the errors for a tensor the adapter cannot use:
+// nil, of a dtype gorgonia.org/tensor does not define, or an out that is
+// not a plain tensor. Other errors wrap blockshuffle's sentinels.
+var ErrTensor = errors.New("tensor not usable")
 
 // Options are the parameters of a shuffle apart from the dims, which come
 // from the tensor's shape: [N, C, H, W] for NCHW, [N, H, W, C] for NHWC.
@@ -27,10 +34,13 @@ func SpaceToDepth(x *tensor.Dense, o Options) (*tensor.Dense, error) {
 	return shuffle(blockshuffle.OpSpaceToDepth, nil, x, o)
 }
 
-// DepthToSpaceInto writes DepthToSpace of x into out and reshapes out to
-// the result's shape. out must be a plain tensor (not a view, a pending
-// transpose or column-major) of x's dtype and element count, distinct
-// from x; on error it is untouched.
+// DepthToSpaceInto writes DepthToSpace of x into out, which must be a
+// plain tensor (not a view, a pending transpose or column-major) of the
+// result's shape and x's dtype, distinct from x; where the result is a
+// scalar, out may have any shape of one element, and becomes a scalar.
+// An out of another shape is an error wrapping blockshuffle.ErrLength
+// (out is never reshaped), of another dtype blockshuffle.ErrElemType, and
+// one that is not plain ErrTensor. On error out is untouched.
 func DepthToSpaceInto(out, x *tensor.Dense, o Options) error {
 	return into(blockshuffle.OpDepthToSpace, out, x, o)
 }
@@ -42,7 +52,7 @@ func SpaceToDepthInto(out, x *tensor.Dense, o Options) error {
 
 func into(op blockshuffle.Op, out, x *tensor.Dense, o Options) error {
 	if out == nil {
-		return fmt.Errorf("blockshuffle/gorgonia: %v: out is nil", op)
+		return fmt.Errorf("blockshuffle/gorgonia: %v: out is nil: %w", op, ErrTensor)
 	}
 	_, err := shuffle(op, out, x, o)
 	return err
@@ -51,7 +61,7 @@ func into(op blockshuffle.Op, out, x *tensor.Dense, o Options) error {
 // shuffle runs op on x into out, or into a new tensor if out is nil.
 func shuffle(op blockshuffle.Op, out, x *tensor.Dense, o Options) (*tensor.Dense, error) {
 	if x == nil {
-		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x is nil", op)
+		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x is nil: %w", op, ErrTensor)
 	}
 	p, shape, err := params(op, x.Shape(), o)
 	if err != nil {
@@ -91,7 +101,7 @@ func run(out, x *tensor.Dense, shape []int, move func(e elems, dst, src any) err
 		return nil, err
 	}
 	if out != nil {
-		if err := usable(out, x); err != nil {
+		if err := usable(out, x, shape); err != nil {
 			return nil, err
 		}
 	}
@@ -116,8 +126,8 @@ func run(out, x *tensor.Dense, shape []int, move func(e elems, dst, src any) err
 	}
 	t := out
 	if t != nil {
-		if err := t.Reshape(shape...); err != nil {
-			return nil, err // unreachable: usable checked the element count
+		if err := t.Reshape(shape...); err != nil { // a scalar's out of one element; else its own shape
+			return nil, err // unreachable: usable checked the shape
 		}
 	} else {
 		t = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(dst))
@@ -126,27 +136,27 @@ func run(out, x *tensor.Dense, shape []int, move func(e elems, dst, src any) err
 	return t, nil
 }
 
-// empty is the result of shape when it has no elements: out reshaped, or a
-// new tensor of dtype dt. Nothing moves, and nothing may call Data, which
+// empty is the result of shape when it has no elements: out, or a new
+// tensor of dtype dt. Nothing moves, and nothing may call Data, which
 // panics on a tensor without elements in gorgonia.org/tensor v0.9.24.
 func empty(out *tensor.Dense, dt tensor.Dtype, shape []int) (*tensor.Dense, error) {
 	if out == nil {
 		return tensor.New(tensor.Of(dt), tensor.WithShape(shape...)), nil
 	}
-	if err := out.Reshape(shape...); err != nil {
-		return nil, err // unreachable: usable checked the element count
-	}
 	return out, nil
 }
 
-// usable checks out before anything is written to it.
-func usable(out, x *tensor.Dense) error {
+// usable checks out, for a result of the given shape from x, before
+// anything is written to it.
+func usable(out, x *tensor.Dense, shape []int) error {
 	switch {
 	case out.Dtype() != x.Dtype():
-		return fmt.Errorf("blockshuffle/gorgonia: out has dtype %v, x %v", out.Dtype(), x.Dtype())
+		return fmt.Errorf("blockshuffle/gorgonia: out has dtype %v, x %v: %w", out.Dtype(), x.Dtype(), blockshuffle.ErrElemType)
 	case out.IsScalar() || out.IsMaterializable() || out.DataOrder().IsColMajor():
-		return fmt.Errorf("blockshuffle/gorgonia: out is a scalar, a view, a pending transpose or column-major: pass a plain tensor")
-	case out.Size() != x.Size() || out.DataSize() != x.Size():
+		return fmt.Errorf("blockshuffle/gorgonia: out is a scalar, a view, a pending transpose or column-major: pass a plain tensor: %w", ErrTensor)
+	case len(shape) == 0 && !out.Shape().IsScalarEquiv(), len(shape) > 0 && !slices.Equal(out.Shape(), shape):
+		return fmt.Errorf("blockshuffle/gorgonia: out has shape %v, the result %v: %w", out.Shape(), tensor.Shape(shape), blockshuffle.ErrLength)
+	case out.DataSize() != x.Size():
 		return fmt.Errorf("blockshuffle/gorgonia: out holds %d elements, x %d: %w", out.DataSize(), x.Size(), blockshuffle.ErrLength)
 	}
 	return nil

@@ -201,7 +201,7 @@ func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg
 		t.Fatalf("%s: %v", name, err)
 	}
 	same(t, name, y, wantVals, wantMask, x.IsMasked())
-	out := tensor.New(tensor.WithShape(x.Size()), tensor.Of(x.Dtype()))
+	out := tensor.New(tensor.WithShape(y.Shape()...), tensor.Of(x.Dtype()))
 	if err := into(out, x, o); err != nil {
 		t.Fatalf("%s into: %v", name, err)
 	}
@@ -284,27 +284,37 @@ func TestIntoErrors(t *testing.T) {
 		name string
 		out  *tensor.Dense
 		want string
+		is   error
 	}{
-		{"other dtype", tensor.New(tensor.WithShape(16), tensor.Of(tensor.Float64)), "dtype"},
-		{"too small", tensor.New(tensor.WithShape(15), tensor.Of(tensor.Float32)), "holds 15 elements"},
-		{"x itself", x, "share memory"},
+		{"other dtype", tensor.New(tensor.WithShape(1, 1, 4, 4), tensor.Of(tensor.Float64)), "dtype", blockshuffle.ErrElemType},
+		{"too small", tensor.New(tensor.WithShape(1, 1, 3, 5), tensor.Of(tensor.Float32)), "shape (1, 1, 3, 5)", blockshuffle.ErrLength},
+		{"the count, not the shape", tensor.New(tensor.WithShape(16), tensor.Of(tensor.Float32)), "shape (16), the result (1, 1, 4, 4)", blockshuffle.ErrLength},
+		{"the dims in another order", tensor.New(tensor.WithShape(1, 4, 1, 4), tensor.Of(tensor.Float32)), "shape (1, 4, 1, 4)", blockshuffle.ErrLength},
 		{"a view", func() *tensor.Dense {
 			big := tensor.New(tensor.WithShape(4, 8), tensor.Of(tensor.Float32))
 			v, _ := big.Slice(nil, tensor.S(0, 4))
 			return v.(*tensor.Dense)
-		}(), "plain tensor"},
+		}(), "plain tensor", bsg.ErrTensor},
 	} {
 		before := fmt.Sprint(c.out.Data(), c.out.Shape())
 		err := bsg.DepthToSpaceInto(c.out, x, o)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err %v, want one saying %q", c.name, err, c.want)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, c.is) {
+			t.Errorf("%s: err %v, want one saying %q and wrapping %v", c.name, err, c.want, c.is)
 		}
 		if before != fmt.Sprint(c.out.Data(), c.out.Shape()) {
 			t.Errorf("%s: out changed on error", c.name)
 		}
 	}
-	if err := bsg.DepthToSpaceInto(nil, x, o); err == nil {
-		t.Error("nil out: no error")
+	sq := tensor.New(tensor.WithShape(4, 4), tensor.WithBacking(backing(tensor.Float32, 16, rand.New(rand.NewPCG(7, 8)))))
+	before := fmt.Sprint(sq.Data())
+	if err := bsg.TransposeInto(sq, sq, 1, 0); !errors.Is(err, blockshuffle.ErrOverlap) || before != fmt.Sprint(sq.Data()) {
+		t.Errorf("a square matrix into itself: %v, want ErrOverlap and the matrix untouched", err)
+	}
+	if err := bsg.DepthToSpaceInto(nil, x, o); !errors.Is(err, bsg.ErrTensor) {
+		t.Errorf("nil out: %v, want ErrTensor", err)
+	}
+	if _, err := bsg.DepthToSpace(nil, o); !errors.Is(err, bsg.ErrTensor) {
+		t.Errorf("nil x: %v, want ErrTensor", err)
 	}
 	if _, err := bsg.DepthToSpace(x, bsg.Options{BlockSize: 3}); !errors.Is(err, blockshuffle.ErrNotDivisible) {
 		t.Errorf("b=3 on C=4: %v, want ErrNotDivisible", err)
@@ -343,7 +353,7 @@ func TestTranspose(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		same(t, name, y, vals, wantMask, x.IsMasked())
-		out := tensor.New(tensor.WithShape(x.Size()), tensor.Of(dt))
+		out := tensor.New(tensor.WithShape(y.Shape()...), tensor.Of(dt))
 		if err := bsg.TransposeInto(out, x, perm...); err != nil {
 			t.Fatalf("%s into: %v", name, err)
 		}
@@ -400,6 +410,24 @@ func TestTransposeEveryPerm(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		same(t, name, y, wantVals, wantMask, x.IsMasked())
+		// The same transpose planned, applied twice into a new tensor and
+		// into out, on up to i%3 goroutines.
+		pl, err := bsg.NewTransposePlan(shape, perm, dt, i%3)
+		if err != nil {
+			t.Fatalf("%s: NewTransposePlan: %v", name, err)
+		}
+		out := tensor.New(tensor.WithShape(y.Shape()...), tensor.Of(dt))
+		for range 2 {
+			y, err := pl.Apply(x)
+			if err != nil {
+				t.Fatalf("%s plan: %v", name, err)
+			}
+			same(t, name+" plan", y, wantVals, wantMask, x.IsMasked())
+			if err := pl.ApplyInto(out, x); err != nil {
+				t.Fatalf("%s plan into: %v", name, err)
+			}
+			same(t, name+" plan into", out, wantVals, wantMask, x.IsMasked())
+		}
 	}
 }
 
@@ -445,7 +473,7 @@ func TestEmpty(t *testing.T) {
 				x := tensor.New(tensor.Of(dt), tensor.WithShape(c.in...))
 				var out *tensor.Dense
 				if into {
-					out = tensor.New(tensor.Of(dt), tensor.WithShape(0))
+					out = tensor.New(tensor.Of(dt), tensor.WithShape(append([]int{0}, c.want...)[min(len(c.want), 1):]...))
 				}
 				y, err := c.apply(out, x)
 				switch {
@@ -531,6 +559,42 @@ func TestScalar(t *testing.T) {
 					t.Fatalf("%s into %v: %v %v, want the scalar %v", name, shape, out, err, x.want)
 				}
 			}
+		}
+	}
+}
+
+// TestTransposePlanErrors: a transpose plan refuses a bad perm when it is
+// made, and a tensor of another shape or dtype, or an out of another
+// shape, when it is applied, each with its sentinel and out untouched.
+func TestTransposePlanErrors(t *testing.T) {
+	if _, err := bsg.NewTransposePlan([]int{2, 3}, []int{0, 0}, tensor.Float32, 0); !errors.Is(err, blockshuffle.ErrPerm) {
+		t.Errorf("perm [0 0]: %v, want ErrPerm", err)
+	}
+	if _, err := bsg.NewTransposePlan([]int{2, 3}, []int{1, 0}, tensor.Float32, -1); !errors.Is(err, blockshuffle.ErrWorkers) {
+		t.Errorf("workers -1: %v, want ErrWorkers", err)
+	}
+	pl, err := bsg.NewTransposePlan([]int{2, 3, 4}, nil, tensor.Int32, 0) // reversed: (4, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tensor.New(tensor.WithShape(2, 3, 4), tensor.Of(tensor.Int32))
+	for _, c := range []struct {
+		name   string
+		out, x *tensor.Dense
+		is     error
+	}{
+		{"x of another shape", tensor.New(tensor.WithShape(4, 3, 2), tensor.Of(tensor.Int32)), tensor.New(tensor.WithShape(3, 2, 4), tensor.Of(tensor.Int32)), blockshuffle.ErrLength},
+		{"x of another dtype", tensor.New(tensor.WithShape(4, 3, 2), tensor.Of(tensor.Int32)), tensor.New(tensor.WithShape(2, 3, 4), tensor.Of(tensor.Float32)), blockshuffle.ErrElemType},
+		{"out of x's shape", tensor.New(tensor.WithShape(2, 3, 4), tensor.Of(tensor.Int32)), x, blockshuffle.ErrLength},
+		{"out of the count only", tensor.New(tensor.WithShape(24), tensor.Of(tensor.Int32)), x, blockshuffle.ErrLength},
+		{"nil x", tensor.New(tensor.WithShape(4, 3, 2), tensor.Of(tensor.Int32)), nil, bsg.ErrTensor},
+	} {
+		before := fmt.Sprint(c.out.Shape(), c.out.Data())
+		if err := pl.ApplyInto(c.out, c.x); !errors.Is(err, c.is) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.is)
+		}
+		if before != fmt.Sprint(c.out.Shape(), c.out.Data()) {
+			t.Errorf("%s: out changed", c.name)
 		}
 	}
 }

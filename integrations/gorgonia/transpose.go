@@ -21,10 +21,10 @@ func Transpose(x *tensor.Dense, perm ...int) (*tensor.Dense, error) {
 }
 
 // TransposeInto writes x transposed by perm into out, as DepthToSpaceInto
-// does.
+// does: out must have the transposed shape.
 func TransposeInto(out, x *tensor.Dense, perm ...int) error {
 	if out == nil {
-		return fmt.Errorf("blockshuffle/gorgonia: Transpose: out is nil")
+		return fmt.Errorf("blockshuffle/gorgonia: Transpose: out is nil: %w", ErrTensor)
 	}
 	_, err := transpose(out, x, perm)
 	return err
@@ -32,9 +32,18 @@ func TransposeInto(out, x *tensor.Dense, perm ...int) error {
 
 func transpose(out, x *tensor.Dense, perm []int) (*tensor.Dense, error) {
 	if x == nil {
-		return nil, fmt.Errorf("blockshuffle/gorgonia: Transpose: x is nil")
+		return nil, fmt.Errorf("blockshuffle/gorgonia: Transpose: x is nil: %w", ErrTensor)
 	}
-	s := x.Shape()
+	perm, err := checkPerm(x.Shape(), perm)
+	if err != nil {
+		return nil, err
+	}
+	return transposeRun(out, x, perm, nil)
+}
+
+// checkPerm returns perm, or the reversal of s's axes if perm is empty, or
+// an error if it is not a permutation of them.
+func checkPerm(s []int, perm []int) ([]int, error) {
 	if len(perm) == 0 {
 		for i := range s {
 			perm = append(perm, len(s)-1-i)
@@ -43,10 +52,19 @@ func transpose(out, x *tensor.Dense, perm []int) (*tensor.Dense, error) {
 	if !isPermutation(perm, len(s)) {
 		return nil, fmt.Errorf("blockshuffle/gorgonia: Transpose: perm %v is not a permutation of the %d axes of %v: %w", perm, len(s), s, blockshuffle.ErrPerm)
 	}
+	return perm, nil
+}
+
+// transposeRun transposes x by a checked perm into out (nil: a new
+// tensor), its data moved by pl, a plan for x's shape and dtype, or
+// without one by blockshuffle.Transpose; the mask of a dtype other than
+// Bool, and the dtypes that hold pointers, as Transpose moves them.
+func transposeRun(out, x *tensor.Dense, perm []int, pl *blockshuffle.Plan) (*tensor.Dense, error) {
 	e, err := elemsOf(x)
 	if err != nil {
 		return nil, err
 	}
+	s := x.Shape()
 	if x.IsScalar() || len(s) > blockshuffle.MaxTransposeRank || !e.plannable() && x.Size() > 0 {
 		return slowTranspose(out, x, perm)
 	}
@@ -55,6 +73,9 @@ func transpose(out, x *tensor.Dense, perm []int) (*tensor.Dense, error) {
 		shape[k] = s[d]
 	}
 	return run(out, x, shape, func(e elems, dst, src any) error {
+		if _, mask := dst.([]bool); pl != nil && (!mask || x.Dtype() == tensor.Bool) {
+			return e.run(pl, dst, src)
+		}
 		_, err := e.transpose(dst, src, s, perm) // handled: the rank is checked above
 		return err
 	})
@@ -103,7 +124,7 @@ func slowTranspose(out, x *tensor.Dense, perm []int) (*tensor.Dense, error) {
 func plainTranspose(x *tensor.Dense, perm []int, dt tensor.Dtype, logical func(elems) any) (*tensor.Dense, error) {
 	e, ok := dtypes[dt]
 	if !ok {
-		return nil, fmt.Errorf("blockshuffle/gorgonia: dtype %v is not supported", dt)
+		return nil, fmt.Errorf("blockshuffle/gorgonia: dtype %v is not supported: %w", dt, ErrTensor)
 	}
 	if x.IsScalar() {
 		return x.Clone().(*tensor.Dense), nil
