@@ -8,7 +8,7 @@
 //	go run ./bench/cmd/report                    # everything, about four minutes
 //	go run ./bench/cmd/report -filter 'd2s/.*/NCHW/w4' -svg chart.svg -json raw.json
 //	go run ./bench/cmd/report -routes            # which kernel serves each case on each tier
-//	go run ./bench/cmd/report -shapes 1x64x6x6/b4,2x32x28x28/b2 -parallel=false   # your own shapes
+//	go run ./bench/cmd/report -shapes 1x64x6x6/b4,1x64x56x56:0,2,3,1 -parallel=false   # your own shapes
 //	go run ./bench/cmd/report -scaling-only      # GOMAXPROCS 1, 2, 4, ... up to the CPUs
 //
 // The tables go to stdout, the floor and summary first; progress, with the
@@ -32,19 +32,25 @@ import (
 
 // options are the command's flags.
 type options struct {
-	filter   *regexp.Regexp
-	widths   []int
-	shapes   []harness.Shape // the cases' shapes
-	large    []harness.Shape // the shapes whose parallel scaling is measured
-	sample   time.Duration
-	samples  int
-	parallel bool
+	filter *regexp.Regexp
+	widths []int
+	shapes []harness.Shape // the cases' shapes
+	large  []harness.Shape // the shapes whose parallel scaling is measured
+	// transposeList are the transposes measured; servers the calls of
+	// issue 41 the scaling section starts with
+	transposeList []harness.Transpose
+	servers       []harness.ServerCase
+	sample        time.Duration
+	samples       int
+	parallel      bool
 	// scalingOnly measures the scaling section alone
 	scalingOnly bool
-	svg         string
-	axis        string
-	json        string
-	routes      bool
+	// wide prints every tier and every case, in lines over 100 columns
+	wide   bool
+	svg    string
+	axis   string
+	json   string
+	routes bool
 	// transposes adds the transpose section
 	transposes bool
 }
@@ -53,10 +59,11 @@ func main() {
 	var o options
 	filter := flag.String("filter", "", "only cases whose name (op/order/layout/width/shape) matches this regexp")
 	widths := flag.String("widths", "1,2,4,8", "element widths in bytes, comma-separated: 1, 2, 4, 8 or 16")
-	shapes := flag.String("shapes", "", "measure these DepthToSpace input shapes, comma-separated NxCxHxW/bB, instead of the fixed set; the parallel scaling then takes those of them of 4 MiB or more at 1 byte an element")
+	shapes := flag.String("shapes", "", "measure these instead of the fixed set, comma-separated: DepthToSpace inputs NxCxHxW/bB, and transposes AxBxC:perm (1x64x56x56:0,2,3,1); the scaling takes those of 4 MiB or more")
 	flag.DurationVar(&o.sample, "sample", 10*time.Millisecond, "minimum duration of one timing sample")
 	flag.IntVar(&o.samples, "samples", 5, "samples per measurement, taken round-robin; the median is reported")
 	flag.BoolVar(&o.parallel, "parallel", true, "also measure how calls scale with GOMAXPROCS, and automatic Workers on the shapes that fit in cache")
+	flag.BoolVar(&o.wide, "wide", false, "also print every case, every tier in the summary, and the transposes' plans: lines of up to 300 columns")
 	flag.BoolVar(&o.scalingOnly, "scaling-only", false, "measure only how calls scale with GOMAXPROCS: issue 41's calls and the large cases")
 	flag.StringVar(&o.svg, "svg", "", "write a bar chart of the results to this SVG file")
 	flag.StringVar(&o.axis, "axis", "log", "the chart's GB/s axis: log or linear")
@@ -76,11 +83,13 @@ func main() {
 		}
 		o.widths = append(o.widths, w)
 	}
-	o.shapes, o.large = harness.Shapes, harness.LargeShapes
+	o.shapes, o.large, o.transposeList, o.servers = harness.Shapes, harness.LargeShapes, harness.Transposes, harness.ServerCases
 	if *shapes != "" {
-		if o.shapes, o.large, err = parseShapes(*shapes); err != nil {
+		p, err := parseShapes(*shapes)
+		if err != nil {
 			fail(fmt.Errorf("-shapes: %w", err))
 		}
+		o.shapes, o.large, o.transposeList, o.servers = p.shapes, p.large, p.transposes, nil
 	}
 	if o.samples < 1 {
 		fail(fmt.Errorf("-samples = %d, want at least 1", o.samples))
@@ -102,7 +111,7 @@ func main() {
 		return
 	}
 	r := run(o, newProgress(os.Stderr))
-	r.print(os.Stdout)
+	r.print(os.Stdout, o.wide)
 	if o.json != "" {
 		b, err := json.MarshalIndent(r, "", "\t")
 		if err == nil {
@@ -123,24 +132,50 @@ func main() {
 }
 
 // largeShape is the size, at 1 byte an element, from which a shape given
-// with -shapes has its parallel scaling measured, as the fixed large shapes
-// (7.9 and 10 MiB) do: at 4 bytes an element, the 16 MiB from which calls
-// split automatically.
+// with -shapes has its scaling measured, as the fixed large shapes (7.9
+// and 10 MiB) do.
 const largeShape = 4 << 20
 
-// parseShapes reads -shapes: the shapes, and those of them that are large.
-func parseShapes(list string) (shapes, large []harness.Shape, err error) {
-	for _, f := range strings.Split(list, ",") {
-		s, err := harness.ParseShape(strings.TrimSpace(f))
-		if err != nil {
-			return nil, nil, err
+// parsed is what -shapes lists: DepthToSpace shapes, those of them that
+// are large, and transposes.
+type parsed struct {
+	shapes, large []harness.Shape
+	transposes    []harness.Transpose
+}
+
+// parseShapes reads -shapes: a comma-separated list of DepthToSpace
+// shapes (1x256x13x13/b2) and transposes (1x64x56x56:0,2,3,1, whose perm
+// takes as many of the following comma-separated numbers as the shape has
+// dims).
+func parseShapes(list string) (parsed, error) {
+	var p parsed
+	fields := strings.Split(list, ",")
+	for i := 0; i < len(fields); i++ {
+		f := strings.TrimSpace(fields[i])
+		if dims, first, ok := strings.Cut(f, ":"); ok {
+			rank := strings.Count(dims, "x") + 1
+			if i+rank > len(fields) {
+				return parsed{}, fmt.Errorf("transpose %q: want a perm of %d numbers after the colon", f, rank)
+			}
+			perm := append([]string{first}, fields[i+1:i+rank]...)
+			t, err := harness.ParseTranspose(dims, strings.Join(perm, ","))
+			if err != nil {
+				return parsed{}, err
+			}
+			p.transposes = append(p.transposes, t)
+			i += rank - 1
+			continue
 		}
-		shapes = append(shapes, s)
+		s, err := harness.ParseShape(f)
+		if err != nil {
+			return parsed{}, err
+		}
+		p.shapes = append(p.shapes, s)
 		if s.N*s.C*s.H*s.W >= largeShape {
-			large = append(large, s)
+			p.large = append(p.large, s)
 		}
 	}
-	return shapes, large, nil
+	return p, nil
 }
 
 // progress tells, on w, how far a run is and the time it has left. The

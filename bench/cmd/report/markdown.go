@@ -8,31 +8,42 @@ import (
 	"time"
 )
 
-// print writes the report as Markdown: the header, then what a reader
-// wants first, the floor and the summary, then the table of every case,
-// parallel scaling and the automatic worker choice.
-func (r *Report) print(w io.Writer) {
+// print writes the report as Markdown, each line at most 100 columns
+// unless wide: the header, then what a reader wants first, the floor and
+// the summary, then the scaling and the automatic worker choice, and
+// every transpose; wide adds every tier to the summary, the table of
+// every case, and the plans and every tier to the transposes' table.
+func (r *Report) print(w io.Writer, wide bool) {
 	tiers := r.tiers()
-	fmt.Fprintf(w, "blockshuffle report: %s, %s/%s, GOMAXPROCS=%d, %s, %s\n\n",
+	fmt.Fprintf(w, "blockshuffle report: %s\n%s/%s, GOMAXPROCS=%d, %s, %s\n\n",
 		r.CPU, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.Go, r.Date.Format("2006-01-02"))
-	fmt.Fprintf(w, "Tier in use: %s; tiers measured: %s, each on one goroutine. typical: the loop Go ONNX\n"+
-		"interpreters use today (division and modulo per element, output allocated per call).\n"+
+	fmt.Fprintf(w, "Tier in use: %s; tiers measured, each on one goroutine: %s.\n"+
+		"typical: the loop Go ONNX interpreters use today (division and modulo per element, output\n"+
+		"allocated per call).\n"+
 		"GB/s = 1e9 bytes of output per second: the median of %d samples of at least %v each, taken\n"+
 		"round-robin after a warm-up; a ratio is of two such medians, unless confirmed (below).\n\n",
 		r.Tier, strings.Join(tiers, ", "), r.Samples, timeString(r.SampleNs))
 	if len(r.Cases) > 0 {
 		fmt.Fprintf(w, "Floor: per tier, over every case, the median and the lowest ratio to copy(), and how many\n"+
 			"cases fall under %.1f. Confirmed: each tier's lowest case and its cases under %.1f (up to %d) were\n"+
-			"measured again in %d rounds of the tier and copy() back to back; their ratio is the median of\n"+
-			"the rounds' ratios, here and in every table below.\n\n", floorTarget, floorTarget, maxConfirmed, r.ConfirmPairs)
-		r.floor().print(w)
-		fmt.Fprintf(w, "\nSummary: range over both ops, both orders and the widths measured.\n\n")
-		r.summary().print(w)
+			"measured again in %d rounds (pairs) of the tier and copy() back to back; their ratio is the\n"+
+			"median of the rounds' ratios, here and in every table below.\n\n", floorTarget, floorTarget, maxConfirmed, r.ConfirmPairs)
+		floor := r.floor()
+		floor.print(w)
+		for _, row := range floor.rows {
+			if strings.HasSuffix(row[2], notConfirmed) {
+				fmt.Fprintf(w, "\n%s not confirmed: the tier's lowest ratio from its first samples.\n", notConfirmed)
+				break
+			}
+		}
+		fmt.Fprintf(w, "\nSummary: range over both ops, both orders and the widths measured%s.\n\n",
+			map[bool]string{false: " (every tier: -wide)"}[wide])
+		r.summary(wide).print(w)
 	}
 	if len(r.Transposes) > 0 {
 		r.printTransposeFloor(w)
 	}
-	if len(r.Cases) > 0 {
+	if len(r.Cases) > 0 && wide {
 		fmt.Fprintf(w, "\nEvery case: spread is (max - min) / median of the noisiest figure in the row.\n\n")
 		r.caseTable().print(w)
 	}
@@ -46,7 +57,7 @@ func (r *Report) print(w io.Writer) {
 		r.autoTable().print(w)
 	}
 	if len(r.Transposes) > 0 {
-		r.printTransposes(w)
+		r.printTransposes(w, wide)
 	}
 }
 
@@ -78,30 +89,42 @@ func (r *Report) caseTable() *table {
 }
 
 // summary gives, per shape and layout, the range of each tier's ratio to
-// copy and of generic and the tier in use over the typical loop.
-func (r *Report) summary() *table {
+// copy (wide: every tier; else generic and the tier in use) and of the
+// tier in use (wide: and generic) over the typical loop.
+func (r *Report) summary(wide bool) *table {
 	var cols []string
 	var fs []func(*Case) float64
-	for _, n := range append(r.tiers(), "typical") {
+	tiers := r.tiers()
+	if !wide {
+		tiers = slices.Compact([]string{"generic", r.Tier})
+	}
+	for _, n := range append(tiers, "typical") {
 		cols = append(cols, n+"/copy")
 		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "copy") })
 	}
-	for _, n := range slices.Compact([]string{"generic", r.Tier}) {
+	for _, n := range slices.Compact([]string{map[bool]string{true: "generic"}[wide], r.Tier}) {
+		if n == "" {
+			continue
+		}
 		cols = append(cols, n+"/typical")
 		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "typical") })
 	}
 	return ranges(groups(r.Cases), "shape, layout", cols, fs)
 }
 
+// notConfirmed marks a lowest ratio that was not measured again.
+const notConfirmed = "*"
+
 // floorTarget is the ratio to copy() every case should reach.
 const floorTarget = 0.5
 
 // floor gives, per tier and for generic, the median and the lowest ratio
-// to copy over all cases, the case with the lowest and what its figure
-// stands on, and the number of cases under floorTarget, with how many of
-// them were confirmed: a user judges the library by their own shape.
+// to copy over all cases, the case with the lowest (marked where it was
+// not confirmed), and the number of cases under floorTarget, with how
+// many of them were confirmed: a user judges the library by their own
+// shape.
 func (r *Report) floor() *table {
-	t := &table{head: []string{"tier", "median/copy", "lowest/copy", "lowest case", "lowest from", fmt.Sprintf("under %.1f", floorTarget), "of them confirmed"}}
+	t := &table{head: []string{"tier", "median", "lowest", "lowest case", fmt.Sprintf("under %.1f", floorTarget), "confirmed"}}
 	for _, n := range r.Runners {
 		if n == "copy" || n == "typical" {
 			continue
@@ -120,13 +143,12 @@ func (r *Report) floor() *table {
 				}
 			}
 		}
-		from := fmt.Sprintf("%d samples each", r.Samples)
-		if f, ok := r.Cases[low].Confirmed[n]; ok {
-			from = fmt.Sprintf("%d pairs, confirmed", f.Pairs)
+		lowest := ratioString(ratios[low])
+		if _, ok := r.Cases[low].Confirmed[n]; !ok {
+			lowest += notConfirmed
 		}
-		lowest := ratios[low]
 		slices.Sort(ratios)
-		t.rows = append(t.rows, []string{n, ratioString(median(ratios)), ratioString(lowest), r.Cases[low].Name, from,
+		t.rows = append(t.rows, []string{n, ratioString(median(ratios)), lowest, r.Cases[low].Name,
 			fmt.Sprintf("%d of %d", under, len(ratios)), fmt.Sprint(confirmed)})
 	}
 	return t
@@ -235,6 +257,16 @@ func digits(v float64) int {
 		return 2
 	}
 	return 3
+}
+
+// mbString prints a tensor's size in MB to two significant figures,
+// larger ones whole.
+func mbString(bytes int) string {
+	if v := float64(bytes) / 1e6; v < 10 {
+		return fmt.Sprintf("%.2g", v)
+	} else {
+		return fmt.Sprintf("%.0f", v)
+	}
 }
 
 func percent(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }

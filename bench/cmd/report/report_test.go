@@ -89,9 +89,9 @@ func TestRun(t *testing.T) {
 	}
 
 	var md bytes.Buffer
-	r.print(&md)
+	r.print(&md, true)
 	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", r.Tier + "/typical", "/par", "4 MiB and more", "auto/workers=1",
-		fmt.Sprintf("%d pairs, confirmed", confirmPairs(o))} {
+		fmt.Sprintf("in %d rounds", confirmPairs(o))} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the tables lack %q:\n%s", s, md.String())
 		}
@@ -148,7 +148,8 @@ func checkChart(t *testing.T, svg []byte, bars int) {
 // TestTransposes runs the transpose section on two cases and checks that
 // every runner has a figure, every tier a plan, and the tables a row each.
 func TestTransposes(t *testing.T) {
-	o := options{filter: regexp.MustCompile(`^t/w4/(1x3x224x224|1024x1024)/`), widths: []int{4}, sample: time.Millisecond, samples: 2, transposes: true}
+	o := options{filter: regexp.MustCompile(`^t/w4/(1x3x224x224|1024x1024)/`), widths: []int{4}, sample: time.Millisecond, samples: 2, transposes: true,
+		transposeList: harness.Transposes}
 	var log bytes.Buffer
 	r := &Report{Tier: dispatch.Active().String()}
 	r.TransposeRunners, r.Transposes = measureTransposes(o, transposeCases(o), dispatch.Available(), &progress{w: &log, start: time.Now()})
@@ -167,7 +168,7 @@ func TestTransposes(t *testing.T) {
 			}
 		}
 	}
-	if n := len(r.transposeTable().rows); n != 2 {
+	if n := len(r.transposeTable(true).rows); n != 2 {
 		t.Errorf("%d rows in the table, want 2", n)
 	}
 	if n := len(r.transposeFloor().rows); n != len(dispatch.Available()) {
@@ -235,9 +236,72 @@ func TestFloor(t *testing.T) {
 			t.Fatalf("floor rows %q, want %q", got, want)
 		}
 	}
-	check([]string{"avx2", "0.50", "0.30", "b", "5 samples each", "2 of 4", "0"})
+	check([]string{"avx2", "0.50", "0.30*", "b", "2 of 4", "0"})
 	r.Cases[1].Confirmed = map[string]Confirmed{"avx2": {Ratio: 0.7, Pairs: 15}} // b was a noisy sample
-	check([]string{"avx2", "0.65", "0.40", "d", "5 samples each", "1 of 4", "0"})
+	check([]string{"avx2", "0.65", "0.40*", "d", "1 of 4", "0"})
 	r.Cases[3].Confirmed = map[string]Confirmed{"avx2": {Ratio: 0.45, Pairs: 15}}
-	check([]string{"avx2", "0.65", "0.45", "d", "15 pairs, confirmed", "1 of 4", "1"})
+	check([]string{"avx2", "0.65", "0.45", "d", "1 of 4", "1"})
+}
+
+// TestWidth prints a made-up report of every section, with the longest
+// tier names, case names and GOMAXPROCS of a 24-CPU machine: without
+// -wide no line is over 100 columns, and -wide adds every case.
+func TestWidth(t *testing.T) {
+	fig := func(v float64) Figure { return Figure{Median: v, Min: v, Max: v} }
+	tiers := []string{"generic", "avx2", "avx512bw", "avx512vbmi"}
+	r := &Report{CPU: "Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz (family 6, model 143)", GOOS: "linux", GOARCH: "amd64",
+		Go: "go1.27.10", GOMAXPROCS: 24, Tier: "avx512vbmi", Tiers: tiers, Samples: 5, SampleNs: 1e7, ConfirmPairs: 15,
+		Runners: append(slices.Clone(tiers), "typical", "copy"), Procs: []int{1, 2, 4, 8, 16, 24},
+		AutoRunners: []string{"workers=1", "auto"}, TransposeRunners: append(slices.Clone(tiers), "loop", "copy")}
+	for _, c := range harness.Cases([]harness.Shape{{N: 8, C: 27, H: 224, W: 224, B: 3}, {N: 1, C: 16, H: 4, W: 4, B: 2}}, []int{16}) {
+		k := Case{Name: c.String(), Layout: c.Layout.String(), Width: 16, Bytes: 123456789, GBps: map[string]Figure{}, shape: c.Shape, call: c}
+		for _, n := range append(r.Runners, "auto", "workers=1") {
+			k.GBps[n] = fig(123.456)
+		}
+		k.GBps["typical"] = fig(0.123)
+		r.Cases, r.Auto = append(r.Cases, k), append(r.Auto, k)
+		s := ScaleCase{Name: k.Name, Bytes: 123456789}
+		for range r.Procs {
+			s.GBps, s.Copy = append(s.GBps, fig(123.4)), append(s.Copy, fig(20.5))
+		}
+		r.Scaling = append(r.Scaling, s)
+	}
+	k := TransposeCase{Name: "t/w8/16x3x14x16x14x16/0,2,4,3,5,1", What: "a batch of ViT patchifies", Bytes: 123456789, GBps: map[string]Figure{}, Plans: map[string]string{}}
+	for _, n := range r.TransposeRunners {
+		k.GBps[n], k.Plans[n] = fig(123.456), n+": a plan"
+	}
+	k.GBps["loop"] = fig(0.123)
+	r.Transposes = []TransposeCase{k}
+	var narrow, wide bytes.Buffer
+	r.print(&narrow, false)
+	r.print(&wide, true)
+	for i, line := range strings.Split(narrow.String(), "\n") {
+		if len(line) > 100 {
+			t.Errorf("line %d is %d columns: %s", i+1, len(line), line)
+		}
+	}
+	for _, s := range []string{"\nEvery case:", "avx512bw/copy", "a plan"} {
+		if strings.Contains(narrow.String(), s) || !strings.Contains(wide.String(), s) {
+			t.Errorf("%q is not in the wide report alone", s)
+		}
+	}
+}
+
+// TestParseShapes reads -shapes with DepthToSpace shapes and transposes
+// mixed, and refuses what is not one.
+func TestParseShapes(t *testing.T) {
+	p, err := parseShapes("1x64x56x56:0,2,3,1, 1x256x13x13/b2,4096x4096:1,0,1x64x270x480/b2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.shapes) != 2 || len(p.large) != 1 || len(p.transposes) != 2 ||
+		!slices.Equal(p.transposes[0].Shape, []int{1, 64, 56, 56}) || !slices.Equal(p.transposes[0].Perm, []int{0, 2, 3, 1}) ||
+		!slices.Equal(p.transposes[1].Perm, []int{1, 0}) {
+		t.Errorf("parsed %+v", p)
+	}
+	for _, bad := range []string{"1x64x56x56:0,2,3", "4x4:1,1", "4x0:1,0", "4x4:1,x", "1x2x3/b0", "16x16:1,0,1"} {
+		if _, err := parseShapes(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
 }

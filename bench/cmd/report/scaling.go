@@ -48,7 +48,7 @@ func scalingJobs(o options) []scaledJob {
 			out = append(out, scaledJob{name, job})
 		}
 	}
-	for _, s := range harness.ServerCases {
+	for _, s := range o.servers {
 		add(s.Name(), s.Job)
 	}
 	for _, c := range cases(o, o.large) {
@@ -112,7 +112,7 @@ func (r *Report) scalingTable() *table {
 	}
 	t := &table{head: append(head, "/copy", "/par")}
 	for _, c := range r.Scaling {
-		row := []string{c.Name, fmt.Sprintf("%.2g", float64(c.Bytes)/1e6)}
+		row := []string{c.Name, mbString(c.Bytes)}
 		for _, f := range c.GBps {
 			row = append(row, fmt.Sprintf("%.*f", digits(f.Median), f.Median))
 		}

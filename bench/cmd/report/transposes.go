@@ -31,7 +31,7 @@ func transposeCases(o options) []harness.TransposeCase {
 		return nil
 	}
 	var out []harness.TransposeCase
-	for _, c := range harness.TransposeCases(harness.Transposes, o.widths) {
+	for _, c := range harness.TransposeCases(o.transposeList, o.widths) {
 		if o.filter.MatchString(c.String()) {
 			out = append(out, c)
 		}
@@ -82,7 +82,7 @@ func measureTransposes(o options, cs []harness.TransposeCase, tiers []dispatch.T
 // over the transposes, the lowest case, how many fall under floorTarget,
 // and the lowest gain over the plain loop.
 func (r *Report) transposeFloor() *table {
-	t := &table{head: []string{"tier", "median/copy", "lowest/copy", "lowest case", fmt.Sprintf("under %.1f", floorTarget), "lowest/loop"}}
+	t := &table{head: []string{"tier", "median", "lowest", "lowest case", fmt.Sprintf("under %.1f", floorTarget), "lowest/loop"}}
 	for _, n := range r.TransposeRunners {
 		if n == "copy" || n == "loop" {
 			continue
@@ -110,24 +110,46 @@ func (r *Report) transposeFloor() *table {
 	return t
 }
 
-// transposeTable lists every transpose: each tier's ratio to copy(), the
-// tier in use over the plain loop, and its plan (without the tier's name).
-func (r *Report) transposeTable() *table {
-	head := []string{"case", "what", "MB"}
-	var tiers []string
-	for _, n := range r.TransposeRunners {
-		if n != "copy" && n != "loop" {
-			tiers = append(tiers, n)
-			head = append(head, n+"/copy")
+// transposeTable lists every transpose: the tier in use's ratio to
+// copy(), the loop's, and the tier in use over the loop; wide, every
+// tier's ratio to copy(), where models have it, and the tier in use's
+// plan (without the tier's name).
+func (r *Report) transposeTable(wide bool) *table {
+	head := []string{"case"}
+	if wide {
+		head = append(head, "what")
+	}
+	head = append(head, "MB")
+	tiers := []string{r.Tier}
+	if wide {
+		tiers = nil
+		for _, n := range r.TransposeRunners {
+			if n != "copy" && n != "loop" {
+				tiers = append(tiers, n)
+			}
 		}
 	}
-	t := &table{head: append(head, "loop/copy", r.Tier+"/loop", r.Tier+" plan")}
+	for _, n := range tiers {
+		head = append(head, n+"/copy")
+	}
+	head = append(head, "loop/copy", r.Tier+"/loop")
+	if wide {
+		head = append(head, r.Tier+" plan")
+	}
+	t := &table{head: head}
 	for _, c := range r.Transposes {
-		row := []string{c.Name, c.What, fmt.Sprintf("%.2g", float64(c.Bytes)/1e6)}
+		row := []string{c.Name}
+		if wide {
+			row = append(row, c.What)
+		}
+		row = append(row, mbString(c.Bytes))
 		for _, n := range tiers {
 			row = append(row, ratioString(c.ratio(n, "copy")))
 		}
-		row = append(row, ratioString(c.ratio("loop", "copy")), ratioString(c.ratio(r.Tier, "loop")), strings.TrimPrefix(c.Plans[r.Tier], r.Tier+": "))
+		row = append(row, ratioString(c.ratio("loop", "copy")), ratioString(c.ratio(r.Tier, "loop")))
+		if wide {
+			row = append(row, strings.TrimPrefix(c.Plans[r.Tier], r.Tier+": "))
+		}
 		t.rows = append(t.rows, row)
 	}
 	return t
@@ -138,13 +160,17 @@ func (r *Report) printTransposeFloor(w io.Writer) {
 	fmt.Fprintf(w, "\nTransposes (the last table lists them): per tier, the median and the lowest ratio to copy(),\n"+
 		"the cases under %.1f, and the lowest gain over the plain Go loop (each output element's source\n"+
 		"offset from its multi-index, as Go tensor libraries move them today). They run as Transpose\n"+
-		"runs them: tensors of 2 MiB and more on several goroutines, copy() on one.\n\n", floorTarget)
+		"runs them, large tensors on several goroutines (Workers = 0); copy() on one.\n\n", floorTarget)
 	r.transposeFloor().print(w)
 }
 
 // printTransposes writes every transpose.
-func (r *Report) printTransposes(w io.Writer) {
-	fmt.Fprintf(w, "\nEvery transpose: case is t/w<element bytes>/<shape>/<perm>; the plan is what the tier in use\n"+
-		"does: the canonical form (dims of 1 dropped, dims that stay adjacent merged), and the kernel.\n\n")
-	r.transposeTable().print(w)
+func (r *Report) printTransposes(w io.Writer, wide bool) {
+	if wide {
+		fmt.Fprintf(w, "\nEvery transpose: case is t/w<element bytes>/<shape>/<perm>; the plan is what the tier in use\n"+
+			"does: the canonical form (dims of 1 dropped, dims that stay adjacent merged), and the kernel.\n\n")
+	} else {
+		fmt.Fprintf(w, "\nEvery transpose: case is t/w<element bytes>/<shape>/<perm> (every tier and the plans: -wide).\n\n")
+	}
+	r.transposeTable(wide).print(w)
 }

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	bs "github.com/blockshuffle/blockshuffle"
@@ -43,6 +44,31 @@ var Transposes = []Transpose{
 	{"rank 5", []int{2, 8, 16, 8, 16}, []int{0, 3, 1, 4, 2}},
 	{"rank 6", []int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}},
 	{"rank 6, ViT patchify of 224x224 RGB", []int{1, 3, 14, 16, 14, 16}, []int{0, 2, 4, 3, 5, 1}},
+}
+
+// ParseTranspose reads a transpose from its dims, 1x64x56x56, and perm,
+// 0,2,3,1: every dim at least 1, perm a permutation of the dims, at most
+// blockshuffle.MaxTransposeRank of them.
+func ParseTranspose(dims, perm string) (Transpose, error) {
+	t := Transpose{What: "from -shapes"}
+	for _, f := range strings.Split(dims, "x") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return Transpose{}, fmt.Errorf("transpose %s:%s: dim %q is not a whole number of at least 1", dims, perm, f)
+		}
+		t.Shape = append(t.Shape, n)
+	}
+	for _, f := range strings.Split(perm, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return Transpose{}, fmt.Errorf("transpose %s:%s: %q is not a whole number", dims, perm, f)
+		}
+		t.Perm = append(t.Perm, n)
+	}
+	if _, err := bs.NewTransposePlan(t.Shape, t.Perm, 1, 1); err != nil {
+		return Transpose{}, fmt.Errorf("transpose %s:%s: %w", dims, perm, err)
+	}
+	return t, nil
 }
 
 // A TransposeCase is one transpose at one element width.
