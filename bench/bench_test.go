@@ -13,7 +13,8 @@ import (
 )
 
 // BenchmarkShuffle runs every case with every tier this machine has and with
-// the typical Go loop (tier=typical), named in key=value parts, e.g.
+// the hand-written and the typical Go loops (tier=loop, tier=typical),
+// named in key=value parts, e.g.
 // op=d2s/order=DCR/layout=NCHW/width=4/shape=1x256x13x13_b2/tier=avx2, so
 // that benchstat compares tiers side by side:
 //
@@ -22,13 +23,19 @@ import (
 func BenchmarkShuffle(b *testing.B) {
 	for _, c := range harness.Cases(harness.Shapes, harness.Widths) {
 		buf := harness.NewBuffers(c)
-		eachTier(b, c.Key(), c.Bytes(), "typical", buf.Typical(), buf.Tier)
+		eachTier(b, c.Key(), c.Bytes(), []baseline{{"loop", buf.Loop()}, {"typical", buf.Typical()}}, buf.Tier)
 	}
 }
 
+// A baseline is a function the tiers are compared with, and its name.
+type baseline struct {
+	name string
+	f    func()
+}
+
 // eachTier runs, as sub-benchmarks key/tier=<name> moving n bytes, first
-// the function named first, then each tier this machine has.
-func eachTier(b *testing.B, key string, n int, first string, f func(), tier func(dispatch.Tier) func()) {
+// the baselines, then each tier this machine has.
+func eachTier(b *testing.B, key string, n int, first []baseline, tier func(dispatch.Tier) func()) {
 	run := func(name string, f func()) {
 		b.Run(key+"/tier="+name, func(b *testing.B) {
 			b.SetBytes(int64(n))
@@ -37,7 +44,9 @@ func eachTier(b *testing.B, key string, n int, first string, f func(), tier func
 			}
 		})
 	}
-	run(first, f)
+	for _, f := range first {
+		run(f.name, f.f)
+	}
 	for _, t := range dispatch.Available() {
 		run(t.String(), tier(t))
 	}
@@ -194,6 +203,6 @@ func callKinds(b *testing.B, shape string, dst, src []byte, call func() error, n
 func BenchmarkTranspose(b *testing.B) {
 	for _, c := range harness.TransposeCases(harness.Transposes, harness.Widths) {
 		buf := harness.NewTransposeBuffers(c)
-		eachTier(b, c.Key(), c.Bytes(), "copy", buf.Copy(), buf.Tier)
+		eachTier(b, c.Key(), c.Bytes(), []baseline{{"copy", buf.Copy()}}, buf.Tier)
 	}
 }

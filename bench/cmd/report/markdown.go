@@ -18,8 +18,8 @@ func (r *Report) print(w io.Writer, wide bool) {
 	fmt.Fprintf(w, "blockshuffle report: %s\n%s/%s, GOMAXPROCS=%d, %s, %s\n\n",
 		r.CPU, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.Go, r.Date.Format("2006-01-02"))
 	fmt.Fprintf(w, "Tier in use: %s; tiers measured, each on one goroutine: %s.\n"+
-		"typical: the loop Go ONNX interpreters use today (division and modulo per element, output\n"+
-		"allocated per call).\n"+
+		"loop: the nested loop a Go programmer writes by hand (no division, output kept); typical:\n"+
+		"the loop Go ONNX interpreters use today (division and modulo per element, output allocated).\n"+
 		"GB/s = 1e9 bytes of output per second: the median of %d samples of at least %v each, taken\n"+
 		"round-robin after a warm-up; a ratio is of two such medians, unless confirmed (below).\n\n",
 		r.Tier, strings.Join(tiers, ", "), r.Samples, timeString(r.SampleNs))
@@ -70,44 +70,46 @@ func (r *Report) caseTable() *table {
 	for _, n := range r.Runners {
 		head = append(head, n+" GB/s")
 	}
-	for _, n := range append(tiers, "typical") {
+	for _, n := range append(tiers, "loop", "typical") {
 		head = append(head, n+"/copy")
 	}
-	t := &table{head: append(head, r.Tier+"/typical", "spread")}
+	t := &table{head: append(head, r.Tier+"/loop", r.Tier+"/typical", "spread")}
 	for _, c := range r.Cases {
 		row := []string{c.Name}
 		for _, n := range r.Runners {
 			row = append(row, fmt.Sprintf("%.*f", digits(c.GBps[n].Median), c.GBps[n].Median))
 		}
-		for _, n := range append(tiers, "typical") {
+		for _, n := range append(tiers, "loop", "typical") {
 			row = append(row, ratioString(c.ratio(n, "copy")))
 		}
-		row = append(row, fmt.Sprintf("%.0f", c.ratio(r.Tier, "typical")), percent(c.spread()))
+		row = append(row, ratioString(c.ratio(r.Tier, "loop")), fmt.Sprintf("%.0f", c.ratio(r.Tier, "typical")), percent(c.spread()))
 		t.rows = append(t.rows, row)
 	}
 	return t
 }
 
-// summary gives, per shape and layout, the range of each tier's ratio to
-// copy (wide: every tier; else generic and the tier in use) and of the
-// tier in use (wide: and generic) over the typical loop.
+// summary gives, per shape and layout, the range of the ratios to copy
+// of generic, the tier in use and the hand-written loop, and of the tier
+// in use over the loop; wide, every tier's and the typical loop's ratio
+// to copy, and generic and the tier in use over both loops.
 func (r *Report) summary(wide bool) *table {
 	var cols []string
 	var fs []func(*Case) float64
-	tiers := r.tiers()
-	if !wide {
-		tiers = slices.Compact([]string{"generic", r.Tier})
+	add := func(a, b string) {
+		cols = append(cols, a+"/"+b)
+		fs = append(fs, func(c *Case) float64 { return c.ratio(a, b) })
 	}
-	for _, n := range append(tiers, "typical") {
-		cols = append(cols, n+"/copy")
-		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "copy") })
+	tiers, over, loops := slices.Compact([]string{"generic", r.Tier}), []string{r.Tier}, []string{"loop"}
+	if wide {
+		tiers, over, loops = r.tiers(), tiers, []string{"loop", "typical"}
 	}
-	for _, n := range slices.Compact([]string{map[bool]string{true: "generic"}[wide], r.Tier}) {
-		if n == "" {
-			continue
+	for _, n := range append(tiers, loops...) {
+		add(n, "copy")
+	}
+	for _, n := range over {
+		for _, l := range loops {
+			add(n, l)
 		}
-		cols = append(cols, n+"/typical")
-		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "typical") })
 	}
 	return ranges(groups(r.Cases), "shape, layout", cols, fs)
 }
@@ -126,7 +128,7 @@ const floorTarget = 0.5
 func (r *Report) floor() *table {
 	t := &table{head: []string{"tier", "median", "lowest", "lowest case", fmt.Sprintf("under %.1f", floorTarget), "confirmed"}}
 	for _, n := range r.Runners {
-		if n == "copy" || n == "typical" {
+		if n == "copy" || n == "typical" || n == "loop" {
 			continue
 		}
 		ratios := make([]float64, len(r.Cases))

@@ -29,7 +29,8 @@ type Report struct {
 	// ConfirmPairs: the rounds of tier and copy() behind a confirmed ratio.
 	ConfirmPairs int `json:"confirm_pairs"`
 
-	// Cases: one goroutine; Runners are the tiers, then "typical" and "copy".
+	// Cases: one goroutine; Runners are the tiers, then "loop", "typical"
+	// and "copy".
 	Runners []string `json:"runners"`
 	Cases   []Case   `json:"cases"`
 
@@ -159,6 +160,7 @@ func run(o options, p *progress) *Report {
 		for _, t := range tiers {
 			rs.add(t.String(), b.Tier(t))
 		}
+		rs.add("loop", b.Loop())
 		rs.add("typical", b.Typical())
 		rs.add("copy", b.Copy())
 		return rs

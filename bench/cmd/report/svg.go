@@ -23,11 +23,11 @@ const (
 )
 
 // chart draws the cases as grouped bars, one group per shape and layout and
-// one bar per runner (typical, the tiers, copy): the geometric mean of the
+// one bar per runner (the hand-written loop, the tiers, copy): the geometric mean of the
 // group's GB/s, with a whisker from its slowest to its fastest case. Every
 // bar carries its figures in a tooltip.
 func (r *Report) chart(logAxis bool) []byte {
-	names := append([]string{"typical"}, r.tiers()...)
+	names := append([]string{"loop"}, r.tiers()...)
 	names = append(names, "copy")
 	gs := groups(r.Cases)
 
@@ -71,7 +71,7 @@ func (r *Report) chart(logAxis bool) []byte {
 	fmt.Fprintf(&b, `<text x="%d" y="20" font-size="15" font-weight="bold">blockshuffle: GB/s by shape and layout, %s</text>`+"\n", marginLeft, scale)
 	fmt.Fprintf(&b, `<text x="%d" y="38" fill="#444">Bar: geometric mean over both ops, both orders and widths of %s, one goroutine; whisker: slowest to fastest case.</text>`+"\n",
 		marginLeft, widthList(r.Cases))
-	fmt.Fprintf(&b, `<text x="%d" y="54" fill="#444">Above each group: the tier in use, %s, as a fraction of copy() and as a multiple of the typical Go loop (geometric means).</text>`+"\n",
+	fmt.Fprintf(&b, `<text x="%d" y="54" fill="#444">Above each group: the tier in use, %s, as a fraction of copy() and as a multiple of the hand-written Go loop (geometric means).</text>`+"\n",
 		marginLeft, r.Tier)
 	fmt.Fprintf(&b, `<text x="%d" y="70" fill="#444">%s, %s/%s, %s, %s.</text>`+"\n",
 		marginLeft, html.EscapeString(r.CPU), r.GOOS, r.GOARCH, r.Go, r.Date.Format("2006-01-02"))
@@ -104,7 +104,7 @@ func (r *Report) chart(logAxis bool) []byte {
 		}
 		cx := gx + len(names)*barWidth/2
 		inUse := slices.Index(names, r.Tier)
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" font-size="10" fill="#444">%.2f of copy</text><text x="%d" y="%d" text-anchor="middle" font-size="10" fill="#444">%.0f× typical</text>`+"\n",
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" font-size="10" fill="#444">%.2f of copy</text><text x="%d" y="%d" text-anchor="middle" font-size="10" fill="#444">%.3g× loop</text>`+"\n",
 			cx, marginTop-18, bars[i][inUse].mean/bars[i][len(names)-1].mean, cx, marginTop-6, bars[i][inUse].mean/bars[i][0].mean)
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text><text x="%d" y="%d" text-anchor="middle" font-weight="bold">%s</text>`+"\n",
 			cx, marginTop+plotHeight+18, g.shapeName(), cx, marginTop+plotHeight+33, g.cases[0].Layout)
@@ -114,11 +114,11 @@ func (r *Report) chart(logAxis bool) []byte {
 	return b.Bytes()
 }
 
-// color gives the typical loop, generic and copy fixed colours and the SIMD
+// color gives the hand-written loop, generic and copy fixed colours and the SIMD
 // tiers blues and greens in the order measured.
 func color(name string, i int) string {
 	switch name {
-	case "typical":
+	case "loop":
 		return "#e15759"
 	case "generic":
 		return "#b0a8a4"
@@ -130,8 +130,8 @@ func color(name string, i int) string {
 
 func legendName(n, inUse string) string {
 	switch n {
-	case "typical":
-		return "typical Go loop"
+	case "loop":
+		return "hand-written Go loop"
 	case "generic":
 		return "generic (pure Go)"
 	case "copy":

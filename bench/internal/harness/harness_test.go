@@ -15,9 +15,9 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// TestTypical checks the baseline against the package on small tensors of
-// every kind of case: a wrong baseline would make every gain in the report
-// a fiction.
+// TestTypical checks the baselines, Typical and Loop, against the package
+// on small tensors of every kind of case: a wrong baseline would make
+// every gain in the report a fiction.
 func TestTypical(t *testing.T) {
 	shapes := []Shape{{2, 18, 3, 5, 3}, {1, 8, 4, 2, 2}, {2, 16, 2, 3, 4}, {1, 3, 2, 2, 1}}
 	for _, c := range Cases(shapes, []int{1, 2, 4, 8, 16}) {
@@ -47,6 +47,14 @@ func TestTypical(t *testing.T) {
 		}
 		if NewBuffers(c).Typical() == nil {
 			t.Errorf("%v: no typical runner", c)
+		}
+		// The hand-written loop, through its runner on the case's buffers.
+		b := NewBuffers(c)
+		copy(b.src, src)
+		clear(b.dst)
+		b.Loop()()
+		if !bytes.Equal(b.dst, want) {
+			t.Errorf("%v: Loop differs from the package:\n got %v\nwant %v", c, b.dst, want)
 		}
 	}
 }

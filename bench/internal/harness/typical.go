@@ -1,9 +1,8 @@
 package harness
 
 import (
-	"unsafe"
-
 	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -63,23 +62,31 @@ func Typical[T any](c Case, in []T) []T {
 // package-level Typical on elements of the case's width: uint8, uint16,
 // uint32 (float32's size), uint64 or complex128. It returns nil for other
 // widths.
-func (b *Buffers) Typical() func() {
+func (b *Buffers) Typical() func() { typical, _ := b.baselines(); return typical }
+
+// Loop returns a function that performs the case once with Loop on
+// elements of the case's width, into the case's output; nil for widths
+// other than 1, 2, 4, 8 and 16.
+func (b *Buffers) Loop() func() { _, loop := b.baselines(); return loop }
+
+// baselines are Typical and Loop on elements of the case's width.
+func (b *Buffers) baselines() (typical, loop func()) {
 	switch b.c.Width {
 	case 1:
-		return typicalOn[uint8](b)
+		return baselinesOn[uint8](b)
 	case 2:
-		return typicalOn[uint16](b)
+		return baselinesOn[uint16](b)
 	case 4:
-		return typicalOn[uint32](b)
+		return baselinesOn[uint32](b)
 	case 8:
-		return typicalOn[uint64](b)
+		return baselinesOn[uint64](b)
 	case 16:
-		return typicalOn[complex128](b)
+		return baselinesOn[complex128](b)
 	}
-	return nil
+	return nil, nil
 }
 
-func typicalOn[T any](b *Buffers) func() {
-	src := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b.src))), len(b.src)/int(unsafe.Sizeof(*new(T))))
-	return func() { Typical(b.c, src) }
+func baselinesOn[T any](b *Buffers) (typical, loop func()) {
+	dst, src := engine.Cast[T](b.dst), engine.Cast[T](b.src)
+	return func() { Typical(b.c, src) }, func() { Loop(b.c, dst, src) }
 }
