@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/advancedclimatesystems/gonnx v1.1.0
-	github.com/blockshuffle/blockshuffle v0.1.0
-	github.com/blockshuffle/blockshuffle/integrations/gorgonia v0.1.0
+	github.com/blockshuffle/blockshuffle v0.2.0
+	github.com/blockshuffle/blockshuffle/integrations/gorgonia v0.2.0
 	google.golang.org/protobuf v1.31.0
 	gorgonia.org/tensor v0.9.24
 )

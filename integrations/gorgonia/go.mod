@@ -3,7 +3,7 @@ module github.com/blockshuffle/blockshuffle/integrations/gorgonia
 go 1.26.0
 
 require (
-	github.com/blockshuffle/blockshuffle v0.1.0
+	github.com/blockshuffle/blockshuffle v0.2.0
 	gorgonia.org/tensor v0.9.24
 )
 
