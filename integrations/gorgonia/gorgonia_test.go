@@ -213,7 +213,15 @@ func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg
 	if err != nil {
 		t.Fatalf("%s: NewPlan: %v", name, err)
 	}
-	for range 2 { // a plan is applied again and again
+	applyTwice(t, name, pl, x, out, wantVals, wantMask)
+}
+
+// applyTwice applies a plan to x twice, into a new tensor and into out,
+// each time checking the result's values and mask: a plan is applied
+// again and again.
+func applyTwice(t *testing.T, name string, pl *bsg.Plan, x, out *tensor.Dense, wantVals []any, wantMask []bool) {
+	t.Helper()
+	for range 2 {
 		y, err := pl.Apply(x)
 		if err != nil {
 			t.Fatalf("%s plan: %v", name, err)
@@ -410,24 +418,12 @@ func TestTransposeEveryPerm(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		same(t, name, y, wantVals, wantMask, x.IsMasked())
-		// The same transpose planned, applied twice into a new tensor and
-		// into out, on up to i%3 goroutines.
+		// The same transpose planned, on up to i%3 goroutines.
 		pl, err := bsg.NewTransposePlan(shape, perm, dt, i%3)
 		if err != nil {
 			t.Fatalf("%s: NewTransposePlan: %v", name, err)
 		}
-		out := tensor.New(tensor.WithShape(y.Shape()...), tensor.Of(dt))
-		for range 2 {
-			y, err := pl.Apply(x)
-			if err != nil {
-				t.Fatalf("%s plan: %v", name, err)
-			}
-			same(t, name+" plan", y, wantVals, wantMask, x.IsMasked())
-			if err := pl.ApplyInto(out, x); err != nil {
-				t.Fatalf("%s plan into: %v", name, err)
-			}
-			same(t, name+" plan into", out, wantVals, wantMask, x.IsMasked())
-		}
+		applyTwice(t, name, pl, x, tensor.New(tensor.WithShape(y.Shape()...), tensor.Of(dt)), wantVals, wantMask)
 	}
 }
 
@@ -558,6 +554,14 @@ func TestScalar(t *testing.T) {
 				if err := bsg.TransposeInto(out, x.x); err != nil || !out.IsScalar() || out.Data() != x.want {
 					t.Fatalf("%s into %v: %v %v, want the scalar %v", name, shape, out, err, x.want)
 				}
+			}
+			// A transpose plan of a scalar (no dims, no perm) too.
+			pl, err := bsg.NewTransposePlan(nil, nil, dt, 0)
+			if err != nil {
+				t.Fatalf("%s: NewTransposePlan: %v", name, err)
+			}
+			if y, err := pl.Apply(x.x); err != nil || !y.IsScalar() || y.Data() != x.want {
+				t.Fatalf("%s plan: %v %v, want the scalar %v", name, y, err, x.want)
 			}
 		}
 	}

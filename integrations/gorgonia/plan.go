@@ -17,14 +17,15 @@ import (
 // through blockshuffle/generic or tensor.Transpose, as with the plain
 // functions. A Plan is immutable and safe for concurrent use.
 type Plan struct {
-	name  string // DepthToSpace, SpaceToDepth or Transpose, for errors
-	op    blockshuffle.Op
-	p     blockshuffle.Params
-	perm  []int        // a transpose's perm; nil for an op
-	shape tensor.Shape // of the input
-	dtype tensor.Dtype
-	out   []int              // the output's shape
-	plan  *blockshuffle.Plan // nil where the dtype holds pointers
+	name      string // DepthToSpace, SpaceToDepth or Transpose, for errors
+	op        blockshuffle.Op
+	p         blockshuffle.Params
+	transpose bool
+	perm      []int        // a transpose's (empty for a scalar)
+	shape     tensor.Shape // of the input
+	dtype     tensor.Dtype
+	out       []int              // the output's shape
+	plan      *blockshuffle.Plan // nil where the dtype holds pointers
 }
 
 // NewPlan plans op on tensors of the given shape (4 dims: [N, C, H, W] for
@@ -71,11 +72,7 @@ func NewTransposePlan(shape, perm []int, dt tensor.Dtype, workers int) (*Plan, e
 	if workers < 0 {
 		return nil, fmt.Errorf("blockshuffle/gorgonia: Transpose: workers = %d: %w", workers, blockshuffle.ErrWorkers)
 	}
-	out := make([]int, len(shape))
-	for k, d := range perm {
-		out[k] = shape[d]
-	}
-	pl := &Plan{name: "Transpose", perm: perm, shape: slices.Clone(shape), dtype: dt, out: out}
+	pl := &Plan{name: "Transpose", transpose: true, perm: perm, shape: slices.Clone(shape), dtype: dt, out: permuted(shape, perm)}
 	if e.plannable() && len(shape) > 0 && len(shape) <= blockshuffle.MaxTransposeRank {
 		if pl.plan, err = blockshuffle.NewTransposePlan(shape, perm, int(dt.Size()), workers); err != nil {
 			return nil, err
@@ -108,7 +105,7 @@ func (pl *Plan) apply(out, x *tensor.Dense) (*tensor.Dense, error) {
 	case !slices.Equal(x.Shape(), pl.shape):
 		return nil, fmt.Errorf("blockshuffle/gorgonia: %s: x is %v %v, the plan is for %v %v: %w",
 			pl.name, x.Dtype(), x.Shape(), pl.dtype, pl.shape, blockshuffle.ErrLength)
-	case pl.perm != nil:
+	case pl.transpose:
 		return transposeRun(out, x, pl.perm, pl.plan)
 	}
 	return run(out, x, pl.out, func(e elems, dst, src any) error {

@@ -68,17 +68,22 @@ func transposeRun(out, x *tensor.Dense, perm []int, pl *blockshuffle.Plan) (*ten
 	if x.IsScalar() || len(s) > blockshuffle.MaxTransposeRank || !e.plannable() && x.Size() > 0 {
 		return slowTranspose(out, x, perm)
 	}
-	shape := make([]int, len(s))
-	for k, d := range perm {
-		shape[k] = s[d]
-	}
-	return run(out, x, shape, func(e elems, dst, src any) error {
+	return run(out, x, permuted(s, perm), func(e elems, dst, src any) error {
 		if _, mask := dst.([]bool); pl != nil && (!mask || x.Dtype() == tensor.Bool) {
 			return e.run(pl, dst, src)
 		}
 		_, err := e.transpose(dst, src, s, perm) // handled: the rank is checked above
 		return err
 	})
+}
+
+// permuted is shape s transposed by perm: dim k is s[perm[k]].
+func permuted(s, perm []int) []int {
+	out := make([]int, len(s))
+	for k, d := range perm {
+		out[k] = s[d]
+	}
+	return out
 }
 
 // isPermutation reports whether perm is a permutation of 0..n-1.
