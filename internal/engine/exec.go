@@ -206,7 +206,7 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	total := p.total()
 	pieces := 1
 	if split {
-		pieces = max(1, min(total, n/minWorkerBytes, MaxPieces))
+		pieces = Pieces(total, n)
 		c.pieces = make([]int, 0, pieces)
 	}
 	kernels := 0

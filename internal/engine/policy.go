@@ -112,8 +112,10 @@ func (q Want) Workers(bytes, pieces int) int {
 	return max(1, n)
 }
 
-// MinWorkerBytes is the least work worth a goroutine of its own.
-func MinWorkerBytes() int { return minWorkerBytes }
+// Pieces is how many pieces a call of the given size that can be cut into
+// at most units parts is cut into where it may split: one per
+// minWorkerBytes, at least one, at most units and MaxPieces.
+func Pieces(units, bytes int) int { return min(units, max(1, bytes/minWorkerBytes), MaxPieces) }
 
 // privateCache is one core's private cache as the CPU reports it, 1 MiB
 // where it does not say (the middle of the 512 KiB to 2 MiB of recent

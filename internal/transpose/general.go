@@ -207,7 +207,7 @@ func (f *wordForm) work() engine.Work {
 }
 
 // split cuts the kernels' call of a form with no outer loop left into
-// pieces of about engine.MinWorkerBytes, along the runs' innermost loop,
+// engine.Pieces pieces, along the runs' innermost loop,
 // or along the longer side of the matrices (an image's 307200x3 into
 // 3x307200 has too few columns for pieces of them); nil where a piece
 // would have no call.
@@ -219,7 +219,7 @@ func (f *wordForm) split(k engine.Kernels) []engine.Call {
 	case rows:
 		across = f.m.Rows
 	}
-	n := min(across, max(1, f.size/engine.MinWorkerBytes()), engine.MaxPieces)
+	n := engine.Pieces(across, f.size)
 	if n < 2 {
 		return nil
 	}
@@ -380,11 +380,11 @@ func (f *wordForm) loopedFrom(from int) engine.Call {
 
 // splitOuter cuts a form whose kernels' call leaves outer loops to
 // Repeats into pieces along its outermost loop, each the looped call of
-// a range of its iterations, as many as make pieces of about
-// engine.MinWorkerBytes; nil where that loop has one iteration.
+// a range of its iterations, engine.Pieces of them; nil where that loop
+// has one iteration.
 func (f *wordForm) splitOuter() []engine.Call {
 	count, w := f.count[0], f.word
-	n := min(count, max(1, f.size/engine.MinWorkerBytes()), engine.MaxPieces)
+	n := engine.Pieces(count, f.size)
 	if n < 2 {
 		return nil
 	}
