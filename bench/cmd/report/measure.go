@@ -270,16 +270,21 @@ func measureAll(o options, section string, cs []harness.Case, p *progress, newRu
 		prm := c.Params()
 		k.Input = [5]int{prm.N, prm.C, prm.H, prm.W, prm.BlockSize}
 		for j, r := range res {
-			f := Figure{Median: r.Median / 1e9, Min: r.Min / 1e9, Max: r.Max / 1e9}
-			for _, s := range r.Samples {
-				f.Samples = append(f.Samples, s/1e9)
-			}
-			k.GBps[rs.names[j]] = f
+			k.GBps[rs.names[j]] = figure(r)
 		}
 		out = append(out, k)
 	}
 	p.show(section, len(cs), len(cs), "")
 	return names, out
+}
+
+// figure is a Result in GB/s.
+func figure(r harness.Result) Figure {
+	f := Figure{Median: r.Median / 1e9, Min: r.Min / 1e9, Max: r.Max / 1e9}
+	for _, s := range r.Samples {
+		f.Samples = append(f.Samples, s/1e9)
+	}
+	return f
 }
 
 // cpuName is the model name the kernel reports, with the family and model

@@ -83,15 +83,6 @@ func measureScaling(o options, jobs []scaledJob, procs []int, p *progress) []Sca
 	return out
 }
 
-// figure is a Result in GB/s.
-func figure(r harness.Result) Figure {
-	f := Figure{Median: r.Median / 1e9, Min: r.Min / 1e9, Max: r.Max / 1e9}
-	for _, s := range r.Samples {
-		f.Samples = append(f.Samples, s/1e9)
-	}
-	return f
-}
-
 // printScaling writes the scaling section: its summary, then every call.
 func (r *Report) printScaling(w io.Writer) {
 	top := r.Procs[len(r.Procs)-1]

@@ -66,11 +66,7 @@ func measureTransposes(o options, cs []harness.TransposeCase, tiers []dispatch.T
 		res := harness.Measure(fs, c.Bytes(), o.sample, o.samples)
 		p.done += len(fs) * (o.samples + 2)
 		for j, r := range res {
-			f := Figure{Median: r.Median / 1e9, Min: r.Min / 1e9, Max: r.Max / 1e9}
-			for _, s := range r.Samples {
-				f.Samples = append(f.Samples, s/1e9)
-			}
-			k.GBps[names[j]] = f
+			k.GBps[names[j]] = figure(r)
 		}
 		out = append(out, k)
 	}
