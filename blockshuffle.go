@@ -5,7 +5,6 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Element is every fixed-size element type without pointers, and every type
@@ -28,7 +27,8 @@ type Element interface {
 // Every element is copied bit for bit. dst and src must not overlap and must
 // each hold N*C*H*W elements. On error dst is untouched.
 func DepthToSpace[T Element](dst, src []T, p Params) error {
-	return typed(shape.DepthToSpace, dst, src, p)
+	size := int(unsafe.Sizeof(*new(T)))
+	return p.run(OpDepthToSpace, size, size, engine.Bytes(dst), engine.Bytes(src))
 }
 
 // SpaceToDepth is the inverse of DepthToSpace with the same BlockSize and
@@ -41,20 +41,29 @@ func DepthToSpace[T Element](dst, src []T, p Params) error {
 // dst and src must not overlap and must each hold N*C*H*W elements. On error
 // dst is untouched.
 func SpaceToDepth[T Element](dst, src []T, p Params) error {
-	return typed(shape.SpaceToDepth, dst, src, p)
+	size := int(unsafe.Sizeof(*new(T)))
+	return p.run(OpSpaceToDepth, size, size, engine.Bytes(dst), engine.Bytes(src))
 }
 
 // DepthToSpaceBytes is DepthToSpace on raw elements of elemSize bytes, for
 // any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes. The
 // slices need no particular alignment.
 func DepthToSpaceBytes(dst, src []byte, elemSize int, p Params) error {
-	return engine.Active().Do(shape.DepthToSpace, dst, src, elemSize, p.internal())
+	return p.run(OpDepthToSpace, elemSize, 1, dst, src)
 }
 
 // SpaceToDepthBytes is SpaceToDepth on raw elements of elemSize bytes, for
 // any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes.
 func SpaceToDepthBytes(dst, src []byte, elemSize int, p Params) error {
-	return engine.Active().Do(shape.SpaceToDepth, dst, src, elemSize, p.internal())
+	return p.run(OpSpaceToDepth, elemSize, 1, dst, src)
+}
+
+// run makes a call of op with p on the bytes of dst and src, elements of
+// elem bytes, whose lengths count slice elements of sliceElem bytes.
+func (p *Params) run(op Op, elem, sliceElem int, dst, src []byte) error {
+	var dims [5]int
+	r := p.request(op, elem, &dims)
+	return engine.Active().Do(&r, engine.PlanOperator, sliceElem, dst, src)
 }
 
 // Tier names the kernel tier in use: "generic" (pure Go), or a SIMD tier:
@@ -82,15 +91,11 @@ func Tier() string { return dispatch.Active().String() }
 // reject get the call's error. The kernels package documents the route a
 // call takes.
 func Describe(op Op, p Params, elemSize int) (string, error) {
-	g, err := shape.Check(op.internal(), p.internal(), elemSize)
+	var dims [5]int
+	r := p.request(op, elemSize, &dims)
+	c, err := engine.Active().Prepare(&r, engine.PlanOperator)
 	if err != nil {
 		return "", err
 	}
-	return engine.Active().Describe(&g).String(), nil
-}
-
-func typed[T Element](op shape.Op, dst, src []T, p Params) error {
-	// Lengths are checked in elements, so that errors count what the caller's lengths count.
-	size := int(unsafe.Sizeof(*new(T)))
-	return engine.Active().Call(op, p.internal(), size, size, engine.Bytes(dst), engine.Bytes(src))
+	return c.Describe().String(), nil
 }

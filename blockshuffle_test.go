@@ -26,7 +26,7 @@ import (
 )
 
 // api is the package's byte-level functions as verify's Runner.
-var api = verify.Bytes(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
+var api = verify.API(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
 
 // TestTiersMatchReference runs every tier this machine can run over the
 // edge cases and random shapes, at every width, against the naive
@@ -81,7 +81,7 @@ func TestEveryElementKind(t *testing.T) {
 // bits, which blockshuffle moves unchanged.
 type bfloat16 uint16
 
-func checkKind[T bs.Element](t *testing.T, all []cases.Case, rng *rand.Rand) {
+func checkKind[T bs.Element](t *testing.T, all []shape.Geometry, rng *rand.Rand) {
 	t.Helper()
 	size := int(unsafe.Sizeof(*new(T)))
 	for _, c := range all {
@@ -94,14 +94,13 @@ func checkKind[T bs.Element](t *testing.T, all []cases.Case, rng *rand.Rand) {
 		}
 		src := bitsAs[T](raw)
 		want, got := make([]T, len(src)), make([]T, len(src))
-		if err := ref.Run(c.Op, want, src, c.P); err != nil {
-			t.Fatal(err)
-		}
+		ref.Run(&c, want, src)
 		f := bs.DepthToSpace[T]
-		if c.Op == shape.SpaceToDepth {
+		if c.ToDepth {
 			f = bs.SpaceToDepth[T]
 		}
-		if err := f(got, src, verify.Public[bs.Params](c)); err != nil {
+		_, p := verify.Params(&c)
+		if err := f(got, src, p); err != nil {
 			t.Fatalf("%T %v: %v", *new(T), c, err)
 		}
 		if !bytes.Equal(bitsOf(got), bitsOf(want)) {
@@ -123,7 +122,7 @@ func bitsAs[T any](b []byte) []T {
 func TestInverse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	for _, c := range cases.Random(rng, 500, 1<<13) {
-		if c.Op != shape.DepthToSpace {
+		if c.ToDepth {
 			continue
 		}
 		x := make([]uint64, c.Len())
@@ -131,14 +130,15 @@ func TestInverse(t *testing.T) {
 			x[i] = rng.Uint64()
 		}
 		space, back := make([]uint64, len(x)), make([]uint64, len(x))
-		if err := bs.DepthToSpace(space, x, verify.Public[bs.Params](c)); err != nil {
+		_, p := verify.Params(&c)
+		if err := bs.DepthToSpace(space, x, p); err != nil {
 			t.Fatal(err)
 		}
-		out, err := verify.Public[bs.Params](c).DepthToSpaceDims()
+		out, err := p.DepthToSpaceDims()
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := verify.Public[bs.Params](c)
+		q := p
 		q.N, q.C, q.H, q.W = out.N, out.C, out.H, out.W
 		if err := bs.SpaceToDepth(back, space, q); err != nil {
 			t.Fatal(err)
@@ -189,12 +189,13 @@ func TestWorkersRace(t *testing.T) {
 	for _, c := range cases.All(2, 3, 24, 40, 2) {
 		src := random.Bytes(rng, c.Len()*4)
 		for _, w := range []int{2, 3, 7, 64} {
-			c.P.Workers = w
-			route, err := bs.Describe(bs.Op(c.Op), verify.Public[bs.Params](c), 4)
+			c.Workers, c.Elem = w, 4
+			op, p := verify.Params(&c)
+			route, err := bs.Describe(op, p, 4)
 			if err != nil || !strings.Contains(route, "goroutines;") {
 				t.Fatalf("%v workers=%d: %s, %v: not split", c, w, route, err)
 			}
-			verify.Check(t, fmt.Sprintf("workers=%d", w), api, c, 4, make([]byte, len(src)), src)
+			verify.Check(t, fmt.Sprintf("workers=%d", w), api, &c, make([]byte, len(src)), src)
 		}
 	}
 }
@@ -206,15 +207,16 @@ func TestNoAllocations(t *testing.T) {
 		dst := make([]float32, c.Len())
 		raw, rawDst := make([]byte, c.Len()*3), make([]byte, c.Len()*3)
 		typed, byteAPI := bs.DepthToSpace[float32], bs.DepthToSpaceBytes
-		if c.Op == shape.SpaceToDepth {
+		if c.ToDepth {
 			typed, byteAPI = bs.SpaceToDepth[float32], bs.SpaceToDepthBytes
 		}
 		for _, workers := range []int{0, 1} {
-			c.P.Workers = workers
-			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, verify.Public[bs.Params](c)) }); n != 0 {
+			_, p := verify.Params(&c)
+			p.Workers = workers
+			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, p) }); n != 0 {
 				t.Errorf("%v workers=%d: typed API allocates %v times per call", c, workers, n)
 			}
-			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, verify.Public[bs.Params](c)) }); n != 0 {
+			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, p) }); n != 0 {
 				t.Errorf("%v workers=%d: byte API allocates %v times per call", c, workers, n)
 			}
 		}
@@ -237,8 +239,9 @@ func TestLargeTensors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, c := range cases.All(1, 16, 256, 1024, 2) { // 16 MiB of float32
 		src := random.Bytes(rng, c.Len()*4)
+		c.Elem = 4
 		for _, tier := range verify.Tiers() {
-			verify.Check(t, tier.Name, tier.Run, c, 4, make([]byte, len(src)), src)
+			verify.Check(t, tier.Name, tier.Run, &c, make([]byte, len(src)), src)
 		}
 	}
 }
@@ -259,17 +262,14 @@ func TestBaseTakesTheRest(t *testing.T) {
 		}
 		m := engine.Lookup(tier.String())
 		for _, c := range []struct{ b, es, w int }{{2, 1, 13}, {4, 4, 13}, {3, 2, 3}, {5, 16, 3}} {
-			for _, k := range cases.All(1, 2, 2, c.w, c.b)[:2] { // NCHW DCR, both ops
-				g, err := shape.Check(k.Op, k.P, c.es)
-				if err != nil {
-					t.Fatal(err)
+			for _, g := range cases.All(1, 2, 2, c.w, c.b)[:2] { // NCHW DCR, both ops
+				g.Elem = c.es
+				gathers := i.Windows.Vector > 0 && (!g.ToDepth || c.b > 2)
+				if route := m.Operator(&g).Describe(); !strings.HasSuffix(route.Kernel, i.Base) && !(gathers && strings.HasPrefix(route.Kernel, "gather")) && !(c.b == 2 && strings.HasPrefix(route.Kernel, "stack")) {
+					t.Errorf("%v %v es=%d: %v; want a kernel of the base, %s", tier, g, c.es, route, i.Base)
 				}
-				gathers := i.Windows.Vector > 0 && (k.Op == shape.DepthToSpace || c.b > 2)
-				if route := m.Describe(&g); !strings.HasSuffix(route.Kernel, i.Base) && !(gathers && strings.HasPrefix(route.Kernel, "gather")) && !(c.b == 2 && strings.HasPrefix(route.Kernel, "stack")) {
-					t.Errorf("%v %v es=%d: %v; want a kernel of the base, %s", tier, k, c.es, route, i.Base)
-				}
-				src := random.Bytes(rng, k.Len()*c.es)
-				verify.Check(t, tier.String(), m.Do, k, c.es, make([]byte, len(src)), src)
+				src := random.Bytes(rng, g.Len()*c.es)
+				verify.Check(t, tier.String(), tierRunner(m), &g, make([]byte, len(src)), src)
 			}
 		}
 	}
@@ -283,20 +283,17 @@ func TestDescribe(t *testing.T) {
 	for _, tier := range dispatch.Available() {
 		m := engine.Lookup(tier.String())
 		for _, c := range cases.Edge() {
-			g, err := shape.Check(c.Op, c.P, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := m.Describe(&g)
+			c.Elem = 2
+			r := m.Operator(&c).Describe()
 			if r.Tier != tier.String() || r.Workers != 1 || !strings.Contains(r.Plan, " of ") {
 				t.Fatalf("%v %v: %+v", tier, c, r)
 			}
-			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip", "stackZip", "bundleZip"}, shape.SpaceToDepth: {"unzip", "tzip", "stackUnzip", "bundleUnzip"}}[c.Op]
-			if c.P.Layout == shape.NCHW && (c.Op == shape.DepthToSpace || c.P.BlockSize > 2) { // short rows: a gather plan
+			want := map[bool][]string{false: {"zip", "tunzip", "stackZip", "bundleZip"}, true: {"unzip", "tzip", "stackUnzip", "bundleUnzip"}}[c.ToDepth]
+			if !c.NHWC && (!c.ToDepth || c.B > 2) { // short rows: a gather plan
 				want = append(want, "gather")
 			}
-			if c.P.Layout == shape.NHWC { // runs as zips: the interleaved side is depth
-				want = append(want, map[shape.Op]string{shape.DepthToSpace: "unzip", shape.SpaceToDepth: "zip"}[c.Op], "copyRuns")
+			if c.NHWC { // runs as zips: the interleaved side is depth
+				want = append(want, map[bool]string{false: "unzip", true: "zip"}[c.ToDepth], "copyRuns")
 			}
 			ok := strings.HasPrefix(r.Kernel, "generic: ")
 			for _, w := range want {
@@ -314,5 +311,13 @@ func TestDescribe(t *testing.T) {
 	}
 	if _, err := bs.Describe(bs.OpSpaceToDepth, bs.Params{N: 1, C: 1, H: 2, W: 2, BlockSize: 2}, 0); !errors.Is(err, bs.ErrElemSize) {
 		t.Errorf("Describe with elemSize 0: %v", err)
+	}
+}
+
+// tierRunner is a tier's operators as verify's Runner.
+func tierRunner(m *engine.Tier) verify.Runner {
+	return func(g *shape.Geometry, dst, src []byte) error {
+		r := g.Request()
+		return m.Do(&r, engine.PlanOperator, 1, dst, src)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/guard"
 	"github.com/blockshuffle/blockshuffle/internal/random"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
@@ -17,7 +18,7 @@ import (
 // slices.
 func TestGuardPages(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	var all []cases.Case
+	var all []shape.Geometry
 	for _, b := range []int{2, 3, 4, 8} {
 		for w := 1; w <= 34; w++ {
 			if w <= 9 || w >= 14 && w <= 18 || w >= 30 { // around 8, 16 and 32 bytes of 1-byte rows
@@ -41,9 +42,10 @@ func TestGuardPages(t *testing.T) {
 				if !ok {
 					t.Skip("no guarded memory on this platform")
 				}
+				c.Elem = es
 				for _, b := range [][2][]byte{{src0, dst0}, {src1, dst1}} {
 					random.Fill(rng, b[0])
-					verify.Check(t, tier.Name, tier.Run, c, es, b[1], b[0])
+					verify.Check(t, tier.Name, tier.Run, &c, b[1], b[0])
 				}
 			}
 			restore()

@@ -1,7 +1,8 @@
 package blockshuffle
 
 import (
-	"github.com/blockshuffle/blockshuffle/internal/public"
+	"fmt"
+
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -44,20 +45,48 @@ func (p Params) Dims() Dims { return Dims{p.N, p.C, p.H, p.W} }
 // DepthToSpaceDims returns the output dims of DepthToSpace,
 // [N, C/(b*b), H*b, W*b], or the error DepthToSpace would report for p
 // (apart from slice lengths).
-func (p Params) DepthToSpaceDims() (Dims, error) { return p.outputDims(shape.DepthToSpace) }
+func (p Params) DepthToSpaceDims() (Dims, error) { return p.outputDims(OpDepthToSpace) }
 
 // SpaceToDepthDims returns the output dims of SpaceToDepth,
 // [N, C*b*b, H/b, W/b], or the error SpaceToDepth would report for p
 // (apart from slice lengths).
-func (p Params) SpaceToDepthDims() (Dims, error) { return p.outputDims(shape.SpaceToDepth) }
+func (p Params) SpaceToDepthDims() (Dims, error) { return p.outputDims(OpSpaceToDepth) }
 
-func (p Params) outputDims(op shape.Op) (Dims, error) {
-	d, err := p.internal().Output(op)
-	return Dims(d), err
+func (p Params) outputDims(op Op) (Dims, error) {
+	var dims [5]int
+	r := p.request(op, 1, &dims)
+	g, err := r.Check()
+	if err != nil {
+		return Dims{}, err
+	}
+	out := g.Output()
+	return Dims{out[0], out[1], out[2], out[3]}, nil
 }
 
-// internal is p as the packages under internal/ take it.
-func (p Params) internal() shape.Params { return public.Internal(p) }
+// request is the request of op with p on elements of elem bytes, whose
+// dims it keeps in dims: the form in which every call of an operator
+// reaches the internal packages.
+func (p *Params) request(op Op, elem int, dims *[5]int) shape.Request {
+	*dims = [5]int{p.N, p.C, p.H, p.W, p.BlockSize}
+	return shape.Request{Op: uint8(op), Order: uint8(p.Order), Layout: uint8(p.Layout), Elem: elem, Workers: p.Workers, Dims: dims[:]}
+}
+
+// paramsOf returns the operator and parameters of a geometry.
+func paramsOf(g *shape.Geometry) (Op, Params) {
+	in := g.Input()
+	p := Params{N: in[0], C: in[1], H: in[2], W: in[3], BlockSize: g.B, Workers: g.Workers}
+	op := OpDepthToSpace
+	if g.ToDepth {
+		op = OpSpaceToDepth
+	}
+	if g.CRD {
+		p.Order = CRD
+	}
+	if g.NHWC {
+		p.Layout = NHWC
+	}
+	return op, p
+}
 
 // Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.
 type Dims struct {
@@ -65,76 +94,16 @@ type Dims struct {
 }
 
 // Len is the number of elements, N*C*H*W.
-func (d Dims) Len() int { return shape.Dims(d).Len() }
+func (d Dims) Len() int { return d.N * d.C * d.H * d.W }
 
 // Shape returns the dims in memory order: [N, C, H, W] for NCHW,
 // [N, H, W, C] for NHWC.
-func (d Dims) Shape(l Layout) [4]int { return shape.Dims(d).Shape(shape.Layout(l)) }
-
-// Order is how DepthToSpace spreads the channel index over a b x b block,
-// and how SpaceToDepth gathers it back. With C' = C/(b*b), output
-// [n, c, h*b+i, w*b+j] of DepthToSpace takes input channel
-//
-//	DCR: (i*b + j)*C' + c
-//	CRD: c*b*b + i*b + j
-//
-// The tensor world's names for them:
-//
-//	Order  ONNX mode       DirectML                                TensorFlow        PyTorch
-//	DCR    "DCR" (default) DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW  depth_to_space    -
-//	CRD    "CRD"           DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH  -                 pixel_shuffle
-//
-// ParseOrder reads all of these names; its text form is "DCR" or "CRD".
-type Order uint8
-
-// The two orders.
-const (
-	// DCR, depth-column-row: out[n, c, h*b+i, w*b+j] = in[n, (i*b+j)*C' + c, h, w].
-	DCR Order = iota
-	// CRD, column-row-depth: out[n, c, h*b+i, w*b+j] = in[n, c*b*b + i*b + j, h, w].
-	CRD
-)
-
-// String returns "DCR" or "CRD", the ONNX spelling ("Order(n)" for any
-// other value).
-func (o Order) String() string { return shape.Order(o).String() }
-
-// MarshalText implements encoding.TextMarshaler with the ONNX spelling; an
-// Order other than DCR and CRD is an error wrapping ErrOrder.
-func (o Order) MarshalText() ([]byte, error) { return shape.Order(o).MarshalText() }
-
-// UnmarshalText implements encoding.TextUnmarshaler; it accepts what
-// ParseOrder accepts.
-func (o *Order) UnmarshalText(text []byte) error { return (*shape.Order)(o).UnmarshalText(text) }
-
-// Layout is the memory order of both tensors of a call.
-//
-//	Layout  element [n, c, h, w] at     used by
-//	NCHW    ((n*C + c)*H + h)*W + w     ONNX, DirectML, PyTorch (default)
-//	NHWC    ((n*H + h)*W + w)*C + c     TensorFlow, TFLite, XNNPACK, PyTorch channels_last
-//
-// ParseLayout reads "NCHW" and "NHWC", and PyTorch's "channels_first" and
-// "channels_last"; its text form is "NCHW" or "NHWC".
-type Layout uint8
-
-// The two layouts.
-const (
-	// NCHW, channels first: element [n, c, h, w] is at ((n*C + c)*H + h)*W + w.
-	NCHW Layout = iota
-	// NHWC, channels last: element [n, c, h, w] is at ((n*H + h)*W + w)*C + c.
-	NHWC
-)
-
-// String returns "NCHW" or "NHWC" ("Layout(n)" for any other value).
-func (l Layout) String() string { return shape.Layout(l).String() }
-
-// MarshalText implements encoding.TextMarshaler; a Layout other than NCHW
-// and NHWC is an error wrapping ErrLayout.
-func (l Layout) MarshalText() ([]byte, error) { return shape.Layout(l).MarshalText() }
-
-// UnmarshalText implements encoding.TextUnmarshaler; it accepts what
-// ParseLayout accepts.
-func (l *Layout) UnmarshalText(text []byte) error { return (*shape.Layout)(l).UnmarshalText(text) }
+func (d Dims) Shape(l Layout) [4]int {
+	if l == NHWC {
+		return [4]int{d.N, d.H, d.W, d.C}
+	}
+	return [4]int{d.N, d.C, d.H, d.W}
+}
 
 // Op is one of the two operators, as MatchTranspose finds them and
 // Describe and ONNXParams take them.
@@ -150,69 +119,12 @@ const (
 
 // String returns "DepthToSpace" or "SpaceToDepth" ("Op(n)" for any other
 // value).
-func (op Op) String() string { return shape.Op(op).String() }
-
-// internal is op as the packages under internal/ name it.
-func (op Op) internal() shape.Op { return shape.Op(op) }
-
-// ParseOrder reads an order as people and libraries name it, ignoring
-// ASCII case and surrounding ASCII spaces: the orders' own names "DCR",
-// "DEPTH_COLUMN_ROW", "DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW", "CRD",
-// "COLUMN_ROW_DEPTH", "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH", and the
-// operators whose order is fixed: DirectML's "DML_DEPTH_TO_SPACE" and
-// "DML_SPACE_TO_DEPTH", TensorFlow's "depth_to_space" and "space_to_depth"
-// (DCR), PyTorch's "pixel_shuffle" and "pixel_unshuffle" (CRD). Anything
-// else wraps ErrOrder. ONNXParams, which reads a node's mode attribute, is
-// strict as ONNX is.
-func ParseOrder(s string) (Order, error) {
-	o, err := shape.ParseOrder(s)
-	return Order(o), err
+func (op Op) String() string {
+	switch op {
+	case OpDepthToSpace:
+		return "DepthToSpace"
+	case OpSpaceToDepth:
+		return "SpaceToDepth"
+	}
+	return fmt.Sprintf("Op(%d)", uint8(op))
 }
-
-// ParseLayout reads "NCHW" or "NHWC", or PyTorch's "channels_first" and
-// "channels_last", ignoring ASCII case and surrounding ASCII spaces.
-// Anything else wraps ErrLayout.
-func ParseLayout(s string) (Layout, error) {
-	l, err := shape.ParseLayout(s)
-	return Layout(l), err
-}
-
-// Errors. Every error the package returns wraps one of these (test with
-// errors.Is) and names the offending values; dst is untouched whenever an
-// error is returned.
-var (
-	// ErrBlockSize: BlockSize < 1.
-	ErrBlockSize = shape.ErrBlockSize
-	// ErrNegativeDim: N, C, H or W < 0.
-	ErrNegativeDim = shape.ErrNegativeDim
-	// ErrNotDivisible: DepthToSpace with C not a multiple of BlockSize²,
-	// or SpaceToDepth with H or W not a multiple of BlockSize.
-	ErrNotDivisible = shape.ErrNotDivisible
-	// ErrOverflow: an element count, byte count or output dim does not fit
-	// in int, or a tensor is larger than 2^57 - 1 bytes (on 64-bit
-	// platforms; no kernel addresses more).
-	ErrOverflow = shape.ErrOverflow
-	// ErrLength: len(dst) or len(src) is not the tensor's element count
-	// (times elemSize for the byte API).
-	ErrLength = shape.ErrLength
-	// ErrOverlap: dst and src share memory; in-place shuffles are not supported.
-	ErrOverlap = shape.ErrOverlap
-	// ErrOrder: an Order other than DCR and CRD, or an unknown order name.
-	ErrOrder = shape.ErrOrder
-	// ErrLayout: a Layout other than NCHW and NHWC, or an unknown layout name.
-	ErrLayout = shape.ErrLayout
-	// ErrElemSize: elemSize < 1 in the byte API.
-	ErrElemSize = shape.ErrElemSize
-	// ErrWorkers: Workers < 0.
-	ErrWorkers = shape.ErrWorkers
-	// ErrOp: an Op other than OpDepthToSpace and OpSpaceToDepth.
-	ErrOp = shape.ErrOp
-	// ErrRank: ONNXParams was given dims of a tensor that is not 4-D, or
-	// NewTransposePlan a shape of more than MaxTransposeRank dims.
-	ErrRank = shape.ErrRank
-	// ErrPerm: a transpose's perm is not a permutation of 0..len(shape)-1.
-	ErrPerm = shape.ErrPerm
-	// ErrElemType: RunPlan's element type is not the size the plan was
-	// made for.
-	ErrElemType = shape.ErrElemType
-)

@@ -13,7 +13,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
-	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -21,8 +20,9 @@ import (
 )
 
 // planRunner makes each call with a Plan made for it.
-func planRunner(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
-	pl, err := bs.NewPlan(bs.Op(op), public.Params[bs.Params](p), elemSize)
+func planRunner(g *shape.Geometry, dst, src []byte) error {
+	op, p := verify.Params(g)
+	pl, err := bs.NewPlan(op, p, g.Elem)
 	if err != nil {
 		return err
 	}
@@ -37,11 +37,12 @@ func TestPlanMatchesReference(t *testing.T) {
 	all := append(cases.Edge(), cases.Random(rng, 200, 1<<14)...)
 	verify.Compare(t, "plan", planRunner, all, cases.Widths, rng)
 	for _, c := range all[:50] {
-		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public[bs.Params](c), 4)
+		op, p := verify.Params(&c)
+		pl, err := bs.NewPlan(op, p, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d, _ := bs.Describe(bs.Op(c.Op), verify.Public[bs.Params](c), 4); pl.String() != d {
+		if d, _ := bs.Describe(op, p, 4); pl.String() != d {
 			t.Errorf("%v: String %q, Describe %q", c, pl, d)
 		}
 	}
@@ -53,10 +54,9 @@ func TestRunPlan(t *testing.T) {
 	for _, c := range cases.Random(rng, 100, 4096) {
 		src := bitsAs[float32](random.Bytes(rng, 4*c.Len()))
 		want, got := make([]float32, len(src)), make([]float32, len(src))
-		if err := ref.Run(c.Op, want, src, c.P); err != nil {
-			t.Fatal(err)
-		}
-		pl, err := bs.NewPlan(bs.Op(c.Op), verify.Public[bs.Params](c), 4)
+		ref.Run(&c, want, src)
+		op, p := verify.Params(&c)
+		pl, err := bs.NewPlan(op, p, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,9 +64,9 @@ func TestRunPlan(t *testing.T) {
 			t.Fatalf("%v: RunPlan: %v, or a wrong output", c, err)
 		}
 		// A plan of 2-byte elements on uint16.
-		pl2, _ := bs.NewPlan(bs.Op(c.Op), verify.Public[bs.Params](c), 2)
+		pl2, _ := bs.NewPlan(op, p, 2)
 		s16, w16, g16 := bitsAs[uint16](bitsOf(src))[:c.Len()], make([]uint16, c.Len()), make([]uint16, c.Len())
-		_ = ref.Run(c.Op, w16, s16, c.P)
+		ref.Run(&c, w16, s16)
 		if err := bs.RunPlan(pl2, g16, s16); err != nil || !bytes.Equal(bitsOf(g16), bitsOf(w16)) {
 			t.Fatalf("%v: RunPlan on uint16: %v, or a wrong output", c, err)
 		}
@@ -167,9 +167,9 @@ func TestPlanConcurrent(t *testing.T) {
 func TestPlanNoAllocations(t *testing.T) {
 	for _, c := range cases.All(1, 3, 13, 13, 2) {
 		for _, workers := range []int{0, 1, 4} {
-			p := verify.Public[bs.Params](c)
+			op, p := verify.Params(&c)
 			p.Workers = workers
-			pl, err := bs.NewPlan(bs.Op(c.Op), p, 4)
+			pl, err := bs.NewPlan(op, p, 4)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +249,8 @@ func TestPlanBoundedByRank(t *testing.T) {
 		return after.TotalAlloc - before.TotalAlloc
 	}
 	for _, c := range manyTinyImages() {
-		g, err := shape.Check(shape.Op(c.op), public.Internal(c.p), 1)
+		r := verify.Request(c.op, c.p, 1)
+		g, err := r.Check()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,7 +259,7 @@ func TestPlanBoundedByRank(t *testing.T) {
 			if tier == nil {
 				continue
 			}
-			if n := allocated(func() { tier.Describe(&g) }); n >= limit {
+			if n := allocated(func() { tier.Operator(&g).Describe() }); n >= limit {
 				t.Errorf("%s: %v %+v: Describe allocated %d bytes", i.Tier, c.op, c.p, n)
 			}
 		}

@@ -1,11 +1,9 @@
 package blockshuffle
 
 import (
-	"fmt"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
@@ -30,13 +28,17 @@ import (
 // permutation of 0..len(shape)-1, a negative dim, more elements than an int
 // counts) does not match. p.Workers is 0.
 func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
-	o, sp, ok := transpose.Match(shape, perm)
-	return Op(o), public.Params[Params](sp), ok
+	g, ok := transpose.Match(shape, perm)
+	if !ok {
+		return 0, Params{}, false
+	}
+	op, p = paramsOf(&g)
+	return op, p, true
 }
 
 // MaxTransposeRank is the highest rank Transpose, TransposeBytes and
 // NewTransposePlan take.
-const MaxTransposeRank = transpose.MaxRank
+const MaxTransposeRank = shape.MaxRank
 
 // Transpose transposes src, a row-major tensor of the given shape, by perm
 // into dst: output dim k is input dim perm[k], as ONNX's Transpose and
@@ -80,56 +82,15 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 	return true, runTranspose(dst, src, shape, perm, elemSize, 1)
 }
 
-// NewTransposePlan validates a transpose of a row-major tensor of the
-// given shape by perm, with elements of elemSize bytes, and plans it once,
-// as Transpose would run it; its errors are Transpose's, ErrRank for more
-// than MaxTransposeRank dims and ErrWorkers for workers < 0. workers
-// bounds the goroutines each run uses, as Params.Workers does: 0 chooses
-// as Transpose does, 1 keeps every run on the caller's goroutine; the run
-// decides how many with the GOMAXPROCS of that moment.
-func NewTransposePlan(shape, perm []int, elemSize, workers int) (*Plan, error) {
-	bytes, err := transpose.Check(shape, perm, elemSize, workers)
-	if err != nil {
-		return nil, err
-	}
-	c := transpose.Planned(shape, perm, elemSize, bytes, workers, engine.Active())
-	return &Plan{elem: elemSize, c: c, transpose: transposeOf(shape, perm)}, nil
+// runTranspose makes a transpose call on the bytes of dst and src,
+// elements of elem bytes, whose lengths count slice elements of sliceElem
+// bytes.
+func runTranspose(dst, src []byte, dims, perm []int, elem, sliceElem int) error {
+	r := transposeRequest(dims, perm, elem)
+	return engine.Active().Do(&r, transpose.Plan, sliceElem, dst, src)
 }
 
-// transposeOf names a transpose's shape and perm in an error.
-func transposeOf(shape, perm []int) string { return fmt.Sprintf("shape %v by perm %v", shape, perm) }
-
-// runTranspose checks a transpose and its slices, whose lengths count
-// elements of sliceElem bytes, and runs its plan.
-func runTranspose(dst, src []byte, size, perm []int, elemSize, sliceElem int) error {
-	bytes, err := transpose.Check(size, perm, elemSize, 0)
-	if err != nil {
-		return err
-	}
-	c := transpose.Planned(size, perm, elemSize, bytes, 0, engine.Active())
-	of := func() string { return transposeOf(size, perm) }
-	if err := shape.Lengths("Transpose", bytes/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, shape.Overlap(dst, src), of); err != nil {
-		return err
-	}
-	c.Run(dst, src)
-	return nil
-}
-
-// ONNXParams turns what an ONNX DepthToSpace or SpaceToDepth node holds
-// into Params: dims, the input tensor's shape (4-D, NCHW); blocksize, the
-// attribute; mode, the attribute "DCR" or "CRD", or "" when the node has
-// none, which means ONNX's default, DCR. Both ops read mode as ONNX defines
-// it: DepthToSpace has had it since opset 11, SpaceToDepth since opset 28
-// (a node of an older opset has none, so pass ""). Modes are matched
-// exactly, case included, as ONNX does; ParseOrder is the lenient reader
-// of names for people.
-//
-// It checks what the op will check, and every int64 against the range of
-// int, so that an error names the attribute or dim at fault and wraps
-// ErrRank, ErrNegativeDim, ErrOverflow, ErrBlockSize, ErrOrder,
-// ErrNotDivisible or ErrOp. The output tensor's dims are
-// p.DepthToSpaceDims() or p.SpaceToDepthDims().
-func ONNXParams(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
-	p, err := shape.ONNX(op.internal(), dims, blocksize, mode)
-	return public.Params[Params](p), err
+// transposeRequest is the request of a transpose, on automatic workers.
+func transposeRequest(size, perm []int, elem int) shape.Request {
+	return shape.Request{Transpose: true, Elem: elem, Dims: size, Perm: perm}
 }

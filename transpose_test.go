@@ -2,10 +2,8 @@ package blockshuffle_test
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -14,9 +12,9 @@ import (
 	"testing"
 
 	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // A transpose as graphs write it: the name of the idiom, the shape the
@@ -49,35 +47,26 @@ var idioms = []idiom{
 		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4, Order: bs.CRD, Layout: bs.NHWC}},
 }
 
-// TestInternalTypes holds the public types to internal/shape's, which
-// the package converts them to by number and field by field.
-func TestInternalTypes(t *testing.T) {
-	if shape.Op(bs.OpDepthToSpace) != shape.DepthToSpace || shape.Op(bs.OpSpaceToDepth) != shape.SpaceToDepth {
+// TestRequestNumbers holds the package's Op, Order and Layout to the
+// values internal/shape reads them as, and checks that a geometry maps
+// back to the parameters it was checked from.
+func TestRequestNumbers(t *testing.T) {
+	if uint8(bs.OpDepthToSpace) != shape.DepthToSpace || uint8(bs.OpSpaceToDepth) != shape.SpaceToDepth {
 		t.Fatal("Op and internal/shape number the operators differently")
 	}
-	if shape.Order(bs.DCR) != shape.DCR || shape.Order(bs.CRD) != shape.CRD ||
-		shape.Layout(bs.NCHW) != shape.NCHW || shape.Layout(bs.NHWC) != shape.NHWC {
+	if uint8(bs.DCR) != shape.DCR || uint8(bs.CRD) != shape.CRD || uint8(bs.NCHW) != shape.NCHW || uint8(bs.NHWC) != shape.NHWC {
 		t.Fatal("Order or Layout and internal/shape number their values differently")
 	}
-	for _, types := range [][2]reflect.Type{
-		{reflect.TypeFor[bs.Params](), reflect.TypeFor[shape.Params]()},
-		{reflect.TypeFor[bs.Dims](), reflect.TypeFor[shape.Dims]()},
-	} {
-		// internal/public converts a value of one to the other in place:
-		// the same fields, of the same kinds, at the same offsets.
-		var fields [2][]string
-		for i, typ := range types {
-			for f := range typ.Fields() {
-				fields[i] = append(fields[i], fmt.Sprintf("%s %v at %d", f.Name, f.Type.Kind(), f.Offset))
-			}
+	for _, op := range []bs.Op{bs.OpDepthToSpace, bs.OpSpaceToDepth} {
+		p := bs.Params{N: 1, C: 8, H: 4, W: 6, BlockSize: 2, Order: bs.CRD, Layout: bs.NHWC, Workers: 6}
+		r := verify.Request(op, p, 2)
+		g, err := r.Check()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if !slices.Equal(fields[0], fields[1]) || types[0].Size() != types[1].Size() {
-			t.Errorf("%v has fields %v, %v has %v", types[0], fields[0], types[1], fields[1])
+		if op2, p2 := verify.Params(&g); op2 != op || p2 != p {
+			t.Errorf("%v %+v checks to %+v, which maps back to %v %+v", op, p, g, op2, p2)
 		}
-	}
-	p := bs.Params{N: 1, C: 2, H: 3, W: 4, BlockSize: 5, Order: bs.CRD, Layout: bs.NHWC, Workers: 6}
-	if q := public.Params[bs.Params](public.Internal(p)); q != p {
-		t.Errorf("%+v converts to %+v and back", p, q)
 	}
 	if bs.OpSpaceToDepth.String() != "SpaceToDepth" || bs.Op(7).String() != "Op(7)" {
 		t.Errorf("Op.String: %v, %v", bs.OpSpaceToDepth, bs.Op(7))
@@ -189,6 +178,18 @@ func TestTransposeErrors(t *testing.T) {
 	}
 	if handled, err := bs.Transpose(dst, src, []int{2, -3}, []int{1, 0}); !handled || !errors.Is(err, bs.ErrNegativeDim) {
 		t.Errorf("negative dim: handled %v, err %v; want ErrNegativeDim", handled, err)
+	}
+	// The cache keeps a perm's entries as bytes: a perm whose entries
+	// are another's plus 256 is still no permutation, after a call of
+	// that other one too.
+	good := make([]float32, 12)
+	if _, err := bs.Transpose(good, src, []int{3, 4}, []int{1, 0}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][]int{{257, 0}, {1, 256}, {-255, 0}} {
+		if handled, err := bs.Transpose(good, src, []int{3, 4}, p); !handled || !errors.Is(err, bs.ErrPerm) {
+			t.Errorf("perm %v after [1 0]: handled %v, err %v; want ErrPerm", p, handled, err)
+		}
 	}
 	overlapping := make([]float32, 12)
 	if handled, err := bs.Transpose(overlapping, overlapping, []int{3, 4}, []int{1, 0}); !handled || !errors.Is(err, bs.ErrOverlap) {

@@ -9,7 +9,6 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 	"github.com/blockshuffle/blockshuffle/dispatch"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // BenchmarkShuffle runs every case with every tier this machine has and with
@@ -81,7 +80,7 @@ func BenchmarkWorkers(b *testing.B) {
 	counts = append(counts, 0)
 	for _, kib := range []int{256, 1024, 4096, 8192, 16384, 32768, 65536} {
 		side := int(math.Sqrt(float64(kib << 10 / 4 / 64)))
-		c := harness.Case{Shape: harness.Shape{N: 1, C: 64, H: side, W: side, B: 2}, Op: shape.DepthToSpace, Order: bs.DCR, Layout: bs.NCHW, Width: 4}
+		c := harness.Case{Shape: harness.Shape{N: 1, C: 64, H: side, W: side, B: 2}, Op: bs.OpDepthToSpace, Order: bs.DCR, Layout: bs.NCHW, Width: 4}
 		for _, workers := range counts {
 			b.Run(fmt.Sprintf("size=%dKiB/workers=%d", c.Bytes()>>10, workers), func(b *testing.B) {
 				p := c.Params()

@@ -10,7 +10,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
@@ -44,16 +43,16 @@ func shapeSeeds(f *testing.F) {
 }
 
 // decode turns fuzz arguments into a case of moderate size.
-func decode(op shape.Op, n, cp, h, w, b, width uint8, crd, nhwc bool) (cases.Case, int) {
-	p := shape.Params{
+func decode(op bs.Op, n, cp, h, w, b, width uint8, crd, nhwc bool) shape.Geometry {
+	p := bs.Params{
 		N: 1 + int(n)%3, C: 1 + int(cp)%8, H: 1 + int(h)%13, W: 1 + int(w)%70,
 		BlockSize: 1 + int(b)%9, Workers: 1,
 	}
 	if crd {
-		p.Order = shape.CRD
+		p.Order = bs.CRD
 	}
 	if nhwc {
-		p.Layout = shape.NHWC
+		p.Layout = bs.NHWC
 	}
 	bb := p.BlockSize
 	// Keep every execution quick (the reference moves one element at a
@@ -68,12 +67,17 @@ func decode(op shape.Op, n, cp, h, w, b, width uint8, crd, nhwc bool) (cases.Cas
 			p.N, p.C = 1, 1
 		}
 	}
-	if op == shape.DepthToSpace {
+	if op == bs.OpDepthToSpace {
 		p.C *= bb * bb
 	} else {
 		p.H, p.W = p.H*bb, p.W*bb
 	}
-	return cases.Case{Op: op, P: p}, cases.Widths[int(width)%len(cases.Widths)]
+	r := verify.Request(op, p, cases.Widths[int(width)%len(cases.Widths)])
+	g, err := r.Check()
+	if err != nil {
+		panic(err) // decode makes valid calls
+	}
+	return g
 }
 
 // maxFuzzElems bounds the tensors the shape fuzzers build.
@@ -94,31 +98,29 @@ func fill(seed []byte, n int) []byte {
 // compare runs the case through the public API, generic, and every tier
 // this machine can run, against the reference; then every tier again with
 // the streaming paths large tensors take (non-temporal kernels).
-func compare(t *testing.T, c cases.Case, es int, seed []byte) {
-	src := fill(seed, c.Len()*es)
-	paths := append(verify.Tiers(), verify.Tier{Name: "api", Run: apiBytes}, verify.Tier{Name: "generic", Run: genericBytes})
+func compare(t *testing.T, g shape.Geometry, seed []byte) {
+	src := fill(seed, g.Len()*g.Elem)
+	paths := append(verify.Tiers(), verify.Tiered{Name: "api", Run: apiBytes}, verify.Tiered{Name: "generic", Run: genericBytes})
 	for _, path := range paths {
-		verify.Check(t, path.Name, path.Run, c, es, make([]byte, len(src)), src)
+		verify.Check(t, path.Name, path.Run, &g, make([]byte, len(src)), src)
 	}
 	defer engine.SetStreamMin(0)()
 	for _, path := range verify.Tiers() {
-		verify.Check(t, path.Name+" streaming", path.Run, c, es, make([]byte, len(src)), src)
+		verify.Check(t, path.Name+" streaming", path.Run, &g, make([]byte, len(src)), src)
 	}
 }
 
 func FuzzDepthToSpace(f *testing.F) {
 	shapeSeeds(f)
 	f.Fuzz(func(t *testing.T, n, cp, h, w, b, width uint8, crd, nhwc bool, seed []byte) {
-		c, es := decode(shape.DepthToSpace, n, cp, h, w, b, width, crd, nhwc)
-		compare(t, c, es, seed)
+		compare(t, decode(bs.OpDepthToSpace, n, cp, h, w, b, width, crd, nhwc), seed)
 	})
 }
 
 func FuzzSpaceToDepth(f *testing.F) {
 	shapeSeeds(f)
 	f.Fuzz(func(t *testing.T, n, cp, h, w, b, width uint8, crd, nhwc bool, seed []byte) {
-		c, es := decode(shape.SpaceToDepth, n, cp, h, w, b, width, crd, nhwc)
-		compare(t, c, es, seed)
+		compare(t, decode(bs.OpSpaceToDepth, n, cp, h, w, b, width, crd, nhwc), seed)
 	})
 }
 
@@ -139,9 +141,9 @@ func FuzzValidate(f *testing.F) {
 	f.Add(1, 1, 4, 18, 2, uint8(0), uint8(0), 0, 188, uint16(72), uint16(72), true, false) // overlap, after a good call
 	f.Fuzz(func(t *testing.T, n, c, h, w, b int, order, layout uint8, workers, es int, dstLen, srcLen uint16, overlap, d2s bool) {
 		p := bs.Params{N: n, C: c, H: h, W: w, BlockSize: b, Order: bs.Order(order), Layout: bs.Layout(layout), Workers: workers % 5}
-		op := shape.SpaceToDepth
+		op := bs.OpSpaceToDepth
 		if d2s {
-			op = shape.DepthToSpace
+			op = bs.OpDepthToSpace
 		}
 		es = es % 20
 		for _, api := range []string{"typed", "bytes", "generic", "generic bytes"} {
@@ -172,9 +174,12 @@ func FuzzValidate(f *testing.F) {
 				continue
 			}
 			want := make([]byte, len(dst))
-			if err := ref.RunBytes(op, want, bytes.Clone(src), size, public.Internal(p)); err != nil {
-				t.Fatalf("%s %+v: accepted, but the reference says %v", api, p, err)
+			r := verify.Request(op, p, size)
+			g, err := r.Check()
+			if err != nil || len(dst) != g.Len()*size || len(src) != len(dst) {
+				t.Fatalf("%s %+v: accepted, but it is %v (or of other lengths)", api, p, err)
 			}
+			ref.RunBytes(&g, want, bytes.Clone(src))
 			if !bytes.Equal(dst, want) {
 				t.Fatalf("%s %+v: result differs from the reference", api, p)
 			}
@@ -182,8 +187,8 @@ func FuzzValidate(f *testing.F) {
 	})
 }
 
-func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
-	d2s := op == shape.DepthToSpace
+func call(api string, op bs.Op, dst, src []byte, es int, p bs.Params) error {
+	d2s := op == bs.OpDepthToSpace
 	switch api {
 	case "typed":
 		f := bs.SpaceToDepth[float32]
@@ -192,7 +197,10 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	case "bytes":
-		return apiBytes(op, dst, src, es, public.Internal(p))
+		if d2s {
+			return bs.DepthToSpaceBytes(dst, src, es, p)
+		}
+		return bs.SpaceToDepthBytes(dst, src, es, p)
 	case "generic":
 		f := generic.SpaceToDepth[float32]
 		if d2s {
@@ -200,14 +208,17 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	}
-	return genericBytes(op, dst, src, es, public.Internal(p))
+	if d2s {
+		return generic.DepthToSpaceBytes(dst, src, es, p)
+	}
+	return generic.SpaceToDepthBytes(dst, src, es, p)
 }
 
 // apiBytes and genericBytes are the byte-level functions of package
 // blockshuffle and of package generic, as verify's Runners.
 var (
-	apiBytes     = verify.Bytes(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
-	genericBytes = verify.Bytes(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
+	apiBytes     = verify.API(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
+	genericBytes = verify.API(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
 )
 
 // floats views b, whose length is a multiple of 4, as float32s.

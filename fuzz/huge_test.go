@@ -11,7 +11,6 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
-	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -179,12 +178,13 @@ func checkHugeOp(t *testing.T, op bs.Op, p bs.Params, es int) {
 		}
 		return
 	}
-	g, err := shape.Check(shape.Op(op), public.Internal(p), es)
+	r := verify.Request(op, p, es)
+	g, err := r.Check()
 	if err != nil {
-		t.Fatalf("%s: NewPlan accepted it, shape.Check did not: %v", what(), err)
+		t.Fatalf("%s: NewPlan accepted it, shape's Check did not: %v", what(), err)
 	}
 	for _, tier := range builtTiers() {
-		tier.Describe(&g)
+		tier.Operator(&g).Describe()
 	}
 	n := g.Len() * es
 	if n > maxRun {
@@ -193,9 +193,7 @@ func checkHugeOp(t *testing.T, op bs.Op, p bs.Params, es int) {
 	}
 	src := random.Bytes(rand.New(rand.NewPCG(uint64(n), 2)), n)
 	want, got := make([]byte, n), make([]byte, n)
-	if err := ref.RunBytes(shape.Op(op), want, src, es, public.Internal(p)); err != nil {
-		t.Fatalf("%s: the reference: %v", what(), err)
-	}
+	ref.RunBytes(&g, want, src)
 	if err := run(got, src, es, p); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("%s: the call gave %v or a wrong output", what(), err)
 	}
@@ -208,9 +206,10 @@ func checkHugeOp(t *testing.T, op bs.Op, p bs.Params, es int) {
 func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 	what := func() string { return fmt.Sprintf("transpose %v by %v es=%d", size, perm, es) }
 	pl, perr := bs.NewTransposePlan(size, perm, es, 0)
-	n, cerr := transpose.Check(size, perm, es, 0)
+	r := shape.Request{Transpose: true, Elem: es, Dims: size, Perm: perm}
+	n, cerr := r.CheckTranspose()
 	if (perr == nil) != (cerr == nil) {
-		t.Fatalf("%s: NewTransposePlan gave %v, transpose.Check %v", what(), perr, cerr)
+		t.Fatalf("%s: NewTransposePlan gave %v, CheckTranspose %v", what(), perr, cerr)
 	}
 	run := func(dst, src []byte) error {
 		handled, err := bs.TransposeBytes(dst, src, es, size, perm)
@@ -228,7 +227,9 @@ func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 	}
 	for _, tier := range builtTiers() {
 		_ = transpose.General(size, perm, es, n, 0, tier.Name, tier.Kernels)
-		_ = transpose.Plan(size, perm, es, n, 0, tier)
+		if _, err := transpose.Plan(tier, &r); err != nil {
+			t.Fatalf("%s: %s: %v", what(), tier.Name, err)
+		}
 	}
 	if n > maxRun {
 		ranWithTiny(t, what(), n, run, pl)

@@ -7,19 +7,17 @@ import (
 	"strconv"
 	"testing"
 
-	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // genericBytes is the package's byte-level functions as verify's Runner.
-var genericBytes = verify.Bytes(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
+var genericBytes = verify.API(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
 
 // TestBytesMatchReference compares the byte-level path with the naive
 // reference on every edge case and many random ones, at every width.
@@ -39,7 +37,8 @@ func TestMisalignedBytes(t *testing.T) {
 				n := c.Len() * es
 				src := random.Bytes(rng, n+off)[off:]
 				dst := make([]byte, n+off)[off:]
-				verify.Check(t, fmt.Sprintf("offset %d", off), genericBytes, c, es, dst, src)
+				c.Elem = es
+				verify.Check(t, fmt.Sprintf("offset %d", off), genericBytes, &c, dst, src)
 			}
 		}
 	}
@@ -54,14 +53,13 @@ func TestStrings(t *testing.T) {
 			src[i] = strconv.Itoa(i)
 		}
 		got, want := make([]string, len(src)), make([]string, len(src))
-		if err := ref.Run(c.Op, want, src, c.P); err != nil {
-			t.Fatal(err)
-		}
+		ref.Run(&c, want, src)
 		f := generic.DepthToSpace[string]
-		if c.Op == shape.SpaceToDepth {
+		if c.ToDepth {
 			f = generic.SpaceToDepth[string]
 		}
-		if err := f(got, src, verify.Public[bs.Params](c)); err != nil {
+		_, p := verify.Params(&c)
+		if err := f(got, src, p); err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
 		for i := range got {
@@ -83,15 +81,11 @@ func TestWorkers(t *testing.T) {
 	for _, c := range append(cases.All(2, 3, 5, 9, 2), cases.All(1, 1, 1, 3, 3)...) {
 		src := random.Bytes(rng, c.Len()*4)
 		for w := 0; w <= 40; w += 1 + w/4 {
-			c.P.Workers = w
-			g, err := shape.Check(c.Op, c.P, 4)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if engine.Lookup(isa.Generic).Describe(&g).Workers > 1 {
+			c.Workers, c.Elem = w, 4
+			if engine.Lookup(isa.Generic).Operator(&c).Describe().Workers > 1 {
 				split++
 			}
-			verify.Check(t, fmt.Sprintf("workers=%d", w), genericBytes, c, 4, make([]byte, len(src)), src)
+			verify.Check(t, fmt.Sprintf("workers=%d", w), genericBytes, &c, make([]byte, len(src)), src)
 		}
 	}
 	if split == 0 {

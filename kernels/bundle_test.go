@@ -37,7 +37,7 @@ func eachBundleCall(t *testing.T, run func(name string, set *simd.Table, g *shap
 	rng := rand.New(rand.NewPCG(11, 12))
 	planned := 0
 	for name, set := range tablesUnderTest() {
-		cases.Each(t, rng, cases.Of(bundleCases(), 2, shape.NCHW), []int{1, 2, 4, 8}, func(c *cases.Call) {
+		cases.Each(t, rng, cases.Of(bundleCases(), 2, false), []int{1, 2, 4, 8}, func(c *cases.Call) {
 			if f, _ := set.BundlePlan(&c.G); f != nil {
 				planned++
 				run(name, set, &c.G, c.Want(), c.Src)
@@ -85,7 +85,7 @@ func TestBundleGuardPages(t *testing.T) {
 func runBundles(set *simd.Table, g *shape.Geometry, dst, src []byte) {
 	f, p := set.BundlePlan(g)
 	space, depth := dst, src
-	if g.Op == shape.SpaceToDepth {
+	if g.ToDepth {
 		space, depth = src, dst
 	}
 	f.Once(space, depth, simd.BundleArgs{N: p.N, Bundles: p.Bundles, Plane: p.Plane, Groups: p.Groups, Group: p.Group}, p.Elem)

@@ -34,7 +34,7 @@ func eachStackPlan(t *testing.T, run func(name string, f *simd.StackFunc, p *sta
 	rng := rand.New(rand.NewPCG(9, 10))
 	planned := 0
 	for name, set := range tablesUnderTest() {
-		cases.Each(t, rng, cases.Of(stackCases(), 2, shape.NCHW), []int{1, 2, 3, 4, 6, 8, 16}, func(c *cases.Call) {
+		cases.Each(t, rng, cases.Of(stackCases(), 2, false), []int{1, 2, 3, 4, 6, 8, 16}, func(c *cases.Call) {
 			if f, p := set.StackPlan(&c.G); p != nil {
 				planned++
 				run(name, f, p, &c.G, c.Want(), c.Src)
@@ -52,7 +52,7 @@ func eachStackPlan(t *testing.T, run func(name string, f *simd.StackFunc, p *sta
 // runStack runs plan p with kernel f from src into dst.
 func runStack(f *simd.StackFunc, p *stack.Plan, dst, src []byte) {
 	space, depth := dst, src
-	if p.Op == shape.SpaceToDepth {
+	if p.ToDepth {
 		space, depth = src, dst
 	}
 	f.Once(space, depth, p.Tab[:], simd.StackArgs{Stacks: p.Stacks, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})

@@ -15,9 +15,7 @@ import (
 
 	"github.com/blockshuffle/blockshuffle"
 	bsonnx "github.com/blockshuffle/blockshuffle/integrations/gonnx"
-	"github.com/blockshuffle/blockshuffle/internal/public"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // The shapes the issue names: ESPCN's output layer, YOLO's reorg and a b=3
@@ -160,7 +158,7 @@ func want(t testing.TB, op blockshuffle.Op, x *tensor.Dense, b int64, mode strin
 		p.Order = blockshuffle.CRD
 	}
 	dst := make([]float32, x.Size())
-	if err := ref.Run(shape.Op(op), dst, x.Data().([]float32), public.Internal(p)); err != nil {
+	if err := verify.Reference(op, p, dst, x.Data().([]float32)); err != nil {
 		t.Fatal(err)
 	}
 	return bits(dst)

@@ -14,9 +14,8 @@ import (
 
 	"github.com/blockshuffle/blockshuffle"
 	bsg "github.com/blockshuffle/blockshuffle/integrations/gorgonia"
-	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // The case of the issue: after a lazy x.T(0, 1, 3, 2) gorgonia reports no
@@ -186,10 +185,10 @@ func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg
 		p.H, p.W, p.C = s[1], s[2], s[3]
 	}
 	wantVals, wantMask := make([]any, len(vals)), make([]bool, len(mask))
-	if err := ref.Run(shape.Op(op), wantVals, vals, public.Internal(p)); err != nil {
+	if err := verify.Reference(op, p, wantVals, vals); err != nil {
 		t.Fatal(err)
 	}
-	if err := ref.Run(shape.Op(op), wantMask, mask, public.Internal(p)); err != nil {
+	if err := verify.Reference(op, p, wantMask, mask); err != nil {
 		t.Fatal(err)
 	}
 	f, into := bsg.DepthToSpace, bsg.DepthToSpaceInto

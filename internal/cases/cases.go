@@ -1,9 +1,9 @@
 // Package cases generates the shapes the tests run: fixed edge cases and
-// random ones, for both operators, both orders and both layouts.
+// random ones, for both operators, both orders and both layouts, each a
+// validated shape.Geometry of 1-byte elements on one goroutine.
 package cases
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -13,29 +13,16 @@ import (
 // some that are not powers of two.
 var Widths = []int{1, 2, 3, 4, 8, 12, 16}
 
-// Case is one call to make.
-type Case struct {
-	Op shape.Op
-	P  shape.Params
-}
-
-// String names the case by op, order, layout, block size and input dims.
-func (c Case) String() string {
-	return fmt.Sprintf("%v/%v/%v/b%d/%dx%dx%dx%d", c.Op, c.P.Order, c.P.Layout, c.P.BlockSize, c.P.N, c.P.C, c.P.H, c.P.W)
-}
-
-// Len is the element count of the call's tensors.
-func (c Case) Len() int { return c.P.Dims().Len() }
-
 // All expands one set of depth-side dims (C' output channels, h x w depth
 // pixels) into the four order/layout pairs of both operators.
-func All(n, cp, h, w, b int) []Case {
-	var out []Case
-	for _, order := range []shape.Order{shape.DCR, shape.CRD} {
-		for _, layout := range []shape.Layout{shape.NCHW, shape.NHWC} {
-			d2s := shape.Params{N: n, C: cp * b * b, H: h, W: w, BlockSize: b, Order: order, Layout: layout, Workers: 1}
-			s2d := shape.Params{N: n, C: cp, H: h * b, W: w * b, BlockSize: b, Order: order, Layout: layout, Workers: 1}
-			out = append(out, Case{shape.DepthToSpace, d2s}, Case{shape.SpaceToDepth, s2d})
+func All(n, cp, h, w, b int) []shape.Geometry {
+	var out []shape.Geometry
+	for _, crd := range []bool{false, true} {
+		for _, nhwc := range []bool{false, true} {
+			for _, toDepth := range []bool{false, true} {
+				out = append(out, shape.Geometry{ToDepth: toDepth, CRD: crd, NHWC: nhwc, B: b,
+					N: n, C: cp * b * b, H: h, W: w, Cp: cp, Elem: 1, Workers: 1})
+			}
 		}
 	}
 	return out
@@ -43,8 +30,8 @@ func All(n, cp, h, w, b int) []Case {
 
 // Edge is the fixed list: every block size from 1 to 9 with C == b*b,
 // C == 2*b*b, N > 1, H or W = 1, and widths that are not multiples of 8 or 32.
-func Edge() []Case {
-	var out []Case
+func Edge() []shape.Geometry {
+	var out []shape.Geometry
 	for b := 1; b <= 9; b++ {
 		for _, d := range [][4]int{ // n, C', h, w on the depth side
 			{1, 1, 1, 1}, {1, 1, 2, 3}, {1, 2, 2, 3}, {2, 3, 1, 5}, {1, 1, 5, 1},
@@ -58,9 +45,9 @@ func Edge() []Case {
 
 // Random returns count random cases of at most about maxLen elements, with
 // block sizes from 1 to 9 weighted to the common 2, 3, 4 and 8.
-func Random(rng *rand.Rand, count, maxLen int) []Case {
+func Random(rng *rand.Rand, count, maxLen int) []shape.Geometry {
 	blocks := []int{1, 2, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8, 8, 9}
-	var out []Case
+	var out []shape.Geometry
 	for len(out) < count {
 		b := blocks[rng.IntN(len(blocks))]
 		dim := func(max int) int { // often 1, sometimes large and odd

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
-
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // A Call is one checked call of a kernel, or of a pure-Go loop, with its
@@ -48,11 +46,11 @@ func (c *Aligned) Kernel() string { return c.Then.Kernel() }
 // that move it, in order, which Run makes on any tensors of its sizes. It
 // is immutable, so any number of goroutines may run it at once.
 type Prepared struct {
-	key   callKey // for Tier.Call's cache
-	op    shape.Op
-	bytes int // of each tensor
-	want  Want
-	calls []Call
+	key     key // in the cache
+	toDepth bool
+	bytes   int // of each tensor
+	want    Want
+	calls   []Call
 	// pieces are the indexes in calls where the parts a goroutine may
 	// take start, each about minWorkerBytes of work, for a call that may
 	// use several goroutines; nil for one that runs on the caller's.
@@ -72,7 +70,7 @@ type Prepared struct {
 // nil, the same work uncut for a run on one goroutine; plan says what
 // Describe reports.
 func NewPrepared(bytes int, want Want, calls []Call, pieces []int, whole []Call, tier string, plan fmt.Stringer) *Prepared {
-	return &Prepared{op: shape.DepthToSpace, bytes: bytes, want: want, calls: calls, pieces: pieces,
+	return &Prepared{bytes: bytes, want: want, calls: calls, pieces: pieces,
 		whole: whole, wholePlan: plan, tier: tier, plan: plan}
 }
 
@@ -82,7 +80,7 @@ func (c *Prepared) Bytes() int { return c.bytes }
 // Run makes the call on dst and src, which the caller has checked: each
 // c.Bytes() long, not overlapping.
 func (c *Prepared) Run(dst, src []byte) {
-	space, depth := sides(c.op, dst, src)
+	space, depth := sides(c.toDepth, dst, src)
 	calls := c.calls
 	if c.pieces != nil {
 		if n := c.want.Workers(c.bytes, len(c.pieces)); n > 1 {
@@ -167,8 +165,8 @@ type Text string
 func (t Text) String() string { return string(t) }
 
 // sides returns a call's space and depth tensors.
-func sides[T any](op shape.Op, dst, src []T) (space, depth []T) {
-	if op == shape.SpaceToDepth {
+func sides[T any](toDepth bool, dst, src []T) (space, depth []T) {
+	if toDepth {
 		return src, dst
 	}
 	return dst, src

@@ -22,17 +22,17 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
-	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Kernels are a tier's kernels, as the engine plans calls for them.
 type Kernels interface {
-	// Row returns the call that moves one row call of op and kind on
-	// spans space and depth, whose words are w bytes (1, 2, 4, 8 or 16;
-	// an element is a.Words words), or nil if the tier has no kernel for
-	// it. It must check that the call stays inside the spans.
-	Row(op shape.Op, kind Kind, space, depth Span, a *Args, w int) Call
+	// Row returns the call that moves one row call of kind on spans
+	// space and depth (from the depth side to the space side, or the
+	// reverse where toDepth is set), whose words are w bytes (1, 2, 4, 8
+	// or 16; an element is a.Words words), or nil if the tier has no
+	// kernel for it. It must check that the call stays inside the spans.
+	Row(toDepth bool, kind Kind, space, depth Span, a *Args, w int) Call
 	// OnePass returns the calls that move a validated call in one pass where
 	// its rows are too short for row calls, and a description of their
 	// plan; or nil calls where the tier has none for it. It is asked only
@@ -69,13 +69,11 @@ type TransposeRuns struct {
 	Len, Count, SrcX, DstX, Rows, SrcRow, DstRow, Groups, SrcGroup, DstGroup int
 }
 
-// A Tier is a tier's kernels and the calls it prepared.
+// A Tier is a tier's kernels.
 type Tier struct {
 	Name    string // as isa.All spells it
 	Kernels Kernels
-
-	calls  memo.Cache[callKey, *Prepared] // every call prepared lately
-	recent memo.Recent[Prepared]          // the last of calls used in each slot
+	id      uint8 // its index in isa.All, in the cache's keys
 }
 
 var (
@@ -87,6 +85,11 @@ var (
 // Register makes t the implementation of its tier. It is called from the
 // init functions of internal/loops and package kernels.
 func Register(t *Tier) {
+	for i := range isa.All {
+		if isa.All[i].Tier == t.Name {
+			t.id = uint8(i)
+		}
+	}
 	if t.Name == isa.Generic {
 		generic = t
 	}
@@ -104,70 +107,12 @@ func Activate(t *Tier) { active = t }
 // Active returns the tier calls use.
 func Active() *Tier { return active }
 
-// Do validates one byte-level call and runs it.
-func (t *Tier) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
-	return t.Call(op, p, elemSize, 1, dst, src)
-}
-
-// Call validates a call on the bytes of dst and src and runs it; sliceElem is
-// the size of what the caller's lengths count (1 for bytes, elemSize for
-// typed slices), so that errors count what the caller's lengths count. A call of
-// parameters that t prepared lately checks only the lengths and the
-// overlap, and runs the call it prepared then.
-func (t *Tier) Call(op shape.Op, p shape.Params, elemSize, sliceElem int, dst, src []byte) error {
-	h := hash(op, &p, elemSize)
-	c := t.lookup(h, op, &p, elemSize)
-	if overlap := shape.Overlap(dst, src); c == nil || len(dst) != c.bytes || len(src) != c.bytes || overlap {
-		g, err := shape.Validate(op, p, elemSize/sliceElem, len(dst)/sliceElem, len(src)/sliceElem, overlap)
-		if err != nil {
-			return err
-		}
-		g.Elem = elemSize
-		c = t.Prepare(&g)
-		c.key = callKey{op, p, elemSize}
-		t.calls.Put(h, c.key, c)
-		t.recent.Put(h, c)
-	}
-	c.Run(dst, src)
-	return nil
-}
-
-// lookup returns the call prepared for op, p and elem, whose hash is h, or
-// nil. It takes the key's parts rather than a callKey: a key built and
-// copied on every call cost 12 ns of a 57 ns call on a Zen 4.
-func (t *Tier) lookup(h uint64, op shape.Op, p *shape.Params, elem int) *Prepared {
-	if c := t.recent.Get(h); c != nil && c.key.op == op && c.key.elem == elem && c.key.p == *p {
-		return c
-	}
-	c, ok := t.calls.Get(h, callKey{op, *p, elem})
-	if ok {
-		t.recent.Put(h, c)
-	}
-	return c
-}
-
-// callKey is what a prepared call depends on.
-type callKey struct {
-	op   shape.Op
-	p    shape.Params
-	elem int
-}
-
-// hash mixes the fields that tell calls apart, cheaply: it only spreads
-// keys over memo.Recent's slots. The products are independent, so that
-// they overlap in the CPU.
-func hash(op shape.Op, p *shape.Params, elem int) uint64 {
-	h := uint64(p.N)*0x9e3779b97f4a7c15 + uint64(p.C)*0xc2b2ae3d27d4eb4f + uint64(p.H)*0x165667b19e3779f9 +
-		uint64(p.W)*0xd6e8feb86659fd93 + uint64(p.BlockSize)*0xff51afd7ed558ccd + uint64(elem)*0xc4ceb9fe1a85ec53 +
-		uint64(p.Workers)*0x94d049bb133111eb + uint64(op)<<2 + uint64(p.Order)<<1 + uint64(p.Layout)
-	return h ^ h>>32 ^ h>>47
-}
-
-// Prepare plans a validated call on bytes (g.Elem bytes an element).
-func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
+// Operator plans a validated operator call on bytes (g.Elem bytes an
+// element).
+func (t *Tier) Operator(g *shape.Geometry) *Prepared {
 	n := g.Len() * g.Elem
 	want := WantOf(g.Workers, Rows)
-	c := &Prepared{op: g.Op, bytes: n, want: want, tier: t.Name, plan: Text("an empty tensor")}
+	c := &Prepared{toDepth: g.ToDepth, bytes: n, want: want, tier: t.Name, plan: Text("an empty tensor")}
 	if n == 0 {
 		return c
 	}
@@ -194,14 +139,14 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 		p.rowsApart()
 	}
 	p.args.Streaming = stream
-	wordCalls := newEmitter(&p, w, func(a *Args, so, do int) Call { return t.row(g.Op, p.kind, a, so, do, w) })
+	wordCalls := newEmitter(&p, w, func(a *Args, so, do int) Call { return t.row(g.ToDepth, p.kind, a, so, do, w) })
 	var byteCalls *emitter
 	if w > 1 && !unalignedOK { // for tensors whose addresses w does not divide
 		b := newPlan(g, g.Elem)
 		if finer {
 			b.rowsApart()
 		}
-		byteCalls = newEmitter(&b, 1, func(a *Args, so, do int) Call { return t.row(g.Op, b.kind, a, so, do, 1) })
+		byteCalls = newEmitter(&b, 1, func(a *Args, so, do int) Call { return t.row(g.ToDepth, b.kind, a, so, do, 1) })
 	}
 	total := p.total()
 	pieces := 1
@@ -231,28 +176,22 @@ func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 // row returns the call of a row call: the tier's kernel, or the generic
 // tier's loop where it has none. Offsets and strides count words of w
 // bytes.
-func (t *Tier) row(op shape.Op, kind Kind, a *Args, so, do, w int) Call {
+func (t *Tier) row(toDepth bool, kind Kind, a *Args, so, do, w int) Call {
 	sn, dn := a.spans()
 	space, depth := Span{Off: so * w, Len: sn * w}, Span{Off: do * w, Len: dn * w, Depth: true}
-	if k := t.Kernels.Row(op, kind, space, depth, a, w); k != nil {
+	if k := t.Kernels.Row(toDepth, kind, space, depth, a, w); k != nil {
 		return k
 	}
-	if k := generic.Kernels.Row(op, kind, space, depth, a, w); k != nil {
+	if k := generic.Kernels.Row(toDepth, kind, space, depth, a, w); k != nil {
 		return k
 	}
 	panic(fmt.Sprintf("engine: no kernel for a %v call of %d-byte words: %+v", kind, w, *a))
 }
 
-// Describe tells how t would run a validated call: the route of its
-// prepared call, on buffers taken to be 32-byte aligned, as Go allocates
-// large slices (where they are not, streaming kernels give way to their
-// ordinary twins).
-func (t *Tier) Describe(g *shape.Geometry) Route { return t.Prepare(g).Describe() }
-
 // RowLoops are pure-Go row loops for elements of any type T, pointers
 // included, that package generic runs on typed slices.
 type RowLoops[T any] interface {
-	Run(op shape.Op, kind Kind, space, depth []T, a *Args)
+	Run(toDepth bool, kind Kind, space, depth []T, a *Args)
 }
 
 // Execute runs a validated call on typed slices, whose lengths count
@@ -263,12 +202,12 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 		return
 	}
 	p := newPlan(g, 1)
-	space, depth := sides(g.Op, dst, src)
+	space, depth := sides(g.ToDepth, dst, src)
 	total := p.total()
 	run := func(lo, hi int) {
 		p.each(lo, hi, func(a *Args, so, do int) {
 			sn, dn := a.spans()
-			k.Run(g.Op, p.kind, space[so:so+sn], depth[do:do+dn], a)
+			k.Run(g.ToDepth, p.kind, space[so:so+sn], depth[do:do+dn], a)
 		})
 	}
 	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))

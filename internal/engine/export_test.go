@@ -1,11 +1,6 @@
 package engine
 
-import (
-	"github.com/blockshuffle/blockshuffle/internal/memo"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
-)
+import "github.com/blockshuffle/blockshuffle/internal/shape"
 
-// Slot is the slot of memo.Recent a call's prepared plan takes.
-func Slot(op shape.Op, p shape.Params, elem int) uint64 {
-	return hash(op, &p, elem) % memo.RecentSlots
-}
+// Slot is the front slot of the cache that request r on tier t takes.
+func Slot(t *Tier, r *shape.Request) uint64 { return hash(t.id, r) % frontSlots }

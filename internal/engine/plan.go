@@ -36,22 +36,22 @@ const smallBlock = 16 << 10
 // newPlan builds the loop nest of a validated, non-empty call. Strides count
 // words; every element is words words long.
 func newPlan(g *shape.Geometry, words int) plan {
-	b, d, cp := g.B, g.Depth, g.Space.C
+	b, d, cp := g.B, g, g.Cp
 	p := plan{outer: [3]loop{{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}}
 	a := &p.args
 	a.B, a.W, a.Cp, a.Words = b, d.W, 1, 1
 	switch {
-	case g.Layout == shape.NCHW && b == 1: // a copy, as contiguous runs
+	case !g.NHWC && b == 1: // a copy, as contiguous runs
 		p.kind = Runs
 		a.Rows, a.SpaceStride, a.DepthStride = 1, d.W, d.W
 		a.Groups, a.GroupSpace, a.GroupDepth = d.N*d.C*d.H, d.W, d.W
 		a.XS, a.JS, a.CS = 1, 1, 1
-	case g.Layout == shape.NCHW:
+	case !g.NHWC:
 		// Space row h*b+i of output plane c zips row h of the b depth
 		// planes holding (c, i, j) for j < b.
 		plane, wb := d.H*d.W, d.W*b
 		lane, istep, cstep := cp*plane, b*cp*plane, plane // DCR: channel (i*b+j)*C' + c
-		if g.Order == shape.CRD {
+		if g.CRD {
 			lane, istep, cstep = plane, b*plane, b*b*plane // CRD: channel c*b*b + i*b + j
 		}
 		p.kind = Interleave
@@ -93,7 +93,7 @@ func newPlan(g *shape.Geometry, words int) plan {
 		p.kind, a.Cp, a.XS = Runs, cp, d.C
 		a.JS, a.CS = cp, 1 // DCR: channel (i*b + j)*C' + c, contiguous in (j, c)
 		istep := b * cp
-		if g.Order == shape.CRD && cp > 1 {
+		if g.CRD && cp > 1 {
 			p.kind = Transpose // CRD: channel c*b*b + i*b + j
 			a.JS, a.CS = 1, b*b
 			istep = b

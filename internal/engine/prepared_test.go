@@ -17,69 +17,74 @@ import (
 // share a slot, in turn, which must each stay right and allocate nothing.
 func TestPreparedCalls(t *testing.T) {
 	m, ref := engine.Active(), engine.Lookup(isa.Generic)
-	check := func(op shape.Op, p shape.Params, es int) {
+	check := func(r shape.Request) {
 		t.Helper()
-		n := p.Dims().Len() * es
+		n := r.Dims[0] * r.Dims[1] * r.Dims[2] * r.Dims[3] * r.Elem
 		src, got, want := make([]byte, n), make([]byte, n), make([]byte, n)
 		for i := range src {
 			src[i] = byte(i*13 + 5)
 		}
-		if err := ref.Do(op, want, src, es, p); err != nil {
+		if err := ref.Do(&r, engine.PlanOperator, 1, want, src); err != nil {
 			t.Fatal(err)
 		}
-		if err := m.Do(op, got, src, es, p); err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("%v %+v %d-byte: error %v, or a wrong output", op, p, es, err)
+		if err := m.Do(&r, engine.PlanOperator, 1, got, src); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%+v: error %v, or a wrong output", r, err)
 		}
 	}
-	var shapes []shape.Params
+	var requests []shape.Request
 	for h := 1; h <= 12; h++ {
 		for w := 1; w <= 25; w++ {
-			shapes = append(shapes, shape.Params{N: 1, C: 8, H: 2 * h, W: 2 * w, BlockSize: 2, Order: shape.Order(w % 2), Layout: shape.Layout(h % 2)})
+			requests = append(requests, shape.Request{Op: uint8(h+w) % 2, Order: uint8(w % 2), Layout: uint8(h % 2), Elem: 1 + (h*w)%4,
+				Dims: []int{1, 8, 2 * h, 2 * w, 2}})
 		}
 	}
 	for range 2 {
-		for i, p := range shapes {
-			check(shape.Op(i%2), p, 1+i%4)
+		for _, r := range requests {
+			check(r)
 		}
 	}
 
-	a := shape.Params{N: 1, C: 16, H: 4, W: 4, BlockSize: 2}
+	a := shape.Request{Elem: 2, Dims: []int{1, 16, 4, 4, 2}}
 	b := a
-	for b.W = 5; engine.Slot(shape.DepthToSpace, b, 2) != engine.Slot(shape.DepthToSpace, a, 2); b.W++ {
+	b.Dims = []int{1, 16, 4, 5, 2}
+	for ; engine.Slot(m, &b) != engine.Slot(m, &a); b.Dims[3]++ {
 	}
-	check(shape.DepthToSpace, a, 2)
-	check(shape.DepthToSpace, b, 2)
-	da, sa := make([]byte, a.Dims().Len()*2), make([]byte, a.Dims().Len()*2)
-	db, sb := make([]byte, b.Dims().Len()*2), make([]byte, b.Dims().Len()*2)
+	check(a)
+	check(b)
+	da, sa := make([]byte, 16*4*4*2), make([]byte, 16*4*4*2)
+	db, sb := make([]byte, 16*4*b.Dims[3]*2), make([]byte, 16*4*b.Dims[3]*2)
 	if n := testing.AllocsPerRun(20, func() {
-		_ = m.Do(shape.DepthToSpace, da, sa, 2, a)
-		_ = m.Do(shape.DepthToSpace, db, sb, 2, b)
+		_ = m.Do(&a, engine.PlanOperator, 1, da, sa)
+		_ = m.Do(&b, engine.PlanOperator, 1, db, sb)
 	}); n != 0 {
-		t.Errorf("two shapes in one slot (W = 4 and %d): %v allocations per pair of calls", b.W, n)
+		t.Errorf("two shapes in one slot (W = 4 and %d): %v allocations per pair of calls", b.Dims[3], n)
 	}
-	check(shape.DepthToSpace, a, 2)
-	check(shape.DepthToSpace, b, 2)
+	check(a)
+	check(b)
 }
 
 // TestBoundCallsKeepNoTensor: a prepared call, bound on its first run,
 // holds on to none of that run's tensors, which the caller may drop.
 func TestBoundCallsKeepNoTensor(t *testing.T) {
 	m := engine.Active()
-	for _, p := range []shape.Params{
-		{N: 1, C: 16, H: 4, W: 4, BlockSize: 2, Layout: shape.NHWC, Order: shape.DCR}, // one lane kernel call
-		{N: 1, C: 64, H: 5, W: 5, BlockSize: 2},                                       // NCHW, short rows
+	for _, depth := range []shape.Request{
+		{Layout: shape.NHWC, Order: shape.DCR, Elem: 1, Dims: []int{1, 16, 4, 4, 2}}, // one lane kernel call
+		{Elem: 1, Dims: []int{1, 64, 5, 5, 2}},                                        // NCHW, short rows
 	} {
-		for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
-			n := p.Dims().Len()
+		for _, op := range []uint8{shape.DepthToSpace, shape.SpaceToDepth} {
+			d := depth.Dims
+			n := d[0] * d[1] * d[2] * d[3]
+			p := depth
+			p.Op = op
 			if op == shape.SpaceToDepth {
-				p.C, p.H, p.W = p.C/4, p.H*2, p.W*2
+				p.Dims = []int{d[0], d[1] / 4, d[2] * 2, d[3] * 2, 2}
 			}
 			freed := make(chan string, 2)
 			func() {
 				dst, src := make([]byte, n), make([]byte, n)
 				runtime.AddCleanup(&dst[0], func(s string) { freed <- s }, "dst")
 				runtime.AddCleanup(&src[0], func(s string) { freed <- s }, "src")
-				if err := m.Do(op, dst, src, 1, p); err != nil {
+				if err := m.Do(&p, engine.PlanOperator, 1, dst, src); err != nil {
 					t.Fatal(err)
 				}
 			}()
@@ -91,7 +96,7 @@ func TestBoundCallsKeepNoTensor(t *testing.T) {
 					t.Fatalf("%v %+v: a tensor of the first call is still held after it", op, p)
 				}
 			}
-			if err := m.Do(op, make([]byte, n), make([]byte, n), 1, p); err != nil {
+			if err := m.Do(&p, engine.PlanOperator, 1, make([]byte, n), make([]byte, n)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -10,8 +10,8 @@ package engine
 func SetMinWorkerBytes(n int) (restore func()) {
 	old := minWorkerBytes
 	minWorkerBytes = n
-	forget()
-	return func() { minWorkerBytes = old; forget() }
+	Forget()
+	return func() { minWorkerBytes = old; Forget() }
 }
 
 // SetStreamMin sets the tensor size from which kernels may write with
@@ -20,14 +20,6 @@ func SetMinWorkerBytes(n int) (restore func()) {
 func SetStreamMin(n int) (restore func()) {
 	old := streamMin
 	streamMin = func() int { return n }
-	forget()
-	return func() { streamMin = old; forget() }
-}
-
-// forget drops every tier's prepared calls.
-func forget() {
-	for _, t := range tiers {
-		t.calls.Clear()
-		t.recent.Clear()
-	}
+	Forget()
+	return func() { streamMin = old; Forget() }
 }

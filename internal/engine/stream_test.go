@@ -17,7 +17,7 @@ func BenchmarkStreaming(b *testing.B) {
 	tier := engine.Active()
 	for _, mib := range []int{2, 4, 8, 16, 32, 64} {
 		side := int(math.Sqrt(float64(mib<<20/4/64))) / 8 * 8
-		p := shape.Params{N: 1, C: 64, H: side, W: side, BlockSize: 2, Workers: 1}
+		r := shape.Request{Elem: 4, Workers: 1, Dims: []int{1, 64, side, side, 2}}
 		n := 64 * side * side * 4
 		src, dst := make([]byte, n), make([]byte, n)
 		for i := range src { // written, so that reads are not of the kernel's one zero page
@@ -32,7 +32,7 @@ func BenchmarkStreaming(b *testing.B) {
 				defer engine.SetStreamMin(min)()
 				b.SetBytes(int64(n))
 				for b.Loop() {
-					if err := tier.Do(shape.DepthToSpace, dst, src, 4, p); err != nil {
+					if err := tier.Do(&r, engine.PlanOperator, 1, dst, src); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -67,18 +67,13 @@ func emulate(t *testing.T, w isa.Windows) kernel {
 
 // check runs one case with every machine's plan, if it has one, against
 // the reference, and reports how many machines planned it.
-func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) (planned, edges int) {
+func check(t *testing.T, g shape.Geometry, elem int, rng *rand.Rand) (planned, edges int) {
 	t.Helper()
-	n := c.Len() * elem
+	g.Elem = elem
+	n := g.Len() * elem
 	src := random.Bytes(rng, n)
 	want := make([]byte, n)
-	if err := ref.RunBytes(c.Op, want, src, elem, c.P); err != nil {
-		t.Fatal(err)
-	}
-	g, err := shape.Validate(c.Op, c.P, elem, n, n, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref.RunBytes(&g, want, src)
 	for name, w := range machines() {
 		p, ok := gather.New(w, &g)
 		if !ok {
@@ -91,7 +86,7 @@ func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) (planned, edges
 		got := make([]byte, n)
 		run(p, emulate(t, w), got, src)
 		if !bytes.Equal(got, want) {
-			t.Fatalf("%s, %d-byte elements, %s windows: wrong output (plan %+v)", c, elem, name, *p)
+			t.Fatalf("%v, %d-byte elements, %s windows: wrong output (plan %+v)", g, elem, name, *p)
 		}
 	}
 	return planned, edges
@@ -99,7 +94,7 @@ func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) (planned, edges
 
 func TestPlans(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var all []cases.Case
+	var all []shape.Geometry
 	all = append(all, cases.Edge()...)
 	for _, d := range [][5]int{{1, 64, 13, 13, 2}, {2, 3, 5, 7, 3}, {1, 16, 8, 8, 8}, {3, 2, 4, 3, 4}, {1, 4, 28, 28, 2}} {
 		all = append(all, cases.All(d[0], d[1], d[2], d[3], d[4])...)
@@ -130,8 +125,8 @@ func TestPlans(t *testing.T) {
 // both ways, gets an edge program whose windows stay inside it.
 func TestEdges(t *testing.T) {
 	w := machines()["AVX512VBMI"]
-	p := shape.Params{N: 1, C: 36, H: 10, W: 10, BlockSize: 3}
-	g, err := shape.Validate(shape.DepthToSpace, p, 1, 3600, 3600, false)
+	r := shape.Request{Elem: 1, Dims: []int{1, 36, 10, 10, 3}}
+	g, err := r.Check()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +146,8 @@ func TestEdges(t *testing.T) {
 // TestNoPlan: a call shorter than a vector has no plan.
 func TestNoPlan(t *testing.T) {
 	w := machines()["AVX512VBMI"]
-	tiny, _ := shape.Validate(shape.DepthToSpace, shape.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2}, 1, 4, 4, false)
+	r := shape.Request{Elem: 1, Dims: []int{1, 4, 1, 1, 2}}
+	tiny, _ := r.Check()
 	if p, ok := gather.New(w, &tiny); ok {
 		t.Errorf("a 4-byte call has plan %v, want none (less than a vector)", p)
 	}
@@ -161,21 +157,19 @@ func TestNoPlan(t *testing.T) {
 func TestShort(t *testing.T) {
 	w := isa.Windows{Vector: 64}
 	for _, c := range []struct {
-		op     shape.Op
-		layout shape.Layout
-		w, b   int // depth-side width, block size
-		elem   int
-		want   bool
+		toDepth, nhwc bool
+		w, b          int // depth-side width, block size
+		elem          int
+		want          bool
 	}{
-		{shape.DepthToSpace, shape.NCHW, 13, 2, 1, true},  // 26-byte rows
-		{shape.DepthToSpace, shape.NCHW, 13, 2, 2, true},  // 52
-		{shape.DepthToSpace, shape.NCHW, 16, 2, 2, false}, // 64
-		{shape.DepthToSpace, shape.NHWC, 13, 2, 1, false}, // NHWC
-		{shape.SpaceToDepth, shape.NCHW, 13, 2, 1, false}, // SpaceToDepth
-		{shape.DepthToSpace, shape.NCHW, 13, 1, 1, false}, // b = 1, a copy
+		{false, false, 13, 2, 1, true},  // 26-byte rows
+		{false, false, 13, 2, 2, true},  // 52
+		{false, false, 16, 2, 2, false}, // 64
+		{false, true, 13, 2, 1, false},  // NHWC
+		{true, false, 13, 2, 1, false},  // SpaceToDepth
+		{false, false, 13, 1, 1, false}, // b = 1, a copy
 	} {
-		g := shape.Geometry{Op: c.op, Layout: c.layout, B: c.b, Elem: c.elem,
-			Depth: shape.Dims{N: 1, C: c.b * c.b, H: 2, W: c.w}, Space: shape.Dims{N: 1, C: 1, H: 2 * c.b, W: c.w * c.b}}
+		g := shape.Geometry{ToDepth: c.toDepth, NHWC: c.nhwc, B: c.b, Elem: c.elem, N: 1, C: c.b * c.b, H: 2, W: c.w, Cp: 1}
 		if got := gather.Pays(&g, w); got != c.want {
 			t.Errorf("%+v: Short = %v, want %v", c, got, c.want)
 		}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
-	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
 
 // MaxTile bounds a tile, in bytes, and so a program's size: a tile of
@@ -208,12 +207,7 @@ func plan(w isa.Windows, d []dim, j, c int) (*Plan, bool) {
 // merged into the one outside it where the two continue each other's
 // stride.
 func dims(g *shape.Geometry) []dim {
-	in := g.Depth
-	if g.Op == shape.SpaceToDepth {
-		in = g.Space
-	}
-	p := shape.Params{N: in.N, C: in.C, H: in.H, W: in.W, BlockSize: g.B, Order: g.Order, Layout: g.Layout}
-	size, stride := transpose.OutputDims(g.Op, p)
+	size, stride := g.Loops()
 	var out []dim
 	add := func(n, s int) {
 		if n == 1 {
@@ -291,9 +285,9 @@ func (p *Plan) String() string {
 // SpaceToDepth rows of 48 to 60 bytes (up to 1.5x slower) are left to the
 // row kernels.
 func Pays(g *shape.Geometry, w isa.Windows) bool {
-	row := g.Space.W * g.Elem
-	if g.Op == shape.SpaceToDepth {
-		return g.Layout == shape.NCHW && g.B > 2 && 2*row <= w.Vector
+	row := g.W * g.B * g.Elem
+	if g.ToDepth {
+		return !g.NHWC && g.B > 2 && 2*row <= w.Vector
 	}
-	return g.Layout == shape.NCHW && g.B > 1 && row < w.Vector
+	return !g.NHWC && g.B > 1 && row < w.Vector
 }

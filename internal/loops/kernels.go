@@ -46,7 +46,7 @@ func pick(kind engine.Kind, a *engine.Args, size int, words bool) loop {
 }
 
 // name is how Describe reports a loop.
-func (l loop) name(op shape.Op, a *engine.Args, size int) string {
+func (l loop) name(toDepth bool, a *engine.Args, size int) string {
 	switch l {
 	case copyAll:
 		return "generic: one copy"
@@ -56,7 +56,7 @@ func (l loop) name(op shape.Op, a *engine.Args, size int) string {
 		return fmt.Sprintf("generic: %d-byte elements one by one", a.Words*size)
 	case zipLoop:
 		dir := "zip"
-		if op == shape.SpaceToDepth {
+		if toDepth {
 			dir = "unzip"
 		}
 		switch a.B {
@@ -71,8 +71,8 @@ func (l loop) name(op shape.Op, a *engine.Args, size int) string {
 }
 
 // Run implements engine.RowLoops.
-func (Any[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a *engine.Args) {
-	run(pick(kind, a, a.Words*int(unsafe.Sizeof(*new(T))), false), op == shape.DepthToSpace, space, depth, a)
+func (Any[T]) Run(toDepth bool, kind engine.Kind, space, depth []T, a *engine.Args) {
+	run(pick(kind, a, a.Words*int(unsafe.Sizeof(*new(T))), false), !toDepth, space, depth, a)
 }
 
 // run runs loop l on a call's slices.
@@ -138,8 +138,8 @@ func anyWords[T any](d2s bool, space, depth []T, a *engine.Args) {
 type kernels struct{}
 
 // Row implements engine.Kernels: a loop serves every row call.
-func (kernels) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
-	return &call{l: pick(kind, a, a.Words*w, true), op: op, a: *a, w: w, space: space, depth: depth}
+func (kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+	return &call{l: pick(kind, a, a.Words*w, true), toDepth: toDepth, a: *a, w: w, space: space, depth: depth}
 }
 
 // OnePass implements engine.Kernels: the loops have no one-pass plans.
@@ -153,16 +153,16 @@ func (kernels) TransposeRuns(_, _ engine.Span, _ engine.TransposeRuns) engine.Ca
 // A call is a loop's row call: its arguments count words of w bytes.
 type call struct {
 	l            loop
-	op           shape.Op
+	toDepth      bool
 	a            engine.Args
 	w            int
 	space, depth engine.Span
 }
 
-func (c *call) Kernel() string { return c.l.name(c.op, &c.a, c.a.Words*c.w) }
+func (c *call) Kernel() string { return c.l.name(c.toDepth, &c.a, c.a.Words*c.w) }
 
 func (c *call) Run(space, depth []byte) {
-	s, d, d2s := c.space.In(space, depth), c.depth.In(space, depth), c.op == shape.DepthToSpace
+	s, d, d2s := c.space.In(space, depth), c.depth.In(space, depth), !c.toDepth
 	switch c.w {
 	case 1:
 		run(c.l, d2s, s, d, &c.a)

@@ -1,80 +1,69 @@
 // Package ref is the naive reference the tests compare everything against:
 // one loop over the output, each source index computed from docs/spec.md's
 // formulas with division and modulo. It is slow on purpose, so that it is
-// obviously right; it never checks its arguments beyond what shape.Validate does.
+// obviously right; it takes calls already validated.
 package ref
 
 import "github.com/blockshuffle/blockshuffle/internal/shape"
 
-// Pairs calls move(dstIndex, srcIndex) once for every output element of the
-// validated call g, in output order. Indices count elements.
-func Pairs(g shape.Geometry, move func(dst, src int)) {
+// Pairs calls move(dstIndex, srcIndex) once for every output element of
+// the validated call g, in output order. Indices count elements.
+func Pairs(g *shape.Geometry, move func(dst, src int)) {
 	if g.Len() == 0 { // the other dims may be huge
 		return
 	}
 	b := g.B
-	in, out := g.Depth, g.Space
-	if g.Op == shape.SpaceToDepth {
-		in, out = g.Space, g.Depth
-	}
-	for n := 0; n < out.N; n++ {
-		for c := 0; c < out.C; c++ {
-			for h := 0; h < out.H; h++ {
-				for w := 0; w < out.W; w++ {
+	in, out := g.Input(), g.Output()
+	for n := 0; n < out[0]; n++ {
+		for c := 0; c < out[1]; c++ {
+			for h := 0; h < out[2]; h++ {
+				for w := 0; w < out[3]; w++ {
 					var ic, ih, iw int
-					if g.Op == shape.DepthToSpace {
+					if !g.ToDepth {
 						// out[n, c, h*b+i, w*b+j] = in[n, k, h, w]
 						i, j := h%b, w%b
 						ih, iw = h/b, w/b
-						if g.Order == shape.DCR {
-							ic = (i*b+j)*out.C + c
+						if !g.CRD {
+							ic = (i*b+j)*out[1] + c
 						} else {
 							ic = c*b*b + i*b + j
 						}
 					} else {
 						// out[n, k, h, w] = in[n, c, h*b+i, w*b+j]
 						var i, j int
-						if g.Order == shape.DCR { // k = (i*b + j)*C + c
-							ic, i, j = c%in.C, c/in.C/b, c/in.C%b
+						if !g.CRD { // k = (i*b + j)*C + c
+							ic, i, j = c%in[1], c/in[1]/b, c/in[1]%b
 						} else { // k = c*b*b + i*b + j
 							ic, i, j = c/(b*b), c/b%b, c%b
 						}
 						ih, iw = h*b+i, w*b+j
 					}
-					move(index(g.Layout, out, n, c, h, w), index(g.Layout, in, n, ic, ih, iw))
+					move(index(g.NHWC, out, n, c, h, w), index(g.NHWC, in, n, ic, ih, iw))
 				}
 			}
 		}
 	}
 }
 
-// index is docs/spec.md's address of element [n, c, h, w] of a tensor of dims d.
-func index(l shape.Layout, d shape.Dims, n, c, h, w int) int {
-	if l == shape.NHWC {
-		return ((n*d.H+h)*d.W+w)*d.C + c
+// index is docs/spec.md's address of element [n, c, h, w] of a tensor of
+// dims d (N, C, H, W).
+func index(nhwc bool, d [4]int, n, c, h, w int) int {
+	if nhwc {
+		return ((n*d[2]+h)*d[3]+w)*d[1] + c
 	}
-	return ((n*d.C+c)*d.H+h)*d.W + w
+	return ((n*d[1]+c)*d[2]+h)*d[3] + w
 }
 
-// Run validates like every entry point, then moves elements of any type one
-// at a time.
-func Run[T any](op shape.Op, dst, src []T, p shape.Params) error {
-	g, err := shape.Validate(op, p, 1, len(dst), len(src), shape.Overlap(dst, src))
-	if err != nil {
-		return err
-	}
+// Run moves the elements of the validated call g between typed slices,
+// one at a time, whatever g.Elem says.
+func Run[T any](g *shape.Geometry, dst, src []T) {
 	Pairs(g, func(d, s int) { dst[d] = src[s] })
-	return nil
 }
 
-// RunBytes is Run for elements of elemSize bytes.
-func RunBytes(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
-	g, err := shape.Validate(op, p, elemSize, len(dst), len(src), shape.Overlap(dst, src))
-	if err != nil {
-		return err
-	}
-	Pairs(g, func(d, s int) { copy(dst[d*elemSize:(d+1)*elemSize], src[s*elemSize:]) })
-	return nil
+// RunBytes is Run on elements of g.Elem bytes.
+func RunBytes(g *shape.Geometry, dst, src []byte) {
+	e := g.Elem
+	Pairs(g, func(d, s int) { copy(dst[d*e:(d+1)*e], src[s*e:]) })
 }
 
 // Transpose transposes src, a row-major tensor of the given shape, by perm

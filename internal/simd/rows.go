@@ -2,20 +2,19 @@ package simd
 
 import (
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Row implements engine.Kernels: the call of the kernel that moves one
 // row call with w-byte elements, or nil where the table, its base
 // included, has none (elements of several words go to the generic tier).
 // Plans count in elements, kernels in bytes.
-func (t *Table) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Table) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if a.Words != 1 {
 		return nil
 	}
 	switch kind {
 	case engine.Interleave:
-		return t.interleave(laneKey{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.B}, LaneArgs{
+		return t.interleave(laneKey{unzip: toDepth, stream: a.Streaming, w: w, b: a.B}, LaneArgs{
 			Space: space, Depth: depth, N: a.W * w, Rows: a.Rows, SpaceStride: a.SpaceStride * w, DepthStride: a.DepthStride * w,
 			Lane: a.JS * w, Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w,
 		})
@@ -23,9 +22,9 @@ func (t *Table) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *
 		if a.Contiguous() {
 			return nil // one copy: the generic tier's
 		}
-		return t.runs(op, space, depth, a, w)
+		return t.runs(toDepth, space, depth, a, w)
 	}
-	return t.transpose(op, space, depth, a, w)
+	return t.transpose(toDepth, space, depth, a, w)
 }
 
 // interleave is the call of the kernel for b evenly spaced lanes of
@@ -112,10 +111,10 @@ func (t *Table) call(k laneKey, a LaneArgs) *LaneCall {
 // the roles of the two sides swapped (the depth row is the interleaved
 // side, the space rows are the lanes); runs of 16 bytes or more are copied
 // with vector moves.
-func (t *Table) runs(op shape.Op, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Table) runs(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	e := a.B * a.Cp * w // bytes per run
 	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp {
-		if c := t.interleave(laneKey{unzip: op == shape.DepthToSpace, stream: a.Streaming, w: e, b: a.B}, LaneArgs{
+		if c := t.interleave(laneKey{unzip: !toDepth, stream: a.Streaming, w: e, b: a.B}, LaneArgs{
 			Space: depth, Depth: space, N: a.W * e, Rows: 1, Lane: a.SpaceStride * w,
 			Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
 		}); c != nil {
@@ -130,7 +129,7 @@ func (t *Table) runs(op shape.Op, space, depth engine.Span, a *engine.Args, w in
 		DstRow: a.SpaceStride * w, SrcRow: a.DepthStride * w, Groups: a.Groups,
 		DstGroup: a.GroupSpace * w, SrcGroup: a.GroupDepth * w,
 	}
-	if op == shape.SpaceToDepth {
+	if toDepth {
 		c.Dst, c.Src, c.DstX, c.SrcX = c.Src, c.Dst, c.SrcX, c.DstX
 		c.DstRow, c.SrcRow, c.DstGroup, c.SrcGroup = c.SrcRow, c.DstRow, c.SrcGroup, c.DstGroup
 	}
@@ -147,11 +146,11 @@ func (t *Table) runs(op shape.Op, space, depth engine.Span, a *engine.Args, w in
 // j*C', and each pixel is one kernel row (the tables leave out the
 // transposing kernels this path beats: asmgen/table's beatsLanes). Pixels
 // too large for either go to zipsByChannel.
-func (t *Table) transpose(op shape.Op, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Table) transpose(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if a.Rows != a.B || a.B > MaxBlock {
 		return nil
 	}
-	d2s, cpw := op == shape.DepthToSpace, a.Cp*w
+	d2s, cpw := !toDepth, a.Cp*w
 	if c := t.lanes(laneKey{unzip: d2s, stream: a.Streaming, w: w, b: a.B, cp: a.Cp}, LaneArgs{
 		Space: depth, Depth: space, N: a.W * a.B * cpw, Rows: 1, Lane: a.SpaceStride * w,
 		LaneI: t.Split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
@@ -166,7 +165,7 @@ func (t *Table) transpose(op shape.Op, space, depth engine.Span, a *engine.Args,
 			return c
 		}
 	}
-	return t.zipsByChannel(op, space, depth, a, w)
+	return t.zipsByChannel(toDepth, space, depth, a, w)
 }
 
 // zipsByChannel is the call of a Transpose call as zips by C': in block
@@ -176,13 +175,13 @@ func (t *Table) transpose(op shape.Op, space, depth engine.Span, a *engine.Args,
 // row. It serves the pixels that outgrow the transposing kernels, such as
 // b = 4, C' = 3 with 8-byte elements (384 bytes), whose lanes of 32 bytes
 // fill a register.
-func (t *Table) zipsByChannel(op shape.Op, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Table) zipsByChannel(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if a.Cp > MaxBlock {
 		return nil
 	}
 	var calls engine.Calls
 	for i := range a.B {
-		c := t.interleave(laneKey{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.Cp}, LaneArgs{
+		c := t.interleave(laneKey{unzip: toDepth, stream: a.Streaming, w: w, b: a.Cp}, LaneArgs{
 			Space: space.From(i * a.SpaceStride * w), Depth: depth.From(i * a.DepthStride * w), N: a.B * w, Rows: a.W,
 			SpaceStride: a.B * a.Cp * w, DepthStride: a.XS * w, Lane: a.CS * w,
 			Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w,

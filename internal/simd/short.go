@@ -5,7 +5,6 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/gather"
-	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
@@ -25,52 +24,11 @@ func (t *Table) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 			Groups: p.Groups, Group: p.Group}, p.Elem)}
 	}
 	if gt := t.gatherer(); gt != nil && gather.Pays(g, gt.windows()) {
-		if p := gt.gathered(g); p.plan != nil {
-			return p.plan, p.calls
+		if p, ok := gather.New(gt.windows(), g); ok {
+			return p, gt.GatherCalls(p, g)
 		}
 	}
 	return nil, nil
-}
-
-// A gatherKey is what a gather plan and its calls depend on.
-type gatherKey struct {
-	t       *Table
-	op      shape.Op
-	order   shape.Order
-	layout  shape.Layout
-	b, elem int
-	depth   shape.Dims
-}
-
-// gatheredCall is a gather plan and its calls, or neither where a call
-// has no plan.
-type gatheredCall struct {
-	plan  *gather.Plan
-	calls []engine.Call
-}
-
-// gatheredCalls keeps the gather plans made lately: building one costs
-// tens of microseconds and allocations, and calls that differ only in
-// Params.Workers, which are prepared apart, share it.
-var gatheredCalls memo.Cache[gatherKey, gatheredCall]
-
-// gathered returns the gather plan of a validated call and its calls, from
-// gatheredCalls or built and kept there.
-func (t *Table) gathered(g *shape.Geometry) gatheredCall {
-	k := gatherKey{t, g.Op, g.Order, g.Layout, g.B, g.Elem, g.Depth}
-	d := g.Depth
-	h := uint64(d.N)*0x9e3779b97f4a7c15 + uint64(d.C)*0xc2b2ae3d27d4eb4f + uint64(d.H)*0x165667b19e3779f9 +
-		uint64(d.W)*0xd6e8feb86659fd93 + uint64(g.B)*0xff51afd7ed558ccd + uint64(g.Elem)*0xc4ceb9fe1a85ec53 +
-		uint64(g.Op)<<2 + uint64(g.Order)<<1 + uint64(g.Layout)
-	if c, ok := gatheredCalls.Get(h, k); ok {
-		return c
-	}
-	var c gatheredCall
-	if p, ok := gather.New(t.windows(), g); ok {
-		c = gatheredCall{p, t.GatherCalls(p, g)}
-	}
-	gatheredCalls.Put(h, k, c)
-	return c
 }
 
 // StackPlan returns the stacked-row kernel of t for a validated call and
@@ -79,7 +37,7 @@ func (t *Table) gathered(g *shape.Geometry) gatheredCall {
 // element size, 1-byte elements as pairs on tables without byte permutes.
 func (t *Table) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 	ks := &t.StackZip
-	if g.Op == shape.SpaceToDepth {
+	if g.ToDepth {
 		ks = &t.StackUnzip
 	}
 	for u := MaxStackGrain; u >= 1; u-- {
@@ -104,7 +62,7 @@ func (t *Table) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
 	if !ok {
 		return nil, p
 	}
-	unzip := g.Op == shape.SpaceToDepth
+	unzip := g.ToDepth
 	for s := t; s != nil; s = s.Base {
 		ks := &s.BundleZip
 		if unzip {
@@ -126,7 +84,7 @@ func (t *Table) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
 func (t *Table) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 	n := g.Len() * g.Elem
 	dst, src := engine.SpaceSpan(n), engine.DepthSpan(n)
-	if g.Op == shape.SpaceToDepth {
+	if g.ToDepth {
 		dst, src = engine.DepthSpan(n), engine.SpaceSpan(n)
 	}
 	checked := map[*gather.Prog]*GatherProg{}

@@ -65,7 +65,7 @@ func RowSpan(n, w int) int {
 // the group on the depth side, at u*N; on the space side the bundle's two
 // rows, 2*N bytes each, start at 4*u*N.
 type Bundles struct {
-	Op                               shape.Op
+	ToDepth                          bool
 	Elem                             int
 	N, Bundles, Plane, Groups, Group int
 }
@@ -75,14 +75,14 @@ type Bundles struct {
 // depth rows of MinRow to MaxBundleRow bytes and at least two bundles per
 // group.
 func NewBundles(g *shape.Geometry) (Bundles, bool) {
-	d, w := g.Depth, g.Elem
+	d, w := g, g.Elem
 	n := d.W * w
-	if g.Layout != shape.NCHW || g.B != b || w > 8 || w&(w-1) != 0 || n < MinRow || n > MaxBundleRow || g.Len() == 0 {
+	if g.NHWC || g.B != b || w > 8 || w&(w-1) != 0 || n < MinRow || n > MaxBundleRow || g.Len() == 0 {
 		return Bundles{}, false
 	}
 	cp, plane := d.C/(b*b), d.H*n
-	r := Bundles{Op: g.Op, Elem: w, N: n, Bundles: cp * d.H, Plane: cp * plane, Groups: d.N, Group: d.C * plane}
-	if g.Order == shape.CRD {
+	r := Bundles{ToDepth: g.ToDepth, Elem: w, N: n, Bundles: cp * d.H, Plane: cp * plane, Groups: d.N, Group: d.C * plane}
+	if g.CRD {
 		r.Bundles, r.Plane, r.Groups, r.Group = d.H, plane, d.N*cp, b*b*plane
 	}
 	return r, r.Bundles >= 2
@@ -112,7 +112,7 @@ func (r *Bundles) Interpret(space, depth []byte) {
 		for u := range r.Bundles {
 			d, s := g*r.Group+u*r.N, g*r.Group+Planes*u*r.N
 			n := span
-			if u == r.Bundles-1 && (r.Op == shape.SpaceToDepth || g == r.Groups-1) {
+			if u == r.Bundles-1 && (r.ToDepth || g == r.Groups-1) {
 				n = r.N // moved exactly
 			}
 			for i := range b {
@@ -130,7 +130,7 @@ func (r *Bundles) row(space, depth []byte, n int) {
 		for j := range b {
 			at := space[b*x+j*w:][:w]
 			lane := depth[j*r.Plane+x:][:w]
-			if r.Op == shape.DepthToSpace {
+			if !r.ToDepth {
 				copy(at, lane)
 			} else {
 				copy(lane, at)

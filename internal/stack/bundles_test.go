@@ -25,16 +25,16 @@ func rowCases() [][4]int {
 // that exactly the calls NewBundles documents have one.
 func eachBundles(t *testing.T, run func(p *Bundles, g *shape.Geometry, want, src []byte)) {
 	planned := 0
-	cases.Each(t, rand.New(rand.NewPCG(3, 4)), cases.Of(rowCases(), 2, shape.NCHW), []int{1, 2, 3, 4, 8, 16}, func(c *cases.Call) {
-		d := c.G.Depth
+	cases.Each(t, rand.New(rand.NewPCG(3, 4)), cases.Of(rowCases(), 2, false), []int{1, 2, 3, 4, 8, 16}, func(c *cases.Call) {
+		d := c.G
 		bundles := d.C / 4 * d.H
-		if c.P.Order == shape.CRD {
+		if c.G.CRD {
 			bundles = d.H
 		}
 		p, ok := NewBundles(&c.G)
-		row := d.W * c.Elem
-		if want := c.Elem <= 8 && c.Elem != 3 && row >= MinRow && row <= MaxBundleRow && bundles >= 2; ok != want {
-			t.Fatalf("%v elem %d: planned %v", c.Case, c.Elem, ok)
+		row := d.W * c.G.Elem
+		if want := c.G.Elem <= 8 && c.G.Elem != 3 && row >= MinRow && row <= MaxBundleRow && bundles >= 2; ok != want {
+			t.Fatalf("%v elem %d: planned %v", c.G, c.G.Elem, ok)
 		}
 		if ok {
 			planned++
@@ -52,10 +52,10 @@ func TestBundlesInterpret(t *testing.T) {
 	eachBundles(t, func(p *Bundles, g *shape.Geometry, want, src []byte) {
 		depth, space, ok := BundlesReach(p.N, p.Elem, p.Bundles, p.Plane, p.Groups, p.Group)
 		if slop := RowSpan(p.N, p.Elem) - p.N; !ok || depth != len(src) || space != len(src) || slop < 0 || slop >= p.N {
-			t.Fatalf("%v %v %+v: reach %d %d %v, slop %d, for %d bytes (%v)", g.Op, g.Order, g.Depth, depth, space, ok, slop, len(src), p)
+			t.Fatalf("%v: reach %d %d %v, slop %d, for %d bytes (%v)", g, depth, space, ok, slop, len(src), p)
 		}
-		if !bytes.Equal(interpreted(p, g.Op, src), want) {
-			t.Fatalf("%v %v %+v elem %d: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p)
+		if !bytes.Equal(interpreted(p, g.ToDepth, src), want) {
+			t.Fatalf("%v elem %d: wrong output (%v)", g, g.Elem, p)
 		}
 	})
 }

@@ -73,7 +73,7 @@ const (
 // lane those of the lane's first and last eight bytes of the planes, which
 // it splits after (VPSHUFB, then VPUNPCKLQDQ and VPUNPCKHQDQ).
 type Plan struct {
-	Op                                   shape.Op
+	ToDepth                              bool
 	Grain                                int
 	Paired                               bool
 	Stacks, Step, Last, LastDepth, Plane int
@@ -86,17 +86,17 @@ type Plan struct {
 // With paired set (and grain 1) it plans for kernels that move 1-byte
 // elements as pairs, and reports false for other elements.
 func New(g *shape.Geometry, grain int, paired bool) (*Plan, bool) {
-	d, w := g.Depth, g.Elem
+	d, w := g, g.Elem
 	row := d.W * w
-	if g.Layout != shape.NCHW || g.B != b || row > MaxRow || w%grain != 0 || g.Len() == 0 || paired && (grain != 1 || w != 1) {
+	if g.NHWC || g.B != b || row > MaxRow || w%grain != 0 || g.Len() == 0 || paired && (grain != 1 || w != 1) {
 		return nil, false
 	}
 	cp := d.C / (b * b) // C' of the channels the block spreads
-	p := &Plan{Op: g.Op, Grain: grain, Paired: paired, Plane: cp * d.H * row}
+	p := &Plan{ToDepth: g.ToDepth, Grain: grain, Paired: paired, Plane: cp * d.H * row}
 	if paired {
 		p.Grain = 2
 	}
-	if g.Order == shape.CRD {
+	if g.CRD {
 		p.Plane = d.H * row
 	}
 	rows := d.N * cp * d.H
@@ -127,11 +127,11 @@ func (p *Plan) fill(row, w int) {
 			var from int // the byte of the pairs this grain of register r takes
 			var ok bool
 			switch {
-			case p.Paired && p.Op == shape.DepthToSpace:
+			case p.Paired && !p.ToDepth:
 				from, ok = pairedZipFrom(r*Vector+at, row, l)
 			case p.Paired:
 				from, ok = pairedUnzipFrom(r, at, row, l)
-			case p.Op == shape.DepthToSpace:
+			case !p.ToDepth:
 				from, ok = zipFrom(r*Vector+at, row, w, l)
 			default:
 				from, ok = unzipFrom(r, at, row, w, l)
@@ -282,7 +282,7 @@ func (p *Plan) Interpret(space, depth []byte) {
 // registers, the permutes, masked stores. Bytes from rem on come from the
 // next segment.
 func (p *Plan) stack(space, depth []byte, at, rem int) {
-	zip := p.Op == shape.DepthToSpace
+	zip := !p.ToDepth
 	depthMask := binary.LittleEndian.Uint64(p.Tab[MaskDepth:])
 	// addr is where byte k of register r lies, and whether it moves.
 	addr := func(r, k int, depthSide bool) (*byte, bool) {

@@ -21,16 +21,16 @@ var nchw2 = [][4]int{
 // and stack, with a random source and the reference's output.
 func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) {
 	planned := 0
-	cases.Each(t, rand.New(rand.NewPCG(1, 2)), cases.Of(nchw2, 2, shape.NCHW), []int{1, 2, 3, 4, 8, 16}, func(c *cases.Call) {
+	cases.Each(t, rand.New(rand.NewPCG(1, 2)), cases.Of(nchw2, 2, false), []int{1, 2, 3, 4, 8, 16}, func(c *cases.Call) {
 		for _, grain := range []int{1, 2, 4, -1} { // -1: paired
 			paired := grain < 0
 			if paired {
 				grain = 1
 			}
 			p, ok := New(&c.G, grain, paired)
-			row := c.G.Depth.W * c.Elem
-			if ok != (row <= MaxRow && c.Elem%grain == 0 && (!paired || c.Elem == 1)) {
-				t.Fatalf("%v elem %d grain %d: planned %v", c.Case, c.Elem, grain, ok)
+			row := c.G.W * c.G.Elem
+			if ok != (row <= MaxRow && c.G.Elem%grain == 0 && (!paired || c.G.Elem == 1)) {
+				t.Fatalf("%v elem %d grain %d: planned %v", c.G, c.G.Elem, grain, ok)
 			}
 			if ok {
 				planned++
@@ -43,9 +43,9 @@ func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) 
 
 // interpreted runs a plan's Go model of its kernels from src into a new
 // output.
-func interpreted(p interface{ Interpret(space, depth []byte) }, op shape.Op, src []byte) []byte {
+func interpreted(p interface{ Interpret(space, depth []byte) }, toDepth bool, src []byte) []byte {
 	dst := make([]byte, len(src))
-	if op == shape.DepthToSpace {
+	if !toDepth {
 		p.Interpret(dst, src)
 	} else {
 		p.Interpret(src, dst)
@@ -59,10 +59,10 @@ func TestInterpret(t *testing.T) {
 	each(t, func(p *Plan, g *shape.Geometry, want, src []byte) {
 		depth, space, ok := p.Reach()
 		if !ok || depth != len(src) || space != len(src) {
-			t.Fatalf("%v %v %+v: reach %d %d %v for %d bytes (%v)", g.Op, g.Order, g.Depth, depth, space, ok, len(src), p)
+			t.Fatalf("%v: reach %d %d %v for %d bytes (%v)", g, depth, space, ok, len(src), p)
 		}
-		if !bytes.Equal(interpreted(p, g.Op, src), want) {
-			t.Fatalf("%v %v %+v elem %d stack %d paired %v: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p.Grain, p.Paired, p)
+		if !bytes.Equal(interpreted(p, g.ToDepth, src), want) {
+			t.Fatalf("%v elem %d stack %d paired %v: wrong output (%v)", g, g.Elem, p.Grain, p.Paired, p)
 		}
 	})
 }

@@ -11,9 +11,12 @@
 // alone decides: no false positive can come from the solving.
 package transpose
 
-// maxRank bounds the transposes Match reads; nothing longer is a block
-// shuffle in any real graph, and fixed arrays keep Match free of garbage.
-const maxRank = 16
+import "github.com/blockshuffle/blockshuffle/internal/shape"
+
+// maxRank bounds the dims of a canonical form: a request's, and the
+// words of an element, which planning adds as a last dim. Fixed arrays
+// keep matching free of garbage.
+const maxRank = shape.MaxRank + 1
 
 // canonical is a transpose with no dim of size 1 and no two input dims that
 // could merge.

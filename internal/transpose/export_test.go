@@ -16,11 +16,13 @@ var (
 )
 
 // SetChunkBytes sets the size two-pass transposes' chunks aim at, and
-// returns a function that restores it.
+// returns a function that restores it; both forget the prepared calls
+// made with the setting before.
 func SetChunkBytes(n int) (restore func()) {
 	old := chunkBytes
 	chunkBytes = n
-	return func() { chunkBytes = old }
+	engine.Forget()
+	return func() { chunkBytes = old; engine.Forget() }
 }
 
 // TwoPass reports whether a prepared call moves in two passes.

@@ -2,76 +2,20 @@ package transpose
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
-
-// MaxRank is the highest rank General plans: the canonical form's arrays
-// hold one more dim, the words of an element.
-const MaxRank = maxRank - 1
-
-// Check validates a transpose of a row-major tensor of the given shape by
-// perm (output dim k is input dim perm[k]) with elements of elem bytes, of
-// rank at most MaxRank, on at most workers goroutines (0: automatic), and
-// returns its size in bytes. Its errors wrap shape's sentinels: ErrRank,
-// ErrElemSize, ErrWorkers, ErrPerm, ErrNegativeDim, ErrOverflow.
-func Check(size, perm []int, elem, workers int) (bytes int, err error) {
-	fail := func(sentinel error, format string, args ...any) (int, error) {
-		return 0, fmt.Errorf("blockshuffle: Transpose of shape %v by perm %v: %s: %w", size, perm, fmt.Sprintf(format, args...), sentinel)
-	}
-	switch {
-	case len(size) > MaxRank:
-		return fail(shape.ErrRank, "%d dims, at most %d", len(size), MaxRank)
-	case elem < 1:
-		return fail(shape.ErrElemSize, "elemSize = %d", elem)
-	case workers < 0:
-		return fail(shape.ErrWorkers, "Workers = %d", workers)
-	case len(perm) != len(size):
-		return fail(shape.ErrPerm, "%d dims in perm, %d in shape", len(perm), len(size))
-	case !isPermutation(perm):
-		return fail(shape.ErrPerm, "not a permutation of 0..%d", len(perm)-1)
-	case slices.ContainsFunc(size, func(d int) bool { return d < 0 }):
-		return fail(shape.ErrNegativeDim, "a dim below 0")
-	}
-	bytes, ok := shape.Bytes(elem, size...)
-	if !ok {
-		return fail(shape.ErrOverflow, "more than %d bytes", shape.MaxBytes)
-	}
-	return bytes, nil
-}
 
 // MatchShuffle is Match where the op's blocks are more than one: those
 // the ops' kernels move. A shuffle of one block (H = W = 1 on the depth
 // side) is a plain transpose of its dims b, b and C', which a General's
 // tiles move faster: NCHW to NHWC of 1x3x224x224 float32 ran at 0.03 of
 // copy() as DepthToSpace of one pixel on a Zen 5, 0.57 as a matrix.
-func MatchShuffle(size, perm []int) (shape.Op, shape.Params, bool) {
-	op, p, ok := Match(size, perm)
-	blocks := p.H * p.W
-	if op == shape.SpaceToDepth && p.BlockSize > 0 {
-		blocks = (p.H / p.BlockSize) * (p.W / p.BlockSize)
-	}
-	return op, p, ok && blocks > 1
-}
-
-// isPermutation reports whether perm, of at most maxRank entries, is a
-// permutation of 0..len(perm)-1.
-func isPermutation(perm []int) bool {
-	if len(perm) > maxRank {
-		return false
-	}
-	var seen [maxRank]bool
-	for _, d := range perm {
-		if d < 0 || d >= len(perm) || seen[d] {
-			return false
-		}
-		seen[d] = true
-	}
-	return true
+func MatchShuffle(size, perm []int) (shape.Geometry, bool) {
+	g, ok := Match(size, perm)
+	return g, ok && g.H*g.W > 1
 }
 
 // A wordForm is a transpose in canonical form (dims of size 1 dropped,
@@ -108,7 +52,7 @@ type nest struct {
 	m                       engine.Matrix // in words, if not runs
 }
 
-// General plans a transpose Check accepted, of rank at most MaxRank, on
+// General plans a transpose whose request passed its check, of rank at most MaxRank, on
 // at most workers goroutines (0: automatic, as Params.Workers), with the
 // kernels k of the tier named tier (nil: the Go loops alone), as a
 // prepared call whose calls take dst as their space tensor and src as
@@ -514,48 +458,18 @@ func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
 	}
 }
 
-// Plan plans a transpose Check accepted on tier t, on at most workers
-// goroutines (0: automatic): a block shuffle (MatchShuffle) as its op's
-// prepared call, any other by General. It is where a transpose's route
-// is chosen.
-func Plan(size, perm []int, elem, bytes, workers int, t *engine.Tier) *engine.Prepared {
-	if op, p, ok := MatchShuffle(size, perm); ok {
-		p.Workers = workers
-		if g, err := shape.Check(op, p, elem); err == nil { // it is: the match moves the same bytes
-			return t.Prepare(&g)
-		}
+// Plan is the engine.Planner of transposes: it checks a transpose's
+// request and plans it on tier t, a block shuffle (MatchShuffle) as its
+// op's prepared call, any other by General. It is where a transpose's
+// route is chosen.
+func Plan(t *engine.Tier, r *shape.Request) (*engine.Prepared, error) {
+	bytes, err := r.CheckTranspose()
+	if err != nil {
+		return nil, err
 	}
-	return General(size, perm, elem, bytes, workers, t.Name, t.Kernels)
-}
-
-// plans caches the plans Planned makes.
-var plans memo.Cache[planKey, *engine.Prepared]
-
-type planKey struct {
-	t                   *engine.Tier
-	elem, rank, workers int
-	size, perm          [MaxRank]int
-}
-
-// Planned returns Plan's prepared call of a transpose Check accepted, from
-// a cache of those made lately (at most memo.MaxEntries; a full cache
-// evicts its oldest), so that repeated calls of a shape match and plan it
-// once and allocate nothing. (Matching alone cost 300 to 800 ns a call on
-// a Zen 5, more than moving a tensor of 20 KB.)
-func Planned(size, perm []int, elem, bytes, workers int, t *engine.Tier) *engine.Prepared {
-	key := planKey{t: t, elem: elem, rank: len(size), workers: workers}
-	copy(key.size[:], size)
-	copy(key.perm[:], perm)
-	h := uint64(elem) ^ uint64(workers)<<52
-	for i := range size {
-		h = (h^uint64(size[i])^uint64(perm[i])<<40)*0x100000001b3 + uint64(i)
+	if g, ok := MatchShuffle(r.Dims, r.Perm); ok {
+		g.Elem, g.Workers = r.Elem, r.Workers // it moves the same bytes, on the same goroutines
+		return t.Operator(&g), nil
 	}
-	h *= 0x9e3779b97f4a7c15
-	h ^= h >> 29
-	if c, ok := plans.Get(h, key); ok {
-		return c
-	}
-	c := Plan(size, perm, elem, bytes, workers, t)
-	plans.Put(h, key, c)
-	return c
+	return General(r.Dims, r.Perm, r.Elem, bytes, r.Workers, t.Name, t.Kernels), nil
 }

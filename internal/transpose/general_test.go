@@ -2,8 +2,6 @@ package transpose
 
 import (
 	"bytes"
-	"errors"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -68,7 +66,8 @@ func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *r
 	for i := range count {
 		size, perm, elem := draw(rng)
 		workers := 3 * (i % 2)
-		n, err := Check(size, perm, elem, workers)
+		r := shape.Request{Transpose: true, Elem: elem, Workers: workers, Dims: size, Perm: perm}
+		n, err := r.CheckTranspose()
 		if err != nil {
 			t.Fatalf("shape %v perm %v elem %d: %v", size, perm, elem, err)
 		}
@@ -104,34 +103,4 @@ func randomMatrixTranspose(rng *rand.Rand) (size, perm []int, elem int) {
 		}
 	}
 	return size, perm, elem
-}
-
-// TestCheck: every kind of invalid transpose wraps its sentinel.
-func TestCheck(t *testing.T) {
-	huge := math.MaxInt / 4
-	for _, c := range []struct {
-		size, perm    []int
-		elem, workers int
-		want          error
-	}{
-		{[]int{2, 3}, []int{1, 0}, 0, 0, shape.ErrElemSize},
-		{[]int{2, 3}, []int{1, 0}, 1, -1, shape.ErrWorkers},
-		{[]int{2, 3}, []int{0}, 1, 0, shape.ErrPerm},
-		{[]int{2, 3}, []int{0, 0}, 1, 0, shape.ErrPerm},
-		{[]int{2, 3}, []int{0, 2}, 1, 0, shape.ErrPerm},
-		{[]int{2, 3}, []int{-1, 0}, 1, 0, shape.ErrPerm},
-		{[]int{2, -3}, []int{1, 0}, 1, 0, shape.ErrNegativeDim},
-		{[]int{huge, huge}, []int{1, 0}, 1, 0, shape.ErrOverflow},
-		{[]int{huge / 2, 3}, []int{1, 0}, 4, 0, shape.ErrOverflow},
-	} {
-		if _, err := Check(c.size, c.perm, c.elem, c.workers); !errors.Is(err, c.want) {
-			t.Errorf("Check(%v, %v, %d, %d) = %v, want %v", c.size, c.perm, c.elem, c.workers, err, c.want)
-		}
-	}
-	if n, err := Check([]int{huge, huge, 0}, []int{2, 0, 1}, 4, 0); n != 0 || err != nil {
-		t.Errorf("an empty tensor of huge dims: %d, %v", n, err)
-	}
-	if n, err := Check(nil, nil, 4, 0); n != 4 || err != nil {
-		t.Errorf("a scalar: %d, %v", n, err)
-	}
 }

@@ -8,88 +8,90 @@ import (
 )
 
 // Match reports whether transposing a row-major tensor of the given size by
-// perm (output dim k is input dim perm[k]) moves every element as op with p
-// does on the same flat data, and if so returns them.
+// perm (output dim k is input dim perm[k]) moves every element as an
+// operator does on the same flat data, and if so returns its geometry, for
+// 1-byte elements.
 //
 // The caller's own dims are preferred: the rank-6 and rank-5 forms come back
 // with the sizes written in them. Where a transpose is several ops at once
 // (an identity is any op with BlockSize 1, an empty tensor is every op),
 // the first in forms' order wins.
-func Match(size, perm []int) (shape.Op, shape.Params, bool) {
+func Match(size, perm []int) (shape.Geometry, bool) {
 	total, ok := valid(size, perm)
 	if !ok {
-		return 0, shape.Params{}, false
+		return shape.Geometry{}, false
 	}
 	in := canon(size, perm)
-	if op, p, ok := direct(size, perm, &in); ok {
-		return op, p, true
+	if g, ok := direct(size, perm, &in); ok {
+		return g, true
 	}
 	if total == 0 { // nothing moves: every op with zero dims does the same
-		return shape.DepthToSpace, shape.Params{BlockSize: 1}, true
+		return shape.Geometry{B: 1, Elem: 1}, true
 	}
 	all := structures()
-	for i := range forms {
-		f := &forms[i]
+	for i := range shape.Forms {
+		f := &shape.Forms[i]
 		for k := range all[i] {
 			for _, v := range solve(&all[i][k], &in, size) {
-				if p, ok := f.check(v, &in); ok {
-					return f.op, p, true
+				if g, ok := check(f, v, &in); ok {
+					return g, true
 				}
 			}
 		}
 	}
-	return 0, shape.Params{}, false
+	return shape.Geometry{}, false
 }
 
 // valid checks that perm is a permutation of size's dims and that the
 // element count fits in int; it returns that count.
 func valid(size, perm []int) (int, bool) {
-	if len(size) != len(perm) || !isPermutation(perm) || slices.ContainsFunc(size, func(d int) bool { return d < 0 }) {
+	if len(size) != len(perm) || !shape.IsPermutation(perm) || slices.ContainsFunc(size, func(d int) bool { return d < 0 }) {
 		return 0, false
 	}
 	return shape.Count(size...)
 }
 
-// check returns the Params of form f at role sizes v, if the op they
+// check returns the geometry of form f at role sizes v, if the op they
 // describe is valid and moves data as the transpose whose canonical form is
 // in: the only test that decides a match.
-func (f *form) check(v [roles]int, in *canonical) (shape.Params, bool) {
-	p := f.params(v)
-	if _, err := shape.Check(f.op, p, 1); err != nil {
-		return shape.Params{}, false
+func check(f *shape.Form, v [shape.Roles]int, in *canonical) (shape.Geometry, bool) {
+	r := f.Request(v)
+	g, err := r.Check()
+	if err != nil {
+		return shape.Geometry{}, false
 	}
-	size := f.sizes(v)
-	if c := canon(size[:], f.perm[:]); !c.same(in) {
-		return shape.Params{}, false
+	size := f.Sizes(v)
+	if c := canon(size[:], f.Perm[:]); !c.same(in) {
+		return shape.Geometry{}, false
 	}
-	return p, true
+	return g, true
 }
 
 // direct matches a transpose written exactly as a form, at rank 6 or with
 // the batch dim left out at rank 5, taking every size as written.
-func direct(size, perm []int, in *canonical) (shape.Op, shape.Params, bool) {
+func direct(size, perm []int, in *canonical) (shape.Geometry, bool) {
 	skip := 6 - len(size) // 1 when N is left out
 	if skip != 0 && skip != 1 {
-		return 0, shape.Params{}, false
+		return shape.Geometry{}, false
 	}
-	for i := range forms {
-		f := &forms[i]
-		v := [roles]int{1, 1, 1, 1, 0}
+	for i := range shape.Forms {
+		f := &shape.Forms[i]
+		v := [shape.Roles]int{1, 1, 1, 1, 0}
 		same := true
 		for k := skip; k < 6 && same; k++ {
-			r := f.in[k]
-			same = perm[k-skip] == f.perm[k]-skip &&
-				(r != block || v[block] == 0 || v[block] == size[k-skip])
+			r := f.In[k]
+			same = perm[k-skip] == f.Perm[k]-skip &&
+				(r != shape.Block || v[shape.Block] == 0 || v[shape.Block] == size[k-skip])
 			v[r] = size[k-skip]
 		}
 		if !same {
 			continue
 		}
-		if p, ok := f.check(v, in); ok {
-			return f.op, p, true
+		if g, ok := check(f, v, in); ok {
+			return g, true
 		}
 	}
-	return 0, shape.Params{}, false
+	return shape.Geometry{}, false
 }
 
 // solve finds role sizes that give structure s the canonical form in, if
@@ -97,7 +99,7 @@ func direct(size, perm []int, in *canonical) (shape.Op, shape.Params, bool) {
 // roles. A dim holding several roles can be split many ways, all moving
 // data alike; the split along the caller's own dims is preferred, then
 // the first role takes all. It returns the candidates to check.
-func solve(s *structure, in *canonical, size []int) [][roles]int {
+func solve(s *structure, in *canonical, size []int) [][shape.Roles]int {
 	if len(s.groups) != in.n {
 		return nil
 	}
@@ -106,9 +108,9 @@ func solve(s *structure, in *canonical, size []int) [][roles]int {
 			return nil
 		}
 	}
-	var out [][roles]int
+	var out [][shape.Roles]int
 	for _, bs := range blockSizes(s, in, size) {
-		v := [roles]int{1, 1, 1, 1, bs}
+		v := [shape.Roles]int{1, 1, 1, 1, bs}
 		ok := true
 		for j, g := range s.groups {
 			if ok = assign(&v, g, in.dims[j], sizesOf(in.part(j), size)); !ok {
@@ -126,7 +128,7 @@ func solve(s *structure, in *canonical, size []int) [][roles]int {
 // block is absent, else the root of a canonical dim made of blocks alone,
 // else the block a split along the caller's dims gives.
 func blockSizes(s *structure, in *canonical, size []int) []int {
-	if !s.present[block] {
+	if !s.present[shape.Block] {
 		return []int{1}
 	}
 	for j, g := range s.groups {
@@ -142,7 +144,7 @@ func blockSizes(s *structure, in *canonical, size []int) []int {
 	for j, g := range s.groups {
 		if split := natural(g, sizesOf(in.part(j), size), 0); split != nil {
 			for k, r := range g {
-				if r == block {
+				if r == shape.Block {
 					bs = append(bs, split[k])
 					break
 				}
@@ -154,18 +156,18 @@ func blockSizes(s *structure, in *canonical, size []int) []int {
 
 // assign sets the sizes of the roles in group g, whose product is dim,
 // given v[block]; it fails if dim does not divide that way.
-func assign(v *[roles]int, g []role, dim int, parts []int) bool {
+func assign(v *[shape.Roles]int, g []shape.Role, dim int, parts []int) bool {
 	rest := dim
-	var free []role
+	var free []shape.Role
 	for _, r := range g {
-		if r != block {
+		if r != shape.Block {
 			free = append(free, r)
 			continue
 		}
-		if v[block] < 2 || rest%v[block] != 0 {
+		if v[shape.Block] < 2 || rest%v[shape.Block] != 0 {
 			return false
 		}
-		rest /= v[block]
+		rest /= v[shape.Block]
 	}
 	switch {
 	case len(free) == 0:
@@ -174,7 +176,7 @@ func assign(v *[roles]int, g []role, dim int, parts []int) bool {
 		v[free[0]] = rest
 		return true
 	}
-	if split := natural(g, parts, v[block]); split != nil {
+	if split := natural(g, parts, v[shape.Block]); split != nil {
 		for k, r := range g {
 			v[r] = split[k]
 		}
@@ -188,7 +190,7 @@ func assign(v *[roles]int, g []role, dim int, parts []int) bool {
 // roles of g, each role taking a run of consecutive parts: blocks exactly
 // bs (any size, the same for both, if bs is 0), other roles possibly none.
 // It returns the split giving the most roles a part of their own, or nil.
-func natural(g []role, parts []int, bs int) []int {
+func natural(g []shape.Role, parts []int, bs int) []int {
 	var best, cur []int
 	bestFilled := -1
 	var walk func(k, at, filled, b int)
@@ -205,9 +207,9 @@ func natural(g []role, parts []int, bs int) []int {
 				prod *= parts[end-1]
 			}
 			switch {
-			case g[k] == block && (end == at || (b != 0 && prod != b)):
+			case g[k] == shape.Block && (end == at || (b != 0 && prod != b)):
 				continue
-			case g[k] == block:
+			case g[k] == shape.Block:
 				cur = append(cur, prod)
 				walk(k+1, end, filled+1, prod)
 			default:
@@ -229,9 +231,9 @@ func sizesOf(dims, size []int) []int {
 	return s
 }
 
-func onlyBlocks(g []role) bool {
+func onlyBlocks(g []shape.Role) bool {
 	for _, r := range g {
-		if r != block {
+		if r != shape.Block {
 			return false
 		}
 	}

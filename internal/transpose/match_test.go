@@ -26,17 +26,15 @@ func naive(size, perm []int) []int32 {
 	return out
 }
 
-// flat is what op with p does to the flat indices 0..n-1.
-func flat(t testing.TB, op shape.Op, p shape.Params) []int32 {
-	n := p.N * p.C * p.H * p.W
+// flat is what the operator call g does to the flat indices 0..n-1.
+func flat(g shape.Geometry) []int32 {
+	n := g.Len()
 	src := make([]int32, n)
 	for i := range src {
 		src[i] = int32(i)
 	}
 	dst := make([]int32, n)
-	if err := ref.Run(op, dst, src, p); err != nil {
-		t.Fatalf("%v %+v: %v", op, p, err)
-	}
+	ref.Run(&g, dst, src)
 	return dst
 }
 
@@ -44,25 +42,25 @@ func flat(t testing.TB, op shape.Op, p shape.Params) []int32 {
 // than the transpose; it reports whether there was a match.
 func agree(t testing.TB, size, perm []int) bool {
 	t.Helper()
-	op, p, ok := Match(size, perm)
+	g, ok := Match(size, perm)
 	if !ok {
 		return false
 	}
-	if want, got := naive(size, perm), flat(t, op, p); !slices.Equal(want, got) {
-		t.Fatalf("shape %v perm %v: matched %v %+v, which moves data otherwise", size, perm, op, p)
+	if want, got := naive(size, perm), flat(g); !slices.Equal(want, got) {
+		t.Fatalf("shape %v perm %v: matched %v, which moves data otherwise", size, perm, g)
 	}
 	return true
 }
 
 // written is form f at role sizes v as the caller writes it: rank 6, or 5
 // without the batch dim.
-func written(f *form, v [roles]int, rank int) (size, perm []int) {
-	s6 := f.sizes(v)
-	size, perm = s6[:], f.perm[:]
+func written(f *shape.Form, v [shape.Roles]int, rank int) (size, perm []int) {
+	s6 := f.Sizes(v)
+	size, perm = s6[:], f.Perm[:]
 	if rank == 5 {
 		size, perm = size[1:], make([]int, 5)
 		for k := range perm {
-			perm[k] = f.perm[k+1] - 1
+			perm[k] = f.Perm[k+1] - 1
 		}
 	}
 	return size, slices.Clone(perm)
@@ -98,19 +96,19 @@ func reshaped(size, perm []int, at, a int) ([]int, []int) {
 func TestCanonicalForms(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	sizes := []int{1, 2, 3, 4, 5}
-	for i := range forms {
-		f := &forms[i]
+	for i := range shape.Forms {
+		f := &shape.Forms[i]
 		for range 400 {
-			var v [roles]int
+			var v [shape.Roles]int
 			for r := range v {
 				v[r] = sizes[rng.IntN(len(sizes))]
 			}
 			for _, rank := range []int{6, 5} {
 				if rank == 5 {
-					v[batch] = 1
+					v[shape.Batch] = 1
 				}
 				size, perm := written(f, v, rank)
-				name := fmt.Sprintf("%v %v %v %v", f.op, f.order, f.layout, size)
+				name := fmt.Sprintf("%+v %v", *f, size)
 				if !agree(t, size, perm) {
 					t.Fatalf("%s perm %v: no match", name, perm)
 				}
@@ -128,17 +126,19 @@ func TestCanonicalForms(t *testing.T) {
 
 // The sizes written in a form come back as the Params.
 func TestNaturalParams(t *testing.T) {
-	for i := range forms {
-		f := &forms[i]
-		v := [roles]int{batch: 2, channel: 3, height: 5, width: 7, block: 4}
+	for i := range shape.Forms {
+		f := &shape.Forms[i]
+		v := [shape.Roles]int{shape.Batch: 2, shape.Channel: 3, shape.Height: 5, shape.Width: 7, shape.Block: 4}
 		for _, rank := range []int{6, 5} {
 			if rank == 5 {
-				v[batch] = 1
+				v[shape.Batch] = 1
 			}
 			size, perm := written(f, v, rank)
-			op, p, ok := Match(size, perm)
-			if want := f.params(v); !ok || op != f.op || p != want {
-				t.Errorf("%v: got %v %+v %v, want %v %+v", size, op, p, ok, f.op, want)
+			g, ok := Match(size, perm)
+			r := f.Request(v)
+			want, err := r.Check()
+			if err != nil || !ok || g != want {
+				t.Errorf("%v: got %+v %v, want %+v (%v)", size, g, ok, want, err)
 			}
 		}
 	}
@@ -169,8 +169,8 @@ func TestRandomNoFalsePositive(t *testing.T) {
 		size, _ := randomShape(rng, rank, dims, 4096)
 		perm := rng.Perm(rank)
 		if rng.IntN(2) == 0 { // also the near misses: a form with two dims swapped
-			f := &forms[rng.IntN(len(forms))]
-			var v [roles]int
+			f := &shape.Forms[rng.IntN(len(shape.Forms))]
+			var v [shape.Roles]int
 			for r := range v {
 				v[r] = 1 + rng.IntN(4)
 			}
@@ -204,22 +204,22 @@ func TestRandomNoFalseNegative(t *testing.T) {
 		if agree(t, size, perm) {
 			continue
 		}
-		if op, p, found := anyOp(t, n, want); found {
-			t.Fatalf("shape %v perm %v is %v %+v, not matched", size, perm, op, p)
+		if g, found := anyOp(n, want); found {
+			t.Fatalf("shape %v perm %v is %v, not matched", size, perm, g)
 		}
 	}
 }
 
 // anyOp searches every op, order, layout and factorization of n for one
 // that moves the flat indices as want.
-func anyOp(t *testing.T, n int, want []int32) (shape.Op, shape.Params, bool) {
+func anyOp(n int, want []int32) (shape.Geometry, bool) {
 	var div []int
 	for d := 1; d <= n; d++ {
 		if n%d == 0 {
 			div = append(div, d)
 		}
 	}
-	for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+	for _, op := range []uint8{shape.DepthToSpace, shape.SpaceToDepth} {
 		for _, nn := range div {
 			for _, c := range div {
 				for _, h := range div {
@@ -227,14 +227,15 @@ func anyOp(t *testing.T, n int, want []int32) (shape.Op, shape.Params, bool) {
 						continue
 					}
 					for _, bs := range div[1:] { // BlockSize 1 is the identity, always matched
-						for _, o := range []shape.Order{shape.DCR, shape.CRD} {
-							for _, l := range []shape.Layout{shape.NCHW, shape.NHWC} {
-								p := shape.Params{N: nn, C: c, H: h, W: n / (nn * c * h), BlockSize: bs, Order: o, Layout: l}
-								if _, err := shape.Check(op, p, 1); err != nil {
+						for _, o := range []uint8{shape.DCR, shape.CRD} {
+							for _, l := range []uint8{shape.NCHW, shape.NHWC} {
+								r := shape.Request{Op: op, Order: o, Layout: l, Elem: 1, Dims: []int{nn, c, h, n / (nn * c * h), bs}}
+								g, err := r.Check()
+								if err != nil {
 									continue
 								}
-								if slices.Equal(flat(t, op, p), want) {
-									return op, p, true
+								if slices.Equal(flat(g), want) {
+									return g, true
 								}
 							}
 						}
@@ -243,7 +244,7 @@ func anyOp(t *testing.T, n int, want []int32) (shape.Op, shape.Params, bool) {
 			}
 		}
 	}
-	return 0, shape.Params{}, false
+	return shape.Geometry{}, false
 }
 
 func TestInvalid(t *testing.T) {
@@ -254,8 +255,8 @@ func TestInvalid(t *testing.T) {
 		{[]int{2, -3}, []int{1, 0}},
 		{[]int{math.MaxInt / 2, 3, 2}, []int{0, 2, 1}},
 	} {
-		if op, p, ok := Match(c.size, c.perm); ok {
-			t.Errorf("%v %v: matched %v %+v", c.size, c.perm, op, p)
+		if g, ok := Match(c.size, c.perm); ok {
+			t.Errorf("%v %v: matched %v", c.size, c.perm, g)
 		}
 	}
 	// Empty and identity transposes match as a plain copy.
@@ -265,9 +266,9 @@ func TestInvalid(t *testing.T) {
 		{[]int{3, 4, 5}, []int{0, 1, 2}},
 		{[]int{3, 1, 5}, []int{1, 0, 2}},
 	} {
-		op, p, ok := Match(c.size, c.perm)
-		if !ok || p.BlockSize != 1 {
-			t.Errorf("%v %v: got %v %+v %v, want a match with BlockSize 1", c.size, c.perm, op, p, ok)
+		g, ok := Match(c.size, c.perm)
+		if !ok || g.B != 1 {
+			t.Errorf("%v %v: got %v %v, want a match with BlockSize 1", c.size, c.perm, g, ok)
 		}
 		agree(t, c.size, c.perm)
 	}

@@ -9,6 +9,7 @@ import (
 	_ "github.com/blockshuffle/blockshuffle/dispatch" // the tiers register, and one is chosen
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
@@ -92,7 +93,8 @@ func TestTwoPassChunks(t *testing.T) {
 			draw := func(rng *rand.Rand) (size, perm []int, elem int) {
 				for {
 					size, perm, elem = transpose.RandomTranspose(rng)
-					n, err := transpose.Check(size, perm, elem, 0)
+					r := shape.Request{Transpose: true, Elem: elem, Dims: size, Perm: perm}
+					n, err := r.CheckTranspose()
 					if err != nil {
 						continue
 					}

@@ -6,8 +6,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/public"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // routes writes, for every case, the plan it splits into and the kernel its
@@ -21,13 +20,14 @@ func routes(w io.Writer, cs []harness.Case) error {
 	}
 	tb := &table{head: head, text: true}
 	for _, c := range cs {
-		g, err := shape.Check(c.Op, public.Internal(c.Params()), c.Width)
-		if err != nil {
-			return err
-		}
+		r := verify.Request(c.Op, c.Params(), c.Width)
 		row := []string{c.String(), ""}
 		for _, t := range tiers {
-			r := engine.Lookup(t.String()).Describe(&g)
+			p, err := engine.Lookup(t.String()).Prepare(&r, engine.PlanOperator)
+			if err != nil {
+				return err
+			}
+			r := p.Describe()
 			row[1] = r.Plan
 			row = append(row, r.Kernel)
 		}

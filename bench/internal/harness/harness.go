@@ -16,8 +16,7 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/public"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // Shape is a DepthToSpace input [N, C, H, W] with its block size; the
@@ -78,7 +77,7 @@ var Widths = []int{1, 2, 4, 8}
 // Case is one measurement.
 type Case struct {
 	Shape
-	Op     shape.Op
+	Op     bs.Op
 	Order  bs.Order
 	Layout bs.Layout
 	Width  int
@@ -87,7 +86,7 @@ type Case struct {
 // String names the case op/order/layout/width/shape, as benchmarks and the report do.
 func (c Case) String() string {
 	op := "d2s"
-	if c.Op == shape.SpaceToDepth {
+	if c.Op == bs.OpSpaceToDepth {
 		op = "s2d"
 	}
 	return fmt.Sprintf("%s/%v/%v/w%d/%v", op, c.Order, c.Layout, c.Width, c.Shape)
@@ -98,7 +97,7 @@ func (c Case) String() string {
 // op=d2s/order=DCR/layout=NCHW/width=4/shape=1x256x13x13_b2.
 func (c Case) Key() string {
 	op := "d2s"
-	if c.Op == shape.SpaceToDepth {
+	if c.Op == bs.OpSpaceToDepth {
 		op = "s2d"
 	}
 	return fmt.Sprintf("op=%s/order=%v/layout=%v/width=%d/shape=%s", op, c.Order, c.Layout, c.Width, c.Shape.Key())
@@ -111,7 +110,7 @@ func (s Shape) Key() string { return fmt.Sprintf("%dx%dx%dx%d_b%d", s.N, s.C, s.
 // Params are the call's parameters, on one goroutine.
 func (c Case) Params() bs.Params {
 	p := bs.Params{N: c.N, C: c.C, H: c.H, W: c.W, BlockSize: c.B, Order: c.Order, Layout: c.Layout, Workers: 1}
-	if c.Op == shape.SpaceToDepth {
+	if c.Op == bs.OpSpaceToDepth {
 		p.C, p.H, p.W = c.C/(c.B*c.B), c.H*c.B, c.W*c.B
 	}
 	return p
@@ -124,7 +123,7 @@ func (c Case) Bytes() int { return c.N * c.C * c.H * c.W * c.Width }
 func Cases(shapes []Shape, widths []int) []Case {
 	var out []Case
 	for _, s := range shapes {
-		for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+		for _, op := range []bs.Op{bs.OpDepthToSpace, bs.OpSpaceToDepth} {
 			for _, layout := range []bs.Layout{bs.NCHW, bs.NHWC} {
 				for _, order := range []bs.Order{bs.DCR, bs.CRD} {
 					for _, w := range widths {
@@ -173,9 +172,9 @@ func (b *Buffers) Workers(n int) func() {
 }
 
 func (b *Buffers) run(m *engine.Tier, p bs.Params) func() {
-	ip := public.Internal(p)
+	r := verify.Request(b.c.Op, p, b.c.Width)
 	return func() {
-		if err := m.Do(b.c.Op, b.dst, b.src, b.c.Width, ip); err != nil {
+		if err := m.Do(&r, engine.PlanOperator, 1, b.dst, b.src); err != nil {
 			panic(err)
 		}
 	}

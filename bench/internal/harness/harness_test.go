@@ -11,8 +11,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
-	"github.com/blockshuffle/blockshuffle/internal/public"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // TestTypical checks the baselines, Typical and Loop, against the package
@@ -26,7 +25,8 @@ func TestTypical(t *testing.T) {
 			src[i] = byte(i*7 + i>>8)
 		}
 		want := make([]byte, len(src))
-		if err := engine.Lookup(isa.Generic).Do(c.Op, want, src, c.Width, public.Internal(c.Params())); err != nil {
+		r := verify.Request(c.Op, c.Params(), c.Width)
+		if err := engine.Lookup(isa.Generic).Do(&r, engine.PlanOperator, 1, want, src); err != nil {
 			t.Fatal(err)
 		}
 		var got []byte
@@ -73,7 +73,7 @@ func TestCasesAreValid(t *testing.T) {
 	for _, c := range Cases(Shapes, Widths) {
 		p := c.Params()
 		dims, err := p.DepthToSpaceDims()
-		if c.Op == shape.SpaceToDepth {
+		if c.Op == bs.OpSpaceToDepth {
 			dims, err = p.SpaceToDepthDims()
 		}
 		if err != nil || dims.Len()*c.Width != c.Bytes() {

@@ -2,7 +2,6 @@ package harness
 
 import (
 	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Loop is DepthToSpace or SpaceToDepth as a Go programmer writes it by
@@ -18,14 +17,14 @@ func Loop[T any](c Case, dst, src []T) {
 	// The depth tensor's channel of block (i, j) and space channel c is
 	// i*si + j*sj + c*sc: (i*b + j)*C' + c for DCR, c*b*b + i*b + j for CRD.
 	cp := C // the space tensor's channels
-	if c.Op == shape.DepthToSpace {
+	if c.Op == bs.OpDepthToSpace {
 		cp = C / (b * b)
 	}
 	si, sj, sc := b*cp, cp, 1
 	if c.Order == bs.CRD {
 		si, sj, sc = b, 1, b*b
 	}
-	if c.Op == shape.DepthToSpace { // input [N, C, H, W], output [N, C', H*b, W*b]
+	if c.Op == bs.OpDepthToSpace { // input [N, C, H, W], output [N, C', H*b, W*b]
 		o := 0
 		for n := range N {
 			if nhwc {

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // A Job is one call as a user makes it, with automatic Workers: what the
@@ -92,9 +91,9 @@ var ServerCases = []ServerCase{
 	{What: "attention heads split, 16 MiB float16", PyTorch16: 83.0, ORT16: 87.6,
 		Transpose: &TransposeCase{Transpose{Shape: []int{1, 2048, 32, 128}, Perm: []int{0, 2, 1, 3}}, 2}},
 	{What: "YOLO focus, SpaceToDepth DCR b2 1x3x640x640 float32", PyTorch16: 49.2, ORT16: 10.1,
-		Op: &Case{Shape{1, 12, 320, 320, 2}, shape.SpaceToDepth, bs.DCR, bs.NCHW, 4}},
+		Op: &Case{Shape{1, 12, 320, 320, 2}, bs.OpSpaceToDepth, bs.DCR, bs.NCHW, 4}},
 	{What: "pixel_shuffle, DepthToSpace CRD b2 1x256x64x64 float32", PyTorch16: 33.3, ORT16: 1.4,
-		Op: &Case{Shape{1, 256, 64, 64, 2}, shape.DepthToSpace, bs.CRD, bs.NCHW, 4}},
+		Op: &Case{Shape{1, 256, 64, 64, 2}, bs.OpDepthToSpace, bs.CRD, bs.NCHW, 4}},
 	{What: "NCHW to NHWC, 33 MB float32", PyTorch16: 47.3, ORT16: 8.6,
 		Transpose: &TransposeCase{Transpose{Shape: []int{1, 64, 270, 480}, Perm: []int{0, 2, 3, 1}}, 4}},
 	{What: "matrix 1024x1024 float32", PyTorch16: 3.4, ORT16: 34.2,
@@ -102,11 +101,11 @@ var ServerCases = []ServerCase{
 	{What: "matrix 1024x1024 uint8", PyTorch16: 1.2, ORT16: 29.4,
 		Transpose: &TransposeCase{Transpose{Shape: []int{1024, 1024}, Perm: []int{1, 0}}, 1}},
 	{What: "super-resolution, DepthToSpace CRD b4 1x48x540x960 uint8", PyTorch16: 8.6, ORT16: 0.6,
-		Op: &Case{Shape{1, 48, 540, 960, 4}, shape.DepthToSpace, bs.CRD, bs.NCHW, 1}},
+		Op: &Case{Shape{1, 48, 540, 960, 4}, bs.OpDepthToSpace, bs.CRD, bs.NCHW, 1}},
 	{What: "matrix 4096x4096 float32", PyTorch16: 1.4, ORT16: 27.1,
 		Transpose: &TransposeCase{Transpose{Shape: []int{4096, 4096}, Perm: []int{1, 0}}, 4}},
 	{What: "YOLO reorg, DepthToSpace DCR b2 1x256x13x13 float32 (173 KB)",
-		Op: &Case{Shape{1, 256, 13, 13, 2}, shape.DepthToSpace, bs.DCR, bs.NCHW, 4}},
+		Op: &Case{Shape{1, 256, 13, 13, 2}, bs.OpDepthToSpace, bs.DCR, bs.NCHW, 4}},
 	{What: "attention heads split, 64 tokens float32 (197 KB)",
 		Transpose: &TransposeCase{Transpose{Shape: []int{1, 64, 12, 64}, Perm: []int{0, 2, 1, 3}}, 4}},
 }

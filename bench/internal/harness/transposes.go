@@ -9,6 +9,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
 
@@ -132,15 +133,25 @@ func NewTransposeBuffers(c TransposeCase) *TransposeBuffers {
 // Describe says how the given tier moves the case, as Plan.String says
 // it for blockshuffle.NewTransposePlan with that tier in use.
 func (b *TransposeBuffers) Describe(t dispatch.Tier) string {
-	return transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), 0, engine.Lookup(t.String())).Describe().String()
+	return b.prepared(t).Describe().String()
 }
 
 // Tier returns a function that performs the case once with the given
 // tier's kernels, as blockshuffle.TransposeBytes would with that tier in
 // use: a block shuffle as its op, any other transpose by its plan.
 func (b *TransposeBuffers) Tier(t dispatch.Tier) func() {
-	c := transpose.Plan(b.c.Shape, b.c.Perm, b.c.Width, b.c.Bytes(), 0, engine.Lookup(t.String()))
+	c := b.prepared(t)
 	return func() { c.Run(b.dst, b.src) }
+}
+
+// prepared is the case's prepared call on tier t.
+func (b *TransposeBuffers) prepared(t dispatch.Tier) *engine.Prepared {
+	r := shape.Request{Transpose: true, Elem: b.c.Width, Dims: b.c.Shape, Perm: b.c.Perm}
+	c, err := engine.Lookup(t.String()).Prepare(&r, transpose.Plan)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 // API returns a function that calls blockshuffle.TransposeBytes, as a

@@ -3,7 +3,6 @@ package harness
 import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Typical is DepthToSpace or SpaceToDepth as Go tensor libraries and ONNX
@@ -14,7 +13,7 @@ func Typical[T any](c Case, in []T) []T {
 	p := c.Params()
 	b, crd, nhwc := p.BlockSize, c.Order == bs.CRD, c.Layout == bs.NHWC
 	dims, _ := p.DepthToSpaceDims()
-	if c.Op == shape.SpaceToDepth {
+	if c.Op == bs.OpSpaceToDepth {
 		dims, _ = p.SpaceToDepthDims()
 	}
 	index := func(n, ch, h, w, C, H, W int) int {
@@ -35,7 +34,7 @@ func Typical[T any](c Case, in []T) []T {
 						ch, h, w = d3, d1, d2
 					}
 					var s int
-					if c.Op == shape.DepthToSpace { // DepthToSpace: out[n, ch, h, w] = in[n, k, h/b, w/b]
+					if c.Op == bs.OpDepthToSpace { // DepthToSpace: out[n, ch, h, w] = in[n, k, h/b, w/b]
 						i, j := h%b, w%b
 						k := (i*b+j)*dims.C + ch
 						if crd {
