@@ -405,8 +405,7 @@ func TestTransposeWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The generic tier's Go loops move a transpose on one goroutine.
-		if bs.Tier() != "generic" && !strings.Contains(pl.String(), "; "+goroutines+"; ") {
+		if !strings.Contains(pl.String(), "; "+goroutines+"; ") {
 			t.Errorf("workers %d: %v, want %s", workers, pl, goroutines)
 		}
 		got := make([]float32, len(src))

@@ -226,7 +226,7 @@ func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 		return
 	}
 	for _, tier := range builtTiers() {
-		_ = transpose.General(size, perm, es, n, 0, tier.Name, tier.Kernels)
+		_ = transpose.General(tier, size, perm, es, n, 0)
 		if _, err := transpose.Plan(tier, &r); err != nil {
 			t.Fatalf("%s: %s: %v", what(), tier.Name, err)
 		}

@@ -33,10 +33,11 @@ func bundleCases() [][4]int {
 // eachBundleCall calls run with every table under test that has a bundle
 // plan for a case, order, op and element width, and the reference's
 // output.
-func eachBundleCall(t *testing.T, run func(name string, set *simd.Table, g *shape.Geometry, want, src []byte)) {
+func eachBundleCall(t *testing.T, run func(name string, set *simd.Kernels, g *shape.Geometry, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	planned := 0
-	for name, set := range tablesUnderTest() {
+	for name := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
 		cases.Each(t, rng, cases.Of(bundleCases(), 2, false), []int{1, 2, 4, 8}, func(c *cases.Call) {
 			if f, _ := set.BundlePlan(&c.G); f != nil {
 				planned++
@@ -55,7 +56,7 @@ func eachBundleCall(t *testing.T, run func(name string, set *simd.Table, g *shap
 // TestBundles runs every bundle call of the cases against the reference,
 // into outputs with random bytes around them, which must stay.
 func TestBundles(t *testing.T) {
-	eachBundleCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+	eachBundleCall(t, func(name string, set *simd.Kernels, g *shape.Geometry, want, src []byte) {
 		pad := bytes.Repeat([]byte{0xa5}, 64)
 		buf := append(append(append([]byte{}, pad...), make([]byte, len(want))...), pad...)
 		runBundles(set, g, buf[64:64+len(want)], src)
@@ -69,7 +70,7 @@ func TestBundles(t *testing.T) {
 // against inaccessible pages, before and after: slop that reached past
 // a tensor would fault.
 func TestBundleGuardPages(t *testing.T) {
-	eachBundleCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+	eachBundleCall(t, func(name string, set *simd.Kernels, g *shape.Geometry, want, src []byte) {
 		inGuards(t, len(want), len(src), func(dst, s []byte) {
 			copy(s, src)
 			poison(dst, want)
@@ -82,7 +83,7 @@ func TestBundleGuardPages(t *testing.T) {
 }
 
 // runBundles runs a call's bundle plan from src into dst.
-func runBundles(set *simd.Table, g *shape.Geometry, dst, src []byte) {
+func runBundles(set *simd.Kernels, g *shape.Geometry, dst, src []byte) {
 	f, p := set.BundlePlan(g)
 	space, depth := dst, src
 	if g.ToDepth {

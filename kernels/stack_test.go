@@ -33,7 +33,8 @@ func stackCases() [][4]int {
 func eachStackPlan(t *testing.T, run func(name string, f *simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	planned := 0
-	for name, set := range tablesUnderTest() {
+	for name := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
 		cases.Each(t, rng, cases.Of(stackCases(), 2, false), []int{1, 2, 3, 4, 6, 8, 16}, func(c *cases.Call) {
 			if f, p := set.StackPlan(&c.G); p != nil {
 				planned++

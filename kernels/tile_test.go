@@ -66,13 +66,10 @@ func checkMatrix(t *testing.T, name string, call engine.Call, m engine.Matrix, w
 // rows some KiB apart or not.
 func TestMatrix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 32))
-	for name, set := range tablesUnderTest() {
+	for name := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
-			ks := set.Tiles[w]
-			for u := set.Base; len(ks) == 0 && u != nil; u = u.Base {
-				ks = u.Tiles[w]
-			}
-			for _, k := range ks { // rows from each tile's on: the largest that fits moves them
+			for _, k := range set.Tiles(w) { // rows from each tile's on: the largest that fits moves them
 				cols := k.Chunk / w
 				for range many(300) {
 					m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
@@ -92,10 +89,8 @@ func TestMatrix(t *testing.T) {
 			// Fewer rows than the shortest tile of the table and its bases,
 			// rows padded on both sides, which no lane kernel takes either.
 			least := math.MaxInt
-			for u := set; u != nil; u = u.Base {
-				for _, k := range u.Tiles[w] {
-					least = min(least, k.B)
-				}
+			for _, k := range set.Tiles(w) {
+				least = min(least, k.B)
 			}
 			if least == math.MaxInt {
 				continue
@@ -116,12 +111,13 @@ func TestMatrix(t *testing.T) {
 // is not.
 func TestMatrixStreaming(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 34))
-	for name, set := range tablesUnderTest() {
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
-			if len(set.Tiles[w]) == 0 || set.Tiles[w][0].NT == nil {
+			if len(table.Tiles[w]) == 0 || table.Tiles[w][0].NT == nil {
 				continue
 			}
-			k := set.Tiles[w][0]
+			k := table.Tiles[w][0]
 			cols, line := k.Chunk/w, 64/w // a tile's columns; words a line
 			for range many(100) {
 				m := engine.Matrix{Rows: line * (max(k.B/line, 2) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
@@ -146,7 +142,8 @@ func TestMatrixStreaming(t *testing.T) {
 // matrixRef.
 func TestThinMatrix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 33))
-	for name, set := range tablesUnderTest() {
+	for name := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8, 16} {
 			calls := 0
 			for range 400 {
@@ -174,9 +171,10 @@ func TestThinMatrix(t *testing.T) {
 // every row and column count from one tile to past two; with -short, as
 // under emulation, at those next to one tile and two.
 func TestMatrixGuardPages(t *testing.T) {
-	for name, set := range tablesUnderTest() {
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
-			for _, k := range set.Tiles[w] { // the base table's are tested under its own name
+			for _, k := range table.Tiles[w] { // the base table's are tested under its own name
 				cols := k.Chunk / w
 				for _, rows := range oneToTwo(k.B) {
 					for _, c := range oneToTwo(cols) {

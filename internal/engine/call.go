@@ -17,23 +17,18 @@ type Call interface {
 	Kernel() string
 }
 
-// Aligned runs Then where the addresses of A and B (B.Len 0: A alone) in
-// the tensors of a call have no bit of Mask set, else Else: a kernel that
-// needs aligned memory, such as a streaming kernel's stores, and its twin
-// that does not. Describe names Then, taking Go's large allocations to be
-// aligned.
+// Aligned runs Then where the address of A in the tensors of a call has
+// no bit of Mask set, else Else: a kernel that needs aligned memory, such
+// as a streaming kernel's stores, and its twin that does not. Describe
+// names Then, taking Go's large allocations to be aligned.
 type Aligned struct {
-	A, B       Span
+	A          Span
 	Mask       uintptr
 	Then, Else Call
 }
 
 func (c *Aligned) Run(space, depth []byte) {
-	p := uintptr(unsafe.Pointer(c.A.Ptr(space, depth)))
-	if c.B.Len > 0 {
-		p |= uintptr(unsafe.Pointer(c.B.Ptr(space, depth)))
-	}
-	if p&c.Mask == 0 {
+	if uintptr(unsafe.Pointer(c.A.Ptr(space, depth)))&c.Mask == 0 {
 		c.Then.Run(space, depth)
 		return
 	}
@@ -101,7 +96,7 @@ func (c *Prepared) Run(dst, src []byte) {
 func (c *Prepared) parallel(space, depth []byte, n int) {
 	var wg sync.WaitGroup
 	bound := func(i int) int {
-		p := i*(len(c.pieces)/n) + min(i, len(c.pieces)%n)
+		p := Share(i, n, len(c.pieces))
 		if p == len(c.pieces) {
 			return len(c.calls)
 		}

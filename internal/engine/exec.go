@@ -17,7 +17,6 @@ package engine
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -96,6 +95,9 @@ func Register(t *Tier) {
 	tiers[t.Name] = t
 }
 
+// Generic returns the generic tier, every tier's fallback.
+func Generic() *Tier { return generic }
+
 // Lookup returns the named tier, or nil if this build has none. It does
 // not check that this CPU can run it: see isa.ISA.Supported.
 func Lookup(name string) *Tier { return tiers[name] }
@@ -127,8 +129,7 @@ func (t *Tier) Operator(g *shape.Geometry) *Prepared {
 		}
 	}
 	// Words go to the word kernels, other sizes to the generic tier's
-	// byte-wise ones, as do words a target cannot load where they lie:
-	// a plan of bytes has the same groups as one of words.
+	// byte-wise ones.
 	w, words := g.Elem, 1
 	if w != 1 && w != 2 && w != 4 && w != 8 && w != 16 {
 		w, words = 1, g.Elem
@@ -139,15 +140,7 @@ func (t *Tier) Operator(g *shape.Geometry) *Prepared {
 		p.rowsApart()
 	}
 	p.args.Streaming = stream
-	wordCalls := newEmitter(&p, w, func(a *Args, so, do int) Call { return t.row(g.ToDepth, p.kind, a, so, do, w) })
-	var byteCalls *emitter
-	if w > 1 && !unalignedOK { // for tensors whose addresses w does not divide
-		b := newPlan(g, g.Elem)
-		if finer {
-			b.rowsApart()
-		}
-		byteCalls = newEmitter(&b, 1, func(a *Args, so, do int) Call { return t.row(g.ToDepth, b.kind, a, so, do, 1) })
-	}
+	emit := newEmitter(&p, w, func(a *Args, so, do int) Call { return t.row(g.ToDepth, p.kind, a, so, do, w) })
 	total := p.total()
 	pieces := 1
 	if split {
@@ -156,17 +149,12 @@ func (t *Tier) Operator(g *shape.Geometry) *Prepared {
 	}
 	kernels := 0
 	for i := range pieces {
-		lo, hi := i*(total/pieces)+min(i, total%pieces), (i+1)*(total/pieces)+min(i+1, total%pieces)
+		lo, hi := Share(i, pieces, total), Share(i+1, pieces, total)
 		if split {
 			c.pieces = append(c.pieces, len(c.calls))
 		}
 		kernels += kernelCalls(lo, hi, p.args.Groups)
-		calls := wordCalls.calls(lo, hi)
-		if byteCalls != nil {
-			calls = []Call{&Aligned{A: SpaceSpan(n), B: DepthSpan(n), Mask: uintptr(min(w, 8) - 1),
-				Then: Calls(calls), Else: Calls(byteCalls.calls(lo, hi))}}
-		}
-		c.calls = append(c.calls, calls...)
+		c.calls = append(c.calls, emit.calls(lo, hi)...)
 	}
 	a := p.args
 	c.plan = rowText{kind: p.kind, groups: total, rows: a.Rows, w: a.W, b: a.B, cp: a.Cp, elem: g.Elem, calls: kernels}
@@ -213,7 +201,7 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))
 	n := WantOf(g.Workers, Rows).Workers(bytes, total)
 	var wg sync.WaitGroup
-	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
+	bound := func(i int) int { return Share(i, n, total) }
 	for i := 1; i < n; i++ {
 		wg.Go(func() { run(bound(i), bound(i+1)) })
 	}
@@ -221,19 +209,8 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 	wg.Wait()
 }
 
-// unalignedOK lists the targets whose loads and stores of any width work at
-// any address; elsewhere misaligned byte slices take the byte-wise kernels.
-const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" ||
-	runtime.GOARCH == "386" || runtime.GOARCH == "ppc64le" || runtime.GOARCH == "ppc64" ||
-	runtime.GOARCH == "s390x"
-
 // Bytes views a slice of pointer-free elements as its bytes: the typed
 // entry points hand the kernels bytes.
 func Bytes[T any](s []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
-}
-
-// Cast views b as elements of type U; len(b) is a multiple of U's size.
-func Cast[U any](b []byte) []U {
-	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))/unsafe.Sizeof(*new(U)))
 }

@@ -117,6 +117,11 @@ func (q Want) Workers(bytes, pieces int) int {
 // minWorkerBytes, at least one, at most units and MaxPieces.
 func Pieces(units, bytes int) int { return min(units, max(1, bytes/minWorkerBytes), MaxPieces) }
 
+// Share is where the i-th of n nearly equal shares of total units starts
+// (Share(n, n, total) is total): the first total%n shares take one unit
+// more. It never overflows, whatever total is.
+func Share(i, n, total int) int { return i*(total/n) + min(i, total%n) }
+
 // privateCache is one core's private cache as the CPU reports it, 1 MiB
 // where it does not say (the middle of the 512 KiB to 2 MiB of recent
 // x86 and Arm server cores).

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"runtime"
 	"testing"
 )
@@ -55,6 +56,23 @@ func TestAutomaticWorkers(t *testing.T) {
 		}
 		if got > 1 && !q.Splits(c.bytes) {
 			t.Errorf("WantOf(%d, %d) runs %d bytes on %d goroutines but does not split them", c.bound, c.w, c.bytes, got)
+		}
+	}
+}
+
+// TestShare: shares cover the total in order, differ by at most one unit,
+// and never overflow, for totals up to the largest int.
+func TestShare(t *testing.T) {
+	for _, total := range []int{0, 1, 7, 4096, math.MaxInt / 3, math.MaxInt - 1, math.MaxInt} {
+		for _, n := range []int{1, 2, 3, 4096} {
+			if Share(0, n, total) != 0 || Share(n, n, total) != total {
+				t.Fatalf("Share of %d in %d: from %d to %d", total, n, Share(0, n, total), Share(n, n, total))
+			}
+			for i := range n {
+				if d := Share(i+1, n, total) - Share(i, n, total) - total/n; d != 0 && d != 1 {
+					t.Fatalf("share %d of %d of %d: %d units past total/n", i, n, total, d)
+				}
+			}
 		}
 	}
 }

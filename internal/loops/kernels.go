@@ -145,11 +145,6 @@ func (kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *
 // OnePass implements engine.Kernels: the loops have no one-pass plans.
 func (kernels) OnePass(*shape.Geometry) (fmt.Stringer, []engine.Call) { return nil, nil }
 
-// Matrix and TransposeRuns leave a general transpose to internal/transpose's own
-// loops.
-func (kernels) Matrix(_, _ engine.Span, _ engine.Matrix, _ int) engine.Call        { return nil }
-func (kernels) TransposeRuns(_, _ engine.Span, _ engine.TransposeRuns) engine.Call { return nil }
-
 // A call is a loop's row call: its arguments count words of w bytes.
 type call struct {
 	l            loop
@@ -163,18 +158,25 @@ func (c *call) Kernel() string { return c.l.name(c.toDepth, &c.a, c.a.Words*c.w)
 
 func (c *call) Run(space, depth []byte) {
 	s, d, d2s := c.space.In(space, depth), c.depth.In(space, depth), !c.toDepth
-	switch c.w {
+	switch c.w { // words as byte arrays, which load and store at any address
 	case 1:
 		run(c.l, d2s, s, d, &c.a)
 	case 2:
-		run(c.l, d2s, engine.Cast[uint16](s), engine.Cast[uint16](d), &c.a)
+		run(c.l, d2s, words[[2]byte](s), words[[2]byte](d), &c.a)
 	case 4:
-		run(c.l, d2s, engine.Cast[uint32](s), engine.Cast[uint32](d), &c.a)
+		run(c.l, d2s, words[[4]byte](s), words[[4]byte](d), &c.a)
 	case 8:
-		run(c.l, d2s, engine.Cast[uint64](s), engine.Cast[uint64](d), &c.a)
+		run(c.l, d2s, words[[8]byte](s), words[[8]byte](d), &c.a)
 	default:
-		run(c.l, d2s, engine.Cast[[2]uint64](s), engine.Cast[[2]uint64](d), &c.a)
+		run(c.l, d2s, words[[16]byte](s), words[[16]byte](d), &c.a)
 	}
+}
+
+// words views b as words of type W, byte arrays: their alignment is a
+// byte's, so that any address holds one (and checkptr agrees), and Go
+// moves one with a single load and store where the target allows.
+func words[W any](b []byte) []W {
+	return unsafe.Slice((*W)(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))/unsafe.Sizeof(*new(W)))
 }
 
 var le = binary.LittleEndian

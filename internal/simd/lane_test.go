@@ -30,38 +30,66 @@ func TestFurthestLane(t *testing.T) {
 	}
 }
 
-// TestChosen checks that the lane kernels calls use raise the shortest
-// lane of unzips as isa.BaseUnzipBelow says on this CPU, and that Lanes
-// keeps every kernel.
-func TestChosen(t *testing.T) {
-	f := new(LaneFunc)
-	own := &Table{}
+// TestComplete checks the merge of a table and its base: for each key
+// the table's lane kernel first, with the shortest lane of its unzips
+// raised as isa.BaseUnzipBelow says on this CPU, then its base's; the
+// fields the table lacks from its base; the base's copier for the runs
+// baseCopies names; the base's bundles for the rows the table's own lane
+// kernels do not take; the table's tiles before its base's. The tables
+// themselves keep every kernel as it is.
+func TestComplete(t *testing.T) {
+	f, g := new(LaneFunc), new(LaneFunc)
+	own, base := &Table{isa: &isa.ISA{Name: "Own", Tier: "own"}}, &Table{isa: &isa.ISA{Name: "Base", Tier: "base"}}
 	for _, unzip := range []bool{false, true} {
 		for b := 2; b <= MaxBlock; b++ {
 			for w := 1; w <= MaxWidth; w++ {
 				own.Lanes = append(own.Lanes, LaneKernel{F: f, B: uint8(b), W: uint8(w), Unzip: unzip, MinN: 4})
+				base.Lanes = append(base.Lanes, LaneKernel{F: g, B: uint8(b), W: uint8(w), Unzip: unzip, MinN: 1})
 			}
 		}
 	}
-	for _, base := range []*Table{nil, {}} {
-		own.Base = base
+	copier, baseCopier, bundle := new(CopyFunc), new(CopyFunc), new(BundleFunc)
+	own.CopyRuns, base.CopyRuns, base.BundleUnzip[1] = copier, baseCopier, bundle
+	own.Tiles[4], base.Tiles[4] = []TileKernel{{B: 16}}, []TileKernel{{B: 8}}
+	for _, withBase := range []bool{false, true} {
+		own.Base = nil
+		if withBase {
+			own.Base = base
+		}
+		k := complete(own)
 		for b := 2; b <= MaxBlock; b++ {
 			for w := 1; w <= MaxWidth; w++ {
-				zip, unzip := own.lane(laneKey{b: b, w: w}), own.lane(laneKey{unzip: true, b: b, w: w})
-				if zip.F == nil || zip.MinN != 4 {
-					t.Errorf("base %v, zip b=%d w=%d: %v, shortest lane %d", base != nil, b, w, zip.F != nil, zip.MinN)
-				}
+				zip, unzip := k.lanesOf(laneKey{b: b, w: w}), k.lanesOf(laneKey{unzip: true, b: b, w: w})
 				want := 4
-				if base != nil {
+				if withBase {
 					want = max(4, isa.BaseUnzipBelow(b, w))
 				}
-				if unzip.F == nil || int(unzip.MinN) != want {
-					t.Errorf("base %v, unzip b=%d w=%d: %v, shortest lane %d, want %d", base != nil, b, w, unzip.F != nil, unzip.MinN, want)
+				n := map[bool]int{false: 1, true: 2}[withBase]
+				if len(zip) != n || zip[0].F != f || zip[0].MinN != 4 ||
+					len(unzip) != len(zip) || unzip[0].F != f || int(unzip[0].MinN) != want || withBase && unzip[1].F != g {
+					t.Errorf("base %v, b=%d w=%d: zips %+v, unzips %+v (want the table's first, shortest lane %d)", withBase, b, w, zip, unzip, want)
 				}
 			}
 		}
+		for _, e := range []int{16, 32, 64, 96, 128, 512} {
+			want := copier
+			if withBase && baseCopies(e) {
+				want = baseCopier
+			}
+			if got := k.copierOf(e); got != want {
+				t.Errorf("base %v: runs of %d bytes get the %v copier", withBase, e, map[*CopyFunc]string{copier: "table's", baseCopier: "base's"}[got])
+			}
+		}
+		if withBase {
+			if b := k.bundleUnzip[1]; b.f != bundle || b.below != 4 {
+				t.Errorf("the base's bundle: %+v, want it below the table's own unzips of 1-byte elements, 4 bytes", b)
+			}
+			if tiles := k.Tiles(4); len(tiles) != 2 || tiles[0].B != 16 || tiles[1].B != 8 {
+				t.Errorf("tiles %+v, want the table's, then its base's", tiles)
+			}
+		}
 	}
-	if len(own.Lanes) != 2*(MaxBlock-1)*MaxWidth {
-		t.Errorf("the table lost kernels: %d left", len(own.Lanes))
+	if len(own.Lanes) != 2*(MaxBlock-1)*MaxWidth || own.Lanes[0].MinN != 4 {
+		t.Errorf("the table lost or changed kernels: %d left", len(own.Lanes))
 	}
 }

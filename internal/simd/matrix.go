@@ -16,7 +16,7 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // and with dst rows a power of two apart those lines fill few cache sets
 // and leave before they are finished: on a Zen 5, a 256x784 matrix of
 // 4-byte words (NCHW to NHWC, C = 256) moved at 0.14 of copy() that way.
-func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
+func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
 	if w < 1 || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
 		return nil
 	}
@@ -26,13 +26,12 @@ func (t *Table) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call
 	if w > MaxTileWidth {
 		return nil
 	}
-	// This table's first tile kernel that fits the matrix, or its base's.
+	// The first tile kernel that fits the matrix: the table's, or its
+	// base's.
 	k, ok := TileKernel{}, false
-	for u := t; u != nil && !ok; u = u.Base {
-		for _, k = range u.Tiles[w] {
-			if ok = m.Rows >= k.B && m.Cols >= k.Chunk/w; ok {
-				break
-			}
+	for _, k = range t.tiles[w] {
+		if ok = m.Rows >= k.B && m.Cols >= k.Chunk/w; ok {
+			break
 		}
 	}
 	if !ok {
@@ -164,7 +163,7 @@ func gcd(a, b int) int {
 // where the rows are few and dst holds each column of the matrix whole
 // (NCHW to NHWC, C = 3), an unzip where the columns are few and src holds
 // each row whole (NHWC to NCHW); the lanes are the rows of the other side.
-func (t *Table) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
+func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
 	switch {
 	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w:
 		return t.interleave(laneKey{w: w, b: m.Rows}, LaneArgs{
@@ -202,7 +201,7 @@ func (c *matrixCall) Kernel() string { return c.calls[0].Kernel() }
 
 // TransposeRuns implements engine.Kernels with the table's run copier, for runs of
 // 16 bytes and more.
-func (t *Table) TransposeRuns(dst, src engine.Span, r engine.TransposeRuns) engine.Call {
+func (t *Kernels) TransposeRuns(dst, src engine.Span, r engine.TransposeRuns) engine.Call {
 	if r.Len < 16 {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 // row call with w-byte elements, or nil where the table, its base
 // included, has none (elements of several words go to the generic tier).
 // Plans count in elements, kernels in bytes.
-func (t *Table) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if a.Words != 1 {
 		return nil
 	}
@@ -31,9 +31,9 @@ func (t *Table) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a 
 // w-byte elements (it sets a.LaneI), if the table has one and a.N is long
 // enough for it: with non-temporal stores where k.stream is set and the
 // output allows, and for 16-byte elements at any b.
-func (t *Table) interleave(k laneKey, a LaneArgs) engine.Call {
+func (t *Kernels) interleave(k laneKey, a LaneArgs) engine.Call {
 	if k.b <= MaxBlock {
-		a.LaneI = t.Split[k.b] * a.Lane
+		a.LaneI = t.split[k.b] * a.Lane
 		if c := t.lanes(k, a); c != nil {
 			return c
 		}
@@ -41,19 +41,17 @@ func (t *Table) interleave(k laneKey, a LaneArgs) engine.Call {
 	if k.w != 16 || a.N < 16 {
 		return nil
 	}
-	for s := t; s != nil; s = s.Base {
-		f := s.ZipN
-		if k.unzip {
-			f = s.UnzipN
-		}
-		if f != nil {
-			return f.Call(AnyBArgs{
-				Space: a.Space, Depth: a.Depth, N: a.N, Rows: a.Rows, SpaceStride: a.SpaceStride, DepthStride: a.DepthStride,
-				Lane: a.Lane, Groups: a.Groups, GroupSpace: a.GroupSpace, GroupDepth: a.GroupDepth, B: k.b,
-			})
-		}
+	f := t.zipN
+	if k.unzip {
+		f = t.unzipN
 	}
-	return nil
+	if f == nil {
+		return nil
+	}
+	return f.Call(AnyBArgs{
+		Space: a.Space, Depth: a.Depth, N: a.N, Rows: a.Rows, SpaceStride: a.SpaceStride, DepthStride: a.DepthStride,
+		Lane: a.Lane, Groups: a.Groups, GroupSpace: a.GroupSpace, GroupDepth: a.GroupDepth, B: k.b,
+	})
 }
 
 // lanes is interleave for lanes addressed in two levels, as Table says,
@@ -62,7 +60,7 @@ func (t *Table) interleave(k laneKey, a LaneArgs) engine.Call {
 // multiple of 32 bytes) whose output strides are multiples of 32: where
 // the output's address is too when the call runs, it runs, else its
 // ordinary twin.
-func (t *Table) lanes(k laneKey, a LaneArgs) engine.Call {
+func (t *Kernels) lanes(k laneKey, a LaneArgs) engine.Call {
 	if k.b > MaxBlock || k.w > MaxWidth || k.cp > MaxCp {
 		return nil
 	}
@@ -85,20 +83,20 @@ func (t *Table) lanes(k laneKey, a LaneArgs) engine.Call {
 	}
 	nk := k
 	nk.nt = true
-	for s := t; s != nil; s = s.Base {
-		if nt := s.lane(nk); nt.F != nil && a.N%int(nt.MinN) == 0 {
-			return &engine.Aligned{A: out, Mask: 31, Then: nt.F.Call(a, k.b, s.Split[k.b]), Else: plain}
+	for _, nt := range t.lanesOf(nk) {
+		if a.N%int(nt.MinN) == 0 {
+			return &engine.Aligned{A: out, Mask: 31, Then: nt.F.Call(a, k.b, t.split[k.b]), Else: plain}
 		}
 	}
 	return plain
 }
 
-// call is the call of the kernel for key k: this table's if it has one and
+// call is the call of the kernel for key k: the table's if it has one and
 // a.N is long enough for it, else its base's; or nil.
-func (t *Table) call(k laneKey, a LaneArgs) *LaneCall {
-	for s := t; s != nil; s = s.Base {
-		if l := s.lane(k); l.F != nil && a.N >= int(l.MinN) {
-			return l.F.Call(a, k.b, s.Split[k.b])
+func (t *Kernels) call(k laneKey, a LaneArgs) *LaneCall {
+	for _, l := range t.lanesOf(k) {
+		if a.N >= int(l.MinN) {
+			return l.F.Call(a, k.b, t.split[k.b])
 		}
 	}
 	return nil
@@ -111,7 +109,7 @@ func (t *Table) call(k laneKey, a LaneArgs) *LaneCall {
 // the roles of the two sides swapped (the depth row is the interleaved
 // side, the space rows are the lanes); runs of 16 bytes or more are copied
 // with vector moves.
-func (t *Table) runs(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Kernels) runs(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	e := a.B * a.Cp * w // bytes per run
 	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp {
 		if c := t.interleave(laneKey{unzip: !toDepth, stream: a.Streaming, w: e, b: a.B}, LaneArgs{
@@ -146,14 +144,14 @@ func (t *Table) runs(toDepth bool, space, depth engine.Span, a *engine.Args, w i
 // j*C', and each pixel is one kernel row (the tables leave out the
 // transposing kernels this path beats: asmgen/table's beatsLanes). Pixels
 // too large for either go to zipsByChannel.
-func (t *Table) transpose(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Kernels) transpose(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if a.Rows != a.B || a.B > MaxBlock {
 		return nil
 	}
 	d2s, cpw := !toDepth, a.Cp*w
 	if c := t.lanes(laneKey{unzip: d2s, stream: a.Streaming, w: w, b: a.B, cp: a.Cp}, LaneArgs{
 		Space: depth, Depth: space, N: a.W * a.B * cpw, Rows: 1, Lane: a.SpaceStride * w,
-		LaneI: t.Split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
+		LaneI: t.split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
 	}); c != nil {
 		return c
 	}
@@ -175,7 +173,7 @@ func (t *Table) transpose(toDepth bool, space, depth engine.Span, a *engine.Args
 // row. It serves the pixels that outgrow the transposing kernels, such as
 // b = 4, C' = 3 with 8-byte elements (384 bytes), whose lanes of 32 bytes
 // fill a register.
-func (t *Table) zipsByChannel(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Kernels) zipsByChannel(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if a.Cp > MaxBlock {
 		return nil
 	}
@@ -194,37 +192,34 @@ func (t *Table) zipsByChannel(toDepth bool, space, depth engine.Span, a *engine.
 	return calls
 }
 
-// copyRuns is the call of the table's run copier, streaming where the runs
-// allow if stream is set: the copier's streaming twin where every run is
-// whole 32-byte stores, taking the runs pixel by pixel on the depth side,
-// and its output 32-byte aligned when it runs; else the streaming run
-// copier where the runs of a group tile one block of dst, 4-byte aligned
-// when it runs; else the copier.
-func (t *Table) copyRuns(stream bool, a CopyArgs) engine.Call {
-	s := t
-	for s.Base != nil && baseRuns(a.E) {
-		s = s.Base
-	}
-	var c engine.Call = s.CopyRuns.Call(a)
+// copyRuns is the call of the tier's run copier (its base's for the runs
+// baseCopies names), streaming where the runs allow if stream is set: the
+// copier's streaming twin where every run is whole 32-byte stores, taking
+// the runs pixel by pixel on the depth side, and its output 32-byte
+// aligned when it runs; else the streaming run copier where the runs of a
+// group tile one block of dst, 4-byte aligned when it runs; else the
+// copier.
+func (t *Kernels) copyRuns(stream bool, a CopyArgs) engine.Call {
+	var c engine.Call = t.copierOf(a.E).Call(a)
 	if !stream {
 		return c
 	}
-	if sa, ok := streamed(a); ok {
-		for s := t; s != nil; s = s.Base {
-			if s.StreamRuns != nil {
-				c = &engine.Aligned{A: sa.Dst, Mask: 3, Then: s.StreamRuns.Call(sa), Else: c}
-				break
-			}
-		}
+	if sa, ok := streamed(a); ok && t.streamer != nil {
+		c = &engine.Aligned{A: sa.Dst, Mask: 3, Then: t.streamer.Call(sa), Else: c}
 	}
-	if p := pixelMajor(a); p.E%32 == 0 && p.DstX%32 == 0 && p.DstRow%32 == 0 && p.DstGroup%32 == 0 {
-		for s := t; s != nil; s = s.Base {
-			if s.CopyRunsNT != nil {
-				return &engine.Aligned{A: p.Dst, Mask: 31, Then: s.CopyRunsNT.Call(p), Else: c}
-			}
-		}
+	if p := pixelMajor(a); p.E%32 == 0 && p.DstX%32 == 0 && p.DstRow%32 == 0 && p.DstGroup%32 == 0 && t.copierNT != nil {
+		return &engine.Aligned{A: p.Dst, Mask: 31, Then: t.copierNT.Call(p), Else: c}
 	}
 	return c
+}
+
+// copierOf is the run copier of runs of e bytes: the tier's, or its
+// base's where baseCopies says.
+func (t *Kernels) copierOf(e int) *CopyFunc {
+	if t.baseCopier != nil && baseCopies(e) {
+		return t.baseCopier
+	}
+	return t.copier
 }
 
 // pixelMajor returns a call that takes the same runs pixel by pixel where
@@ -257,14 +252,3 @@ func streamed(a CopyArgs) (StreamArgs, bool) {
 	}
 	return StreamArgs{}, false
 }
-
-// baseRuns reports whether a table with a base copies runs of e bytes with
-// the base's copier. Below a 64-byte register AVX-512's copier has only
-// AVX2's 16- and 32-byte moves, and it moves a run of exactly 32 bytes
-// twice (its head and its overlapping tail), where AVX2's moves it once;
-// between one and two registers it moves two 64-byte pieces that overlap
-// by most of a register. On a Zen 5, 1x16x64x64 NHWC DCR of 4-byte
-// elements (runs of 32 bytes) ran at 0.48-0.50 of copy() with AVX2's
-// copier and 0.39-0.40 with AVX-512's. Runs of exactly 64 bytes, one
-// move, stay.
-func baseRuns(e int) bool { return e < 64 || e > 64 && e < 128 }

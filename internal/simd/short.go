@@ -13,7 +13,7 @@ import (
 // call whose rows are too short for the row kernels: as stacked rows where
 // the table has the kernel and a plan, else as bundles, else as a
 // gather plan; or nil if none takes the call.
-func (t *Table) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
+func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 	space, depth := engine.SpaceSpan(g.Len()*g.Elem), engine.DepthSpan(g.Len()*g.Elem)
 	if f, p := t.StackPlan(g); p != nil {
 		return p, []engine.Call{f.Call(StackArgs{Space: space, Depth: depth, Tab: engine.OwnSpan(p.Tab[:]),
@@ -23,9 +23,9 @@ func (t *Table) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 		return &p, []engine.Call{f.Call(BundleArgs{Space: space, Depth: depth, N: p.N, Bundles: p.Bundles, Plane: p.Plane,
 			Groups: p.Groups, Group: p.Group}, p.Elem)}
 	}
-	if gt := t.gatherer(); gt != nil && gather.Pays(g, gt.windows()) {
-		if p, ok := gather.New(gt.windows(), g); ok {
-			return p, gt.GatherCalls(p, g)
+	if t.gather[1] != nil && gather.Pays(g, t.windows) {
+		if p, ok := gather.New(t.windows, g); ok {
+			return p, t.GatherCalls(p, g)
 		}
 	}
 	return nil, nil
@@ -34,46 +34,37 @@ func (t *Table) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 // StackPlan returns the stacked-row kernel of t for a validated call and
 // its plan, or a nil plan if t has no kernel for the call's elements or
 // the call no plan. The kernel permutes the largest grain that divides the
-// element size, 1-byte elements as pairs on tables without byte permutes.
-func (t *Table) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
-	ks := &t.StackZip
+// element size, 1-byte elements as pairs on ISAs without byte permutes.
+func (t *Kernels) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
+	ks := &t.stackZip
 	if g.ToDepth {
-		ks = &t.StackUnzip
+		ks = &t.stackUnzip
 	}
 	for u := MaxStackGrain; u >= 1; u-- {
 		if ks[u] == nil || g.Elem%u != 0 {
 			continue
 		}
-		p, _ := stack.New(g, u, u == 1 && !t.isa.BytePermutes)
+		p, _ := stack.New(g, u, u == 1 && t.pairs)
 		return ks[u], p
 	}
 	return nil, nil
 }
 
-// BundlePlan returns the bundle kernel of t (or of its base) for a
-// validated call and its plan, or a nil kernel if the call has no plan or
-// the first of t and its base with a bundle or a lane kernel for the
-// call's rows has only the lane kernel. The bundles stand in for the
-// lane kernels of AVX2 and NEON; AVX-512's own lane kernels moved rows of
-// 65 to 128 bytes as fast or faster on a Zen 5 (1x16x64x64 2-byte
-// SpaceToDepth: 0.88 of copy() against 0.70), so they keep those rows.
-func (t *Table) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
+// BundlePlan returns the bundle kernel of t for a validated call and its
+// plan, or a nil kernel if the call has no plan, or rows too long for the
+// bundles (complete: where they stand in for a base's lane kernels, the
+// tier's own lane kernels keep the rows they take).
+func (t *Kernels) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
 	p, ok := stack.NewBundles(g)
 	if !ok {
 		return nil, p
 	}
-	unzip := g.ToDepth
-	for s := t; s != nil; s = s.Base {
-		ks := &s.BundleZip
-		if unzip {
-			ks = &s.BundleUnzip
-		}
-		if f := ks[p.Elem]; f != nil {
-			return f, p
-		}
-		if k := s.lane(laneKey{unzip: unzip, w: p.Elem, b: 2}); k.F != nil && p.N >= int(k.MinN) {
-			return nil, p
-		}
+	ks := &t.bundleZip
+	if g.ToDepth {
+		ks = &t.bundleUnzip
+	}
+	if k := ks[p.Elem]; k.f != nil && p.N < k.below {
+		return k.f, p
 	}
 	return nil, p
 }
@@ -81,7 +72,7 @@ func (t *Table) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
 // GatherCalls are the calls of a gather plan of a validated call, with
 // the table's gather kernels: one per run of tiles of one program, each
 // program checked once (GatherProg).
-func (t *Table) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
+func (t *Kernels) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 	n := g.Len() * g.Elem
 	dst, src := engine.SpaceSpan(n), engine.DepthSpan(n)
 	if g.ToDepth {
@@ -90,41 +81,31 @@ func (t *Table) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 	checked := map[*gather.Prog]*GatherProg{}
 	var calls []engine.Call
 	p.Each(n, func(q *gather.Prog, s, d, reps, srcRep int) {
-		if q == nil || t.Gather[q.Groups] == nil { // New gave every tile of a source of this length a program
+		if q == nil || t.gather[q.Groups] == nil { // New gave every tile of a source of this length a program
 			panic(fmt.Sprintf("simd: no gather program or kernel for the tile at source byte %d of %d", s, n))
 		}
 		c := checked[q]
 		if c == nil {
-			c = NewGatherProg(q.Offs, q.Idx, q.Steps, q.Groups, t.windows())
+			c = NewGatherProg(q.Offs, q.Idx, q.Steps, q.Groups, t.windows)
 			checked[q] = c
 		}
-		calls = append(calls, t.Gather[q.Groups].Call(GatherArgs{Dst: dst.From(d), Src: src.From(s + q.Origin),
+		calls = append(calls, t.gather[q.Groups].Call(GatherArgs{Dst: dst.From(d), Src: src.From(s + q.Origin),
 			Reps: reps, SrcRep: srcRep, DstRep: p.Fwd.Tile}, c))
 	})
 	return calls
 }
 
-// gatherer is the table whose gather kernels t uses: t, its base, or nil
-// for none.
-func (t *Table) gatherer() *Table {
-	for t != nil && t.Gather[1] == nil {
-		t = t.Base
-	}
-	return t
-}
-
 // GatherPlan builds the gather plan of a validated call for the gather
-// kernels of t or of its base, whatever gather.Pays says, and its calls,
-// or reports false if they have none or the call has no plan: for the
-// kernel tests, which run every plan.
-func (t *Table) GatherPlan(g *shape.Geometry) (*gather.Plan, engine.Calls, bool) {
-	gt := t.gatherer()
-	if gt == nil {
+// kernels of t, whatever gather.Pays says, and its calls, or reports
+// false if t has none or the call has no plan: for the kernel tests,
+// which run every plan.
+func (t *Kernels) GatherPlan(g *shape.Geometry) (*gather.Plan, engine.Calls, bool) {
+	if t.gather[1] == nil {
 		return nil, nil, false
 	}
-	p, ok := gather.New(gt.windows(), g)
+	p, ok := gather.New(t.windows, g)
 	if !ok {
 		return nil, nil, false
 	}
-	return p, gt.GatherCalls(p, g), true
+	return p, t.GatherCalls(p, g), true
 }

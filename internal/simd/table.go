@@ -22,7 +22,8 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-// Table is one ISA's kernels; a nil function has no kernel.
+// Table is one ISA's kernels, as generated; a nil function has no
+// kernel. Register merges it with its base's into its tier's Kernels.
 //
 // Lanes are the lane kernels: zips and unzips of b lanes of w-byte
 // elements, the transposing ones of NHWC CRD (Cp > 0: lane i, a space row,
@@ -62,7 +63,7 @@ type Table struct {
 	Tiles [MaxTileWidth + 1][]TileKernel
 
 	// Base, if not nil, serves what this table has no kernel for, and rows
-	// too short for its kernels.
+	// too short for its kernels (complete).
 	Base *Table
 
 	isa *isa.ISA // set by Register
@@ -114,19 +115,29 @@ func cmpBool(a, b bool) int {
 	return -1
 }
 
-// Register makes t the kernels of the ISA of the given name's tier. The
-// generated tables of package kernels call it at init.
+// Register makes t, with its base merged in, the kernels of the tier of
+// the ISA of the given name. The generated tables of package kernels call
+// it at init.
 func Register(name string, t *Table) {
 	t.isa = isa.Named(name)
 	if !slices.IsSortedFunc(t.Lanes, func(a, b LaneKernel) int { return compareKeys(a.key(), b.key()) }) {
 		panic("simd: the lane kernels of " + name + " are not sorted")
 	}
-	engine.Register(&engine.Tier{Name: t.isa.Tier, Kernels: t})
+	tables[name] = t
+	engine.Register(&engine.Tier{Name: t.isa.Tier, Kernels: complete(t)})
 }
 
-// TableOf returns the table of the ISA of the given name, or nil where
-// this build has none: the kernels of its tier.
-func TableOf(name string) *Table {
+// tables are the tables registered, by ISA.
+var tables = map[string]*Table{}
+
+// TableOf returns the table of the ISA of the given name as generated,
+// or nil where this build has none: for the kernel tests, which run
+// each kernel of each table.
+func TableOf(name string) *Table { return tables[name] }
+
+// KernelsOf returns the kernels of the tier of the ISA of the given name,
+// or nil where this build has none.
+func KernelsOf(name string) *Kernels {
 	i := isa.Named(name)
 	if i == nil {
 		return nil
@@ -135,30 +146,9 @@ func TableOf(name string) *Table {
 	if t == nil {
 		return nil
 	}
-	tb, _ := t.Kernels.(*Table)
-	return tb
+	k, _ := t.Kernels.(*Kernels)
+	return k
 }
-
-// lane returns the lane kernel for key k (its streaming twin if k.nt is
-// set) that calls on this CPU use, or a LaneKernel with a nil F: for a
-// table with a base, isa.BaseUnzipBelow raises the shortest lane of its
-// unzips. Table.Lanes keeps every kernel as it is, so that the kernel
-// tests run each on every CPU.
-func (t *Table) lane(k laneKey) LaneKernel {
-	k.stream = false
-	i, ok := slices.BinarySearchFunc(t.Lanes, k, func(e LaneKernel, k laneKey) int { return compareKeys(e.key(), k) })
-	if !ok {
-		return LaneKernel{}
-	}
-	e := t.Lanes[i]
-	if t.Base != nil && k.cp == 0 && k.unzip {
-		e.MinN = max(e.MinN, uint16(isa.BaseUnzipBelow(k.b, k.w)))
-	}
-	return e
-}
-
-// windows is how the table's gather kernels read their windows.
-func (t *Table) windows() isa.Windows { return t.isa.Windows }
 
 // name is the name of a kernel, as Describe reports it.
 func name[F ~uintptr](f *F) string {

@@ -2,7 +2,6 @@ package transpose
 
 import (
 	"fmt"
-	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -52,36 +51,71 @@ type nest struct {
 	m                       engine.Matrix // in words, if not runs
 }
 
-// General plans a transpose whose request passed its check, of rank at most MaxRank, on
-// at most workers goroutines (0: automatic, as Params.Workers), with the
-// kernels k of the tier named tier (nil: the Go loops alone), as a
+// General plans, on tier t, a transpose whose request passed its check,
+// on at most workers goroutines (0: automatic, as Params.Workers), as a
 // prepared call whose calls take dst as their space tensor and src as
-// their depth one: the kernels' call inside Repeats of the outer loops
-// it does not take, or its pieces for goroutines; two passes through a
-// buffer where the kernels take the words' innermost matrix only so; or
-// the Go loops, in words of the widest size (8, 4 or 2 bytes) that
-// divides the element where the tensors' addresses allow, else in bytes.
-func General(size, perm []int, elem, bytes, workers int, tier string, k engine.Kernels) *engine.Prepared {
+// their depth one: the tier's kernels' call inside Repeats of the outer
+// loops it does not take, or its pieces for goroutines; two passes
+// through a buffer where the tier's kernels take the innermost matrix
+// only so; else the generic tier's kernels, Go tiles and copies, planned
+// alike. Elements move as words of the widest size (8, 4 or 2 bytes)
+// that divides them.
+func General(t *engine.Tier, size, perm []int, elem, bytes, workers int) *engine.Prepared {
 	if bytes == 0 {
-		return engine.NewPrepared(0, engine.One, nil, nil, nil, tier, engine.Text("transpose: an empty tensor"))
+		return engine.NewPrepared(0, engine.One, nil, nil, nil, t.Name, engine.Text("transpose: an empty tensor"))
 	}
-	f := newWordForm(size, perm, elem, widest(elem), workers, k)
-	switch {
-	case f.call != nil && f.pieces != nil:
-		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, tier, f.text())
-	case f.call != nil:
-		return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, tier, f.text())
-	case k != nil && f.n > 1 && !f.runs:
-		if t := newTwoPass(size, perm, elem, bytes, k); t != nil {
-			if want := engine.WantOf(workers, engine.Tiles); want.Splits(bytes) && t.count > 1 {
-				pieces := t.pieces()
-				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{t}, tier, t)
+	word := widest(elem)
+	f := newWordForm(size, perm, elem, word, workers, t.Kernels)
+	if f.n <= 1 {
+		return copyOf(t.Name, bytes, workers)
+	}
+	if f.call == nil && !f.runs {
+		if p := newTwoPass(size, perm, elem, bytes, t.Kernels); p != nil {
+			s := p.staged()
+			if want := engine.WantOf(workers, engine.Tiles); want.Splits(bytes) && p.count > 1 {
+				pieces := s.Pieces()
+				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{s}, t.Name, p)
 			}
-			return engine.NewPrepared(bytes, engine.One, []engine.Call{t}, nil, nil, tier, t)
+			return engine.NewPrepared(bytes, engine.One, []engine.Call{s}, nil, nil, t.Name, p)
 		}
 	}
-	g := &goLoops{words: f, raw: newWordForm(size, perm, elem, 1, 1, nil)}
-	return engine.NewPrepared(bytes, engine.One, []engine.Call{g}, nil, nil, tier, f.text())
+	if f.call == nil {
+		f = newWordForm(size, perm, elem, word, workers, engine.Generic().Kernels)
+	}
+	if f.pieces != nil {
+		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, t.Name, f.text())
+	}
+	return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, t.Name, f.text())
+}
+
+// copyOf is the prepared call of a transpose that moves nothing but
+// copies bytes bytes: Go's copy (the generic tier's runs), cut into
+// pieces for goroutines where the tensor may be split. The pieces, as
+// many as 4096 for a huge tensor, share two copies, of the two lengths
+// they have, each shifted to its place.
+func copyOf(tier string, bytes, workers int) *engine.Prepared {
+	k, text := engine.Generic().Kernels, engine.Text(fmt.Sprintf("transpose: a copy of %d bytes", bytes))
+	copyOf := func(n int) engine.Call {
+		return k.TransposeRuns(engine.SpaceSpan(n), engine.DepthSpan(n), engine.TransposeRuns{Len: n, Count: 1, Rows: 1, Groups: 1})
+	}
+	whole := []engine.Call{copyOf(bytes)}
+	want := engine.WantOf(workers, engine.Rows)
+	n := engine.Pieces(bytes, bytes)
+	if !want.Splits(bytes) || n < 2 {
+		return engine.NewPrepared(bytes, engine.One, whole, nil, nil, tier, text)
+	}
+	short, long := copyOf(bytes/n), copyOf(bytes/n+1) // the pieces' two lengths (Share)
+	shifted := make([]engine.Repeat, n)
+	pieces := make([]engine.Call, n)
+	for i := range n {
+		lo, hi := engine.Share(i, n, bytes), engine.Share(i+1, n, bytes)
+		shifted[i] = engine.Repeat{N: 1, Space: lo, Depth: lo, Call: short}
+		if hi-lo > bytes/n {
+			shifted[i].Call = long
+		}
+		pieces[i] = &shifted[i]
+	}
+	return engine.NewPrepared(bytes, want, pieces, indexes(n), whole, tier, text)
 }
 
 // indexes are 0, 1, ..., n-1: the pieces of a prepared call whose calls
@@ -122,16 +156,14 @@ func newWordForm(size, perm []int, elem, word, workers int, k engine.Kernels) wo
 		return f
 	}
 	f.nest, _ = nestOf(f.strided())
-	if k != nil {
-		f.call, f.fold = f.kernelCall(k, cut{})
-		f.want = engine.WantOf(workers, f.work())
-		switch {
-		case f.call == nil || !f.want.Splits(f.size):
-		case f.fold == f.outer:
-			f.pieces = f.split(k)
-		default:
-			f.pieces = f.splitOuter()
-		}
+	f.call, f.fold = f.kernelCall(k, cut{})
+	f.want = engine.WantOf(workers, f.work())
+	switch {
+	case f.call == nil || !f.want.Splits(f.size):
+	case f.fold == f.outer:
+		f.pieces = f.split(k)
+	default:
+		f.pieces = f.splitOuter()
 	}
 	return f
 }
@@ -169,7 +201,7 @@ func (f *wordForm) split(k engine.Kernels) []engine.Call {
 	}
 	pieces := make([]engine.Call, n)
 	for i := range n {
-		lo, hi := i*across/n, (i+1)*across/n
+		lo, hi := engine.Share(i, n, across), engine.Share(i+1, n, across)
 		if pieces[i], _ = f.kernelCall(k, cut{rows, lo, hi - lo}); pieces[i] == nil {
 			return nil
 		}
@@ -335,42 +367,11 @@ func (f *wordForm) splitOuter() []engine.Call {
 	inner := f.loopedFrom(1)
 	pieces := make([]engine.Call, n)
 	for i := range n {
-		lo, hi := i*count/n, (i+1)*count/n
+		lo, hi := engine.Share(i, n, count), engine.Share(i+1, n, count)
 		pieces[i] = &engine.Repeat{N: hi - lo, Space: lo * f.dstStep[0] * w, Depth: lo * f.srcStep[0] * w,
 			SpaceStep: f.dstStep[0] * w, DepthStep: f.srcStep[0] * w, Call: inner}
 	}
 	return pieces
-}
-
-// goLoops moves a transpose in Go: in words where both tensors' addresses
-// allow, else in bytes.
-type goLoops struct{ words, raw wordForm }
-
-func (g *goLoops) Run(dst, src []byte) {
-	f := &g.words
-	if f.word > 1 && (uintptr(unsafe.Pointer(&dst[0]))|uintptr(unsafe.Pointer(&src[0])))%uintptr(f.word) != 0 {
-		f = &g.raw
-	}
-	switch f.word {
-	case 8:
-		run(f, engine.Cast[uint64](dst), engine.Cast[uint64](src))
-	case 4:
-		run(f, engine.Cast[uint32](dst), engine.Cast[uint32](src))
-	case 2:
-		run(f, engine.Cast[uint16](dst), engine.Cast[uint16](src))
-	default:
-		run(f, dst, src)
-	}
-}
-
-func (g *goLoops) Kernel() string {
-	switch f := &g.words; {
-	case f.n <= 1:
-		return "generic: a copy"
-	case f.runs:
-		return "generic: Go copies of runs"
-	}
-	return fmt.Sprintf("generic: Go tiles of %d", tile)
 }
 
 // text says how a form moves the tensors, but for the kernel, which a
@@ -398,66 +399,6 @@ func (f *wordForm) shared() string {
 	return fmt.Sprintf(", in %d pieces for goroutines", len(f.pieces))
 }
 
-// tile is the side, in words, of the Go loops' 2-D tiles: 16 rows of up
-// to 128 bytes read and written stay in L1.
-const tile = 16
-
-// each runs the first levels outer loops and calls body with the offsets,
-// in words, in dst and src, where each iteration of the innermost of them
-// starts.
-func (l *nest) each(levels int, body func(d, s int)) {
-	var idx [maxRank]int
-	d, s := 0, 0
-	for {
-		body(d, s)
-		k := levels - 1
-		for ; k >= 0; k-- {
-			idx[k]++
-			d, s = d+l.dstStep[k], s+l.srcStep[k]
-			if idx[k] < l.count[k] {
-				break
-			}
-			d, s = d-l.dstStep[k]*l.count[k], s-l.srcStep[k]*l.count[k]
-			idx[k] = 0
-		}
-		if k < 0 {
-			return
-		}
-	}
-}
-
-// run moves the words of f from src to dst in Go.
-func run[T any](f *wordForm, dst, src []T) {
-	if f.n <= 1 {
-		copy(dst, src)
-		return
-	}
-	if f.runs {
-		n := f.runLen
-		f.each(f.outer, func(d, s int) { copy(dst[d:d+n], src[s:s+n]) })
-		return
-	}
-	m := f.m
-	f.each(f.outer, func(d, s int) { transpose2D(dst[d:], src[s:], m.Rows, m.Cols, m.SrcRow, m.DstRow) })
-}
-
-// transpose2D moves a matrix of rows x cols words: word (r, c) from
-// src[r*rowStride + c] to dst[c*colStride + r], tile by tile.
-func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
-	for r0 := 0; r0 < rows; r0 += tile {
-		r1 := min(r0+tile, rows)
-		for c0 := 0; c0 < cols; c0 += tile {
-			for c := c0; c < min(c0+tile, cols); c++ {
-				to := dst[c*colStride+r0 : c*colStride+r1]
-				from := src[r0*rowStride+c:]
-				for i := range to {
-					to[i] = from[i*rowStride]
-				}
-			}
-		}
-	}
-}
-
 // Plan is the engine.Planner of transposes: it checks a transpose's
 // request and plans it on tier t, a block shuffle (MatchShuffle) as its
 // op's prepared call, any other by General. It is where a transpose's
@@ -471,5 +412,5 @@ func Plan(t *engine.Tier, r *shape.Request) (*engine.Prepared, error) {
 		g.Elem, g.Workers = r.Elem, r.Workers // it moves the same bytes, on the same goroutines
 		return t.Operator(&g), nil
 	}
-	return General(r.Dims, r.Perm, r.Elem, bytes, r.Workers, t.Name, t.Kernels), nil
+	return General(t, r.Dims, r.Perm, r.Elem, bytes, r.Workers), nil
 }

@@ -2,6 +2,7 @@ package transpose
 
 import (
 	"bytes"
+	_ "github.com/blockshuffle/blockshuffle/internal/loops" // the generic tier
 	"math/rand/v2"
 	"testing"
 
@@ -53,13 +54,13 @@ func TestGeneral(t *testing.T) {
 	if testing.Short() {
 		count = 5_000
 	}
-	checkGeneral(t, "go", nil, count, rand.New(rand.NewPCG(32, 1)), randomTranspose)
+	checkGeneral(t, engine.Generic(), count, rand.New(rand.NewPCG(32, 1)), randomTranspose)
 }
 
-// checkGeneral runs count transposes drawn by draw, planned with kernels
-// k, against the naive one, in slices with guard bytes on both sides and,
+// checkGeneral runs count transposes drawn by draw, planned on tier k,
+// against the naive one, in slices with guard bytes on both sides and,
 // every other time, one byte off the alignment of their words.
-func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
+func checkGeneral(t *testing.T, k *engine.Tier, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
 	// Every other transpose runs on up to three goroutines, in pieces of
 	// 64 bytes: the pieces and the uncut form of every plan are checked.
 	defer engine.SetMinWorkerBytes(64)()
@@ -71,7 +72,8 @@ func checkGeneral(t *testing.T, name string, k engine.Kernels, count int, rng *r
 		if err != nil {
 			t.Fatalf("shape %v perm %v elem %d: %v", size, perm, elem, err)
 		}
-		g := General(size, perm, elem, n, workers, name, k)
+		name := k.Name
+		g := General(k, size, perm, elem, n, workers)
 		off := 8 + i%2
 		buf := random.Bytes(rng, n+16)
 		src := random.Bytes(rng, n+16)[off : off+n]

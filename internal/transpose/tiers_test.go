@@ -24,9 +24,9 @@ func TestGeneralTiers(t *testing.T) {
 		count = 5_000
 	}
 	for _, tier := range verify.Tiers() {
-		k := engine.Lookup(tier.Name).Kernels
-		transpose.CheckGeneral(t, tier.Name, k, count, rand.New(rand.NewPCG(33, 1)), transpose.RandomTranspose)
-		transpose.CheckGeneral(t, tier.Name, k, count/5, rand.New(rand.NewPCG(34, 1)), transpose.RandomMatrixTranspose)
+		k := engine.Lookup(tier.Name)
+		transpose.CheckGeneral(t, k, count, rand.New(rand.NewPCG(33, 1)), transpose.RandomTranspose)
+		transpose.CheckGeneral(t, k, count/5, rand.New(rand.NewPCG(34, 1)), transpose.RandomMatrixTranspose)
 	}
 }
 
@@ -58,13 +58,13 @@ func TestGeneralParallel(t *testing.T) {
 		ref.Transpose(want, src, c.size, c.perm)
 		for _, tier := range verify.Tiers() {
 			clear(got)
-			g := transpose.General(c.size, c.perm, 4, 4*n, 0, tier.Name, engine.Lookup(tier.Name).Kernels)
+			g := transpose.General(engine.Lookup(tier.Name), c.size, c.perm, 4, 4*n, 0)
 			g.Run(engine.Bytes(got), engine.Bytes(src))
 			r := g.Describe()
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: %v by %v (%s): wrong output", tier.Name, c.size, c.perm, r)
 			}
-			if tier.Name != "generic" && !strings.Contains(r.Plan, "pieces") {
+			if !strings.Contains(r.Plan, "pieces") {
 				t.Errorf("%s: %v by %v: not split: %s", tier.Name, c.size, c.perm, r)
 			}
 			if c.streams && strings.HasPrefix(tier.Name, "avx512") && !strings.HasSuffix(r.Kernel, "NT") {
@@ -83,8 +83,8 @@ func TestTwoPassChunks(t *testing.T) {
 		count = 400
 	}
 	for _, tier := range verify.Tiers() {
-		k := engine.Lookup(tier.Name).Kernels
-		if k == nil || tier.Name == "generic" {
+		k := engine.Lookup(tier.Name)
+		if tier.Name == "generic" {
 			continue
 		}
 		for _, chunk := range []int{64, 700, 4096} {
@@ -98,12 +98,12 @@ func TestTwoPassChunks(t *testing.T) {
 					if err != nil {
 						continue
 					}
-					if transpose.TwoPass(transpose.General(size, perm, elem, n, 0, tier.Name, k)) {
+					if transpose.TwoPass(transpose.General(k, size, perm, elem, n, 0)) {
 						return size, perm, elem
 					}
 				}
 			}
-			transpose.CheckGeneral(t, tier.Name, k, count, rng, draw)
+			transpose.CheckGeneral(t, k, count, rng, draw)
 			restore()
 		}
 	}

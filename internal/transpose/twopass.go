@@ -2,7 +2,6 @@ package transpose
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 )
@@ -23,15 +22,17 @@ import (
 // and one cut into ranges of a few indexes (cut), at most chunkBytes
 // where the dims a chunk must keep whole allow. Both passes of a chunk
 // are strided transposes (nestOf) whose offsets step with the chunk.
+//
+// Its plan is an engine.Staged call, which runs the chunks.
 type twoPass struct {
 	bytes, buf int // of the tensors, and of the largest chunk
 	// passes of a chunk of cut's whole range, and of its last, shorter
 	// range (c 0: none).
 	whole, last passes
 	// The chunks' loops, outermost first: the fixed dims, then the ranges
-	// of cut (n: how many; steps: of a range of whole's c), their steps in
+	// of cut (N: how many; steps: of a range of whole's c), their steps in
 	// bytes; and how many chunks they make.
-	loops []dim
+	loops []engine.Loop
 	count int
 }
 
@@ -117,16 +118,16 @@ func chunked(c *canonical, elem, bytes, budget int, k engine.Kernels) *twoPass {
 	}
 	for j := range n {
 		if fixed[j] {
-			t.loops = append(t.loops, dim{dims[j].n, dims[j].src * elem, dims[j].dst * elem})
+			t.loops = append(t.loops, engine.Loop{N: dims[j].n, Src: dims[j].src * elem, Dst: dims[j].dst * elem})
 		}
 	}
 	if cut >= 0 {
 		c := t.whole.c
-		t.loops = append(t.loops, dim{(dims[cut].n + c - 1) / c, c * dims[cut].src * elem, c * dims[cut].dst * elem})
+		t.loops = append(t.loops, engine.Loop{N: (dims[cut].n + c - 1) / c, Src: c * dims[cut].src * elem, Dst: c * dims[cut].dst * elem})
 	}
 	t.count = 1
 	for _, l := range t.loops {
-		t.count *= l.n
+		t.count *= l.N
 	}
 	return t
 }
@@ -197,86 +198,14 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 	return f, f.call != nil
 }
 
-// Run moves the transpose from src into dst, which it takes as its space
-// and depth tensors, as every call of a prepared call.
-func (t *twoPass) Run(dst, src []byte) { t.chunks(dst, src, 0, t.count) }
-
-// pieces are the chunks cut into at most engine.MaxPieces calls of
-// consecutive chunks, for the goroutines of a prepared call to share.
-func (t *twoPass) pieces() []engine.Call {
-	n := min(t.count, engine.MaxPieces)
-	out := make([]engine.Call, n)
-	for i := range n {
-		out[i] = &chunkRange{t, i * t.count / n, (i + 1) * t.count / n}
-	}
-	return out
+// staged is the call that runs the passes, chunk by chunk.
+func (t *twoPass) staged() *engine.Staged {
+	return &engine.Staged{Buf: t.buf, Loops: t.loops, Whole: t.whole.run, Last: t.last.run, Count: t.count}
 }
-
-// A chunkRange is chunks [lo, hi) of a two-pass transpose.
-type chunkRange struct {
-	t      *twoPass
-	lo, hi int
-}
-
-func (c *chunkRange) Run(dst, src []byte) { c.t.chunks(dst, src, c.lo, c.hi) }
-func (c *chunkRange) Kernel() string      { return c.t.Kernel() }
-
-// chunks moves chunks [lo, hi) through a buffer of its own.
-func (t *twoPass) chunks(dst, src []byte, lo, hi int) {
-	buf := takeBuf(t.buf)
-	defer giveBuf(buf)
-	last := len(t.loops) - 1
-	for i := lo; i < hi; i++ {
-		s, d, p := 0, 0, &t.whole
-		for k, r := last, i; k >= 0; k-- {
-			l := t.loops[k]
-			at := r % l.n
-			r /= l.n
-			s, d = s+at*l.src, d+at*l.dst
-			if k == last && t.last.c != 0 && at == l.n-1 {
-				p = &t.last
-			}
-		}
-		p.run[0].Run(buf, src[s:])
-		p.run[1].Run(dst[d:], buf)
-	}
-}
-
-// Kernel names the first pass's kernel.
-func (t *twoPass) Kernel() string { return t.whole.run[0].Kernel() }
 
 // String says how the passes move the tensors.
 func (t *twoPass) String() string {
 	p := &t.whole
 	return fmt.Sprintf("transpose in two passes through chunks of %d bytes: %s, by %s; then %s, by %s",
 		t.buf, p.first.how(), p.run[0].Kernel(), p.second.how(), p.run[1].Kernel())
-}
-
-// bufs are the two-pass transposes' buffers: a run takes one and gives it
-// back, and none is ever freed, so that runs allocate nothing once there
-// are as many as runs at once (a sync.Pool is emptied by every GC, and
-// a run after it allocated its buffer again).
-var bufs struct {
-	sync.Mutex
-	free [][]byte
-}
-
-// takeBuf returns a buffer of n bytes, at most maxChunk.
-func takeBuf(n int) []byte {
-	bufs.Lock()
-	var b []byte
-	if k := len(bufs.free); k > 0 {
-		b, bufs.free = bufs.free[k-1], bufs.free[:k-1]
-	}
-	bufs.Unlock()
-	if cap(b) < n {
-		b = make([]byte, max(n, chunkBytes))
-	}
-	return b[:n]
-}
-
-func giveBuf(b []byte) {
-	bufs.Lock()
-	bufs.free = append(bufs.free, b)
-	bufs.Unlock()
 }

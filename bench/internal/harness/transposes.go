@@ -172,13 +172,13 @@ func (b *TransposeBuffers) Loop() func() {
 	case 1:
 		return func() { ref.Transpose(b.dst, b.src, b.c.Shape, b.c.Perm) }
 	case 2:
-		d, s := engine.Cast[uint16](b.dst), engine.Cast[uint16](b.src)
+		d, s := cast[uint16](b.dst), cast[uint16](b.src)
 		return func() { ref.Transpose(d, s, b.c.Shape, b.c.Perm) }
 	case 4:
-		d, s := engine.Cast[uint32](b.dst), engine.Cast[uint32](b.src)
+		d, s := cast[uint32](b.dst), cast[uint32](b.src)
 		return func() { ref.Transpose(d, s, b.c.Shape, b.c.Perm) }
 	}
-	d, s := engine.Cast[uint64](b.dst), engine.Cast[uint64](b.src)
+	d, s := cast[uint64](b.dst), cast[uint64](b.src)
 	return func() { ref.Transpose(d, s, b.c.Shape, b.c.Perm) }
 }
 

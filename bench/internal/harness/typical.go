@@ -1,8 +1,9 @@
 package harness
 
 import (
+	"unsafe"
+
 	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/internal/engine"
 )
 
 // Typical is DepthToSpace or SpaceToDepth as Go tensor libraries and ONNX
@@ -86,6 +87,11 @@ func (b *Buffers) baselines() (typical, loop func()) {
 }
 
 func baselinesOn[T any](b *Buffers) (typical, loop func()) {
-	dst, src := engine.Cast[T](b.dst), engine.Cast[T](b.src)
+	dst, src := cast[T](b.dst), cast[T](b.src)
 	return func() { Typical(b.c, src) }, func() { Loop(b.c, dst, src) }
+}
+
+// cast views b as elements of type U; len(b) is a multiple of U's size.
+func cast[U any](b []byte) []U {
+	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))/unsafe.Sizeof(*new(U)))
 }

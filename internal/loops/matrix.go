@@ -1,0 +1,104 @@
+package loops
+
+import (
+	"fmt"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+)
+
+// The generic tier's kernels of general transposes: Go tiles for the
+// matrices, copies for the runs. internal/transpose plans them as it
+// plans every tier's, folding outer loops into Repeats and cutting large
+// tensors into pieces for goroutines; a SIMD tier's transposes fall back
+// to them where neither its kernels nor two passes through a buffer take
+// a matrix.
+
+// tile is the side, in words, of the Go tiles: 16 rows of up to 128
+// bytes read and written stay in L1.
+const tile = 16
+
+// Matrix implements engine.Kernels: the matrices m of w-byte words, by
+// Go tiles.
+func (kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
+	return &matrix{dst: dst, src: src, m: m, w: w}
+}
+
+type matrix struct {
+	dst, src engine.Span
+	m        engine.Matrix
+	w        int
+}
+
+func (c *matrix) Kernel() string { return fmt.Sprintf("generic: Go tiles of %d", tile) }
+
+func (c *matrix) Run(space, depth []byte) {
+	d, s := c.dst.In(space, depth), c.src.In(space, depth)
+	switch c.w {
+	case 1:
+		eachMatrix(d, s, &c.m, 1)
+	case 2:
+		eachMatrix(words[[2]byte](d), words[[2]byte](s), &c.m, 2)
+	case 4:
+		eachMatrix(words[[4]byte](d), words[[4]byte](s), &c.m, 4)
+	case 8:
+		eachMatrix(words[[8]byte](d), words[[8]byte](s), &c.m, 8)
+	default:
+		eachMatrix(words[[16]byte](d), words[[16]byte](s), &c.m, 16)
+	}
+}
+
+// eachMatrix transposes every matrix of m, whose steps count bytes, in
+// tensors of w-byte words.
+func eachMatrix[T any](dst, src []T, m *engine.Matrix, w int) {
+	for g := range m.Groups {
+		for i := range m.Reps {
+			transpose2D(dst[(g*m.DstGroup+i*m.DstRep)/w:], src[(g*m.SrcGroup+i*m.SrcRep)/w:], m.Rows, m.Cols, m.SrcRow/w, m.DstRow/w)
+		}
+	}
+}
+
+// transpose2D moves a matrix of rows x cols words: word (r, c) from
+// src[r*rowStride + c] to dst[c*colStride + r], tile by tile.
+func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
+	for r0 := 0; r0 < rows; r0 += tile {
+		r1 := min(r0+tile, rows)
+		for c0 := 0; c0 < cols; c0 += tile {
+			for c := c0; c < min(c0+tile, cols); c++ {
+				to := dst[c*colStride+r0 : c*colStride+r1]
+				from := src[r0*rowStride+c:]
+				for i := range to {
+					to[i] = from[i*rowStride]
+				}
+			}
+		}
+	}
+}
+
+// TransposeRuns implements engine.Kernels: the runs r, each by Go's copy.
+func (kernels) TransposeRuns(dst, src engine.Span, r engine.TransposeRuns) engine.Call {
+	return &runCopies{dst: dst, src: src, r: r}
+}
+
+type runCopies struct {
+	dst, src engine.Span
+	r        engine.TransposeRuns
+}
+
+func (c *runCopies) Kernel() string {
+	if c.r.Count*c.r.Rows*c.r.Groups == 1 {
+		return "generic: a copy"
+	}
+	return "generic: Go copies of runs"
+}
+
+func (c *runCopies) Run(space, depth []byte) {
+	d, s, r := c.dst.In(space, depth), c.src.In(space, depth), &c.r
+	for g := range r.Groups {
+		for row := range r.Rows {
+			to, from := d[g*r.DstGroup+row*r.DstRow:], s[g*r.SrcGroup+row*r.SrcRow:]
+			for x := range r.Count {
+				copy(to[x*r.DstX:][:r.Len], from[x*r.SrcX:][:r.Len])
+			}
+		}
+	}
+}
