@@ -126,9 +126,3 @@ func (s Span) In(space, depth []byte) []byte {
 // Ptr returns the address of the span's first byte in the tensors of a
 // call, as the kernels take it.
 func (s Span) Ptr(space, depth []byte) *byte { return unsafe.SliceData(s.In(space, depth)) }
-
-// Word is the element types of the fixed widths with kernels of their
-// own: no pointers, so their bytes may be moved in any grouping.
-type Word interface {
-	uint8 | uint16 | uint32 | uint64 | [2]uint64
-}

@@ -64,8 +64,11 @@ type Matrix struct {
 // dim stays last: in each of Groups groups of Rows rows of Count runs,
 // run x of row r of group g, Len bytes, moves from byte g*SrcGroup +
 // r*SrcRow + x*SrcX of src to g*DstGroup + r*DstRow + x*DstX of dst.
+// Streaming asks for non-temporal stores where the kernels have them and
+// dst's lines allow.
 type TransposeRuns struct {
 	Len, Count, SrcX, DstX, Rows, SrcRow, DstRow, Groups, SrcGroup, DstGroup int
+	Streaming                                                                bool
 }
 
 // A Tier is a tier's kernels.
@@ -118,7 +121,7 @@ func (t *Tier) Operator(g *shape.Geometry) *Prepared {
 	if n == 0 {
 		return c
 	}
-	stream, split := n >= StreamFrom(Rows), want.Splits(n)
+	stream, split := Streams(Rows, n), want.Splits(n)
 	if !stream {
 		if plan, calls := t.Kernels.OnePass(g); calls != nil {
 			if !split {
@@ -128,13 +131,8 @@ func (t *Tier) Operator(g *shape.Geometry) *Prepared {
 			c.whole, c.wholePlan = calls, plan
 		}
 	}
-	// Words go to the word kernels, other sizes to the generic tier's
-	// byte-wise ones.
-	w, words := g.Elem, 1
-	if w != 1 && w != 2 && w != 4 && w != 8 && w != 16 {
-		w, words = 1, g.Elem
-	}
-	p := newPlan(g, words)
+	w := Word(g.Elem, MaxWord)
+	p := newPlan(g, g.Elem/w)
 	finer := split && p.total() < n/minWorkerBytes
 	if finer {
 		p.rowsApart()

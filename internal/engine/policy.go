@@ -11,7 +11,7 @@ import (
 // general transposes alike: the planners take a Want when they plan a
 // call and ask it whether to cut the call into pieces (Splits), a run asks
 // it how many goroutines share them (Workers), and the kernels' streaming
-// twins are chosen from StreamFrom.
+// twins are chosen where Streams says.
 
 // Work is what a call moves, which decides from what size more goroutines
 // pay and its stores stream.
@@ -132,18 +132,21 @@ var privateCache = func() int {
 	return 1 << 20
 }
 
-// StreamFrom is the tensor size from which a call of w writes with
-// non-temporal stores, where its kernels have them and dst's lines allow:
-// streamMin for rows, twice that for tiles and a transpose's zips, where
-// its two tensors fill the cache. On a Zen 5 (32 MiB of L3), a 1024x1024 matrix
-// of 8-byte words (8 MiB) moved at 1.13 of copy() with ordinary stores,
-// 0.93 with streaming ones; NCHW to NHWC of 1x64x270x480 of 4-byte words
-// (33 MB) at 0.65 and 0.87.
-func StreamFrom(w Work) int {
+// Streams reports whether a call of w that moves tensors of the given
+// size writes with non-temporal stores, where its kernels have them and
+// dst's lines allow: from streamMin for rows (the operators' kernels, a
+// transpose's run copies and its zips of thin matrices), twice that for
+// tiles, which one goroutine moves well below copy()'s speed, so that
+// ordinary stores left in the cache pay longer. On a Zen 5 (32 MiB of L3),
+// a 1024x1024 matrix of 8-byte words (8 MiB, tiles) moved at 1.13 of
+// copy() with ordinary stores, 0.93 with streaming ones. It is the one
+// rule of streaming: every planner asks it, and every kernel path honours
+// the answer.
+func Streams(w Work, bytes int) bool {
 	if w == Tiles {
-		return 2 * streamMin()
+		return bytes >= 2*streamMin()
 	}
-	return streamMin()
+	return bytes >= streamMin()
 }
 
 // streamMin is the tensor size from which the operators' kernels write

@@ -166,12 +166,12 @@ func gcd(a, b int) int {
 func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
 	switch {
 	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w:
-		return t.interleave(laneKey{w: w, b: m.Rows}, LaneArgs{
+		return t.interleave(laneKey{w: w, b: m.Rows, stream: m.Streaming}, LaneArgs{
 			Space: dst, Depth: src, N: m.Cols * w, Rows: m.Reps, SpaceStride: m.DstRep, DepthStride: m.SrcRep, Lane: m.SrcRow,
 			Groups: m.Groups, GroupSpace: m.DstGroup, GroupDepth: m.SrcGroup,
 		})
 	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w:
-		return t.interleave(laneKey{unzip: true, w: w, b: m.Cols}, LaneArgs{
+		return t.interleave(laneKey{unzip: true, w: w, b: m.Cols, stream: m.Streaming}, LaneArgs{
 			Space: src, Depth: dst, N: m.Rows * w, Rows: m.Reps, SpaceStride: m.SrcRep, DepthStride: m.DstRep, Lane: m.DstRow,
 			Groups: m.Groups, GroupSpace: m.SrcGroup, GroupDepth: m.DstGroup,
 		})
@@ -205,6 +205,6 @@ func (t *Kernels) TransposeRuns(dst, src engine.Span, r engine.TransposeRuns) en
 	if r.Len < 16 {
 		return nil
 	}
-	return t.copyRuns(false, CopyArgs{Dst: dst, Src: src, E: r.Len, W: r.Count, DstX: r.DstX, SrcX: r.SrcX,
+	return t.copyRuns(r.Streaming, CopyArgs{Dst: dst, Src: src, E: r.Len, W: r.Count, DstX: r.DstX, SrcX: r.SrcX,
 		Rows: r.Rows, DstRow: r.DstRow, SrcRow: r.SrcRow, Groups: r.Groups, DstGroup: r.DstGroup, SrcGroup: r.SrcGroup})
 }

@@ -2,9 +2,11 @@ package transpose
 
 import (
 	"bytes"
-	_ "github.com/blockshuffle/blockshuffle/internal/loops" // the generic tier
 	"math/rand/v2"
 	"testing"
+	"unsafe"
+
+	_ "github.com/blockshuffle/blockshuffle/internal/loops" // the generic tier
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/random"
@@ -58,8 +60,9 @@ func TestGeneral(t *testing.T) {
 }
 
 // checkGeneral runs count transposes drawn by draw, planned on tier k,
-// against the naive one, in slices with guard bytes on both sides and,
-// every other time, one byte off the alignment of their words.
+// against the naive one, in slices with guard bytes on both sides: dst
+// in turn at the start of a cache line (where streaming stores may run),
+// 8 bytes into one, and one byte off the alignment of the words.
 func checkGeneral(t *testing.T, k *engine.Tier, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
 	// Every other transpose runs on up to three goroutines, in pieces of
 	// 64 bytes: the pieces and the uncut form of every plan are checked.
@@ -74,9 +77,9 @@ func checkGeneral(t *testing.T, k *engine.Tier, count int, rng *rand.Rand, draw 
 		}
 		name := k.Name
 		g := General(k, size, perm, elem, n, workers)
-		off := 8 + i%2
-		buf := random.Bytes(rng, n+16)
-		src := random.Bytes(rng, n+16)[off : off+n]
+		buf := random.Bytes(rng, n+128)
+		off := 64 - int(uintptr(unsafe.Pointer(&buf[0]))%64) + []int{0, 8, 9}[i%3]
+		src := random.Bytes(rng, n+16)[8+i%2 : 8+i%2+n]
 		want := naiveBytes(src, size, perm, elem)
 		before := bytes.Clone(buf)
 		g.Run(buf[off:off+n], src)

@@ -17,7 +17,8 @@ import (
 
 // TestGeneralTiers runs random transposes, planned with the kernels of
 // every tier this machine runs, against the naive one: 100,000 of
-// randomTranspose's shapes and 20,000 with matrices of tile size and more.
+// randomTranspose's shapes and 20,000 with matrices of tile size and more,
+// then a fifth as many streaming.
 func TestGeneralTiers(t *testing.T) {
 	count := 100_000
 	if testing.Short() {
@@ -27,6 +28,14 @@ func TestGeneralTiers(t *testing.T) {
 		k := engine.Lookup(tier.Name)
 		transpose.CheckGeneral(t, k, count, rand.New(rand.NewPCG(33, 1)), transpose.RandomTranspose)
 		transpose.CheckGeneral(t, k, count/5, rand.New(rand.NewPCG(34, 1)), transpose.RandomMatrixTranspose)
+	}
+	// Again with every tensor taken for one past the cache: every zip, run
+	// copy and tile takes its streaming twin where it has one.
+	defer engine.SetStreamMin(0)()
+	for _, tier := range verify.Tiers() {
+		k := engine.Lookup(tier.Name)
+		transpose.CheckGeneral(t, k, count/5, rand.New(rand.NewPCG(36, 1)), transpose.RandomTranspose)
+		transpose.CheckGeneral(t, k, count/10, rand.New(rand.NewPCG(37, 1)), transpose.RandomMatrixTranspose)
 	}
 }
 

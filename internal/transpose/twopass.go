@@ -178,11 +178,10 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut, inner, elem int, k e
 }
 
 // stridedForm is the form of a transpose given as dims with their steps
-// in elements of elem bytes, moving words of the widest size that divides
-// the element, with the kernels k; ok is false where they have no call
-// for it.
+// in elements of elem bytes, moving words as engine.Word says, with the
+// kernels k; ok is false where they have no call for it.
 func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
-	f.word = widest(elem)
+	f.word = engine.Word(elem, engine.MaxTileWord)
 	words := elem / f.word
 	f.size = elem
 	in := make([]dim, 0, len(dims)+1)

@@ -4,18 +4,7 @@ import (
 	"fmt"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
-
-// MatchShuffle is Match where the op's blocks are more than one: those
-// the ops' kernels move. A shuffle of one block (H = W = 1 on the depth
-// side) is a plain transpose of its dims b, b and C', which a General's
-// tiles move faster: NCHW to NHWC of 1x3x224x224 float32 ran at 0.03 of
-// copy() as DepthToSpace of one pixel on a Zen 5, 0.57 as a matrix.
-func MatchShuffle(size, perm []int) (shape.Geometry, bool) {
-	g, ok := Match(size, perm)
-	return g, ok && g.H*g.W > 1
-}
 
 // A wordForm is a transpose in canonical form (dims of size 1 dropped,
 // dims that stay adjacent merged) moving words of word bytes: where the
@@ -49,94 +38,6 @@ type nest struct {
 	runs                    bool
 	runLen                  int           // words a run, if runs
 	m                       engine.Matrix // in words, if not runs
-}
-
-// General plans, on tier t, a transpose whose request passed its check,
-// on at most workers goroutines (0: automatic, as Params.Workers), as a
-// prepared call whose calls take dst as their space tensor and src as
-// their depth one: the tier's kernels' call inside Repeats of the outer
-// loops it does not take, or its pieces for goroutines; two passes
-// through a buffer where the tier's kernels take the innermost matrix
-// only so; else the generic tier's kernels, Go tiles and copies, planned
-// alike. Elements move as words of the widest size (8, 4 or 2 bytes)
-// that divides them.
-func General(t *engine.Tier, size, perm []int, elem, bytes, workers int) *engine.Prepared {
-	if bytes == 0 {
-		return engine.NewPrepared(0, engine.One, nil, nil, nil, t.Name, engine.Text("transpose: an empty tensor"))
-	}
-	word := widest(elem)
-	f := newWordForm(size, perm, elem, word, workers, t.Kernels)
-	if f.n <= 1 {
-		return copyOf(t.Name, bytes, workers)
-	}
-	if f.call == nil && !f.runs {
-		if p := newTwoPass(size, perm, elem, bytes, t.Kernels); p != nil {
-			s := p.staged()
-			if want := engine.WantOf(workers, engine.Tiles); want.Splits(bytes) && p.count > 1 {
-				pieces := s.Pieces()
-				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{s}, t.Name, p)
-			}
-			return engine.NewPrepared(bytes, engine.One, []engine.Call{s}, nil, nil, t.Name, p)
-		}
-	}
-	if f.call == nil {
-		f = newWordForm(size, perm, elem, word, workers, engine.Generic().Kernels)
-	}
-	if f.pieces != nil {
-		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, t.Name, f.text())
-	}
-	return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, t.Name, f.text())
-}
-
-// copyOf is the prepared call of a transpose that moves nothing but
-// copies bytes bytes: Go's copy (the generic tier's runs), cut into
-// pieces for goroutines where the tensor may be split. The pieces, as
-// many as 4096 for a huge tensor, share two copies, of the two lengths
-// they have, each shifted to its place.
-func copyOf(tier string, bytes, workers int) *engine.Prepared {
-	k, text := engine.Generic().Kernels, engine.Text(fmt.Sprintf("transpose: a copy of %d bytes", bytes))
-	copyOf := func(n int) engine.Call {
-		return k.TransposeRuns(engine.SpaceSpan(n), engine.DepthSpan(n), engine.TransposeRuns{Len: n, Count: 1, Rows: 1, Groups: 1})
-	}
-	whole := []engine.Call{copyOf(bytes)}
-	want := engine.WantOf(workers, engine.Rows)
-	n := engine.Pieces(bytes, bytes)
-	if !want.Splits(bytes) || n < 2 {
-		return engine.NewPrepared(bytes, engine.One, whole, nil, nil, tier, text)
-	}
-	short, long := copyOf(bytes/n), copyOf(bytes/n+1) // the pieces' two lengths (Share)
-	shifted := make([]engine.Repeat, n)
-	pieces := make([]engine.Call, n)
-	for i := range n {
-		lo, hi := engine.Share(i, n, bytes), engine.Share(i+1, n, bytes)
-		shifted[i] = engine.Repeat{N: 1, Space: lo, Depth: lo, Call: short}
-		if hi-lo > bytes/n {
-			shifted[i].Call = long
-		}
-		pieces[i] = &shifted[i]
-	}
-	return engine.NewPrepared(bytes, want, pieces, indexes(n), whole, tier, text)
-}
-
-// indexes are 0, 1, ..., n-1: the pieces of a prepared call whose calls
-// are one piece each.
-func indexes(n int) []int {
-	at := make([]int, n)
-	for i := range at {
-		at[i] = i
-	}
-	return at
-}
-
-// widest is the widest word, of 8, 4, 2 and 1 bytes, that divides an
-// element of elem bytes.
-func widest(elem int) int {
-	for _, w := range []int{8, 4, 2} {
-		if elem%w == 0 {
-			return w
-		}
-	}
-	return 1
 }
 
 // newWordForm is the canonical form of the transpose moving words of word
@@ -238,13 +139,14 @@ func (f *wordForm) kernelCall(k engine.Kernels, c cut) (engine.Call, int) {
 		if n > 0 {
 			count = n
 		}
-		r := engine.TransposeRuns{Len: f.runLen * w, Count: count, SrcX: sx, DstX: dx, Rows: rows, SrcRow: sr, DstRow: dr, Groups: groups, SrcGroup: sg, DstGroup: dg}
+		r := engine.TransposeRuns{Len: f.runLen * w, Count: count, SrcX: sx, DstX: dx, Rows: rows, SrcRow: sr, DstRow: dr, Groups: groups, SrcGroup: sg, DstGroup: dg,
+			Streaming: engine.Streams(f.work(), f.size)}
 		reach := func(x, row, group int) int { return r.Len + (count-1)*x + (rows-1)*row + (groups-1)*group }
 		return k.TransposeRuns(engine.SpaceSpan(dstOff+reach(dx, dr, dg)).From(dstOff), engine.DepthSpan(srcOff+reach(sx, sr, sg)).From(srcOff), r), min(3, f.outer)
 	}
 	m := f.m
 	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
-	m.Streaming = f.size >= engine.StreamFrom(engine.Tiles)
+	m.Streaming = engine.Streams(f.work(), f.size)
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
 	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
 	dstOff, srcOff := from*m.DstRow, from*w
@@ -397,20 +299,4 @@ func (f *wordForm) shared() string {
 		return ""
 	}
 	return fmt.Sprintf(", in %d pieces for goroutines", len(f.pieces))
-}
-
-// Plan is the engine.Planner of transposes: it checks a transpose's
-// request and plans it on tier t, a block shuffle (MatchShuffle) as its
-// op's prepared call, any other by General. It is where a transpose's
-// route is chosen.
-func Plan(t *engine.Tier, r *shape.Request) (*engine.Prepared, error) {
-	bytes, err := r.CheckTranspose()
-	if err != nil {
-		return nil, err
-	}
-	if g, ok := MatchShuffle(r.Dims, r.Perm); ok {
-		g.Elem, g.Workers = r.Elem, r.Workers // it moves the same bytes, on the same goroutines
-		return t.Operator(&g), nil
-	}
-	return General(t, r.Dims, r.Perm, r.Elem, bytes, r.Workers), nil
 }

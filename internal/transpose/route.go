@@ -1,0 +1,127 @@
+package transpose
+
+import (
+	"fmt"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// The one rule of a transpose's route, from its request down to its
+// kernels, in the order it is tried:
+//
+//  1. the request's check (shape.Request.CheckTranspose);
+//  2. a block shuffle of more than one block (MatchShuffle) is its
+//     operator's prepared call (engine.Tier.Operator);
+//  3. an identity, once dims of size 1 are dropped and adjacent dims
+//     merged, is a copy;
+//  4. the canonical form's innermost work (runs, or a matrix) by the
+//     tier's kernels, with as many outer loops as they take;
+//  5. two passes through a buffer, where the tier's kernels take a matrix
+//     only so (twopass.go);
+//  6. the generic tier's kernels, Go tiles and copies, planned as in 4.
+//
+// Each is cut into pieces for goroutines where the parallel policy lets
+// the tensor split (engine.Want), and streams where engine.Streams says.
+
+// Plan is the engine.Planner of transposes: it checks a transpose's
+// request and plans it on tier t, a block shuffle (MatchShuffle) as its
+// op's prepared call, any other by General. It is where a transpose's
+// route is chosen.
+func Plan(t *engine.Tier, r *shape.Request) (*engine.Prepared, error) {
+	bytes, err := r.CheckTranspose()
+	if err != nil {
+		return nil, err
+	}
+	if g, ok := MatchShuffle(r.Dims, r.Perm); ok {
+		g.Elem, g.Workers = r.Elem, r.Workers // it moves the same bytes, on the same goroutines
+		return t.Operator(&g), nil
+	}
+	return General(t, r.Dims, r.Perm, r.Elem, bytes, r.Workers), nil
+}
+
+// MatchShuffle is Match where the op's blocks are more than one: those
+// the ops' kernels move. A shuffle of one block (H = W = 1 on the depth
+// side) is a plain transpose of its dims b, b and C', which a General's
+// tiles move faster: NCHW to NHWC of 1x3x224x224 float32 ran at 0.03 of
+// copy() as DepthToSpace of one pixel on a Zen 5, 0.57 as a matrix.
+func MatchShuffle(size, perm []int) (shape.Geometry, bool) {
+	g, ok := Match(size, perm)
+	return g, ok && g.H*g.W > 1
+}
+
+// General plans, on tier t, a transpose whose request passed its check,
+// on at most workers goroutines (0: automatic, as Params.Workers), as a
+// prepared call whose calls take dst as their space tensor and src as
+// their depth one: the tier's kernels' call inside Repeats of the outer
+// loops it does not take, or its pieces for goroutines; two passes
+// through a buffer where the tier's kernels take the innermost matrix
+// only so; else the generic tier's kernels, Go tiles and copies, planned
+// alike. Elements move as engine.Word says.
+func General(t *engine.Tier, size, perm []int, elem, bytes, workers int) *engine.Prepared {
+	if bytes == 0 {
+		return engine.NewPrepared(0, engine.One, nil, nil, nil, t.Name, engine.Text("transpose: an empty tensor"))
+	}
+	word := engine.Word(elem, engine.MaxTileWord)
+	f := newWordForm(size, perm, elem, word, workers, t.Kernels)
+	if f.n <= 1 {
+		return copyOf(t.Name, bytes, workers)
+	}
+	if f.call == nil && !f.runs {
+		if p := newTwoPass(size, perm, elem, bytes, t.Kernels); p != nil {
+			s := p.staged()
+			if want := engine.WantOf(workers, engine.Tiles); want.Splits(bytes) && p.count > 1 {
+				pieces := s.Pieces()
+				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{s}, t.Name, p)
+			}
+			return engine.NewPrepared(bytes, engine.One, []engine.Call{s}, nil, nil, t.Name, p)
+		}
+	}
+	if f.call == nil {
+		f = newWordForm(size, perm, elem, word, workers, engine.Generic().Kernels)
+	}
+	if f.pieces != nil {
+		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, t.Name, f.text())
+	}
+	return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, t.Name, f.text())
+}
+
+// copyOf is the prepared call of a transpose that moves nothing but
+// copies bytes bytes: Go's copy (the generic tier's runs), cut into
+// pieces for goroutines where the tensor may be split. The pieces, as
+// many as 4096 for a huge tensor, share two copies, of the two lengths
+// they have, each shifted to its place.
+func copyOf(tier string, bytes, workers int) *engine.Prepared {
+	k, text := engine.Generic().Kernels, engine.Text(fmt.Sprintf("transpose: a copy of %d bytes", bytes))
+	copyOf := func(n int) engine.Call {
+		return k.TransposeRuns(engine.SpaceSpan(n), engine.DepthSpan(n), engine.TransposeRuns{Len: n, Count: 1, Rows: 1, Groups: 1})
+	}
+	whole := []engine.Call{copyOf(bytes)}
+	want := engine.WantOf(workers, engine.Rows)
+	n := engine.Pieces(bytes, bytes)
+	if !want.Splits(bytes) || n < 2 {
+		return engine.NewPrepared(bytes, engine.One, whole, nil, nil, tier, text)
+	}
+	short, long := copyOf(bytes/n), copyOf(bytes/n+1) // the pieces' two lengths (Share)
+	shifted := make([]engine.Repeat, n)
+	pieces := make([]engine.Call, n)
+	for i := range n {
+		lo, hi := engine.Share(i, n, bytes), engine.Share(i+1, n, bytes)
+		shifted[i] = engine.Repeat{N: 1, Space: lo, Depth: lo, Call: short}
+		if hi-lo > bytes/n {
+			shifted[i].Call = long
+		}
+		pieces[i] = &shifted[i]
+	}
+	return engine.NewPrepared(bytes, want, pieces, indexes(n), whole, tier, text)
+}
+
+// indexes are 0, 1, ..., n-1: the pieces of a prepared call whose calls
+// are one piece each.
+func indexes(n int) []int {
+	at := make([]int, n)
+	for i := range at {
+		at[i] = i
+	}
+	return at
+}
