@@ -315,7 +315,7 @@ func TestDescribe(t *testing.T) {
 }
 
 // tierRunner is a tier's operators as verify's Runner.
-func tierRunner(m *engine.Tier) verify.Runner {
+func tierRunner(m *engine.Kit) verify.Runner {
 	return func(g *shape.Geometry, dst, src []byte) error {
 		r := g.Request()
 		return m.Do(&r, engine.PlanOperator, 1, dst, src)

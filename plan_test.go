@@ -255,12 +255,12 @@ func TestPlanBoundedByRank(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, i := range isa.All {
-			tier := engine.Lookup(i.Tier)
+			tier := engine.Lookup(i.TierName)
 			if tier == nil {
 				continue
 			}
 			if n := allocated(func() { tier.Operator(&g).Describe() }); n >= limit {
-				t.Errorf("%s: %v %+v: Describe allocated %d bytes", i.Tier, c.op, c.p, n)
+				t.Errorf("%s: %v %+v: Describe allocated %d bytes", i.TierName, c.op, c.p, n)
 			}
 		}
 		if n := allocated(func() { _, _ = bs.NewPlan(c.op, c.p, 1) }); n >= limit {

@@ -37,7 +37,7 @@ type Tier uint8
 // "avx2", "avx512bw", "avx512vbmi" or "neon".
 func (t Tier) String() string {
 	if t < numTiers {
-		return isa.All[t].Tier
+		return isa.All[t].TierName
 	}
 	return fmt.Sprintf("Tier(%d)", uint8(t))
 }

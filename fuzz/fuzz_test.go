@@ -100,7 +100,7 @@ func fill(seed []byte, n int) []byte {
 // the streaming paths large tensors take (non-temporal kernels).
 func compare(t *testing.T, g shape.Geometry, seed []byte) {
 	src := fill(seed, g.Len()*g.Elem)
-	paths := append(verify.Tiers(), verify.Tiered{Name: "api", Run: apiBytes}, verify.Tiered{Name: "generic", Run: genericBytes})
+	paths := append(verify.Tiers(), verify.Path{Name: "api", Run: apiBytes}, verify.Path{Name: "generic", Run: genericBytes})
 	for _, path := range paths {
 		verify.Check(t, path.Name, path.Run, &g, make([]byte, len(src)), src)
 	}

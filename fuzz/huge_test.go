@@ -144,10 +144,10 @@ func permOf(n, k int) []int {
 // builtTiers are every tier this build registered, whether or not this CPU
 // runs it: planning runs no kernel, so each tier's planner meets every
 // shape here.
-func builtTiers() []*engine.Tier {
-	var out []*engine.Tier
+func builtTiers() []*engine.Kit {
+	var out []*engine.Kit
 	for _, i := range isa.All {
-		if t := engine.Lookup(i.Tier); t != nil {
+		if t := engine.Lookup(i.TierName); t != nil {
 			out = append(out, t)
 		}
 	}

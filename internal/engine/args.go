@@ -15,13 +15,13 @@ const (
 	// pixel moves one contiguous run of B*Cp elements. JS = Cp*Words and
 	// CS = Words.
 	Runs
-	// Transpose (NHWC CRD, C' > 1): each pixel's [Cp][B] depth block
+	// Regroup (NHWC CRD, C' > 1): each pixel's [Cp][B] depth block
 	// (channel stride B*B) becomes a [B][Cp] space block. JS = Words and
 	// CS = B*B*Words.
-	Transpose
+	Regroup
 )
 
-// String returns "interleave", "runs" or "transpose".
+// String returns "interleave", "runs" or "regroup".
 func (k Kind) String() string {
 	switch k {
 	case Interleave:
@@ -29,14 +29,13 @@ func (k Kind) String() string {
 	case Runs:
 		return "runs"
 	}
-	return "transpose"
+	return "regroup"
 }
 
 // Args describe one call of a kernel: Groups groups of Rows rows each,
 // every row of W pixels. All strides count words, the w-byte pieces a kernel
 // moves (see Kernels.Row); Words is the number of words per tensor element
-// (1 everywhere but on the byte path for element sizes without kernels of
-// their own).
+// (1 but for elements of several words: Word).
 //
 // In row r of group g, element (x, j, c) for x < W, j < B, c < Cp is at
 //

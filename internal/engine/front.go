@@ -16,37 +16,37 @@ import (
 
 // A Planner checks a request and plans it on a tier: PlanOperator for the
 // operators, internal/transpose's Plan for transposes.
-type Planner func(t *Tier, r *shape.Request) (*Prepared, error)
+type Planner func(k *Kit, r *shape.Request) (*Prepared, error)
 
 // PlanOperator is the Planner of the operators.
-func PlanOperator(t *Tier, r *shape.Request) (*Prepared, error) {
+func PlanOperator(k *Kit, r *shape.Request) (*Prepared, error) {
 	g, err := r.Check()
 	if err != nil {
 		return nil, err
 	}
-	return t.Operator(&g), nil
+	return k.Operator(&g), nil
 }
 
 // Do runs request r on dst and src, the bytes of the caller's slices,
 // whose lengths count slice elements of sliceElem bytes (1 for bytes, the
 // element size for typed slices), so that errors count what the caller's
 // lengths count. dst is untouched on error.
-func (t *Tier) Do(r *shape.Request, plan Planner, sliceElem int, dst, src []byte) error {
-	h := hash(t.id, r)
-	if c := cached(h, t.id, r); c != nil && c.Fits(dst, src) {
+func (k *Kit) Do(r *shape.Request, plan Planner, sliceElem int, dst, src []byte) error {
+	h := hash(k.id, r)
+	if c := cached(h, k.id, r); c != nil && c.Fits(dst, src) {
 		c.Run(dst, src)
 		return nil
 	}
-	return t.miss(h, r, plan, sliceElem, dst, src)
+	return k.miss(h, r, plan, sliceElem, dst, src)
 }
 
 // miss is Do for a request that is not in the cache, or whose slices do
 // not fit its prepared call.
-func (t *Tier) miss(h uint64, r *shape.Request, plan Planner, sliceElem int, dst, src []byte) error {
-	c := cached(h, t.id, r)
+func (k *Kit) miss(h uint64, r *shape.Request, plan Planner, sliceElem int, dst, src []byte) error {
+	c := cached(h, k.id, r)
 	if c == nil {
 		var err error
-		if c, err = t.prepare(h, r, plan); err != nil {
+		if c, err = k.prepare(h, r, plan); err != nil {
 			return err
 		}
 	}
@@ -59,25 +59,25 @@ func (t *Tier) miss(h uint64, r *shape.Request, plan Planner, sliceElem int, dst
 
 // Prepare returns the prepared call of request r: from the cache, or
 // checked and planned by plan, and kept.
-func (t *Tier) Prepare(r *shape.Request, plan Planner) (*Prepared, error) {
-	h := hash(t.id, r)
-	if c := cached(h, t.id, r); c != nil {
+func (k *Kit) Prepare(r *shape.Request, plan Planner) (*Prepared, error) {
+	h := hash(k.id, r)
+	if c := cached(h, k.id, r); c != nil {
 		return c, nil
 	}
-	return t.prepare(h, r, plan)
+	return k.prepare(h, r, plan)
 }
 
 // prepare checks and plans a request whose hash is h, and keeps it. The
 // planner gets a copy of the request: r and its slices stay where the
 // caller has them, on its stack as like as not.
-func (t *Tier) prepare(h uint64, r *shape.Request, plan Planner) (*Prepared, error) {
+func (k *Kit) prepare(h uint64, r *shape.Request, plan Planner) (*Prepared, error) {
 	own := shape.Request{Transpose: r.Transpose, Op: r.Op, Order: r.Order, Layout: r.Layout, Elem: r.Elem, Workers: r.Workers,
 		Dims: slices.Clone(r.Dims), Perm: slices.Clone(r.Perm)} // field by field, so that r's slices do not escape
-	c, err := plan(t, &own)
+	c, err := plan(k, &own)
 	if err != nil {
 		return nil, err
 	}
-	c.key, _ = keyOf(t.id, &own) // a request that passed its check fits a key
+	c.key, _ = keyOf(k.id, &own) // a request that passed its check fits a key
 	keep(h, c)
 	return c, nil
 }

@@ -94,7 +94,7 @@ func newPlan(g *shape.Geometry, words int) plan {
 		a.JS, a.CS = cp, 1 // DCR: channel (i*b + j)*C' + c, contiguous in (j, c)
 		istep := b * cp
 		if g.CRD && cp > 1 {
-			p.kind = Transpose // CRD: channel c*b*b + i*b + j
+			p.kind = Regroup // CRD: channel c*b*b + i*b + j
 			a.JS, a.CS = 1, b*b
 			istep = b
 		}

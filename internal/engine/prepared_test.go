@@ -69,7 +69,7 @@ func TestBoundCallsKeepNoTensor(t *testing.T) {
 	m := engine.Active()
 	for _, depth := range []shape.Request{
 		{Layout: shape.NHWC, Order: shape.DCR, Elem: 1, Dims: []int{1, 16, 4, 4, 2}}, // one lane kernel call
-		{Elem: 1, Dims: []int{1, 64, 5, 5, 2}},                                        // NCHW, short rows
+		{Elem: 1, Dims: []int{1, 64, 5, 5, 2}},                                       // NCHW, short rows
 	} {
 		for _, op := range []uint8{shape.DepthToSpace, shape.SpaceToDepth} {
 			d := depth.Dims

@@ -25,8 +25,8 @@ type ISA struct {
 	// Name is the instruction set's name as kernel names end, e.g.
 	// zip2x1AVX2; empty for the generic tier.
 	Name string
-	// Tier is the tier's name, as dispatch and BLOCKSHUFFLE_TIER spell it.
-	Tier string
+	// TierName is the tier's name, as dispatch and BLOCKSHUFFLE_TIER spell it.
+	TierName string
 	// GOARCH is the architecture the kernels are written for; empty for
 	// the generic tier, which runs everywhere.
 	GOARCH string
@@ -77,19 +77,19 @@ const EnvVar = "BLOCKSHUFFLE_TIER"
 // All lists the tiers from the most portable to the most specialized:
 // dispatch picks the last one this machine supports.
 var All = []ISA{
-	{Tier: Generic, CPUs: "every platform; the only tier with -tags purego", has: always},
+	{TierName: Generic, CPUs: "every platform; the only tier with -tags purego", has: always},
 	{
-		Name: "AVX2", Tier: "avx2", GOARCH: "amd64", Streaming: true, Vector: 32,
+		Name: "AVX2", TierName: "avx2", GOARCH: "amd64", Streaming: true, Vector: 32,
 		CPUs: "amd64 with AVX2 (Haswell, Zen 1 and later)",
 		has:  func() bool { return cpu.X86.HasAVX2 },
 	},
 	{
-		Name: "AVX512BW", Tier: "avx512bw", GOARCH: "amd64", Base: "AVX2", Vector: 64, TwoTable: true,
+		Name: "AVX512BW", TierName: "avx512bw", GOARCH: "amd64", Base: "AVX2", Vector: 64, TwoTable: true,
 		CPUs: "amd64 with AVX-512 F, BW, VL and DQ (Skylake-SP, Cascade Lake)",
 		has:  avx512,
 	},
 	{
-		Name: "AVX512VBMI", Tier: "avx512vbmi", GOARCH: "amd64", Base: "AVX2", Vector: 64, TwoTable: true,
+		Name: "AVX512VBMI", TierName: "avx512vbmi", GOARCH: "amd64", Base: "AVX2", Vector: 64, TwoTable: true,
 		CPUs: "amd64 with AVX-512 F, BW, VL, DQ and VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later)",
 		// VPERMI2B picks from four 32-byte windows, two per table (bits
 		// 0-6 of the index); with several groups, index bit 7 marks the
@@ -100,7 +100,7 @@ var All = []ISA{
 		has:          func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
 	},
 	{
-		Name: "NEON", Tier: "neon", GOARCH: "arm64", Vector: 16,
+		Name: "NEON", TierName: "neon", GOARCH: "arm64", Vector: 16,
 		CPUs: "arm64 (Advanced SIMD, which every arm64 CPU Go runs on has)",
 		has:  func() bool { return cpu.ARM64.HasASIMD },
 	},

@@ -19,12 +19,12 @@ type Any[T any] struct{}
 type loop uint8
 
 const (
-	copyAll       loop = iota // a Runs call whose rows form one block: one copy (b = 1 lands here)
-	runLoop                   // Runs: one copy per pixel's run
-	wordsLoop                 // elements of several words each, one at a time, any kind
-	zipLoop                   // Interleave
-	transposeLoop             // Transpose
-	wordLoop                  // Runs of exactly 4, 8 or 16 bytes, as whole words
+	copyAll     loop = iota // a Runs call whose rows form one block: one copy (b = 1 lands here)
+	runLoop                 // Runs: one copy per pixel's run
+	wordsLoop               // elements of several words each, one at a time, any kind
+	zipLoop                 // Interleave
+	regroupLoop             // Regroup
+	wordLoop                // Runs of exactly 4, 8 or 16 bytes, as whole words
 )
 
 // pick chooses the loop of a call whose elements are size bytes; words
@@ -42,7 +42,7 @@ func pick(kind engine.Kind, a *engine.Args, size int, words bool) loop {
 	case kind == engine.Interleave:
 		return zipLoop
 	}
-	return transposeLoop
+	return regroupLoop
 }
 
 // name is how Describe reports a loop.
@@ -64,8 +64,8 @@ func (l loop) name(toDepth bool, a *engine.Args, size int) string {
 			return fmt.Sprintf("generic: %s%d blocks", dir, a.B)
 		}
 		return fmt.Sprintf("generic: %s by rows (b = %d)", dir, a.B)
-	case transposeLoop:
-		return "generic: transposed rows"
+	case regroupLoop:
+		return "generic: regrouped rows"
 	}
 	return fmt.Sprintf("generic: %d-byte word runs", a.B*a.Cp*size)
 }
@@ -94,8 +94,8 @@ func run[T any](l loop, d2s bool, space, depth []T, a *engine.Args) {
 			anyWords(d2s, space, depth, a)
 		case zipLoop:
 			zipRows(d2s, space, depth, a)
-		case transposeLoop:
-			transposeRows(d2s, space, depth, a)
+		case regroupLoop:
+			regroupRows(d2s, space, depth, a)
 		default:
 			wordRuns(d2s, engine.Bytes(space), engine.Bytes(depth), a, int(unsafe.Sizeof(*new(T))))
 		}

@@ -12,7 +12,4 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-// Tier is the generic tier.
-var Tier = &engine.Tier{Name: isa.Generic, Kernels: kernels{}}
-
-func init() { engine.Register(Tier) }
+func init() { engine.Register(&engine.Kit{Name: isa.Generic, Kernels: kernels{}}) }

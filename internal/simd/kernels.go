@@ -53,7 +53,7 @@ type bundleKernel struct {
 //     bytes as fast or faster on a Zen 5 (1x16x64x64 2-byte SpaceToDepth:
 //     0.88 of copy() against 0.70).
 func complete(t *Table) *Kernels {
-	k := &Kernels{name: t.isa.Tier, zipN: t.ZipN, unzipN: t.UnzipN, copier: t.CopyRuns, copierNT: t.CopyRunsNT,
+	k := &Kernels{name: t.isa.TierName, zipN: t.ZipN, unzipN: t.UnzipN, copier: t.CopyRuns, copierNT: t.CopyRunsNT,
 		streamer: t.StreamRuns, split: t.Split, gather: t.Gather, windows: t.isa.Windows,
 		stackZip: t.StackZip, stackUnzip: t.StackUnzip, pairs: !t.isa.BytePermutes, tiles: t.Tiles}
 	for _, l := range t.Lanes {

@@ -39,7 +39,7 @@ func TestFurthestLane(t *testing.T) {
 // themselves keep every kernel as it is.
 func TestComplete(t *testing.T) {
 	f, g := new(LaneFunc), new(LaneFunc)
-	own, base := &Table{isa: &isa.ISA{Name: "Own", Tier: "own"}}, &Table{isa: &isa.ISA{Name: "Base", Tier: "base"}}
+	own, base := &Table{isa: &isa.ISA{Name: "Own", TierName: "own"}}, &Table{isa: &isa.ISA{Name: "Base", TierName: "base"}}
 	for _, unzip := range []bool{false, true} {
 		for b := 2; b <= MaxBlock; b++ {
 			for w := 1; w <= MaxWidth; w++ {

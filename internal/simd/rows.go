@@ -24,7 +24,7 @@ func (t *Kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, 
 		}
 		return t.runs(toDepth, space, depth, a, w)
 	}
-	return t.transpose(toDepth, space, depth, a, w)
+	return t.regroup(toDepth, space, depth, a, w)
 }
 
 // interleave is the call of the kernel for b evenly spaced lanes of
@@ -134,7 +134,7 @@ func (t *Kernels) runs(toDepth bool, space, depth engine.Span, a *engine.Args, w
 	return t.copyRuns(a.Streaming, c)
 }
 
-// transpose is the call of a Transpose call (NHWC CRD). Small pixels have
+// regroup is the call of a Regroup call (NHWC CRD). Small pixels have
 // transposing lane kernels, whose lanes are the b space rows of a group
 // and whose interleaved side is its depth row, and streaming twins for
 // rows of whole chunks. Without one, with b = 2 and C' elements of 16
@@ -144,7 +144,7 @@ func (t *Kernels) runs(toDepth bool, space, depth engine.Span, a *engine.Args, w
 // j*C', and each pixel is one kernel row (the tables leave out the
 // transposing kernels this path beats: asmgen/table's beatsLanes). Pixels
 // too large for either go to zipsByChannel.
-func (t *Kernels) transpose(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+func (t *Kernels) regroup(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if a.Rows != a.B || a.B > MaxBlock {
 		return nil
 	}
@@ -166,7 +166,7 @@ func (t *Kernels) transpose(toDepth bool, space, depth engine.Span, a *engine.Ar
 	return t.zipsByChannel(toDepth, space, depth, a, w)
 }
 
-// zipsByChannel is the call of a Transpose call as zips by C': in block
+// zipsByChannel is the call of a Regroup call as zips by C': in block
 // row i, a pixel's space elements (j, c) interleave C' lanes, lane c
 // holding the b depth elements (c, i, j), j < b, which lie together. Each
 // pixel is a kernel row of b elements per lane, one kernel call per block

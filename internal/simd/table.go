@@ -124,7 +124,7 @@ func Register(name string, t *Table) {
 		panic("simd: the lane kernels of " + name + " are not sorted")
 	}
 	tables[name] = t
-	engine.Register(&engine.Tier{Name: t.isa.Tier, Kernels: complete(t)})
+	engine.Register(&engine.Kit{Name: t.isa.TierName, Kernels: complete(t)})
 }
 
 // tables are the tables registered, by ISA.
@@ -142,7 +142,7 @@ func KernelsOf(name string) *Kernels {
 	if i == nil {
 		return nil
 	}
-	t := engine.Lookup(i.Tier)
+	t := engine.Lookup(i.TierName)
 	if t == nil {
 		return nil
 	}

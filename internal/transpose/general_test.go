@@ -63,7 +63,7 @@ func TestGeneral(t *testing.T) {
 // against the naive one, in slices with guard bytes on both sides: dst
 // in turn at the start of a cache line (where streaming stores may run),
 // 8 bytes into one, and one byte off the alignment of the words.
-func checkGeneral(t *testing.T, k *engine.Tier, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
+func checkGeneral(t *testing.T, k *engine.Kit, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
 	// Every other transpose runs on up to three goroutines, in pieces of
 	// 64 bytes: the pieces and the uncut form of every plan are checked.
 	defer engine.SetMinWorkerBytes(64)()

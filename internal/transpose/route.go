@@ -12,7 +12,7 @@ import (
 //
 //  1. the request's check (shape.Request.CheckTranspose);
 //  2. a block shuffle of more than one block (MatchShuffle) is its
-//     operator's prepared call (engine.Tier.Operator);
+//     operator's prepared call (engine.Kit.Operator);
 //  3. an identity, once dims of size 1 are dropped and adjacent dims
 //     merged, is a copy;
 //  4. the canonical form's innermost work (runs, or a matrix) by the
@@ -28,7 +28,7 @@ import (
 // request and plans it on tier t, a block shuffle (MatchShuffle) as its
 // op's prepared call, any other by General. It is where a transpose's
 // route is chosen.
-func Plan(t *engine.Tier, r *shape.Request) (*engine.Prepared, error) {
+func Plan(t *engine.Kit, r *shape.Request) (*engine.Prepared, error) {
 	bytes, err := r.CheckTranspose()
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func MatchShuffle(size, perm []int) (shape.Geometry, bool) {
 // through a buffer where the tier's kernels take the innermost matrix
 // only so; else the generic tier's kernels, Go tiles and copies, planned
 // alike. Elements move as engine.Word says.
-func General(t *engine.Tier, size, perm []int, elem, bytes, workers int) *engine.Prepared {
+func General(t *engine.Kit, size, perm []int, elem, bytes, workers int) *engine.Prepared {
 	if bytes == 0 {
 		return engine.NewPrepared(0, engine.One, nil, nil, nil, t.Name, engine.Text("transpose: an empty tensor"))
 	}

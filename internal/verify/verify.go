@@ -93,8 +93,9 @@ func Request(op bs.Op, p bs.Params, elem int) shape.Request {
 		Dims: []int{p.N, p.C, p.H, p.W, p.BlockSize}}
 }
 
-// A Tiered runner is a kernel tier this machine runs, as a Runner.
-type Tiered struct {
+// A Path is a named way to make a call: a kernel tier this machine runs,
+// or an entry point.
+type Path struct {
 	Name string
 	Run  Runner
 }
@@ -102,15 +103,15 @@ type Tiered struct {
 // Tiers are the tiers this machine runs, as package dispatch finds them
 // (which the root package imports, so that the tiers register and one is
 // chosen); with -short, as under emulation, only the one in use.
-func Tiers() []Tiered {
+func Tiers() []Path {
 	// dispatch reads the variable at init, which go test's cache cannot
 	// see: reading it again here makes cached results depend on it.
 	os.Getenv(isa.EnvVar)
 	active := engine.Active()
-	var out []Tiered
+	var out []Path
 	for _, i := range isa.All {
-		if t := engine.Lookup(i.Tier); t != nil && i.Supported() && (!testing.Short() || t == active) {
-			out = append(out, Tiered{t.Name, func(g *shape.Geometry, dst, src []byte) error {
+		if t := engine.Lookup(i.TierName); t != nil && i.Supported() && (!testing.Short() || t == active) {
+			out = append(out, Path{t.Name, func(g *shape.Geometry, dst, src []byte) error {
 				r := g.Request()
 				return t.Do(&r, engine.PlanOperator, 1, dst, src)
 			}})

@@ -23,7 +23,7 @@ func TestFakeISA(t *testing.T) {
 			continue
 		}
 		fake := r
-		fake.Name, fake.Tier = "Fake"+r.Name, "fake"+r.Tier
+		fake.Name, fake.TierName = "Fake"+r.Name, "fake"+r.TierName
 		isa.All = append(isa.All, fake)
 	}
 	write := map[string]func(root string, i *isa.ISA, f folds) error{"amd64": writeAMD64, "arm64": writeARM64}

@@ -481,7 +481,7 @@ func writeTiers(path string) error {
 	for n, i := range isa.All {
 		name := i.Name
 		if name == "" {
-			name = exported(i.Tier)
+			name = exported(i.TierName)
 		}
 		typ := ""
 		if n == 0 {

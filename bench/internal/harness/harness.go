@@ -171,7 +171,7 @@ func (b *Buffers) Workers(n int) func() {
 	return b.run(engine.Active(), p)
 }
 
-func (b *Buffers) run(m *engine.Tier, p bs.Params) func() {
+func (b *Buffers) run(m *engine.Kit, p bs.Params) func() {
 	r := verify.Request(b.c.Op, p, b.c.Width)
 	return func() {
 		if err := m.Do(&r, engine.PlanOperator, 1, b.dst, b.src); err != nil {

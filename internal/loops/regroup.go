@@ -8,7 +8,7 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // The innermost loop is the longer of the channel loop and the pixel loop,
 // so that short channel counts (RGB: Cp = 3) do not pay loop overhead per
 // element.
-func transposeRows[T any](d2s bool, space, depth []T, a *engine.Args) {
+func regroupRows[T any](d2s bool, space, depth []T, a *engine.Args) {
 	blk := a.B * a.Cp
 	move := func(s, d []T, n, ss, ds int) {
 		if d2s {

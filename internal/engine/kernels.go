@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// Kernels are a tier's kernels, as the engine plans calls for them.
+type Kernels interface {
+	// Row returns the call that moves one row call of kind on spans
+	// space and depth (from the depth side to the space side, or the
+	// reverse where toDepth is set), whose words are w bytes (1, 2, 4, 8
+	// or 16; an element is a.Words words), or nil if the tier has no
+	// kernel for it. It must check that the call stays inside the spans.
+	Row(toDepth bool, kind Kind, space, depth Span, a *Args, w int) Call
+	// OnePass returns the calls that move a validated call in one pass where
+	// its rows are too short for row calls, and a description of their
+	// plan; or nil calls where the tier has none for it. It is asked only
+	// for calls on one goroutine without streaming stores.
+	OnePass(g *shape.Geometry) (fmt.Stringer, []Call)
+	// Matrix returns the call that transposes matrix m of w-byte words
+	// from span src into span dst, or nil where the tier has no kernel for
+	// it. It must check that the call stays inside the spans.
+	Matrix(dst, src Span, m Matrix, w int) Call
+	// TransposeRuns returns the call that copies runs r from span src into span
+	// dst, or nil where the tier has no kernel for them. It must check
+	// that the call stays inside the spans.
+	TransposeRuns(dst, src Span, r TransposeRuns) Call
+}
+
+// A Matrix is Groups groups of Reps 2-D transposes of words, the innermost
+// work of a general transpose's plan (internal/transpose): in matrix i of
+// group g, word (r, c), for r < Rows and c < Cols, moves from byte
+// g*SrcGroup + i*SrcRep + r*SrcRow + c*w of src to g*DstGroup + i*DstRep +
+// c*DstRow + r*w of dst. Streaming asks for non-temporal stores where the
+// kernels have them and dst's lines allow.
+type Matrix struct {
+	Rows, Cols, SrcRow, DstRow int
+	Reps, SrcRep, DstRep       int
+	Groups, SrcGroup, DstGroup int
+	Streaming                  bool
+}
+
+// TransposeRuns are the innermost work of a general transpose's plan whose last
+// dim stays last: in each of Groups groups of Rows rows of Count runs,
+// run x of row r of group g, Len bytes, moves from byte g*SrcGroup +
+// r*SrcRow + x*SrcX of src to g*DstGroup + r*DstRow + x*DstX of dst.
+// Streaming asks for non-temporal stores where the kernels have them and
+// dst's lines allow.
+type TransposeRuns struct {
+	Len, Count, SrcX, DstX, Rows, SrcRow, DstRow, Groups, SrcGroup, DstGroup int
+	Streaming                                                                bool
+}

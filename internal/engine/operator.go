@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// Operator plans a validated operator call on bytes (g.Elem bytes an
+// element).
+func (k *Kit) Operator(g *shape.Geometry) *Prepared {
+	n := g.Len() * g.Elem
+	want := WantOf(g.Workers, Rows)
+	c := &Prepared{toDepth: g.ToDepth, bytes: n, want: want, tier: k.Name, plan: Text("an empty tensor")}
+	if n == 0 {
+		return c
+	}
+	stream, split := Streams(Rows, n), want.Splits(n)
+	if !stream {
+		if plan, calls := k.Kernels.OnePass(g); calls != nil {
+			if !split {
+				c.calls, c.plan = calls, plan
+				return c
+			}
+			c.whole, c.wholePlan = calls, plan
+		}
+	}
+	w := Word(g.Elem, MaxWord)
+	p := newPlan(g, g.Elem/w)
+	finer := split && p.total() < n/minWorkerBytes
+	if finer {
+		p.rowsApart()
+	}
+	p.args.Streaming = stream
+	emit := newEmitter(&p, w, func(a *Args, so, do int) Call { return k.row(g.ToDepth, p.kind, a, so, do, w) })
+	total := p.total()
+	pieces := 1
+	if split {
+		pieces = Pieces(total, n)
+		c.pieces = make([]int, 0, pieces)
+	}
+	kernels := 0
+	for i := range pieces {
+		lo, hi := Share(i, pieces, total), Share(i+1, pieces, total)
+		if split {
+			c.pieces = append(c.pieces, len(c.calls))
+		}
+		kernels += kernelCalls(lo, hi, p.args.Groups)
+		c.calls = append(c.calls, emit.calls(lo, hi)...)
+	}
+	a := p.args
+	c.plan = rowText{kind: p.kind, groups: total, rows: a.Rows, w: a.W, b: a.B, cp: a.Cp, elem: g.Elem, calls: kernels}
+	return c
+}
+
+// row returns the call of a row call: the tier's kernel, or the generic
+// tier's loop where it has none. Offsets and strides count words of w
+// bytes.
+func (k *Kit) row(toDepth bool, kind Kind, a *Args, so, do, w int) Call {
+	sn, dn := a.spans()
+	space, depth := Span{Off: so * w, Len: sn * w}, Span{Off: do * w, Len: dn * w, Depth: true}
+	if c := k.Kernels.Row(toDepth, kind, space, depth, a, w); c != nil {
+		return c
+	}
+	if c := generic.Kernels.Row(toDepth, kind, space, depth, a, w); c != nil {
+		return c
+	}
+	panic(fmt.Sprintf("engine: no kernel for a %v call of %d-byte words: %+v", kind, w, *a))
+}
+
+// RowLoops are pure-Go row loops for elements of any type T, pointers
+// included, that package generic runs on typed slices.
+type RowLoops[T any] interface {
+	Run(toDepth bool, kind Kind, space, depth []T, a *Args)
+}
+
+// Execute runs a validated call on typed slices, whose lengths count
+// elements, with loops k alone: package generic's path for any T. Like a
+// prepared call it spreads large calls over goroutines.
+func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
+	if g.Len() == 0 {
+		return
+	}
+	p := newPlan(g, 1)
+	space, depth := sides(g.ToDepth, dst, src)
+	total := p.total()
+	run := func(lo, hi int) {
+		p.each(lo, hi, func(a *Args, so, do int) {
+			sn, dn := a.spans()
+			k.Run(g.ToDepth, p.kind, space[so:so+sn], depth[do:do+dn], a)
+		})
+	}
+	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))
+	n := WantOf(g.Workers, Rows).Workers(bytes, total)
+	var wg sync.WaitGroup
+	bound := func(i int) int { return Share(i, n, total) }
+	for i := 1; i < n; i++ {
+		wg.Go(func() { run(bound(i), bound(i+1)) })
+	}
+	run(0, bound(1))
+	wg.Wait()
+}
+
+// Bytes views a slice of pointer-free elements as its bytes: the typed
+// entry points hand the kernels bytes.
+func Bytes[T any](s []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
+}
