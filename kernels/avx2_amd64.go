@@ -758,11 +758,6 @@ func tzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
-// zipNx16AVX2 interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
-
 // unzip2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
@@ -1539,10 +1534,26 @@ func tunzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tunzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
+// zipNx16AVX2 interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
+
 // unzipNx16AVX2 splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
+
+// copyRunsAVX2 copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
+//
+//go:noescape
+func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
+
+// copyRunsAVX2NT copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
+// It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.
+//
+//go:noescape
+func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 
 // bundleZip2x1AVX2 runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //
@@ -1603,20 +1614,3 @@ func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow 
 //
 //go:noescape
 func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-
-// copyRunsAVX2 copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
-//
-//go:noescape
-func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
-
-// copyRunsAVX2NT copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
-// It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.
-//
-//go:noescape
-func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
-
-// streamRunsAVX2 copies, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart,
-// writing each group's block of dst with aligned non-temporal stores.
-//
-//go:noescape
-func streamRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)

@@ -30635,61 +30635,6 @@ rowdone1260: \
 	RET
 	tzip8x4x2AVX2NT_body
 
-// func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
-// Requires: AVX, AVX2
-TEXT ·zipNx16AVX2(SB), NOSPLIT, $0-88
-#define zipNx16AVX2_body \
-	MOVQ space+0(FP), AX; \
-	MOVQ depth+8(FP), CX; \
-	MOVQ n+16(FP), DX; \
-	MOVQ groups+56(FP), BX; \
-	MOVQ lane+48(FP), SI; \
-	MOVQ b+80(FP), DI; \
-	MOVQ DI, R8; \
-	SHLQ $0x04, R8; \
-group1261: \
-	MOVQ rows+24(FP), R9; \
-row1262: \
-	XORQ R10, R10; \
-	MOVQ AX, R11; \
-	MOVQ CX, R12; \
-lanes1263: \
-	MOVQ R11, R13; \
-	MOVQ R12, R14; \
-	MOVQ DX, R15; \
-pairs1264: \
-	CMPQ         R15, $0x20; \
-	JB           single1265; \
-	VMOVDQU      (R14), Y0; \
-	VMOVDQU      X0, (R13); \
-	VEXTRACTI128 $0x01, Y0, (R13)(R8*1); \
-	ADDQ         $0x20, R14; \
-	LEAQ         (R13)(R8*2), R13; \
-	SUBQ         $0x20, R15; \
-	JMP          pairs1264; \
-single1265: \
-	TESTQ   R15, R15; \
-	JZ      lanedone1266; \
-	VMOVDQU (R14), X0; \
-	VMOVDQU X0, (R13); \
-lanedone1266: \
-	ADDQ $0x10, R11; \
-	ADDQ SI, R12; \
-	INCQ R10; \
-	CMPQ R10, DI; \
-	JB   lanes1263; \
-	ADDQ spaceStride+32(FP), AX; \
-	ADDQ depthStride+40(FP), CX; \
-	DECQ R9; \
-	JNZ  row1262; \
-	ADDQ spaceSkip+64(FP), AX; \
-	ADDQ depthSkip+72(FP), CX; \
-	DECQ BX; \
-	JNZ  group1261; \
-	VZEROUPPER; \
-	RET
-	zipNx16AVX2_body
-
 // func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
 TEXT ·unzip2x1AVX2(SB), NOSPLIT, $0-88
@@ -30702,21 +30647,21 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1267; \
+	JAE  chunk1261; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1268; \
+	JAE  chunk1262; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1269; \
+	JAE  chunk1263; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1270; \
+	JAE  chunk1264; \
 	RET; \
-chunk1267: \
+chunk1261: \
 	SUBQ $0x20, BX; \
-group1271: \
+group1265: \
 	MOVQ rows+24(FP), R10; \
-row1272: \
+row1266: \
 	XORQ R9, R9; \
-chunks1273: \
+chunks1267: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -30731,30 +30676,30 @@ chunks1273: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1274; \
+	JEQ         rowdone1268; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1273; \
+	JLE         chunks1267; \
 	MOVQ        BX, R9; \
-	JMP         chunks1273; \
-rowdone1274: \
+	JMP         chunks1267; \
+rowdone1268: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1272; \
+	JNZ  row1266; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1271; \
+	JNZ  group1265; \
 	VZEROUPPER; \
 	RET; \
-chunk1268: \
+chunk1262: \
 	SUBQ $0x10, BX; \
-group1275: \
+group1269: \
 	MOVQ rows+24(FP), R10; \
-row1276: \
+row1270: \
 	XORQ R9, R9; \
-chunks1277: \
+chunks1271: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VMOVDQU   16(AX)(R9*2), X1; \
@@ -30767,30 +30712,30 @@ chunks1277: \
 	VPACKUSWB X2, X3, X1; \
 	VMOVDQU   X1, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1278; \
+	JEQ       rowdone1272; \
 	ADDQ      $0x10, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1277; \
+	JLE       chunks1271; \
 	MOVQ      BX, R9; \
-	JMP       chunks1277; \
-rowdone1278: \
+	JMP       chunks1271; \
+rowdone1272: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1276; \
+	JNZ  row1270; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1275; \
+	JNZ  group1269; \
 	VZEROUPPER; \
 	RET; \
-chunk1269: \
+chunk1263: \
 	SUBQ $0x08, BX; \
-group1279: \
+group1273: \
 	MOVQ rows+24(FP), R10; \
-row1280: \
+row1274: \
 	XORQ R9, R9; \
-chunks1281: \
+chunks1275: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
@@ -30802,30 +30747,30 @@ chunks1281: \
 	VPACKUSWB X1, X2, X0; \
 	VMOVQ     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1282; \
+	JEQ       rowdone1276; \
 	ADDQ      $0x08, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1281; \
+	JLE       chunks1275; \
 	MOVQ      BX, R9; \
-	JMP       chunks1281; \
-rowdone1282: \
+	JMP       chunks1275; \
+rowdone1276: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1280; \
+	JNZ  row1274; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1279; \
+	JNZ  group1273; \
 	VZEROUPPER; \
 	RET; \
-chunk1270: \
+chunk1264: \
 	SUBQ $0x04, BX; \
-group1283: \
+group1277: \
 	MOVQ rows+24(FP), R10; \
-row1284: \
+row1278: \
 	XORQ R9, R9; \
-chunks1285: \
+chunks1279: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVQ     (AX)(R9*2), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
@@ -30837,21 +30782,21 @@ chunks1285: \
 	VPACKUSWB X1, X2, X0; \
 	VMOVD     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1286; \
+	JEQ       rowdone1280; \
 	ADDQ      $0x04, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1285; \
+	JLE       chunks1279; \
 	MOVQ      BX, R9; \
-	JMP       chunks1285; \
-rowdone1286: \
+	JMP       chunks1279; \
+rowdone1280: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1284; \
+	JNZ  row1278; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1283; \
+	JNZ  group1277; \
 	VZEROUPPER; \
 	RET
 	unzip2x1AVX2_body
@@ -30874,21 +30819,21 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1287; \
+	JAE  chunk1281; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1288; \
+	JAE  chunk1282; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1289; \
+	JAE  chunk1283; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1290; \
+	JAE  chunk1284; \
 	RET; \
-chunk1287: \
+chunk1281: \
 	SUBQ $0x20, BX; \
-group1291: \
+group1285: \
 	MOVQ rows+24(FP), R10; \
-row1292: \
+row1286: \
 	XORQ R9, R9; \
-chunks1293: \
+chunks1287: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -30903,30 +30848,30 @@ chunks1293: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1294; \
+	JEQ         rowdone1288; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1293; \
+	JLE         chunks1287; \
 	MOVQ        BX, R9; \
-	JMP         chunks1293; \
-rowdone1294: \
+	JMP         chunks1287; \
+rowdone1288: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1292; \
+	JNZ  row1286; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1291; \
+	JNZ  group1285; \
 	VZEROUPPER; \
 	RET; \
-chunk1288: \
+chunk1282: \
 	SUBQ $0x10, BX; \
-group1295: \
+group1289: \
 	MOVQ rows+24(FP), R10; \
-row1296: \
+row1290: \
 	XORQ R9, R9; \
-chunks1297: \
+chunks1291: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VMOVDQU   16(AX)(R9*2), X1; \
@@ -30939,30 +30884,30 @@ chunks1297: \
 	VPACKUSDW X2, X3, X1; \
 	VMOVDQU   X1, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1298; \
+	JEQ       rowdone1292; \
 	ADDQ      $0x10, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1297; \
+	JLE       chunks1291; \
 	MOVQ      BX, R9; \
-	JMP       chunks1297; \
-rowdone1298: \
+	JMP       chunks1291; \
+rowdone1292: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1296; \
+	JNZ  row1290; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1295; \
+	JNZ  group1289; \
 	VZEROUPPER; \
 	RET; \
-chunk1289: \
+chunk1283: \
 	SUBQ $0x08, BX; \
-group1299: \
+group1293: \
 	MOVQ rows+24(FP), R10; \
-row1300: \
+row1294: \
 	XORQ R9, R9; \
-chunks1301: \
+chunks1295: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
@@ -30974,30 +30919,30 @@ chunks1301: \
 	VPACKUSDW X1, X2, X0; \
 	VMOVQ     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1302; \
+	JEQ       rowdone1296; \
 	ADDQ      $0x08, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1301; \
+	JLE       chunks1295; \
 	MOVQ      BX, R9; \
-	JMP       chunks1301; \
-rowdone1302: \
+	JMP       chunks1295; \
+rowdone1296: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1300; \
+	JNZ  row1294; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1299; \
+	JNZ  group1293; \
 	VZEROUPPER; \
 	RET; \
-chunk1290: \
+chunk1284: \
 	SUBQ $0x04, BX; \
-group1303: \
+group1297: \
 	MOVQ rows+24(FP), R10; \
-row1304: \
+row1298: \
 	XORQ R9, R9; \
-chunks1305: \
+chunks1299: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVQ     (AX)(R9*2), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
@@ -31009,21 +30954,21 @@ chunks1305: \
 	VPACKUSDW X1, X2, X0; \
 	VMOVD     X0, (R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1306; \
+	JEQ       rowdone1300; \
 	ADDQ      $0x04, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1305; \
+	JLE       chunks1299; \
 	MOVQ      BX, R9; \
-	JMP       chunks1305; \
-rowdone1306: \
+	JMP       chunks1299; \
+rowdone1300: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1304; \
+	JNZ  row1298; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1303; \
+	JNZ  group1297; \
 	VZEROUPPER; \
 	RET
 	unzip2x2AVX2_body
@@ -31046,21 +30991,21 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1307; \
+	JAE  chunk1301; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1308; \
+	JAE  chunk1302; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1309; \
+	JAE  chunk1303; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1310; \
+	JAE  chunk1304; \
 	RET; \
-chunk1307: \
+chunk1301: \
 	SUBQ $0x20, BX; \
-group1311: \
+group1305: \
 	MOVQ rows+24(FP), R10; \
-row1312: \
+row1306: \
 	XORQ R9, R9; \
-chunks1313: \
+chunks1307: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -31071,30 +31016,30 @@ chunks1313: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1314; \
+	JEQ         rowdone1308; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1313; \
+	JLE         chunks1307; \
 	MOVQ        BX, R9; \
-	JMP         chunks1313; \
-rowdone1314: \
+	JMP         chunks1307; \
+rowdone1308: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1312; \
+	JNZ  row1306; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1311; \
+	JNZ  group1305; \
 	VZEROUPPER; \
 	RET; \
-chunk1308: \
+chunk1302: \
 	SUBQ $0x10, BX; \
-group1315: \
+group1309: \
 	MOVQ rows+24(FP), R10; \
-row1316: \
+row1310: \
 	XORQ R9, R9; \
-chunks1317: \
+chunks1311: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VMOVDQU 16(AX)(R9*2), X1; \
@@ -31103,30 +31048,30 @@ chunks1317: \
 	VSHUFPS $0xdd, X1, X0, X1; \
 	VMOVDQU X1, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1318; \
+	JEQ     rowdone1312; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1317; \
+	JLE     chunks1311; \
 	MOVQ    BX, R9; \
-	JMP     chunks1317; \
-rowdone1318: \
+	JMP     chunks1311; \
+rowdone1312: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1316; \
+	JNZ  row1310; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1315; \
+	JNZ  group1309; \
 	VZEROUPPER; \
 	RET; \
-chunk1309: \
+chunk1303: \
 	SUBQ $0x08, BX; \
-group1319: \
+group1313: \
 	MOVQ rows+24(FP), R10; \
-row1320: \
+row1314: \
 	XORQ R9, R9; \
-chunks1321: \
+chunks1315: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
@@ -31134,30 +31079,30 @@ chunks1321: \
 	VSHUFPS $0xdd, X0, X0, X0; \
 	VMOVQ   X0, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1322; \
+	JEQ     rowdone1316; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1321; \
+	JLE     chunks1315; \
 	MOVQ    BX, R9; \
-	JMP     chunks1321; \
-rowdone1322: \
+	JMP     chunks1315; \
+rowdone1316: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1320; \
+	JNZ  row1314; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1319; \
+	JNZ  group1313; \
 	VZEROUPPER; \
 	RET; \
-chunk1310: \
+chunk1304: \
 	SUBQ $0x04, BX; \
-group1323: \
+group1317: \
 	MOVQ rows+24(FP), R10; \
-row1324: \
+row1318: \
 	XORQ R9, R9; \
-chunks1325: \
+chunks1319: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVQ   (AX)(R9*2), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
@@ -31165,21 +31110,21 @@ chunks1325: \
 	VSHUFPS $0xdd, X0, X0, X0; \
 	VMOVD   X0, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1326; \
+	JEQ     rowdone1320; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1325; \
+	JLE     chunks1319; \
 	MOVQ    BX, R9; \
-	JMP     chunks1325; \
-rowdone1326: \
+	JMP     chunks1319; \
+rowdone1320: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1324; \
+	JNZ  row1318; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1323; \
+	JNZ  group1317; \
 	VZEROUPPER; \
 	RET
 	unzip2x4AVX2_body
@@ -31196,19 +31141,19 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1327; \
+	JAE  chunk1321; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1328; \
+	JAE  chunk1322; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1329; \
+	JAE  chunk1323; \
 	RET; \
-chunk1327: \
+chunk1321: \
 	SUBQ $0x20, BX; \
-group1330: \
+group1324: \
 	MOVQ rows+24(FP), R10; \
-row1331: \
+row1325: \
 	XORQ R9, R9; \
-chunks1332: \
+chunks1326: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -31219,30 +31164,30 @@ chunks1332: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1333; \
+	JEQ         rowdone1327; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1332; \
+	JLE         chunks1326; \
 	MOVQ        BX, R9; \
-	JMP         chunks1332; \
-rowdone1333: \
+	JMP         chunks1326; \
+rowdone1327: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1331; \
+	JNZ  row1325; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1330; \
+	JNZ  group1324; \
 	VZEROUPPER; \
 	RET; \
-chunk1328: \
+chunk1322: \
 	SUBQ $0x10, BX; \
-group1334: \
+group1328: \
 	MOVQ rows+24(FP), R10; \
-row1335: \
+row1329: \
 	XORQ R9, R9; \
-chunks1336: \
+chunks1330: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VMOVDQU     16(AX)(R9*2), X1; \
@@ -31251,30 +31196,30 @@ chunks1336: \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1337; \
+	JEQ         rowdone1331; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1336; \
+	JLE         chunks1330; \
 	MOVQ        BX, R9; \
-	JMP         chunks1336; \
-rowdone1337: \
+	JMP         chunks1330; \
+rowdone1331: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1335; \
+	JNZ  row1329; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1334; \
+	JNZ  group1328; \
 	VZEROUPPER; \
 	RET; \
-chunk1329: \
+chunk1323: \
 	SUBQ $0x08, BX; \
-group1338: \
+group1332: \
 	MOVQ rows+24(FP), R10; \
-row1339: \
+row1333: \
 	XORQ R9, R9; \
-chunks1340: \
+chunks1334: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
@@ -31282,21 +31227,21 @@ chunks1340: \
 	VPUNPCKHQDQ X0, X0, X0; \
 	VMOVQ       X0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1341; \
+	JEQ         rowdone1335; \
 	ADDQ        $0x08, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1340; \
+	JLE         chunks1334; \
 	MOVQ        BX, R9; \
-	JMP         chunks1340; \
-rowdone1341: \
+	JMP         chunks1334; \
+rowdone1335: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1339; \
+	JNZ  row1333; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1338; \
+	JNZ  group1332; \
 	VZEROUPPER; \
 	RET
 	unzip2x8AVX2_body
@@ -31313,17 +31258,17 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1342; \
+	JAE  chunk1336; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1343; \
+	JAE  chunk1337; \
 	RET; \
-chunk1342: \
+chunk1336: \
 	SUBQ $0x20, BX; \
-group1344: \
+group1338: \
 	MOVQ rows+24(FP), R10; \
-row1345: \
+row1339: \
 	XORQ R9, R9; \
-chunks1346: \
+chunks1340: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -31332,51 +31277,51 @@ chunks1346: \
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0; \
 	VMOVDQU     Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1347; \
+	JEQ         rowdone1341; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1346; \
+	JLE         chunks1340; \
 	MOVQ        BX, R9; \
-	JMP         chunks1346; \
-rowdone1347: \
+	JMP         chunks1340; \
+rowdone1341: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1345; \
+	JNZ  row1339; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1344; \
+	JNZ  group1338; \
 	VZEROUPPER; \
 	RET; \
-chunk1343: \
+chunk1337: \
 	SUBQ $0x10, BX; \
-group1348: \
+group1342: \
 	MOVQ rows+24(FP), R10; \
-row1349: \
+row1343: \
 	XORQ R9, R9; \
-chunks1350: \
+chunks1344: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VMOVDQU X0, (R11); \
 	VMOVDQU 16(AX)(R9*2), X0; \
 	VMOVDQU X0, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1351; \
+	JEQ     rowdone1345; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1350; \
+	JLE     chunks1344; \
 	MOVQ    BX, R9; \
-	JMP     chunks1350; \
-rowdone1351: \
+	JMP     chunks1344; \
+rowdone1345: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1349; \
+	JNZ  row1343; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1348; \
+	JNZ  group1342; \
 	VZEROUPPER; \
 	RET
 	unzip2x16AVX2_body
@@ -31393,13 +31338,13 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1352; \
+	JAE  chunk1346; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1353; \
+	JAE  chunk1347; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1354; \
+	JAE  chunk1348; \
 	RET; \
-chunk1352: \
+chunk1346: \
 	VMOVDQU shuffle1295<>+0(SB), Y15; \
 	VMOVDQU shuffle1296<>+0(SB), Y14; \
 	VMOVDQU shuffle1297<>+0(SB), Y13; \
@@ -31409,11 +31354,11 @@ chunk1352: \
 	VMOVDQU shuffle1301<>+0(SB), Y9; \
 	VMOVDQU shuffle1302<>+0(SB), Y8; \
 	SUBQ    $0x60, BX; \
-group1355: \
+group1349: \
 	MOVQ rows+24(FP), R10; \
-row1356: \
+row1350: \
 	XORQ R9, R9; \
-chunks1357: \
+chunks1351: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 48(AX)(R9*2), Y1; \
@@ -31471,24 +31416,24 @@ chunks1357: \
 	VPOR           Y5, Y3, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1358; \
+	JEQ            rowdone1352; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1357; \
+	JLE            chunks1351; \
 	MOVQ           BX, R9; \
-	JMP            chunks1357; \
-rowdone1358: \
+	JMP            chunks1351; \
+rowdone1352: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1356; \
+	JNZ  row1350; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1355; \
+	JNZ  group1349; \
 	VZEROUPPER; \
 	RET; \
-chunk1353: \
+chunk1347: \
 	VMOVDQU shuffle1307<>+0(SB), X15; \
 	VMOVDQU shuffle1308<>+0(SB), X14; \
 	VMOVDQU shuffle1309<>+0(SB), X13; \
@@ -31496,11 +31441,11 @@ chunk1353: \
 	VMOVDQU shuffle289<>+0(SB), X11; \
 	VMOVDQU shuffle35<>+0(SB), X10; \
 	SUBQ    $0x24, BX; \
-group1359: \
+group1353: \
 	MOVQ rows+24(FP), R10; \
-row1360: \
+row1354: \
 	XORQ R9, R9; \
-chunks1361: \
+chunks1355: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -31532,34 +31477,34 @@ chunks1361: \
 	VPSHUFB X10, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1362; \
+	JEQ     rowdone1356; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1361; \
+	JLE     chunks1355; \
 	MOVQ    BX, R9; \
-	JMP     chunks1361; \
-rowdone1362: \
+	JMP     chunks1355; \
+rowdone1356: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1360; \
+	JNZ  row1354; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1359; \
+	JNZ  group1353; \
 	VZEROUPPER; \
 	RET; \
-chunk1354: \
+chunk1348: \
 	VMOVDQU shuffle1307<>+0(SB), X15; \
 	VMOVDQU shuffle1308<>+0(SB), X14; \
 	VMOVDQU shuffle1309<>+0(SB), X13; \
 	VMOVDQU shuffle1311<>+0(SB), X12; \
 	SUBQ    $0x18, BX; \
-group1363: \
+group1357: \
 	MOVQ rows+24(FP), R10; \
-row1364: \
+row1358: \
 	XORQ R9, R9; \
-chunks1365: \
+chunks1359: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -31580,21 +31525,21 @@ chunks1365: \
 	VPSHUFB X12, X0, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1366; \
+	JEQ     rowdone1360; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1365; \
+	JLE     chunks1359; \
 	MOVQ    BX, R9; \
-	JMP     chunks1365; \
-rowdone1366: \
+	JMP     chunks1359; \
+rowdone1360: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1364; \
+	JNZ  row1358; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1363; \
+	JNZ  group1357; \
 	VZEROUPPER; \
 	RET
 	unzip2x6AVX2_body
@@ -31703,13 +31648,13 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1367; \
+	JAE  chunk1361; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1368; \
+	JAE  chunk1362; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1369; \
+	JAE  chunk1363; \
 	RET; \
-chunk1367: \
+chunk1361: \
 	VMOVDQU shuffle1312<>+0(SB), Y15; \
 	VMOVDQU shuffle1313<>+0(SB), Y14; \
 	VMOVDQU shuffle1314<>+0(SB), Y13; \
@@ -31720,11 +31665,11 @@ chunk1367: \
 	VMOVDQU shuffle1319<>+0(SB), Y8; \
 	VMOVDQU shuffle1320<>+0(SB), Y7; \
 	SUBQ    $0x60, BX; \
-group1370: \
+group1364: \
 	MOVQ rows+24(FP), R10; \
-row1371: \
+row1365: \
 	XORQ R9, R9; \
-chunks1372: \
+chunks1366: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 48(AX)(R9*2), Y1; \
@@ -31783,24 +31728,24 @@ chunks1372: \
 	VPOR           Y4, Y5, Y4; \
 	VMOVDQU        Y4, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1373; \
+	JEQ            rowdone1367; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1372; \
+	JLE            chunks1366; \
 	MOVQ           BX, R9; \
-	JMP            chunks1372; \
-rowdone1373: \
+	JMP            chunks1366; \
+rowdone1367: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1371; \
+	JNZ  row1365; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1370; \
+	JNZ  group1364; \
 	VZEROUPPER; \
 	RET; \
-chunk1368: \
+chunk1362: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
@@ -31809,11 +31754,11 @@ chunk1368: \
 	VMOVDQU shuffle34<>+0(SB), X10; \
 	VMOVDQU shuffle35<>+0(SB), X9; \
 	SUBQ    $0x24, BX; \
-group1374: \
+group1368: \
 	MOVQ rows+24(FP), R10; \
-row1375: \
+row1369: \
 	XORQ R9, R9; \
-chunks1376: \
+chunks1370: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -31844,35 +31789,35 @@ chunks1376: \
 	VPSHUFB X9, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1377; \
+	JEQ     rowdone1371; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1376; \
+	JLE     chunks1370; \
 	MOVQ    BX, R9; \
-	JMP     chunks1376; \
-rowdone1377: \
+	JMP     chunks1370; \
+rowdone1371: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1375; \
+	JNZ  row1369; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1374; \
+	JNZ  group1368; \
 	VZEROUPPER; \
 	RET; \
-chunk1369: \
+chunk1363: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
 	VMOVDQU shuffle32<>+0(SB), X12; \
 	VMOVDQU shuffle33<>+0(SB), X11; \
 	SUBQ    $0x18, BX; \
-group1378: \
+group1372: \
 	MOVQ rows+24(FP), R10; \
-row1379: \
+row1373: \
 	XORQ R9, R9; \
-chunks1380: \
+chunks1374: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -31892,21 +31837,21 @@ chunks1380: \
 	VPSHUFB X11, X0, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1381; \
+	JEQ     rowdone1375; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1380; \
+	JLE     chunks1374; \
 	MOVQ    BX, R9; \
-	JMP     chunks1380; \
-rowdone1381: \
+	JMP     chunks1374; \
+rowdone1375: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1379; \
+	JNZ  row1373; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1378; \
+	JNZ  group1372; \
 	VZEROUPPER; \
 	RET
 	unzip2x12AVX2_body
@@ -31995,15 +31940,15 @@ TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1382; \
+	JAE  chunk1376; \
 	RET; \
-chunk1382: \
+chunk1376: \
 	SUBQ $0x20, BX; \
-group1383: \
+group1377: \
 	MOVQ rows+24(FP), R10; \
-row1384: \
+row1378: \
 	XORQ R9, R9; \
-chunks1385: \
+chunks1379: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32018,21 +31963,21 @@ chunks1385: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1386; \
+	JEQ         rowdone1380; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1385; \
+	JLE         chunks1379; \
 	MOVQ        BX, R9; \
-	JMP         chunks1385; \
-rowdone1386: \
+	JMP         chunks1379; \
+rowdone1380: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1384; \
+	JNZ  row1378; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1383; \
+	JNZ  group1377; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32050,15 +31995,15 @@ TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1387; \
+	JAE  chunk1381; \
 	RET; \
-chunk1387: \
+chunk1381: \
 	SUBQ $0x20, BX; \
-group1388: \
+group1382: \
 	MOVQ rows+24(FP), R10; \
-row1389: \
+row1383: \
 	XORQ R9, R9; \
-chunks1390: \
+chunks1384: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32073,21 +32018,21 @@ chunks1390: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1391; \
+	JEQ         rowdone1385; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1390; \
+	JLE         chunks1384; \
 	MOVQ        BX, R9; \
-	JMP         chunks1390; \
-rowdone1391: \
+	JMP         chunks1384; \
+rowdone1385: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1389; \
+	JNZ  row1383; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1388; \
+	JNZ  group1382; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32105,15 +32050,15 @@ TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1392; \
+	JAE  chunk1386; \
 	RET; \
-chunk1392: \
+chunk1386: \
 	SUBQ $0x20, BX; \
-group1393: \
+group1387: \
 	MOVQ rows+24(FP), R10; \
-row1394: \
+row1388: \
 	XORQ R9, R9; \
-chunks1395: \
+chunks1389: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32124,21 +32069,21 @@ chunks1395: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1396; \
+	JEQ         rowdone1390; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1395; \
+	JLE         chunks1389; \
 	MOVQ        BX, R9; \
-	JMP         chunks1395; \
-rowdone1396: \
+	JMP         chunks1389; \
+rowdone1390: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1394; \
+	JNZ  row1388; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1393; \
+	JNZ  group1387; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32156,15 +32101,15 @@ TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1397; \
+	JAE  chunk1391; \
 	RET; \
-chunk1397: \
+chunk1391: \
 	SUBQ $0x20, BX; \
-group1398: \
+group1392: \
 	MOVQ rows+24(FP), R10; \
-row1399: \
+row1393: \
 	XORQ R9, R9; \
-chunks1400: \
+chunks1394: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32175,21 +32120,21 @@ chunks1400: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1401; \
+	JEQ         rowdone1395; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1400; \
+	JLE         chunks1394; \
 	MOVQ        BX, R9; \
-	JMP         chunks1400; \
-rowdone1401: \
+	JMP         chunks1394; \
+rowdone1395: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1399; \
+	JNZ  row1393; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1398; \
+	JNZ  group1392; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32207,15 +32152,15 @@ TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1402; \
+	JAE  chunk1396; \
 	RET; \
-chunk1402: \
+chunk1396: \
 	SUBQ $0x20, BX; \
-group1403: \
+group1397: \
 	MOVQ rows+24(FP), R10; \
-row1404: \
+row1398: \
 	XORQ R9, R9; \
-chunks1405: \
+chunks1399: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32224,21 +32169,21 @@ chunks1405: \
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1406; \
+	JEQ         rowdone1400; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1405; \
+	JLE         chunks1399; \
 	MOVQ        BX, R9; \
-	JMP         chunks1405; \
-rowdone1406: \
+	JMP         chunks1399; \
+rowdone1400: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1404; \
+	JNZ  row1398; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1403; \
+	JNZ  group1397; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32256,18 +32201,18 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1407; \
+	JAE  chunk1401; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1408; \
+	JAE  chunk1402; \
 	RET; \
-chunk1407: \
+chunk1401: \
 	VMOVDQU shuffle1324<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group1409: \
+group1403: \
 	MOVQ rows+24(FP), R10; \
-row1410: \
+row1404: \
 	XORQ R9, R9; \
-chunks1411: \
+chunks1405: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32280,31 +32225,31 @@ chunks1411: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1412; \
+	JEQ         rowdone1406; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1411; \
+	JLE         chunks1405; \
 	MOVQ        BX, R9; \
-	JMP         chunks1411; \
-rowdone1412: \
+	JMP         chunks1405; \
+rowdone1406: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1410; \
+	JNZ  row1404; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1409; \
+	JNZ  group1403; \
 	VZEROUPPER; \
 	RET; \
-chunk1408: \
+chunk1402: \
 	VMOVDQU shuffle1325<>+0(SB), X15; \
 	SUBQ    $0x10, BX; \
-group1413: \
+group1407: \
 	MOVQ rows+24(FP), R10; \
-row1414: \
+row1408: \
 	XORQ R9, R9; \
-chunks1415: \
+chunks1409: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -32315,21 +32260,21 @@ chunks1415: \
 	VSHUFPS $0xdd, X1, X0, X1; \
 	VMOVDQU X1, (R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1416; \
+	JEQ     rowdone1410; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1415; \
+	JLE     chunks1409; \
 	MOVQ    BX, R9; \
-	JMP     chunks1415; \
-rowdone1416: \
+	JMP     chunks1409; \
+rowdone1410: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1414; \
+	JNZ  row1408; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1413; \
+	JNZ  group1407; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x1AVX2_body
@@ -32356,18 +32301,18 @@ TEXT ·tunzip2x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1417; \
+	JAE  chunk1411; \
 	RET; \
-chunk1417: \
+chunk1411: \
 	VMOVDQU shuffle1326<>+0(SB), Y15; \
 	VMOVDQU shuffle1327<>+0(SB), Y14; \
 	VMOVDQU shuffle1328<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1418: \
+group1412: \
 	MOVQ rows+24(FP), R10; \
-row1419: \
+row1413: \
 	XORQ R9, R9; \
-chunks1420: \
+chunks1414: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32386,21 +32331,21 @@ chunks1420: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1421; \
+	JEQ         rowdone1415; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1420; \
+	JLE         chunks1414; \
 	MOVQ        BX, R9; \
-	JMP         chunks1420; \
-rowdone1421: \
+	JMP         chunks1414; \
+rowdone1415: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1419; \
+	JNZ  row1413; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1418; \
+	JNZ  group1412; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32436,18 +32381,18 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1422; \
+	JAE  chunk1416; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1423; \
+	JAE  chunk1417; \
 	RET; \
-chunk1422: \
+chunk1416: \
 	VMOVDQU shuffle1329<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group1424: \
+group1418: \
 	MOVQ rows+24(FP), R10; \
-row1425: \
+row1419: \
 	XORQ R9, R9; \
-chunks1426: \
+chunks1420: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32460,31 +32405,31 @@ chunks1426: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1427; \
+	JEQ         rowdone1421; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1426; \
+	JLE         chunks1420; \
 	MOVQ        BX, R9; \
-	JMP         chunks1426; \
-rowdone1427: \
+	JMP         chunks1420; \
+rowdone1421: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1425; \
+	JNZ  row1419; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1424; \
+	JNZ  group1418; \
 	VZEROUPPER; \
 	RET; \
-chunk1423: \
+chunk1417: \
 	VMOVDQU shuffle1330<>+0(SB), X15; \
 	SUBQ    $0x10, BX; \
-group1428: \
+group1422: \
 	MOVQ rows+24(FP), R10; \
-row1429: \
+row1423: \
 	XORQ R9, R9; \
-chunks1430: \
+chunks1424: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VPSHUFB     X15, X0, X0; \
@@ -32495,21 +32440,21 @@ chunks1430: \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1431; \
+	JEQ         rowdone1425; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1430; \
+	JLE         chunks1424; \
 	MOVQ        BX, R9; \
-	JMP         chunks1430; \
-rowdone1431: \
+	JMP         chunks1424; \
+rowdone1425: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1429; \
+	JNZ  row1423; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1428; \
+	JNZ  group1422; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x2AVX2_body
@@ -32536,18 +32481,18 @@ TEXT ·tunzip2x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1432; \
+	JAE  chunk1426; \
 	RET; \
-chunk1432: \
+chunk1426: \
 	VMOVDQU shuffle1331<>+0(SB), Y15; \
 	VMOVDQU shuffle1332<>+0(SB), Y14; \
 	VMOVDQU shuffle1333<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1433: \
+group1427: \
 	MOVQ rows+24(FP), R10; \
-row1434: \
+row1428: \
 	XORQ R9, R9; \
-chunks1435: \
+chunks1429: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32566,21 +32511,21 @@ chunks1435: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1436; \
+	JEQ         rowdone1430; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1435; \
+	JLE         chunks1429; \
 	MOVQ        BX, R9; \
-	JMP         chunks1435; \
-rowdone1436: \
+	JMP         chunks1429; \
+rowdone1430: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1434; \
+	JNZ  row1428; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1433; \
+	JNZ  group1427; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32616,19 +32561,19 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1437; \
+	JAE  chunk1431; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1438; \
+	JAE  chunk1432; \
 	RET; \
-chunk1437: \
+chunk1431: \
 	VMOVDQU shuffle1334<>+0(SB), Y15; \
 	VMOVDQU shuffle1335<>+0(SB), Y14; \
 	SUBQ    $0x20, BX; \
-group1439: \
+group1433: \
 	MOVQ rows+24(FP), R10; \
-row1440: \
+row1434: \
 	XORQ R9, R9; \
-chunks1441: \
+chunks1435: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      Y15, Y0, Y1; \
@@ -32645,32 +32590,32 @@ chunks1441: \
 	VMOVDQU      X0, 16(R11); \
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1442; \
+	JEQ          rowdone1436; \
 	ADDQ         $0x20, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1441; \
+	JLE          chunks1435; \
 	MOVQ         BX, R9; \
-	JMP          chunks1441; \
-rowdone1442: \
+	JMP          chunks1435; \
+rowdone1436: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1440; \
+	JNZ  row1434; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1439; \
+	JNZ  group1433; \
 	VZEROUPPER; \
 	RET; \
-chunk1438: \
+chunk1432: \
 	VMOVDQU shuffle1334<>+0(SB), Y15; \
 	VMOVDQU shuffle1335<>+0(SB), Y14; \
 	SUBQ    $0x10, BX; \
-group1443: \
+group1437: \
 	MOVQ rows+24(FP), R10; \
-row1444: \
+row1438: \
 	XORQ R9, R9; \
-chunks1445: \
+chunks1439: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      Y15, Y0, Y1; \
@@ -32680,21 +32625,21 @@ chunks1445: \
 	VMOVDQU      X0, (R11); \
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1446; \
+	JEQ          rowdone1440; \
 	ADDQ         $0x10, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1445; \
+	JLE          chunks1439; \
 	MOVQ         BX, R9; \
-	JMP          chunks1445; \
-rowdone1446: \
+	JMP          chunks1439; \
+rowdone1440: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1444; \
+	JNZ  row1438; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1443; \
+	JNZ  group1437; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x4AVX2_body
@@ -32723,18 +32668,18 @@ TEXT ·tunzip2x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1447; \
+	JAE  chunk1441; \
 	RET; \
-chunk1447: \
+chunk1441: \
 	VMOVDQU shuffle1336<>+0(SB), Y15; \
 	VMOVDQU shuffle1337<>+0(SB), Y14; \
 	VMOVDQU shuffle1338<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1448: \
+group1442: \
 	MOVQ rows+24(FP), R10; \
-row1449: \
+row1443: \
 	XORQ R9, R9; \
-chunks1450: \
+chunks1444: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -32753,21 +32698,21 @@ chunks1450: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1451; \
+	JEQ         rowdone1445; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1450; \
+	JLE         chunks1444; \
 	MOVQ        BX, R9; \
-	JMP         chunks1450; \
-rowdone1451: \
+	JMP         chunks1444; \
+rowdone1445: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1449; \
+	JNZ  row1443; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1448; \
+	JNZ  group1442; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32803,17 +32748,17 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1452; \
+	JAE  chunk1446; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1453; \
+	JAE  chunk1447; \
 	RET; \
-chunk1452: \
+chunk1446: \
 	SUBQ $0x40, BX; \
-group1454: \
+group1448: \
 	MOVQ rows+24(FP), R10; \
-row1455: \
+row1449: \
 	XORQ R9, R9; \
-chunks1456: \
+chunks1450: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -32840,30 +32785,30 @@ chunks1456: \
 	VPERM2I128  $0x31, Y3, Y4, Y3; \
 	VMOVDQU     Y3, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1457; \
+	JEQ         rowdone1451; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1456; \
+	JLE         chunks1450; \
 	MOVQ        BX, R9; \
-	JMP         chunks1456; \
-rowdone1457: \
+	JMP         chunks1450; \
+rowdone1451: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1455; \
+	JNZ  row1449; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1454; \
+	JNZ  group1448; \
 	VZEROUPPER; \
 	RET; \
-chunk1453: \
+chunk1447: \
 	SUBQ $0x20, BX; \
-group1458: \
+group1452: \
 	MOVQ rows+24(FP), R10; \
-row1459: \
+row1453: \
 	XORQ R9, R9; \
-chunks1460: \
+chunks1454: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VMOVDQU     16(AX)(R9*2), X1; \
@@ -32882,21 +32827,21 @@ chunks1460: \
 	VPUNPCKHQDQ X3, X1, X3; \
 	VMOVDQU     X3, 16(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1461; \
+	JEQ         rowdone1455; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1460; \
+	JLE         chunks1454; \
 	MOVQ        BX, R9; \
-	JMP         chunks1460; \
-rowdone1461: \
+	JMP         chunks1454; \
+rowdone1455: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1459; \
+	JNZ  row1453; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1458; \
+	JNZ  group1452; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x8AVX2_body
@@ -32913,18 +32858,18 @@ TEXT ·tunzip2x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1462; \
+	JAE  chunk1456; \
 	RET; \
-chunk1462: \
+chunk1456: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle533<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1463: \
+group1457: \
 	MOVQ rows+24(FP), R10; \
-row1464: \
+row1458: \
 	XORQ R9, R9; \
-chunks1465: \
+chunks1459: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 8(AX)(R9*2), Y0, Y0; \
@@ -32942,21 +32887,21 @@ chunks1465: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1466; \
+	JEQ            rowdone1460; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1465; \
+	JLE            chunks1459; \
 	MOVQ           BX, R9; \
-	JMP            chunks1465; \
-rowdone1466: \
+	JMP            chunks1459; \
+rowdone1460: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1464; \
+	JNZ  row1458; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1463; \
+	JNZ  group1457; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -32974,13 +32919,13 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1467; \
+	JAE  chunk1461; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1468; \
+	JAE  chunk1462; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1469; \
+	JAE  chunk1463; \
 	RET; \
-chunk1467: \
+chunk1461: \
 	VMOVDQU shuffle1339<>+0(SB), Y15; \
 	VMOVDQU shuffle1340<>+0(SB), Y14; \
 	VMOVDQU shuffle1341<>+0(SB), Y13; \
@@ -32988,11 +32933,11 @@ chunk1467: \
 	VMOVDQU shuffle1343<>+0(SB), Y11; \
 	VMOVDQU shuffle1344<>+0(SB), Y10; \
 	SUBQ    $0x60, BX; \
-group1470: \
+group1464: \
 	MOVQ rows+24(FP), R10; \
-row1471: \
+row1465: \
 	XORQ R9, R9; \
-chunks1472: \
+chunks1466: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 32(AX)(R9*2), Y1; \
@@ -33065,24 +33010,24 @@ chunks1472: \
 	VPOR           Y3, Y7, Y3; \
 	VMOVDQU        Y3, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1473; \
+	JEQ            rowdone1467; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1472; \
+	JLE            chunks1466; \
 	MOVQ           BX, R9; \
-	JMP            chunks1472; \
-rowdone1473: \
+	JMP            chunks1466; \
+rowdone1467: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1471; \
+	JNZ  row1465; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1470; \
+	JNZ  group1464; \
 	VZEROUPPER; \
 	RET; \
-chunk1468: \
+chunk1462: \
 	VMOVDQU shuffle1357<>+0(SB), X15; \
 	VMOVDQU shuffle1358<>+0(SB), X14; \
 	VMOVDQU shuffle1359<>+0(SB), X13; \
@@ -33093,11 +33038,11 @@ chunk1468: \
 	VMOVDQU shuffle1364<>+0(SB), X8; \
 	VMOVDQU shuffle1365<>+0(SB), X7; \
 	SUBQ    $0x24, BX; \
-group1474: \
+group1468: \
 	MOVQ rows+24(FP), R10; \
-row1475: \
+row1469: \
 	XORQ R9, R9; \
-chunks1476: \
+chunks1470: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -33139,24 +33084,24 @@ chunks1476: \
 	VPSHUFB X7, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1477; \
+	JEQ     rowdone1471; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1476; \
+	JLE     chunks1470; \
 	MOVQ    BX, R9; \
-	JMP     chunks1476; \
-rowdone1477: \
+	JMP     chunks1470; \
+rowdone1471: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1475; \
+	JNZ  row1469; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1474; \
+	JNZ  group1468; \
 	VZEROUPPER; \
 	RET; \
-chunk1469: \
+chunk1463: \
 	VMOVDQU shuffle1357<>+0(SB), X15; \
 	VMOVDQU shuffle1358<>+0(SB), X14; \
 	VMOVDQU shuffle1360<>+0(SB), X13; \
@@ -33165,11 +33110,11 @@ chunk1469: \
 	VMOVDQU shuffle1367<>+0(SB), X10; \
 	VMOVDQU shuffle1368<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1478: \
+group1472: \
 	MOVQ rows+24(FP), R10; \
-row1479: \
+row1473: \
 	XORQ R9, R9; \
-chunks1480: \
+chunks1474: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -33199,21 +33144,21 @@ chunks1480: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1481; \
+	JEQ     rowdone1475; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1480; \
+	JLE     chunks1474; \
 	MOVQ    BX, R9; \
-	JMP     chunks1480; \
-rowdone1481: \
+	JMP     chunks1474; \
+rowdone1475: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1479; \
+	JNZ  row1473; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1478; \
+	JNZ  group1472; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x1AVX2_body
@@ -33386,9 +33331,9 @@ TEXT ·tunzip2x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1482; \
+	JAE  chunk1476; \
 	RET; \
-chunk1482: \
+chunk1476: \
 	VMOVDQU shuffle1369<>+0(SB), Y15; \
 	VMOVDQU shuffle1370<>+0(SB), Y14; \
 	VMOVDQU shuffle1371<>+0(SB), Y13; \
@@ -33400,11 +33345,11 @@ chunk1482: \
 	VMOVDQU shuffle1377<>+0(SB), Y7; \
 	VMOVDQU shuffle1378<>+0(SB), Y6; \
 	SUBQ    $0x60, BX; \
-group1483: \
+group1477: \
 	MOVQ rows+24(FP), R10; \
-row1484: \
+row1478: \
 	XORQ R9, R9; \
-chunks1485: \
+chunks1479: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 29(AX)(R9*2), Y0, Y0; \
@@ -33478,21 +33423,21 @@ chunks1485: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 64(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1486; \
+	JEQ         rowdone1480; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1485; \
+	JLE         chunks1479; \
 	MOVQ        BX, R9; \
-	JMP         chunks1485; \
-rowdone1486: \
+	JMP         chunks1479; \
+rowdone1480: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1484; \
+	JNZ  row1478; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1483; \
+	JNZ  group1477; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -33570,13 +33515,13 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1487; \
+	JAE  chunk1481; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1488; \
+	JAE  chunk1482; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1489; \
+	JAE  chunk1483; \
 	RET; \
-chunk1487: \
+chunk1481: \
 	VMOVDQU shuffle1379<>+0(SB), Y15; \
 	VMOVDQU shuffle1380<>+0(SB), Y14; \
 	VMOVDQU shuffle1381<>+0(SB), Y13; \
@@ -33584,11 +33529,11 @@ chunk1487: \
 	VMOVDQU shuffle1383<>+0(SB), Y11; \
 	VMOVDQU shuffle1384<>+0(SB), Y10; \
 	SUBQ    $0x60, BX; \
-group1490: \
+group1484: \
 	MOVQ rows+24(FP), R10; \
-row1491: \
+row1485: \
 	XORQ R9, R9; \
-chunks1492: \
+chunks1486: \
 	LEAQ           (CX)(R9*1), R11; \
 	VBROADCASTI128 (AX)(R9*2), Y0; \
 	VBROADCASTI128 32(AX)(R9*2), Y1; \
@@ -33661,24 +33606,24 @@ chunks1492: \
 	VPOR           Y3, Y7, Y3; \
 	VMOVDQU        Y3, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1493; \
+	JEQ            rowdone1487; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1492; \
+	JLE            chunks1486; \
 	MOVQ           BX, R9; \
-	JMP            chunks1492; \
-rowdone1493: \
+	JMP            chunks1486; \
+rowdone1487: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1491; \
+	JNZ  row1485; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1490; \
+	JNZ  group1484; \
 	VZEROUPPER; \
 	RET; \
-chunk1488: \
+chunk1482: \
 	VMOVDQU shuffle1397<>+0(SB), X15; \
 	VMOVDQU shuffle1398<>+0(SB), X14; \
 	VMOVDQU shuffle832<>+0(SB), X13; \
@@ -33689,11 +33634,11 @@ chunk1488: \
 	VMOVDQU shuffle839<>+0(SB), X8; \
 	VMOVDQU shuffle840<>+0(SB), X7; \
 	SUBQ    $0x24, BX; \
-group1494: \
+group1488: \
 	MOVQ rows+24(FP), R10; \
-row1495: \
+row1489: \
 	XORQ R9, R9; \
-chunks1496: \
+chunks1490: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -33735,24 +33680,24 @@ chunks1496: \
 	VPSHUFB X7, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1497; \
+	JEQ     rowdone1491; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1496; \
+	JLE     chunks1490; \
 	MOVQ    BX, R9; \
-	JMP     chunks1496; \
-rowdone1497: \
+	JMP     chunks1490; \
+rowdone1491: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1495; \
+	JNZ  row1489; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1494; \
+	JNZ  group1488; \
 	VZEROUPPER; \
 	RET; \
-chunk1489: \
+chunk1483: \
 	VMOVDQU shuffle1397<>+0(SB), X15; \
 	VMOVDQU shuffle1398<>+0(SB), X14; \
 	VMOVDQU shuffle1399<>+0(SB), X13; \
@@ -33761,11 +33706,11 @@ chunk1489: \
 	VMOVDQU shuffle1401<>+0(SB), X10; \
 	VMOVDQU shuffle852<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1498: \
+group1492: \
 	MOVQ rows+24(FP), R10; \
-row1499: \
+row1493: \
 	XORQ R9, R9; \
-chunks1500: \
+chunks1494: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VPSHUFB X15, X0, X0; \
@@ -33795,21 +33740,21 @@ chunks1500: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1501; \
+	JEQ     rowdone1495; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1500; \
+	JLE     chunks1494; \
 	MOVQ    BX, R9; \
-	JMP     chunks1500; \
-rowdone1501: \
+	JMP     chunks1494; \
+rowdone1495: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1499; \
+	JNZ  row1493; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1498; \
+	JNZ  group1492; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x2AVX2_body
@@ -33954,9 +33899,9 @@ TEXT ·tunzip2x3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1502; \
+	JAE  chunk1496; \
 	RET; \
-chunk1502: \
+chunk1496: \
 	VMOVDQU shuffle1402<>+0(SB), Y15; \
 	VMOVDQU shuffle1403<>+0(SB), Y14; \
 	VMOVDQU shuffle1404<>+0(SB), Y13; \
@@ -33968,11 +33913,11 @@ chunk1502: \
 	VMOVDQU shuffle1410<>+0(SB), Y7; \
 	VMOVDQU shuffle1411<>+0(SB), Y6; \
 	SUBQ    $0x60, BX; \
-group1503: \
+group1497: \
 	MOVQ rows+24(FP), R10; \
-row1504: \
+row1498: \
 	XORQ R9, R9; \
-chunks1505: \
+chunks1499: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 26(AX)(R9*2), Y0, Y0; \
@@ -34046,21 +33991,21 @@ chunks1505: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 64(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1506; \
+	JEQ         rowdone1500; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1505; \
+	JLE         chunks1499; \
 	MOVQ        BX, R9; \
-	JMP         chunks1505; \
-rowdone1506: \
+	JMP         chunks1499; \
+rowdone1500: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1504; \
+	JNZ  row1498; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1503; \
+	JNZ  group1497; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -34138,9 +34083,9 @@ TEXT ·tunzip2x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1507; \
+	JAE  chunk1501; \
 	RET; \
-chunk1507: \
+chunk1501: \
 	VMOVDQU shuffle1412<>+0(SB), Y15; \
 	VMOVDQU shuffle1413<>+0(SB), Y14; \
 	VMOVDQU shuffle1414<>+0(SB), Y13; \
@@ -34152,11 +34097,11 @@ chunk1507: \
 	VMOVDQU shuffle133<>+0(SB), Y7; \
 	VMOVDQU shuffle1420<>+0(SB), Y6; \
 	SUBQ    $0x60, BX; \
-group1508: \
+group1502: \
 	MOVQ rows+24(FP), R10; \
-row1509: \
+row1503: \
 	XORQ R9, R9; \
-chunks1510: \
+chunks1504: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 20(AX)(R9*2), Y0, Y0; \
@@ -34230,21 +34175,21 @@ chunks1510: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 64(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1511; \
+	JEQ         rowdone1505; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1510; \
+	JLE         chunks1504; \
 	MOVQ        BX, R9; \
-	JMP         chunks1510; \
-rowdone1511: \
+	JMP         chunks1504; \
+rowdone1505: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1509; \
+	JNZ  row1503; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1508; \
+	JNZ  group1502; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -34316,20 +34261,20 @@ TEXT ·tunzip2x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1512; \
+	JAE  chunk1506; \
 	RET; \
-chunk1512: \
+chunk1506: \
 	VMOVDQU shuffle1421<>+0(SB), Y15; \
 	VMOVDQU shuffle1422<>+0(SB), Y14; \
 	VMOVDQU shuffle55<>+0(SB), Y13; \
 	VMOVDQU shuffle56<>+0(SB), Y12; \
 	VMOVDQU shuffle1423<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group1513: \
+group1507: \
 	MOVQ rows+24(FP), R10; \
-row1514: \
+row1508: \
 	XORQ R9, R9; \
-chunks1515: \
+chunks1509: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 8(AX)(R9*2), Y0, Y0; \
@@ -34379,21 +34324,21 @@ chunks1515: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1516; \
+	JEQ            rowdone1510; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1515; \
+	JLE            chunks1509; \
 	MOVQ           BX, R9; \
-	JMP            chunks1515; \
-rowdone1516: \
+	JMP            chunks1509; \
+rowdone1510: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1514; \
+	JNZ  row1508; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1513; \
+	JNZ  group1507; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -34429,18 +34374,18 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1517; \
+	JAE  chunk1511; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1518; \
+	JAE  chunk1512; \
 	RET; \
-chunk1517: \
+chunk1511: \
 	VMOVDQU shuffle118<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group1519: \
+group1513: \
 	MOVQ rows+24(FP), R10; \
-row1520: \
+row1514: \
 	XORQ R9, R9; \
-chunks1521: \
+chunks1515: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -34453,31 +34398,31 @@ chunks1521: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1522; \
+	JEQ         rowdone1516; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1521; \
+	JLE         chunks1515; \
 	MOVQ        BX, R9; \
-	JMP         chunks1521; \
-rowdone1522: \
+	JMP         chunks1515; \
+rowdone1516: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1520; \
+	JNZ  row1514; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1519; \
+	JNZ  group1513; \
 	VZEROUPPER; \
 	RET; \
-chunk1518: \
+chunk1512: \
 	VMOVDQU shuffle119<>+0(SB), X15; \
 	SUBQ    $0x10, BX; \
-group1523: \
+group1517: \
 	MOVQ rows+24(FP), R10; \
-row1524: \
+row1518: \
 	XORQ R9, R9; \
-chunks1525: \
+chunks1519: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VPSHUFB     X15, X0, X0; \
@@ -34488,21 +34433,21 @@ chunks1525: \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1526; \
+	JEQ         rowdone1520; \
 	ADDQ        $0x10, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1525; \
+	JLE         chunks1519; \
 	MOVQ        BX, R9; \
-	JMP         chunks1525; \
-rowdone1526: \
+	JMP         chunks1519; \
+rowdone1520: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1524; \
+	JNZ  row1518; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1523; \
+	JNZ  group1517; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x1AVX2_body
@@ -34519,18 +34464,18 @@ TEXT ·tunzip2x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1527; \
+	JAE  chunk1521; \
 	RET; \
-chunk1527: \
+chunk1521: \
 	VMOVDQU shuffle1424<>+0(SB), Y15; \
 	VMOVDQU shuffle1425<>+0(SB), Y14; \
 	VMOVDQU shuffle1426<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1528: \
+group1522: \
 	MOVQ rows+24(FP), R10; \
-row1529: \
+row1523: \
 	XORQ R9, R9; \
-chunks1530: \
+chunks1524: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -34549,21 +34494,21 @@ chunks1530: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1531; \
+	JEQ         rowdone1525; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1530; \
+	JLE         chunks1524; \
 	MOVQ        BX, R9; \
-	JMP         chunks1530; \
-rowdone1531: \
+	JMP         chunks1524; \
+rowdone1525: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1529; \
+	JNZ  row1523; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1528; \
+	JNZ  group1522; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -34599,19 +34544,19 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1532; \
+	JAE  chunk1526; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1533; \
+	JAE  chunk1527; \
 	RET; \
-chunk1532: \
+chunk1526: \
 	VMOVDQU shuffle124<>+0(SB), Y15; \
 	VMOVDQU shuffle125<>+0(SB), Y14; \
 	SUBQ    $0x20, BX; \
-group1534: \
+group1528: \
 	MOVQ rows+24(FP), R10; \
-row1535: \
+row1529: \
 	XORQ R9, R9; \
-chunks1536: \
+chunks1530: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      Y15, Y0, Y1; \
@@ -34628,32 +34573,32 @@ chunks1536: \
 	VMOVDQU      X0, 16(R11); \
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1537; \
+	JEQ          rowdone1531; \
 	ADDQ         $0x20, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1536; \
+	JLE          chunks1530; \
 	MOVQ         BX, R9; \
-	JMP          chunks1536; \
-rowdone1537: \
+	JMP          chunks1530; \
+rowdone1531: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1535; \
+	JNZ  row1529; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1534; \
+	JNZ  group1528; \
 	VZEROUPPER; \
 	RET; \
-chunk1533: \
+chunk1527: \
 	VMOVDQU shuffle124<>+0(SB), Y15; \
 	VMOVDQU shuffle125<>+0(SB), Y14; \
 	SUBQ    $0x10, BX; \
-group1538: \
+group1532: \
 	MOVQ rows+24(FP), R10; \
-row1539: \
+row1533: \
 	XORQ R9, R9; \
-chunks1540: \
+chunks1534: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      Y15, Y0, Y1; \
@@ -34663,21 +34608,21 @@ chunks1540: \
 	VMOVDQU      X0, (R11); \
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1541; \
+	JEQ          rowdone1535; \
 	ADDQ         $0x10, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1540; \
+	JLE          chunks1534; \
 	MOVQ         BX, R9; \
-	JMP          chunks1540; \
-rowdone1541: \
+	JMP          chunks1534; \
+rowdone1535: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1539; \
+	JNZ  row1533; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1538; \
+	JNZ  group1532; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x2AVX2_body
@@ -34694,18 +34639,18 @@ TEXT ·tunzip2x4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1542; \
+	JAE  chunk1536; \
 	RET; \
-chunk1542: \
+chunk1536: \
 	VMOVDQU shuffle126<>+0(SB), Y15; \
 	VMOVDQU shuffle127<>+0(SB), Y14; \
 	VMOVDQU shuffle129<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1543: \
+group1537: \
 	MOVQ rows+24(FP), R10; \
-row1544: \
+row1538: \
 	XORQ R9, R9; \
-chunks1545: \
+chunks1539: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -34724,21 +34669,21 @@ chunks1545: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1546; \
+	JEQ         rowdone1540; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1545; \
+	JLE         chunks1539; \
 	MOVQ        BX, R9; \
-	JMP         chunks1545; \
-rowdone1546: \
+	JMP         chunks1539; \
+rowdone1540: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1544; \
+	JNZ  row1538; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1543; \
+	JNZ  group1537; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -34756,17 +34701,17 @@ TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1547; \
+	JAE  chunk1541; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1548; \
+	JAE  chunk1542; \
 	RET; \
-chunk1547: \
+chunk1541: \
 	SUBQ $0x40, BX; \
-group1549: \
+group1543: \
 	MOVQ rows+24(FP), R10; \
-row1550: \
+row1544: \
 	XORQ R9, R9; \
-chunks1551: \
+chunks1545: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -34793,30 +34738,30 @@ chunks1551: \
 	VPERM2I128  $0x31, Y3, Y4, Y3; \
 	VMOVDQU     Y3, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1552; \
+	JEQ         rowdone1546; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1551; \
+	JLE         chunks1545; \
 	MOVQ        BX, R9; \
-	JMP         chunks1551; \
-rowdone1552: \
+	JMP         chunks1545; \
+rowdone1546: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1550; \
+	JNZ  row1544; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1549; \
+	JNZ  group1543; \
 	VZEROUPPER; \
 	RET; \
-chunk1548: \
+chunk1542: \
 	SUBQ $0x20, BX; \
-group1553: \
+group1547: \
 	MOVQ rows+24(FP), R10; \
-row1554: \
+row1548: \
 	XORQ R9, R9; \
-chunks1555: \
+chunks1549: \
 	LEAQ    (CX)(R9*1), R11; \
 	VMOVDQU (AX)(R9*2), X0; \
 	VMOVDQU 16(AX)(R9*2), X1; \
@@ -34835,21 +34780,21 @@ chunks1555: \
 	VSHUFPS $0xdd, X3, X1, X3; \
 	VMOVDQU X3, 16(R11)(DX*1); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1556; \
+	JEQ     rowdone1550; \
 	ADDQ    $0x20, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1555; \
+	JLE     chunks1549; \
 	MOVQ    BX, R9; \
-	JMP     chunks1555; \
-rowdone1556: \
+	JMP     chunks1549; \
+rowdone1550: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1554; \
+	JNZ  row1548; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1553; \
+	JNZ  group1547; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x4AVX2_body
@@ -34866,20 +34811,20 @@ TEXT ·tunzip2x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1557; \
+	JAE  chunk1551; \
 	RET; \
-chunk1557: \
+chunk1551: \
 	VMOVDQU shuffle130<>+0(SB), Y15; \
 	VMOVDQU shuffle853<>+0(SB), Y14; \
 	VMOVDQU shuffle131<>+0(SB), Y13; \
 	VMOVDQU shuffle133<>+0(SB), Y12; \
 	VMOVDQU shuffle135<>+0(SB), Y11; \
 	SUBQ    $0x20, BX; \
-group1558: \
+group1552: \
 	MOVQ rows+24(FP), R10; \
-row1559: \
+row1553: \
 	XORQ R9, R9; \
-chunks1560: \
+chunks1554: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 4(AX)(R9*2), Y0, Y0; \
@@ -34911,21 +34856,21 @@ chunks1560: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1561; \
+	JEQ            rowdone1555; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1560; \
+	JLE            chunks1554; \
 	MOVQ           BX, R9; \
-	JMP            chunks1560; \
-rowdone1561: \
+	JMP            chunks1554; \
+rowdone1555: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1559; \
+	JNZ  row1553; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1558; \
+	JNZ  group1552; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -34943,18 +34888,18 @@ TEXT ·tunzip2x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1562; \
+	JAE  chunk1556; \
 	RET; \
-chunk1562: \
+chunk1556: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle533<>+0(SB), Y13; \
 	SUBQ    $0x40, BX; \
-group1563: \
+group1557: \
 	MOVQ rows+24(FP), R10; \
-row1564: \
+row1558: \
 	XORQ R9, R9; \
-chunks1565: \
+chunks1559: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -34989,21 +34934,21 @@ chunks1565: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1566; \
+	JEQ         rowdone1560; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1565; \
+	JLE         chunks1559; \
 	MOVQ        BX, R9; \
-	JMP         chunks1565; \
-rowdone1566: \
+	JMP         chunks1559; \
+rowdone1560: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1564; \
+	JNZ  row1558; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1563; \
+	JNZ  group1557; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -35021,19 +34966,19 @@ TEXT ·tunzip2x8x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1567; \
+	JAE  chunk1561; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1568; \
+	JAE  chunk1562; \
 	RET; \
-chunk1567: \
+chunk1561: \
 	VMOVDQU shuffle1280<>+0(SB), Y15; \
 	VMOVDQU shuffle1281<>+0(SB), Y14; \
 	SUBQ    $0x20, BX; \
-group1569: \
+group1563: \
 	MOVQ rows+24(FP), R10; \
-row1570: \
+row1564: \
 	XORQ R9, R9; \
-chunks1571: \
+chunks1565: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      Y15, Y0, Y1; \
@@ -35050,32 +34995,32 @@ chunks1571: \
 	VMOVDQU      X0, 16(R11); \
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1572; \
+	JEQ          rowdone1566; \
 	ADDQ         $0x20, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1571; \
+	JLE          chunks1565; \
 	MOVQ         BX, R9; \
-	JMP          chunks1571; \
-rowdone1572: \
+	JMP          chunks1565; \
+rowdone1566: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1570; \
+	JNZ  row1564; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1569; \
+	JNZ  group1563; \
 	VZEROUPPER; \
 	RET; \
-chunk1568: \
+chunk1562: \
 	VMOVDQU shuffle1280<>+0(SB), Y15; \
 	VMOVDQU shuffle1281<>+0(SB), Y14; \
 	SUBQ    $0x10, BX; \
-group1573: \
+group1567: \
 	MOVQ rows+24(FP), R10; \
-row1574: \
+row1568: \
 	XORQ R9, R9; \
-chunks1575: \
+chunks1569: \
 	LEAQ         (CX)(R9*1), R11; \
 	VMOVDQU      (AX)(R9*2), Y0; \
 	VPSHUFB      Y15, Y0, Y1; \
@@ -35085,21 +35030,21 @@ chunks1575: \
 	VMOVDQU      X0, (R11); \
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1); \
 	CMPQ         R9, BX; \
-	JEQ          rowdone1576; \
+	JEQ          rowdone1570; \
 	ADDQ         $0x10, R9; \
 	CMPQ         R9, BX; \
-	JLE          chunks1575; \
+	JLE          chunks1569; \
 	MOVQ         BX, R9; \
-	JMP          chunks1575; \
-rowdone1576: \
+	JMP          chunks1569; \
+rowdone1570: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1574; \
+	JNZ  row1568; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1573; \
+	JNZ  group1567; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x1AVX2_body
@@ -35116,18 +35061,18 @@ TEXT ·tunzip2x8x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1577; \
+	JAE  chunk1571; \
 	RET; \
-chunk1577: \
+chunk1571: \
 	VMOVDQU shuffle1427<>+0(SB), Y15; \
 	VMOVDQU shuffle1428<>+0(SB), Y14; \
 	VMOVDQU shuffle1429<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1578: \
+group1572: \
 	MOVQ rows+24(FP), R10; \
-row1579: \
+row1573: \
 	XORQ R9, R9; \
-chunks1580: \
+chunks1574: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0; \
@@ -35146,21 +35091,21 @@ chunks1580: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1581; \
+	JEQ         rowdone1575; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1580; \
+	JLE         chunks1574; \
 	MOVQ        BX, R9; \
-	JMP         chunks1580; \
-rowdone1581: \
+	JMP         chunks1574; \
+rowdone1575: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1579; \
+	JNZ  row1573; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1578; \
+	JNZ  group1572; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -35196,17 +35141,17 @@ TEXT ·tunzip2x8x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x40; \
-	JAE  chunk1582; \
+	JAE  chunk1576; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1583; \
+	JAE  chunk1577; \
 	RET; \
-chunk1582: \
+chunk1576: \
 	SUBQ $0x40, BX; \
-group1584: \
+group1578: \
 	MOVQ rows+24(FP), R10; \
-row1585: \
+row1579: \
 	XORQ R9, R9; \
-chunks1586: \
+chunks1580: \
 	LEAQ        (CX)(R9*1), R11; \
 	VMOVDQU     (AX)(R9*2), X0; \
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
@@ -35249,30 +35194,30 @@ chunks1586: \
 	VPERM2I128  $0x31, Y4, Y5, Y4; \
 	VMOVDQU     Y4, 32(R11)(DX*1); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1587; \
+	JEQ         rowdone1581; \
 	ADDQ        $0x40, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1586; \
+	JLE         chunks1580; \
 	MOVQ        BX, R9; \
-	JMP         chunks1586; \
-rowdone1587: \
+	JMP         chunks1580; \
+rowdone1581: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1585; \
+	JNZ  row1579; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1584; \
+	JNZ  group1578; \
 	VZEROUPPER; \
 	RET; \
-chunk1583: \
+chunk1577: \
 	SUBQ $0x20, BX; \
-group1588: \
+group1582: \
 	MOVQ rows+24(FP), R10; \
-row1589: \
+row1583: \
 	XORQ R9, R9; \
-chunks1590: \
+chunks1584: \
 	LEAQ      (CX)(R9*1), R11; \
 	VMOVDQU   (AX)(R9*2), X0; \
 	VMOVDQU   16(AX)(R9*2), X1; \
@@ -35307,21 +35252,21 @@ chunks1590: \
 	VPACKUSDW X5, X3, X4; \
 	VMOVDQU   X4, 16(R11)(DX*1); \
 	CMPQ      R9, BX; \
-	JEQ       rowdone1591; \
+	JEQ       rowdone1585; \
 	ADDQ      $0x20, R9; \
 	CMPQ      R9, BX; \
-	JLE       chunks1590; \
+	JLE       chunks1584; \
 	MOVQ      BX, R9; \
-	JMP       chunks1590; \
-rowdone1591: \
+	JMP       chunks1584; \
+rowdone1585: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1589; \
+	JNZ  row1583; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1588; \
+	JNZ  group1582; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x2AVX2_body
@@ -35338,20 +35283,20 @@ TEXT ·tunzip2x8x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1592; \
+	JAE  chunk1586; \
 	RET; \
-chunk1592: \
+chunk1586: \
 	VMOVDQU shuffle1001<>+0(SB), Y15; \
 	VMOVDQU shuffle1003<>+0(SB), Y14; \
 	VMOVDQU shuffle1002<>+0(SB), Y13; \
 	VMOVDQU shuffle1430<>+0(SB), Y12; \
 	VMOVDQU shuffle1431<>+0(SB), Y11; \
 	SUBQ    $0x20, BX; \
-group1593: \
+group1587: \
 	MOVQ rows+24(FP), R10; \
-row1594: \
+row1588: \
 	XORQ R9, R9; \
-chunks1595: \
+chunks1589: \
 	LEAQ           (CX)(R9*1), R11; \
 	VMOVDQU        (AX)(R9*2), X0; \
 	VINSERTI128    $0x01, 2(AX)(R9*2), Y0, Y0; \
@@ -35383,21 +35328,21 @@ chunks1595: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R11)(DX*1); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1596; \
+	JEQ            rowdone1590; \
 	ADDQ           $0x20, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1595; \
+	JLE            chunks1589; \
 	MOVQ           BX, R9; \
-	JMP            chunks1595; \
-rowdone1596: \
+	JMP            chunks1589; \
+rowdone1590: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1594; \
+	JNZ  row1588; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1593; \
+	JNZ  group1587; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -35427,15 +35372,15 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1597; \
+	JAE  chunk1591; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1598; \
+	JAE  chunk1592; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1599; \
+	JAE  chunk1593; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1600; \
+	JAE  chunk1594; \
 	RET; \
-chunk1597: \
+chunk1591: \
 	VMOVDQU shuffle1264<>+0(SB), Y15; \
 	VMOVDQU shuffle1432<>+0(SB), Y14; \
 	VMOVDQU shuffle1433<>+0(SB), Y13; \
@@ -35446,11 +35391,11 @@ chunk1597: \
 	VMOVDQU shuffle1438<>+0(SB), Y8; \
 	VMOVDQU shuffle1439<>+0(SB), Y7; \
 	SUBQ    $0x20, BX; \
-group1601: \
+group1595: \
 	MOVQ rows+24(FP), R10; \
-row1602: \
+row1596: \
 	XORQ R9, R9; \
-chunks1603: \
+chunks1597: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -35479,24 +35424,24 @@ chunks1603: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVDQU     Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1604; \
+	JEQ         rowdone1598; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1603; \
+	JLE         chunks1597; \
 	MOVQ        BX, R9; \
-	JMP         chunks1603; \
-rowdone1604: \
+	JMP         chunks1597; \
+rowdone1598: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1602; \
+	JNZ  row1596; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1601; \
+	JNZ  group1595; \
 	VZEROUPPER; \
 	RET; \
-chunk1598: \
+chunk1592: \
 	VMOVDQU shuffle1254<>+0(SB), X15; \
 	VMOVDQU shuffle1440<>+0(SB), X14; \
 	VMOVDQU shuffle1441<>+0(SB), X13; \
@@ -35507,11 +35452,11 @@ chunk1598: \
 	VMOVDQU shuffle1446<>+0(SB), X8; \
 	VMOVDQU shuffle1447<>+0(SB), X7; \
 	SUBQ    $0x10, BX; \
-group1605: \
+group1599: \
 	MOVQ rows+24(FP), R10; \
-row1606: \
+row1600: \
 	XORQ R9, R9; \
-chunks1607: \
+chunks1601: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35537,24 +35482,24 @@ chunks1607: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1608; \
+	JEQ     rowdone1602; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1607; \
+	JLE     chunks1601; \
 	MOVQ    BX, R9; \
-	JMP     chunks1607; \
-rowdone1608: \
+	JMP     chunks1601; \
+rowdone1602: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1606; \
+	JNZ  row1600; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1605; \
+	JNZ  group1599; \
 	VZEROUPPER; \
 	RET; \
-chunk1599: \
+chunk1593: \
 	VMOVDQU shuffle1254<>+0(SB), X15; \
 	VMOVDQU shuffle1258<>+0(SB), X14; \
 	VMOVDQU shuffle1442<>+0(SB), X13; \
@@ -35562,11 +35507,11 @@ chunk1599: \
 	VMOVDQU shuffle1445<>+0(SB), X11; \
 	VMOVDQU shuffle1449<>+0(SB), X10; \
 	SUBQ    $0x08, BX; \
-group1609: \
+group1603: \
 	MOVQ rows+24(FP), R10; \
-row1610: \
+row1604: \
 	XORQ R9, R9; \
-chunks1611: \
+chunks1605: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35585,24 +35530,24 @@ chunks1611: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1612; \
+	JEQ     rowdone1606; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1611; \
+	JLE     chunks1605; \
 	MOVQ    BX, R9; \
-	JMP     chunks1611; \
-rowdone1612: \
+	JMP     chunks1605; \
+rowdone1606: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1610; \
+	JNZ  row1604; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1609; \
+	JNZ  group1603; \
 	VZEROUPPER; \
 	RET; \
-chunk1600: \
+chunk1594: \
 	VMOVDQU shuffle1450<>+0(SB), X15; \
 	VMOVDQU shuffle1451<>+0(SB), X14; \
 	VMOVDQU shuffle1452<>+0(SB), X13; \
@@ -35610,11 +35555,11 @@ chunk1600: \
 	VMOVDQU shuffle1454<>+0(SB), X11; \
 	VMOVDQU shuffle1455<>+0(SB), X10; \
 	SUBQ    $0x04, BX; \
-group1613: \
+group1607: \
 	MOVQ rows+24(FP), R10; \
-row1614: \
+row1608: \
 	XORQ R9, R9; \
-chunks1615: \
+chunks1609: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35633,21 +35578,21 @@ chunks1615: \
 	VPOR    X2, X0, X2; \
 	VMOVD   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1616; \
+	JEQ     rowdone1610; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1615; \
+	JLE     chunks1609; \
 	MOVQ    BX, R9; \
-	JMP     chunks1615; \
-rowdone1616: \
+	JMP     chunks1609; \
+rowdone1610: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1614; \
+	JNZ  row1608; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1613; \
+	JNZ  group1607; \
 	VZEROUPPER; \
 	RET
 	unzip3x1AVX2_body
@@ -35776,15 +35721,15 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1617; \
+	JAE  chunk1611; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1618; \
+	JAE  chunk1612; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1619; \
+	JAE  chunk1613; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1620; \
+	JAE  chunk1614; \
 	RET; \
-chunk1617: \
+chunk1611: \
 	VMOVDQU shuffle1274<>+0(SB), Y15; \
 	VMOVDQU shuffle1456<>+0(SB), Y14; \
 	VMOVDQU shuffle1277<>+0(SB), Y13; \
@@ -35795,11 +35740,11 @@ chunk1617: \
 	VMOVDQU shuffle1461<>+0(SB), Y8; \
 	VMOVDQU shuffle1462<>+0(SB), Y7; \
 	SUBQ    $0x20, BX; \
-group1621: \
+group1615: \
 	MOVQ rows+24(FP), R10; \
-row1622: \
+row1616: \
 	XORQ R9, R9; \
-chunks1623: \
+chunks1617: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -35828,24 +35773,24 @@ chunks1623: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVDQU     Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1624; \
+	JEQ         rowdone1618; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1623; \
+	JLE         chunks1617; \
 	MOVQ        BX, R9; \
-	JMP         chunks1623; \
-rowdone1624: \
+	JMP         chunks1617; \
+rowdone1618: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1622; \
+	JNZ  row1616; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1621; \
+	JNZ  group1615; \
 	VZEROUPPER; \
 	RET; \
-chunk1618: \
+chunk1612: \
 	VMOVDQU shuffle631<>+0(SB), X15; \
 	VMOVDQU shuffle643<>+0(SB), X14; \
 	VMOVDQU shuffle1463<>+0(SB), X13; \
@@ -35856,11 +35801,11 @@ chunk1618: \
 	VMOVDQU shuffle637<>+0(SB), X8; \
 	VMOVDQU shuffle641<>+0(SB), X7; \
 	SUBQ    $0x10, BX; \
-group1625: \
+group1619: \
 	MOVQ rows+24(FP), R10; \
-row1626: \
+row1620: \
 	XORQ R9, R9; \
-chunks1627: \
+chunks1621: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35886,24 +35831,24 @@ chunks1627: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1628; \
+	JEQ     rowdone1622; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1627; \
+	JLE     chunks1621; \
 	MOVQ    BX, R9; \
-	JMP     chunks1627; \
-rowdone1628: \
+	JMP     chunks1621; \
+rowdone1622: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1626; \
+	JNZ  row1620; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1625; \
+	JNZ  group1619; \
 	VZEROUPPER; \
 	RET; \
-chunk1619: \
+chunk1613: \
 	VMOVDQU shuffle631<>+0(SB), X15; \
 	VMOVDQU shuffle845<>+0(SB), X14; \
 	VMOVDQU shuffle642<>+0(SB), X13; \
@@ -35911,11 +35856,11 @@ chunk1619: \
 	VMOVDQU shuffle1465<>+0(SB), X11; \
 	VMOVDQU shuffle97<>+0(SB), X10; \
 	SUBQ    $0x08, BX; \
-group1629: \
+group1623: \
 	MOVQ rows+24(FP), R10; \
-row1630: \
+row1624: \
 	XORQ R9, R9; \
-chunks1631: \
+chunks1625: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35934,35 +35879,35 @@ chunks1631: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1632; \
+	JEQ     rowdone1626; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1631; \
+	JLE     chunks1625; \
 	MOVQ    BX, R9; \
-	JMP     chunks1631; \
-rowdone1632: \
+	JMP     chunks1625; \
+rowdone1626: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1630; \
+	JNZ  row1624; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1629; \
+	JNZ  group1623; \
 	VZEROUPPER; \
 	RET; \
-chunk1620: \
+chunk1614: \
 	VMOVDQU shuffle638<>+0(SB), X15; \
 	VMOVDQU shuffle1466<>+0(SB), X14; \
 	VMOVDQU shuffle1467<>+0(SB), X13; \
 	VMOVDQU shuffle1468<>+0(SB), X12; \
 	VMOVDQU shuffle184<>+0(SB), X11; \
 	SUBQ    $0x04, BX; \
-group1633: \
+group1627: \
 	MOVQ rows+24(FP), R10; \
-row1634: \
+row1628: \
 	XORQ R9, R9; \
-chunks1635: \
+chunks1629: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35979,21 +35924,21 @@ chunks1635: \
 	VPOR    X2, X0, X2; \
 	VMOVD   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1636; \
+	JEQ     rowdone1630; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1635; \
+	JLE     chunks1629; \
 	MOVQ    BX, R9; \
-	JMP     chunks1635; \
-rowdone1636: \
+	JMP     chunks1629; \
+rowdone1630: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1634; \
+	JNZ  row1628; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1633; \
+	JNZ  group1627; \
 	VZEROUPPER; \
 	RET
 	unzip3x2AVX2_body
@@ -36076,24 +36021,24 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1637; \
+	JAE  chunk1631; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1638; \
+	JAE  chunk1632; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1639; \
+	JAE  chunk1633; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1640; \
+	JAE  chunk1634; \
 	RET; \
-chunk1637: \
+chunk1631: \
 	VMOVDQU shuffle189<>+0(SB), Y15; \
 	VMOVDQU shuffle1469<>+0(SB), Y14; \
 	VMOVDQU shuffle191<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1641: \
+group1635: \
 	MOVQ rows+24(FP), R10; \
-row1642: \
+row1636: \
 	XORQ R9, R9; \
-chunks1643: \
+chunks1637: \
 	LEAQ     (CX)(R9*1), R11; \
 	IMUL3Q   $0x03, R9, R12; \
 	ADDQ     AX, R12; \
@@ -36113,24 +36058,24 @@ chunks1643: \
 	VPERMD   Y3, Y13, Y3; \
 	VMOVDQU  Y3, (R11)(DX*2); \
 	CMPQ     R9, BX; \
-	JEQ      rowdone1644; \
+	JEQ      rowdone1638; \
 	ADDQ     $0x20, R9; \
 	CMPQ     R9, BX; \
-	JLE      chunks1643; \
+	JLE      chunks1637; \
 	MOVQ     BX, R9; \
-	JMP      chunks1643; \
-rowdone1644: \
+	JMP      chunks1637; \
+rowdone1638: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1642; \
+	JNZ  row1636; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1641; \
+	JNZ  group1635; \
 	VZEROUPPER; \
 	RET; \
-chunk1638: \
+chunk1632: \
 	VMOVDQU shuffle114<>+0(SB), X15; \
 	VMOVDQU shuffle522<>+0(SB), X14; \
 	VMOVDQU shuffle32<>+0(SB), X13; \
@@ -36141,11 +36086,11 @@ chunk1638: \
 	VMOVDQU shuffle199<>+0(SB), X8; \
 	VMOVDQU shuffle115<>+0(SB), X7; \
 	SUBQ    $0x10, BX; \
-group1645: \
+group1639: \
 	MOVQ rows+24(FP), R10; \
-row1646: \
+row1640: \
 	XORQ R9, R9; \
-chunks1647: \
+chunks1641: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36171,35 +36116,35 @@ chunks1647: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1648; \
+	JEQ     rowdone1642; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1647; \
+	JLE     chunks1641; \
 	MOVQ    BX, R9; \
-	JMP     chunks1647; \
-rowdone1648: \
+	JMP     chunks1641; \
+rowdone1642: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1646; \
+	JNZ  row1640; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1645; \
+	JNZ  group1639; \
 	VZEROUPPER; \
 	RET; \
-chunk1639: \
+chunk1633: \
 	VMOVDQU shuffle114<>+0(SB), X15; \
 	VMOVDQU shuffle198<>+0(SB), X14; \
 	VMOVDQU shuffle1165<>+0(SB), X13; \
 	VMOVDQU shuffle520<>+0(SB), X12; \
 	VMOVDQU shuffle878<>+0(SB), X11; \
 	SUBQ    $0x08, BX; \
-group1649: \
+group1643: \
 	MOVQ rows+24(FP), R10; \
-row1650: \
+row1644: \
 	XORQ R9, R9; \
-chunks1651: \
+chunks1645: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36216,32 +36161,32 @@ chunks1651: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1652; \
+	JEQ     rowdone1646; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1651; \
+	JLE     chunks1645; \
 	MOVQ    BX, R9; \
-	JMP     chunks1651; \
-rowdone1652: \
+	JMP     chunks1645; \
+rowdone1646: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1650; \
+	JNZ  row1644; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1649; \
+	JNZ  group1643; \
 	VZEROUPPER; \
 	RET; \
-chunk1640: \
+chunk1634: \
 	VMOVDQU shuffle198<>+0(SB), X15; \
 	VMOVDQU shuffle29<>+0(SB), X14; \
 	SUBQ    $0x04, BX; \
-group1653: \
+group1647: \
 	MOVQ rows+24(FP), R10; \
-row1654: \
+row1648: \
 	XORQ R9, R9; \
-chunks1655: \
+chunks1649: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36254,21 +36199,21 @@ chunks1655: \
 	VPSHUFB X15, X0, X0; \
 	VMOVD   X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1656; \
+	JEQ     rowdone1650; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1655; \
+	JLE     chunks1649; \
 	MOVQ    BX, R9; \
-	JMP     chunks1655; \
-rowdone1656: \
+	JMP     chunks1649; \
+rowdone1650: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1654; \
+	JNZ  row1648; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1653; \
+	JNZ  group1647; \
 	VZEROUPPER; \
 	RET
 	unzip3x4AVX2_body
@@ -36291,19 +36236,19 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1657; \
+	JAE  chunk1651; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1658; \
+	JAE  chunk1652; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1659; \
+	JAE  chunk1653; \
 	RET; \
-chunk1657: \
+chunk1651: \
 	SUBQ $0x20, BX; \
-group1660: \
+group1654: \
 	MOVQ rows+24(FP), R10; \
-row1661: \
+row1655: \
 	XORQ R9, R9; \
-chunks1662: \
+chunks1656: \
 	LEAQ     (CX)(R9*1), R11; \
 	IMUL3Q   $0x03, R9, R12; \
 	ADDQ     AX, R12; \
@@ -36323,34 +36268,34 @@ chunks1662: \
 	VPERMQ   $0xc6, Y1, Y1; \
 	VMOVDQU  Y1, (R11)(DX*2); \
 	CMPQ     R9, BX; \
-	JEQ      rowdone1663; \
+	JEQ      rowdone1657; \
 	ADDQ     $0x20, R9; \
 	CMPQ     R9, BX; \
-	JLE      chunks1662; \
+	JLE      chunks1656; \
 	MOVQ     BX, R9; \
-	JMP      chunks1662; \
-rowdone1663: \
+	JMP      chunks1656; \
+rowdone1657: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1661; \
+	JNZ  row1655; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1660; \
+	JNZ  group1654; \
 	VZEROUPPER; \
 	RET; \
-chunk1658: \
+chunk1652: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle532<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle28<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group1664: \
+group1658: \
 	MOVQ rows+24(FP), R10; \
-row1665: \
+row1659: \
 	XORQ R9, R9; \
-chunks1666: \
+chunks1660: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36370,32 +36315,32 @@ chunks1666: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1667; \
+	JEQ     rowdone1661; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1666; \
+	JLE     chunks1660; \
 	MOVQ    BX, R9; \
-	JMP     chunks1666; \
-rowdone1667: \
+	JMP     chunks1660; \
+rowdone1661: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1665; \
+	JNZ  row1659; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1664; \
+	JNZ  group1658; \
 	VZEROUPPER; \
 	RET; \
-chunk1659: \
+chunk1653: \
 	VMOVDQU shuffle33<>+0(SB), X15; \
 	VMOVDQU shuffle27<>+0(SB), X14; \
 	SUBQ    $0x08, BX; \
-group1668: \
+group1662: \
 	MOVQ rows+24(FP), R10; \
-row1669: \
+row1663: \
 	XORQ R9, R9; \
-chunks1670: \
+chunks1664: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36408,21 +36353,21 @@ chunks1670: \
 	VPSHUFB X15, X0, X0; \
 	VMOVQ   X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1671; \
+	JEQ     rowdone1665; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1670; \
+	JLE     chunks1664; \
 	MOVQ    BX, R9; \
-	JMP     chunks1670; \
-rowdone1671: \
+	JMP     chunks1664; \
+rowdone1665: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1669; \
+	JNZ  row1663; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1668; \
+	JNZ  group1662; \
 	VZEROUPPER; \
 	RET
 	unzip3x8AVX2_body
@@ -36439,17 +36384,17 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1672; \
+	JAE  chunk1666; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1673; \
+	JAE  chunk1667; \
 	RET; \
-chunk1672: \
+chunk1666: \
 	SUBQ $0x20, BX; \
-group1674: \
+group1668: \
 	MOVQ rows+24(FP), R10; \
-row1675: \
+row1669: \
 	XORQ R9, R9; \
-chunks1676: \
+chunks1670: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -36463,30 +36408,30 @@ chunks1676: \
 	VINSERTI128 $0x01, 80(R12), Y0, Y0; \
 	VMOVDQU     Y0, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1677; \
+	JEQ         rowdone1671; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1676; \
+	JLE         chunks1670; \
 	MOVQ        BX, R9; \
-	JMP         chunks1676; \
-rowdone1677: \
+	JMP         chunks1670; \
+rowdone1671: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1675; \
+	JNZ  row1669; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1674; \
+	JNZ  group1668; \
 	VZEROUPPER; \
 	RET; \
-chunk1673: \
+chunk1667: \
 	SUBQ $0x10, BX; \
-group1678: \
+group1672: \
 	MOVQ rows+24(FP), R10; \
-row1679: \
+row1673: \
 	XORQ R9, R9; \
-chunks1680: \
+chunks1674: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36497,21 +36442,21 @@ chunks1680: \
 	VMOVDQU 32(R12), X0; \
 	VMOVDQU X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1681; \
+	JEQ     rowdone1675; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1680; \
+	JLE     chunks1674; \
 	MOVQ    BX, R9; \
-	JMP     chunks1680; \
-rowdone1681: \
+	JMP     chunks1674; \
+rowdone1675: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1679; \
+	JNZ  row1673; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1678; \
+	JNZ  group1672; \
 	VZEROUPPER; \
 	RET
 	unzip3x16AVX2_body
@@ -36528,24 +36473,24 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1682; \
+	JAE  chunk1676; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1683; \
+	JAE  chunk1677; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1684; \
+	JAE  chunk1678; \
 	RET; \
-chunk1682: \
+chunk1676: \
 	VMOVDQU shuffle1470<>+0(SB), Y15; \
 	VMOVDQU shuffle1471<>+0(SB), Y14; \
 	VMOVDQU shuffle1472<>+0(SB), Y13; \
 	VMOVDQU shuffle1473<>+0(SB), Y12; \
 	VMOVDQU shuffle1474<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group1685: \
+group1679: \
 	MOVQ rows+24(FP), R10; \
-row1686: \
+row1680: \
 	XORQ R9, R9; \
-chunks1687: \
+chunks1681: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -36661,24 +36606,24 @@ chunks1687: \
 	VPOR           Y0, Y6, Y0; \
 	VMOVDQU        Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1688; \
+	JEQ            rowdone1682; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1687; \
+	JLE            chunks1681; \
 	MOVQ           BX, R9; \
-	JMP            chunks1687; \
-rowdone1688: \
+	JMP            chunks1681; \
+rowdone1682: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1686; \
+	JNZ  row1680; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1685; \
+	JNZ  group1679; \
 	VZEROUPPER; \
 	RET; \
-chunk1683: \
+chunk1677: \
 	VMOVDQU shuffle1497<>+0(SB), X15; \
 	VMOVDQU shuffle1498<>+0(SB), X14; \
 	VMOVDQU shuffle1499<>+0(SB), X13; \
@@ -36689,11 +36634,11 @@ chunk1683: \
 	VMOVDQU shuffle1504<>+0(SB), X8; \
 	VMOVDQU shuffle1505<>+0(SB), X7; \
 	SUBQ    $0x24, BX; \
-group1689: \
+group1683: \
 	MOVQ rows+24(FP), R10; \
-row1690: \
+row1684: \
 	XORQ R9, R9; \
-chunks1691: \
+chunks1685: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36759,24 +36704,24 @@ chunks1691: \
 	VPSHUFB X7, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1692; \
+	JEQ     rowdone1686; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1691; \
+	JLE     chunks1685; \
 	MOVQ    BX, R9; \
-	JMP     chunks1691; \
-rowdone1692: \
+	JMP     chunks1685; \
+rowdone1686: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1690; \
+	JNZ  row1684; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1689; \
+	JNZ  group1683; \
 	VZEROUPPER; \
 	RET; \
-chunk1684: \
+chunk1678: \
 	VMOVDQU shuffle1497<>+0(SB), X15; \
 	VMOVDQU shuffle1498<>+0(SB), X14; \
 	VMOVDQU shuffle1499<>+0(SB), X13; \
@@ -36785,11 +36730,11 @@ chunk1684: \
 	VMOVDQU shuffle1507<>+0(SB), X10; \
 	VMOVDQU shuffle254<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1693: \
+group1687: \
 	MOVQ rows+24(FP), R10; \
-row1694: \
+row1688: \
 	XORQ R9, R9; \
-chunks1695: \
+chunks1689: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36837,21 +36782,21 @@ chunks1695: \
 	VPOR    X1, X0, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1696; \
+	JEQ     rowdone1690; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1695; \
+	JLE     chunks1689; \
 	MOVQ    BX, R9; \
-	JMP     chunks1695; \
-rowdone1696: \
+	JMP     chunks1689; \
+rowdone1690: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1694; \
+	JNZ  row1688; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1693; \
+	JNZ  group1687; \
 	VZEROUPPER; \
 	RET
 	unzip3x3AVX2_body
@@ -37074,24 +37019,24 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1697; \
+	JAE  chunk1691; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1698; \
+	JAE  chunk1692; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1699; \
+	JAE  chunk1693; \
 	RET; \
-chunk1697: \
+chunk1691: \
 	VMOVDQU shuffle255<>+0(SB), Y15; \
 	VMOVDQU shuffle1508<>+0(SB), Y14; \
 	VMOVDQU shuffle1509<>+0(SB), Y13; \
 	VMOVDQU shuffle1510<>+0(SB), Y12; \
 	VMOVDQU shuffle1511<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group1700: \
+group1694: \
 	MOVQ rows+24(FP), R10; \
-row1701: \
+row1695: \
 	XORQ R9, R9; \
-chunks1702: \
+chunks1696: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -37209,24 +37154,24 @@ chunks1702: \
 	VPOR           Y5, Y3, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1703; \
+	JEQ            rowdone1697; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1702; \
+	JLE            chunks1696; \
 	MOVQ           BX, R9; \
-	JMP            chunks1702; \
-rowdone1703: \
+	JMP            chunks1696; \
+rowdone1697: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1701; \
+	JNZ  row1695; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1700; \
+	JNZ  group1694; \
 	VZEROUPPER; \
 	RET; \
-chunk1698: \
+chunk1692: \
 	VMOVDQU shuffle282<>+0(SB), X15; \
 	VMOVDQU shuffle7<>+0(SB), X14; \
 	VMOVDQU shuffle26<>+0(SB), X13; \
@@ -37240,11 +37185,11 @@ chunk1698: \
 	VMOVDQU shuffle835<>+0(SB), X5; \
 	VMOVDQU shuffle35<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1704: \
+group1698: \
 	MOVQ rows+24(FP), R10; \
-row1705: \
+row1699: \
 	XORQ R9, R9; \
-chunks1706: \
+chunks1700: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -37317,24 +37262,24 @@ chunks1706: \
 	VPSHUFB X4, X1, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1707; \
+	JEQ     rowdone1701; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1706; \
+	JLE     chunks1700; \
 	MOVQ    BX, R9; \
-	JMP     chunks1706; \
-rowdone1707: \
+	JMP     chunks1700; \
+rowdone1701: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1705; \
+	JNZ  row1699; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1704; \
+	JNZ  group1698; \
 	VZEROUPPER; \
 	RET; \
-chunk1699: \
+chunk1693: \
 	VMOVDQU shuffle282<>+0(SB), X15; \
 	VMOVDQU shuffle7<>+0(SB), X14; \
 	VMOVDQU shuffle26<>+0(SB), X13; \
@@ -37343,11 +37288,11 @@ chunk1699: \
 	VMOVDQU shuffle1536<>+0(SB), X10; \
 	VMOVDQU shuffle878<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1708: \
+group1702: \
 	MOVQ rows+24(FP), R10; \
-row1709: \
+row1703: \
 	XORQ R9, R9; \
-chunks1710: \
+chunks1704: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -37395,21 +37340,21 @@ chunks1710: \
 	VPOR    X1, X0, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1711; \
+	JEQ     rowdone1705; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1710; \
+	JLE     chunks1704; \
 	MOVQ    BX, R9; \
-	JMP     chunks1710; \
-rowdone1711: \
+	JMP     chunks1704; \
+rowdone1705: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1709; \
+	JNZ  row1703; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1708; \
+	JNZ  group1702; \
 	VZEROUPPER; \
 	RET
 	unzip3x6AVX2_body
@@ -37596,11 +37541,11 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1712; \
+	JAE  chunk1706; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1713; \
+	JAE  chunk1707; \
 	RET; \
-chunk1712: \
+chunk1706: \
 	VMOVDQU shuffle1537<>+0(SB), Y15; \
 	VMOVDQU shuffle1538<>+0(SB), Y14; \
 	VMOVDQU shuffle1539<>+0(SB), Y13; \
@@ -37608,11 +37553,11 @@ chunk1712: \
 	VMOVDQU shuffle1541<>+0(SB), Y11; \
 	VMOVDQU shuffle1542<>+0(SB), Y10; \
 	SUBQ    $0x6c, BX; \
-group1714: \
+group1708: \
 	MOVQ rows+24(FP), R10; \
-row1715: \
+row1709: \
 	XORQ R9, R9; \
-chunks1716: \
+chunks1710: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -37746,24 +37691,24 @@ chunks1716: \
 	VPOR           Y8, Y3, Y8; \
 	VMOVDQU        Y8, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1717; \
+	JEQ            rowdone1711; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1716; \
+	JLE            chunks1710; \
 	MOVQ           BX, R9; \
-	JMP            chunks1716; \
-rowdone1717: \
+	JMP            chunks1710; \
+rowdone1711: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1715; \
+	JNZ  row1709; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1714; \
+	JNZ  group1708; \
 	VZEROUPPER; \
 	RET; \
-chunk1713: \
+chunk1707: \
 	VMOVDQU shuffle326<>+0(SB), X15; \
 	VMOVDQU shuffle327<>+0(SB), X14; \
 	VMOVDQU shuffle328<>+0(SB), X13; \
@@ -37774,11 +37719,11 @@ chunk1713: \
 	VMOVDQU shuffle1566<>+0(SB), X8; \
 	VMOVDQU shuffle35<>+0(SB), X7; \
 	SUBQ    $0x24, BX; \
-group1718: \
+group1712: \
 	MOVQ rows+24(FP), R10; \
-row1719: \
+row1713: \
 	XORQ R9, R9; \
-chunks1720: \
+chunks1714: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -37835,21 +37780,21 @@ chunks1720: \
 	VPSHUFB X7, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1721; \
+	JEQ     rowdone1715; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1720; \
+	JLE     chunks1714; \
 	MOVQ    BX, R9; \
-	JMP     chunks1720; \
-rowdone1721: \
+	JMP     chunks1714; \
+rowdone1715: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1719; \
+	JNZ  row1713; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1718; \
+	JNZ  group1712; \
 	VZEROUPPER; \
 	RET
 	unzip3x9AVX2_body
@@ -38042,13 +37987,13 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1722; \
+	JAE  chunk1716; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1723; \
+	JAE  chunk1717; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1724; \
+	JAE  chunk1718; \
 	RET; \
-chunk1722: \
+chunk1716: \
 	VMOVDQU shuffle1567<>+0(SB), Y15; \
 	VMOVDQU shuffle1568<>+0(SB), Y14; \
 	VMOVDQU shuffle1569<>+0(SB), Y13; \
@@ -38058,11 +38003,11 @@ chunk1722: \
 	VMOVDQU shuffle1573<>+0(SB), Y9; \
 	VMOVDQU shuffle1574<>+0(SB), Y8; \
 	SUBQ    $0x60, BX; \
-group1725: \
+group1719: \
 	MOVQ rows+24(FP), R10; \
-row1726: \
+row1720: \
 	XORQ R9, R9; \
-chunks1727: \
+chunks1721: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -38145,24 +38090,24 @@ chunks1727: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVDQU        Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1728; \
+	JEQ            rowdone1722; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1727; \
+	JLE            chunks1721; \
 	MOVQ           BX, R9; \
-	JMP            chunks1727; \
-rowdone1728: \
+	JMP            chunks1721; \
+rowdone1722: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1726; \
+	JNZ  row1720; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1725; \
+	JNZ  group1719; \
 	VZEROUPPER; \
 	RET; \
-chunk1723: \
+chunk1717: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
@@ -38171,11 +38116,11 @@ chunk1723: \
 	VMOVDQU shuffle34<>+0(SB), X10; \
 	VMOVDQU shuffle35<>+0(SB), X9; \
 	SUBQ    $0x24, BX; \
-group1729: \
+group1723: \
 	MOVQ rows+24(FP), R10; \
-row1730: \
+row1724: \
 	XORQ R9, R9; \
-chunks1731: \
+chunks1725: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -38223,35 +38168,35 @@ chunks1731: \
 	VPSHUFB X9, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1732; \
+	JEQ     rowdone1726; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1731; \
+	JLE     chunks1725; \
 	MOVQ    BX, R9; \
-	JMP     chunks1731; \
-rowdone1732: \
+	JMP     chunks1725; \
+rowdone1726: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1730; \
+	JNZ  row1724; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1729; \
+	JNZ  group1723; \
 	VZEROUPPER; \
 	RET; \
-chunk1724: \
+chunk1718: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
 	VMOVDQU shuffle32<>+0(SB), X12; \
 	VMOVDQU shuffle33<>+0(SB), X11; \
 	SUBQ    $0x18, BX; \
-group1733: \
+group1727: \
 	MOVQ rows+24(FP), R10; \
-row1734: \
+row1728: \
 	XORQ R9, R9; \
-chunks1735: \
+chunks1729: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -38282,21 +38227,21 @@ chunks1735: \
 	VPSHUFB X11, X1, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1736; \
+	JEQ     rowdone1730; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1735; \
+	JLE     chunks1729; \
 	MOVQ    BX, R9; \
-	JMP     chunks1735; \
-rowdone1736: \
+	JMP     chunks1729; \
+rowdone1730: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1734; \
+	JNZ  row1728; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1733; \
+	JNZ  group1727; \
 	VZEROUPPER; \
 	RET
 	unzip3x12AVX2_body
@@ -38403,9 +38348,9 @@ TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1737; \
+	JAE  chunk1731; \
 	RET; \
-chunk1737: \
+chunk1731: \
 	VMOVDQU shuffle1264<>+0(SB), Y15; \
 	VMOVDQU shuffle1432<>+0(SB), Y14; \
 	VMOVDQU shuffle1433<>+0(SB), Y13; \
@@ -38416,11 +38361,11 @@ chunk1737: \
 	VMOVDQU shuffle1438<>+0(SB), Y8; \
 	VMOVDQU shuffle1439<>+0(SB), Y7; \
 	SUBQ    $0x20, BX; \
-group1738: \
+group1732: \
 	MOVQ rows+24(FP), R10; \
-row1739: \
+row1733: \
 	XORQ R9, R9; \
-chunks1740: \
+chunks1734: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -38449,21 +38394,21 @@ chunks1740: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1741; \
+	JEQ         rowdone1735; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1740; \
+	JLE         chunks1734; \
 	MOVQ        BX, R9; \
-	JMP         chunks1740; \
-rowdone1741: \
+	JMP         chunks1734; \
+rowdone1735: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1739; \
+	JNZ  row1733; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1738; \
+	JNZ  group1732; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38481,9 +38426,9 @@ TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1742; \
+	JAE  chunk1736; \
 	RET; \
-chunk1742: \
+chunk1736: \
 	VMOVDQU shuffle1274<>+0(SB), Y15; \
 	VMOVDQU shuffle1456<>+0(SB), Y14; \
 	VMOVDQU shuffle1277<>+0(SB), Y13; \
@@ -38494,11 +38439,11 @@ chunk1742: \
 	VMOVDQU shuffle1461<>+0(SB), Y8; \
 	VMOVDQU shuffle1462<>+0(SB), Y7; \
 	SUBQ    $0x20, BX; \
-group1743: \
+group1737: \
 	MOVQ rows+24(FP), R10; \
-row1744: \
+row1738: \
 	XORQ R9, R9; \
-chunks1745: \
+chunks1739: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -38527,21 +38472,21 @@ chunks1745: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1746; \
+	JEQ         rowdone1740; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1745; \
+	JLE         chunks1739; \
 	MOVQ        BX, R9; \
-	JMP         chunks1745; \
-rowdone1746: \
+	JMP         chunks1739; \
+rowdone1740: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1744; \
+	JNZ  row1738; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1743; \
+	JNZ  group1737; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38559,18 +38504,18 @@ TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1747; \
+	JAE  chunk1741; \
 	RET; \
-chunk1747: \
+chunk1741: \
 	VMOVDQU shuffle189<>+0(SB), Y15; \
 	VMOVDQU shuffle1469<>+0(SB), Y14; \
 	VMOVDQU shuffle191<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1748: \
+group1742: \
 	MOVQ rows+24(FP), R10; \
-row1749: \
+row1743: \
 	XORQ R9, R9; \
-chunks1750: \
+chunks1744: \
 	LEAQ     (CX)(R9*1), R11; \
 	IMUL3Q   $0x03, R9, R12; \
 	ADDQ     AX, R12; \
@@ -38590,21 +38535,21 @@ chunks1750: \
 	VPERMD   Y3, Y13, Y3; \
 	VMOVNTDQ Y3, (R11)(DX*2); \
 	CMPQ     R9, BX; \
-	JEQ      rowdone1751; \
+	JEQ      rowdone1745; \
 	ADDQ     $0x20, R9; \
 	CMPQ     R9, BX; \
-	JLE      chunks1750; \
+	JLE      chunks1744; \
 	MOVQ     BX, R9; \
-	JMP      chunks1750; \
-rowdone1751: \
+	JMP      chunks1744; \
+rowdone1745: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1749; \
+	JNZ  row1743; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1748; \
+	JNZ  group1742; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38622,15 +38567,15 @@ TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1752; \
+	JAE  chunk1746; \
 	RET; \
-chunk1752: \
+chunk1746: \
 	SUBQ $0x20, BX; \
-group1753: \
+group1747: \
 	MOVQ rows+24(FP), R10; \
-row1754: \
+row1748: \
 	XORQ R9, R9; \
-chunks1755: \
+chunks1749: \
 	LEAQ     (CX)(R9*1), R11; \
 	IMUL3Q   $0x03, R9, R12; \
 	ADDQ     AX, R12; \
@@ -38650,21 +38595,21 @@ chunks1755: \
 	VPERMQ   $0xc6, Y1, Y1; \
 	VMOVNTDQ Y1, (R11)(DX*2); \
 	CMPQ     R9, BX; \
-	JEQ      rowdone1756; \
+	JEQ      rowdone1750; \
 	ADDQ     $0x20, R9; \
 	CMPQ     R9, BX; \
-	JLE      chunks1755; \
+	JLE      chunks1749; \
 	MOVQ     BX, R9; \
-	JMP      chunks1755; \
-rowdone1756: \
+	JMP      chunks1749; \
+rowdone1750: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1754; \
+	JNZ  row1748; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1753; \
+	JNZ  group1747; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38682,15 +38627,15 @@ TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1757; \
+	JAE  chunk1751; \
 	RET; \
-chunk1757: \
+chunk1751: \
 	SUBQ $0x20, BX; \
-group1758: \
+group1752: \
 	MOVQ rows+24(FP), R10; \
-row1759: \
+row1753: \
 	XORQ R9, R9; \
-chunks1760: \
+chunks1754: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -38704,21 +38649,21 @@ chunks1760: \
 	VINSERTI128 $0x01, 80(R12), Y0, Y0; \
 	VMOVNTDQ    Y0, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1761; \
+	JEQ         rowdone1755; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1760; \
+	JLE         chunks1754; \
 	MOVQ        BX, R9; \
-	JMP         chunks1760; \
-rowdone1761: \
+	JMP         chunks1754; \
+rowdone1755: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1759; \
+	JNZ  row1753; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1758; \
+	JNZ  group1752; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38736,24 +38681,24 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1762; \
+	JAE  chunk1756; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1763; \
+	JAE  chunk1757; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1764; \
+	JAE  chunk1758; \
 	RET; \
-chunk1762: \
+chunk1756: \
 	VMOVDQU shuffle1582<>+0(SB), Y15; \
 	VMOVDQU shuffle1583<>+0(SB), Y14; \
 	VMOVDQU shuffle1584<>+0(SB), Y13; \
 	VMOVDQU shuffle1585<>+0(SB), Y12; \
 	VMOVDQU shuffle1586<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group1765: \
+group1759: \
 	MOVQ rows+24(FP), R10; \
-row1766: \
+row1760: \
 	XORQ R9, R9; \
-chunks1767: \
+chunks1761: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -38881,24 +38826,24 @@ chunks1767: \
 	VPOR           Y1, Y6, Y1; \
 	VMOVDQU        Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1768; \
+	JEQ            rowdone1762; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1767; \
+	JLE            chunks1761; \
 	MOVQ           BX, R9; \
-	JMP            chunks1767; \
-rowdone1768: \
+	JMP            chunks1761; \
+rowdone1762: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1766; \
+	JNZ  row1760; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1765; \
+	JNZ  group1759; \
 	VZEROUPPER; \
 	RET; \
-chunk1763: \
+chunk1757: \
 	VMOVDQU shuffle1613<>+0(SB), X15; \
 	VMOVDQU shuffle1614<>+0(SB), X14; \
 	VMOVDQU shuffle1615<>+0(SB), X13; \
@@ -38912,11 +38857,11 @@ chunk1763: \
 	VMOVDQU shuffle1623<>+0(SB), X5; \
 	VMOVDQU shuffle1624<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1769: \
+group1763: \
 	MOVQ rows+24(FP), R10; \
-row1770: \
+row1764: \
 	XORQ R9, R9; \
-chunks1771: \
+chunks1765: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -38990,24 +38935,24 @@ chunks1771: \
 	VPSHUFB X4, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1772; \
+	JEQ     rowdone1766; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1771; \
+	JLE     chunks1765; \
 	MOVQ    BX, R9; \
-	JMP     chunks1771; \
-rowdone1772: \
+	JMP     chunks1765; \
+rowdone1766: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1770; \
+	JNZ  row1764; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1769; \
+	JNZ  group1763; \
 	VZEROUPPER; \
 	RET; \
-chunk1764: \
+chunk1758: \
 	VMOVDQU shuffle1613<>+0(SB), X15; \
 	VMOVDQU shuffle1614<>+0(SB), X14; \
 	VMOVDQU shuffle1615<>+0(SB), X13; \
@@ -39016,11 +38961,11 @@ chunk1764: \
 	VMOVDQU shuffle1625<>+0(SB), X10; \
 	VMOVDQU shuffle1626<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1773: \
+group1767: \
 	MOVQ rows+24(FP), R10; \
-row1774: \
+row1768: \
 	XORQ R9, R9; \
-chunks1775: \
+chunks1769: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39069,21 +39014,21 @@ chunks1775: \
 	VPOR    X0, X2, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1776; \
+	JEQ     rowdone1770; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1775; \
+	JLE     chunks1769; \
 	MOVQ    BX, R9; \
-	JMP     chunks1775; \
-rowdone1776: \
+	JMP     chunks1769; \
+rowdone1770: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1774; \
+	JNZ  row1768; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1773; \
+	JNZ  group1767; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x1AVX2_body
@@ -39342,9 +39287,9 @@ TEXT ·tunzip3x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1777; \
+	JAE  chunk1771; \
 	RET; \
-chunk1777: \
+chunk1771: \
 	VMOVDQU shuffle1627<>+0(SB), Y15; \
 	VMOVDQU shuffle1628<>+0(SB), Y14; \
 	VMOVDQU shuffle1629<>+0(SB), Y13; \
@@ -39359,11 +39304,11 @@ chunk1777: \
 	VMOVDQU shuffle1638<>+0(SB), Y4; \
 	VMOVDQU shuffle1639<>+0(SB), Y3; \
 	SUBQ    $0x60, BX; \
-group1778: \
+group1772: \
 	MOVQ rows+24(FP), R10; \
-row1779: \
+row1773: \
 	XORQ R9, R9; \
-chunks1780: \
+chunks1774: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -39494,21 +39439,21 @@ chunks1780: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1781; \
+	JEQ            rowdone1775; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1780; \
+	JLE            chunks1774; \
 	MOVQ           BX, R9; \
-	JMP            chunks1780; \
-rowdone1781: \
+	JMP            chunks1774; \
+rowdone1775: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1779; \
+	JNZ  row1773; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1778; \
+	JNZ  group1772; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -39604,22 +39549,22 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1782; \
+	JAE  chunk1776; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1783; \
+	JAE  chunk1777; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1784; \
+	JAE  chunk1778; \
 	RET; \
-chunk1782: \
+chunk1776: \
 	VMOVDQU shuffle1640<>+0(SB), Y15; \
 	VMOVDQU shuffle1641<>+0(SB), Y14; \
 	VMOVDQU shuffle1642<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1785: \
+group1779: \
 	MOVQ rows+24(FP), R10; \
-row1786: \
+row1780: \
 	XORQ R9, R9; \
-chunks1787: \
+chunks1781: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -39753,24 +39698,24 @@ chunks1787: \
 	VPOR           Y8, Y5, Y8; \
 	VMOVDQU        Y8, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1788; \
+	JEQ            rowdone1782; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1787; \
+	JLE            chunks1781; \
 	MOVQ           BX, R9; \
-	JMP            chunks1787; \
-rowdone1788: \
+	JMP            chunks1781; \
+rowdone1782: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1786; \
+	JNZ  row1780; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1785; \
+	JNZ  group1779; \
 	VZEROUPPER; \
 	RET; \
-chunk1783: \
+chunk1777: \
 	VMOVDQU shuffle1673<>+0(SB), X15; \
 	VMOVDQU shuffle1674<>+0(SB), X14; \
 	VMOVDQU shuffle830<>+0(SB), X13; \
@@ -39784,11 +39729,11 @@ chunk1783: \
 	VMOVDQU shuffle1680<>+0(SB), X5; \
 	VMOVDQU shuffle1681<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1789: \
+group1783: \
 	MOVQ rows+24(FP), R10; \
-row1790: \
+row1784: \
 	XORQ R9, R9; \
-chunks1791: \
+chunks1785: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39879,24 +39824,24 @@ chunks1791: \
 	VPOR    X1, X0, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1792; \
+	JEQ     rowdone1786; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1791; \
+	JLE     chunks1785; \
 	MOVQ    BX, R9; \
-	JMP     chunks1791; \
-rowdone1792: \
+	JMP     chunks1785; \
+rowdone1786: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1790; \
+	JNZ  row1784; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1789; \
+	JNZ  group1783; \
 	VZEROUPPER; \
 	RET; \
-chunk1784: \
+chunk1778: \
 	VMOVDQU shuffle1673<>+0(SB), X15; \
 	VMOVDQU shuffle1674<>+0(SB), X14; \
 	VMOVDQU shuffle830<>+0(SB), X13; \
@@ -39908,11 +39853,11 @@ chunk1784: \
 	VMOVDQU shuffle835<>+0(SB), X7; \
 	VMOVDQU shuffle1685<>+0(SB), X6; \
 	SUBQ    $0x18, BX; \
-group1793: \
+group1787: \
 	MOVQ rows+24(FP), R10; \
-row1794: \
+row1788: \
 	XORQ R9, R9; \
-chunks1795: \
+chunks1789: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39967,21 +39912,21 @@ chunks1795: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1796; \
+	JEQ     rowdone1790; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1795; \
+	JLE     chunks1789; \
 	MOVQ    BX, R9; \
-	JMP     chunks1795; \
-rowdone1796: \
+	JMP     chunks1789; \
+rowdone1790: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1794; \
+	JNZ  row1788; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1793; \
+	JNZ  group1787; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x2AVX2_body
@@ -40248,13 +40193,13 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1797; \
+	JAE  chunk1791; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1798; \
+	JAE  chunk1792; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1799; \
+	JAE  chunk1793; \
 	RET; \
-chunk1797: \
+chunk1791: \
 	VMOVDQU shuffle1686<>+0(SB), Y15; \
 	VMOVDQU shuffle1687<>+0(SB), Y14; \
 	VMOVDQU shuffle1688<>+0(SB), Y13; \
@@ -40262,11 +40207,11 @@ chunk1797: \
 	VMOVDQU shuffle1690<>+0(SB), Y11; \
 	VMOVDQU shuffle1691<>+0(SB), Y10; \
 	SUBQ    $0x60, BX; \
-group1800: \
+group1794: \
 	MOVQ rows+24(FP), R10; \
-row1801: \
+row1795: \
 	XORQ R9, R9; \
-chunks1802: \
+chunks1796: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -40360,24 +40305,24 @@ chunks1802: \
 	VPOR           Y5, Y8, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1803; \
+	JEQ            rowdone1797; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1802; \
+	JLE            chunks1796; \
 	MOVQ           BX, R9; \
-	JMP            chunks1802; \
-rowdone1803: \
+	JMP            chunks1796; \
+rowdone1797: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1801; \
+	JNZ  row1795; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1800; \
+	JNZ  group1794; \
 	VZEROUPPER; \
 	RET; \
-chunk1798: \
+chunk1792: \
 	VMOVDQU shuffle1704<>+0(SB), X15; \
 	VMOVDQU shuffle1705<>+0(SB), X14; \
 	VMOVDQU shuffle29<>+0(SB), X13; \
@@ -40387,11 +40332,11 @@ chunk1798: \
 	VMOVDQU shuffle32<>+0(SB), X9; \
 	VMOVDQU shuffle1706<>+0(SB), X8; \
 	SUBQ    $0x30, BX; \
-group1804: \
+group1798: \
 	MOVQ rows+24(FP), R10; \
-row1805: \
+row1799: \
 	XORQ R9, R9; \
-chunks1806: \
+chunks1800: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40467,24 +40412,24 @@ chunks1806: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1807; \
+	JEQ     rowdone1801; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1806; \
+	JLE     chunks1800; \
 	MOVQ    BX, R9; \
-	JMP     chunks1806; \
-rowdone1807: \
+	JMP     chunks1800; \
+rowdone1801: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1805; \
+	JNZ  row1799; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1804; \
+	JNZ  group1798; \
 	VZEROUPPER; \
 	RET; \
-chunk1799: \
+chunk1793: \
 	VMOVDQU shuffle1704<>+0(SB), X15; \
 	VMOVDQU shuffle29<>+0(SB), X14; \
 	VMOVDQU shuffle1705<>+0(SB), X13; \
@@ -40492,11 +40437,11 @@ chunk1799: \
 	VMOVDQU shuffle1707<>+0(SB), X11; \
 	VMOVDQU shuffle878<>+0(SB), X10; \
 	SUBQ    $0x18, BX; \
-group1808: \
+group1802: \
 	MOVQ rows+24(FP), R10; \
-row1809: \
+row1803: \
 	XORQ R9, R9; \
-chunks1810: \
+chunks1804: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40535,21 +40480,21 @@ chunks1810: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1811; \
+	JEQ     rowdone1805; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1810; \
+	JLE     chunks1804; \
 	MOVQ    BX, R9; \
-	JMP     chunks1810; \
-rowdone1811: \
+	JMP     chunks1804; \
+rowdone1805: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1809; \
+	JNZ  row1803; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1808; \
+	JNZ  group1802; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x4AVX2_body
@@ -40690,9 +40635,9 @@ TEXT ·tunzip3x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1812; \
+	JAE  chunk1806; \
 	RET; \
-chunk1812: \
+chunk1806: \
 	VMOVDQU shuffle1708<>+0(SB), Y15; \
 	VMOVDQU shuffle1709<>+0(SB), Y14; \
 	VMOVDQU shuffle1710<>+0(SB), Y13; \
@@ -40706,11 +40651,11 @@ chunk1812: \
 	VMOVDQU shuffle1713<>+0(SB), Y5; \
 	VMOVDQU shuffle510<>+0(SB), Y4; \
 	SUBQ    $0x60, BX; \
-group1813: \
+group1807: \
 	MOVQ rows+24(FP), R10; \
-row1814: \
+row1808: \
 	XORQ R9, R9; \
-chunks1815: \
+chunks1809: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -40823,21 +40768,21 @@ chunks1815: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1816; \
+	JEQ            rowdone1810; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1815; \
+	JLE            chunks1809; \
 	MOVQ           BX, R9; \
-	JMP            chunks1815; \
-rowdone1816: \
+	JMP            chunks1809; \
+rowdone1810: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1814; \
+	JNZ  row1808; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1813; \
+	JNZ  group1807; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -40891,21 +40836,21 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1817; \
+	JAE  chunk1811; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1818; \
+	JAE  chunk1812; \
 	RET; \
-chunk1817: \
+chunk1811: \
 	VMOVDQU shuffle923<>+0(SB), Y15; \
 	VMOVDQU shuffle690<>+0(SB), Y14; \
 	VMOVDQU shuffle689<>+0(SB), Y13; \
 	VMOVDQU shuffle688<>+0(SB), Y12; \
 	SUBQ    $0x60, BX; \
-group1819: \
+group1813: \
 	MOVQ rows+24(FP), R10; \
-row1820: \
+row1814: \
 	XORQ R9, R9; \
-chunks1821: \
+chunks1815: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -40970,33 +40915,33 @@ chunks1821: \
 	VPSHUFB        Y14, Y4, Y4; \
 	VMOVDQU        Y4, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1822; \
+	JEQ            rowdone1816; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1821; \
+	JLE            chunks1815; \
 	MOVQ           BX, R9; \
-	JMP            chunks1821; \
-rowdone1822: \
+	JMP            chunks1815; \
+rowdone1816: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1820; \
+	JNZ  row1814; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1819; \
+	JNZ  group1813; \
 	VZEROUPPER; \
 	RET; \
-chunk1818: \
+chunk1812: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle28<>+0(SB), X14; \
 	VMOVDQU shuffle532<>+0(SB), X13; \
 	SUBQ    $0x30, BX; \
-group1823: \
+group1817: \
 	MOVQ rows+24(FP), R10; \
-row1824: \
+row1818: \
 	XORQ R9, R9; \
-chunks1825: \
+chunks1819: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -41054,21 +40999,21 @@ chunks1825: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1826; \
+	JEQ     rowdone1820; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1825; \
+	JLE     chunks1819; \
 	MOVQ    BX, R9; \
-	JMP     chunks1825; \
-rowdone1826: \
+	JMP     chunks1819; \
+rowdone1820: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1824; \
+	JNZ  row1818; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1823; \
+	JNZ  group1817; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x8AVX2_body
@@ -41085,18 +41030,18 @@ TEXT ·tunzip3x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1827; \
+	JAE  chunk1821; \
 	RET; \
-chunk1827: \
+chunk1821: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle533<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1828: \
+group1822: \
 	MOVQ rows+24(FP), R10; \
-row1829: \
+row1823: \
 	XORQ R9, R9; \
-chunks1830: \
+chunks1824: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -41172,21 +41117,21 @@ chunks1830: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1831; \
+	JEQ            rowdone1825; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1830; \
+	JLE            chunks1824; \
 	MOVQ           BX, R9; \
-	JMP            chunks1830; \
-rowdone1831: \
+	JMP            chunks1824; \
+rowdone1825: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1829; \
+	JNZ  row1823; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1828; \
+	JNZ  group1822; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -41204,20 +41149,20 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1832; \
+	JAE  chunk1826; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1833; \
+	JAE  chunk1827; \
 	RET; \
-chunk1832: \
+chunk1826: \
 	VMOVDQU shuffle1714<>+0(SB), Y15; \
 	VMOVDQU shuffle1715<>+0(SB), Y14; \
 	VMOVDQU shuffle1716<>+0(SB), Y13; \
 	SUBQ    $0x6c, BX; \
-group1834: \
+group1828: \
 	MOVQ rows+24(FP), R10; \
-row1835: \
+row1829: \
 	XORQ R9, R9; \
-chunks1836: \
+chunks1830: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -41389,24 +41334,24 @@ chunks1836: \
 	VPOR           Y3, Y6, Y3; \
 	VMOVDQU        Y3, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1837; \
+	JEQ            rowdone1831; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1836; \
+	JLE            chunks1830; \
 	MOVQ           BX, R9; \
-	JMP            chunks1836; \
-rowdone1837: \
+	JMP            chunks1830; \
+rowdone1831: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1835; \
+	JNZ  row1829; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1834; \
+	JNZ  group1828; \
 	VZEROUPPER; \
 	RET; \
-chunk1833: \
+chunk1827: \
 	VMOVDQU shuffle1755<>+0(SB), X15; \
 	VMOVDQU shuffle1756<>+0(SB), X14; \
 	VMOVDQU shuffle1757<>+0(SB), X13; \
@@ -41420,11 +41365,11 @@ chunk1833: \
 	VMOVDQU shuffle1764<>+0(SB), X5; \
 	VMOVDQU shuffle1765<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1838: \
+group1832: \
 	MOVQ rows+24(FP), R10; \
-row1839: \
+row1833: \
 	XORQ R9, R9; \
-chunks1840: \
+chunks1834: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -41506,21 +41451,21 @@ chunks1840: \
 	VPOR    X0, X1, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1841; \
+	JEQ     rowdone1835; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1840; \
+	JLE     chunks1834; \
 	MOVQ    BX, R9; \
-	JMP     chunks1840; \
-rowdone1841: \
+	JMP     chunks1834; \
+rowdone1835: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1839; \
+	JNZ  row1833; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1838; \
+	JNZ  group1832; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x1AVX2_body
@@ -41831,9 +41776,9 @@ TEXT ·tunzip3x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1842; \
+	JAE  chunk1836; \
 	RET; \
-chunk1842: \
+chunk1836: \
 	VMOVDQU shuffle1767<>+0(SB), Y15; \
 	VMOVDQU shuffle1768<>+0(SB), Y14; \
 	VMOVDQU shuffle1769<>+0(SB), Y13; \
@@ -41848,11 +41793,11 @@ chunk1842: \
 	VMOVDQU shuffle1778<>+0(SB), Y4; \
 	VMOVDQU shuffle1779<>+0(SB), Y3; \
 	SUBQ    $0x00000120, BX; \
-group1843: \
+group1837: \
 	MOVQ rows+24(FP), R10; \
-row1844: \
+row1838: \
 	XORQ R9, R9; \
-chunks1845: \
+chunks1839: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -42301,21 +42246,21 @@ chunks1845: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1846; \
+	JEQ            rowdone1840; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1845; \
+	JLE            chunks1839; \
 	MOVQ           BX, R9; \
-	JMP            chunks1845; \
-rowdone1846: \
+	JMP            chunks1839; \
+rowdone1840: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1844; \
+	JNZ  row1838; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1843; \
+	JNZ  group1837; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -42567,19 +42512,19 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1847; \
+	JAE  chunk1841; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1848; \
+	JAE  chunk1842; \
 	RET; \
-chunk1847: \
+chunk1841: \
 	VMOVDQU shuffle1806<>+0(SB), Y15; \
 	VMOVDQU shuffle1807<>+0(SB), Y14; \
 	SUBQ    $0x6c, BX; \
-group1849: \
+group1843: \
 	MOVQ rows+24(FP), R10; \
-row1850: \
+row1844: \
 	XORQ R9, R9; \
-chunks1851: \
+chunks1845: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -42762,24 +42707,24 @@ chunks1851: \
 	VPOR           Y5, Y1, Y5; \
 	VMOVDQU        Y5, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1852; \
+	JEQ            rowdone1846; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1851; \
+	JLE            chunks1845; \
 	MOVQ           BX, R9; \
-	JMP            chunks1851; \
-rowdone1852: \
+	JMP            chunks1845; \
+rowdone1846: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1850; \
+	JNZ  row1844; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1849; \
+	JNZ  group1843; \
 	VZEROUPPER; \
 	RET; \
-chunk1848: \
+chunk1842: \
 	VMOVDQU shuffle183<>+0(SB), X15; \
 	VMOVDQU shuffle181<>+0(SB), X14; \
 	VMOVDQU shuffle182<>+0(SB), X13; \
@@ -42793,11 +42738,11 @@ chunk1848: \
 	VMOVDQU shuffle1855<>+0(SB), X5; \
 	VMOVDQU shuffle1683<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1853: \
+group1847: \
 	MOVQ rows+24(FP), R10; \
-row1854: \
+row1848: \
 	XORQ R9, R9; \
-chunks1855: \
+chunks1849: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -42879,21 +42824,21 @@ chunks1855: \
 	VPOR    X0, X1, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1856; \
+	JEQ     rowdone1850; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1855; \
+	JLE     chunks1849; \
 	MOVQ    BX, R9; \
-	JMP     chunks1855; \
-rowdone1856: \
+	JMP     chunks1849; \
+rowdone1850: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1854; \
+	JNZ  row1848; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1853; \
+	JNZ  group1847; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x2AVX2_body
@@ -43202,11 +43147,11 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1857; \
+	JAE  chunk1851; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1858; \
+	JAE  chunk1852; \
 	RET; \
-chunk1857: \
+chunk1851: \
 	VMOVDQU shuffle1856<>+0(SB), Y15; \
 	VMOVDQU shuffle1857<>+0(SB), Y14; \
 	VMOVDQU shuffle1858<>+0(SB), Y13; \
@@ -43214,11 +43159,11 @@ chunk1857: \
 	VMOVDQU shuffle1860<>+0(SB), Y11; \
 	VMOVDQU shuffle1861<>+0(SB), Y10; \
 	SUBQ    $0x6c, BX; \
-group1859: \
+group1853: \
 	MOVQ rows+24(FP), R10; \
-row1860: \
+row1854: \
 	XORQ R9, R9; \
-chunks1861: \
+chunks1855: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -43346,24 +43291,24 @@ chunks1861: \
 	VPOR           Y5, Y1, Y5; \
 	VMOVDQU        Y5, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1862; \
+	JEQ            rowdone1856; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1861; \
+	JLE            chunks1855; \
 	MOVQ           BX, R9; \
-	JMP            chunks1861; \
-rowdone1862: \
+	JMP            chunks1855; \
+rowdone1856: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1860; \
+	JNZ  row1854; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1859; \
+	JNZ  group1853; \
 	VZEROUPPER; \
 	RET; \
-chunk1858: \
+chunk1852: \
 	VMOVDQU shuffle195<>+0(SB), X15; \
 	VMOVDQU shuffle196<>+0(SB), X14; \
 	VMOVDQU shuffle197<>+0(SB), X13; \
@@ -43372,11 +43317,11 @@ chunk1858: \
 	VMOVDQU shuffle1165<>+0(SB), X10; \
 	VMOVDQU shuffle35<>+0(SB), X9; \
 	SUBQ    $0x24, BX; \
-group1863: \
+group1857: \
 	MOVQ rows+24(FP), R10; \
-row1864: \
+row1858: \
 	XORQ R9, R9; \
-chunks1865: \
+chunks1859: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -43441,21 +43386,21 @@ chunks1865: \
 	VPSHUFB X9, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1866; \
+	JEQ     rowdone1860; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1865; \
+	JLE     chunks1859; \
 	MOVQ    BX, R9; \
-	JMP     chunks1865; \
-rowdone1866: \
+	JMP     chunks1859; \
+rowdone1860: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1864; \
+	JNZ  row1858; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1863; \
+	JNZ  group1857; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x4AVX2_body
@@ -43610,9 +43555,9 @@ TEXT ·tunzip3x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1867; \
+	JAE  chunk1861; \
 	RET; \
-chunk1867: \
+chunk1861: \
 	VMOVDQU shuffle1879<>+0(SB), Y15; \
 	VMOVDQU shuffle1880<>+0(SB), Y14; \
 	VMOVDQU shuffle1415<>+0(SB), Y13; \
@@ -43627,11 +43572,11 @@ chunk1867: \
 	VMOVDQU shuffle1884<>+0(SB), Y4; \
 	VMOVDQU shuffle1885<>+0(SB), Y3; \
 	SUBQ    $0x00000120, BX; \
-group1868: \
+group1862: \
 	MOVQ rows+24(FP), R10; \
-row1869: \
+row1863: \
 	XORQ R9, R9; \
-chunks1870: \
+chunks1864: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -44013,21 +43958,21 @@ chunks1870: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1871; \
+	JEQ            rowdone1865; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1870; \
+	JLE            chunks1864; \
 	MOVQ           BX, R9; \
-	JMP            chunks1870; \
-rowdone1871: \
+	JMP            chunks1864; \
+rowdone1865: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1869; \
+	JNZ  row1863; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1868; \
+	JNZ  group1862; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -44105,19 +44050,19 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x48; \
-	JAE  chunk1872; \
+	JAE  chunk1866; \
 	RET; \
-chunk1872: \
+chunk1866: \
 	VMOVDQU shuffle689<>+0(SB), Y15; \
 	VMOVDQU shuffle688<>+0(SB), Y14; \
 	VMOVDQU shuffle346<>+0(SB), Y13; \
 	VMOVDQU shuffle528<>+0(SB), Y12; \
 	SUBQ    $0x48, BX; \
-group1873: \
+group1867: \
 	MOVQ rows+24(FP), R10; \
-row1874: \
+row1868: \
 	XORQ R9, R9; \
-chunks1875: \
+chunks1869: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -44177,21 +44122,21 @@ chunks1875: \
 	VPOR           Y1, Y3, Y1; \
 	VMOVDQU        Y1, 40(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1876; \
+	JEQ            rowdone1870; \
 	ADDQ           $0x48, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1875; \
+	JLE            chunks1869; \
 	MOVQ           BX, R9; \
-	JMP            chunks1875; \
-rowdone1876: \
+	JMP            chunks1869; \
+rowdone1870: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1874; \
+	JNZ  row1868; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1873; \
+	JNZ  group1867; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x8AVX2_body
@@ -44208,20 +44153,20 @@ TEXT ·tunzip3x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1877; \
+	JAE  chunk1871; \
 	RET; \
-chunk1877: \
+chunk1871: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle1421<>+0(SB), Y13; \
 	VMOVDQU shuffle1422<>+0(SB), Y12; \
 	VMOVDQU shuffle1423<>+0(SB), Y11; \
 	SUBQ    $0x00000120, BX; \
-group1878: \
+group1872: \
 	MOVQ rows+24(FP), R10; \
-row1879: \
+row1873: \
 	XORQ R9, R9; \
-chunks1880: \
+chunks1874: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -44441,21 +44386,21 @@ chunks1880: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1881; \
+	JEQ            rowdone1875; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1880; \
+	JLE            chunks1874; \
 	MOVQ           BX, R9; \
-	JMP            chunks1880; \
-rowdone1881: \
+	JMP            chunks1874; \
+rowdone1875: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1879; \
+	JNZ  row1873; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1878; \
+	JNZ  group1872; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -44473,21 +44418,21 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1882; \
+	JAE  chunk1876; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1883; \
+	JAE  chunk1877; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1884; \
+	JAE  chunk1878; \
 	RET; \
-chunk1882: \
+chunk1876: \
 	VMOVDQU shuffle1889<>+0(SB), Y15; \
 	VMOVDQU shuffle1890<>+0(SB), Y14; \
 	SUBQ    $0x60, BX; \
-group1885: \
+group1879: \
 	MOVQ rows+24(FP), R10; \
-row1886: \
+row1880: \
 	XORQ R9, R9; \
-chunks1887: \
+chunks1881: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -44630,24 +44575,24 @@ chunks1887: \
 	VPOR           Y0, Y7, Y0; \
 	VMOVDQU        Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1888; \
+	JEQ            rowdone1882; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1887; \
+	JLE            chunks1881; \
 	MOVQ           BX, R9; \
-	JMP            chunks1887; \
-rowdone1888: \
+	JMP            chunks1881; \
+rowdone1882: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1886; \
+	JNZ  row1880; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1885; \
+	JNZ  group1879; \
 	VZEROUPPER; \
 	RET; \
-chunk1883: \
+chunk1877: \
 	VMOVDQU shuffle1925<>+0(SB), X15; \
 	VMOVDQU shuffle1926<>+0(SB), X14; \
 	VMOVDQU shuffle1927<>+0(SB), X13; \
@@ -44661,11 +44606,11 @@ chunk1883: \
 	VMOVDQU shuffle1933<>+0(SB), X5; \
 	VMOVDQU shuffle1934<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1889: \
+group1883: \
 	MOVQ rows+24(FP), R10; \
-row1890: \
+row1884: \
 	XORQ R9, R9; \
-chunks1891: \
+chunks1885: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44756,24 +44701,24 @@ chunks1891: \
 	VPOR    X1, X0, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1892; \
+	JEQ     rowdone1886; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1891; \
+	JLE     chunks1885; \
 	MOVQ    BX, R9; \
-	JMP     chunks1891; \
-rowdone1892: \
+	JMP     chunks1885; \
+rowdone1886: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1890; \
+	JNZ  row1884; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1889; \
+	JNZ  group1883; \
 	VZEROUPPER; \
 	RET; \
-chunk1884: \
+chunk1878: \
 	VMOVDQU shuffle1925<>+0(SB), X15; \
 	VMOVDQU shuffle1926<>+0(SB), X14; \
 	VMOVDQU shuffle1927<>+0(SB), X13; \
@@ -44785,11 +44730,11 @@ chunk1884: \
 	VMOVDQU shuffle1623<>+0(SB), X7; \
 	VMOVDQU shuffle1938<>+0(SB), X6; \
 	SUBQ    $0x18, BX; \
-group1893: \
+group1887: \
 	MOVQ rows+24(FP), R10; \
-row1894: \
+row1888: \
 	XORQ R9, R9; \
-chunks1895: \
+chunks1889: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44845,21 +44790,21 @@ chunks1895: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1896; \
+	JEQ     rowdone1890; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1895; \
+	JLE     chunks1889; \
 	MOVQ    BX, R9; \
-	JMP     chunks1895; \
-rowdone1896: \
+	JMP     chunks1889; \
+rowdone1890: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1894; \
+	JNZ  row1888; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1893; \
+	JNZ  group1887; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x1AVX2_body
@@ -45148,9 +45093,9 @@ TEXT ·tunzip3x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1897; \
+	JAE  chunk1891; \
 	RET; \
-chunk1897: \
+chunk1891: \
 	VMOVDQU shuffle1939<>+0(SB), Y15; \
 	VMOVDQU shuffle1940<>+0(SB), Y14; \
 	VMOVDQU shuffle1941<>+0(SB), Y13; \
@@ -45165,11 +45110,11 @@ chunk1897: \
 	VMOVDQU shuffle1950<>+0(SB), Y4; \
 	VMOVDQU shuffle1951<>+0(SB), Y3; \
 	SUBQ    $0x60, BX; \
-group1898: \
+group1892: \
 	MOVQ rows+24(FP), R10; \
-row1899: \
+row1893: \
 	XORQ R9, R9; \
-chunks1900: \
+chunks1894: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -45318,21 +45263,21 @@ chunks1900: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 64(R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1901; \
+	JEQ         rowdone1895; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1900; \
+	JLE         chunks1894; \
 	MOVQ        BX, R9; \
-	JMP         chunks1900; \
-rowdone1901: \
+	JMP         chunks1894; \
+rowdone1895: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1899; \
+	JNZ  row1893; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1898; \
+	JNZ  group1892; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -45434,22 +45379,22 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1902; \
+	JAE  chunk1896; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1903; \
+	JAE  chunk1897; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1904; \
+	JAE  chunk1898; \
 	RET; \
-chunk1902: \
+chunk1896: \
 	VMOVDQU shuffle1953<>+0(SB), Y15; \
 	VMOVDQU shuffle1954<>+0(SB), Y14; \
 	VMOVDQU shuffle1955<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1905: \
+group1899: \
 	MOVQ rows+24(FP), R10; \
-row1906: \
+row1900: \
 	XORQ R9, R9; \
-chunks1907: \
+chunks1901: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45599,24 +45544,24 @@ chunks1907: \
 	VPOR           Y11, Y1, Y11; \
 	VMOVDQU        Y11, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1908; \
+	JEQ            rowdone1902; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1907; \
+	JLE            chunks1901; \
 	MOVQ           BX, R9; \
-	JMP            chunks1907; \
-rowdone1908: \
+	JMP            chunks1901; \
+rowdone1902: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1906; \
+	JNZ  row1900; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1905; \
+	JNZ  group1899; \
 	VZEROUPPER; \
 	RET; \
-chunk1903: \
+chunk1897: \
 	VMOVDQU shuffle1980<>+0(SB), X15; \
 	VMOVDQU shuffle1981<>+0(SB), X14; \
 	VMOVDQU shuffle1982<>+0(SB), X13; \
@@ -45630,11 +45575,11 @@ chunk1903: \
 	VMOVDQU shuffle832<>+0(SB), X5; \
 	VMOVDQU shuffle1401<>+0(SB), X4; \
 	SUBQ    $0x30, BX; \
-group1909: \
+group1903: \
 	MOVQ rows+24(FP), R10; \
-row1910: \
+row1904: \
 	XORQ R9, R9; \
-chunks1911: \
+chunks1905: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -45770,24 +45715,24 @@ chunks1911: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1912; \
+	JEQ     rowdone1906; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1911; \
+	JLE     chunks1905; \
 	MOVQ    BX, R9; \
-	JMP     chunks1911; \
-rowdone1912: \
+	JMP     chunks1905; \
+rowdone1906: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1910; \
+	JNZ  row1904; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1909; \
+	JNZ  group1903; \
 	VZEROUPPER; \
 	RET; \
-chunk1904: \
+chunk1898: \
 	VMOVDQU shuffle1980<>+0(SB), X15; \
 	VMOVDQU shuffle1981<>+0(SB), X14; \
 	VMOVDQU shuffle1982<>+0(SB), X13; \
@@ -45801,11 +45746,11 @@ chunk1904: \
 	VMOVDQU shuffle1989<>+0(SB), X5; \
 	VMOVDQU shuffle852<>+0(SB), X4; \
 	SUBQ    $0x18, BX; \
-group1913: \
+group1907: \
 	MOVQ rows+24(FP), R10; \
-row1914: \
+row1908: \
 	XORQ R9, R9; \
-chunks1915: \
+chunks1909: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -45878,21 +45823,21 @@ chunks1915: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1916; \
+	JEQ     rowdone1910; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1915; \
+	JLE     chunks1909; \
 	MOVQ    BX, R9; \
-	JMP     chunks1915; \
-rowdone1916: \
+	JMP     chunks1909; \
+rowdone1910: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1914; \
+	JNZ  row1908; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1913; \
+	JNZ  group1907; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x2AVX2_body
@@ -46111,20 +46056,20 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1917; \
+	JAE  chunk1911; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1918; \
+	JAE  chunk1912; \
 	RET; \
-chunk1917: \
+chunk1911: \
 	VMOVDQU shuffle1990<>+0(SB), Y15; \
 	VMOVDQU shuffle1991<>+0(SB), Y14; \
 	VMOVDQU shuffle1992<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1919: \
+group1913: \
 	MOVQ rows+24(FP), R10; \
-row1920: \
+row1914: \
 	XORQ R9, R9; \
-chunks1921: \
+chunks1915: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -46224,24 +46169,24 @@ chunks1921: \
 	VPSHUFB        Y14, Y3, Y3; \
 	VMOVDQU        Y3, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1922; \
+	JEQ            rowdone1916; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1921; \
+	JLE            chunks1915; \
 	MOVQ           BX, R9; \
-	JMP            chunks1921; \
-rowdone1922: \
+	JMP            chunks1915; \
+rowdone1916: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1920; \
+	JNZ  row1914; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1919; \
+	JNZ  group1913; \
 	VZEROUPPER; \
 	RET; \
-chunk1918: \
+chunk1912: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle196<>+0(SB), X14; \
 	VMOVDQU shuffle197<>+0(SB), X13; \
@@ -46250,11 +46195,11 @@ chunk1918: \
 	VMOVDQU shuffle521<>+0(SB), X10; \
 	VMOVDQU shuffle524<>+0(SB), X9; \
 	SUBQ    $0x30, BX; \
-group1923: \
+group1917: \
 	MOVQ rows+24(FP), R10; \
-row1924: \
+row1918: \
 	XORQ R9, R9; \
-chunks1925: \
+chunks1919: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -46364,21 +46309,21 @@ chunks1925: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1926; \
+	JEQ     rowdone1920; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1925; \
+	JLE     chunks1919; \
 	MOVQ    BX, R9; \
-	JMP     chunks1925; \
-rowdone1926: \
+	JMP     chunks1919; \
+rowdone1920: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1924; \
+	JNZ  row1918; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1923; \
+	JNZ  group1917; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x4AVX2_body
@@ -46425,9 +46370,9 @@ TEXT ·tunzip3x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1927; \
+	JAE  chunk1921; \
 	RET; \
-chunk1927: \
+chunk1921: \
 	VMOVDQU shuffle130<>+0(SB), Y15; \
 	VMOVDQU shuffle853<>+0(SB), Y14; \
 	VMOVDQU shuffle131<>+0(SB), Y13; \
@@ -46435,11 +46380,11 @@ chunk1927: \
 	VMOVDQU shuffle133<>+0(SB), Y11; \
 	VMOVDQU shuffle135<>+0(SB), Y10; \
 	SUBQ    $0x60, BX; \
-group1928: \
+group1922: \
 	MOVQ rows+24(FP), R10; \
-row1929: \
+row1923: \
 	XORQ R9, R9; \
-chunks1930: \
+chunks1924: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -46587,21 +46532,21 @@ chunks1930: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1931; \
+	JEQ            rowdone1925; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1930; \
+	JLE            chunks1924; \
 	MOVQ           BX, R9; \
-	JMP            chunks1930; \
-rowdone1931: \
+	JMP            chunks1924; \
+rowdone1925: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1929; \
+	JNZ  row1923; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1928; \
+	JNZ  group1922; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -46619,16 +46564,16 @@ TEXT ·tunzip3x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1932; \
+	JAE  chunk1926; \
 	RET; \
-chunk1932: \
+chunk1926: \
 	VMOVDQU shuffle689<>+0(SB), Y15; \
 	SUBQ    $0x60, BX; \
-group1933: \
+group1927: \
 	MOVQ rows+24(FP), R10; \
-row1934: \
+row1928: \
 	XORQ R9, R9; \
-chunks1935: \
+chunks1929: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -46696,21 +46641,21 @@ chunks1935: \
 	VPSHUFB        Y15, Y6, Y6; \
 	VMOVDQU        Y6, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1936; \
+	JEQ            rowdone1930; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1935; \
+	JLE            chunks1929; \
 	MOVQ           BX, R9; \
-	JMP            chunks1935; \
-rowdone1936: \
+	JMP            chunks1929; \
+rowdone1930: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1934; \
+	JNZ  row1928; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1933; \
+	JNZ  group1927; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x8AVX2_body
@@ -46727,18 +46672,18 @@ TEXT ·tunzip3x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1937; \
+	JAE  chunk1931; \
 	RET; \
-chunk1937: \
+chunk1931: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle533<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1938: \
+group1932: \
 	MOVQ rows+24(FP), R10; \
-row1939: \
+row1933: \
 	XORQ R9, R9; \
-chunks1940: \
+chunks1934: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -46815,21 +46760,21 @@ chunks1940: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 64(R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1941; \
+	JEQ         rowdone1935; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1940; \
+	JLE         chunks1934; \
 	MOVQ        BX, R9; \
-	JMP         chunks1940; \
-rowdone1941: \
+	JMP         chunks1934; \
+rowdone1935: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1939; \
+	JNZ  row1933; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1938; \
+	JNZ  group1932; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -46848,22 +46793,22 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1942; \
+	JAE  chunk1936; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1943; \
+	JAE  chunk1937; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1944; \
+	JAE  chunk1938; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1945; \
+	JAE  chunk1939; \
 	RET; \
-chunk1942: \
+chunk1936: \
 	VMOVDQU shuffle118<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group1946: \
+group1940: \
 	MOVQ rows+24(FP), R11; \
-row1947: \
+row1941: \
 	XORQ R10, R10; \
-chunks1948: \
+chunks1942: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -46891,30 +46836,30 @@ chunks1948: \
 	VPUNPCKHDQ  Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1949; \
+	JEQ         rowdone1943; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1948; \
+	JLE         chunks1942; \
 	MOVQ        BX, R10; \
-	JMP         chunks1948; \
-rowdone1949: \
+	JMP         chunks1942; \
+rowdone1943: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1947; \
+	JNZ  row1941; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1946; \
+	JNZ  group1940; \
 	VZEROUPPER; \
 	RET; \
-chunk1943: \
+chunk1937: \
 	SUBQ $0x10, BX; \
-group1950: \
+group1944: \
 	MOVQ rows+24(FP), R11; \
-row1951: \
+row1945: \
 	XORQ R10, R10; \
-chunks1952: \
+chunks1946: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -46950,30 +46895,30 @@ chunks1952: \
 	VPACKUSWB X5, X3, X4; \
 	VMOVDQU   X4, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1953; \
+	JEQ       rowdone1947; \
 	ADDQ      $0x10, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1952; \
+	JLE       chunks1946; \
 	MOVQ      BX, R10; \
-	JMP       chunks1952; \
-rowdone1953: \
+	JMP       chunks1946; \
+rowdone1947: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1951; \
+	JNZ  row1945; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1950; \
+	JNZ  group1944; \
 	VZEROUPPER; \
 	RET; \
-chunk1944: \
+chunk1938: \
 	SUBQ $0x08, BX; \
-group1954: \
+group1948: \
 	MOVQ rows+24(FP), R11; \
-row1955: \
+row1949: \
 	XORQ R10, R10; \
-chunks1956: \
+chunks1950: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -47001,30 +46946,30 @@ chunks1956: \
 	VPACKUSWB X3, X0, X1; \
 	VMOVQ     X1, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1957; \
+	JEQ       rowdone1951; \
 	ADDQ      $0x08, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1956; \
+	JLE       chunks1950; \
 	MOVQ      BX, R10; \
-	JMP       chunks1956; \
-rowdone1957: \
+	JMP       chunks1950; \
+rowdone1951: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1955; \
+	JNZ  row1949; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1954; \
+	JNZ  group1948; \
 	VZEROUPPER; \
 	RET; \
-chunk1945: \
+chunk1939: \
 	SUBQ $0x04, BX; \
-group1958: \
+group1952: \
 	MOVQ rows+24(FP), R11; \
-row1959: \
+row1953: \
 	XORQ R10, R10; \
-chunks1960: \
+chunks1954: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -47051,21 +46996,21 @@ chunks1960: \
 	VPACKUSWB X2, X3, X0; \
 	VMOVD     X0, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1961; \
+	JEQ       rowdone1955; \
 	ADDQ      $0x04, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1960; \
+	JLE       chunks1954; \
 	MOVQ      BX, R10; \
-	JMP       chunks1960; \
-rowdone1961: \
+	JMP       chunks1954; \
+rowdone1955: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1959; \
+	JNZ  row1953; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1958; \
+	JNZ  group1952; \
 	VZEROUPPER; \
 	RET
 	unzip4x1AVX2_body
@@ -47083,22 +47028,22 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1962; \
+	JAE  chunk1956; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1963; \
+	JAE  chunk1957; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1964; \
+	JAE  chunk1958; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1965; \
+	JAE  chunk1959; \
 	RET; \
-chunk1962: \
+chunk1956: \
 	VMOVDQU shuffle1329<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group1966: \
+group1960: \
 	MOVQ rows+24(FP), R11; \
-row1967: \
+row1961: \
 	XORQ R10, R10; \
-chunks1968: \
+chunks1962: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47126,30 +47071,30 @@ chunks1968: \
 	VPUNPCKHDQ  Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1969; \
+	JEQ         rowdone1963; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1968; \
+	JLE         chunks1962; \
 	MOVQ        BX, R10; \
-	JMP         chunks1968; \
-rowdone1969: \
+	JMP         chunks1962; \
+rowdone1963: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1967; \
+	JNZ  row1961; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1966; \
+	JNZ  group1960; \
 	VZEROUPPER; \
 	RET; \
-chunk1963: \
+chunk1957: \
 	SUBQ $0x10, BX; \
-group1970: \
+group1964: \
 	MOVQ rows+24(FP), R11; \
-row1971: \
+row1965: \
 	XORQ R10, R10; \
-chunks1972: \
+chunks1966: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -47185,30 +47130,30 @@ chunks1972: \
 	VPACKUSDW X5, X3, X4; \
 	VMOVDQU   X4, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1973; \
+	JEQ       rowdone1967; \
 	ADDQ      $0x10, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1972; \
+	JLE       chunks1966; \
 	MOVQ      BX, R10; \
-	JMP       chunks1972; \
-rowdone1973: \
+	JMP       chunks1966; \
+rowdone1967: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1971; \
+	JNZ  row1965; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1970; \
+	JNZ  group1964; \
 	VZEROUPPER; \
 	RET; \
-chunk1964: \
+chunk1958: \
 	SUBQ $0x08, BX; \
-group1974: \
+group1968: \
 	MOVQ rows+24(FP), R11; \
-row1975: \
+row1969: \
 	XORQ R10, R10; \
-chunks1976: \
+chunks1970: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -47236,30 +47181,30 @@ chunks1976: \
 	VPACKUSDW X3, X0, X1; \
 	VMOVQ     X1, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1977; \
+	JEQ       rowdone1971; \
 	ADDQ      $0x08, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1976; \
+	JLE       chunks1970; \
 	MOVQ      BX, R10; \
-	JMP       chunks1976; \
-rowdone1977: \
+	JMP       chunks1970; \
+rowdone1971: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1975; \
+	JNZ  row1969; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1974; \
+	JNZ  group1968; \
 	VZEROUPPER; \
 	RET; \
-chunk1965: \
+chunk1959: \
 	SUBQ $0x04, BX; \
-group1978: \
+group1972: \
 	MOVQ rows+24(FP), R11; \
-row1979: \
+row1973: \
 	XORQ R10, R10; \
-chunks1980: \
+chunks1974: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -47286,21 +47231,21 @@ chunks1980: \
 	VPACKUSDW X2, X3, X0; \
 	VMOVD     X0, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1981; \
+	JEQ       rowdone1975; \
 	ADDQ      $0x04, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1980; \
+	JLE       chunks1974; \
 	MOVQ      BX, R10; \
-	JMP       chunks1980; \
-rowdone1981: \
+	JMP       chunks1974; \
+rowdone1975: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1979; \
+	JNZ  row1973; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1978; \
+	JNZ  group1972; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX2_body
@@ -47318,21 +47263,21 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1982; \
+	JAE  chunk1976; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1983; \
+	JAE  chunk1977; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1984; \
+	JAE  chunk1978; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1985; \
+	JAE  chunk1979; \
 	RET; \
-chunk1982: \
+chunk1976: \
 	SUBQ $0x20, BX; \
-group1986: \
+group1980: \
 	MOVQ rows+24(FP), R11; \
-row1987: \
+row1981: \
 	XORQ R10, R10; \
-chunks1988: \
+chunks1982: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47356,30 +47301,30 @@ chunks1988: \
 	VPUNPCKHDQ  Y3, Y1, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1989; \
+	JEQ         rowdone1983; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1988; \
+	JLE         chunks1982; \
 	MOVQ        BX, R10; \
-	JMP         chunks1988; \
-rowdone1989: \
+	JMP         chunks1982; \
+rowdone1983: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1987; \
+	JNZ  row1981; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1986; \
+	JNZ  group1980; \
 	VZEROUPPER; \
 	RET; \
-chunk1983: \
+chunk1977: \
 	SUBQ $0x10, BX; \
-group1990: \
+group1984: \
 	MOVQ rows+24(FP), R11; \
-row1991: \
+row1985: \
 	XORQ R10, R10; \
-chunks1992: \
+chunks1986: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -47399,30 +47344,30 @@ chunks1992: \
 	VSHUFPS $0xdd, X3, X1, X3; \
 	VMOVDQU X3, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1993; \
+	JEQ     rowdone1987; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1992; \
+	JLE     chunks1986; \
 	MOVQ    BX, R10; \
-	JMP     chunks1992; \
-rowdone1993: \
+	JMP     chunks1986; \
+rowdone1987: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1991; \
+	JNZ  row1985; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1990; \
+	JNZ  group1984; \
 	VZEROUPPER; \
 	RET; \
-chunk1984: \
+chunk1978: \
 	SUBQ $0x08, BX; \
-group1994: \
+group1988: \
 	MOVQ rows+24(FP), R11; \
-row1995: \
+row1989: \
 	XORQ R10, R10; \
-chunks1996: \
+chunks1990: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -47438,30 +47383,30 @@ chunks1996: \
 	VSHUFPS $0xdd, X1, X1, X1; \
 	VMOVQ   X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1997; \
+	JEQ     rowdone1991; \
 	ADDQ    $0x08, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1996; \
+	JLE     chunks1990; \
 	MOVQ    BX, R10; \
-	JMP     chunks1996; \
-rowdone1997: \
+	JMP     chunks1990; \
+rowdone1991: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1995; \
+	JNZ  row1989; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1994; \
+	JNZ  group1988; \
 	VZEROUPPER; \
 	RET; \
-chunk1985: \
+chunk1979: \
 	SUBQ $0x04, BX; \
-group1998: \
+group1992: \
 	MOVQ rows+24(FP), R11; \
-row1999: \
+row1993: \
 	XORQ R10, R10; \
-chunks2000: \
+chunks1994: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -47476,21 +47421,21 @@ chunks2000: \
 	VSHUFPS $0xdd, X0, X0, X0; \
 	VMOVD   X0, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2001; \
+	JEQ     rowdone1995; \
 	ADDQ    $0x04, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2000; \
+	JLE     chunks1994; \
 	MOVQ    BX, R10; \
-	JMP     chunks2000; \
-rowdone2001: \
+	JMP     chunks1994; \
+rowdone1995: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1999; \
+	JNZ  row1993; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1998; \
+	JNZ  group1992; \
 	VZEROUPPER; \
 	RET
 	unzip4x4AVX2_body
@@ -47508,19 +47453,19 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2002; \
+	JAE  chunk1996; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2003; \
+	JAE  chunk1997; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2004; \
+	JAE  chunk1998; \
 	RET; \
-chunk2002: \
+chunk1996: \
 	SUBQ $0x20, BX; \
-group2005: \
+group1999: \
 	MOVQ rows+24(FP), R11; \
-row2006: \
+row2000: \
 	XORQ R10, R10; \
-chunks2007: \
+chunks2001: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47544,30 +47489,30 @@ chunks2007: \
 	VPUNPCKHQDQ Y3, Y1, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2008; \
+	JEQ         rowdone2002; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2007; \
+	JLE         chunks2001; \
 	MOVQ        BX, R10; \
-	JMP         chunks2007; \
-rowdone2008: \
+	JMP         chunks2001; \
+rowdone2002: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2006; \
+	JNZ  row2000; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2005; \
+	JNZ  group1999; \
 	VZEROUPPER; \
 	RET; \
-chunk2003: \
+chunk1997: \
 	SUBQ $0x10, BX; \
-group2009: \
+group2003: \
 	MOVQ rows+24(FP), R11; \
-row2010: \
+row2004: \
 	XORQ R10, R10; \
-chunks2011: \
+chunks2005: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47587,30 +47532,30 @@ chunks2011: \
 	VPUNPCKHQDQ X3, X1, X3; \
 	VMOVDQU     X3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2012; \
+	JEQ         rowdone2006; \
 	ADDQ        $0x10, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2011; \
+	JLE         chunks2005; \
 	MOVQ        BX, R10; \
-	JMP         chunks2011; \
-rowdone2012: \
+	JMP         chunks2005; \
+rowdone2006: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2010; \
+	JNZ  row2004; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2009; \
+	JNZ  group2003; \
 	VZEROUPPER; \
 	RET; \
-chunk2004: \
+chunk1998: \
 	SUBQ $0x08, BX; \
-group2013: \
+group2007: \
 	MOVQ rows+24(FP), R11; \
-row2014: \
+row2008: \
 	XORQ R10, R10; \
-chunks2015: \
+chunks2009: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47626,21 +47571,21 @@ chunks2015: \
 	VPUNPCKHQDQ X1, X1, X1; \
 	VMOVQ       X1, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2016; \
+	JEQ         rowdone2010; \
 	ADDQ        $0x08, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2015; \
+	JLE         chunks2009; \
 	MOVQ        BX, R10; \
-	JMP         chunks2015; \
-rowdone2016: \
+	JMP         chunks2009; \
+rowdone2010: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2014; \
+	JNZ  row2008; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2013; \
+	JNZ  group2007; \
 	VZEROUPPER; \
 	RET
 	unzip4x8AVX2_body
@@ -47658,17 +47603,17 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2017; \
+	JAE  chunk2011; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2018; \
+	JAE  chunk2012; \
 	RET; \
-chunk2017: \
+chunk2011: \
 	SUBQ $0x20, BX; \
-group2019: \
+group2013: \
 	MOVQ rows+24(FP), R11; \
-row2020: \
+row2014: \
 	XORQ R10, R10; \
-chunks2021: \
+chunks2015: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47684,30 +47629,30 @@ chunks2021: \
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0; \
 	VMOVDQU     Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2022; \
+	JEQ         rowdone2016; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2021; \
+	JLE         chunks2015; \
 	MOVQ        BX, R10; \
-	JMP         chunks2021; \
-rowdone2022: \
+	JMP         chunks2015; \
+rowdone2016: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2020; \
+	JNZ  row2014; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2019; \
+	JNZ  group2013; \
 	VZEROUPPER; \
 	RET; \
-chunk2018: \
+chunk2012: \
 	SUBQ $0x10, BX; \
-group2023: \
+group2017: \
 	MOVQ rows+24(FP), R11; \
-row2024: \
+row2018: \
 	XORQ R10, R10; \
-chunks2025: \
+chunks2019: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -47719,21 +47664,21 @@ chunks2025: \
 	VMOVDQU 48(AX)(R10*4), X0; \
 	VMOVDQU X0, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2026; \
+	JEQ     rowdone2020; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2025; \
+	JLE     chunks2019; \
 	MOVQ    BX, R10; \
-	JMP     chunks2025; \
-rowdone2026: \
+	JMP     chunks2019; \
+rowdone2020: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2024; \
+	JNZ  row2018; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2023; \
+	JNZ  group2017; \
 	VZEROUPPER; \
 	RET
 	unzip4x16AVX2_body
@@ -47751,13 +47696,13 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2027; \
+	JAE  chunk2021; \
 	CMPQ BX, $0x24; \
-	JAE  chunk2028; \
+	JAE  chunk2022; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2029; \
+	JAE  chunk2023; \
 	RET; \
-chunk2027: \
+chunk2021: \
 	VMOVDQU shuffle340<>+0(SB), Y15; \
 	VMOVDQU shuffle341<>+0(SB), Y14; \
 	VMOVDQU shuffle1995<>+0(SB), Y13; \
@@ -47766,11 +47711,11 @@ chunk2027: \
 	VMOVDQU shuffle884<>+0(SB), Y10; \
 	VMOVDQU shuffle1996<>+0(SB), Y9; \
 	SUBQ    $0x60, BX; \
-group2030: \
+group2024: \
 	MOVQ rows+24(FP), R11; \
-row2031: \
+row2025: \
 	XORQ R10, R10; \
-chunks2032: \
+chunks2026: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -47878,24 +47823,24 @@ chunks2032: \
 	VPOR           Y3, Y5, Y3; \
 	VMOVDQU        Y3, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2033; \
+	JEQ            rowdone2027; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2032; \
+	JLE            chunks2026; \
 	MOVQ           BX, R10; \
-	JMP            chunks2032; \
-rowdone2033: \
+	JMP            chunks2026; \
+rowdone2027: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2031; \
+	JNZ  row2025; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2030; \
+	JNZ  group2024; \
 	VZEROUPPER; \
 	RET; \
-chunk2028: \
+chunk2022: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
@@ -47904,11 +47849,11 @@ chunk2028: \
 	VMOVDQU shuffle34<>+0(SB), X10; \
 	VMOVDQU shuffle35<>+0(SB), X9; \
 	SUBQ    $0x24, BX; \
-group2034: \
+group2028: \
 	MOVQ rows+24(FP), R11; \
-row2035: \
+row2029: \
 	XORQ R10, R10; \
-chunks2036: \
+chunks2030: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -47970,35 +47915,35 @@ chunks2036: \
 	VPSHUFB X9, X0, X0; \
 	VMOVD   X0, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2037; \
+	JEQ     rowdone2031; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2036; \
+	JLE     chunks2030; \
 	MOVQ    BX, R10; \
-	JMP     chunks2036; \
-rowdone2037: \
+	JMP     chunks2030; \
+rowdone2031: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2035; \
+	JNZ  row2029; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2034; \
+	JNZ  group2028; \
 	VZEROUPPER; \
 	RET; \
-chunk2029: \
+chunk2023: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
 	VMOVDQU shuffle32<>+0(SB), X12; \
 	VMOVDQU shuffle33<>+0(SB), X11; \
 	SUBQ    $0x18, BX; \
-group2038: \
+group2032: \
 	MOVQ rows+24(FP), R11; \
-row2039: \
+row2033: \
 	XORQ R10, R10; \
-chunks2040: \
+chunks2034: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -48037,21 +47982,21 @@ chunks2040: \
 	VPSHUFB X11, X0, X0; \
 	VMOVQ   X0, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2041; \
+	JEQ     rowdone2035; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2040; \
+	JLE     chunks2034; \
 	MOVQ    BX, R10; \
-	JMP     chunks2040; \
-rowdone2041: \
+	JMP     chunks2034; \
+rowdone2035: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2039; \
+	JNZ  row2033; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2038; \
+	JNZ  group2032; \
 	VZEROUPPER; \
 	RET
 	unzip4x12AVX2_body
@@ -48141,15 +48086,15 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2042; \
+	JAE  chunk2036; \
 	RET; \
-chunk2042: \
+chunk2036: \
 	SUBQ $0x20, BX; \
-group2043: \
+group2037: \
 	MOVQ rows+24(FP), R11; \
-row2044: \
+row2038: \
 	XORQ R10, R10; \
-chunks2045: \
+chunks2039: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48189,21 +48134,21 @@ chunks2045: \
 	VPACKUSWB   Y5, Y3, Y4; \
 	VMOVNTDQ    Y4, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2046; \
+	JEQ         rowdone2040; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2045; \
+	JLE         chunks2039; \
 	MOVQ        BX, R10; \
-	JMP         chunks2045; \
-rowdone2046: \
+	JMP         chunks2039; \
+rowdone2040: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2044; \
+	JNZ  row2038; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2043; \
+	JNZ  group2037; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48222,15 +48167,15 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2047; \
+	JAE  chunk2041; \
 	RET; \
-chunk2047: \
+chunk2041: \
 	SUBQ $0x20, BX; \
-group2048: \
+group2042: \
 	MOVQ rows+24(FP), R11; \
-row2049: \
+row2043: \
 	XORQ R10, R10; \
-chunks2050: \
+chunks2044: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48270,21 +48215,21 @@ chunks2050: \
 	VPACKUSDW   Y5, Y3, Y4; \
 	VMOVNTDQ    Y4, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2051; \
+	JEQ         rowdone2045; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2050; \
+	JLE         chunks2044; \
 	MOVQ        BX, R10; \
-	JMP         chunks2050; \
-rowdone2051: \
+	JMP         chunks2044; \
+rowdone2045: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2049; \
+	JNZ  row2043; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2048; \
+	JNZ  group2042; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48303,15 +48248,15 @@ TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2052; \
+	JAE  chunk2046; \
 	RET; \
-chunk2052: \
+chunk2046: \
 	SUBQ $0x20, BX; \
-group2053: \
+group2047: \
 	MOVQ rows+24(FP), R11; \
-row2054: \
+row2048: \
 	XORQ R10, R10; \
-chunks2055: \
+chunks2049: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48335,21 +48280,21 @@ chunks2055: \
 	VSHUFPS     $0xdd, Y3, Y1, Y3; \
 	VMOVNTDQ    Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2056; \
+	JEQ         rowdone2050; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2055; \
+	JLE         chunks2049; \
 	MOVQ        BX, R10; \
-	JMP         chunks2055; \
-rowdone2056: \
+	JMP         chunks2049; \
+rowdone2050: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2054; \
+	JNZ  row2048; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2053; \
+	JNZ  group2047; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48368,15 +48313,15 @@ TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2057; \
+	JAE  chunk2051; \
 	RET; \
-chunk2057: \
+chunk2051: \
 	SUBQ $0x20, BX; \
-group2058: \
+group2052: \
 	MOVQ rows+24(FP), R11; \
-row2059: \
+row2053: \
 	XORQ R10, R10; \
-chunks2060: \
+chunks2054: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48400,21 +48345,21 @@ chunks2060: \
 	VPUNPCKHQDQ Y3, Y1, Y3; \
 	VMOVNTDQ    Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2061; \
+	JEQ         rowdone2055; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2060; \
+	JLE         chunks2054; \
 	MOVQ        BX, R10; \
-	JMP         chunks2060; \
-rowdone2061: \
+	JMP         chunks2054; \
+rowdone2055: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2059; \
+	JNZ  row2053; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2058; \
+	JNZ  group2052; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48433,15 +48378,15 @@ TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2062; \
+	JAE  chunk2056; \
 	RET; \
-chunk2062: \
+chunk2056: \
 	SUBQ $0x20, BX; \
-group2063: \
+group2057: \
 	MOVQ rows+24(FP), R11; \
-row2064: \
+row2058: \
 	XORQ R10, R10; \
-chunks2065: \
+chunks2059: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48457,21 +48402,21 @@ chunks2065: \
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2066; \
+	JEQ         rowdone2060; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2065; \
+	JLE         chunks2059; \
 	MOVQ        BX, R10; \
-	JMP         chunks2065; \
-rowdone2066: \
+	JMP         chunks2059; \
+rowdone2060: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2064; \
+	JNZ  row2058; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2063; \
+	JNZ  group2057; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48490,18 +48435,18 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2067; \
+	JAE  chunk2061; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2068; \
+	JAE  chunk2062; \
 	RET; \
-chunk2067: \
+chunk2061: \
 	VMOVDQU shuffle1324<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group2069: \
+group2063: \
 	MOVQ rows+24(FP), R11; \
-row2070: \
+row2064: \
 	XORQ R10, R10; \
-chunks2071: \
+chunks2065: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48529,24 +48474,24 @@ chunks2071: \
 	VPSHUFB     Y15, Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2072; \
+	JEQ         rowdone2066; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2071; \
+	JLE         chunks2065; \
 	MOVQ        BX, R10; \
-	JMP         chunks2071; \
-rowdone2072: \
+	JMP         chunks2065; \
+rowdone2066: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2070; \
+	JNZ  row2064; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2069; \
+	JNZ  group2063; \
 	VZEROUPPER; \
 	RET; \
-chunk2068: \
+chunk2062: \
 	VMOVDQU shuffle2007<>+0(SB), X15; \
 	VMOVDQU shuffle2008<>+0(SB), X14; \
 	VMOVDQU shuffle2009<>+0(SB), X13; \
@@ -48555,11 +48500,11 @@ chunk2068: \
 	VMOVDQU shuffle2012<>+0(SB), X10; \
 	VMOVDQU shuffle2013<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2073: \
+group2067: \
 	MOVQ rows+24(FP), R11; \
-row2074: \
+row2068: \
 	XORQ R10, R10; \
-chunks2075: \
+chunks2069: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -48608,21 +48553,21 @@ chunks2075: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2076; \
+	JEQ     rowdone2070; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2075; \
+	JLE     chunks2069; \
 	MOVQ    BX, R10; \
-	JMP     chunks2075; \
-rowdone2076: \
+	JMP     chunks2069; \
+rowdone2070: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2074; \
+	JNZ  row2068; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2073; \
+	JNZ  group2067; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x1AVX2_body
@@ -48668,9 +48613,9 @@ TEXT ·tunzip4x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2077; \
+	JAE  chunk2071; \
 	RET; \
-chunk2077: \
+chunk2071: \
 	VMOVDQU shuffle2014<>+0(SB), Y15; \
 	VMOVDQU shuffle2015<>+0(SB), Y14; \
 	VMOVDQU shuffle2016<>+0(SB), Y13; \
@@ -48679,11 +48624,11 @@ chunk2077: \
 	VMOVDQU shuffle2019<>+0(SB), Y10; \
 	VMOVDQU shuffle2020<>+0(SB), Y9; \
 	SUBQ    $0x20, BX; \
-group2078: \
+group2072: \
 	MOVQ rows+24(FP), R11; \
-row2079: \
+row2073: \
 	XORQ R10, R10; \
-chunks2080: \
+chunks2074: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48751,21 +48696,21 @@ chunks2080: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2081; \
+	JEQ         rowdone2075; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2080; \
+	JLE         chunks2074; \
 	MOVQ        BX, R10; \
-	JMP         chunks2080; \
-rowdone2081: \
+	JMP         chunks2074; \
+rowdone2075: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2079; \
+	JNZ  row2073; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2078; \
+	JNZ  group2072; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48826,18 +48771,18 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2082; \
+	JAE  chunk2076; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2083; \
+	JAE  chunk2077; \
 	RET; \
-chunk2082: \
+chunk2076: \
 	VMOVDQU shuffle1329<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group2084: \
+group2078: \
 	MOVQ rows+24(FP), R11; \
-row2085: \
+row2079: \
 	XORQ R10, R10; \
-chunks2086: \
+chunks2080: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48865,33 +48810,33 @@ chunks2086: \
 	VPSHUFB     Y15, Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2087; \
+	JEQ         rowdone2081; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2086; \
+	JLE         chunks2080; \
 	MOVQ        BX, R10; \
-	JMP         chunks2086; \
-rowdone2087: \
+	JMP         chunks2080; \
+rowdone2081: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2085; \
+	JNZ  row2079; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2084; \
+	JNZ  group2078; \
 	VZEROUPPER; \
 	RET; \
-chunk2083: \
+chunk2077: \
 	VMOVDQU shuffle2021<>+0(SB), X15; \
 	VMOVDQU shuffle2022<>+0(SB), X14; \
 	VMOVDQU shuffle2023<>+0(SB), X13; \
 	SUBQ    $0x10, BX; \
-group2088: \
+group2082: \
 	MOVQ rows+24(FP), R11; \
-row2089: \
+row2083: \
 	XORQ R10, R10; \
-chunks2090: \
+chunks2084: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -48918,21 +48863,21 @@ chunks2090: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2091; \
+	JEQ     rowdone2085; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2090; \
+	JLE     chunks2084; \
 	MOVQ    BX, R10; \
-	JMP     chunks2090; \
-rowdone2091: \
+	JMP     chunks2084; \
+rowdone2085: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2089; \
+	JNZ  row2083; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2088; \
+	JNZ  group2082; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x2AVX2_body
@@ -48962,18 +48907,18 @@ TEXT ·tunzip4x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2092; \
+	JAE  chunk2086; \
 	RET; \
-chunk2092: \
+chunk2086: \
 	VMOVDQU shuffle2024<>+0(SB), Y15; \
 	VMOVDQU shuffle2025<>+0(SB), Y14; \
 	VMOVDQU shuffle2026<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group2093: \
+group2087: \
 	MOVQ rows+24(FP), R11; \
-row2094: \
+row2088: \
 	XORQ R10, R10; \
-chunks2095: \
+chunks2089: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -49009,21 +48954,21 @@ chunks2095: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2096; \
+	JEQ         rowdone2090; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2095; \
+	JLE         chunks2089; \
 	MOVQ        BX, R10; \
-	JMP         chunks2095; \
-rowdone2096: \
+	JMP         chunks2089; \
+rowdone2090: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2094; \
+	JNZ  row2088; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2093; \
+	JNZ  group2087; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -49060,19 +49005,19 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2097; \
+	JAE  chunk2091; \
 	RET; \
-chunk2097: \
+chunk2091: \
 	VMOVDQU shuffle2027<>+0(SB), Y15; \
 	VMOVDQU shuffle2028<>+0(SB), Y14; \
 	VMOVDQU shuffle2029<>+0(SB), Y13; \
 	VMOVDQU shuffle2030<>+0(SB), Y12; \
 	SUBQ    $0x20, BX; \
-group2098: \
+group2092: \
 	MOVQ rows+24(FP), R11; \
-row2099: \
+row2093: \
 	XORQ R10, R10; \
-chunks2100: \
+chunks2094: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -49098,21 +49043,21 @@ chunks2100: \
 	VPSHUFB        Y12, Y0, Y0; \
 	VMOVDQU        Y0, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2101; \
+	JEQ            rowdone2095; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2100; \
+	JLE            chunks2094; \
 	MOVQ           BX, R10; \
-	JMP            chunks2100; \
-rowdone2101: \
+	JMP            chunks2094; \
+rowdone2095: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2099; \
+	JNZ  row2093; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2098; \
+	JNZ  group2092; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x4AVX2_body
@@ -49154,18 +49099,18 @@ TEXT ·tunzip4x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2102; \
+	JAE  chunk2096; \
 	RET; \
-chunk2102: \
+chunk2096: \
 	VMOVDQU shuffle1336<>+0(SB), Y15; \
 	VMOVDQU shuffle1337<>+0(SB), Y14; \
 	VMOVDQU shuffle1338<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group2103: \
+group2097: \
 	MOVQ rows+24(FP), R11; \
-row2104: \
+row2098: \
 	XORQ R10, R10; \
-chunks2105: \
+chunks2099: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -49200,21 +49145,21 @@ chunks2105: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2106; \
+	JEQ            rowdone2100; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2105; \
+	JLE            chunks2099; \
 	MOVQ           BX, R10; \
-	JMP            chunks2105; \
-rowdone2106: \
+	JMP            chunks2099; \
+rowdone2100: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2104; \
+	JNZ  row2098; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2103; \
+	JNZ  group2097; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -49233,19 +49178,19 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2107; \
+	JAE  chunk2101; \
 	RET; \
-chunk2107: \
+chunk2101: \
 	VMOVDQU shuffle529<>+0(SB), Y15; \
 	VMOVDQU shuffle530<>+0(SB), Y14; \
 	VMOVDQU shuffle923<>+0(SB), Y13; \
 	VMOVDQU shuffle690<>+0(SB), Y12; \
 	SUBQ    $0x40, BX; \
-group2108: \
+group2102: \
 	MOVQ rows+24(FP), R11; \
-row2109: \
+row2103: \
 	XORQ R10, R10; \
-chunks2110: \
+chunks2104: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -49295,21 +49240,21 @@ chunks2110: \
 	VPSHUFB        Y12, Y0, Y0; \
 	VMOVDQU        Y0, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2111; \
+	JEQ            rowdone2105; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2110; \
+	JLE            chunks2104; \
 	MOVQ           BX, R10; \
-	JMP            chunks2110; \
-rowdone2111: \
+	JMP            chunks2104; \
+rowdone2105: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2109; \
+	JNZ  row2103; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2108; \
+	JNZ  group2102; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x8AVX2_body
@@ -49327,18 +49272,18 @@ TEXT ·tunzip4x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2112; \
+	JAE  chunk2106; \
 	RET; \
-chunk2112: \
+chunk2106: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle533<>+0(SB), Y13; \
 	SUBQ    $0x40, BX; \
-group2113: \
+group2107: \
 	MOVQ rows+24(FP), R11; \
-row2114: \
+row2108: \
 	XORQ R10, R10; \
-chunks2115: \
+chunks2109: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -49405,21 +49350,21 @@ chunks2115: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2116; \
+	JEQ            rowdone2110; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2115; \
+	JLE            chunks2109; \
 	MOVQ           BX, R10; \
-	JMP            chunks2115; \
-rowdone2116: \
+	JMP            chunks2109; \
+rowdone2110: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2114; \
+	JNZ  row2108; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2113; \
+	JNZ  group2107; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -49438,21 +49383,21 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2117; \
+	JAE  chunk2111; \
 	CMPQ BX, $0x24; \
-	JAE  chunk2118; \
+	JAE  chunk2112; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2119; \
+	JAE  chunk2113; \
 	RET; \
-chunk2117: \
+chunk2111: \
 	VMOVDQU shuffle2031<>+0(SB), Y15; \
 	VMOVDQU shuffle2032<>+0(SB), Y14; \
 	SUBQ    $0x60, BX; \
-group2120: \
+group2114: \
 	MOVQ rows+24(FP), R11; \
-row2121: \
+row2115: \
 	XORQ R10, R10; \
-chunks2122: \
+chunks2116: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -49588,24 +49533,24 @@ chunks2122: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, 64(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2123; \
+	JEQ         rowdone2117; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2122; \
+	JLE         chunks2116; \
 	MOVQ        BX, R10; \
-	JMP         chunks2122; \
-rowdone2123: \
+	JMP         chunks2116; \
+rowdone2117: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2121; \
+	JNZ  row2115; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2120; \
+	JNZ  group2114; \
 	VZEROUPPER; \
 	RET; \
-chunk2118: \
+chunk2112: \
 	VMOVDQU shuffle166<>+0(SB), X15; \
 	VMOVDQU shuffle167<>+0(SB), X14; \
 	VMOVDQU shuffle168<>+0(SB), X13; \
@@ -49619,11 +49564,11 @@ chunk2118: \
 	VMOVDQU shuffle2045<>+0(SB), X5; \
 	VMOVDQU shuffle2046<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group2124: \
+group2118: \
 	MOVQ rows+24(FP), R11; \
-row2125: \
+row2119: \
 	XORQ R10, R10; \
-chunks2126: \
+chunks2120: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -49792,24 +49737,24 @@ chunks2126: \
 	VPOR    X1, X2, X1; \
 	VMOVD   X1, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2127; \
+	JEQ     rowdone2121; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2126; \
+	JLE     chunks2120; \
 	MOVQ    BX, R10; \
-	JMP     chunks2126; \
-rowdone2127: \
+	JMP     chunks2120; \
+rowdone2121: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2125; \
+	JNZ  row2119; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2124; \
+	JNZ  group2118; \
 	VZEROUPPER; \
 	RET; \
-chunk2119: \
+chunk2113: \
 	VMOVDQU shuffle166<>+0(SB), X15; \
 	VMOVDQU shuffle167<>+0(SB), X14; \
 	VMOVDQU shuffle168<>+0(SB), X13; \
@@ -49823,11 +49768,11 @@ chunk2119: \
 	VMOVDQU shuffle2054<>+0(SB), X5; \
 	VMOVDQU shuffle2055<>+0(SB), X4; \
 	SUBQ    $0x18, BX; \
-group2128: \
+group2122: \
 	MOVQ rows+24(FP), R11; \
-row2129: \
+row2123: \
 	XORQ R10, R10; \
-chunks2130: \
+chunks2124: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -49932,21 +49877,21 @@ chunks2130: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2131; \
+	JEQ     rowdone2125; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2130; \
+	JLE     chunks2124; \
 	MOVQ    BX, R10; \
-	JMP     chunks2130; \
-rowdone2131: \
+	JMP     chunks2124; \
+rowdone2125: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2129; \
+	JNZ  row2123; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2128; \
+	JNZ  group2122; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x1AVX2_body
@@ -50092,9 +50037,9 @@ TEXT ·tunzip4x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2132; \
+	JAE  chunk2126; \
 	RET; \
-chunk2132: \
+chunk2126: \
 	VMOVDQU shuffle2059<>+0(SB), Y15; \
 	VMOVDQU shuffle2060<>+0(SB), Y14; \
 	VMOVDQU shuffle2061<>+0(SB), Y13; \
@@ -50108,11 +50053,11 @@ chunk2132: \
 	VMOVDQU shuffle2068<>+0(SB), Y5; \
 	VMOVDQU shuffle1374<>+0(SB), Y4; \
 	SUBQ    $0x60, BX; \
-group2133: \
+group2127: \
 	MOVQ rows+24(FP), R11; \
-row2134: \
+row2128: \
 	XORQ R10, R10; \
-chunks2135: \
+chunks2129: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -50393,21 +50338,21 @@ chunks2135: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2136; \
+	JEQ            rowdone2130; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2135; \
+	JLE            chunks2129; \
 	MOVQ           BX, R10; \
-	JMP            chunks2135; \
-rowdone2136: \
+	JMP            chunks2129; \
+rowdone2130: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2134; \
+	JNZ  row2128; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2133; \
+	JNZ  group2127; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -50534,21 +50479,21 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2137; \
+	JAE  chunk2131; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2138; \
+	JAE  chunk2132; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2139; \
+	JAE  chunk2133; \
 	RET; \
-chunk2137: \
+chunk2131: \
 	VMOVDQU shuffle2077<>+0(SB), Y15; \
 	VMOVDQU shuffle2078<>+0(SB), Y14; \
 	SUBQ    $0x60, BX; \
-group2140: \
+group2134: \
 	MOVQ rows+24(FP), R11; \
-row2141: \
+row2135: \
 	XORQ R10, R10; \
-chunks2142: \
+chunks2136: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -50684,24 +50629,24 @@ chunks2142: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, 64(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2143; \
+	JEQ         rowdone2137; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2142; \
+	JLE         chunks2136; \
 	MOVQ        BX, R10; \
-	JMP         chunks2142; \
-rowdone2143: \
+	JMP         chunks2136; \
+rowdone2137: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2141; \
+	JNZ  row2135; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2140; \
+	JNZ  group2134; \
 	VZEROUPPER; \
 	RET; \
-chunk2138: \
+chunk2132: \
 	VMOVDQU shuffle181<>+0(SB), X15; \
 	VMOVDQU shuffle183<>+0(SB), X14; \
 	VMOVDQU shuffle182<>+0(SB), X13; \
@@ -50715,11 +50660,11 @@ chunk2138: \
 	VMOVDQU shuffle833<>+0(SB), X5; \
 	VMOVDQU shuffle2086<>+0(SB), X4; \
 	SUBQ    $0x30, BX; \
-group2144: \
+group2138: \
 	MOVQ rows+24(FP), R11; \
-row2145: \
+row2139: \
 	XORQ R10, R10; \
-chunks2146: \
+chunks2140: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -50864,24 +50809,24 @@ chunks2146: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2147; \
+	JEQ     rowdone2141; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2146; \
+	JLE     chunks2140; \
 	MOVQ    BX, R10; \
-	JMP     chunks2146; \
-rowdone2147: \
+	JMP     chunks2140; \
+rowdone2141: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2145; \
+	JNZ  row2139; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2144; \
+	JNZ  group2138; \
 	VZEROUPPER; \
 	RET; \
-chunk2139: \
+chunk2133: \
 	VMOVDQU shuffle181<>+0(SB), X15; \
 	VMOVDQU shuffle182<>+0(SB), X14; \
 	VMOVDQU shuffle1984<>+0(SB), X13; \
@@ -50892,11 +50837,11 @@ chunk2139: \
 	VMOVDQU shuffle2087<>+0(SB), X8; \
 	VMOVDQU shuffle2088<>+0(SB), X7; \
 	SUBQ    $0x18, BX; \
-group2148: \
+group2142: \
 	MOVQ rows+24(FP), R11; \
-row2149: \
+row2143: \
 	XORQ R10, R10; \
-chunks2150: \
+chunks2144: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -50969,21 +50914,21 @@ chunks2150: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2151; \
+	JEQ     rowdone2145; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2150; \
+	JLE     chunks2144; \
 	MOVQ    BX, R10; \
-	JMP     chunks2150; \
-rowdone2151: \
+	JMP     chunks2144; \
+rowdone2145: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2149; \
+	JNZ  row2143; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2148; \
+	JNZ  group2142; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x2AVX2_body
@@ -51065,17 +51010,17 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2152; \
+	JAE  chunk2146; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2153; \
+	JAE  chunk2147; \
 	RET; \
-chunk2152: \
+chunk2146: \
 	SUBQ $0x60, BX; \
-group2154: \
+group2148: \
 	MOVQ rows+24(FP), R11; \
-row2155: \
+row2149: \
 	XORQ R10, R10; \
-chunks2156: \
+chunks2150: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -51211,35 +51156,35 @@ chunks2156: \
 	VPOR           Y5, Y7, Y5; \
 	VMOVDQU        Y5, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2157; \
+	JEQ            rowdone2151; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2156; \
+	JLE            chunks2150; \
 	MOVQ           BX, R10; \
-	JMP            chunks2156; \
-rowdone2157: \
+	JMP            chunks2150; \
+rowdone2151: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2155; \
+	JNZ  row2149; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2154; \
+	JNZ  group2148; \
 	VZEROUPPER; \
 	RET; \
-chunk2153: \
+chunk2147: \
 	VMOVDQU shuffle197<>+0(SB), X15; \
 	VMOVDQU shuffle195<>+0(SB), X14; \
 	VMOVDQU shuffle196<>+0(SB), X13; \
 	VMOVDQU shuffle199<>+0(SB), X12; \
 	VMOVDQU shuffle2095<>+0(SB), X11; \
 	SUBQ    $0x30, BX; \
-group2158: \
+group2152: \
 	MOVQ rows+24(FP), R11; \
-row2159: \
+row2153: \
 	XORQ R10, R10; \
-chunks2160: \
+chunks2154: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -51349,21 +51294,21 @@ chunks2160: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2161; \
+	JEQ     rowdone2155; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2160; \
+	JLE     chunks2154; \
 	MOVQ    BX, R10; \
-	JMP     chunks2160; \
-rowdone2161: \
+	JMP     chunks2154; \
+rowdone2155: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2159; \
+	JNZ  row2153; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2158; \
+	JNZ  group2152; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x4AVX2_body
@@ -51421,19 +51366,19 @@ TEXT ·tunzip4x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2162; \
+	JAE  chunk2156; \
 	RET; \
-chunk2162: \
+chunk2156: \
 	VMOVDQU shuffle1880<>+0(SB), Y15; \
 	VMOVDQU shuffle1879<>+0(SB), Y14; \
 	VMOVDQU shuffle1415<>+0(SB), Y13; \
 	VMOVDQU shuffle1888<>+0(SB), Y12; \
 	SUBQ    $0x60, BX; \
-group2163: \
+group2157: \
 	MOVQ rows+24(FP), R11; \
-row2164: \
+row2158: \
 	XORQ R10, R10; \
-chunks2165: \
+chunks2159: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -51580,21 +51525,21 @@ chunks2165: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2166; \
+	JEQ            rowdone2160; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2165; \
+	JLE            chunks2159; \
 	MOVQ           BX, R10; \
-	JMP            chunks2165; \
-rowdone2166: \
+	JMP            chunks2159; \
+rowdone2160: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2164; \
+	JNZ  row2158; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2163; \
+	JNZ  group2157; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -51613,18 +51558,18 @@ TEXT ·tunzip4x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2167; \
+	JAE  chunk2161; \
 	RET; \
-chunk2167: \
+chunk2161: \
 	VMOVDQU shuffle57<>+0(SB), Y15; \
 	VMOVDQU shuffle526<>+0(SB), Y14; \
 	VMOVDQU shuffle689<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group2168: \
+group2162: \
 	MOVQ rows+24(FP), R11; \
-row2169: \
+row2163: \
 	XORQ R10, R10; \
-chunks2170: \
+chunks2164: \
 	LEAQ         (CX)(R10*1), R12; \
 	LEAQ         (R12)(R9*1), R13; \
 	VMOVDQU      (AX)(R10*4), Y0; \
@@ -51710,21 +51655,21 @@ chunks2170: \
 	VMOVDQU      X1, 32(R13)(DX*1); \
 	VEXTRACTI128 $0x01, Y1, 80(R13)(DX*1); \
 	CMPQ         R10, BX; \
-	JEQ          rowdone2171; \
+	JEQ          rowdone2165; \
 	ADDQ         $0x60, R10; \
 	CMPQ         R10, BX; \
-	JLE          chunks2170; \
+	JLE          chunks2164; \
 	MOVQ         BX, R10; \
-	JMP          chunks2170; \
-rowdone2171: \
+	JMP          chunks2164; \
+rowdone2165: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2169; \
+	JNZ  row2163; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2168; \
+	JNZ  group2162; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x8AVX2_body
@@ -51742,20 +51687,20 @@ TEXT ·tunzip4x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2172; \
+	JAE  chunk2166; \
 	RET; \
-chunk2172: \
+chunk2166: \
 	VMOVDQU shuffle1421<>+0(SB), Y15; \
 	VMOVDQU shuffle1422<>+0(SB), Y14; \
 	VMOVDQU shuffle55<>+0(SB), Y13; \
 	VMOVDQU shuffle56<>+0(SB), Y12; \
 	VMOVDQU shuffle1423<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group2173: \
+group2167: \
 	MOVQ rows+24(FP), R11; \
-row2174: \
+row2168: \
 	XORQ R10, R10; \
-chunks2175: \
+chunks2169: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -51854,21 +51799,21 @@ chunks2175: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2176; \
+	JEQ            rowdone2170; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2175; \
+	JLE            chunks2169; \
 	MOVQ           BX, R10; \
-	JMP            chunks2175; \
-rowdone2176: \
+	JMP            chunks2169; \
+rowdone2170: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2174; \
+	JNZ  row2168; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2173; \
+	JNZ  group2167; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -51887,18 +51832,18 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2177; \
+	JAE  chunk2171; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2178; \
+	JAE  chunk2172; \
 	RET; \
-chunk2177: \
+chunk2171: \
 	VMOVDQU shuffle118<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group2179: \
+group2173: \
 	MOVQ rows+24(FP), R11; \
-row2180: \
+row2174: \
 	XORQ R10, R10; \
-chunks2181: \
+chunks2175: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -51926,24 +51871,24 @@ chunks2181: \
 	VPSHUFB     Y15, Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2182; \
+	JEQ         rowdone2176; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2181; \
+	JLE         chunks2175; \
 	MOVQ        BX, R10; \
-	JMP         chunks2181; \
-rowdone2182: \
+	JMP         chunks2175; \
+rowdone2176: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2180; \
+	JNZ  row2174; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2179; \
+	JNZ  group2173; \
 	VZEROUPPER; \
 	RET; \
-chunk2178: \
+chunk2172: \
 	VMOVDQU shuffle2096<>+0(SB), X15; \
 	VMOVDQU shuffle2097<>+0(SB), X14; \
 	VMOVDQU shuffle2098<>+0(SB), X13; \
@@ -51952,11 +51897,11 @@ chunk2178: \
 	VMOVDQU shuffle2101<>+0(SB), X10; \
 	VMOVDQU shuffle2102<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2183: \
+group2177: \
 	MOVQ rows+24(FP), R11; \
-row2184: \
+row2178: \
 	XORQ R10, R10; \
-chunks2185: \
+chunks2179: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -52005,21 +51950,21 @@ chunks2185: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2186; \
+	JEQ     rowdone2180; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2185; \
+	JLE     chunks2179; \
 	MOVQ    BX, R10; \
-	JMP     chunks2185; \
-rowdone2186: \
+	JMP     chunks2179; \
+rowdone2180: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2184; \
+	JNZ  row2178; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2183; \
+	JNZ  group2177; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x1AVX2_body
@@ -52065,9 +52010,9 @@ TEXT ·tunzip4x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2187; \
+	JAE  chunk2181; \
 	RET; \
-chunk2187: \
+chunk2181: \
 	VMOVDQU shuffle2103<>+0(SB), Y15; \
 	VMOVDQU shuffle2104<>+0(SB), Y14; \
 	VMOVDQU shuffle2105<>+0(SB), Y13; \
@@ -52076,11 +52021,11 @@ chunk2187: \
 	VMOVDQU shuffle2108<>+0(SB), Y10; \
 	VMOVDQU shuffle2109<>+0(SB), Y9; \
 	SUBQ    $0x20, BX; \
-group2188: \
+group2182: \
 	MOVQ rows+24(FP), R11; \
-row2189: \
+row2183: \
 	XORQ R10, R10; \
-chunks2190: \
+chunks2184: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -52148,21 +52093,21 @@ chunks2190: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2191; \
+	JEQ         rowdone2185; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2190; \
+	JLE         chunks2184; \
 	MOVQ        BX, R10; \
-	JMP         chunks2190; \
-rowdone2191: \
+	JMP         chunks2184; \
+rowdone2185: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2189; \
+	JNZ  row2183; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2188; \
+	JNZ  group2182; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -52223,17 +52168,17 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2192; \
+	JAE  chunk2186; \
 	RET; \
-chunk2192: \
+chunk2186: \
 	VMOVDQU shuffle124<>+0(SB), Y15; \
 	VMOVDQU shuffle125<>+0(SB), Y14; \
 	SUBQ    $0x20, BX; \
-group2193: \
+group2187: \
 	MOVQ rows+24(FP), R11; \
-row2194: \
+row2188: \
 	XORQ R10, R10; \
-chunks2195: \
+chunks2189: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -52273,21 +52218,21 @@ chunks2195: \
 	VPOR        Y1, Y3, Y1; \
 	VMOVDQU     Y1, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2196; \
+	JEQ         rowdone2190; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2195; \
+	JLE         chunks2189; \
 	MOVQ        BX, R10; \
-	JMP         chunks2195; \
-rowdone2196: \
+	JMP         chunks2189; \
+rowdone2190: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2194; \
+	JNZ  row2188; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2193; \
+	JNZ  group2187; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x2AVX2_body
@@ -52305,9 +52250,9 @@ TEXT ·tunzip4x4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2197; \
+	JAE  chunk2191; \
 	RET; \
-chunk2197: \
+chunk2191: \
 	VMOVDQU shuffle142<>+0(SB), Y15; \
 	VMOVDQU shuffle2110<>+0(SB), Y14; \
 	VMOVDQU shuffle143<>+0(SB), Y13; \
@@ -52315,11 +52260,11 @@ chunk2197: \
 	VMOVDQU shuffle145<>+0(SB), Y11; \
 	VMOVDQU shuffle147<>+0(SB), Y10; \
 	SUBQ    $0x20, BX; \
-group2198: \
+group2192: \
 	MOVQ rows+24(FP), R11; \
-row2199: \
+row2193: \
 	XORQ R10, R10; \
-chunks2200: \
+chunks2194: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -52384,21 +52329,21 @@ chunks2200: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2201; \
+	JEQ            rowdone2195; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2200; \
+	JLE            chunks2194; \
 	MOVQ           BX, R10; \
-	JMP            chunks2200; \
-rowdone2201: \
+	JMP            chunks2194; \
+rowdone2195: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2199; \
+	JNZ  row2193; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2198; \
+	JNZ  group2192; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -52429,9 +52374,9 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2202; \
+	JAE  chunk2196; \
 	RET; \
-chunk2202: \
+chunk2196: \
 	VMOVDQU shuffle864<>+0(SB), Y15; \
 	VMOVDQU shuffle865<>+0(SB), Y14; \
 	VMOVDQU shuffle863<>+0(SB), Y13; \
@@ -52440,11 +52385,11 @@ chunk2202: \
 	VMOVDQU shuffle108<>+0(SB), Y10; \
 	VMOVDQU shuffle1012<>+0(SB), Y9; \
 	SUBQ    $0x40, BX; \
-group2203: \
+group2197: \
 	MOVQ rows+24(FP), R11; \
-row2204: \
+row2198: \
 	XORQ R10, R10; \
-chunks2205: \
+chunks2199: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -52539,21 +52484,21 @@ chunks2205: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVDQU        Y1, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2206; \
+	JEQ            rowdone2200; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2205; \
+	JLE            chunks2199; \
 	MOVQ           BX, R10; \
-	JMP            chunks2205; \
-rowdone2206: \
+	JMP            chunks2199; \
+rowdone2200: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2204; \
+	JNZ  row2198; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2203; \
+	JNZ  group2197; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x4AVX2_body
@@ -52577,9 +52522,9 @@ TEXT ·tunzip4x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2207; \
+	JAE  chunk2201; \
 	RET; \
-chunk2207: \
+chunk2201: \
 	VMOVDQU shuffle130<>+0(SB), Y15; \
 	VMOVDQU shuffle853<>+0(SB), Y14; \
 	VMOVDQU shuffle131<>+0(SB), Y13; \
@@ -52587,11 +52532,11 @@ chunk2207: \
 	VMOVDQU shuffle133<>+0(SB), Y11; \
 	VMOVDQU shuffle135<>+0(SB), Y10; \
 	SUBQ    $0x40, BX; \
-group2208: \
+group2202: \
 	MOVQ rows+24(FP), R11; \
-row2209: \
+row2203: \
 	XORQ R10, R10; \
-chunks2210: \
+chunks2204: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -52720,21 +52665,21 @@ chunks2210: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2211; \
+	JEQ            rowdone2205; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2210; \
+	JLE            chunks2204; \
 	MOVQ           BX, R10; \
-	JMP            chunks2210; \
-rowdone2211: \
+	JMP            chunks2204; \
+rowdone2205: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2209; \
+	JNZ  row2203; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2208; \
+	JNZ  group2202; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -52753,19 +52698,19 @@ TEXT ·tunzip4x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk2212; \
+	JAE  chunk2206; \
 	RET; \
-chunk2212: \
+chunk2206: \
 	VMOVDQU shuffle529<>+0(SB), Y15; \
 	VMOVDQU shuffle530<>+0(SB), Y14; \
 	VMOVDQU shuffle923<>+0(SB), Y13; \
 	VMOVDQU shuffle690<>+0(SB), Y12; \
 	SUBQ    $0x80, BX; \
-group2213: \
+group2207: \
 	MOVQ rows+24(FP), R11; \
-row2214: \
+row2208: \
 	XORQ R10, R10; \
-chunks2215: \
+chunks2209: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -52879,21 +52824,21 @@ chunks2215: \
 	VMOVDQU        X0, 80(R13)(DX*1); \
 	VEXTRACTI128   $0x01, Y0, 112(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2216; \
+	JEQ            rowdone2210; \
 	ADDQ           $0x80, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2215; \
+	JLE            chunks2209; \
 	MOVQ           BX, R10; \
-	JMP            chunks2215; \
-rowdone2216: \
+	JMP            chunks2209; \
+rowdone2210: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2214; \
+	JNZ  row2208; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2213; \
+	JNZ  group2207; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x8AVX2_body
@@ -52911,18 +52856,18 @@ TEXT ·tunzip4x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk2217; \
+	JAE  chunk2211; \
 	RET; \
-chunk2217: \
+chunk2211: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle533<>+0(SB), Y13; \
 	SUBQ    $0x80, BX; \
-group2218: \
+group2212: \
 	MOVQ rows+24(FP), R11; \
-row2219: \
+row2213: \
 	XORQ R10, R10; \
-chunks2220: \
+chunks2214: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -53054,21 +52999,21 @@ chunks2220: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 96(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2221; \
+	JEQ         rowdone2215; \
 	ADDQ        $0x80, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2220; \
+	JLE         chunks2214; \
 	MOVQ        BX, R10; \
-	JMP         chunks2220; \
-rowdone2221: \
+	JMP         chunks2214; \
+rowdone2215: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2219; \
+	JNZ  row2213; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2218; \
+	JNZ  group2212; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -53088,11 +53033,11 @@ TEXT ·unzip5x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2222; \
+	JAE  chunk2216; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2223; \
+	JAE  chunk2217; \
 	RET; \
-chunk2222: \
+chunk2216: \
 	VMOVDQU shuffle2113<>+0(SB), Y15; \
 	VMOVDQU shuffle2114<>+0(SB), Y14; \
 	VMOVDQU shuffle2115<>+0(SB), Y13; \
@@ -53102,11 +53047,11 @@ chunk2222: \
 	VMOVDQU shuffle2119<>+0(SB), Y9; \
 	VMOVDQU shuffle2120<>+0(SB), Y8; \
 	SUBQ    $0x20, BX; \
-group2224: \
+group2218: \
 	MOVQ rows+24(FP), R12; \
-row2225: \
+row2219: \
 	XORQ R11, R11; \
-chunks2226: \
+chunks2220: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -53172,24 +53117,24 @@ chunks2226: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVDQU     Y4, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2227; \
+	JEQ         rowdone2221; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2226; \
+	JLE         chunks2220; \
 	MOVQ        BX, R11; \
-	JMP         chunks2226; \
-rowdone2227: \
+	JMP         chunks2220; \
+rowdone2221: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2225; \
+	JNZ  row2219; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2224; \
+	JNZ  group2218; \
 	VZEROUPPER; \
 	RET; \
-chunk2223: \
+chunk2217: \
 	VMOVDQU shuffle2138<>+0(SB), X15; \
 	VMOVDQU shuffle2139<>+0(SB), X14; \
 	VMOVDQU shuffle2140<>+0(SB), X13; \
@@ -53199,11 +53144,11 @@ chunk2223: \
 	VMOVDQU shuffle2144<>+0(SB), X9; \
 	VMOVDQU shuffle2145<>+0(SB), X8; \
 	SUBQ    $0x10, BX; \
-group2228: \
+group2222: \
 	MOVQ rows+24(FP), R12; \
-row2229: \
+row2223: \
 	XORQ R11, R11; \
-chunks2230: \
+chunks2224: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -53264,21 +53209,21 @@ chunks2230: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2231; \
+	JEQ     rowdone2225; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2230; \
+	JLE     chunks2224; \
 	MOVQ    BX, R11; \
-	JMP     chunks2230; \
-rowdone2231: \
+	JMP     chunks2224; \
+rowdone2225: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2229; \
+	JNZ  row2223; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2228; \
+	JNZ  group2222; \
 	VZEROUPPER; \
 	RET
 	unzip5x1AVX2_body
@@ -53547,11 +53492,11 @@ TEXT ·unzip5x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2232; \
+	JAE  chunk2226; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2233; \
+	JAE  chunk2227; \
 	RET; \
-chunk2232: \
+chunk2226: \
 	VMOVDQU shuffle2163<>+0(SB), Y15; \
 	VMOVDQU shuffle2164<>+0(SB), Y14; \
 	VMOVDQU shuffle2165<>+0(SB), Y13; \
@@ -53561,11 +53506,11 @@ chunk2232: \
 	VMOVDQU shuffle2169<>+0(SB), Y9; \
 	VMOVDQU shuffle2170<>+0(SB), Y8; \
 	SUBQ    $0x20, BX; \
-group2234: \
+group2228: \
 	MOVQ rows+24(FP), R12; \
-row2235: \
+row2229: \
 	XORQ R11, R11; \
-chunks2236: \
+chunks2230: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -53631,24 +53576,24 @@ chunks2236: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVDQU     Y4, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2237; \
+	JEQ         rowdone2231; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2236; \
+	JLE         chunks2230; \
 	MOVQ        BX, R11; \
-	JMP         chunks2236; \
-rowdone2237: \
+	JMP         chunks2230; \
+rowdone2231: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2235; \
+	JNZ  row2229; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2234; \
+	JNZ  group2228; \
 	VZEROUPPER; \
 	RET; \
-chunk2233: \
+chunk2227: \
 	VMOVDQU shuffle2188<>+0(SB), X15; \
 	VMOVDQU shuffle2189<>+0(SB), X14; \
 	VMOVDQU shuffle834<>+0(SB), X13; \
@@ -53658,11 +53603,11 @@ chunk2233: \
 	VMOVDQU shuffle185<>+0(SB), X9; \
 	VMOVDQU shuffle2193<>+0(SB), X8; \
 	SUBQ    $0x10, BX; \
-group2238: \
+group2232: \
 	MOVQ rows+24(FP), R12; \
-row2239: \
+row2233: \
 	XORQ R11, R11; \
-chunks2240: \
+chunks2234: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -53723,21 +53668,21 @@ chunks2240: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2241; \
+	JEQ     rowdone2235; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2240; \
+	JLE     chunks2234; \
 	MOVQ    BX, R11; \
-	JMP     chunks2240; \
-rowdone2241: \
+	JMP     chunks2234; \
+rowdone2235: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2239; \
+	JNZ  row2233; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2238; \
+	JNZ  group2232; \
 	VZEROUPPER; \
 	RET
 	unzip5x2AVX2_body
@@ -53982,22 +53927,22 @@ TEXT ·unzip5x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2242; \
+	JAE  chunk2236; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2243; \
+	JAE  chunk2237; \
 	RET; \
-chunk2242: \
+chunk2236: \
 	VMOVDQU shuffle1054<>+0(SB), Y15; \
 	VMOVDQU shuffle1057<>+0(SB), Y14; \
 	VMOVDQU shuffle2207<>+0(SB), Y13; \
 	VMOVDQU shuffle1055<>+0(SB), Y12; \
 	VMOVDQU shuffle1058<>+0(SB), Y11; \
 	SUBQ    $0x20, BX; \
-group2244: \
+group2238: \
 	MOVQ rows+24(FP), R12; \
-row2245: \
+row2239: \
 	XORQ R11, R11; \
-chunks2246: \
+chunks2240: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x05, R11, R15; \
@@ -54038,24 +53983,24 @@ chunks2246: \
 	VPERMD   Y5, Y11, Y5; \
 	VMOVDQU  Y5, (R14); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2247; \
+	JEQ      rowdone2241; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2246; \
+	JLE      chunks2240; \
 	MOVQ     BX, R11; \
-	JMP      chunks2246; \
-rowdone2247: \
+	JMP      chunks2240; \
+rowdone2241: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2245; \
+	JNZ  row2239; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2244; \
+	JNZ  group2238; \
 	VZEROUPPER; \
 	RET; \
-chunk2243: \
+chunk2237: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle199<>+0(SB), X14; \
 	VMOVDQU shuffle522<>+0(SB), X13; \
@@ -54065,11 +54010,11 @@ chunk2243: \
 	VMOVDQU shuffle525<>+0(SB), X9; \
 	VMOVDQU shuffle26<>+0(SB), X8; \
 	SUBQ    $0x10, BX; \
-group2248: \
+group2242: \
 	MOVQ rows+24(FP), R12; \
-row2249: \
+row2243: \
 	XORQ R11, R11; \
-chunks2250: \
+chunks2244: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -54120,21 +54065,21 @@ chunks2250: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2251; \
+	JEQ     rowdone2245; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2250; \
+	JLE     chunks2244; \
 	MOVQ    BX, R11; \
-	JMP     chunks2250; \
-rowdone2251: \
+	JMP     chunks2244; \
+rowdone2245: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2249; \
+	JNZ  row2243; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2248; \
+	JNZ  group2242; \
 	VZEROUPPER; \
 	RET
 	unzip5x4AVX2_body
@@ -54159,17 +54104,17 @@ TEXT ·unzip5x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2252; \
+	JAE  chunk2246; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2253; \
+	JAE  chunk2247; \
 	RET; \
-chunk2252: \
+chunk2246: \
 	SUBQ $0x20, BX; \
-group2254: \
+group2248: \
 	MOVQ rows+24(FP), R12; \
-row2255: \
+row2249: \
 	XORQ R11, R11; \
-chunks2256: \
+chunks2250: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x05, R11, R15; \
@@ -54205,34 +54150,34 @@ chunks2256: \
 	VPERMQ   $0xe4, Y2, Y2; \
 	VMOVDQU  Y2, (R14); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2257; \
+	JEQ      rowdone2251; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2256; \
+	JLE      chunks2250; \
 	MOVQ     BX, R11; \
-	JMP      chunks2256; \
-rowdone2257: \
+	JMP      chunks2250; \
+rowdone2251: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2255; \
+	JNZ  row2249; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2254; \
+	JNZ  group2248; \
 	VZEROUPPER; \
 	RET; \
-chunk2253: \
+chunk2247: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle532<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle28<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group2258: \
+group2252: \
 	MOVQ rows+24(FP), R12; \
-row2259: \
+row2253: \
 	XORQ R11, R11; \
-chunks2260: \
+chunks2254: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -54263,21 +54208,21 @@ chunks2260: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2261; \
+	JEQ     rowdone2255; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2260; \
+	JLE     chunks2254; \
 	MOVQ    BX, R11; \
-	JMP     chunks2260; \
-rowdone2261: \
+	JMP     chunks2254; \
+rowdone2255: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2259; \
+	JNZ  row2253; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2258; \
+	JNZ  group2252; \
 	VZEROUPPER; \
 	RET
 	unzip5x8AVX2_body
@@ -54296,17 +54241,17 @@ TEXT ·unzip5x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2262; \
+	JAE  chunk2256; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2263; \
+	JAE  chunk2257; \
 	RET; \
-chunk2262: \
+chunk2256: \
 	SUBQ $0x20, BX; \
-group2264: \
+group2258: \
 	MOVQ rows+24(FP), R12; \
-row2265: \
+row2259: \
 	XORQ R11, R11; \
-chunks2266: \
+chunks2260: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -54327,30 +54272,30 @@ chunks2266: \
 	VINSERTI128 $0x01, 144(R15), Y0, Y0; \
 	VMOVDQU     Y0, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2267; \
+	JEQ         rowdone2261; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2266; \
+	JLE         chunks2260; \
 	MOVQ        BX, R11; \
-	JMP         chunks2266; \
-rowdone2267: \
+	JMP         chunks2260; \
+rowdone2261: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2265; \
+	JNZ  row2259; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2264; \
+	JNZ  group2258; \
 	VZEROUPPER; \
 	RET; \
-chunk2263: \
+chunk2257: \
 	SUBQ $0x10, BX; \
-group2268: \
+group2262: \
 	MOVQ rows+24(FP), R12; \
-row2269: \
+row2263: \
 	XORQ R11, R11; \
-chunks2270: \
+chunks2264: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -54366,21 +54311,21 @@ chunks2270: \
 	VMOVDQU 64(R15), X0; \
 	VMOVDQU X0, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2271; \
+	JEQ     rowdone2265; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2270; \
+	JLE     chunks2264; \
 	MOVQ    BX, R11; \
-	JMP     chunks2270; \
-rowdone2271: \
+	JMP     chunks2264; \
+rowdone2265: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2269; \
+	JNZ  row2263; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2268; \
+	JNZ  group2262; \
 	VZEROUPPER; \
 	RET
 	unzip5x16AVX2_body
@@ -54398,11 +54343,11 @@ TEXT ·unzip6x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2272; \
+	JAE  chunk2266; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2273; \
+	JAE  chunk2267; \
 	RET; \
-chunk2272: \
+chunk2266: \
 	VMOVDQU shuffle2208<>+0(SB), Y15; \
 	VMOVDQU shuffle2209<>+0(SB), Y14; \
 	VMOVDQU shuffle2210<>+0(SB), Y13; \
@@ -54411,11 +54356,11 @@ chunk2272: \
 	VMOVDQU shuffle2213<>+0(SB), Y10; \
 	VMOVDQU shuffle2214<>+0(SB), Y9; \
 	SUBQ    $0x20, BX; \
-group2274: \
+group2268: \
 	MOVQ rows+24(FP), R11; \
-row2275: \
+row2269: \
 	XORQ R10, R10; \
-chunks2276: \
+chunks2270: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -54505,24 +54450,24 @@ chunks2276: \
 	VPOR        Y5, Y4, Y5; \
 	VMOVDQU     Y5, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2277; \
+	JEQ         rowdone2271; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2276; \
+	JLE         chunks2270; \
 	MOVQ        BX, R10; \
-	JMP         chunks2276; \
-rowdone2277: \
+	JMP         chunks2270; \
+rowdone2271: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2275; \
+	JNZ  row2269; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2274; \
+	JNZ  group2268; \
 	VZEROUPPER; \
 	RET; \
-chunk2273: \
+chunk2267: \
 	VMOVDQU shuffle2244<>+0(SB), X15; \
 	VMOVDQU shuffle2245<>+0(SB), X14; \
 	VMOVDQU shuffle2246<>+0(SB), X13; \
@@ -54531,11 +54476,11 @@ chunk2273: \
 	VMOVDQU shuffle2249<>+0(SB), X10; \
 	VMOVDQU shuffle2250<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2278: \
+group2272: \
 	MOVQ rows+24(FP), R11; \
-row2279: \
+row2273: \
 	XORQ R10, R10; \
-chunks2280: \
+chunks2274: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -54619,21 +54564,21 @@ chunks2280: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2281; \
+	JEQ     rowdone2275; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2280; \
+	JLE     chunks2274; \
 	MOVQ    BX, R10; \
-	JMP     chunks2280; \
-rowdone2281: \
+	JMP     chunks2274; \
+rowdone2275: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2279; \
+	JNZ  row2273; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2278; \
+	JNZ  group2272; \
 	VZEROUPPER; \
 	RET
 	unzip6x1AVX2_body
@@ -55011,11 +54956,11 @@ TEXT ·unzip6x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2282; \
+	JAE  chunk2276; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2283; \
+	JAE  chunk2277; \
 	RET; \
-chunk2282: \
+chunk2276: \
 	VMOVDQU shuffle2280<>+0(SB), Y15; \
 	VMOVDQU shuffle2174<>+0(SB), Y14; \
 	VMOVDQU shuffle2281<>+0(SB), Y13; \
@@ -55024,11 +54969,11 @@ chunk2282: \
 	VMOVDQU shuffle2284<>+0(SB), Y10; \
 	VMOVDQU shuffle2285<>+0(SB), Y9; \
 	SUBQ    $0x20, BX; \
-group2284: \
+group2278: \
 	MOVQ rows+24(FP), R11; \
-row2285: \
+row2279: \
 	XORQ R10, R10; \
-chunks2286: \
+chunks2280: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -55118,24 +55063,24 @@ chunks2286: \
 	VPOR        Y5, Y4, Y5; \
 	VMOVDQU     Y5, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2287; \
+	JEQ         rowdone2281; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2286; \
+	JLE         chunks2280; \
 	MOVQ        BX, R10; \
-	JMP         chunks2286; \
-rowdone2287: \
+	JMP         chunks2280; \
+rowdone2281: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2285; \
+	JNZ  row2279; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2284; \
+	JNZ  group2278; \
 	VZEROUPPER; \
 	RET; \
-chunk2283: \
+chunk2277: \
 	VMOVDQU shuffle2308<>+0(SB), X15; \
 	VMOVDQU shuffle843<>+0(SB), X14; \
 	VMOVDQU shuffle2309<>+0(SB), X13; \
@@ -55144,11 +55089,11 @@ chunk2283: \
 	VMOVDQU shuffle1401<>+0(SB), X10; \
 	VMOVDQU shuffle2311<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2288: \
+group2282: \
 	MOVQ rows+24(FP), R11; \
-row2289: \
+row2283: \
 	XORQ R10, R10; \
-chunks2290: \
+chunks2284: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -55232,21 +55177,21 @@ chunks2290: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2291; \
+	JEQ     rowdone2285; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2290; \
+	JLE     chunks2284; \
 	MOVQ    BX, R10; \
-	JMP     chunks2290; \
-rowdone2291: \
+	JMP     chunks2284; \
+rowdone2285: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2289; \
+	JNZ  row2283; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2288; \
+	JNZ  group2282; \
 	VZEROUPPER; \
 	RET
 	unzip6x2AVX2_body
@@ -55492,11 +55437,11 @@ TEXT ·unzip6x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2292; \
+	JAE  chunk2286; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2293; \
+	JAE  chunk2287; \
 	RET; \
-chunk2292: \
+chunk2286: \
 	VMOVDQU shuffle130<>+0(SB), Y15; \
 	VMOVDQU shuffle872<>+0(SB), Y14; \
 	VMOVDQU shuffle131<>+0(SB), Y13; \
@@ -55505,11 +55450,11 @@ chunk2292: \
 	VMOVDQU shuffle875<>+0(SB), Y10; \
 	VMOVDQU shuffle667<>+0(SB), Y9; \
 	SUBQ    $0x20, BX; \
-group2294: \
+group2288: \
 	MOVQ rows+24(FP), R11; \
-row2295: \
+row2289: \
 	XORQ R10, R10; \
-chunks2296: \
+chunks2290: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -55575,24 +55520,24 @@ chunks2296: \
 	VPOR        Y6, Y3, Y6; \
 	VMOVDQU     Y6, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2297; \
+	JEQ         rowdone2291; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2296; \
+	JLE         chunks2290; \
 	MOVQ        BX, R10; \
-	JMP         chunks2296; \
-rowdone2297: \
+	JMP         chunks2290; \
+rowdone2291: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2295; \
+	JNZ  row2289; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2294; \
+	JNZ  group2288; \
 	VZEROUPPER; \
 	RET; \
-chunk2293: \
+chunk2287: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle1165<>+0(SB), X14; \
 	VMOVDQU shuffle197<>+0(SB), X13; \
@@ -55601,11 +55546,11 @@ chunk2293: \
 	VMOVDQU shuffle878<>+0(SB), X10; \
 	VMOVDQU shuffle677<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2298: \
+group2292: \
 	MOVQ rows+24(FP), R11; \
-row2299: \
+row2293: \
 	XORQ R10, R10; \
-chunks2300: \
+chunks2294: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -55665,21 +55610,21 @@ chunks2300: \
 	VPOR    X6, X3, X6; \
 	VMOVDQU X6, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2301; \
+	JEQ     rowdone2295; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2300; \
+	JLE     chunks2294; \
 	MOVQ    BX, R10; \
-	JMP     chunks2300; \
-rowdone2301: \
+	JMP     chunks2294; \
+rowdone2295: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2299; \
+	JNZ  row2293; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2298; \
+	JNZ  group2292; \
 	VZEROUPPER; \
 	RET
 	unzip6x4AVX2_body
@@ -55709,21 +55654,21 @@ TEXT ·unzip6x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2302; \
+	JAE  chunk2296; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2303; \
+	JAE  chunk2297; \
 	RET; \
-chunk2302: \
+chunk2296: \
 	VMOVDQU shuffle55<>+0(SB), Y15; \
 	VMOVDQU shuffle56<>+0(SB), Y14; \
 	VMOVDQU shuffle526<>+0(SB), Y13; \
 	VMOVDQU shuffle57<>+0(SB), Y12; \
 	SUBQ    $0x20, BX; \
-group2304: \
+group2298: \
 	MOVQ rows+24(FP), R11; \
-row2305: \
+row2299: \
 	XORQ R10, R10; \
-chunks2306: \
+chunks2300: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -55765,34 +55710,34 @@ chunks2306: \
 	VPOR        Y1, Y3, Y1; \
 	VMOVDQU     Y1, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2307; \
+	JEQ         rowdone2301; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2306; \
+	JLE         chunks2300; \
 	MOVQ        BX, R10; \
-	JMP         chunks2306; \
-rowdone2307: \
+	JMP         chunks2300; \
+rowdone2301: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2305; \
+	JNZ  row2299; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2304; \
+	JNZ  group2298; \
 	VZEROUPPER; \
 	RET; \
-chunk2303: \
+chunk2297: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle28<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle532<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group2308: \
+group2302: \
 	MOVQ rows+24(FP), R11; \
-row2309: \
+row2303: \
 	XORQ R10, R10; \
-chunks2310: \
+chunks2304: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -55828,21 +55773,21 @@ chunks2310: \
 	VPOR    X1, X3, X1; \
 	VMOVDQU X1, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2311; \
+	JEQ     rowdone2305; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2310; \
+	JLE     chunks2304; \
 	MOVQ    BX, R10; \
-	JMP     chunks2310; \
-rowdone2311: \
+	JMP     chunks2304; \
+rowdone2305: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2309; \
+	JNZ  row2303; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2308; \
+	JNZ  group2302; \
 	VZEROUPPER; \
 	RET
 	unzip6x8AVX2_body
@@ -55860,17 +55805,17 @@ TEXT ·unzip6x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2312; \
+	JAE  chunk2306; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2313; \
+	JAE  chunk2307; \
 	RET; \
-chunk2312: \
+chunk2306: \
 	SUBQ $0x20, BX; \
-group2314: \
+group2308: \
 	MOVQ rows+24(FP), R11; \
-row2315: \
+row2309: \
 	XORQ R10, R10; \
-chunks2316: \
+chunks2310: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -55894,30 +55839,30 @@ chunks2316: \
 	VINSERTI128 $0x01, 176(R14), Y0, Y0; \
 	VMOVDQU     Y0, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2317; \
+	JEQ         rowdone2311; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2316; \
+	JLE         chunks2310; \
 	MOVQ        BX, R10; \
-	JMP         chunks2316; \
-rowdone2317: \
+	JMP         chunks2310; \
+rowdone2311: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2315; \
+	JNZ  row2309; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2314; \
+	JNZ  group2308; \
 	VZEROUPPER; \
 	RET; \
-chunk2313: \
+chunk2307: \
 	SUBQ $0x10, BX; \
-group2318: \
+group2312: \
 	MOVQ rows+24(FP), R11; \
-row2319: \
+row2313: \
 	XORQ R10, R10; \
-chunks2320: \
+chunks2314: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -55935,21 +55880,21 @@ chunks2320: \
 	VMOVDQU 80(R14), X0; \
 	VMOVDQU X0, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2321; \
+	JEQ     rowdone2315; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2320; \
+	JLE     chunks2314; \
 	MOVQ    BX, R10; \
-	JMP     chunks2320; \
-rowdone2321: \
+	JMP     chunks2314; \
+rowdone2315: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2319; \
+	JNZ  row2313; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2318; \
+	JNZ  group2312; \
 	VZEROUPPER; \
 	RET
 	unzip6x16AVX2_body
@@ -55968,11 +55913,11 @@ TEXT ·unzip7x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2322; \
+	JAE  chunk2316; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2323; \
+	JAE  chunk2317; \
 	RET; \
-chunk2322: \
+chunk2316: \
 	VMOVDQU shuffle2325<>+0(SB), Y15; \
 	VMOVDQU shuffle2326<>+0(SB), Y14; \
 	VMOVDQU shuffle2327<>+0(SB), Y13; \
@@ -55980,11 +55925,11 @@ chunk2322: \
 	VMOVDQU shuffle2329<>+0(SB), Y11; \
 	VMOVDQU shuffle2330<>+0(SB), Y10; \
 	SUBQ    $0x20, BX; \
-group2324: \
+group2318: \
 	MOVQ rows+24(FP), R12; \
-row2325: \
+row2319: \
 	XORQ R11, R11; \
-chunks2326: \
+chunks2320: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -56102,24 +56047,24 @@ chunks2326: \
 	VPOR        Y6, Y5, Y6; \
 	VMOVDQU     Y6, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2327; \
+	JEQ         rowdone2321; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2326; \
+	JLE         chunks2320; \
 	MOVQ        BX, R11; \
-	JMP         chunks2326; \
-rowdone2327: \
+	JMP         chunks2320; \
+rowdone2321: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2325; \
+	JNZ  row2319; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2324; \
+	JNZ  group2318; \
 	VZEROUPPER; \
 	RET; \
-chunk2323: \
+chunk2317: \
 	VMOVDQU shuffle2374<>+0(SB), X15; \
 	VMOVDQU shuffle2375<>+0(SB), X14; \
 	VMOVDQU shuffle2376<>+0(SB), X13; \
@@ -56127,11 +56072,11 @@ chunk2323: \
 	VMOVDQU shuffle2378<>+0(SB), X11; \
 	VMOVDQU shuffle2379<>+0(SB), X10; \
 	SUBQ    $0x10, BX; \
-group2328: \
+group2322: \
 	MOVQ rows+24(FP), R12; \
-row2329: \
+row2323: \
 	XORQ R11, R11; \
-chunks2330: \
+chunks2324: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -56242,21 +56187,21 @@ chunks2330: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2331; \
+	JEQ     rowdone2325; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2330; \
+	JLE     chunks2324; \
 	MOVQ    BX, R11; \
-	JMP     chunks2330; \
-rowdone2331: \
+	JMP     chunks2324; \
+rowdone2325: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2329; \
+	JNZ  row2323; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2328; \
+	JNZ  group2322; \
 	VZEROUPPER; \
 	RET
 	unzip7x1AVX2_body
@@ -56765,11 +56710,11 @@ TEXT ·unzip7x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2332; \
+	JAE  chunk2326; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2333; \
+	JAE  chunk2327; \
 	RET; \
-chunk2332: \
+chunk2326: \
 	VMOVDQU shuffle2423<>+0(SB), Y15; \
 	VMOVDQU shuffle2424<>+0(SB), Y14; \
 	VMOVDQU shuffle2295<>+0(SB), Y13; \
@@ -56777,11 +56722,11 @@ chunk2332: \
 	VMOVDQU shuffle2176<>+0(SB), Y11; \
 	VMOVDQU shuffle2425<>+0(SB), Y10; \
 	SUBQ    $0x20, BX; \
-group2334: \
+group2328: \
 	MOVQ rows+24(FP), R12; \
-row2335: \
+row2329: \
 	XORQ R11, R11; \
-chunks2336: \
+chunks2330: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -56899,24 +56844,24 @@ chunks2336: \
 	VPOR        Y6, Y5, Y6; \
 	VMOVDQU     Y6, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2337; \
+	JEQ         rowdone2331; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2336; \
+	JLE         chunks2330; \
 	MOVQ        BX, R11; \
-	JMP         chunks2336; \
-rowdone2337: \
+	JMP         chunks2330; \
+rowdone2331: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2335; \
+	JNZ  row2329; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2334; \
+	JNZ  group2328; \
 	VZEROUPPER; \
 	RET; \
-chunk2333: \
+chunk2327: \
 	VMOVDQU shuffle1535<>+0(SB), X15; \
 	VMOVDQU shuffle850<>+0(SB), X14; \
 	VMOVDQU shuffle845<>+0(SB), X13; \
@@ -56924,11 +56869,11 @@ chunk2333: \
 	VMOVDQU shuffle1143<>+0(SB), X11; \
 	VMOVDQU shuffle2450<>+0(SB), X10; \
 	SUBQ    $0x10, BX; \
-group2338: \
+group2332: \
 	MOVQ rows+24(FP), R12; \
-row2339: \
+row2333: \
 	XORQ R11, R11; \
-chunks2340: \
+chunks2334: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -57039,21 +56984,21 @@ chunks2340: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2341; \
+	JEQ     rowdone2335; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2340; \
+	JLE     chunks2334; \
 	MOVQ    BX, R11; \
-	JMP     chunks2340; \
-rowdone2341: \
+	JMP     chunks2334; \
+rowdone2335: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2339; \
+	JNZ  row2333; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2338; \
+	JNZ  group2332; \
 	VZEROUPPER; \
 	RET
 	unzip7x2AVX2_body
@@ -57286,11 +57231,11 @@ TEXT ·unzip7x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2342; \
+	JAE  chunk2336; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2343; \
+	JAE  chunk2337; \
 	RET; \
-chunk2342: \
+chunk2336: \
 	VMOVDQU shuffle1224<>+0(SB), Y15; \
 	VMOVDQU shuffle1225<>+0(SB), Y14; \
 	VMOVDQU shuffle1226<>+0(SB), Y13; \
@@ -57298,11 +57243,11 @@ chunk2342: \
 	VMOVDQU shuffle1228<>+0(SB), Y11; \
 	VMOVDQU shuffle1229<>+0(SB), Y10; \
 	SUBQ    $0x20, BX; \
-group2344: \
+group2338: \
 	MOVQ rows+24(FP), R12; \
-row2345: \
+row2339: \
 	XORQ R11, R11; \
-chunks2346: \
+chunks2340: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x07, R11, R15; \
@@ -57372,24 +57317,24 @@ chunks2346: \
 	VPERMD   Y6, Y5, Y6; \
 	VMOVDQU  Y6, (R14)(DX*2); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2347; \
+	JEQ      rowdone2341; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2346; \
+	JLE      chunks2340; \
 	MOVQ     BX, R11; \
-	JMP      chunks2346; \
-rowdone2347: \
+	JMP      chunks2340; \
+rowdone2341: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2345; \
+	JNZ  row2339; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2344; \
+	JNZ  group2338; \
 	VZEROUPPER; \
 	RET; \
-chunk2343: \
+chunk2337: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle878<>+0(SB), X14; \
 	VMOVDQU shuffle522<>+0(SB), X13; \
@@ -57398,11 +57343,11 @@ chunk2343: \
 	VMOVDQU shuffle196<>+0(SB), X10; \
 	VMOVDQU shuffle525<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2348: \
+group2342: \
 	MOVQ rows+24(FP), R12; \
-row2349: \
+row2343: \
 	XORQ R11, R11; \
-chunks2350: \
+chunks2344: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -57471,21 +57416,21 @@ chunks2350: \
 	VPOR    X5, X3, X5; \
 	VMOVDQU X5, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2351; \
+	JEQ     rowdone2345; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2350; \
+	JLE     chunks2344; \
 	MOVQ    BX, R11; \
-	JMP     chunks2350; \
-rowdone2351: \
+	JMP     chunks2344; \
+rowdone2345: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2349; \
+	JNZ  row2343; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2348; \
+	JNZ  group2342; \
 	VZEROUPPER; \
 	RET
 	unzip7x4AVX2_body
@@ -57504,17 +57449,17 @@ TEXT ·unzip7x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2352; \
+	JAE  chunk2346; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2353; \
+	JAE  chunk2347; \
 	RET; \
-chunk2352: \
+chunk2346: \
 	SUBQ $0x20, BX; \
-group2354: \
+group2348: \
 	MOVQ rows+24(FP), R12; \
-row2355: \
+row2349: \
 	XORQ R11, R11; \
-chunks2356: \
+chunks2350: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x07, R11, R15; \
@@ -57562,34 +57507,34 @@ chunks2356: \
 	VPERMQ   $0xc6, Y6, Y6; \
 	VMOVDQU  Y6, (R14)(DX*2); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2357; \
+	JEQ      rowdone2351; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2356; \
+	JLE      chunks2350; \
 	MOVQ     BX, R11; \
-	JMP      chunks2356; \
-rowdone2357: \
+	JMP      chunks2350; \
+rowdone2351: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2355; \
+	JNZ  row2349; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2354; \
+	JNZ  group2348; \
 	VZEROUPPER; \
 	RET; \
-chunk2353: \
+chunk2347: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle532<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle28<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group2358: \
+group2352: \
 	MOVQ rows+24(FP), R12; \
-row2359: \
+row2353: \
 	XORQ R11, R11; \
-chunks2360: \
+chunks2354: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -57630,21 +57575,21 @@ chunks2360: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2361; \
+	JEQ     rowdone2355; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2360; \
+	JLE     chunks2354; \
 	MOVQ    BX, R11; \
-	JMP     chunks2360; \
-rowdone2361: \
+	JMP     chunks2354; \
+rowdone2355: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2359; \
+	JNZ  row2353; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2358; \
+	JNZ  group2352; \
 	VZEROUPPER; \
 	RET
 	unzip7x8AVX2_body
@@ -57663,17 +57608,17 @@ TEXT ·unzip7x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2362; \
+	JAE  chunk2356; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2363; \
+	JAE  chunk2357; \
 	RET; \
-chunk2362: \
+chunk2356: \
 	SUBQ $0x20, BX; \
-group2364: \
+group2358: \
 	MOVQ rows+24(FP), R12; \
-row2365: \
+row2359: \
 	XORQ R11, R11; \
-chunks2366: \
+chunks2360: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -57700,30 +57645,30 @@ chunks2366: \
 	VINSERTI128 $0x01, 208(R15), Y0, Y0; \
 	VMOVDQU     Y0, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2367; \
+	JEQ         rowdone2361; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2366; \
+	JLE         chunks2360; \
 	MOVQ        BX, R11; \
-	JMP         chunks2366; \
-rowdone2367: \
+	JMP         chunks2360; \
+rowdone2361: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2365; \
+	JNZ  row2359; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2364; \
+	JNZ  group2358; \
 	VZEROUPPER; \
 	RET; \
-chunk2363: \
+chunk2357: \
 	SUBQ $0x10, BX; \
-group2368: \
+group2362: \
 	MOVQ rows+24(FP), R12; \
-row2369: \
+row2363: \
 	XORQ R11, R11; \
-chunks2370: \
+chunks2364: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -57743,21 +57688,21 @@ chunks2370: \
 	VMOVDQU 96(R15), X0; \
 	VMOVDQU X0, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2371; \
+	JEQ     rowdone2365; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2370; \
+	JLE     chunks2364; \
 	MOVQ    BX, R11; \
-	JMP     chunks2370; \
-rowdone2371: \
+	JMP     chunks2364; \
+rowdone2365: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2369; \
+	JNZ  row2363; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2368; \
+	JNZ  group2362; \
 	VZEROUPPER; \
 	RET
 	unzip7x16AVX2_body
@@ -57776,24 +57721,24 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2372; \
+	JAE  chunk2366; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2373; \
+	JAE  chunk2367; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2374; \
+	JAE  chunk2368; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2375; \
+	JAE  chunk2369; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2376; \
+	JAE  chunk2370; \
 	RET; \
-chunk2372: \
+chunk2366: \
 	VMOVDQU shuffle2463<>+0(SB), Y15; \
 	SUBQ    $0x40, BX; \
-group2377: \
+group2371: \
 	MOVQ rows+24(FP), R12; \
-row2378: \
+row2372: \
 	XORQ R11, R11; \
-chunks2379: \
+chunks2373: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57909,31 +57854,31 @@ chunks2379: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2380; \
+	JEQ         rowdone2374; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2379; \
+	JLE         chunks2373; \
 	MOVQ        BX, R11; \
-	JMP         chunks2379; \
-rowdone2380: \
+	JMP         chunks2373; \
+rowdone2374: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2378; \
+	JNZ  row2372; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2377; \
+	JNZ  group2371; \
 	VZEROUPPER; \
 	RET; \
-chunk2373: \
+chunk2367: \
 	VMOVDQU shuffle2463<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group2381: \
+group2375: \
 	MOVQ rows+24(FP), R12; \
-row2382: \
+row2376: \
 	XORQ R11, R11; \
-chunks2383: \
+chunks2377: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57993,30 +57938,30 @@ chunks2383: \
 	VPUNPCKHWD  Y7, Y6, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2384; \
+	JEQ         rowdone2378; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2383; \
+	JLE         chunks2377; \
 	MOVQ        BX, R11; \
-	JMP         chunks2383; \
-rowdone2384: \
+	JMP         chunks2377; \
+rowdone2378: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2382; \
+	JNZ  row2376; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2381; \
+	JNZ  group2375; \
 	VZEROUPPER; \
 	RET; \
-chunk2374: \
+chunk2368: \
 	SUBQ $0x10, BX; \
-group2385: \
+group2379: \
 	MOVQ rows+24(FP), R12; \
-row2386: \
+row2380: \
 	XORQ R11, R11; \
-chunks2387: \
+chunks2381: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -58108,30 +58053,30 @@ chunks2387: \
 	VPACKUSWB X9, X5, X8; \
 	VMOVDQU   X8, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2388; \
+	JEQ       rowdone2382; \
 	ADDQ      $0x10, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2387; \
+	JLE       chunks2381; \
 	MOVQ      BX, R11; \
-	JMP       chunks2387; \
-rowdone2388: \
+	JMP       chunks2381; \
+rowdone2382: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2386; \
+	JNZ  row2380; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2385; \
+	JNZ  group2379; \
 	VZEROUPPER; \
 	RET; \
-chunk2375: \
+chunk2369: \
 	SUBQ $0x08, BX; \
-group2389: \
+group2383: \
 	MOVQ rows+24(FP), R12; \
-row2390: \
+row2384: \
 	XORQ R11, R11; \
-chunks2391: \
+chunks2385: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -58195,30 +58140,30 @@ chunks2391: \
 	VPACKUSWB X5, X2, X4; \
 	VMOVQ     X4, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2392; \
+	JEQ       rowdone2386; \
 	ADDQ      $0x08, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2391; \
+	JLE       chunks2385; \
 	MOVQ      BX, R11; \
-	JMP       chunks2391; \
-rowdone2392: \
+	JMP       chunks2385; \
+rowdone2386: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2390; \
+	JNZ  row2384; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2389; \
+	JNZ  group2383; \
 	VZEROUPPER; \
 	RET; \
-chunk2376: \
+chunk2370: \
 	SUBQ $0x04, BX; \
-group2393: \
+group2387: \
 	MOVQ rows+24(FP), R12; \
-row2394: \
+row2388: \
 	XORQ R11, R11; \
-chunks2395: \
+chunks2389: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -58274,21 +58219,21 @@ chunks2395: \
 	VPACKUSWB X3, X0, X1; \
 	VMOVD     X1, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2396; \
+	JEQ       rowdone2390; \
 	ADDQ      $0x04, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2395; \
+	JLE       chunks2389; \
 	MOVQ      BX, R11; \
-	JMP       chunks2395; \
-rowdone2396: \
+	JMP       chunks2389; \
+rowdone2390: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2394; \
+	JNZ  row2388; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2393; \
+	JNZ  group2387; \
 	VZEROUPPER; \
 	RET
 	unzip8x1AVX2_body
@@ -58313,23 +58258,23 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2397; \
+	JAE  chunk2391; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2398; \
+	JAE  chunk2392; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2399; \
+	JAE  chunk2393; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2400; \
+	JAE  chunk2394; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2401; \
+	JAE  chunk2395; \
 	RET; \
-chunk2397: \
+chunk2391: \
 	SUBQ $0x40, BX; \
-group2402: \
+group2396: \
 	MOVQ rows+24(FP), R12; \
-row2403: \
+row2397: \
 	XORQ R11, R11; \
-chunks2404: \
+chunks2398: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58429,30 +58374,30 @@ chunks2404: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2405; \
+	JEQ         rowdone2399; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2404; \
+	JLE         chunks2398; \
 	MOVQ        BX, R11; \
-	JMP         chunks2404; \
-rowdone2405: \
+	JMP         chunks2398; \
+rowdone2399: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2403; \
+	JNZ  row2397; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2402; \
+	JNZ  group2396; \
 	VZEROUPPER; \
 	RET; \
-chunk2398: \
+chunk2392: \
 	SUBQ $0x20, BX; \
-group2406: \
+group2400: \
 	MOVQ rows+24(FP), R12; \
-row2407: \
+row2401: \
 	XORQ R11, R11; \
-chunks2408: \
+chunks2402: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58504,30 +58449,30 @@ chunks2408: \
 	VPUNPCKHWD  Y7, Y5, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2409; \
+	JEQ         rowdone2403; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2408; \
+	JLE         chunks2402; \
 	MOVQ        BX, R11; \
-	JMP         chunks2408; \
-rowdone2409: \
+	JMP         chunks2402; \
+rowdone2403: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2407; \
+	JNZ  row2401; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2406; \
+	JNZ  group2400; \
 	VZEROUPPER; \
 	RET; \
-chunk2399: \
+chunk2393: \
 	SUBQ $0x10, BX; \
-group2410: \
+group2404: \
 	MOVQ rows+24(FP), R12; \
-row2411: \
+row2405: \
 	XORQ R11, R11; \
-chunks2412: \
+chunks2406: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -58619,30 +58564,30 @@ chunks2412: \
 	VPACKUSDW X9, X5, X8; \
 	VMOVDQU   X8, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2413; \
+	JEQ       rowdone2407; \
 	ADDQ      $0x10, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2412; \
+	JLE       chunks2406; \
 	MOVQ      BX, R11; \
-	JMP       chunks2412; \
-rowdone2413: \
+	JMP       chunks2406; \
+rowdone2407: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2411; \
+	JNZ  row2405; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2410; \
+	JNZ  group2404; \
 	VZEROUPPER; \
 	RET; \
-chunk2400: \
+chunk2394: \
 	SUBQ $0x08, BX; \
-group2414: \
+group2408: \
 	MOVQ rows+24(FP), R12; \
-row2415: \
+row2409: \
 	XORQ R11, R11; \
-chunks2416: \
+chunks2410: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -58706,30 +58651,30 @@ chunks2416: \
 	VPACKUSDW X5, X2, X4; \
 	VMOVQ     X4, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2417; \
+	JEQ       rowdone2411; \
 	ADDQ      $0x08, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2416; \
+	JLE       chunks2410; \
 	MOVQ      BX, R11; \
-	JMP       chunks2416; \
-rowdone2417: \
+	JMP       chunks2410; \
+rowdone2411: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2415; \
+	JNZ  row2409; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2414; \
+	JNZ  group2408; \
 	VZEROUPPER; \
 	RET; \
-chunk2401: \
+chunk2395: \
 	SUBQ $0x04, BX; \
-group2418: \
+group2412: \
 	MOVQ rows+24(FP), R12; \
-row2419: \
+row2413: \
 	XORQ R11, R11; \
-chunks2420: \
+chunks2414: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -58785,21 +58730,21 @@ chunks2420: \
 	VPACKUSDW X3, X0, X1; \
 	VMOVD     X1, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2421; \
+	JEQ       rowdone2415; \
 	ADDQ      $0x04, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2420; \
+	JLE       chunks2414; \
 	MOVQ      BX, R11; \
-	JMP       chunks2420; \
-rowdone2421: \
+	JMP       chunks2414; \
+rowdone2415: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2419; \
+	JNZ  row2413; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2418; \
+	JNZ  group2412; \
 	VZEROUPPER; \
 	RET
 	unzip8x2AVX2_body
@@ -58818,23 +58763,23 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2422; \
+	JAE  chunk2416; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2423; \
+	JAE  chunk2417; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2424; \
+	JAE  chunk2418; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2425; \
+	JAE  chunk2419; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2426; \
+	JAE  chunk2420; \
 	RET; \
-chunk2422: \
+chunk2416: \
 	SUBQ $0x40, BX; \
-group2427: \
+group2421: \
 	MOVQ rows+24(FP), R12; \
-row2428: \
+row2422: \
 	XORQ R11, R11; \
-chunks2429: \
+chunks2423: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58934,30 +58879,30 @@ chunks2429: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2430; \
+	JEQ         rowdone2424; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2429; \
+	JLE         chunks2423; \
 	MOVQ        BX, R11; \
-	JMP         chunks2429; \
-rowdone2430: \
+	JMP         chunks2423; \
+rowdone2424: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2428; \
+	JNZ  row2422; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2427; \
+	JNZ  group2421; \
 	VZEROUPPER; \
 	RET; \
-chunk2423: \
+chunk2417: \
 	SUBQ $0x20, BX; \
-group2431: \
+group2425: \
 	MOVQ rows+24(FP), R12; \
-row2432: \
+row2426: \
 	XORQ R11, R11; \
-chunks2433: \
+chunks2427: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59009,30 +58954,30 @@ chunks2433: \
 	VSHUFPS     $0xdd, Y7, Y3, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2434; \
+	JEQ         rowdone2428; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2433; \
+	JLE         chunks2427; \
 	MOVQ        BX, R11; \
-	JMP         chunks2433; \
-rowdone2434: \
+	JMP         chunks2427; \
+rowdone2428: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2432; \
+	JNZ  row2426; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2431; \
+	JNZ  group2425; \
 	VZEROUPPER; \
 	RET; \
-chunk2424: \
+chunk2418: \
 	SUBQ $0x10, BX; \
-group2435: \
+group2429: \
 	MOVQ rows+24(FP), R12; \
-row2436: \
+row2430: \
 	XORQ R11, R11; \
-chunks2437: \
+chunks2431: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -59076,30 +59021,30 @@ chunks2437: \
 	VSHUFPS $0xdd, X7, X3, X7; \
 	VMOVDQU X7, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2438; \
+	JEQ     rowdone2432; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2437; \
+	JLE     chunks2431; \
 	MOVQ    BX, R11; \
-	JMP     chunks2437; \
-rowdone2438: \
+	JMP     chunks2431; \
+rowdone2432: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2436; \
+	JNZ  row2430; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2435; \
+	JNZ  group2429; \
 	VZEROUPPER; \
 	RET; \
-chunk2425: \
+chunk2419: \
 	SUBQ $0x08, BX; \
-group2439: \
+group2433: \
 	MOVQ rows+24(FP), R12; \
-row2440: \
+row2434: \
 	XORQ R11, R11; \
-chunks2441: \
+chunks2435: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -59131,30 +59076,30 @@ chunks2441: \
 	VSHUFPS $0xdd, X3, X3, X3; \
 	VMOVQ   X3, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2442; \
+	JEQ     rowdone2436; \
 	ADDQ    $0x08, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2441; \
+	JLE     chunks2435; \
 	MOVQ    BX, R11; \
-	JMP     chunks2441; \
-rowdone2442: \
+	JMP     chunks2435; \
+rowdone2436: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2440; \
+	JNZ  row2434; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2439; \
+	JNZ  group2433; \
 	VZEROUPPER; \
 	RET; \
-chunk2426: \
+chunk2420: \
 	SUBQ $0x04, BX; \
-group2443: \
+group2437: \
 	MOVQ rows+24(FP), R12; \
-row2444: \
+row2438: \
 	XORQ R11, R11; \
-chunks2445: \
+chunks2439: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -59182,21 +59127,21 @@ chunks2445: \
 	VSHUFPS $0xdd, X1, X1, X1; \
 	VMOVD   X1, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2446; \
+	JEQ     rowdone2440; \
 	ADDQ    $0x04, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2445; \
+	JLE     chunks2439; \
 	MOVQ    BX, R11; \
-	JMP     chunks2445; \
-rowdone2446: \
+	JMP     chunks2439; \
+rowdone2440: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2444; \
+	JNZ  row2438; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2443; \
+	JNZ  group2437; \
 	VZEROUPPER; \
 	RET
 	unzip8x4AVX2_body
@@ -59215,21 +59160,21 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2447; \
+	JAE  chunk2441; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2448; \
+	JAE  chunk2442; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2449; \
+	JAE  chunk2443; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2450; \
+	JAE  chunk2444; \
 	RET; \
-chunk2447: \
+chunk2441: \
 	SUBQ $0x40, BX; \
-group2451: \
+group2445: \
 	MOVQ rows+24(FP), R12; \
-row2452: \
+row2446: \
 	XORQ R11, R11; \
-chunks2453: \
+chunks2447: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59329,30 +59274,30 @@ chunks2453: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2454; \
+	JEQ         rowdone2448; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2453; \
+	JLE         chunks2447; \
 	MOVQ        BX, R11; \
-	JMP         chunks2453; \
-rowdone2454: \
+	JMP         chunks2447; \
+rowdone2448: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2452; \
+	JNZ  row2446; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2451; \
+	JNZ  group2445; \
 	VZEROUPPER; \
 	RET; \
-chunk2448: \
+chunk2442: \
 	SUBQ $0x20, BX; \
-group2455: \
+group2449: \
 	MOVQ rows+24(FP), R12; \
-row2456: \
+row2450: \
 	XORQ R11, R11; \
-chunks2457: \
+chunks2451: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59404,30 +59349,30 @@ chunks2457: \
 	VPUNPCKHQDQ Y7, Y3, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2458; \
+	JEQ         rowdone2452; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2457; \
+	JLE         chunks2451; \
 	MOVQ        BX, R11; \
-	JMP         chunks2457; \
-rowdone2458: \
+	JMP         chunks2451; \
+rowdone2452: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2456; \
+	JNZ  row2450; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2455; \
+	JNZ  group2449; \
 	VZEROUPPER; \
 	RET; \
-chunk2449: \
+chunk2443: \
 	SUBQ $0x10, BX; \
-group2459: \
+group2453: \
 	MOVQ rows+24(FP), R12; \
-row2460: \
+row2454: \
 	XORQ R11, R11; \
-chunks2461: \
+chunks2455: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59471,30 +59416,30 @@ chunks2461: \
 	VPUNPCKHQDQ X7, X3, X7; \
 	VMOVDQU     X7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2462; \
+	JEQ         rowdone2456; \
 	ADDQ        $0x10, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2461; \
+	JLE         chunks2455; \
 	MOVQ        BX, R11; \
-	JMP         chunks2461; \
-rowdone2462: \
+	JMP         chunks2455; \
+rowdone2456: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2460; \
+	JNZ  row2454; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2459; \
+	JNZ  group2453; \
 	VZEROUPPER; \
 	RET; \
-chunk2450: \
+chunk2444: \
 	SUBQ $0x08, BX; \
-group2463: \
+group2457: \
 	MOVQ rows+24(FP), R12; \
-row2464: \
+row2458: \
 	XORQ R11, R11; \
-chunks2465: \
+chunks2459: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59526,21 +59471,21 @@ chunks2465: \
 	VPUNPCKHQDQ X3, X3, X3; \
 	VMOVQ       X3, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2466; \
+	JEQ         rowdone2460; \
 	ADDQ        $0x08, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2465; \
+	JLE         chunks2459; \
 	MOVQ        BX, R11; \
-	JMP         chunks2465; \
-rowdone2466: \
+	JMP         chunks2459; \
+rowdone2460: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2464; \
+	JNZ  row2458; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2463; \
+	JNZ  group2457; \
 	VZEROUPPER; \
 	RET
 	unzip8x8AVX2_body
@@ -59559,19 +59504,19 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2467; \
+	JAE  chunk2461; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2468; \
+	JAE  chunk2462; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2469; \
+	JAE  chunk2463; \
 	RET; \
-chunk2467: \
+chunk2461: \
 	SUBQ $0x40, BX; \
-group2470: \
+group2464: \
 	MOVQ rows+24(FP), R12; \
-row2471: \
+row2465: \
 	XORQ R11, R11; \
-chunks2472: \
+chunks2466: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59623,30 +59568,30 @@ chunks2472: \
 	VMOVDQU     Y3, (R14)(R9*1); \
 	VMOVDQU     Y4, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2473; \
+	JEQ         rowdone2467; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2472; \
+	JLE         chunks2466; \
 	MOVQ        BX, R11; \
-	JMP         chunks2472; \
-rowdone2473: \
+	JMP         chunks2466; \
+rowdone2467: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2471; \
+	JNZ  row2465; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2470; \
+	JNZ  group2464; \
 	VZEROUPPER; \
 	RET; \
-chunk2468: \
+chunk2462: \
 	SUBQ $0x20, BX; \
-group2474: \
+group2468: \
 	MOVQ rows+24(FP), R12; \
-row2475: \
+row2469: \
 	XORQ R11, R11; \
-chunks2476: \
+chunks2470: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59674,30 +59619,30 @@ chunks2476: \
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0; \
 	VMOVDQU     Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2477; \
+	JEQ         rowdone2471; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2476; \
+	JLE         chunks2470; \
 	MOVQ        BX, R11; \
-	JMP         chunks2476; \
-rowdone2477: \
+	JMP         chunks2470; \
+rowdone2471: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2475; \
+	JNZ  row2469; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2474; \
+	JNZ  group2468; \
 	VZEROUPPER; \
 	RET; \
-chunk2469: \
+chunk2463: \
 	SUBQ $0x10, BX; \
-group2478: \
+group2472: \
 	MOVQ rows+24(FP), R12; \
-row2479: \
+row2473: \
 	XORQ R11, R11; \
-chunks2480: \
+chunks2474: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -59717,21 +59662,21 @@ chunks2480: \
 	VMOVDQU 112(AX)(R11*8), X0; \
 	VMOVDQU X0, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2481; \
+	JEQ     rowdone2475; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2480; \
+	JLE     chunks2474; \
 	MOVQ    BX, R11; \
-	JMP     chunks2480; \
-rowdone2481: \
+	JMP     chunks2474; \
+rowdone2475: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2479; \
+	JNZ  row2473; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2478; \
+	JNZ  group2472; \
 	VZEROUPPER; \
 	RET
 	unzip8x16AVX2_body
@@ -59750,15 +59695,15 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2482; \
+	JAE  chunk2476; \
 	RET; \
-chunk2482: \
+chunk2476: \
 	SUBQ $0x20, BX; \
-group2483: \
+group2477: \
 	MOVQ rows+24(FP), R12; \
-row2484: \
+row2478: \
 	XORQ R11, R11; \
-chunks2485: \
+chunks2479: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -59858,21 +59803,21 @@ chunks2485: \
 	VPACKUSWB   Y9, Y5, Y8; \
 	VMOVNTDQ    Y8, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2486; \
+	JEQ         rowdone2480; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2485; \
+	JLE         chunks2479; \
 	MOVQ        BX, R11; \
-	JMP         chunks2485; \
-rowdone2486: \
+	JMP         chunks2479; \
+rowdone2480: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2484; \
+	JNZ  row2478; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2483; \
+	JNZ  group2477; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -59892,15 +59837,15 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2487; \
+	JAE  chunk2481; \
 	RET; \
-chunk2487: \
+chunk2481: \
 	SUBQ $0x20, BX; \
-group2488: \
+group2482: \
 	MOVQ rows+24(FP), R12; \
-row2489: \
+row2483: \
 	XORQ R11, R11; \
-chunks2490: \
+chunks2484: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -60000,21 +59945,21 @@ chunks2490: \
 	VPACKUSDW   Y9, Y5, Y8; \
 	VMOVNTDQ    Y8, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2491; \
+	JEQ         rowdone2485; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2490; \
+	JLE         chunks2484; \
 	MOVQ        BX, R11; \
-	JMP         chunks2490; \
-rowdone2491: \
+	JMP         chunks2484; \
+rowdone2485: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2489; \
+	JNZ  row2483; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2488; \
+	JNZ  group2482; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -60034,15 +59979,15 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2492; \
+	JAE  chunk2486; \
 	RET; \
-chunk2492: \
+chunk2486: \
 	SUBQ $0x20, BX; \
-group2493: \
+group2487: \
 	MOVQ rows+24(FP), R12; \
-row2494: \
+row2488: \
 	XORQ R11, R11; \
-chunks2495: \
+chunks2489: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -60094,21 +60039,21 @@ chunks2495: \
 	VSHUFPS     $0xdd, Y7, Y3, Y7; \
 	VMOVNTDQ    Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2496; \
+	JEQ         rowdone2490; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2495; \
+	JLE         chunks2489; \
 	MOVQ        BX, R11; \
-	JMP         chunks2495; \
-rowdone2496: \
+	JMP         chunks2489; \
+rowdone2490: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2494; \
+	JNZ  row2488; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2493; \
+	JNZ  group2487; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -60128,15 +60073,15 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2497; \
+	JAE  chunk2491; \
 	RET; \
-chunk2497: \
+chunk2491: \
 	SUBQ $0x20, BX; \
-group2498: \
+group2492: \
 	MOVQ rows+24(FP), R12; \
-row2499: \
+row2493: \
 	XORQ R11, R11; \
-chunks2500: \
+chunks2494: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -60188,21 +60133,21 @@ chunks2500: \
 	VPUNPCKHQDQ Y7, Y3, Y7; \
 	VMOVNTDQ    Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2501; \
+	JEQ         rowdone2495; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2500; \
+	JLE         chunks2494; \
 	MOVQ        BX, R11; \
-	JMP         chunks2500; \
-rowdone2501: \
+	JMP         chunks2494; \
+rowdone2495: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2499; \
+	JNZ  row2493; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2498; \
+	JNZ  group2492; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -60222,15 +60167,15 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2502; \
+	JAE  chunk2496; \
 	RET; \
-chunk2502: \
+chunk2496: \
 	SUBQ $0x20, BX; \
-group2503: \
+group2497: \
 	MOVQ rows+24(FP), R12; \
-row2504: \
+row2498: \
 	XORQ R11, R11; \
-chunks2505: \
+chunks2499: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -60258,21 +60203,21 @@ chunks2505: \
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0; \
 	VMOVNTDQ    Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2506; \
+	JEQ         rowdone2500; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2505; \
+	JLE         chunks2499; \
 	MOVQ        BX, R11; \
-	JMP         chunks2505; \
-rowdone2506: \
+	JMP         chunks2499; \
+rowdone2500: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2504; \
+	JNZ  row2498; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2503; \
+	JNZ  group2497; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -60292,18 +60237,18 @@ TEXT ·tunzip8x2x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2507; \
+	JAE  chunk2501; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2508; \
+	JAE  chunk2502; \
 	RET; \
-chunk2507: \
+chunk2501: \
 	VMOVDQU shuffle2463<>+0(SB), Y15; \
 	SUBQ    $0x20, BX; \
-group2509: \
+group2503: \
 	MOVQ rows+24(FP), R12; \
-row2510: \
+row2504: \
 	XORQ R11, R11; \
-chunks2511: \
+chunks2505: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -60363,33 +60308,33 @@ chunks2511: \
 	VPSHUFB     Y15, Y7, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2512; \
+	JEQ         rowdone2506; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2511; \
+	JLE         chunks2505; \
 	MOVQ        BX, R11; \
-	JMP         chunks2511; \
-rowdone2512: \
+	JMP         chunks2505; \
+rowdone2506: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2510; \
+	JNZ  row2504; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2509; \
+	JNZ  group2503; \
 	VZEROUPPER; \
 	RET; \
-chunk2508: \
+chunk2502: \
 	VMOVDQU shuffle2464<>+0(SB), X15; \
 	VMOVDQU shuffle2465<>+0(SB), X14; \
 	VMOVDQU shuffle2466<>+0(SB), X13; \
 	SUBQ    $0x10, BX; \
-group2513: \
+group2507: \
 	MOVQ rows+24(FP), R12; \
-row2514: \
+row2508: \
 	XORQ R11, R11; \
-chunks2515: \
+chunks2509: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -60440,21 +60385,21 @@ chunks2515: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2516; \
+	JEQ     rowdone2510; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2515; \
+	JLE     chunks2509; \
 	MOVQ    BX, R11; \
-	JMP     chunks2515; \
-rowdone2516: \
+	JMP     chunks2509; \
+rowdone2510: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2514; \
+	JNZ  row2508; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2513; \
+	JNZ  group2507; \
 	VZEROUPPER; \
 	RET
 	tunzip8x2x1AVX2_body
@@ -60485,18 +60430,18 @@ TEXT ·tunzip8x2x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2517; \
+	JAE  chunk2511; \
 	RET; \
-chunk2517: \
+chunk2511: \
 	VMOVDQU shuffle2467<>+0(SB), Y15; \
 	VMOVDQU shuffle2468<>+0(SB), Y14; \
 	VMOVDQU shuffle2469<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group2518: \
+group2512: \
 	MOVQ rows+24(FP), R12; \
-row2519: \
+row2513: \
 	XORQ R11, R11; \
-chunks2520: \
+chunks2514: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -60564,21 +60509,21 @@ chunks2520: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2521; \
+	JEQ         rowdone2515; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2520; \
+	JLE         chunks2514; \
 	MOVQ        BX, R11; \
-	JMP         chunks2520; \
-rowdone2521: \
+	JMP         chunks2514; \
+rowdone2515: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2519; \
+	JNZ  row2513; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2518; \
+	JNZ  group2512; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -60616,19 +60561,19 @@ TEXT ·tunzip8x2x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2522; \
+	JAE  chunk2516; \
 	RET; \
-chunk2522: \
+chunk2516: \
 	VMOVDQU shuffle2470<>+0(SB), Y15; \
 	VMOVDQU shuffle2471<>+0(SB), Y14; \
 	VMOVDQU shuffle2472<>+0(SB), Y13; \
 	VMOVDQU shuffle2473<>+0(SB), Y12; \
 	SUBQ    $0x20, BX; \
-group2523: \
+group2517: \
 	MOVQ rows+24(FP), R12; \
-row2524: \
+row2518: \
 	XORQ R11, R11; \
-chunks2525: \
+chunks2519: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -60678,21 +60623,21 @@ chunks2525: \
 	VPSHUFB        Y12, Y0, Y0; \
 	VMOVDQU        Y0, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2526; \
+	JEQ            rowdone2520; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2525; \
+	JLE            chunks2519; \
 	MOVQ           BX, R11; \
-	JMP            chunks2525; \
-rowdone2526: \
+	JMP            chunks2519; \
+rowdone2520: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2524; \
+	JNZ  row2518; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2523; \
+	JNZ  group2517; \
 	VZEROUPPER; \
 	RET
 	tunzip8x2x2AVX2_body
@@ -60735,18 +60680,18 @@ TEXT ·tunzip8x2x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2527; \
+	JAE  chunk2521; \
 	RET; \
-chunk2527: \
+chunk2521: \
 	VMOVDQU shuffle2024<>+0(SB), Y15; \
 	VMOVDQU shuffle2025<>+0(SB), Y14; \
 	VMOVDQU shuffle2026<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group2528: \
+group2522: \
 	MOVQ rows+24(FP), R12; \
-row2529: \
+row2523: \
 	XORQ R11, R11; \
-chunks2530: \
+chunks2524: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -60813,21 +60758,21 @@ chunks2530: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2531; \
+	JEQ            rowdone2525; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2530; \
+	JLE            chunks2524; \
 	MOVQ           BX, R11; \
-	JMP            chunks2530; \
-rowdone2531: \
+	JMP            chunks2524; \
+rowdone2525: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2529; \
+	JNZ  row2523; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2528; \
+	JNZ  group2522; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -60847,18 +60792,18 @@ TEXT ·tunzip8x2x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2532; \
+	JAE  chunk2526; \
 	RET; \
-chunk2532: \
+chunk2526: \
 	VMOVDQU shuffle1336<>+0(SB), Y15; \
 	VMOVDQU shuffle1337<>+0(SB), Y14; \
 	VMOVDQU shuffle1338<>+0(SB), Y13; \
 	SUBQ    $0x40, BX; \
-group2533: \
+group2527: \
 	MOVQ rows+24(FP), R12; \
-row2534: \
+row2528: \
 	XORQ R11, R11; \
-chunks2535: \
+chunks2529: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -60989,21 +60934,21 @@ chunks2535: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2536; \
+	JEQ            rowdone2530; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2535; \
+	JLE            chunks2529; \
 	MOVQ           BX, R11; \
-	JMP            chunks2535; \
-rowdone2536: \
+	JMP            chunks2529; \
+rowdone2530: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2534; \
+	JNZ  row2528; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2533; \
+	JNZ  group2527; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -61023,13 +60968,13 @@ TEXT ·tunzip8x3x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2537; \
+	JAE  chunk2531; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2538; \
+	JAE  chunk2532; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2539; \
+	JAE  chunk2533; \
 	RET; \
-chunk2537: \
+chunk2531: \
 	VMOVDQU shuffle2474<>+0(SB), Y15; \
 	VMOVDQU shuffle2475<>+0(SB), Y14; \
 	VMOVDQU shuffle2476<>+0(SB), Y13; \
@@ -61043,11 +60988,11 @@ chunk2537: \
 	VMOVDQU shuffle2484<>+0(SB), Y5; \
 	VMOVDQU shuffle2485<>+0(SB), Y4; \
 	SUBQ    $0x60, BX; \
-group2540: \
+group2534: \
 	MOVQ rows+24(FP), R12; \
-row2541: \
+row2535: \
 	XORQ R11, R11; \
-chunks2542: \
+chunks2536: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -61358,24 +61303,24 @@ chunks2542: \
 	VMOVDQU        X0, 80(R14)(DX*2); \
 	VEXTRACTI128   $0x01, Y0, 80(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2543; \
+	JEQ            rowdone2537; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2542; \
+	JLE            chunks2536; \
 	MOVQ           BX, R11; \
-	JMP            chunks2542; \
-rowdone2543: \
+	JMP            chunks2536; \
+rowdone2537: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2541; \
+	JNZ  row2535; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2540; \
+	JNZ  group2534; \
 	VZEROUPPER; \
 	RET; \
-chunk2538: \
+chunk2532: \
 	VMOVDQU shuffle161<>+0(SB), X15; \
 	VMOVDQU shuffle162<>+0(SB), X14; \
 	VMOVDQU shuffle160<>+0(SB), X13; \
@@ -61389,11 +61334,11 @@ chunk2538: \
 	VMOVDQU shuffle2494<>+0(SB), X5; \
 	VMOVDQU shuffle2495<>+0(SB), X4; \
 	SUBQ    $0x30, BX; \
-group2544: \
+group2538: \
 	MOVQ rows+24(FP), R12; \
-row2545: \
+row2539: \
 	XORQ R11, R11; \
-chunks2546: \
+chunks2540: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -61682,24 +61627,24 @@ chunks2546: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2547; \
+	JEQ     rowdone2541; \
 	ADDQ    $0x30, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2546; \
+	JLE     chunks2540; \
 	MOVQ    BX, R11; \
-	JMP     chunks2546; \
-rowdone2547: \
+	JMP     chunks2540; \
+rowdone2541: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2545; \
+	JNZ  row2539; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2544; \
+	JNZ  group2538; \
 	VZEROUPPER; \
 	RET; \
-chunk2539: \
+chunk2533: \
 	VMOVDQU shuffle160<>+0(SB), X15; \
 	VMOVDQU shuffle161<>+0(SB), X14; \
 	VMOVDQU shuffle2487<>+0(SB), X13; \
@@ -61710,11 +61655,11 @@ chunk2539: \
 	VMOVDQU shuffle2496<>+0(SB), X8; \
 	VMOVDQU shuffle2497<>+0(SB), X7; \
 	SUBQ    $0x18, BX; \
-group2548: \
+group2542: \
 	MOVQ rows+24(FP), R12; \
-row2549: \
+row2543: \
 	XORQ R11, R11; \
-chunks2550: \
+chunks2544: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -61859,21 +61804,21 @@ chunks2550: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2551; \
+	JEQ     rowdone2545; \
 	ADDQ    $0x18, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2550; \
+	JLE     chunks2544; \
 	MOVQ    BX, R11; \
-	JMP     chunks2550; \
-rowdone2551: \
+	JMP     chunks2544; \
+rowdone2545: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2549; \
+	JNZ  row2543; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2548; \
+	JNZ  group2542; \
 	VZEROUPPER; \
 	RET
 	tunzip8x3x1AVX2_body
@@ -62014,9 +61959,9 @@ TEXT ·tunzip8x3x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2552; \
+	JAE  chunk2546; \
 	RET; \
-chunk2552: \
+chunk2546: \
 	VMOVDQU shuffle2498<>+0(SB), Y15; \
 	VMOVDQU shuffle2499<>+0(SB), Y14; \
 	VMOVDQU shuffle2500<>+0(SB), Y13; \
@@ -62030,11 +61975,11 @@ chunk2552: \
 	VMOVDQU shuffle2507<>+0(SB), Y5; \
 	VMOVDQU shuffle2508<>+0(SB), Y4; \
 	SUBQ    $0x60, BX; \
-group2553: \
+group2547: \
 	MOVQ rows+24(FP), R12; \
-row2554: \
+row2548: \
 	XORQ R11, R11; \
-chunks2555: \
+chunks2549: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -62469,21 +62414,21 @@ chunks2555: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2556; \
+	JEQ            rowdone2550; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2555; \
+	JLE            chunks2549; \
 	MOVQ           BX, R11; \
-	JMP            chunks2555; \
-rowdone2556: \
+	JMP            chunks2549; \
+rowdone2550: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2554; \
+	JNZ  row2548; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2553; \
+	JNZ  group2547; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -62599,11 +62544,11 @@ TEXT ·tunzip8x3x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2557; \
+	JAE  chunk2551; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2558; \
+	JAE  chunk2552; \
 	RET; \
-chunk2557: \
+chunk2551: \
 	VMOVDQU shuffle2514<>+0(SB), Y15; \
 	VMOVDQU shuffle2515<>+0(SB), Y14; \
 	VMOVDQU shuffle2516<>+0(SB), Y13; \
@@ -62613,11 +62558,11 @@ chunk2557: \
 	VMOVDQU shuffle2520<>+0(SB), Y9; \
 	VMOVDQU shuffle2521<>+0(SB), Y8; \
 	SUBQ    $0x60, BX; \
-group2559: \
+group2553: \
 	MOVQ rows+24(FP), R12; \
-row2560: \
+row2554: \
 	XORQ R11, R11; \
-chunks2561: \
+chunks2555: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -62844,35 +62789,35 @@ chunks2561: \
 	VMOVDQU        X0, 80(R14)(DX*2); \
 	VEXTRACTI128   $0x01, Y0, 80(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2562; \
+	JEQ            rowdone2556; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2561; \
+	JLE            chunks2555; \
 	MOVQ           BX, R11; \
-	JMP            chunks2561; \
-rowdone2562: \
+	JMP            chunks2555; \
+rowdone2556: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2560; \
+	JNZ  row2554; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2559; \
+	JNZ  group2553; \
 	VZEROUPPER; \
 	RET; \
-chunk2558: \
+chunk2552: \
 	VMOVDQU shuffle183<>+0(SB), X15; \
 	VMOVDQU shuffle181<>+0(SB), X14; \
 	VMOVDQU shuffle182<>+0(SB), X13; \
 	VMOVDQU shuffle2522<>+0(SB), X12; \
 	VMOVDQU shuffle2086<>+0(SB), X11; \
 	SUBQ    $0x30, BX; \
-group2563: \
+group2557: \
 	MOVQ rows+24(FP), R12; \
-row2564: \
+row2558: \
 	XORQ R11, R11; \
-chunks2565: \
+chunks2559: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -63090,21 +63035,21 @@ chunks2565: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2566; \
+	JEQ     rowdone2560; \
 	ADDQ    $0x30, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2565; \
+	JLE     chunks2559; \
 	MOVQ    BX, R11; \
-	JMP     chunks2565; \
-rowdone2566: \
+	JMP     chunks2559; \
+rowdone2560: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2564; \
+	JNZ  row2558; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2563; \
+	JNZ  group2557; \
 	VZEROUPPER; \
 	RET
 	tunzip8x3x2AVX2_body
@@ -63175,19 +63120,19 @@ TEXT ·tunzip8x3x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2567; \
+	JAE  chunk2561; \
 	RET; \
-chunk2567: \
+chunk2561: \
 	VMOVDQU shuffle2523<>+0(SB), Y15; \
 	VMOVDQU shuffle2524<>+0(SB), Y14; \
 	VMOVDQU shuffle2525<>+0(SB), Y13; \
 	VMOVDQU shuffle2526<>+0(SB), Y12; \
 	SUBQ    $0x60, BX; \
-group2568: \
+group2562: \
 	MOVQ rows+24(FP), R12; \
-row2569: \
+row2563: \
 	XORQ R11, R11; \
-chunks2570: \
+chunks2564: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -63478,21 +63423,21 @@ chunks2570: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2571; \
+	JEQ            rowdone2565; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2570; \
+	JLE            chunks2564; \
 	MOVQ           BX, R11; \
-	JMP            chunks2570; \
-rowdone2571: \
+	JMP            chunks2564; \
+rowdone2565: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2569; \
+	JNZ  row2563; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2568; \
+	JNZ  group2562; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -63536,17 +63481,17 @@ TEXT ·tunzip8x4x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2572; \
+	JAE  chunk2566; \
 	RET; \
-chunk2572: \
+chunk2566: \
 	VMOVDQU shuffle136<>+0(SB), Y15; \
 	VMOVDQU shuffle137<>+0(SB), Y14; \
 	SUBQ    $0x20, BX; \
-group2573: \
+group2567: \
 	MOVQ rows+24(FP), R12; \
-row2574: \
+row2568: \
 	XORQ R11, R11; \
-chunks2575: \
+chunks2569: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -63630,21 +63575,21 @@ chunks2575: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2576; \
+	JEQ         rowdone2570; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2575; \
+	JLE         chunks2569; \
 	MOVQ        BX, R11; \
-	JMP         chunks2575; \
-rowdone2576: \
+	JMP         chunks2569; \
+rowdone2570: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2574; \
+	JNZ  row2568; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2573; \
+	JNZ  group2567; \
 	VZEROUPPER; \
 	RET
 	tunzip8x4x1AVX2_body
@@ -63663,9 +63608,9 @@ TEXT ·tunzip8x4x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2577; \
+	JAE  chunk2571; \
 	RET; \
-chunk2577: \
+chunk2571: \
 	VMOVDQU shuffle2103<>+0(SB), Y15; \
 	VMOVDQU shuffle2104<>+0(SB), Y14; \
 	VMOVDQU shuffle2105<>+0(SB), Y13; \
@@ -63673,11 +63618,11 @@ chunk2577: \
 	VMOVDQU shuffle2107<>+0(SB), Y11; \
 	VMOVDQU shuffle2527<>+0(SB), Y10; \
 	SUBQ    $0x20, BX; \
-group2578: \
+group2572: \
 	MOVQ rows+24(FP), R12; \
-row2579: \
+row2573: \
 	XORQ R11, R11; \
-chunks2580: \
+chunks2574: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -63806,21 +63751,21 @@ chunks2580: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2581; \
+	JEQ            rowdone2575; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2580; \
+	JLE            chunks2574; \
 	MOVQ           BX, R11; \
-	JMP            chunks2580; \
-rowdone2581: \
+	JMP            chunks2574; \
+rowdone2575: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2579; \
+	JNZ  row2573; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2578; \
+	JNZ  group2572; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -63846,9 +63791,9 @@ TEXT ·tunzip8x4x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2582; \
+	JAE  chunk2576; \
 	RET; \
-chunk2582: \
+chunk2576: \
 	VMOVDQU shuffle142<>+0(SB), Y15; \
 	VMOVDQU shuffle2110<>+0(SB), Y14; \
 	VMOVDQU shuffle143<>+0(SB), Y13; \
@@ -63856,11 +63801,11 @@ chunk2582: \
 	VMOVDQU shuffle145<>+0(SB), Y11; \
 	VMOVDQU shuffle147<>+0(SB), Y10; \
 	SUBQ    $0x40, BX; \
-group2583: \
+group2577: \
 	MOVQ rows+24(FP), R12; \
-row2584: \
+row2578: \
 	XORQ R11, R11; \
-chunks2585: \
+chunks2579: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -64117,25 +64062,80 @@ chunks2585: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 32(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2586; \
+	JEQ            rowdone2580; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2585; \
+	JLE            chunks2579; \
 	MOVQ           BX, R11; \
-	JMP            chunks2585; \
-rowdone2586: \
+	JMP            chunks2579; \
+rowdone2580: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2584; \
+	JNZ  row2578; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2583; \
+	JNZ  group2577; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
 	tunzip8x4x2AVX2NT_body
+
+// func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
+// Requires: AVX, AVX2
+TEXT ·zipNx16AVX2(SB), NOSPLIT, $0-88
+#define zipNx16AVX2_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), DX; \
+	MOVQ groups+56(FP), BX; \
+	MOVQ lane+48(FP), SI; \
+	MOVQ b+80(FP), DI; \
+	MOVQ DI, R8; \
+	SHLQ $0x04, R8; \
+group2581: \
+	MOVQ rows+24(FP), R9; \
+row2582: \
+	XORQ R10, R10; \
+	MOVQ AX, R11; \
+	MOVQ CX, R12; \
+lanes2583: \
+	MOVQ R11, R13; \
+	MOVQ R12, R14; \
+	MOVQ DX, R15; \
+pairs2584: \
+	CMPQ         R15, $0x20; \
+	JB           single2585; \
+	VMOVDQU      (R14), Y0; \
+	VMOVDQU      X0, (R13); \
+	VEXTRACTI128 $0x01, Y0, (R13)(R8*1); \
+	ADDQ         $0x20, R14; \
+	LEAQ         (R13)(R8*2), R13; \
+	SUBQ         $0x20, R15; \
+	JMP          pairs2584; \
+single2585: \
+	TESTQ   R15, R15; \
+	JZ      lanedone2586; \
+	VMOVDQU (R14), X0; \
+	VMOVDQU X0, (R13); \
+lanedone2586: \
+	ADDQ $0x10, R11; \
+	ADDQ SI, R12; \
+	INCQ R10; \
+	CMPQ R10, DI; \
+	JB   lanes2583; \
+	ADDQ spaceStride+32(FP), AX; \
+	ADDQ depthStride+40(FP), CX; \
+	DECQ R9; \
+	JNZ  row2582; \
+	ADDQ spaceSkip+64(FP), AX; \
+	ADDQ depthSkip+72(FP), CX; \
+	DECQ BX; \
+	JNZ  group2581; \
+	VZEROUPPER; \
+	RET
+	zipNx16AVX2_body
 
 // func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
 // Requires: AVX, AVX2
@@ -64192,6 +64192,243 @@ lanedone2592: \
 	RET
 	unzipNx16AVX2_body
 
+// func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
+// Requires: AVX
+TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
+#define copyRunsAVX2_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ e+16(FP), DX; \
+	MOVQ groups+72(FP), BX; \
+	MOVQ DX, SI; \
+	CMPQ DX, $+32; \
+	JEQ  exact2593; \
+	CMPQ DX, $+16; \
+	JEQ  exact2594; \
+	CMPQ DX, $+32; \
+	JAE  runs2595; \
+	CMPQ DX, $+16; \
+	JAE  runs2596; \
+	RET; \
+exact2593: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group2597: \
+	MOVQ rows+48(FP), R9; \
+row2598: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run2599: \
+	VMOVDQU (R12), Y0; \
+	VMOVDQU Y0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run2599; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row2598; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group2597; \
+	VZEROUPPER; \
+	RET; \
+exact2594: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group2600: \
+	MOVQ rows+48(FP), R9; \
+row2601: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run2602: \
+	VMOVDQU (R12), X0; \
+	VMOVDQU X0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run2602; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row2601; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group2600; \
+	VZEROUPPER; \
+	RET; \
+runs2595: \
+	SUBQ $+32, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group2603: \
+	MOVQ rows+48(FP), R10; \
+row2604: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run2605: \
+	XORQ R14, R14; \
+pieces2606: \
+	VMOVDQU (R13)(R14*1), Y0; \
+	VMOVDQU Y0, (R12)(R14*1); \
+	CMPQ    R14, SI; \
+	JEQ     piecesdone2607; \
+	ADDQ    $+32, R14; \
+	CMPQ    R14, SI; \
+	JLE     pieces2606; \
+	MOVQ    SI, R14; \
+	JMP     pieces2606; \
+piecesdone2607: \
+	ADDQ DX, R12; \
+	ADDQ DI, R13; \
+	DECQ R11; \
+	JNZ  run2605; \
+	ADDQ R8, AX; \
+	ADDQ R9, CX; \
+	DECQ R10; \
+	JNZ  row2604; \
+	ADDQ dstSkip+80(FP), AX; \
+	ADDQ srcSkip+88(FP), CX; \
+	DECQ BX; \
+	JNZ  group2603; \
+	VZEROUPPER; \
+	RET; \
+runs2596: \
+	SUBQ $+16, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group2608: \
+	MOVQ rows+48(FP), R10; \
+row2609: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run2610: \
+	VMOVDQU (R13), X0; \
+	VMOVDQU (R13)(SI*1), X1; \
+	VMOVDQU X0, (R12); \
+	VMOVDQU X1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run2610; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row2609; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group2608; \
+	VZEROUPPER; \
+	RET
+	copyRunsAVX2_body
+
+// func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
+// Requires: AVX, MMX+
+TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
+#define copyRunsAVX2NT_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ e+16(FP), DX; \
+	MOVQ groups+72(FP), BX; \
+	MOVQ DX, SI; \
+	CMPQ DX, $+32; \
+	JEQ  exact2611; \
+	CMPQ DX, $+32; \
+	JAE  runs2612; \
+	RET; \
+exact2611: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group2613: \
+	MOVQ rows+48(FP), R9; \
+row2614: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run2615: \
+	VMOVDQU  (R12), Y0; \
+	VMOVNTDQ Y0, (R11); \
+	ADDQ     DX, R11; \
+	ADDQ     SI, R12; \
+	DECQ     R10; \
+	JNZ      run2615; \
+	ADDQ     DI, AX; \
+	ADDQ     R8, CX; \
+	DECQ     R9; \
+	JNZ      row2614; \
+	ADDQ     dstSkip+80(FP), AX; \
+	ADDQ     srcSkip+88(FP), CX; \
+	DECQ     BX; \
+	JNZ      group2613; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET; \
+runs2612: \
+	SUBQ $+32, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group2616: \
+	MOVQ rows+48(FP), R10; \
+row2617: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run2618: \
+	XORQ R14, R14; \
+pieces2619: \
+	VMOVDQU  (R13)(R14*1), Y0; \
+	VMOVNTDQ Y0, (R12)(R14*1); \
+	CMPQ     R14, SI; \
+	JEQ      piecesdone2620; \
+	ADDQ     $+32, R14; \
+	CMPQ     R14, SI; \
+	JLE      pieces2619; \
+	MOVQ     SI, R14; \
+	JMP      pieces2619; \
+piecesdone2620: \
+	ADDQ DX, R12; \
+	ADDQ DI, R13; \
+	DECQ R11; \
+	JNZ  run2618; \
+	ADDQ R8, AX; \
+	ADDQ R9, CX; \
+	DECQ R10; \
+	JNZ  row2617; \
+	ADDQ dstSkip+80(FP), AX; \
+	ADDQ srcSkip+88(FP), CX; \
+	DECQ BX; \
+	JNZ  group2616; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	copyRunsAVX2NT_body
+
 // func bundleZip2x1AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
 TEXT ·bundleZip2x1AVX2(SB), NOSPLIT, $0-56
@@ -64203,26 +64440,26 @@ TEXT ·bundleZip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2593; \
+	JLE  rowchunk2621; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2594; \
+	JLE  rowchunk2622; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2595; \
+	JLE  rowchunk2623; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2596; \
+	JLE  rowchunk2624; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2598: \
+group2626: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2599; \
+	JNE  bundle2627; \
 	DECQ R11; \
-	JZ   lastbundle2600; \
-bundle2599: \
+	JZ   lastbundle2628; \
+bundle2627: \
 	XORQ R12, R12; \
-chunk2602: \
+chunk2630: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -64235,9 +64472,9 @@ chunk2602: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2602; \
+	JLT        chunk2630; \
 	XORQ       R12, R12; \
-chunk2603: \
+chunk2631: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -64250,16 +64487,16 @@ chunk2603: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2603; \
+	JLT        chunk2631; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2599; \
+	JNZ        bundle2627; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2601; \
-lastbundle2600: \
+	JNE        nextgroup2629; \
+lastbundle2628: \
 	XORQ R11, R11; \
-exact2604: \
+exact2632: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -64271,15 +64508,15 @@ exact2604: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2605; \
+	JEQ        exactdone2633; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2604; \
+	JLE        exact2632; \
 	MOVQ       R8, R11; \
-	JMP        exact2604; \
-exactdone2605: \
+	JMP        exact2632; \
+exactdone2633: \
 	XORQ R11, R11; \
-exact2606: \
+exact2634: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -64291,32 +64528,32 @@ exact2606: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2607; \
+	JEQ        exactdone2635; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2606; \
+	JLE        exact2634; \
 	MOVQ       R8, R11; \
-	JMP        exact2606; \
-exactdone2607: \
-nextgroup2601: \
+	JMP        exact2634; \
+exactdone2635: \
+nextgroup2629: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2598; \
+	JNZ  group2626; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2596: \
+rowchunk2624: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2608: \
+group2636: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2609; \
+	JNE  bundle2637; \
 	DECQ R11; \
-	JZ   lastbundle2610; \
-bundle2609: \
+	JZ   lastbundle2638; \
+bundle2637: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLBW Y1, Y0, Y2; \
@@ -64336,10 +64573,10 @@ bundle2609: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2609; \
+	JNZ        bundle2637; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2611; \
-lastbundle2610: \
+	JNE        nextgroup2639; \
+lastbundle2638: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -64368,25 +64605,25 @@ lastbundle2610: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHBW X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2611: \
+nextgroup2639: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2608; \
+	JNZ  group2636; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2595: \
+rowchunk2623: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2612: \
+group2640: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2613; \
+	JNE  bundle2641; \
 	DECQ R11; \
-	JZ   lastbundle2614; \
-bundle2613: \
+	JZ   lastbundle2642; \
+bundle2641: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -64402,10 +64639,10 @@ bundle2613: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2613; \
+	JNZ        bundle2641; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2615; \
-lastbundle2614: \
+	JNE        nextgroup2643; \
+lastbundle2642: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64426,25 +64663,25 @@ lastbundle2614: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2615: \
+nextgroup2643: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2612; \
+	JNZ  group2640; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2594: \
+rowchunk2622: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2616: \
+group2644: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2617; \
+	JNE  bundle2645; \
 	DECQ R11; \
-	JZ   lastbundle2618; \
-bundle2617: \
+	JZ   lastbundle2646; \
+bundle2645: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64456,10 +64693,10 @@ bundle2617: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2617; \
+	JNZ        bundle2645; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2619; \
-lastbundle2618: \
+	JNE        nextgroup2647; \
+lastbundle2646: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64480,25 +64717,25 @@ lastbundle2618: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2619: \
+nextgroup2647: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2616; \
+	JNZ  group2644; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2593: \
+rowchunk2621: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2620: \
+group2648: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2621; \
+	JNE  bundle2649; \
 	DECQ R10; \
-	JZ   lastbundle2622; \
-bundle2621: \
+	JZ   lastbundle2650; \
+bundle2649: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64510,10 +64747,10 @@ bundle2621: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2621; \
+	JNZ        bundle2649; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2623; \
-lastbundle2622: \
+	JNE        nextgroup2651; \
+lastbundle2650: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64522,11 +64759,11 @@ lastbundle2622: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2623: \
+nextgroup2651: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2620; \
+	JNZ  group2648; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x1AVX2_body
@@ -64542,24 +64779,24 @@ TEXT ·bundleUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2624; \
+	JLE  rowchunk2652; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2625; \
+	JLE  rowchunk2653; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2626; \
+	JLE  rowchunk2654; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2627; \
+	JLE  rowchunk2655; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2629: \
+group2657: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2631; \
-bundle2630: \
+	JZ   lastbundle2659; \
+bundle2658: \
 	XORQ R12, R12; \
-chunk2633: \
+chunk2661: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -64576,9 +64813,9 @@ chunk2633: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2633; \
+	JLT         chunk2661; \
 	XORQ        R12, R12; \
-chunk2634: \
+chunk2662: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -64595,14 +64832,14 @@ chunk2634: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2634; \
+	JLT         chunk2662; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2630; \
-lastbundle2631: \
+	JNZ         bundle2658; \
+lastbundle2659: \
 	XORQ R11, R11; \
-exact2635: \
+exact2663: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -64618,15 +64855,15 @@ exact2635: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2636; \
+	JEQ         exactdone2664; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2635; \
+	JLE         exact2663; \
 	MOVQ        R8, R11; \
-	JMP         exact2635; \
-exactdone2636: \
+	JMP         exact2663; \
+exactdone2664: \
 	XORQ R11, R11; \
-exact2637: \
+exact2665: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -64642,29 +64879,29 @@ exact2637: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2638; \
+	JEQ         exactdone2666; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2637; \
+	JLE         exact2665; \
 	MOVQ        R8, R11; \
-	JMP         exact2637; \
-exactdone2638: \
+	JMP         exact2665; \
+exactdone2666: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2629; \
+	JNZ  group2657; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2627: \
+rowchunk2655: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2639: \
+group2667: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2641; \
-bundle2640: \
+	JZ   lastbundle2669; \
+bundle2668: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -64692,8 +64929,8 @@ bundle2640: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2640; \
-lastbundle2641: \
+	JNZ         bundle2668; \
+lastbundle2669: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle1232<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -64721,30 +64958,30 @@ lastbundle2641: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2639; \
+	JNZ          group2667; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2626: \
+rowchunk2654: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2528<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2643: \
+group2671: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastbundle2645; \
+	JZ      lastbundle2673; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2648; \
-pairs2647: \
+	JLT     pairsdone2676; \
+pairs2675: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -64776,11 +65013,11 @@ pairs2647: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2647; \
-pairsdone2648: \
+	JGE         pairs2675; \
+pairsdone2676: \
 	TESTQ R12, R12; \
-	JZ    lastbundle2645; \
-bundle2644: \
+	JZ    lastbundle2673; \
+bundle2672: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle1232<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -64794,8 +65031,8 @@ bundle2644: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          bundle2644; \
-lastbundle2645: \
+	JNZ          bundle2672; \
+lastbundle2673: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle2529<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -64819,19 +65056,19 @@ lastbundle2645: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2643; \
+	JNZ     group2671; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2625: \
+rowchunk2653: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2649: \
+group2677: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2651; \
-bundle2650: \
+	JZ   lastbundle2679; \
+bundle2678: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle2529<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -64843,8 +65080,8 @@ bundle2650: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2650; \
-lastbundle2651: \
+	JNZ     bundle2678; \
+lastbundle2679: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
 	VPAND     shuffle1293<>+0(SB), X0, X2; \
@@ -64888,19 +65125,19 @@ lastbundle2651: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2649; \
+	JNZ       group2677; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2624: \
+rowchunk2652: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2653: \
+group2681: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2655; \
-bundle2654: \
+	JZ   lastbundle2683; \
+bundle2682: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
 	VPAND     shuffle1293<>+0(SB), X0, X2; \
@@ -64922,8 +65159,8 @@ bundle2654: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       bundle2654; \
-lastbundle2655: \
+	JNZ       bundle2682; \
+lastbundle2683: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
 	VPAND     shuffle1293<>+0(SB), X0, X2; \
@@ -64945,7 +65182,7 @@ lastbundle2655: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2653; \
+	JNZ       group2681; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x1AVX2_body
@@ -65223,26 +65460,26 @@ TEXT ·bundleZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2657; \
+	JLE  rowchunk2685; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2658; \
+	JLE  rowchunk2686; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2659; \
+	JLE  rowchunk2687; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2660; \
+	JLE  rowchunk2688; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2662: \
+group2690: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2663; \
+	JNE  bundle2691; \
 	DECQ R11; \
-	JZ   lastbundle2664; \
-bundle2663: \
+	JZ   lastbundle2692; \
+bundle2691: \
 	XORQ R12, R12; \
-chunk2666: \
+chunk2694: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -65255,9 +65492,9 @@ chunk2666: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2666; \
+	JLT        chunk2694; \
 	XORQ       R12, R12; \
-chunk2667: \
+chunk2695: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -65270,16 +65507,16 @@ chunk2667: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2667; \
+	JLT        chunk2695; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2663; \
+	JNZ        bundle2691; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2665; \
-lastbundle2664: \
+	JNE        nextgroup2693; \
+lastbundle2692: \
 	XORQ R11, R11; \
-exact2668: \
+exact2696: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -65291,15 +65528,15 @@ exact2668: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2669; \
+	JEQ        exactdone2697; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2668; \
+	JLE        exact2696; \
 	MOVQ       R8, R11; \
-	JMP        exact2668; \
-exactdone2669: \
+	JMP        exact2696; \
+exactdone2697: \
 	XORQ R11, R11; \
-exact2670: \
+exact2698: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -65311,32 +65548,32 @@ exact2670: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2671; \
+	JEQ        exactdone2699; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2670; \
+	JLE        exact2698; \
 	MOVQ       R8, R11; \
-	JMP        exact2670; \
-exactdone2671: \
-nextgroup2665: \
+	JMP        exact2698; \
+exactdone2699: \
+nextgroup2693: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2662; \
+	JNZ  group2690; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2660: \
+rowchunk2688: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2672: \
+group2700: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2673; \
+	JNE  bundle2701; \
 	DECQ R11; \
-	JZ   lastbundle2674; \
-bundle2673: \
+	JZ   lastbundle2702; \
+bundle2701: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLWD Y1, Y0, Y2; \
@@ -65356,10 +65593,10 @@ bundle2673: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2673; \
+	JNZ        bundle2701; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2675; \
-lastbundle2674: \
+	JNE        nextgroup2703; \
+lastbundle2702: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -65388,25 +65625,25 @@ lastbundle2674: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHWD X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2675: \
+nextgroup2703: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2672; \
+	JNZ  group2700; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2659: \
+rowchunk2687: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2676: \
+group2704: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2677; \
+	JNE  bundle2705; \
 	DECQ R11; \
-	JZ   lastbundle2678; \
-bundle2677: \
+	JZ   lastbundle2706; \
+bundle2705: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -65422,10 +65659,10 @@ bundle2677: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2677; \
+	JNZ        bundle2705; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2679; \
-lastbundle2678: \
+	JNE        nextgroup2707; \
+lastbundle2706: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65446,25 +65683,25 @@ lastbundle2678: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2679: \
+nextgroup2707: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2676; \
+	JNZ  group2704; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2658: \
+rowchunk2686: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2680: \
+group2708: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2681; \
+	JNE  bundle2709; \
 	DECQ R11; \
-	JZ   lastbundle2682; \
-bundle2681: \
+	JZ   lastbundle2710; \
+bundle2709: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65476,10 +65713,10 @@ bundle2681: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2681; \
+	JNZ        bundle2709; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2683; \
-lastbundle2682: \
+	JNE        nextgroup2711; \
+lastbundle2710: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65500,25 +65737,25 @@ lastbundle2682: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2683: \
+nextgroup2711: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2680; \
+	JNZ  group2708; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2657: \
+rowchunk2685: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2684: \
+group2712: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2685; \
+	JNE  bundle2713; \
 	DECQ R10; \
-	JZ   lastbundle2686; \
-bundle2685: \
+	JZ   lastbundle2714; \
+bundle2713: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65530,10 +65767,10 @@ bundle2685: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2685; \
+	JNZ        bundle2713; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2687; \
-lastbundle2686: \
+	JNE        nextgroup2715; \
+lastbundle2714: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65542,11 +65779,11 @@ lastbundle2686: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2687: \
+nextgroup2715: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2684; \
+	JNZ  group2712; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x2AVX2_body
@@ -65562,24 +65799,24 @@ TEXT ·bundleUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2688; \
+	JLE  rowchunk2716; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2689; \
+	JLE  rowchunk2717; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2690; \
+	JLE  rowchunk2718; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2691; \
+	JLE  rowchunk2719; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2693: \
+group2721: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2695; \
-bundle2694: \
+	JZ   lastbundle2723; \
+bundle2722: \
 	XORQ R12, R12; \
-chunk2697: \
+chunk2725: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -65596,9 +65833,9 @@ chunk2697: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2697; \
+	JLT         chunk2725; \
 	XORQ        R12, R12; \
-chunk2698: \
+chunk2726: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -65615,14 +65852,14 @@ chunk2698: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2698; \
+	JLT         chunk2726; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2694; \
-lastbundle2695: \
+	JNZ         bundle2722; \
+lastbundle2723: \
 	XORQ R11, R11; \
-exact2699: \
+exact2727: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -65638,15 +65875,15 @@ exact2699: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2700; \
+	JEQ         exactdone2728; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2699; \
+	JLE         exact2727; \
 	MOVQ        R8, R11; \
-	JMP         exact2699; \
-exactdone2700: \
+	JMP         exact2727; \
+exactdone2728: \
 	XORQ R11, R11; \
-exact2701: \
+exact2729: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -65662,29 +65899,29 @@ exact2701: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2702; \
+	JEQ         exactdone2730; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2701; \
+	JLE         exact2729; \
 	MOVQ        R8, R11; \
-	JMP         exact2701; \
-exactdone2702: \
+	JMP         exact2729; \
+exactdone2730: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2693; \
+	JNZ  group2721; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2691: \
+rowchunk2719: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2703: \
+group2731: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2705; \
-bundle2704: \
+	JZ   lastbundle2733; \
+bundle2732: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -65712,8 +65949,8 @@ bundle2704: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2704; \
-lastbundle2705: \
+	JNZ         bundle2732; \
+lastbundle2733: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -65741,30 +65978,30 @@ lastbundle2705: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2703; \
+	JNZ          group2731; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2690: \
+rowchunk2718: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2530<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2707: \
+group2735: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastbundle2709; \
+	JZ      lastbundle2737; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2712; \
-pairs2711: \
+	JLT     pairsdone2740; \
+pairs2739: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -65796,11 +66033,11 @@ pairs2711: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2711; \
-pairsdone2712: \
+	JGE         pairs2739; \
+pairsdone2740: \
 	TESTQ R12, R12; \
-	JZ    lastbundle2709; \
-bundle2708: \
+	JZ    lastbundle2737; \
+bundle2736: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -65814,8 +66051,8 @@ bundle2708: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          bundle2708; \
-lastbundle2709: \
+	JNZ          bundle2736; \
+lastbundle2737: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -65839,19 +66076,19 @@ lastbundle2709: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2707; \
+	JNZ     group2735; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2689: \
+rowchunk2717: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2713: \
+group2741: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2715; \
-bundle2714: \
+	JZ   lastbundle2743; \
+bundle2742: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -65863,8 +66100,8 @@ bundle2714: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2714; \
-lastbundle2715: \
+	JNZ     bundle2742; \
+lastbundle2743: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
 	VPAND     shuffle1294<>+0(SB), X0, X2; \
@@ -65908,19 +66145,19 @@ lastbundle2715: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2713; \
+	JNZ       group2741; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2688: \
+rowchunk2716: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2717: \
+group2745: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2719; \
-bundle2718: \
+	JZ   lastbundle2747; \
+bundle2746: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
 	VPAND     shuffle1294<>+0(SB), X0, X2; \
@@ -65942,8 +66179,8 @@ bundle2718: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       bundle2718; \
-lastbundle2719: \
+	JNZ       bundle2746; \
+lastbundle2747: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
 	VPAND     shuffle1294<>+0(SB), X0, X2; \
@@ -65965,7 +66202,7 @@ lastbundle2719: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2717; \
+	JNZ       group2745; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x2AVX2_body
@@ -66239,26 +66476,26 @@ TEXT ·bundleZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2721; \
+	JLE  rowchunk2749; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2722; \
+	JLE  rowchunk2750; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2723; \
+	JLE  rowchunk2751; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2724; \
+	JLE  rowchunk2752; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2726: \
+group2754: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2727; \
+	JNE  bundle2755; \
 	DECQ R11; \
-	JZ   lastbundle2728; \
-bundle2727: \
+	JZ   lastbundle2756; \
+bundle2755: \
 	XORQ R12, R12; \
-chunk2730: \
+chunk2758: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -66271,9 +66508,9 @@ chunk2730: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2730; \
+	JLT        chunk2758; \
 	XORQ       R12, R12; \
-chunk2731: \
+chunk2759: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -66286,16 +66523,16 @@ chunk2731: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2731; \
+	JLT        chunk2759; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2727; \
+	JNZ        bundle2755; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2729; \
-lastbundle2728: \
+	JNE        nextgroup2757; \
+lastbundle2756: \
 	XORQ R11, R11; \
-exact2732: \
+exact2760: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -66307,15 +66544,15 @@ exact2732: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2733; \
+	JEQ        exactdone2761; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2732; \
+	JLE        exact2760; \
 	MOVQ       R8, R11; \
-	JMP        exact2732; \
-exactdone2733: \
+	JMP        exact2760; \
+exactdone2761: \
 	XORQ R11, R11; \
-exact2734: \
+exact2762: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -66327,32 +66564,32 @@ exact2734: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2735; \
+	JEQ        exactdone2763; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2734; \
+	JLE        exact2762; \
 	MOVQ       R8, R11; \
-	JMP        exact2734; \
-exactdone2735: \
-nextgroup2729: \
+	JMP        exact2762; \
+exactdone2763: \
+nextgroup2757: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2726; \
+	JNZ  group2754; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2724: \
+rowchunk2752: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2736: \
+group2764: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2737; \
+	JNE  bundle2765; \
 	DECQ R11; \
-	JZ   lastbundle2738; \
-bundle2737: \
+	JZ   lastbundle2766; \
+bundle2765: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLDQ Y1, Y0, Y2; \
@@ -66372,10 +66609,10 @@ bundle2737: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2737; \
+	JNZ        bundle2765; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2739; \
-lastbundle2738: \
+	JNE        nextgroup2767; \
+lastbundle2766: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -66404,25 +66641,25 @@ lastbundle2738: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHDQ X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2739: \
+nextgroup2767: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2736; \
+	JNZ  group2764; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2723: \
+rowchunk2751: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2740: \
+group2768: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2741; \
+	JNE  bundle2769; \
 	DECQ R11; \
-	JZ   lastbundle2742; \
-bundle2741: \
+	JZ   lastbundle2770; \
+bundle2769: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -66438,10 +66675,10 @@ bundle2741: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2741; \
+	JNZ        bundle2769; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2743; \
-lastbundle2742: \
+	JNE        nextgroup2771; \
+lastbundle2770: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66462,25 +66699,25 @@ lastbundle2742: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2743: \
+nextgroup2771: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2740; \
+	JNZ  group2768; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2722: \
+rowchunk2750: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2744: \
+group2772: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2745; \
+	JNE  bundle2773; \
 	DECQ R11; \
-	JZ   lastbundle2746; \
-bundle2745: \
+	JZ   lastbundle2774; \
+bundle2773: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66492,10 +66729,10 @@ bundle2745: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2745; \
+	JNZ        bundle2773; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2747; \
-lastbundle2746: \
+	JNE        nextgroup2775; \
+lastbundle2774: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66516,25 +66753,25 @@ lastbundle2746: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2747: \
+nextgroup2775: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2744; \
+	JNZ  group2772; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2721: \
+rowchunk2749: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2748: \
+group2776: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2749; \
+	JNE  bundle2777; \
 	DECQ R10; \
-	JZ   lastbundle2750; \
-bundle2749: \
+	JZ   lastbundle2778; \
+bundle2777: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66546,10 +66783,10 @@ bundle2749: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2749; \
+	JNZ        bundle2777; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2751; \
-lastbundle2750: \
+	JNE        nextgroup2779; \
+lastbundle2778: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66558,11 +66795,11 @@ lastbundle2750: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2751: \
+nextgroup2779: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2748; \
+	JNZ  group2776; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x4AVX2_body
@@ -66578,24 +66815,24 @@ TEXT ·bundleUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2752; \
+	JLE  rowchunk2780; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2753; \
+	JLE  rowchunk2781; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2754; \
+	JLE  rowchunk2782; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2755; \
+	JLE  rowchunk2783; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2757: \
+group2785: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2759; \
-bundle2758: \
+	JZ   lastbundle2787; \
+bundle2786: \
 	XORQ R12, R12; \
-chunk2761: \
+chunk2789: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -66608,9 +66845,9 @@ chunk2761: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2761; \
+	JLT         chunk2789; \
 	XORQ        R12, R12; \
-chunk2762: \
+chunk2790: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -66623,14 +66860,14 @@ chunk2762: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2762; \
+	JLT         chunk2790; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2758; \
-lastbundle2759: \
+	JNZ         bundle2786; \
+lastbundle2787: \
 	XORQ R11, R11; \
-exact2763: \
+exact2791: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -66642,15 +66879,15 @@ exact2763: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2764; \
+	JEQ         exactdone2792; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2763; \
+	JLE         exact2791; \
 	MOVQ        R8, R11; \
-	JMP         exact2763; \
-exactdone2764: \
+	JMP         exact2791; \
+exactdone2792: \
 	XORQ R11, R11; \
-exact2765: \
+exact2793: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -66662,29 +66899,29 @@ exact2765: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2766; \
+	JEQ         exactdone2794; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2765; \
+	JLE         exact2793; \
 	MOVQ        R8, R11; \
-	JMP         exact2765; \
-exactdone2766: \
+	JMP         exact2793; \
+exactdone2794: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2757; \
+	JNZ  group2785; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2755: \
+rowchunk2783: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2767: \
+group2795: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2769; \
-bundle2768: \
+	JZ   lastbundle2797; \
+bundle2796: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -66704,8 +66941,8 @@ bundle2768: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2768; \
-lastbundle2769: \
+	JNZ         bundle2796; \
+lastbundle2797: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -66737,19 +66974,19 @@ lastbundle2769: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2767; \
+	JNZ     group2795; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2754: \
+rowchunk2782: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2771: \
+group2799: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2773; \
-bundle2772: \
+	JZ   lastbundle2801; \
+bundle2800: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -66765,8 +67002,8 @@ bundle2772: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2772; \
-lastbundle2773: \
+	JNZ     bundle2800; \
+lastbundle2801: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -66794,19 +67031,19 @@ lastbundle2773: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2771; \
+	JNZ     group2799; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2753: \
+rowchunk2781: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2775: \
+group2803: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2777; \
-bundle2776: \
+	JZ   lastbundle2805; \
+bundle2804: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -66820,8 +67057,8 @@ bundle2776: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2776; \
-lastbundle2777: \
+	JNZ     bundle2804; \
+lastbundle2805: \
 	VMOVQ   (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R9); \
@@ -66849,19 +67086,19 @@ lastbundle2777: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2775; \
+	JNZ     group2803; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2752: \
+rowchunk2780: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2779: \
+group2807: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2781; \
-bundle2780: \
+	JZ   lastbundle2809; \
+bundle2808: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -66875,8 +67112,8 @@ bundle2780: \
 	ADDQ    DX, R8; \
 	LEAQ    (R9)(DX*4), R9; \
 	DECQ    R10; \
-	JNZ     bundle2780; \
-lastbundle2781: \
+	JNZ     bundle2808; \
+lastbundle2809: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -66890,7 +67127,7 @@ lastbundle2781: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2779; \
+	JNZ     group2807; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x4AVX2_body
@@ -66906,24 +67143,24 @@ TEXT ·bundleZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2783; \
+	JLE  rowchunk2811; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2784; \
+	JLE  rowchunk2812; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2785; \
+	JLE  rowchunk2813; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2787: \
+group2815: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2788; \
+	JNE  bundle2816; \
 	DECQ R11; \
-	JZ   lastbundle2789; \
-bundle2788: \
+	JZ   lastbundle2817; \
+bundle2816: \
 	XORQ R12, R12; \
-chunk2791: \
+chunk2819: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -66936,9 +67173,9 @@ chunk2791: \
 	VMOVDQU     Y1, 32(R14); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2791; \
+	JLT         chunk2819; \
 	XORQ        R12, R12; \
-chunk2792: \
+chunk2820: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13)(BX*2), Y0; \
@@ -66951,16 +67188,16 @@ chunk2792: \
 	VMOVDQU     Y1, 32(R14)(DX*2); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2792; \
+	JLT         chunk2820; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2788; \
+	JNZ         bundle2816; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2790; \
-lastbundle2789: \
+	JNE         nextgroup2818; \
+lastbundle2817: \
 	XORQ R11, R11; \
-exact2793: \
+exact2821: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -66972,15 +67209,15 @@ exact2793: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2794; \
+	JEQ         exactdone2822; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2793; \
+	JLE         exact2821; \
 	MOVQ        R8, R11; \
-	JMP         exact2793; \
-exactdone2794: \
+	JMP         exact2821; \
+exactdone2822: \
 	XORQ R11, R11; \
-exact2795: \
+exact2823: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12)(BX*2), Y0; \
@@ -66992,32 +67229,32 @@ exact2795: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13)(DX*2); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2796; \
+	JEQ         exactdone2824; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2795; \
+	JLE         exact2823; \
 	MOVQ        R8, R11; \
-	JMP         exact2795; \
-exactdone2796: \
-nextgroup2790: \
+	JMP         exact2823; \
+exactdone2824: \
+nextgroup2818: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2787; \
+	JNZ  group2815; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2785: \
+rowchunk2813: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2797: \
+group2825: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2798; \
+	JNE  bundle2826; \
 	DECQ R11; \
-	JZ   lastbundle2799; \
-bundle2798: \
+	JZ   lastbundle2827; \
+bundle2826: \
 	VMOVDQU     (R9), Y0; \
 	VMOVDQU     (R9)(BX*1), Y1; \
 	VPUNPCKLQDQ Y1, Y0, Y2; \
@@ -67037,10 +67274,10 @@ bundle2798: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2798; \
+	JNZ         bundle2826; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2800; \
-lastbundle2799: \
+	JNE         nextgroup2828; \
+lastbundle2827: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67069,25 +67306,25 @@ lastbundle2799: \
 	VMOVDQU     X2, (R10)(DX*2); \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, 16(R10)(DX*2); \
-nextgroup2800: \
+nextgroup2828: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2797; \
+	JNZ  group2825; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2784: \
+rowchunk2812: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2801: \
+group2829: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2802; \
+	JNE  bundle2830; \
 	DECQ R11; \
-	JZ   lastbundle2803; \
-bundle2802: \
+	JZ   lastbundle2831; \
+bundle2830: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67103,10 +67340,10 @@ bundle2802: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2802; \
+	JNZ         bundle2830; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2804; \
-lastbundle2803: \
+	JNE         nextgroup2832; \
+lastbundle2831: \
 	VMOVQ       (R9), X0; \
 	VMOVQ       (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -67127,25 +67364,25 @@ lastbundle2803: \
 	VMOVQ       (R9)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R10)(DX*2); \
-nextgroup2804: \
+nextgroup2832: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2801; \
+	JNZ  group2829; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2783: \
+rowchunk2811: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2805: \
+group2833: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2806; \
+	JNE  bundle2834; \
 	DECQ R10; \
-	JZ   lastbundle2807; \
-bundle2806: \
+	JZ   lastbundle2835; \
+bundle2834: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -67157,10 +67394,10 @@ bundle2806: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         bundle2806; \
+	JNZ         bundle2834; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2808; \
-lastbundle2807: \
+	JNE         nextgroup2836; \
+lastbundle2835: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -67169,11 +67406,11 @@ lastbundle2807: \
 	VMOVQ       (R8)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R9)(DX*2); \
-nextgroup2808: \
+nextgroup2836: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2805; \
+	JNZ  group2833; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x8AVX2_body
@@ -67189,22 +67426,22 @@ TEXT ·bundleUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2809; \
+	JLE  rowchunk2837; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2810; \
+	JLE  rowchunk2838; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2811; \
+	JLE  rowchunk2839; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2813: \
+group2841: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2815; \
-bundle2814: \
+	JZ   lastbundle2843; \
+bundle2842: \
 	XORQ R12, R12; \
-chunk2817: \
+chunk2845: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -67217,9 +67454,9 @@ chunk2817: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2817; \
+	JLT         chunk2845; \
 	XORQ        R12, R12; \
-chunk2818: \
+chunk2846: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -67232,14 +67469,14 @@ chunk2818: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2818; \
+	JLT         chunk2846; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2814; \
-lastbundle2815: \
+	JNZ         bundle2842; \
+lastbundle2843: \
 	XORQ R11, R11; \
-exact2819: \
+exact2847: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -67251,15 +67488,15 @@ exact2819: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2820; \
+	JEQ         exactdone2848; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2819; \
+	JLE         exact2847; \
 	MOVQ        R8, R11; \
-	JMP         exact2819; \
-exactdone2820: \
+	JMP         exact2847; \
+exactdone2848: \
 	XORQ R11, R11; \
-exact2821: \
+exact2849: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -67271,29 +67508,29 @@ exact2821: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2822; \
+	JEQ         exactdone2850; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2821; \
+	JLE         exact2849; \
 	MOVQ        R8, R11; \
-	JMP         exact2821; \
-exactdone2822: \
+	JMP         exact2849; \
+exactdone2850: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2813; \
+	JNZ  group2841; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2811: \
+rowchunk2839: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2823: \
+group2851: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2825; \
-bundle2824: \
+	JZ   lastbundle2853; \
+bundle2852: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -67313,8 +67550,8 @@ bundle2824: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2824; \
-lastbundle2825: \
+	JNZ         bundle2852; \
+lastbundle2853: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67346,19 +67583,19 @@ lastbundle2825: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2823; \
+	JNZ         group2851; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2810: \
+rowchunk2838: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2827: \
+group2855: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2829; \
-bundle2828: \
+	JZ   lastbundle2857; \
+bundle2856: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67374,8 +67611,8 @@ bundle2828: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2828; \
-lastbundle2829: \
+	JNZ         bundle2856; \
+lastbundle2857: \
 	VMOVDQU     (R10), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R9); \
@@ -67403,19 +67640,19 @@ lastbundle2829: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2827; \
+	JNZ         group2855; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2809: \
+rowchunk2837: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2831: \
+group2859: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2833; \
-bundle2832: \
+	JZ   lastbundle2861; \
+bundle2860: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -67429,8 +67666,8 @@ bundle2832: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         bundle2832; \
-lastbundle2833: \
+	JNZ         bundle2860; \
+lastbundle2861: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -67444,7 +67681,7 @@ lastbundle2833: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2831; \
+	JNZ         group2859; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x8AVX2_body
@@ -67459,11 +67696,11 @@ TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2835: \
+band2863: \
 	MOVQ strips+24(FP), R9; \
-strip2836: \
+strip2864: \
 	MOVQ tiles+16(FP), R8; \
-tile2837: \
+tile2865: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -67537,15 +67774,15 @@ tile2837: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2837; \
+	JNZ          tile2865; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2836; \
+	JNZ          strip2864; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2835; \
+	JNZ          band2863; \
 	VZEROUPPER; \
 	RET
 	tile16x1AVX2_body
@@ -67560,11 +67797,11 @@ TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2838: \
+band2866: \
 	MOVQ strips+24(FP), R9; \
-strip2839: \
+strip2867: \
 	MOVQ tiles+16(FP), R8; \
-tile2840: \
+tile2868: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -67620,15 +67857,15 @@ tile2840: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2840; \
+	JNZ         tile2868; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2839; \
+	JNZ         strip2867; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2838; \
+	JNZ         band2866; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX2_body
@@ -67643,11 +67880,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2841: \
+band2869: \
 	MOVQ strips+24(FP), R9; \
-strip2842: \
+strip2870: \
 	MOVQ tiles+16(FP), R8; \
-tile2843: \
+tile2871: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -67693,15 +67930,15 @@ tile2843: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2843; \
+	JNZ         tile2871; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2842; \
+	JNZ         strip2870; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2841; \
+	JNZ         band2869; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -67716,11 +67953,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2844: \
+band2872: \
 	MOVQ strips+24(FP), R9; \
-strip2845: \
+strip2873: \
 	MOVQ tiles+16(FP), R8; \
-tile2846: \
+tile2874: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67740,366 +67977,19 @@ tile2846: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2846; \
+	JNZ         tile2874; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2845; \
+	JNZ         strip2873; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2844; \
+	JNZ         band2872; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
 
-// func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
-// Requires: AVX
-TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
-#define copyRunsAVX2_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ e+16(FP), DX; \
-	MOVQ groups+72(FP), BX; \
-	MOVQ DX, SI; \
-	CMPQ DX, $+32; \
-	JEQ  exact2847; \
-	CMPQ DX, $+16; \
-	JEQ  exact2848; \
-	CMPQ DX, $+32; \
-	JAE  runs2849; \
-	CMPQ DX, $+16; \
-	JAE  runs2850; \
-	RET; \
-exact2847: \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), SI; \
-	MOVQ dstRow+56(FP), DI; \
-	MOVQ srcRow+64(FP), R8; \
-group2851: \
-	MOVQ rows+48(FP), R9; \
-row2852: \
-	MOVQ    w+24(FP), R10; \
-	MOVQ    AX, R11; \
-	MOVQ    CX, R12; \
-	PCALIGN $0x40; \
-run2853: \
-	VMOVDQU (R12), Y0; \
-	VMOVDQU Y0, (R11); \
-	ADDQ    DX, R11; \
-	ADDQ    SI, R12; \
-	DECQ    R10; \
-	JNZ     run2853; \
-	ADDQ    DI, AX; \
-	ADDQ    R8, CX; \
-	DECQ    R9; \
-	JNZ     row2852; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group2851; \
-	VZEROUPPER; \
-	RET; \
-exact2848: \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), SI; \
-	MOVQ dstRow+56(FP), DI; \
-	MOVQ srcRow+64(FP), R8; \
-group2854: \
-	MOVQ rows+48(FP), R9; \
-row2855: \
-	MOVQ    w+24(FP), R10; \
-	MOVQ    AX, R11; \
-	MOVQ    CX, R12; \
-	PCALIGN $0x40; \
-run2856: \
-	VMOVDQU (R12), X0; \
-	VMOVDQU X0, (R11); \
-	ADDQ    DX, R11; \
-	ADDQ    SI, R12; \
-	DECQ    R10; \
-	JNZ     run2856; \
-	ADDQ    DI, AX; \
-	ADDQ    R8, CX; \
-	DECQ    R9; \
-	JNZ     row2855; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group2854; \
-	VZEROUPPER; \
-	RET; \
-runs2849: \
-	SUBQ $+32, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group2857: \
-	MOVQ rows+48(FP), R10; \
-row2858: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run2859: \
-	XORQ R14, R14; \
-pieces2860: \
-	VMOVDQU (R13)(R14*1), Y0; \
-	VMOVDQU Y0, (R12)(R14*1); \
-	CMPQ    R14, SI; \
-	JEQ     piecesdone2861; \
-	ADDQ    $+32, R14; \
-	CMPQ    R14, SI; \
-	JLE     pieces2860; \
-	MOVQ    SI, R14; \
-	JMP     pieces2860; \
-piecesdone2861: \
-	ADDQ DX, R12; \
-	ADDQ DI, R13; \
-	DECQ R11; \
-	JNZ  run2859; \
-	ADDQ R8, AX; \
-	ADDQ R9, CX; \
-	DECQ R10; \
-	JNZ  row2858; \
-	ADDQ dstSkip+80(FP), AX; \
-	ADDQ srcSkip+88(FP), CX; \
-	DECQ BX; \
-	JNZ  group2857; \
-	VZEROUPPER; \
-	RET; \
-runs2850: \
-	SUBQ $+16, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group2862: \
-	MOVQ rows+48(FP), R10; \
-row2863: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run2864: \
-	VMOVDQU (R13), X0; \
-	VMOVDQU (R13)(SI*1), X1; \
-	VMOVDQU X0, (R12); \
-	VMOVDQU X1, (R12)(SI*1); \
-	ADDQ    DX, R12; \
-	ADDQ    DI, R13; \
-	DECQ    R11; \
-	JNZ     run2864; \
-	ADDQ    R8, AX; \
-	ADDQ    R9, CX; \
-	DECQ    R10; \
-	JNZ     row2863; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group2862; \
-	VZEROUPPER; \
-	RET
-	copyRunsAVX2_body
-
-// func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
-// Requires: AVX, MMX+
-TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
-#define copyRunsAVX2NT_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ e+16(FP), DX; \
-	MOVQ groups+72(FP), BX; \
-	MOVQ DX, SI; \
-	CMPQ DX, $+32; \
-	JEQ  exact2865; \
-	CMPQ DX, $+32; \
-	JAE  runs2866; \
-	RET; \
-exact2865: \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), SI; \
-	MOVQ dstRow+56(FP), DI; \
-	MOVQ srcRow+64(FP), R8; \
-group2867: \
-	MOVQ rows+48(FP), R9; \
-row2868: \
-	MOVQ    w+24(FP), R10; \
-	MOVQ    AX, R11; \
-	MOVQ    CX, R12; \
-	PCALIGN $0x40; \
-run2869: \
-	VMOVDQU  (R12), Y0; \
-	VMOVNTDQ Y0, (R11); \
-	ADDQ     DX, R11; \
-	ADDQ     SI, R12; \
-	DECQ     R10; \
-	JNZ      run2869; \
-	ADDQ     DI, AX; \
-	ADDQ     R8, CX; \
-	DECQ     R9; \
-	JNZ      row2868; \
-	ADDQ     dstSkip+80(FP), AX; \
-	ADDQ     srcSkip+88(FP), CX; \
-	DECQ     BX; \
-	JNZ      group2867; \
-	SFENCE; \
-	VZEROUPPER; \
-	RET; \
-runs2866: \
-	SUBQ $+32, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group2870: \
-	MOVQ rows+48(FP), R10; \
-row2871: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run2872: \
-	XORQ R14, R14; \
-pieces2873: \
-	VMOVDQU  (R13)(R14*1), Y0; \
-	VMOVNTDQ Y0, (R12)(R14*1); \
-	CMPQ     R14, SI; \
-	JEQ      piecesdone2874; \
-	ADDQ     $+32, R14; \
-	CMPQ     R14, SI; \
-	JLE      pieces2873; \
-	MOVQ     SI, R14; \
-	JMP      pieces2873; \
-piecesdone2874: \
-	ADDQ DX, R12; \
-	ADDQ DI, R13; \
-	DECQ R11; \
-	JNZ  run2872; \
-	ADDQ R8, AX; \
-	ADDQ R9, CX; \
-	DECQ R10; \
-	JNZ  row2871; \
-	ADDQ dstSkip+80(FP), AX; \
-	ADDQ srcSkip+88(FP), CX; \
-	DECQ BX; \
-	JNZ  group2870; \
-	SFENCE; \
-	VZEROUPPER; \
-	RET
-	copyRunsAVX2NT_body
-
-// func streamRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
-#define streamRunsAVX2_body \
-	MOVQ  dst+0(FP), AX; \
-	MOVQ  src+8(FP), CX; \
-	MOVQ  e+16(FP), DX; \
-	MOVQ  srcX+40(FP), BX; \
-	MOVQ  rows+48(FP), SI; \
-	IMULQ w+24(FP), SI; \
-	IMULQ DX, SI; \
-	MOVQ  SI, (SP); \
-	MOVQ  rows+48(FP), SI; \
-	DECQ  SI; \
-	IMULQ srcRow+64(FP), SI; \
-	MOVQ  w+24(FP), DI; \
-	DECQ  DI; \
-	IMULQ BX, DI; \
-	ADDQ  DI, SI; \
-	ADDQ  DX, SI; \
-	SUBQ  $+32, SI; \
-	MOVQ  SI, 8(SP); \
-	MOVQ  groups+72(FP), SI; \
-	MOVQ  SI, 16(SP); \
-	LEAQ  shuffle2531<>+0(SB), DI; \
-group2875: \
-	MOVQ    AX, R8; \
-	ADDQ    (SP), R8; \
-	VMOVDQU (CX), Y0; \
-	VMOVDQU Y0, (AX); \
-	MOVQ    CX, SI; \
-	ADDQ    8(SP), SI; \
-	VMOVDQU (SI), Y0; \
-	VMOVDQU Y0, -32(R8); \
-	LEAQ    31(AX), SI; \
-	ANDQ    $-32, SI; \
-	ANDQ    $-32, R8; \
-	MOVQ    SI, R9; \
-	SUBQ    AX, R9; \
-	MOVQ    CX, R10; \
-	MOVQ    CX, R12; \
-	MOVQ    w+24(FP), R11; \
-	CMPQ    SI, R8; \
-	JAE     groupdone2879; \
-chunk2876: \
-	MOVQ    DX, R13; \
-	SUBQ    R9, R13; \
-	CMPQ    R13, $+32; \
-	JB      cross2877; \
-	VMOVDQU (R10)(R9*1), Y0; \
-	ADDQ    $+32, R9; \
-	CMPQ    R9, DX; \
-	JB      store2878; \
-	XORQ    R9, R9; \
-	ADDQ    BX, R10; \
-	DECQ    R11; \
-	JNZ     samerow2880; \
-	MOVQ    w+24(FP), R11; \
-	ADDQ    srcRow+64(FP), R12; \
-	MOVQ    R12, R10; \
-samerow2880: \
-	JMP store2878; \
-cross2877: \
-	VMOVDQU -32(R10)(DX*1), Y1; \
-	ADDQ    BX, R10; \
-	DECQ    R11; \
-	JNZ     samerow2881; \
-	MOVQ    w+24(FP), R11; \
-	ADDQ    srcRow+64(FP), R12; \
-	MOVQ    R12, R10; \
-samerow2881: \
-	VMOVDQU   (R10), Y2; \
-	VMOVDQU   64(DI)(R13*1), Y3; \
-	VPBLENDVB Y3, Y1, Y2, Y2; \
-	NEGQ      R13; \
-	VMOVDQU   32(DI)(R13*1), Y3; \
-	VPERMD    Y2, Y3, Y0; \
-	LEAQ      32(R13), R9; \
-store2878: \
-	VMOVNTDQ Y0, (SI); \
-	ADDQ     $+32, SI; \
-	CMPQ     SI, R8; \
-	JB       chunk2876; \
-groupdone2879: \
-	ADDQ dstGroup+80(FP), AX; \
-	ADDQ srcGroup+88(FP), CX; \
-	DECQ 16(SP); \
-	JNZ  group2875; \
-	SFENCE; \
-	VZEROUPPER; \
-	RET
-	streamRunsAVX2_body
-
-DATA shuffle2531<>+0(SB)/8, $0x0000000100000000
-DATA shuffle2531<>+8(SB)/8, $0x0000000300000002
-DATA shuffle2531<>+16(SB)/8, $0x0000000500000004
-DATA shuffle2531<>+24(SB)/8, $0x0000000700000006
-DATA shuffle2531<>+32(SB)/8, $0x0000000100000000
-DATA shuffle2531<>+40(SB)/8, $0x0000000300000002
-DATA shuffle2531<>+48(SB)/8, $0x0000000500000004
-DATA shuffle2531<>+56(SB)/8, $0x0000000700000006
-DATA shuffle2531<>+64(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+72(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+80(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+88(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+96(SB)/8, $0xffffffffffffffff
-DATA shuffle2531<>+104(SB)/8, $0xffffffffffffffff
-DATA shuffle2531<>+112(SB)/8, $0xffffffffffffffff
-DATA shuffle2531<>+120(SB)/8, $0xffffffffffffffff
-GLOBL shuffle2531<>(SB), RODATA|NOPTR, $128
 
 // The entry words of the kernels.
 DATA ·zip2x1AVX2Entry(SB)/8, $·zip2x1AVX2(SB)
@@ -68380,8 +68270,6 @@ DATA ·tzip8x4x2AVX2Entry(SB)/8, $·tzip8x4x2AVX2(SB)
 GLOBL ·tzip8x4x2AVX2Entry(SB), RODATA, $8
 DATA ·tzip8x4x2AVX2NTEntry(SB)/8, $·tzip8x4x2AVX2NT(SB)
 GLOBL ·tzip8x4x2AVX2NTEntry(SB), RODATA, $8
-DATA ·zipNx16AVX2Entry(SB)/8, $·zipNx16AVX2(SB)
-GLOBL ·zipNx16AVX2Entry(SB), RODATA, $8
 DATA ·unzip2x1AVX2Entry(SB)/8, $·unzip2x1AVX2(SB)
 GLOBL ·unzip2x1AVX2Entry(SB), RODATA, $8
 DATA ·unzip2x2AVX2Entry(SB)/8, $·unzip2x2AVX2(SB)
@@ -68668,8 +68556,14 @@ DATA ·tunzip8x4x1AVX2NTEntry(SB)/8, $·tunzip8x4x1AVX2NT(SB)
 GLOBL ·tunzip8x4x1AVX2NTEntry(SB), RODATA, $8
 DATA ·tunzip8x4x2AVX2NTEntry(SB)/8, $·tunzip8x4x2AVX2NT(SB)
 GLOBL ·tunzip8x4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·zipNx16AVX2Entry(SB)/8, $·zipNx16AVX2(SB)
+GLOBL ·zipNx16AVX2Entry(SB), RODATA, $8
 DATA ·unzipNx16AVX2Entry(SB)/8, $·unzipNx16AVX2(SB)
 GLOBL ·unzipNx16AVX2Entry(SB), RODATA, $8
+DATA ·copyRunsAVX2Entry(SB)/8, $·copyRunsAVX2(SB)
+GLOBL ·copyRunsAVX2Entry(SB), RODATA, $8
+DATA ·copyRunsAVX2NTEntry(SB)/8, $·copyRunsAVX2NT(SB)
+GLOBL ·copyRunsAVX2NTEntry(SB), RODATA, $8
 DATA ·bundleZip2x1AVX2Entry(SB)/8, $·bundleZip2x1AVX2(SB)
 GLOBL ·bundleZip2x1AVX2Entry(SB), RODATA, $8
 DATA ·bundleUnzip2x1AVX2Entry(SB)/8, $·bundleUnzip2x1AVX2(SB)
@@ -68694,9 +68588,3 @@ DATA ·tile8x4AVX2Entry(SB)/8, $·tile8x4AVX2(SB)
 GLOBL ·tile8x4AVX2Entry(SB), RODATA, $8
 DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)
 GLOBL ·tile4x8AVX2Entry(SB), RODATA, $8
-DATA ·copyRunsAVX2Entry(SB)/8, $·copyRunsAVX2(SB)
-GLOBL ·copyRunsAVX2Entry(SB), RODATA, $8
-DATA ·copyRunsAVX2NTEntry(SB)/8, $·copyRunsAVX2NT(SB)
-GLOBL ·copyRunsAVX2NTEntry(SB), RODATA, $8
-DATA ·streamRunsAVX2Entry(SB)/8, $·streamRunsAVX2(SB)
-GLOBL ·streamRunsAVX2Entry(SB), RODATA, $8

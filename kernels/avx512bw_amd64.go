@@ -592,6 +592,11 @@ func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
+// copyRunsAVX512BW copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
+//
+//go:noescape
+func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
+
 // stackZip2x1AVX512BW runs stacks of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with 1-byte elements paired within 16-byte lanes and two-table permutes of the pairs.
 //
 //go:noescape
@@ -670,8 +675,3 @@ func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dst
 //
 //go:noescape
 func tile8x8AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-
-// copyRunsAVX512BW copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
-//
-//go:noescape
-func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)

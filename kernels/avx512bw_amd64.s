@@ -15834,6 +15834,221 @@ DATA shuffle702<>+48(SB)/8, $0x001e000000000000
 DATA shuffle702<>+56(SB)/8, $0x001f000000000000
 GLOBL shuffle702<>(SB), RODATA|NOPTR, $64
 
+// func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
+// Requires: AVX, AVX512F
+TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
+#define copyRunsAVX512BW_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ e+16(FP), DX; \
+	MOVQ groups+72(FP), BX; \
+	MOVQ DX, SI; \
+	CMPQ DX, $+64; \
+	JEQ  exact549; \
+	CMPQ DX, $+32; \
+	JEQ  exact550; \
+	CMPQ DX, $+16; \
+	JEQ  exact551; \
+	CMPQ DX, $+64; \
+	JAE  runs552; \
+	CMPQ DX, $+32; \
+	JAE  runs553; \
+	CMPQ DX, $+16; \
+	JAE  runs554; \
+	RET; \
+exact549: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group555: \
+	MOVQ rows+48(FP), R9; \
+row556: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run557: \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 Z0, (R11); \
+	ADDQ      DX, R11; \
+	ADDQ      SI, R12; \
+	DECQ      R10; \
+	JNZ       run557; \
+	ADDQ      DI, AX; \
+	ADDQ      R8, CX; \
+	DECQ      R9; \
+	JNZ       row556; \
+	ADDQ      dstSkip+80(FP), AX; \
+	ADDQ      srcSkip+88(FP), CX; \
+	DECQ      BX; \
+	JNZ       group555; \
+	VZEROUPPER; \
+	RET; \
+exact550: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group558: \
+	MOVQ rows+48(FP), R9; \
+row559: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run560: \
+	VMOVDQU (R12), Y0; \
+	VMOVDQU Y0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run560; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row559; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group558; \
+	VZEROUPPER; \
+	RET; \
+exact551: \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), SI; \
+	MOVQ dstRow+56(FP), DI; \
+	MOVQ srcRow+64(FP), R8; \
+group561: \
+	MOVQ rows+48(FP), R9; \
+row562: \
+	MOVQ    w+24(FP), R10; \
+	MOVQ    AX, R11; \
+	MOVQ    CX, R12; \
+	PCALIGN $0x40; \
+run563: \
+	VMOVDQU (R12), X0; \
+	VMOVDQU X0, (R11); \
+	ADDQ    DX, R11; \
+	ADDQ    SI, R12; \
+	DECQ    R10; \
+	JNZ     run563; \
+	ADDQ    DI, AX; \
+	ADDQ    R8, CX; \
+	DECQ    R9; \
+	JNZ     row562; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group561; \
+	VZEROUPPER; \
+	RET; \
+runs552: \
+	SUBQ $+64, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group564: \
+	MOVQ rows+48(FP), R10; \
+row565: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run566: \
+	XORQ R14, R14; \
+pieces567: \
+	VMOVDQU64 (R13)(R14*1), Z0; \
+	VMOVDQU64 Z0, (R12)(R14*1); \
+	CMPQ      R14, SI; \
+	JEQ       piecesdone568; \
+	ADDQ      $+64, R14; \
+	CMPQ      R14, SI; \
+	JLE       pieces567; \
+	MOVQ      SI, R14; \
+	JMP       pieces567; \
+piecesdone568: \
+	ADDQ DX, R12; \
+	ADDQ DI, R13; \
+	DECQ R11; \
+	JNZ  run566; \
+	ADDQ R8, AX; \
+	ADDQ R9, CX; \
+	DECQ R10; \
+	JNZ  row565; \
+	ADDQ dstSkip+80(FP), AX; \
+	ADDQ srcSkip+88(FP), CX; \
+	DECQ BX; \
+	JNZ  group564; \
+	VZEROUPPER; \
+	RET; \
+runs553: \
+	SUBQ $+32, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group569: \
+	MOVQ rows+48(FP), R10; \
+row570: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run571: \
+	VMOVDQU (R13), Y0; \
+	VMOVDQU (R13)(SI*1), Y1; \
+	VMOVDQU Y0, (R12); \
+	VMOVDQU Y1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run571; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row570; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group569; \
+	VZEROUPPER; \
+	RET; \
+runs554: \
+	SUBQ $+16, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group572: \
+	MOVQ rows+48(FP), R10; \
+row573: \
+	MOVQ    w+24(FP), R11; \
+	MOVQ    AX, R12; \
+	MOVQ    CX, R13; \
+	PCALIGN $0x40; \
+run574: \
+	VMOVDQU (R13), X0; \
+	VMOVDQU (R13)(SI*1), X1; \
+	VMOVDQU X0, (R12); \
+	VMOVDQU X1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run574; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row573; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
+	DECQ    BX; \
+	JNZ     group572; \
+	VZEROUPPER; \
+	RET
+	copyRunsAVX512BW_body
+
 // func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
@@ -15858,29 +16073,29 @@ TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack549: \
+stack575: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final551; \
+	JGT     final577; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split552; \
-whole550: \
+	JB      split578; \
+whole576: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved553; \
-final551: \
+	JMP        moved579; \
+final577: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole550; \
-split552: \
+	JMP  whole576; \
+split578: \
 	BZHIQ      R14, shuffle4<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
@@ -15894,7 +16109,7 @@ split552: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved553: \
+moved579: \
 	VPUNPCKLBW Z1, Z0, Z12; \
 	VPUNPCKHBW Z1, Z0, Z13; \
 	VPUNPCKLBW Z3, Z2, Z14; \
@@ -15927,12 +16142,12 @@ moved553: \
 	ADDQ       SI, R10; \
 	ADDQ       SI, R11; \
 	CMPQ       R11, DX; \
-	JB         same554; \
+	JB         same580; \
 	SUBQ       DX, R11; \
 	ADDQ       BX, R10; \
-same554: \
+same580: \
 	DECQ R8; \
-	JNZ  stack549; \
+	JNZ  stack575; \
 	VZEROUPPER; \
 	RET
 	stackZip2x1AVX512BW_body
@@ -15962,7 +16177,7 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ            R9, R9; \
 	XORQ            R10, R10; \
 	XORQ            R11, R11; \
-stack555: \
+stack581: \
 	MOVQ        R9, R12; \
 	CMPQ        R12, DI; \
 	CMOVQGT     DI, R12; \
@@ -16000,23 +16215,23 @@ stack555: \
 	VPUNPCKLQDQ Z7, Z6, Z14; \
 	VPUNPCKHQDQ Z7, Z6, Z15; \
 	CMPQ        R9, DI; \
-	JGT         final557; \
+	JGT         final583; \
 	LEAQ        (CX)(R10*1), R12; \
 	MOVQ        DX, R13; \
 	SUBQ        R11, R13; \
 	CMPQ        R13, SI; \
-	JB          split558; \
-whole556: \
+	JB          split584; \
+whole582: \
 	VMOVDQU8 Z12, K1, (R12); \
 	VMOVDQU8 Z13, K1, (R12)(DX*1); \
 	VMOVDQU8 Z14, K1, (R12)(DX*2); \
 	VMOVDQU8 Z15, K1, (R12)(BX*1); \
-	JMP      moved559; \
-final557: \
+	JMP      moved585; \
+final583: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole556; \
-split558: \
+	JMP  whole582; \
+split584: \
 	BZHIQ    R13, shuffle4<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
@@ -16030,17 +16245,17 @@ split558: \
 	VMOVDQU8 Z13, K7, (R12)(DX*1); \
 	VMOVDQU8 Z14, K7, (R12)(DX*2); \
 	VMOVDQU8 Z15, K7, (R12)(BX*1); \
-moved559: \
+moved585: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same560; \
+	JB   same586; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same560: \
+same586: \
 	DECQ R8; \
-	JNZ  stack555; \
+	JNZ  stack581; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x1AVX512BW_body
@@ -16073,29 +16288,29 @@ TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack561: \
+stack587: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final563; \
+	JGT     final589; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split564; \
-whole562: \
+	JB      split590; \
+whole588: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved565; \
-final563: \
+	JMP        moved591; \
+final589: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole562; \
-split564: \
+	JMP  whole588; \
+split590: \
 	BZHIQ      R14, shuffle4<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
@@ -16109,7 +16324,7 @@ split564: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved565: \
+moved591: \
 	VMOVDQA64 Z8, Z4; \
 	VPMOVW2M  Z8, K6; \
 	KNOTQ     K6, K7; \
@@ -16138,12 +16353,12 @@ moved565: \
 	ADDQ      SI, R10; \
 	ADDQ      SI, R11; \
 	CMPQ      R11, DX; \
-	JB        same566; \
+	JB        same592; \
 	SUBQ      DX, R11; \
 	ADDQ      BX, R10; \
-same566: \
+same592: \
 	DECQ R8; \
-	JNZ  stack561; \
+	JNZ  stack587; \
 	VZEROUPPER; \
 	RET
 	stackZip2x2AVX512BW_body
@@ -16172,7 +16387,7 @@ TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack567: \
+stack593: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -16202,23 +16417,23 @@ stack567: \
 	VPERMI2W   Z3, Z2, K6, Z7; \
 	VPERMI2W   Z1, Z0, K7, Z7; \
 	CMPQ       R9, DI; \
-	JGT        final569; \
+	JGT        final595; \
 	LEAQ       (CX)(R10*1), R12; \
 	MOVQ       DX, R13; \
 	SUBQ       R11, R13; \
 	CMPQ       R13, SI; \
-	JB         split570; \
-whole568: \
+	JB         split596; \
+whole594: \
 	VMOVDQU8 Z4, K1, (R12); \
 	VMOVDQU8 Z5, K1, (R12)(DX*1); \
 	VMOVDQU8 Z6, K1, (R12)(DX*2); \
 	VMOVDQU8 Z7, K1, (R12)(BX*1); \
-	JMP      moved571; \
-final569: \
+	JMP      moved597; \
+final595: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole568; \
-split570: \
+	JMP  whole594; \
+split596: \
 	BZHIQ    R13, shuffle4<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
@@ -16232,17 +16447,17 @@ split570: \
 	VMOVDQU8 Z5, K7, (R12)(DX*1); \
 	VMOVDQU8 Z6, K7, (R12)(DX*2); \
 	VMOVDQU8 Z7, K7, (R12)(BX*1); \
-moved571: \
+moved597: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same572; \
+	JB   same598; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same572: \
+same598: \
 	DECQ R8; \
-	JNZ  stack567; \
+	JNZ  stack593; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x2AVX512BW_body
@@ -16271,29 +16486,29 @@ TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack573: \
+stack599: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final575; \
+	JGT     final601; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split576; \
-whole574: \
+	JB      split602; \
+whole600: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved577; \
-final575: \
+	JMP        moved603; \
+final601: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole574; \
-split576: \
+	JMP  whole600; \
+split602: \
 	BZHIQ      R14, shuffle4<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
@@ -16307,7 +16522,7 @@ split576: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved577: \
+moved603: \
 	VMOVDQA64 Z8, Z4; \
 	VPMOVD2M  Z8, K6; \
 	KNOTQ     K6, K7; \
@@ -16336,12 +16551,12 @@ moved577: \
 	ADDQ      SI, R10; \
 	ADDQ      SI, R11; \
 	CMPQ      R11, DX; \
-	JB        same578; \
+	JB        same604; \
 	SUBQ      DX, R11; \
 	ADDQ      BX, R10; \
-same578: \
+same604: \
 	DECQ R8; \
-	JNZ  stack573; \
+	JNZ  stack599; \
 	VZEROUPPER; \
 	RET
 	stackZip2x4AVX512BW_body
@@ -16370,7 +16585,7 @@ TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack579: \
+stack605: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -16400,23 +16615,23 @@ stack579: \
 	VPERMI2D   Z3, Z2, K6, Z7; \
 	VPERMI2D   Z1, Z0, K7, Z7; \
 	CMPQ       R9, DI; \
-	JGT        final581; \
+	JGT        final607; \
 	LEAQ       (CX)(R10*1), R12; \
 	MOVQ       DX, R13; \
 	SUBQ       R11, R13; \
 	CMPQ       R13, SI; \
-	JB         split582; \
-whole580: \
+	JB         split608; \
+whole606: \
 	VMOVDQU8 Z4, K1, (R12); \
 	VMOVDQU8 Z5, K1, (R12)(DX*1); \
 	VMOVDQU8 Z6, K1, (R12)(DX*2); \
 	VMOVDQU8 Z7, K1, (R12)(BX*1); \
-	JMP      moved583; \
-final581: \
+	JMP      moved609; \
+final607: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole580; \
-split582: \
+	JMP  whole606; \
+split608: \
 	BZHIQ    R13, shuffle4<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
@@ -16430,17 +16645,17 @@ split582: \
 	VMOVDQU8 Z5, K7, (R12)(DX*1); \
 	VMOVDQU8 Z6, K7, (R12)(DX*2); \
 	VMOVDQU8 Z7, K7, (R12)(BX*1); \
-moved583: \
+moved609: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same584; \
+	JB   same610; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same584: \
+same610: \
 	DECQ R8; \
-	JNZ  stack579; \
+	JNZ  stack605; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x4AVX512BW_body
@@ -16455,11 +16670,11 @@ TEXT ·tile64x1AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band585: \
+band611: \
 	MOVQ strips+24(FP), R9; \
-strip586: \
+strip612: \
 	MOVQ tiles+16(FP), R8; \
-tile587: \
+tile613: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -16626,15 +16841,15 @@ tile587: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile587; \
+	JNZ          tile613; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip586; \
+	JNZ          strip612; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band585; \
+	JNZ          band611; \
 	VZEROUPPER; \
 	RET
 	tile64x1AVX512BW_body
@@ -16649,11 +16864,11 @@ TEXT ·tile64x1AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band588: \
+band614: \
 	MOVQ strips+24(FP), R9; \
-strip589: \
+strip615: \
 	MOVQ tiles+16(FP), R8; \
-tile590: \
+tile616: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -16820,15 +17035,15 @@ tile590: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile590; \
+	JNZ          tile616; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip589; \
+	JNZ          strip615; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band588; \
+	JNZ          band614; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -16844,11 +17059,11 @@ TEXT ·tile16x1AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band591: \
+band617: \
 	MOVQ strips+24(FP), R9; \
-strip592: \
+strip618: \
 	MOVQ tiles+16(FP), R8; \
-tile593: \
+tile619: \
 	LEAQ          (AX)(DX*4), R10; \
 	LEAQ          (R10)(DX*4), R11; \
 	LEAQ          (R11)(DX*4), R12; \
@@ -17015,15 +17230,15 @@ tile593: \
 	ADDQ          srcTile+64(FP), AX; \
 	ADDQ          dstTile+56(FP), CX; \
 	DECQ          R8; \
-	JNZ           tile593; \
+	JNZ           tile619; \
 	ADDQ          srcSkip+80(FP), AX; \
 	ADDQ          dstSkip+72(FP), CX; \
 	DECQ          R9; \
-	JNZ           strip592; \
+	JNZ           strip618; \
 	ADDQ          srcBandSkip+96(FP), AX; \
 	ADDQ          dstBandSkip+88(FP), CX; \
 	DECQ          bands+32(FP); \
-	JNZ           band591; \
+	JNZ           band617; \
 	VZEROUPPER; \
 	RET
 	tile16x1AVX512BW_body
@@ -17038,11 +17253,11 @@ TEXT ·tile32x2AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band594: \
+band620: \
 	MOVQ strips+24(FP), R9; \
-strip595: \
+strip621: \
 	MOVQ tiles+16(FP), R8; \
-tile596: \
+tile622: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -17172,15 +17387,15 @@ tile596: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile596; \
+	JNZ          tile622; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip595; \
+	JNZ          strip621; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band594; \
+	JNZ          band620; \
 	VZEROUPPER; \
 	RET
 	tile32x2AVX512BW_body
@@ -17195,11 +17410,11 @@ TEXT ·tile32x2AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band597: \
+band623: \
 	MOVQ strips+24(FP), R9; \
-strip598: \
+strip624: \
 	MOVQ tiles+16(FP), R8; \
-tile599: \
+tile625: \
 	LEAQ         (CX)(SI*4), R10; \
 	LEAQ         (R10)(SI*4), R11; \
 	LEAQ         (R11)(SI*4), R12; \
@@ -17329,15 +17544,15 @@ tile599: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile599; \
+	JNZ          tile625; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip598; \
+	JNZ          strip624; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band597; \
+	JNZ          band623; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -17353,11 +17568,11 @@ TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band600: \
+band626: \
 	MOVQ strips+24(FP), R9; \
-strip601: \
+strip627: \
 	MOVQ tiles+16(FP), R8; \
-tile602: \
+tile628: \
 	LEAQ       (AX)(DX*4), R10; \
 	LEAQ       (R10)(DX*4), R11; \
 	LEAQ       (R11)(DX*4), R12; \
@@ -17463,15 +17678,15 @@ tile602: \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \
-	JNZ        tile602; \
+	JNZ        tile628; \
 	ADDQ       srcSkip+80(FP), AX; \
 	ADDQ       dstSkip+72(FP), CX; \
 	DECQ       R9; \
-	JNZ        strip601; \
+	JNZ        strip627; \
 	ADDQ       srcBandSkip+96(FP), AX; \
 	ADDQ       dstBandSkip+88(FP), CX; \
 	DECQ       bands+32(FP); \
-	JNZ        band600; \
+	JNZ        band626; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BW_body
@@ -17486,11 +17701,11 @@ TEXT ·tile16x4AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band603: \
+band629: \
 	MOVQ strips+24(FP), R9; \
-strip604: \
+strip630: \
 	MOVQ tiles+16(FP), R8; \
-tile605: \
+tile631: \
 	LEAQ       (AX)(DX*4), R10; \
 	LEAQ       (R10)(DX*4), R11; \
 	LEAQ       (R11)(DX*4), R12; \
@@ -17596,15 +17811,15 @@ tile605: \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \
-	JNZ        tile605; \
+	JNZ        tile631; \
 	ADDQ       srcSkip+80(FP), AX; \
 	ADDQ       dstSkip+72(FP), CX; \
 	DECQ       R9; \
-	JNZ        strip604; \
+	JNZ        strip630; \
 	ADDQ       srcBandSkip+96(FP), AX; \
 	ADDQ       dstBandSkip+88(FP), CX; \
 	DECQ       bands+32(FP); \
-	JNZ        band603; \
+	JNZ        band629; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -17620,11 +17835,11 @@ TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band606: \
+band632: \
 	MOVQ strips+24(FP), R9; \
-strip607: \
+strip633: \
 	MOVQ tiles+16(FP), R8; \
-tile608: \
+tile634: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU64   (AX), Z0; \
@@ -17670,15 +17885,15 @@ tile608: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile608; \
+	JNZ         tile634; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip607; \
+	JNZ         strip633; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band606; \
+	JNZ         band632; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BW_body
@@ -17693,11 +17908,11 @@ TEXT ·tile8x8AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band609: \
+band635: \
 	MOVQ strips+24(FP), R9; \
-strip610: \
+strip636: \
 	MOVQ tiles+16(FP), R8; \
-tile611: \
+tile637: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU64   (AX), Z0; \
@@ -17743,234 +17958,19 @@ tile611: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile611; \
+	JNZ         tile637; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip610; \
+	JNZ         strip636; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band609; \
+	JNZ         band635; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BWNT_body
-
-// func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
-// Requires: AVX, AVX512F
-TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
-#define copyRunsAVX512BW_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ e+16(FP), DX; \
-	MOVQ groups+72(FP), BX; \
-	MOVQ DX, SI; \
-	CMPQ DX, $+64; \
-	JEQ  exact612; \
-	CMPQ DX, $+32; \
-	JEQ  exact613; \
-	CMPQ DX, $+16; \
-	JEQ  exact614; \
-	CMPQ DX, $+64; \
-	JAE  runs615; \
-	CMPQ DX, $+32; \
-	JAE  runs616; \
-	CMPQ DX, $+16; \
-	JAE  runs617; \
-	RET; \
-exact612: \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), SI; \
-	MOVQ dstRow+56(FP), DI; \
-	MOVQ srcRow+64(FP), R8; \
-group618: \
-	MOVQ rows+48(FP), R9; \
-row619: \
-	MOVQ    w+24(FP), R10; \
-	MOVQ    AX, R11; \
-	MOVQ    CX, R12; \
-	PCALIGN $0x40; \
-run620: \
-	VMOVDQU64 (R12), Z0; \
-	VMOVDQU64 Z0, (R11); \
-	ADDQ      DX, R11; \
-	ADDQ      SI, R12; \
-	DECQ      R10; \
-	JNZ       run620; \
-	ADDQ      DI, AX; \
-	ADDQ      R8, CX; \
-	DECQ      R9; \
-	JNZ       row619; \
-	ADDQ      dstSkip+80(FP), AX; \
-	ADDQ      srcSkip+88(FP), CX; \
-	DECQ      BX; \
-	JNZ       group618; \
-	VZEROUPPER; \
-	RET; \
-exact613: \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), SI; \
-	MOVQ dstRow+56(FP), DI; \
-	MOVQ srcRow+64(FP), R8; \
-group621: \
-	MOVQ rows+48(FP), R9; \
-row622: \
-	MOVQ    w+24(FP), R10; \
-	MOVQ    AX, R11; \
-	MOVQ    CX, R12; \
-	PCALIGN $0x40; \
-run623: \
-	VMOVDQU (R12), Y0; \
-	VMOVDQU Y0, (R11); \
-	ADDQ    DX, R11; \
-	ADDQ    SI, R12; \
-	DECQ    R10; \
-	JNZ     run623; \
-	ADDQ    DI, AX; \
-	ADDQ    R8, CX; \
-	DECQ    R9; \
-	JNZ     row622; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group621; \
-	VZEROUPPER; \
-	RET; \
-exact614: \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), SI; \
-	MOVQ dstRow+56(FP), DI; \
-	MOVQ srcRow+64(FP), R8; \
-group624: \
-	MOVQ rows+48(FP), R9; \
-row625: \
-	MOVQ    w+24(FP), R10; \
-	MOVQ    AX, R11; \
-	MOVQ    CX, R12; \
-	PCALIGN $0x40; \
-run626: \
-	VMOVDQU (R12), X0; \
-	VMOVDQU X0, (R11); \
-	ADDQ    DX, R11; \
-	ADDQ    SI, R12; \
-	DECQ    R10; \
-	JNZ     run626; \
-	ADDQ    DI, AX; \
-	ADDQ    R8, CX; \
-	DECQ    R9; \
-	JNZ     row625; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group624; \
-	VZEROUPPER; \
-	RET; \
-runs615: \
-	SUBQ $+64, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group627: \
-	MOVQ rows+48(FP), R10; \
-row628: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run629: \
-	XORQ R14, R14; \
-pieces630: \
-	VMOVDQU64 (R13)(R14*1), Z0; \
-	VMOVDQU64 Z0, (R12)(R14*1); \
-	CMPQ      R14, SI; \
-	JEQ       piecesdone631; \
-	ADDQ      $+64, R14; \
-	CMPQ      R14, SI; \
-	JLE       pieces630; \
-	MOVQ      SI, R14; \
-	JMP       pieces630; \
-piecesdone631: \
-	ADDQ DX, R12; \
-	ADDQ DI, R13; \
-	DECQ R11; \
-	JNZ  run629; \
-	ADDQ R8, AX; \
-	ADDQ R9, CX; \
-	DECQ R10; \
-	JNZ  row628; \
-	ADDQ dstSkip+80(FP), AX; \
-	ADDQ srcSkip+88(FP), CX; \
-	DECQ BX; \
-	JNZ  group627; \
-	VZEROUPPER; \
-	RET; \
-runs616: \
-	SUBQ $+32, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group632: \
-	MOVQ rows+48(FP), R10; \
-row633: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run634: \
-	VMOVDQU (R13), Y0; \
-	VMOVDQU (R13)(SI*1), Y1; \
-	VMOVDQU Y0, (R12); \
-	VMOVDQU Y1, (R12)(SI*1); \
-	ADDQ    DX, R12; \
-	ADDQ    DI, R13; \
-	DECQ    R11; \
-	JNZ     run634; \
-	ADDQ    R8, AX; \
-	ADDQ    R9, CX; \
-	DECQ    R10; \
-	JNZ     row633; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group632; \
-	VZEROUPPER; \
-	RET; \
-runs617: \
-	SUBQ $+16, SI; \
-	MOVQ dstX+32(FP), DX; \
-	MOVQ srcX+40(FP), DI; \
-	MOVQ dstRow+56(FP), R8; \
-	MOVQ srcRow+64(FP), R9; \
-group635: \
-	MOVQ rows+48(FP), R10; \
-row636: \
-	MOVQ    w+24(FP), R11; \
-	MOVQ    AX, R12; \
-	MOVQ    CX, R13; \
-	PCALIGN $0x40; \
-run637: \
-	VMOVDQU (R13), X0; \
-	VMOVDQU (R13)(SI*1), X1; \
-	VMOVDQU X0, (R12); \
-	VMOVDQU X1, (R12)(SI*1); \
-	ADDQ    DX, R12; \
-	ADDQ    DI, R13; \
-	DECQ    R11; \
-	JNZ     run637; \
-	ADDQ    R8, AX; \
-	ADDQ    R9, CX; \
-	DECQ    R10; \
-	JNZ     row636; \
-	ADDQ    dstSkip+80(FP), AX; \
-	ADDQ    srcSkip+88(FP), CX; \
-	DECQ    BX; \
-	JNZ     group635; \
-	VZEROUPPER; \
-	RET
-	copyRunsAVX512BW_body
 
 
 // The entry words of the kernels.
@@ -18170,6 +18170,8 @@ DATA ·tunzip8x3x2AVX512BWEntry(SB)/8, $·tunzip8x3x2AVX512BW(SB)
 GLOBL ·tunzip8x3x2AVX512BWEntry(SB), RODATA, $8
 DATA ·tunzip8x4x2AVX512BWEntry(SB)/8, $·tunzip8x4x2AVX512BW(SB)
 GLOBL ·tunzip8x4x2AVX512BWEntry(SB), RODATA, $8
+DATA ·copyRunsAVX512BWEntry(SB)/8, $·copyRunsAVX512BW(SB)
+GLOBL ·copyRunsAVX512BWEntry(SB), RODATA, $8
 DATA ·stackZip2x1AVX512BWEntry(SB)/8, $·stackZip2x1AVX512BW(SB)
 GLOBL ·stackZip2x1AVX512BWEntry(SB), RODATA, $8
 DATA ·stackUnzip2x1AVX512BWEntry(SB)/8, $·stackUnzip2x1AVX512BW(SB)
@@ -18200,5 +18202,3 @@ DATA ·tile8x8AVX512BWEntry(SB)/8, $·tile8x8AVX512BW(SB)
 GLOBL ·tile8x8AVX512BWEntry(SB), RODATA, $8
 DATA ·tile8x8AVX512BWNTEntry(SB)/8, $·tile8x8AVX512BWNT(SB)
 GLOBL ·tile8x8AVX512BWNTEntry(SB), RODATA, $8
-DATA ·copyRunsAVX512BWEntry(SB)/8, $·copyRunsAVX512BW(SB)
-GLOBL ·copyRunsAVX512BWEntry(SB), RODATA, $8

@@ -406,16 +406,6 @@ func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //go:noescape
 func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
-// stackZip2x1AVX512VBMI runs stacks of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 1-byte grains.
-//
-//go:noescape
-func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
-
-// stackUnzip2x1AVX512VBMI runs stacks of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 1-byte grains.
-//
-//go:noescape
-func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
-
 // gather1AVX512VBMI writes each output vector of a gather program from 1 group(s) of 4 window(s) of 32 bytes.
 //
 //go:noescape
@@ -430,3 +420,13 @@ func gather2AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, r
 //
 //go:noescape
 func gather3AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+
+// stackZip2x1AVX512VBMI runs stacks of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 1-byte grains.
+//
+//go:noescape
+func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
+
+// stackUnzip2x1AVX512VBMI runs stacks of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 1-byte grains.
+//
+//go:noescape
+func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)

@@ -10848,204 +10848,6 @@ DATA shuffle447<>+48(SB)/8, $0x7d7c353433323130
 DATA shuffle447<>+56(SB)/8, $0x7f7e3d3c3b3a3938
 GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 
-// func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
-#define stackZip2x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      tab+16(FP), DX; \
-	VMOVDQU64 (DX), Z8; \
-	VMOVDQU64 64(DX), Z9; \
-	VMOVDQU64 128(DX), Z10; \
-	VMOVDQU64 192(DX), Z11; \
-	KMOVQ     256(DX), K1; \
-	KMOVQ     264(DX), K2; \
-	KMOVQ     272(DX), K3; \
-	KMOVQ     280(DX), K4; \
-	KMOVQ     288(DX), K5; \
-	MOVQ      plane+56(FP), DX; \
-	LEAQ      (DX)(DX*2), BX; \
-	MOVQ      step+32(FP), SI; \
-	MOVQ      last+40(FP), DI; \
-	MOVQ      stacks+24(FP), R8; \
-	XORQ      R9, R9; \
-	XORQ      R10, R10; \
-	XORQ      R11, R11; \
-stack392: \
-	MOVQ    R9, R12; \
-	CMPQ    R12, DI; \
-	CMOVQGT DI, R12; \
-	LEAQ    (AX)(R12*4), R12; \
-	CMPQ    R9, DI; \
-	JGT     final394; \
-	LEAQ    (CX)(R10*1), R13; \
-	MOVQ    DX, R14; \
-	SUBQ    R11, R14; \
-	CMPQ    R14, SI; \
-	JB      split395; \
-whole393: \
-	VMOVDQU8.Z (R13), K1, Z0; \
-	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
-	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
-	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved396; \
-final394: \
-	MOVQ lastDepth+48(FP), R13; \
-	ADDQ CX, R13; \
-	JMP  whole393; \
-split395: \
-	BZHIQ      R14, shuffle2<>+0(SB), R14; \
-	KMOVQ      R14, K6; \
-	KANDQ      K1, K6, K6; \
-	KANDNQ     K1, K6, K7; \
-	VMOVDQU8.Z (R13), K6, Z0; \
-	VMOVDQU8.Z (R13)(DX*1), K6, Z1; \
-	VMOVDQU8.Z (R13)(DX*2), K6, Z2; \
-	VMOVDQU8.Z (R13)(BX*1), K6, Z3; \
-	ADDQ       BX, R13; \
-	VMOVDQU8   (R13), K7, Z0; \
-	VMOVDQU8   (R13)(DX*1), K7, Z1; \
-	VMOVDQU8   (R13)(DX*2), K7, Z2; \
-	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved396: \
-	VMOVDQA64 Z8, Z4; \
-	VPMOVB2M  Z8, K6; \
-	KNOTQ     K6, K7; \
-	VPERMI2B  Z3, Z2, K6, Z4; \
-	VPERMI2B  Z1, Z0, K7, Z4; \
-	VMOVDQU8  Z4, K2, (R12); \
-	VMOVDQA64 Z9, Z5; \
-	VPMOVB2M  Z9, K6; \
-	KNOTQ     K6, K7; \
-	VPERMI2B  Z3, Z2, K6, Z5; \
-	VPERMI2B  Z1, Z0, K7, Z5; \
-	VMOVDQU8  Z5, K3, 64(R12); \
-	VMOVDQA64 Z10, Z6; \
-	VPMOVB2M  Z10, K6; \
-	KNOTQ     K6, K7; \
-	VPERMI2B  Z3, Z2, K6, Z6; \
-	VPERMI2B  Z1, Z0, K7, Z6; \
-	VMOVDQU8  Z6, K4, 128(R12); \
-	VMOVDQA64 Z11, Z7; \
-	VPMOVB2M  Z11, K6; \
-	KNOTQ     K6, K7; \
-	VPERMI2B  Z3, Z2, K6, Z7; \
-	VPERMI2B  Z1, Z0, K7, Z7; \
-	VMOVDQU8  Z7, K5, 192(R12); \
-	ADDQ      SI, R9; \
-	ADDQ      SI, R10; \
-	ADDQ      SI, R11; \
-	CMPQ      R11, DX; \
-	JB        same397; \
-	SUBQ      DX, R11; \
-	ADDQ      BX, R10; \
-same397: \
-	DECQ R8; \
-	JNZ  stack392; \
-	VZEROUPPER; \
-	RET
-	stackZip2x1AVX512VBMI_body
-
-// func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
-#define stackUnzip2x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      tab+16(FP), DX; \
-	VMOVDQU64 (DX), Z8; \
-	VMOVDQU64 64(DX), Z9; \
-	VMOVDQU64 128(DX), Z10; \
-	VMOVDQU64 192(DX), Z11; \
-	KMOVQ     256(DX), K1; \
-	KMOVQ     264(DX), K2; \
-	KMOVQ     272(DX), K3; \
-	KMOVQ     280(DX), K4; \
-	KMOVQ     288(DX), K5; \
-	MOVQ      plane+56(FP), DX; \
-	LEAQ      (DX)(DX*2), BX; \
-	MOVQ      step+32(FP), SI; \
-	MOVQ      last+40(FP), DI; \
-	MOVQ      stacks+24(FP), R8; \
-	XORQ      R9, R9; \
-	XORQ      R10, R10; \
-	XORQ      R11, R11; \
-stack398: \
-	MOVQ       R9, R12; \
-	CMPQ       R12, DI; \
-	CMOVQGT    DI, R12; \
-	LEAQ       (AX)(R12*4), R12; \
-	VMOVDQU8.Z (R12), K2, Z0; \
-	VMOVDQU8.Z 64(R12), K3, Z1; \
-	VMOVDQU8.Z 128(R12), K4, Z2; \
-	VMOVDQU8.Z 192(R12), K5, Z3; \
-	VMOVDQA64  Z8, Z4; \
-	VPMOVB2M   Z8, K6; \
-	KNOTQ      K6, K7; \
-	VPERMI2B   Z3, Z2, K6, Z4; \
-	VPERMI2B   Z1, Z0, K7, Z4; \
-	VMOVDQA64  Z9, Z5; \
-	VPMOVB2M   Z9, K6; \
-	KNOTQ      K6, K7; \
-	VPERMI2B   Z3, Z2, K6, Z5; \
-	VPERMI2B   Z1, Z0, K7, Z5; \
-	VMOVDQA64  Z10, Z6; \
-	VPMOVB2M   Z10, K6; \
-	KNOTQ      K6, K7; \
-	VPERMI2B   Z3, Z2, K6, Z6; \
-	VPERMI2B   Z1, Z0, K7, Z6; \
-	VMOVDQA64  Z11, Z7; \
-	VPMOVB2M   Z11, K6; \
-	KNOTQ      K6, K7; \
-	VPERMI2B   Z3, Z2, K6, Z7; \
-	VPERMI2B   Z1, Z0, K7, Z7; \
-	CMPQ       R9, DI; \
-	JGT        final400; \
-	LEAQ       (CX)(R10*1), R12; \
-	MOVQ       DX, R13; \
-	SUBQ       R11, R13; \
-	CMPQ       R13, SI; \
-	JB         split401; \
-whole399: \
-	VMOVDQU8 Z4, K1, (R12); \
-	VMOVDQU8 Z5, K1, (R12)(DX*1); \
-	VMOVDQU8 Z6, K1, (R12)(DX*2); \
-	VMOVDQU8 Z7, K1, (R12)(BX*1); \
-	JMP      moved402; \
-final400: \
-	MOVQ lastDepth+48(FP), R12; \
-	ADDQ CX, R12; \
-	JMP  whole399; \
-split401: \
-	BZHIQ    R13, shuffle2<>+0(SB), R13; \
-	KMOVQ    R13, K6; \
-	KANDQ    K1, K6, K6; \
-	KANDNQ   K1, K6, K7; \
-	VMOVDQU8 Z4, K6, (R12); \
-	VMOVDQU8 Z5, K6, (R12)(DX*1); \
-	VMOVDQU8 Z6, K6, (R12)(DX*2); \
-	VMOVDQU8 Z7, K6, (R12)(BX*1); \
-	ADDQ     BX, R12; \
-	VMOVDQU8 Z4, K7, (R12); \
-	VMOVDQU8 Z5, K7, (R12)(DX*1); \
-	VMOVDQU8 Z6, K7, (R12)(DX*2); \
-	VMOVDQU8 Z7, K7, (R12)(BX*1); \
-moved402: \
-	ADDQ SI, R9; \
-	ADDQ SI, R10; \
-	ADDQ SI, R11; \
-	CMPQ R11, DX; \
-	JB   same403; \
-	SUBQ DX, R11; \
-	ADDQ BX, R10; \
-same403: \
-	DECQ R8; \
-	JNZ  stack398; \
-	VZEROUPPER; \
-	RET
-	stackUnzip2x1AVX512VBMI_body
-
 // func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
@@ -11053,11 +10855,11 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile404: \
+tile392: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector405: \
+vector393: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -11073,11 +10875,11 @@ vector405: \
 	ADDQ         $+20, BX; \
 	ADDQ         $+64, SI; \
 	DECQ         DI; \
-	JNZ          vector405; \
+	JNZ          vector393; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile404; \
+	JNZ          tile392; \
 	VZEROUPPER; \
 	RET
 	gather1AVX512VBMI_body
@@ -11089,11 +10891,11 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile406: \
+tile394: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector407: \
+vector395: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -11122,11 +10924,11 @@ vector407: \
 	ADDQ         $+36, BX; \
 	ADDQ         $+128, SI; \
 	DECQ         DI; \
-	JNZ          vector407; \
+	JNZ          vector395; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile406; \
+	JNZ          tile394; \
 	VZEROUPPER; \
 	RET
 	gather2AVX512VBMI_body
@@ -11138,11 +10940,11 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile408: \
+tile396: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector409: \
+vector397: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -11183,14 +10985,212 @@ vector409: \
 	ADDQ         $+52, BX; \
 	ADDQ         $+192, SI; \
 	DECQ         DI; \
-	JNZ          vector409; \
+	JNZ          vector397; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile408; \
+	JNZ          tile396; \
 	VZEROUPPER; \
 	RET
 	gather3AVX512VBMI_body
+
+// func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
+#define stackZip2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      stacks+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+stack398: \
+	MOVQ    R9, R12; \
+	CMPQ    R12, DI; \
+	CMOVQGT DI, R12; \
+	LEAQ    (AX)(R12*4), R12; \
+	CMPQ    R9, DI; \
+	JGT     final400; \
+	LEAQ    (CX)(R10*1), R13; \
+	MOVQ    DX, R14; \
+	SUBQ    R11, R14; \
+	CMPQ    R14, SI; \
+	JB      split401; \
+whole399: \
+	VMOVDQU8.Z (R13), K1, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
+	JMP        moved402; \
+final400: \
+	MOVQ lastDepth+48(FP), R13; \
+	ADDQ CX, R13; \
+	JMP  whole399; \
+split401: \
+	BZHIQ      R14, shuffle2<>+0(SB), R14; \
+	KMOVQ      R14, K6; \
+	KANDQ      K1, K6, K6; \
+	KANDNQ     K1, K6, K7; \
+	VMOVDQU8.Z (R13), K6, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3; \
+	ADDQ       BX, R13; \
+	VMOVDQU8   (R13), K7, Z0; \
+	VMOVDQU8   (R13)(DX*1), K7, Z1; \
+	VMOVDQU8   (R13)(DX*2), K7, Z2; \
+	VMOVDQU8   (R13)(BX*1), K7, Z3; \
+moved402: \
+	VMOVDQA64 Z8, Z4; \
+	VPMOVB2M  Z8, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z4; \
+	VPERMI2B  Z1, Z0, K7, Z4; \
+	VMOVDQU8  Z4, K2, (R12); \
+	VMOVDQA64 Z9, Z5; \
+	VPMOVB2M  Z9, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z5; \
+	VPERMI2B  Z1, Z0, K7, Z5; \
+	VMOVDQU8  Z5, K3, 64(R12); \
+	VMOVDQA64 Z10, Z6; \
+	VPMOVB2M  Z10, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z6; \
+	VPERMI2B  Z1, Z0, K7, Z6; \
+	VMOVDQU8  Z6, K4, 128(R12); \
+	VMOVDQA64 Z11, Z7; \
+	VPMOVB2M  Z11, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z7; \
+	VPERMI2B  Z1, Z0, K7, Z7; \
+	VMOVDQU8  Z7, K5, 192(R12); \
+	ADDQ      SI, R9; \
+	ADDQ      SI, R10; \
+	ADDQ      SI, R11; \
+	CMPQ      R11, DX; \
+	JB        same403; \
+	SUBQ      DX, R11; \
+	ADDQ      BX, R10; \
+same403: \
+	DECQ R8; \
+	JNZ  stack398; \
+	VZEROUPPER; \
+	RET
+	stackZip2x1AVX512VBMI_body
+
+// func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, stacks int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
+#define stackUnzip2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      stacks+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+stack404: \
+	MOVQ       R9, R12; \
+	CMPQ       R12, DI; \
+	CMOVQGT    DI, R12; \
+	LEAQ       (AX)(R12*4), R12; \
+	VMOVDQU8.Z (R12), K2, Z0; \
+	VMOVDQU8.Z 64(R12), K3, Z1; \
+	VMOVDQU8.Z 128(R12), K4, Z2; \
+	VMOVDQU8.Z 192(R12), K5, Z3; \
+	VMOVDQA64  Z8, Z4; \
+	VPMOVB2M   Z8, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z4; \
+	VPERMI2B   Z1, Z0, K7, Z4; \
+	VMOVDQA64  Z9, Z5; \
+	VPMOVB2M   Z9, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z5; \
+	VPERMI2B   Z1, Z0, K7, Z5; \
+	VMOVDQA64  Z10, Z6; \
+	VPMOVB2M   Z10, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z6; \
+	VPERMI2B   Z1, Z0, K7, Z6; \
+	VMOVDQA64  Z11, Z7; \
+	VPMOVB2M   Z11, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z7; \
+	VPERMI2B   Z1, Z0, K7, Z7; \
+	CMPQ       R9, DI; \
+	JGT        final406; \
+	LEAQ       (CX)(R10*1), R12; \
+	MOVQ       DX, R13; \
+	SUBQ       R11, R13; \
+	CMPQ       R13, SI; \
+	JB         split407; \
+whole405: \
+	VMOVDQU8 Z4, K1, (R12); \
+	VMOVDQU8 Z5, K1, (R12)(DX*1); \
+	VMOVDQU8 Z6, K1, (R12)(DX*2); \
+	VMOVDQU8 Z7, K1, (R12)(BX*1); \
+	JMP      moved408; \
+final406: \
+	MOVQ lastDepth+48(FP), R12; \
+	ADDQ CX, R12; \
+	JMP  whole405; \
+split407: \
+	BZHIQ    R13, shuffle2<>+0(SB), R13; \
+	KMOVQ    R13, K6; \
+	KANDQ    K1, K6, K6; \
+	KANDNQ   K1, K6, K7; \
+	VMOVDQU8 Z4, K6, (R12); \
+	VMOVDQU8 Z5, K6, (R12)(DX*1); \
+	VMOVDQU8 Z6, K6, (R12)(DX*2); \
+	VMOVDQU8 Z7, K6, (R12)(BX*1); \
+	ADDQ     BX, R12; \
+	VMOVDQU8 Z4, K7, (R12); \
+	VMOVDQU8 Z5, K7, (R12)(DX*1); \
+	VMOVDQU8 Z6, K7, (R12)(DX*2); \
+	VMOVDQU8 Z7, K7, (R12)(BX*1); \
+moved408: \
+	ADDQ SI, R9; \
+	ADDQ SI, R10; \
+	ADDQ SI, R11; \
+	CMPQ R11, DX; \
+	JB   same409; \
+	SUBQ DX, R11; \
+	ADDQ BX, R10; \
+same409: \
+	DECQ R8; \
+	JNZ  stack404; \
+	VZEROUPPER; \
+	RET
+	stackUnzip2x1AVX512VBMI_body
 
 
 // The entry words of the kernels.
@@ -11328,13 +11328,13 @@ DATA ·tunzip8x3x2AVX512VBMIEntry(SB)/8, $·tunzip8x3x2AVX512VBMI(SB)
 GLOBL ·tunzip8x3x2AVX512VBMIEntry(SB), RODATA, $8
 DATA ·tunzip8x4x2AVX512VBMIEntry(SB)/8, $·tunzip8x4x2AVX512VBMI(SB)
 GLOBL ·tunzip8x4x2AVX512VBMIEntry(SB), RODATA, $8
-DATA ·stackZip2x1AVX512VBMIEntry(SB)/8, $·stackZip2x1AVX512VBMI(SB)
-GLOBL ·stackZip2x1AVX512VBMIEntry(SB), RODATA, $8
-DATA ·stackUnzip2x1AVX512VBMIEntry(SB)/8, $·stackUnzip2x1AVX512VBMI(SB)
-GLOBL ·stackUnzip2x1AVX512VBMIEntry(SB), RODATA, $8
 DATA ·gather1AVX512VBMIEntry(SB)/8, $·gather1AVX512VBMI(SB)
 GLOBL ·gather1AVX512VBMIEntry(SB), RODATA, $8
 DATA ·gather2AVX512VBMIEntry(SB)/8, $·gather2AVX512VBMI(SB)
 GLOBL ·gather2AVX512VBMIEntry(SB), RODATA, $8
 DATA ·gather3AVX512VBMIEntry(SB)/8, $·gather3AVX512VBMI(SB)
 GLOBL ·gather3AVX512VBMIEntry(SB), RODATA, $8
+DATA ·stackZip2x1AVX512VBMIEntry(SB)/8, $·stackZip2x1AVX512VBMI(SB)
+GLOBL ·stackZip2x1AVX512VBMIEntry(SB), RODATA, $8
+DATA ·stackUnzip2x1AVX512VBMIEntry(SB)/8, $·stackUnzip2x1AVX512VBMI(SB)
+GLOBL ·stackUnzip2x1AVX512VBMIEntry(SB), RODATA, $8

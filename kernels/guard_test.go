@@ -56,14 +56,14 @@ func TestGuardPages(t *testing.T) {
 			}
 			for _, n := range guardLengths(int(k.MinN), step) {
 				for _, many := range []bool{false, true} {
-					c := tightCase(b, w, cp, n, set.Split[b], many)
+					c := tightCase(b, w, cp, n, simd.Split[b], many)
 					c.guarded(t, name, unzip, k)
 				}
 			}
 		})
 		forEachLane(set, true, func(unzip bool, b, cp, w int, k simd.LaneKernel) { // rows of whole chunks
 			for n, m := int(k.MinN), int(k.MinN); n <= max(256, 3*m); n += m {
-				tightCase(b, w, cp, n, set.Split[b], n%(2*m) == 0).guarded(t, name+" NT", unzip, k)
+				tightCase(b, w, cp, n, simd.Split[b], n%(2*m) == 0).guarded(t, name+" NT", unzip, k)
 			}
 		})
 		for _, unzip := range []bool{false, true} {
@@ -97,24 +97,6 @@ func TestGuardPages(t *testing.T) {
 					for x := range rows {
 						if string(d[x*e:][:e]) != string(s[x*(e+5):][:e]) {
 							t.Fatalf("%s CopyRuns e=%d run %d differs", name, e, x)
-						}
-					}
-				})
-			}
-		}
-		for e := 32; e <= 100 && set.StreamRuns != nil; e += 4 {
-			for _, rows := range []int{1, 3} { // rows of 2 runs, 4 bytes apart in the source
-				dst, src := 2*e*rows, (2*e+4)*rows
-				inGuards(t, dst, src, func(d, s []byte) {
-					for i := range s {
-						s[i] = byte(i*7 + e)
-					}
-					set.StreamRuns.Once(d, s, simd.StreamArgs{E: e, W: 2, DstX: e, SrcX: e + 2, Rows: rows, DstRow: 2 * e, SrcRow: 2*e + 4, Groups: 1})
-					for r := range rows {
-						for x := range 2 {
-							if string(d[(2*r+x)*e:][:e]) != string(s[r*(2*e+4)+x*(e+2):][:e]) {
-								t.Fatalf("%s StreamRuns e=%d row %d run %d differs", name, e, r, x)
-							}
 						}
 					}
 				})

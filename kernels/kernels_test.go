@@ -249,7 +249,7 @@ func TestZipKernels(t *testing.T) {
 			for range many(200) {
 				c := randomZipCase(rng, b, w, cp, int(k.MinN))
 				if c.split == 0 { // evenly spaced lanes
-					c.split, c.laneI = table.Split[b], table.Split[b]*c.lane
+					c.split, c.laneI = simd.Split[b], simd.Split[b]*c.lane
 				}
 				c.run(t, name, unzip, c.lanes(k))
 			}
@@ -316,51 +316,6 @@ func TestCopyRuns(t *testing.T) {
 	}
 }
 
-// TestStreamRuns runs the streaming run copiers on randomized layouts: runs
-// of 32 to 188 bytes (whole dwords) tiling each group's block of dst,
-// which starts on any dword of a 32-byte line, so that stores cross runs
-// at every dword and blocks begin and end anywhere in a line; groups
-// apart by a gap that must stay untouched.
-func TestStreamRuns(t *testing.T) {
-	for name, set := range tablesUnderTest() {
-		if set.StreamRuns == nil {
-			continue
-		}
-		rng := rand.New(rand.NewPCG(7, 8))
-		for range many(4000) {
-			e := 32 + 4*rng.IntN(40)
-			w, rows, groups := 1+rng.IntN(9), 1+rng.IntN(4), 1+rng.IntN(3)
-			srcX := e + rng.IntN(40)
-			srcRow, dstGroup := w*srcX+rng.IntN(8), rows*w*e+4*rng.IntN(20)
-			srcGroup := rows*srcRow + rng.IntN(8)
-			if rng.IntN(2) == 0 { // DepthToSpace's source: a pixel holds its rows' runs back to back
-				srcX, srcRow = rows*e+rng.IntN(8), e
-				srcGroup = rows*e + (w-1)*srcX + rng.IntN(8)
-			}
-			head := 4 * rng.IntN(8)
-			dst := aligned(head + (groups-1)*dstGroup + rows*w*e)[head:]
-			copy(dst, random.Bytes(rng, len(dst)))
-			src := random.Bytes(rng, (groups-1)*srcGroup+(rows-1)*srcRow+(w-1)*srcX+e)
-			want := bytes.Clone(dst)
-			for g := range groups {
-				for r := range rows {
-					for x := range w {
-						copy(want[g*dstGroup+(r*w+x)*e:][:e], src[g*srcGroup+r*srcRow+x*srcX:])
-					}
-				}
-			}
-			set.StreamRuns.Once(dst, src, simd.StreamArgs{
-				E: e, W: w, DstX: e, SrcX: srcX, Rows: rows,
-				DstRow: w * e, SrcRow: srcRow, Groups: groups, DstGroup: dstGroup, SrcGroup: srcGroup,
-			})
-			if i := firstDiff(dst, want); i >= 0 {
-				t.Fatalf("%s: e=%d w=%d rows=%d groups=%d srcX=%d srcRow=%d dstGroup=%d head=%d: byte %d differs",
-					name, e, w, rows, groups, srcX, srcRow, dstGroup, head, i)
-			}
-		}
-	}
-}
-
 // TestStreamingKernels runs the non-temporal twins on their layouts: rows of
 // whole chunks (MinN, a multiple of 32 bytes), 32-byte aligned output.
 func TestStreamingKernels(t *testing.T) {
@@ -371,7 +326,7 @@ func TestStreamingKernels(t *testing.T) {
 				t.Fatalf("%s: a streaming kernel of b=%d cp=%d w=%d takes chunks of %d bytes", name, b, cp, w, k.MinN)
 			}
 			for range 50 {
-				c := tightCase(b, w, cp, int(k.MinN)*(1+rng.IntN(6)), table.Split[b], rng.IntN(2) == 0)
+				c := tightCase(b, w, cp, int(k.MinN)*(1+rng.IntN(6)), simd.Split[b], rng.IntN(2) == 0)
 				sl, dl := c.lens()
 				c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), c.lanes(k))
 			}

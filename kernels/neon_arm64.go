@@ -404,11 +404,6 @@ func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //go:noescape
 func tzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
-// zipNx16NEON interleaves b lanes of 16-byte elements into one row, for each row of each group.
-//
-//go:noescape
-func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
-
 // unzip2x1NEON splits one row into 2 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
@@ -804,10 +799,20 @@ func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //go:noescape
 func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
+// zipNx16NEON interleaves b lanes of 16-byte elements into one row, for each row of each group.
+//
+//go:noescape
+func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
+
 // unzipNx16NEON splits one row into b lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
 func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
+
+// copyRunsNEON copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
+//
+//go:noescape
+func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)
 
 // bundleZip2x1NEON runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
@@ -868,8 +873,3 @@ func tile4x4NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, 
 //
 //go:noescape
 func tile2x8NEON(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int)
-
-// copyRunsNEON copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
-//
-//go:noescape
-func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)

@@ -14231,75 +14231,6 @@ rowdone966: \
 	RET
 	tzip8x4x2NEON_body
 
-// func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
-TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zipNx16NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD groups+56(FP), R8; \
-	MOVD spaceSkip+64(FP), R9; \
-	MOVD depthSkip+72(FP), R10; \
-	MOVD b+80(FP), R25; \
-	LSL $4, R25, R24; \
-	LSL $5, R25, R22; \
-	ADD R24, R22, R23; \
-	LSL $6, R25, R7; \
-group967: \
-	MOVD R3, R11; \
-row968: \
-	MOVD R0, R12; \
-	MOVD R1, R13; \
-	MOVD $0, R14; \
-lane969: \
-	MOVD R12, R15; \
-	MOVD R13, R16; \
-	MOVD R2, R17; \
-quad971: \
-	CMP $64, R17; \
-	BLO single972; \
-	ADD R24, R15, R19; \
-	ADD R22, R15, R20; \
-	ADD R23, R15, R21; \
-	FLDPQ (R16), (F0, F1); \
-	FLDPQ 32(R16), (F2, F3); \
-	FMOVQ F0, (R15); \
-	FMOVQ F1, (R19); \
-	FMOVQ F2, (R20); \
-	FMOVQ F3, (R21); \
-	ADD $64, R16, R16; \
-	ADD R7, R15, R15; \
-	SUB $64, R17, R17; \
-	B quad971; \
-single972: \
-	CBZ R17, lanedone973; \
-elem970: \
-	VLD1.P 16(R16), [V0.B16]; \
-	VST1 [V0.B16], (R15); \
-	ADD R24, R15, R15; \
-	SUBS $16, R17, R17; \
-	BNE elem970; \
-lanedone973: \
-	ADD $16, R12, R12; \
-	ADD R6, R13, R13; \
-	ADD $1, R14, R14; \
-	CMP R25, R14; \
-	BLO lane969; \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row968; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group967; \
-	RET
-	zipNx16NEON_body
-
 // func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x1NEON_body \
@@ -14315,24 +14246,24 @@ TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk974; \
+	BHS chunk967; \
 	CMP $16, R2; \
-	BHS chunk975; \
+	BHS chunk968; \
 	CMP $8, R2; \
-	BHS chunk976; \
+	BHS chunk969; \
 	RET; \
-chunk974: \
-group977: \
+chunk967: \
+group970: \
 	MOVD R3, R11; \
-row978: \
+row971: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks979: \
+chunks972: \
 	CMP $32, R22; \
-	BLO tail981; \
-body980: \
+	BLO tail974; \
+body973: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -14345,9 +14276,9 @@ body980: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks979; \
-tail981: \
-	CBZ R22, rowdone982; \
+	B chunks972; \
+tail974: \
+	CBZ R22, rowdone975; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14356,29 +14287,29 @@ tail981: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body980; \
-rowdone982: \
+	B body973; \
+rowdone975: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row978; \
+	BNE row971; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group977; \
+	BNE group970; \
 	RET; \
-chunk975: \
-group983: \
+chunk968: \
+group976: \
 	MOVD R3, R11; \
-row984: \
+row977: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks985: \
+chunks978: \
 	CMP $16, R22; \
-	BLO tail987; \
-body986: \
+	BLO tail980; \
+body979: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
@@ -14388,9 +14319,9 @@ body986: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks985; \
-tail987: \
-	CBZ R22, rowdone988; \
+	B chunks978; \
+tail980: \
+	CBZ R22, rowdone981; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14399,29 +14330,29 @@ tail987: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body986; \
-rowdone988: \
+	B body979; \
+rowdone981: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row984; \
+	BNE row977; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group983; \
+	BNE group976; \
 	RET; \
-chunk976: \
-group989: \
+chunk969: \
+group982: \
 	MOVD R3, R11; \
-row990: \
+row983: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks991: \
+chunks984: \
 	CMP $8, R22; \
-	BLO tail993; \
-body992: \
+	BLO tail986; \
+body985: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
@@ -14431,9 +14362,9 @@ body992: \
 	ADD $8, R13, R13; \
 	ADD $16, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks991; \
-tail993: \
-	CBZ R22, rowdone994; \
+	B chunks984; \
+tail986: \
+	CBZ R22, rowdone987; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14442,16 +14373,16 @@ tail993: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body992; \
-rowdone994: \
+	B body985; \
+rowdone987: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row990; \
+	BNE row983; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group989; \
+	BNE group982; \
 	RET
 	unzip2x1NEON_body
 
@@ -14470,24 +14401,24 @@ TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk995; \
+	BHS chunk988; \
 	CMP $16, R2; \
-	BHS chunk996; \
+	BHS chunk989; \
 	CMP $8, R2; \
-	BHS chunk997; \
+	BHS chunk990; \
 	RET; \
-chunk995: \
-group998: \
+chunk988: \
+group991: \
 	MOVD R3, R11; \
-row999: \
+row992: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1000: \
+chunks993: \
 	CMP $32, R22; \
-	BLO tail1002; \
-body1001: \
+	BLO tail995; \
+body994: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -14500,9 +14431,9 @@ body1001: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1000; \
-tail1002: \
-	CBZ R22, rowdone1003; \
+	B chunks993; \
+tail995: \
+	CBZ R22, rowdone996; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14511,29 +14442,29 @@ tail1002: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1001; \
-rowdone1003: \
+	B body994; \
+rowdone996: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row999; \
+	BNE row992; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group998; \
+	BNE group991; \
 	RET; \
-chunk996: \
-group1004: \
+chunk989: \
+group997: \
 	MOVD R3, R11; \
-row1005: \
+row998: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1006: \
+chunks999: \
 	CMP $16, R22; \
-	BLO tail1008; \
-body1007: \
+	BLO tail1001; \
+body1000: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
@@ -14543,9 +14474,9 @@ body1007: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1006; \
-tail1008: \
-	CBZ R22, rowdone1009; \
+	B chunks999; \
+tail1001: \
+	CBZ R22, rowdone1002; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14554,29 +14485,29 @@ tail1008: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1007; \
-rowdone1009: \
+	B body1000; \
+rowdone1002: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1005; \
+	BNE row998; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1004; \
+	BNE group997; \
 	RET; \
-chunk997: \
-group1010: \
+chunk990: \
+group1003: \
 	MOVD R3, R11; \
-row1011: \
+row1004: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1012: \
+chunks1005: \
 	CMP $8, R22; \
-	BLO tail1014; \
-body1013: \
+	BLO tail1007; \
+body1006: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
@@ -14586,9 +14517,9 @@ body1013: \
 	ADD $8, R13, R13; \
 	ADD $16, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1012; \
-tail1014: \
-	CBZ R22, rowdone1015; \
+	B chunks1005; \
+tail1007: \
+	CBZ R22, rowdone1008; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14597,16 +14528,16 @@ tail1014: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1013; \
-rowdone1015: \
+	B body1006; \
+rowdone1008: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1011; \
+	BNE row1004; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1010; \
+	BNE group1003; \
 	RET
 	unzip2x2NEON_body
 
@@ -14625,24 +14556,24 @@ TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1016; \
+	BHS chunk1009; \
 	CMP $16, R2; \
-	BHS chunk1017; \
+	BHS chunk1010; \
 	CMP $8, R2; \
-	BHS chunk1018; \
+	BHS chunk1011; \
 	RET; \
-chunk1016: \
-group1019: \
+chunk1009: \
+group1012: \
 	MOVD R3, R11; \
-row1020: \
+row1013: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1021: \
+chunks1014: \
 	CMP $32, R22; \
-	BLO tail1023; \
-body1022: \
+	BLO tail1016; \
+body1015: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -14655,9 +14586,9 @@ body1022: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1021; \
-tail1023: \
-	CBZ R22, rowdone1024; \
+	B chunks1014; \
+tail1016: \
+	CBZ R22, rowdone1017; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14666,29 +14597,29 @@ tail1023: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1022; \
-rowdone1024: \
+	B body1015; \
+rowdone1017: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1020; \
+	BNE row1013; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1019; \
+	BNE group1012; \
 	RET; \
-chunk1017: \
-group1025: \
+chunk1010: \
+group1018: \
 	MOVD R3, R11; \
-row1026: \
+row1019: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1027: \
+chunks1020: \
 	CMP $16, R22; \
-	BLO tail1029; \
-body1028: \
+	BLO tail1022; \
+body1021: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
@@ -14698,9 +14629,9 @@ body1028: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1027; \
-tail1029: \
-	CBZ R22, rowdone1030; \
+	B chunks1020; \
+tail1022: \
+	CBZ R22, rowdone1023; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14709,29 +14640,29 @@ tail1029: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1028; \
-rowdone1030: \
+	B body1021; \
+rowdone1023: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1026; \
+	BNE row1019; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1025; \
+	BNE group1018; \
 	RET; \
-chunk1018: \
-group1031: \
+chunk1011: \
+group1024: \
 	MOVD R3, R11; \
-row1032: \
+row1025: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1033: \
+chunks1026: \
 	CMP $8, R22; \
-	BLO tail1035; \
-body1034: \
+	BLO tail1028; \
+body1027: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
@@ -14741,9 +14672,9 @@ body1034: \
 	ADD $8, R13, R13; \
 	ADD $16, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1033; \
-tail1035: \
-	CBZ R22, rowdone1036; \
+	B chunks1026; \
+tail1028: \
+	CBZ R22, rowdone1029; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14752,16 +14683,16 @@ tail1035: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1034; \
-rowdone1036: \
+	B body1027; \
+rowdone1029: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1032; \
+	BNE row1025; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1031; \
+	BNE group1024; \
 	RET
 	unzip2x4NEON_body
 
@@ -14780,22 +14711,22 @@ TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1037; \
+	BHS chunk1030; \
 	CMP $16, R2; \
-	BHS chunk1038; \
+	BHS chunk1031; \
 	RET; \
-chunk1037: \
-group1039: \
+chunk1030: \
+group1032: \
 	MOVD R3, R11; \
-row1040: \
+row1033: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1041: \
+chunks1034: \
 	CMP $32, R22; \
-	BLO tail1043; \
-body1042: \
+	BLO tail1036; \
+body1035: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -14808,9 +14739,9 @@ body1042: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1041; \
-tail1043: \
-	CBZ R22, rowdone1044; \
+	B chunks1034; \
+tail1036: \
+	CBZ R22, rowdone1037; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14819,29 +14750,29 @@ tail1043: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1042; \
-rowdone1044: \
+	B body1035; \
+rowdone1037: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1040; \
+	BNE row1033; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1039; \
+	BNE group1032; \
 	RET; \
-chunk1038: \
-group1045: \
+chunk1031: \
+group1038: \
 	MOVD R3, R11; \
-row1046: \
+row1039: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1047: \
+chunks1040: \
 	CMP $16, R22; \
-	BLO tail1049; \
-body1048: \
+	BLO tail1042; \
+body1041: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.D2, V0.D2, V2.D2; \
 	VUZP2 V1.D2, V0.D2, V1.D2; \
@@ -14851,9 +14782,9 @@ body1048: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1047; \
-tail1049: \
-	CBZ R22, rowdone1050; \
+	B chunks1040; \
+tail1042: \
+	CBZ R22, rowdone1043; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14862,16 +14793,16 @@ tail1049: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1048; \
-rowdone1050: \
+	B body1041; \
+rowdone1043: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1046; \
+	BNE row1039; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1045; \
+	BNE group1038; \
 	RET
 	unzip2x8NEON_body
 
@@ -14890,22 +14821,22 @@ TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1051; \
+	BHS chunk1044; \
 	CMP $16, R2; \
-	BHS chunk1052; \
+	BHS chunk1045; \
 	RET; \
-chunk1051: \
-group1053: \
+chunk1044: \
+group1046: \
 	MOVD R3, R11; \
-row1054: \
+row1047: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1055: \
+chunks1048: \
 	CMP $32, R22; \
-	BLO tail1057; \
-body1056: \
+	BLO tail1050; \
+body1049: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FSTPQ (F0, F2), 0(R12); \
@@ -14914,9 +14845,9 @@ body1056: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1055; \
-tail1057: \
-	CBZ R22, rowdone1058; \
+	B chunks1048; \
+tail1050: \
+	CBZ R22, rowdone1051; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14925,29 +14856,29 @@ tail1057: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1056; \
-rowdone1058: \
+	B body1049; \
+rowdone1051: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1054; \
+	BNE row1047; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1053; \
+	BNE group1046; \
 	RET; \
-chunk1052: \
-group1059: \
+chunk1045: \
+group1052: \
 	MOVD R3, R11; \
-row1060: \
+row1053: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1061: \
+chunks1054: \
 	CMP $16, R22; \
-	BLO tail1063; \
-body1062: \
+	BLO tail1056; \
+body1055: \
 	FLDPQ 0(R21), (F0, F1); \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -14955,9 +14886,9 @@ body1062: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1061; \
-tail1063: \
-	CBZ R22, rowdone1064; \
+	B chunks1054; \
+tail1056: \
+	CBZ R22, rowdone1057; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14966,16 +14897,16 @@ tail1063: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1062; \
-rowdone1064: \
+	B body1055; \
+rowdone1057: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1060; \
+	BNE row1053; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1059; \
+	BNE group1052; \
 	RET
 	unzip2x16NEON_body
 
@@ -14994,11 +14925,11 @@ TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1065; \
+	BHS chunk1058; \
 	CMP $24, R2; \
-	BHS chunk1066; \
+	BHS chunk1059; \
 	RET; \
-chunk1065: \
+chunk1058: \
 	MOVD $mask525<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask526<>(SB), R24; \
@@ -15011,17 +14942,17 @@ chunk1065: \
 	VLD1 (R24), [V27.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-group1067: \
+group1060: \
 	MOVD R3, R11; \
-row1068: \
+row1061: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1069: \
+chunks1062: \
 	CMP $36, R22; \
-	BLO tail1071; \
-body1070: \
+	BLO tail1064; \
+body1063: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15049,9 +14980,9 @@ body1070: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1069; \
-tail1071: \
-	CBZ R22, rowdone1072; \
+	B chunks1062; \
+tail1064: \
+	CBZ R22, rowdone1065; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15060,18 +14991,18 @@ tail1071: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1070; \
-rowdone1072: \
+	B body1063; \
+rowdone1065: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1068; \
+	BNE row1061; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1067; \
+	BNE group1060; \
 	RET; \
-chunk1066: \
+chunk1059: \
 	MOVD $mask525<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask526<>(SB), R24; \
@@ -15080,17 +15011,17 @@ chunk1066: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask529<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1073: \
+group1066: \
 	MOVD R3, R11; \
-row1074: \
+row1067: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1075: \
+chunks1068: \
 	CMP $24, R22; \
-	BLO tail1077; \
-body1076: \
+	BLO tail1070; \
+body1069: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15111,9 +15042,9 @@ body1076: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1075; \
-tail1077: \
-	CBZ R22, rowdone1078; \
+	B chunks1068; \
+tail1070: \
+	CBZ R22, rowdone1071; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15122,16 +15053,16 @@ tail1077: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1076; \
-rowdone1078: \
+	B body1069; \
+rowdone1071: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1074; \
+	BNE row1067; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1073; \
+	BNE group1066; \
 	RET
 	unzip2x6NEON_body
 
@@ -15150,11 +15081,11 @@ TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1079; \
+	BHS chunk1072; \
 	CMP $24, R2; \
-	BHS chunk1080; \
+	BHS chunk1073; \
 	RET; \
-chunk1079: \
+chunk1072: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -15169,17 +15100,17 @@ chunk1079: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1081: \
+group1074: \
 	MOVD R3, R11; \
-row1082: \
+row1075: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1083: \
+chunks1076: \
 	CMP $36, R22; \
-	BLO tail1085; \
-body1084: \
+	BLO tail1078; \
+body1077: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -15206,9 +15137,9 @@ body1084: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1083; \
-tail1085: \
-	CBZ R22, rowdone1086; \
+	B chunks1076; \
+tail1078: \
+	CBZ R22, rowdone1079; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15217,18 +15148,18 @@ tail1085: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1084; \
-rowdone1086: \
+	B body1077; \
+rowdone1079: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1082; \
+	BNE row1075; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1081; \
+	BNE group1074; \
 	RET; \
-chunk1080: \
+chunk1073: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -15239,17 +15170,17 @@ chunk1080: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1087: \
+group1080: \
 	MOVD R3, R11; \
-row1088: \
+row1081: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1089: \
+chunks1082: \
 	CMP $24, R22; \
-	BLO tail1091; \
-body1090: \
+	BLO tail1084; \
+body1083: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -15269,9 +15200,9 @@ body1090: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1089; \
-tail1091: \
-	CBZ R22, rowdone1092; \
+	B chunks1082; \
+tail1084: \
+	CBZ R22, rowdone1085; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15280,16 +15211,16 @@ tail1091: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1090; \
-rowdone1092: \
+	B body1083; \
+rowdone1085: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1088; \
+	BNE row1081; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1087; \
+	BNE group1080; \
 	RET
 	unzip2x12NEON_body
 
@@ -15308,28 +15239,28 @@ TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1093; \
+	BHS chunk1086; \
 	CMP $16, R2; \
-	BHS chunk1094; \
+	BHS chunk1087; \
 	RET; \
-chunk1093: \
+chunk1086: \
 	MOVD $mask530<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask531<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask532<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1095: \
+group1088: \
 	MOVD R3, R11; \
-row1096: \
+row1089: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1097: \
+chunks1090: \
 	CMP $32, R22; \
-	BLO tail1099; \
-body1098: \
+	BLO tail1092; \
+body1091: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15351,9 +15282,9 @@ body1098: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1097; \
-tail1099: \
-	CBZ R22, rowdone1100; \
+	B chunks1090; \
+tail1092: \
+	CBZ R22, rowdone1093; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15362,35 +15293,35 @@ tail1099: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1098; \
-rowdone1100: \
+	B body1091; \
+rowdone1093: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1096; \
+	BNE row1089; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1095; \
+	BNE group1088; \
 	RET; \
-chunk1094: \
+chunk1087: \
 	MOVD $mask530<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask531<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask532<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1101: \
+group1094: \
 	MOVD R3, R11; \
-row1102: \
+row1095: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1103: \
+chunks1096: \
 	CMP $16, R22; \
-	BLO tail1105; \
-body1104: \
+	BLO tail1098; \
+body1097: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15404,9 +15335,9 @@ body1104: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1103; \
-tail1105: \
-	CBZ R22, rowdone1106; \
+	B chunks1096; \
+tail1098: \
+	CBZ R22, rowdone1099; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15415,16 +15346,16 @@ tail1105: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1104; \
-rowdone1106: \
+	B body1097; \
+rowdone1099: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1102; \
+	BNE row1095; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1101; \
+	BNE group1094; \
 	RET
 	tunzip2x2x1NEON_body
 
@@ -15443,28 +15374,28 @@ TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1107; \
+	BHS chunk1100; \
 	CMP $16, R2; \
-	BHS chunk1108; \
+	BHS chunk1101; \
 	RET; \
-chunk1107: \
+chunk1100: \
 	MOVD $mask533<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask534<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask535<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1109: \
+group1102: \
 	MOVD R3, R11; \
-row1110: \
+row1103: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1111: \
+chunks1104: \
 	CMP $32, R22; \
-	BLO tail1113; \
-body1112: \
+	BLO tail1106; \
+body1105: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15486,9 +15417,9 @@ body1112: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1111; \
-tail1113: \
-	CBZ R22, rowdone1114; \
+	B chunks1104; \
+tail1106: \
+	CBZ R22, rowdone1107; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15497,35 +15428,35 @@ tail1113: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1112; \
-rowdone1114: \
+	B body1105; \
+rowdone1107: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1110; \
+	BNE row1103; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1109; \
+	BNE group1102; \
 	RET; \
-chunk1108: \
+chunk1101: \
 	MOVD $mask533<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask534<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask535<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1115: \
+group1108: \
 	MOVD R3, R11; \
-row1116: \
+row1109: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1117: \
+chunks1110: \
 	CMP $16, R22; \
-	BLO tail1119; \
-body1118: \
+	BLO tail1112; \
+body1111: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15539,9 +15470,9 @@ body1118: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1117; \
-tail1119: \
-	CBZ R22, rowdone1120; \
+	B chunks1110; \
+tail1112: \
+	CBZ R22, rowdone1113; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15550,16 +15481,16 @@ tail1119: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1118; \
-rowdone1120: \
+	B body1111; \
+rowdone1113: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1116; \
+	BNE row1109; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1115; \
+	BNE group1108; \
 	RET
 	tunzip2x2x2NEON_body
 
@@ -15578,28 +15509,28 @@ TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1121; \
+	BHS chunk1114; \
 	CMP $16, R2; \
-	BHS chunk1122; \
+	BHS chunk1115; \
 	RET; \
-chunk1121: \
+chunk1114: \
 	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1123: \
+group1116: \
 	MOVD R3, R11; \
-row1124: \
+row1117: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1125: \
+chunks1118: \
 	CMP $32, R22; \
-	BLO tail1127; \
-body1126: \
+	BLO tail1120; \
+body1119: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15621,9 +15552,9 @@ body1126: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1125; \
-tail1127: \
-	CBZ R22, rowdone1128; \
+	B chunks1118; \
+tail1120: \
+	CBZ R22, rowdone1121; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15632,35 +15563,35 @@ tail1127: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1126; \
-rowdone1128: \
+	B body1119; \
+rowdone1121: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1124; \
+	BNE row1117; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1123; \
+	BNE group1116; \
 	RET; \
-chunk1122: \
+chunk1115: \
 	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1129: \
+group1122: \
 	MOVD R3, R11; \
-row1130: \
+row1123: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1131: \
+chunks1124: \
 	CMP $16, R22; \
-	BLO tail1133; \
-body1132: \
+	BLO tail1126; \
+body1125: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15674,9 +15605,9 @@ body1132: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1131; \
-tail1133: \
-	CBZ R22, rowdone1134; \
+	B chunks1124; \
+tail1126: \
+	CBZ R22, rowdone1127; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15685,16 +15616,16 @@ tail1133: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1132; \
-rowdone1134: \
+	B body1125; \
+rowdone1127: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1130; \
+	BNE row1123; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1129; \
+	BNE group1122; \
 	RET
 	tunzip2x2x4NEON_body
 
@@ -15713,11 +15644,11 @@ TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1135; \
+	BHS chunk1128; \
 	CMP $24, R2; \
-	BHS chunk1136; \
+	BHS chunk1129; \
 	RET; \
-chunk1135: \
+chunk1128: \
 	MOVD $mask539<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask540<>(SB), R24; \
@@ -15736,17 +15667,17 @@ chunk1135: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask547<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1137: \
+group1130: \
 	MOVD R3, R11; \
-row1138: \
+row1131: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1139: \
+chunks1132: \
 	CMP $36, R22; \
-	BLO tail1141; \
-body1140: \
+	BLO tail1134; \
+body1133: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15780,9 +15711,9 @@ body1140: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1139; \
-tail1141: \
-	CBZ R22, rowdone1142; \
+	B chunks1132; \
+tail1134: \
+	CBZ R22, rowdone1135; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15791,18 +15722,18 @@ tail1141: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1140; \
-rowdone1142: \
+	B body1133; \
+rowdone1135: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1138; \
+	BNE row1131; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1137; \
+	BNE group1130; \
 	RET; \
-chunk1136: \
+chunk1129: \
 	MOVD $mask539<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask540<>(SB), R24; \
@@ -15817,17 +15748,17 @@ chunk1136: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask550<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1143: \
+group1136: \
 	MOVD R3, R11; \
-row1144: \
+row1137: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1145: \
+chunks1138: \
 	CMP $24, R22; \
-	BLO tail1147; \
-body1146: \
+	BLO tail1140; \
+body1139: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15853,9 +15784,9 @@ body1146: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1145; \
-tail1147: \
-	CBZ R22, rowdone1148; \
+	B chunks1138; \
+tail1140: \
+	CBZ R22, rowdone1141; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15864,16 +15795,16 @@ tail1147: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1146; \
-rowdone1148: \
+	B body1139; \
+rowdone1141: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1144; \
+	BNE row1137; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1143; \
+	BNE group1136; \
 	RET
 	tunzip2x3x1NEON_body
 
@@ -15892,11 +15823,11 @@ TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1149; \
+	BHS chunk1142; \
 	CMP $24, R2; \
-	BHS chunk1150; \
+	BHS chunk1143; \
 	RET; \
-chunk1149: \
+chunk1142: \
 	MOVD $mask551<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask552<>(SB), R24; \
@@ -15915,17 +15846,17 @@ chunk1149: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask268<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1151: \
+group1144: \
 	MOVD R3, R11; \
-row1152: \
+row1145: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1153: \
+chunks1146: \
 	CMP $36, R22; \
-	BLO tail1155; \
-body1154: \
+	BLO tail1148; \
+body1147: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15959,9 +15890,9 @@ body1154: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1153; \
-tail1155: \
-	CBZ R22, rowdone1156; \
+	B chunks1146; \
+tail1148: \
+	CBZ R22, rowdone1149; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15970,18 +15901,18 @@ tail1155: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1154; \
-rowdone1156: \
+	B body1147; \
+rowdone1149: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1152; \
+	BNE row1145; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1151; \
+	BNE group1144; \
 	RET; \
-chunk1150: \
+chunk1143: \
 	MOVD $mask551<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask552<>(SB), R24; \
@@ -15996,17 +15927,17 @@ chunk1150: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask280<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1157: \
+group1150: \
 	MOVD R3, R11; \
-row1158: \
+row1151: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1159: \
+chunks1152: \
 	CMP $24, R22; \
-	BLO tail1161; \
-body1160: \
+	BLO tail1154; \
+body1153: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16032,9 +15963,9 @@ body1160: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1159; \
-tail1161: \
-	CBZ R22, rowdone1162; \
+	B chunks1152; \
+tail1154: \
+	CBZ R22, rowdone1155; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16043,16 +15974,16 @@ tail1161: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1160; \
-rowdone1162: \
+	B body1153; \
+rowdone1155: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1158; \
+	BNE row1151; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1157; \
+	BNE group1150; \
 	RET
 	tunzip2x3x2NEON_body
 
@@ -16071,28 +16002,28 @@ TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1163; \
+	BHS chunk1156; \
 	CMP $16, R2; \
-	BHS chunk1164; \
+	BHS chunk1157; \
 	RET; \
-chunk1163: \
+chunk1156: \
 	MOVD $mask556<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask557<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask558<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1165: \
+group1158: \
 	MOVD R3, R11; \
-row1166: \
+row1159: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1167: \
+chunks1160: \
 	CMP $32, R22; \
-	BLO tail1169; \
-body1168: \
+	BLO tail1162; \
+body1161: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16114,9 +16045,9 @@ body1168: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1167; \
-tail1169: \
-	CBZ R22, rowdone1170; \
+	B chunks1160; \
+tail1162: \
+	CBZ R22, rowdone1163; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16125,35 +16056,35 @@ tail1169: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1168; \
-rowdone1170: \
+	B body1161; \
+rowdone1163: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1166; \
+	BNE row1159; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1165; \
+	BNE group1158; \
 	RET; \
-chunk1164: \
+chunk1157: \
 	MOVD $mask556<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask557<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask558<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1171: \
+group1164: \
 	MOVD R3, R11; \
-row1172: \
+row1165: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1173: \
+chunks1166: \
 	CMP $16, R22; \
-	BLO tail1175; \
-body1174: \
+	BLO tail1168; \
+body1167: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16167,9 +16098,9 @@ body1174: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1173; \
-tail1175: \
-	CBZ R22, rowdone1176; \
+	B chunks1166; \
+tail1168: \
+	CBZ R22, rowdone1169; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16178,16 +16109,16 @@ tail1175: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1174; \
-rowdone1176: \
+	B body1167; \
+rowdone1169: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1172; \
+	BNE row1165; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1171; \
+	BNE group1164; \
 	RET
 	tunzip2x4x1NEON_body
 
@@ -16206,28 +16137,28 @@ TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1177; \
+	BHS chunk1170; \
 	CMP $16, R2; \
-	BHS chunk1178; \
+	BHS chunk1171; \
 	RET; \
-chunk1177: \
+chunk1170: \
 	MOVD $mask65<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask66<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask68<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1179: \
+group1172: \
 	MOVD R3, R11; \
-row1180: \
+row1173: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1181: \
+chunks1174: \
 	CMP $32, R22; \
-	BLO tail1183; \
-body1182: \
+	BLO tail1176; \
+body1175: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16249,9 +16180,9 @@ body1182: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1181; \
-tail1183: \
-	CBZ R22, rowdone1184; \
+	B chunks1174; \
+tail1176: \
+	CBZ R22, rowdone1177; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16260,35 +16191,35 @@ tail1183: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1182; \
-rowdone1184: \
+	B body1175; \
+rowdone1177: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1180; \
+	BNE row1173; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1179; \
+	BNE group1172; \
 	RET; \
-chunk1178: \
+chunk1171: \
 	MOVD $mask65<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask66<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask68<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1185: \
+group1178: \
 	MOVD R3, R11; \
-row1186: \
+row1179: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1187: \
+chunks1180: \
 	CMP $16, R22; \
-	BLO tail1189; \
-body1188: \
+	BLO tail1182; \
+body1181: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16302,9 +16233,9 @@ body1188: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1187; \
-tail1189: \
-	CBZ R22, rowdone1190; \
+	B chunks1180; \
+tail1182: \
+	CBZ R22, rowdone1183; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16313,16 +16244,16 @@ tail1189: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1188; \
-rowdone1190: \
+	B body1181; \
+rowdone1183: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1186; \
+	BNE row1179; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1185; \
+	BNE group1178; \
 	RET
 	tunzip2x4x2NEON_body
 
@@ -16341,28 +16272,28 @@ TEXT ·tunzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1191; \
+	BHS chunk1184; \
 	CMP $16, R2; \
-	BHS chunk1192; \
+	BHS chunk1185; \
 	RET; \
-chunk1191: \
+chunk1184: \
 	MOVD $mask559<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask560<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask561<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1193: \
+group1186: \
 	MOVD R3, R11; \
-row1194: \
+row1187: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1195: \
+chunks1188: \
 	CMP $32, R22; \
-	BLO tail1197; \
-body1196: \
+	BLO tail1190; \
+body1189: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16384,9 +16315,9 @@ body1196: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1195; \
-tail1197: \
-	CBZ R22, rowdone1198; \
+	B chunks1188; \
+tail1190: \
+	CBZ R22, rowdone1191; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16395,35 +16326,35 @@ tail1197: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1196; \
-rowdone1198: \
+	B body1189; \
+rowdone1191: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1194; \
+	BNE row1187; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1193; \
+	BNE group1186; \
 	RET; \
-chunk1192: \
+chunk1185: \
 	MOVD $mask559<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask560<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask561<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1199: \
+group1192: \
 	MOVD R3, R11; \
-row1200: \
+row1193: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1201: \
+chunks1194: \
 	CMP $16, R22; \
-	BLO tail1203; \
-body1202: \
+	BLO tail1196; \
+body1195: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16437,9 +16368,9 @@ body1202: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1201; \
-tail1203: \
-	CBZ R22, rowdone1204; \
+	B chunks1194; \
+tail1196: \
+	CBZ R22, rowdone1197; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16448,16 +16379,16 @@ tail1203: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1202; \
-rowdone1204: \
+	B body1195; \
+rowdone1197: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1200; \
+	BNE row1193; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1199; \
+	BNE group1192; \
 	RET
 	tunzip2x8x1NEON_body
 
@@ -16476,25 +16407,25 @@ TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1205; \
+	BHS chunk1198; \
 	CMP $16, R2; \
-	BHS chunk1206; \
+	BHS chunk1199; \
 	CMP $8, R2; \
-	BHS chunk1207; \
+	BHS chunk1200; \
 	RET; \
-chunk1205: \
-group1208: \
+chunk1198: \
+group1201: \
 	MOVD R3, R11; \
-row1209: \
+row1202: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1210: \
+chunks1203: \
 	CMP $32, R22; \
-	BLO tail1212; \
-body1211: \
+	BLO tail1205; \
+body1204: \
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -16509,9 +16440,9 @@ body1211: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1210; \
-tail1212: \
-	CBZ R22, rowdone1213; \
+	B chunks1203; \
+tail1205: \
+	CBZ R22, rowdone1206; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16521,30 +16452,30 @@ tail1212: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1211; \
-rowdone1213: \
+	B body1204; \
+rowdone1206: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1209; \
+	BNE row1202; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1208; \
+	BNE group1201; \
 	RET; \
-chunk1206: \
-group1214: \
+chunk1199: \
+group1207: \
 	MOVD R3, R11; \
-row1215: \
+row1208: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1216: \
+chunks1209: \
 	CMP $16, R22; \
-	BLO tail1218; \
-body1217: \
+	BLO tail1211; \
+body1210: \
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -16554,9 +16485,9 @@ body1217: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1216; \
-tail1218: \
-	CBZ R22, rowdone1219; \
+	B chunks1209; \
+tail1211: \
+	CBZ R22, rowdone1212; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16566,30 +16497,30 @@ tail1218: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1217; \
-rowdone1219: \
+	B body1210; \
+rowdone1212: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1215; \
+	BNE row1208; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1214; \
+	BNE group1207; \
 	RET; \
-chunk1207: \
-group1220: \
+chunk1200: \
+group1213: \
 	MOVD R3, R11; \
-row1221: \
+row1214: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1222: \
+chunks1215: \
 	CMP $8, R22; \
-	BLO tail1224; \
-body1223: \
+	BLO tail1217; \
+body1216: \
 	VLD3 (R21), [V0.B8, V1.B8, V2.B8]; \
 	FMOVD F0, 0(R12); \
 	FMOVD F1, 0(R13); \
@@ -16599,9 +16530,9 @@ body1223: \
 	ADD $8, R14, R14; \
 	ADD $24, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1222; \
-tail1224: \
-	CBZ R22, rowdone1225; \
+	B chunks1215; \
+tail1217: \
+	CBZ R22, rowdone1218; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16611,16 +16542,16 @@ tail1224: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1223; \
-rowdone1225: \
+	B body1216; \
+rowdone1218: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1221; \
+	BNE row1214; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1220; \
+	BNE group1213; \
 	RET
 	unzip3x1NEON_body
 
@@ -16639,25 +16570,25 @@ TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1226; \
+	BHS chunk1219; \
 	CMP $16, R2; \
-	BHS chunk1227; \
+	BHS chunk1220; \
 	CMP $8, R2; \
-	BHS chunk1228; \
+	BHS chunk1221; \
 	RET; \
-chunk1226: \
-group1229: \
+chunk1219: \
+group1222: \
 	MOVD R3, R11; \
-row1230: \
+row1223: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1231: \
+chunks1224: \
 	CMP $32, R22; \
-	BLO tail1233; \
-body1232: \
+	BLO tail1226; \
+body1225: \
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -16672,9 +16603,9 @@ body1232: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1231; \
-tail1233: \
-	CBZ R22, rowdone1234; \
+	B chunks1224; \
+tail1226: \
+	CBZ R22, rowdone1227; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16684,30 +16615,30 @@ tail1233: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1232; \
-rowdone1234: \
+	B body1225; \
+rowdone1227: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1230; \
+	BNE row1223; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1229; \
+	BNE group1222; \
 	RET; \
-chunk1227: \
-group1235: \
+chunk1220: \
+group1228: \
 	MOVD R3, R11; \
-row1236: \
+row1229: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1237: \
+chunks1230: \
 	CMP $16, R22; \
-	BLO tail1239; \
-body1238: \
+	BLO tail1232; \
+body1231: \
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -16717,9 +16648,9 @@ body1238: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1237; \
-tail1239: \
-	CBZ R22, rowdone1240; \
+	B chunks1230; \
+tail1232: \
+	CBZ R22, rowdone1233; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16729,30 +16660,30 @@ tail1239: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1238; \
-rowdone1240: \
+	B body1231; \
+rowdone1233: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1236; \
+	BNE row1229; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1235; \
+	BNE group1228; \
 	RET; \
-chunk1228: \
-group1241: \
+chunk1221: \
+group1234: \
 	MOVD R3, R11; \
-row1242: \
+row1235: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1243: \
+chunks1236: \
 	CMP $8, R22; \
-	BLO tail1245; \
-body1244: \
+	BLO tail1238; \
+body1237: \
 	VLD3 (R21), [V0.H4, V1.H4, V2.H4]; \
 	FMOVD F0, 0(R12); \
 	FMOVD F1, 0(R13); \
@@ -16762,9 +16693,9 @@ body1244: \
 	ADD $8, R14, R14; \
 	ADD $24, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1243; \
-tail1245: \
-	CBZ R22, rowdone1246; \
+	B chunks1236; \
+tail1238: \
+	CBZ R22, rowdone1239; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16774,16 +16705,16 @@ tail1245: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1244; \
-rowdone1246: \
+	B body1237; \
+rowdone1239: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1242; \
+	BNE row1235; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1241; \
+	BNE group1234; \
 	RET
 	unzip3x2NEON_body
 
@@ -16802,25 +16733,25 @@ TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1247; \
+	BHS chunk1240; \
 	CMP $16, R2; \
-	BHS chunk1248; \
+	BHS chunk1241; \
 	CMP $8, R2; \
-	BHS chunk1249; \
+	BHS chunk1242; \
 	RET; \
-chunk1247: \
-group1250: \
+chunk1240: \
+group1243: \
 	MOVD R3, R11; \
-row1251: \
+row1244: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1252: \
+chunks1245: \
 	CMP $32, R22; \
-	BLO tail1254; \
-body1253: \
+	BLO tail1247; \
+body1246: \
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -16835,9 +16766,9 @@ body1253: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1252; \
-tail1254: \
-	CBZ R22, rowdone1255; \
+	B chunks1245; \
+tail1247: \
+	CBZ R22, rowdone1248; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16847,30 +16778,30 @@ tail1254: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1253; \
-rowdone1255: \
+	B body1246; \
+rowdone1248: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1251; \
+	BNE row1244; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1250; \
+	BNE group1243; \
 	RET; \
-chunk1248: \
-group1256: \
+chunk1241: \
+group1249: \
 	MOVD R3, R11; \
-row1257: \
+row1250: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1258: \
+chunks1251: \
 	CMP $16, R22; \
-	BLO tail1260; \
-body1259: \
+	BLO tail1253; \
+body1252: \
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -16880,9 +16811,9 @@ body1259: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1258; \
-tail1260: \
-	CBZ R22, rowdone1261; \
+	B chunks1251; \
+tail1253: \
+	CBZ R22, rowdone1254; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16892,30 +16823,30 @@ tail1260: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1259; \
-rowdone1261: \
+	B body1252; \
+rowdone1254: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1257; \
+	BNE row1250; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1256; \
+	BNE group1249; \
 	RET; \
-chunk1249: \
-group1262: \
+chunk1242: \
+group1255: \
 	MOVD R3, R11; \
-row1263: \
+row1256: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1264: \
+chunks1257: \
 	CMP $8, R22; \
-	BLO tail1266; \
-body1265: \
+	BLO tail1259; \
+body1258: \
 	VLD3 (R21), [V0.S2, V1.S2, V2.S2]; \
 	FMOVD F0, 0(R12); \
 	FMOVD F1, 0(R13); \
@@ -16925,9 +16856,9 @@ body1265: \
 	ADD $8, R14, R14; \
 	ADD $24, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1264; \
-tail1266: \
-	CBZ R22, rowdone1267; \
+	B chunks1257; \
+tail1259: \
+	CBZ R22, rowdone1260; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16937,16 +16868,16 @@ tail1266: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1265; \
-rowdone1267: \
+	B body1258; \
+rowdone1260: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1263; \
+	BNE row1256; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1262; \
+	BNE group1255; \
 	RET
 	unzip3x4NEON_body
 
@@ -16965,23 +16896,23 @@ TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1268; \
+	BHS chunk1261; \
 	CMP $16, R2; \
-	BHS chunk1269; \
+	BHS chunk1262; \
 	RET; \
-chunk1268: \
-group1270: \
+chunk1261: \
+group1263: \
 	MOVD R3, R11; \
-row1271: \
+row1264: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1272: \
+chunks1265: \
 	CMP $32, R22; \
-	BLO tail1274; \
-body1273: \
+	BLO tail1267; \
+body1266: \
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -16996,9 +16927,9 @@ body1273: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1272; \
-tail1274: \
-	CBZ R22, rowdone1275; \
+	B chunks1265; \
+tail1267: \
+	CBZ R22, rowdone1268; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17008,30 +16939,30 @@ tail1274: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1273; \
-rowdone1275: \
+	B body1266; \
+rowdone1268: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1271; \
+	BNE row1264; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1270; \
+	BNE group1263; \
 	RET; \
-chunk1269: \
-group1276: \
+chunk1262: \
+group1269: \
 	MOVD R3, R11; \
-row1277: \
+row1270: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1278: \
+chunks1271: \
 	CMP $16, R22; \
-	BLO tail1280; \
-body1279: \
+	BLO tail1273; \
+body1272: \
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17041,9 +16972,9 @@ body1279: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1278; \
-tail1280: \
-	CBZ R22, rowdone1281; \
+	B chunks1271; \
+tail1273: \
+	CBZ R22, rowdone1274; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17053,16 +16984,16 @@ tail1280: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1279; \
-rowdone1281: \
+	B body1272; \
+rowdone1274: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1277; \
+	BNE row1270; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1276; \
+	BNE group1269; \
 	RET
 	unzip3x8NEON_body
 
@@ -17081,23 +17012,23 @@ TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1282; \
+	BHS chunk1275; \
 	CMP $16, R2; \
-	BHS chunk1283; \
+	BHS chunk1276; \
 	RET; \
-chunk1282: \
-group1284: \
+chunk1275: \
+group1277: \
 	MOVD R3, R11; \
-row1285: \
+row1278: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1286: \
+chunks1279: \
 	CMP $32, R22; \
-	BLO tail1288; \
-body1287: \
+	BLO tail1281; \
+body1280: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -17109,9 +17040,9 @@ body1287: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1286; \
-tail1288: \
-	CBZ R22, rowdone1289; \
+	B chunks1279; \
+tail1281: \
+	CBZ R22, rowdone1282; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17121,30 +17052,30 @@ tail1288: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1287; \
-rowdone1289: \
+	B body1280; \
+rowdone1282: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1285; \
+	BNE row1278; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1284; \
+	BNE group1277; \
 	RET; \
-chunk1283: \
-group1290: \
+chunk1276: \
+group1283: \
 	MOVD R3, R11; \
-row1291: \
+row1284: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1292: \
+chunks1285: \
 	CMP $16, R22; \
-	BLO tail1294; \
-body1293: \
+	BLO tail1287; \
+body1286: \
 	FLDPQ 0(R21), (F0, F1); \
 	FMOVQ 32(R21), F2; \
 	FMOVQ F0, 0(R12); \
@@ -17155,9 +17086,9 @@ body1293: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1292; \
-tail1294: \
-	CBZ R22, rowdone1295; \
+	B chunks1285; \
+tail1287: \
+	CBZ R22, rowdone1288; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17167,16 +17098,16 @@ tail1294: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1293; \
-rowdone1295: \
+	B body1286; \
+rowdone1288: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1291; \
+	BNE row1284; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1290; \
+	BNE group1283; \
 	RET
 	unzip3x16NEON_body
 
@@ -17195,11 +17126,11 @@ TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1296; \
+	BHS chunk1289; \
 	CMP $24, R2; \
-	BHS chunk1297; \
+	BHS chunk1290; \
 	RET; \
-chunk1296: \
+chunk1289: \
 	MOVD $mask562<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask563<>(SB), R24; \
@@ -17218,18 +17149,18 @@ chunk1296: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask570<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1298: \
+group1291: \
 	MOVD R3, R11; \
-row1299: \
+row1292: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1300: \
+chunks1293: \
 	CMP $36, R22; \
-	BLO tail1302; \
-body1301: \
+	BLO tail1295; \
+body1294: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -17281,9 +17212,9 @@ body1301: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1300; \
-tail1302: \
-	CBZ R22, rowdone1303; \
+	B chunks1293; \
+tail1295: \
+	CBZ R22, rowdone1296; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17293,18 +17224,18 @@ tail1302: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1301; \
-rowdone1303: \
+	B body1294; \
+rowdone1296: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1299; \
+	BNE row1292; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1298; \
+	BNE group1291; \
 	RET; \
-chunk1297: \
+chunk1290: \
 	MOVD $mask562<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask563<>(SB), R24; \
@@ -17319,18 +17250,18 @@ chunk1297: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask98<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1304: \
+group1297: \
 	MOVD R3, R11; \
-row1305: \
+row1298: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1306: \
+chunks1299: \
 	CMP $24, R22; \
-	BLO tail1308; \
-body1307: \
+	BLO tail1301; \
+body1300: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -17370,9 +17301,9 @@ body1307: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1306; \
-tail1308: \
-	CBZ R22, rowdone1309; \
+	B chunks1299; \
+tail1301: \
+	CBZ R22, rowdone1302; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17382,16 +17313,16 @@ tail1308: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1307; \
-rowdone1309: \
+	B body1300; \
+rowdone1302: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1305; \
+	BNE row1298; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1304; \
+	BNE group1297; \
 	RET
 	unzip3x3NEON_body
 
@@ -17410,11 +17341,11 @@ TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1310; \
+	BHS chunk1303; \
 	CMP $24, R2; \
-	BHS chunk1311; \
+	BHS chunk1304; \
 	RET; \
-chunk1310: \
+chunk1303: \
 	MOVD $mask99<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask1<>(SB), R24; \
@@ -17439,18 +17370,18 @@ chunk1310: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1312: \
+group1305: \
 	MOVD R3, R11; \
-row1313: \
+row1306: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1314: \
+chunks1307: \
 	CMP $36, R22; \
-	BLO tail1316; \
-body1315: \
+	BLO tail1309; \
+body1308: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -17509,9 +17440,9 @@ body1315: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1314; \
-tail1316: \
-	CBZ R22, rowdone1317; \
+	B chunks1307; \
+tail1309: \
+	CBZ R22, rowdone1310; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17521,18 +17452,18 @@ tail1316: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1315; \
-rowdone1317: \
+	B body1308; \
+rowdone1310: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1313; \
+	BNE row1306; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1312; \
+	BNE group1305; \
 	RET; \
-chunk1311: \
+chunk1304: \
 	MOVD $mask99<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask1<>(SB), R24; \
@@ -17547,18 +17478,18 @@ chunk1311: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask283<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1318: \
+group1311: \
 	MOVD R3, R11; \
-row1319: \
+row1312: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1320: \
+chunks1313: \
 	CMP $24, R22; \
-	BLO tail1322; \
-body1321: \
+	BLO tail1315; \
+body1314: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -17598,9 +17529,9 @@ body1321: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1320; \
-tail1322: \
-	CBZ R22, rowdone1323; \
+	B chunks1313; \
+tail1315: \
+	CBZ R22, rowdone1316; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17610,16 +17541,16 @@ tail1322: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1321; \
-rowdone1323: \
+	B body1314; \
+rowdone1316: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1319; \
+	BNE row1312; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1318; \
+	BNE group1311; \
 	RET
 	unzip3x6NEON_body
 
@@ -17638,9 +17569,9 @@ TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1324; \
+	BHS chunk1317; \
 	RET; \
-chunk1324: \
+chunk1317: \
 	MOVD $mask114<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask115<>(SB), R24; \
@@ -17659,18 +17590,18 @@ chunk1324: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1325: \
+group1318: \
 	MOVD R3, R11; \
-row1326: \
+row1319: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1327: \
+chunks1320: \
 	CMP $36, R22; \
-	BLO tail1329; \
-body1328: \
+	BLO tail1322; \
+body1321: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 9(R21), F1; \
 	FMOVQ 18(R21), F2; \
@@ -17716,9 +17647,9 @@ body1328: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1327; \
-tail1329: \
-	CBZ R22, rowdone1330; \
+	B chunks1320; \
+tail1322: \
+	CBZ R22, rowdone1323; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17728,16 +17659,16 @@ tail1329: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1328; \
-rowdone1330: \
+	B body1321; \
+rowdone1323: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1326; \
+	BNE row1319; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1325; \
+	BNE group1318; \
 	RET
 	unzip3x9NEON_body
 
@@ -17756,11 +17687,11 @@ TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1331; \
+	BHS chunk1324; \
 	CMP $24, R2; \
-	BHS chunk1332; \
+	BHS chunk1325; \
 	RET; \
-chunk1331: \
+chunk1324: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -17775,18 +17706,18 @@ chunk1331: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1333: \
+group1326: \
 	MOVD R3, R11; \
-row1334: \
+row1327: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1335: \
+chunks1328: \
 	CMP $36, R22; \
-	BLO tail1337; \
-body1336: \
+	BLO tail1330; \
+body1329: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -17826,9 +17757,9 @@ body1336: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1335; \
-tail1337: \
-	CBZ R22, rowdone1338; \
+	B chunks1328; \
+tail1330: \
+	CBZ R22, rowdone1331; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17838,18 +17769,18 @@ tail1337: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1336; \
-rowdone1338: \
+	B body1329; \
+rowdone1331: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1334; \
+	BNE row1327; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1333; \
+	BNE group1326; \
 	RET; \
-chunk1332: \
+chunk1325: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -17860,18 +17791,18 @@ chunk1332: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1339: \
+group1332: \
 	MOVD R3, R11; \
-row1340: \
+row1333: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1341: \
+chunks1334: \
 	CMP $24, R22; \
-	BLO tail1343; \
-body1342: \
+	BLO tail1336; \
+body1335: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -17900,9 +17831,9 @@ body1342: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1341; \
-tail1343: \
-	CBZ R22, rowdone1344; \
+	B chunks1334; \
+tail1336: \
+	CBZ R22, rowdone1337; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17912,16 +17843,16 @@ tail1343: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1342; \
-rowdone1344: \
+	B body1335; \
+rowdone1337: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1340; \
+	BNE row1333; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1339; \
+	BNE group1332; \
 	RET
 	unzip3x12NEON_body
 
@@ -17940,11 +17871,11 @@ TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1345; \
+	BHS chunk1338; \
 	CMP $24, R2; \
-	BHS chunk1346; \
+	BHS chunk1339; \
 	RET; \
-chunk1345: \
+chunk1338: \
 	MOVD $mask577<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask578<>(SB), R24; \
@@ -17969,18 +17900,18 @@ chunk1345: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask588<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1347: \
+group1340: \
 	MOVD R3, R11; \
-row1348: \
+row1341: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1349: \
+chunks1342: \
 	CMP $36, R22; \
-	BLO tail1351; \
-body1350: \
+	BLO tail1344; \
+body1343: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -18040,9 +17971,9 @@ body1350: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1349; \
-tail1351: \
-	CBZ R22, rowdone1352; \
+	B chunks1342; \
+tail1344: \
+	CBZ R22, rowdone1345; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18052,18 +17983,18 @@ tail1351: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1350; \
-rowdone1352: \
+	B body1343; \
+rowdone1345: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1348; \
+	BNE row1341; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1347; \
+	BNE group1340; \
 	RET; \
-chunk1346: \
+chunk1339: \
 	MOVD $mask577<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask578<>(SB), R24; \
@@ -18078,18 +18009,18 @@ chunk1346: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask590<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1353: \
+group1346: \
 	MOVD R3, R11; \
-row1354: \
+row1347: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1355: \
+chunks1348: \
 	CMP $24, R22; \
-	BLO tail1357; \
-body1356: \
+	BLO tail1350; \
+body1349: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -18130,9 +18061,9 @@ body1356: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1355; \
-tail1357: \
-	CBZ R22, rowdone1358; \
+	B chunks1348; \
+tail1350: \
+	CBZ R22, rowdone1351; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18142,16 +18073,16 @@ tail1357: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1356; \
-rowdone1358: \
+	B body1349; \
+rowdone1351: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1354; \
+	BNE row1347; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1353; \
+	BNE group1346; \
 	RET
 	tunzip3x2x1NEON_body
 
@@ -18170,11 +18101,11 @@ TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1359; \
+	BHS chunk1352; \
 	CMP $24, R2; \
-	BHS chunk1360; \
+	BHS chunk1353; \
 	RET; \
-chunk1359: \
+chunk1352: \
 	MOVD $mask591<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask592<>(SB), R24; \
@@ -18203,18 +18134,18 @@ chunk1359: \
 	VLD1 (R24), [V19.B16]; \
 	MOVD $mask508<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-group1361: \
+group1354: \
 	MOVD R3, R11; \
-row1362: \
+row1355: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1363: \
+chunks1356: \
 	CMP $36, R22; \
-	BLO tail1365; \
-body1364: \
+	BLO tail1358; \
+body1357: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -18285,9 +18216,9 @@ body1364: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1363; \
-tail1365: \
-	CBZ R22, rowdone1366; \
+	B chunks1356; \
+tail1358: \
+	CBZ R22, rowdone1359; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18297,18 +18228,18 @@ tail1365: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1364; \
-rowdone1366: \
+	B body1357; \
+rowdone1359: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1362; \
+	BNE row1355; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1361; \
+	BNE group1354; \
 	RET; \
-chunk1360: \
+chunk1353: \
 	MOVD $mask591<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask592<>(SB), R24; \
@@ -18329,18 +18260,18 @@ chunk1360: \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask600<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group1367: \
+group1360: \
 	MOVD R3, R11; \
-row1368: \
+row1361: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1369: \
+chunks1362: \
 	CMP $24, R22; \
-	BLO tail1371; \
-body1370: \
+	BLO tail1364; \
+body1363: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -18384,9 +18315,9 @@ body1370: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1369; \
-tail1371: \
-	CBZ R22, rowdone1372; \
+	B chunks1362; \
+tail1364: \
+	CBZ R22, rowdone1365; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18396,16 +18327,16 @@ tail1371: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1370; \
-rowdone1372: \
+	B body1363; \
+rowdone1365: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1368; \
+	BNE row1361; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1367; \
+	BNE group1360; \
 	RET
 	tunzip3x2x2NEON_body
 
@@ -18424,11 +18355,11 @@ TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1373; \
+	BHS chunk1366; \
 	CMP $24, R2; \
-	BHS chunk1374; \
+	BHS chunk1367; \
 	RET; \
-chunk1373: \
+chunk1366: \
 	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask537<>(SB), R24; \
@@ -18445,18 +18376,18 @@ chunk1373: \
 	VLD1 (R24), [V25.B16]; \
 	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-group1375: \
+group1368: \
 	MOVD R3, R11; \
-row1376: \
+row1369: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1377: \
+chunks1370: \
 	CMP $48, R22; \
-	BLO tail1379; \
-body1378: \
+	BLO tail1372; \
+body1371: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 36(R21), F1; \
@@ -18518,9 +18449,9 @@ body1378: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1377; \
-tail1379: \
-	CBZ R22, rowdone1380; \
+	B chunks1370; \
+tail1372: \
+	CBZ R22, rowdone1373; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18530,18 +18461,18 @@ tail1379: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1378; \
-rowdone1380: \
+	B body1371; \
+rowdone1373: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1376; \
+	BNE row1369; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1375; \
+	BNE group1368; \
 	RET; \
-chunk1374: \
+chunk1367: \
 	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask537<>(SB), R24; \
@@ -18554,18 +18485,18 @@ chunk1374: \
 	VLD1 (R24), [V27.B16]; \
 	MOVD $mask283<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-group1381: \
+group1374: \
 	MOVD R3, R11; \
-row1382: \
+row1375: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1383: \
+chunks1376: \
 	CMP $24, R22; \
-	BLO tail1385; \
-body1384: \
+	BLO tail1378; \
+body1377: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -18599,9 +18530,9 @@ body1384: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1383; \
-tail1385: \
-	CBZ R22, rowdone1386; \
+	B chunks1376; \
+tail1378: \
+	CBZ R22, rowdone1379; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18611,16 +18542,16 @@ tail1385: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1384; \
-rowdone1386: \
+	B body1377; \
+rowdone1379: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1382; \
+	BNE row1375; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1381; \
+	BNE group1374; \
 	RET
 	tunzip3x2x4NEON_body
 
@@ -18639,27 +18570,27 @@ TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1387; \
+	BHS chunk1380; \
 	RET; \
-chunk1387: \
+chunk1380: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1388: \
+group1381: \
 	MOVD R3, R11; \
-row1389: \
+row1382: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1390: \
+chunks1383: \
 	CMP $48, R22; \
-	BLO tail1392; \
-body1391: \
+	BLO tail1385; \
+body1384: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -18706,9 +18637,9 @@ body1391: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1390; \
-tail1392: \
-	CBZ R22, rowdone1393; \
+	B chunks1383; \
+tail1385: \
+	CBZ R22, rowdone1386; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18718,16 +18649,16 @@ tail1392: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1391; \
-rowdone1393: \
+	B body1384; \
+rowdone1386: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1389; \
+	BNE row1382; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1388; \
+	BNE group1381; \
 	RET
 	tunzip3x2x8NEON_body
 
@@ -18746,9 +18677,9 @@ TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1394; \
+	BHS chunk1387; \
 	RET; \
-chunk1394: \
+chunk1387: \
 	MOVD $mask602<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask603<>(SB), R24; \
@@ -18775,18 +18706,18 @@ chunk1394: \
 	VLD1 (R24), [V20.B16]; \
 	MOVD $mask613<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
-group1395: \
+group1388: \
 	MOVD R3, R11; \
-row1396: \
+row1389: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1397: \
+chunks1390: \
 	CMP $36, R22; \
-	BLO tail1399; \
-body1398: \
+	BLO tail1392; \
+body1391: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -18851,9 +18782,9 @@ body1398: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1397; \
-tail1399: \
-	CBZ R22, rowdone1400; \
+	B chunks1390; \
+tail1392: \
+	CBZ R22, rowdone1393; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18863,16 +18794,16 @@ tail1399: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1398; \
-rowdone1400: \
+	B body1391; \
+rowdone1393: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1396; \
+	BNE row1389; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1395; \
+	BNE group1388; \
 	RET
 	tunzip3x3x1NEON_body
 
@@ -18891,9 +18822,9 @@ TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1401; \
+	BHS chunk1394; \
 	RET; \
-chunk1401: \
+chunk1394: \
 	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask615<>(SB), R24; \
@@ -18918,18 +18849,18 @@ chunk1401: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask508<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1402: \
+group1395: \
 	MOVD R3, R11; \
-row1403: \
+row1396: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1404: \
+chunks1397: \
 	CMP $36, R22; \
-	BLO tail1406; \
-body1405: \
+	BLO tail1399; \
+body1398: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -18994,9 +18925,9 @@ body1405: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1404; \
-tail1406: \
-	CBZ R22, rowdone1407; \
+	B chunks1397; \
+tail1399: \
+	CBZ R22, rowdone1400; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19006,16 +18937,16 @@ tail1406: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1405; \
-rowdone1407: \
+	B body1398; \
+rowdone1400: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1403; \
+	BNE row1396; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1402; \
+	BNE group1395; \
 	RET
 	tunzip3x3x2NEON_body
 
@@ -19034,9 +18965,9 @@ TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1408; \
+	BHS chunk1401; \
 	RET; \
-chunk1408: \
+chunk1401: \
 	MOVD $mask621<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -19051,18 +18982,18 @@ chunk1408: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1409: \
+group1402: \
 	MOVD R3, R11; \
-row1410: \
+row1403: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1411: \
+chunks1404: \
 	CMP $36, R22; \
-	BLO tail1413; \
-body1412: \
+	BLO tail1406; \
+body1405: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -19113,9 +19044,9 @@ body1412: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1411; \
-tail1413: \
-	CBZ R22, rowdone1414; \
+	B chunks1404; \
+tail1406: \
+	CBZ R22, rowdone1407; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19125,16 +19056,16 @@ tail1413: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1412; \
-rowdone1414: \
+	B body1405; \
+rowdone1407: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1410; \
+	BNE row1403; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1409; \
+	BNE group1402; \
 	RET
 	tunzip3x3x4NEON_body
 
@@ -19153,27 +19084,27 @@ TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $72, R2; \
-	BHS chunk1415; \
+	BHS chunk1408; \
 	RET; \
-chunk1415: \
+chunk1408: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1416: \
+group1409: \
 	MOVD R3, R11; \
-row1417: \
+row1410: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1418: \
+chunks1411: \
 	CMP $72, R22; \
-	BLO tail1420; \
-body1419: \
+	BLO tail1413; \
+body1412: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -19241,9 +19172,9 @@ body1419: \
 	ADD $72, R14, R14; \
 	ADD $216, R21, R21; \
 	SUB $72, R22, R22; \
-	B chunks1418; \
-tail1420: \
-	CBZ R22, rowdone1421; \
+	B chunks1411; \
+tail1413: \
+	CBZ R22, rowdone1414; \
 	MOVD $72, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19253,16 +19184,16 @@ tail1420: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $72, R22; \
-	B body1419; \
-rowdone1421: \
+	B body1412; \
+rowdone1414: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1417; \
+	BNE row1410; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1416; \
+	BNE group1409; \
 	RET
 	tunzip3x3x8NEON_body
 
@@ -19281,11 +19212,11 @@ TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1422; \
+	BHS chunk1415; \
 	CMP $24, R2; \
-	BHS chunk1423; \
+	BHS chunk1416; \
 	RET; \
-chunk1422: \
+chunk1415: \
 	MOVD $mask622<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask623<>(SB), R24; \
@@ -19314,18 +19245,18 @@ chunk1422: \
 	VLD1 (R24), [V19.B16]; \
 	MOVD $mask633<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-group1424: \
+group1417: \
 	MOVD R3, R11; \
-row1425: \
+row1418: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1426: \
+chunks1419: \
 	CMP $36, R22; \
-	BLO tail1428; \
-body1427: \
+	BLO tail1421; \
+body1420: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -19396,9 +19327,9 @@ body1427: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1426; \
-tail1428: \
-	CBZ R22, rowdone1429; \
+	B chunks1419; \
+tail1421: \
+	CBZ R22, rowdone1422; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19408,18 +19339,18 @@ tail1428: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1427; \
-rowdone1429: \
+	B body1420; \
+rowdone1422: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1425; \
+	BNE row1418; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1424; \
+	BNE group1417; \
 	RET; \
-chunk1423: \
+chunk1416: \
 	MOVD $mask622<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask623<>(SB), R24; \
@@ -19440,18 +19371,18 @@ chunk1423: \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask635<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group1430: \
+group1423: \
 	MOVD R3, R11; \
-row1431: \
+row1424: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1432: \
+chunks1425: \
 	CMP $24, R22; \
-	BLO tail1434; \
-body1433: \
+	BLO tail1427; \
+body1426: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -19496,9 +19427,9 @@ body1433: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1432; \
-tail1434: \
-	CBZ R22, rowdone1435; \
+	B chunks1425; \
+tail1427: \
+	CBZ R22, rowdone1428; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19508,16 +19439,16 @@ tail1434: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1433; \
-rowdone1435: \
+	B body1426; \
+rowdone1428: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1431; \
+	BNE row1424; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1430; \
+	BNE group1423; \
 	RET
 	tunzip3x4x1NEON_body
 
@@ -19536,11 +19467,11 @@ TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1436; \
+	BHS chunk1429; \
 	CMP $24, R2; \
-	BHS chunk1437; \
+	BHS chunk1430; \
 	RET; \
-chunk1436: \
+chunk1429: \
 	MOVD $mask636<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask637<>(SB), R24; \
@@ -19571,18 +19502,18 @@ chunk1436: \
 	VLD1 (R24), [V18.B16]; \
 	MOVD $mask642<>(SB), R24; \
 	VLD1 (R24), [V17.B16]; \
-group1438: \
+group1431: \
 	MOVD R3, R11; \
-row1439: \
+row1432: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1440: \
+chunks1433: \
 	CMP $48, R22; \
-	BLO tail1442; \
-body1441: \
+	BLO tail1435; \
+body1434: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -19683,9 +19614,9 @@ body1441: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1440; \
-tail1442: \
-	CBZ R22, rowdone1443; \
+	B chunks1433; \
+tail1435: \
+	CBZ R22, rowdone1436; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19695,18 +19626,18 @@ tail1442: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1441; \
-rowdone1443: \
+	B body1434; \
+rowdone1436: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1439; \
+	BNE row1432; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1438; \
+	BNE group1431; \
 	RET; \
-chunk1437: \
+chunk1430: \
 	MOVD $mask636<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask637<>(SB), R24; \
@@ -19731,18 +19662,18 @@ chunk1437: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask280<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1444: \
+group1437: \
 	MOVD R3, R11; \
-row1445: \
+row1438: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1446: \
+chunks1439: \
 	CMP $24, R22; \
-	BLO tail1448; \
-body1447: \
+	BLO tail1441; \
+body1440: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -19798,9 +19729,9 @@ body1447: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1446; \
-tail1448: \
-	CBZ R22, rowdone1449; \
+	B chunks1439; \
+tail1441: \
+	CBZ R22, rowdone1442; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19810,16 +19741,16 @@ tail1448: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1447; \
-rowdone1449: \
+	B body1440; \
+rowdone1442: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1445; \
+	BNE row1438; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1444; \
+	BNE group1437; \
 	RET
 	tunzip3x4x2NEON_body
 
@@ -19838,9 +19769,9 @@ TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1450; \
+	BHS chunk1443; \
 	RET; \
-chunk1450: \
+chunk1443: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -19855,18 +19786,18 @@ chunk1450: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask180<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1451: \
+group1444: \
 	MOVD R3, R11; \
-row1452: \
+row1445: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1453: \
+chunks1446: \
 	CMP $48, R22; \
-	BLO tail1455; \
-body1454: \
+	BLO tail1448; \
+body1447: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 36(R21), F1; \
@@ -19950,9 +19881,9 @@ body1454: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1453; \
-tail1455: \
-	CBZ R22, rowdone1456; \
+	B chunks1446; \
+tail1448: \
+	CBZ R22, rowdone1449; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19962,16 +19893,16 @@ tail1455: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1454; \
-rowdone1456: \
+	B body1447; \
+rowdone1449: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1452; \
+	BNE row1445; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1451; \
+	BNE group1444; \
 	RET
 	tunzip3x4x4NEON_body
 
@@ -19990,27 +19921,27 @@ TEXT ·tunzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $96, R2; \
-	BHS chunk1457; \
+	BHS chunk1450; \
 	RET; \
-chunk1457: \
+chunk1450: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1458: \
+group1451: \
 	MOVD R3, R11; \
-row1459: \
+row1452: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1460: \
+chunks1453: \
 	CMP $96, R22; \
-	BLO tail1462; \
-body1461: \
+	BLO tail1455; \
+body1454: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 72(R21), F1; \
@@ -20105,9 +20036,9 @@ body1461: \
 	ADD $96, R14, R14; \
 	ADD $288, R21, R21; \
 	SUB $96, R22, R22; \
-	B chunks1460; \
-tail1462: \
-	CBZ R22, rowdone1463; \
+	B chunks1453; \
+tail1455: \
+	CBZ R22, rowdone1456; \
 	MOVD $96, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20117,16 +20048,16 @@ tail1462: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $96, R22; \
-	B body1461; \
-rowdone1463: \
+	B body1454; \
+rowdone1456: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1459; \
+	BNE row1452; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1458; \
+	BNE group1451; \
 	RET
 	tunzip3x4x8NEON_body
 
@@ -20145,26 +20076,26 @@ TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1464; \
+	BHS chunk1457; \
 	CMP $16, R2; \
-	BHS chunk1465; \
+	BHS chunk1458; \
 	CMP $8, R2; \
-	BHS chunk1466; \
+	BHS chunk1459; \
 	RET; \
-chunk1464: \
-group1467: \
+chunk1457: \
+group1460: \
 	MOVD R3, R11; \
-row1468: \
+row1461: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1469: \
+chunks1462: \
 	CMP $32, R22; \
-	BLO tail1471; \
-body1470: \
+	BLO tail1464; \
+body1463: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -20195,9 +20126,9 @@ body1470: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1469; \
-tail1471: \
-	CBZ R22, rowdone1472; \
+	B chunks1462; \
+tail1464: \
+	CBZ R22, rowdone1465; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20208,31 +20139,31 @@ tail1471: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1470; \
-rowdone1472: \
+	B body1463; \
+rowdone1465: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1468; \
+	BNE row1461; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1467; \
+	BNE group1460; \
 	RET; \
-chunk1465: \
-group1473: \
+chunk1458: \
+group1466: \
 	MOVD R3, R11; \
-row1474: \
+row1467: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1475: \
+chunks1468: \
 	CMP $16, R22; \
-	BLO tail1477; \
-body1476: \
+	BLO tail1470; \
+body1469: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -20253,9 +20184,9 @@ body1476: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1475; \
-tail1477: \
-	CBZ R22, rowdone1478; \
+	B chunks1468; \
+tail1470: \
+	CBZ R22, rowdone1471; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20266,31 +20197,31 @@ tail1477: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1476; \
-rowdone1478: \
+	B body1469; \
+rowdone1471: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1474; \
+	BNE row1467; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1473; \
+	BNE group1466; \
 	RET; \
-chunk1466: \
-group1479: \
+chunk1459: \
+group1472: \
 	MOVD R3, R11; \
-row1480: \
+row1473: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1481: \
+chunks1474: \
 	CMP $8, R22; \
-	BLO tail1483; \
-body1482: \
+	BLO tail1476; \
+body1475: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
@@ -20308,9 +20239,9 @@ body1482: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1481; \
-tail1483: \
-	CBZ R22, rowdone1484; \
+	B chunks1474; \
+tail1476: \
+	CBZ R22, rowdone1477; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20321,16 +20252,16 @@ tail1483: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1482; \
-rowdone1484: \
+	B body1475; \
+rowdone1477: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1480; \
+	BNE row1473; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1479; \
+	BNE group1472; \
 	RET
 	unzip4x1NEON_body
 
@@ -20349,26 +20280,26 @@ TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1485; \
+	BHS chunk1478; \
 	CMP $16, R2; \
-	BHS chunk1486; \
+	BHS chunk1479; \
 	CMP $8, R2; \
-	BHS chunk1487; \
+	BHS chunk1480; \
 	RET; \
-chunk1485: \
-group1488: \
+chunk1478: \
+group1481: \
 	MOVD R3, R11; \
-row1489: \
+row1482: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1490: \
+chunks1483: \
 	CMP $32, R22; \
-	BLO tail1492; \
-body1491: \
+	BLO tail1485; \
+body1484: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -20399,9 +20330,9 @@ body1491: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1490; \
-tail1492: \
-	CBZ R22, rowdone1493; \
+	B chunks1483; \
+tail1485: \
+	CBZ R22, rowdone1486; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20412,31 +20343,31 @@ tail1492: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1491; \
-rowdone1493: \
+	B body1484; \
+rowdone1486: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1489; \
+	BNE row1482; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1488; \
+	BNE group1481; \
 	RET; \
-chunk1486: \
-group1494: \
+chunk1479: \
+group1487: \
 	MOVD R3, R11; \
-row1495: \
+row1488: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1496: \
+chunks1489: \
 	CMP $16, R22; \
-	BLO tail1498; \
-body1497: \
+	BLO tail1491; \
+body1490: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -20457,9 +20388,9 @@ body1497: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1496; \
-tail1498: \
-	CBZ R22, rowdone1499; \
+	B chunks1489; \
+tail1491: \
+	CBZ R22, rowdone1492; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20470,31 +20401,31 @@ tail1498: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1497; \
-rowdone1499: \
+	B body1490; \
+rowdone1492: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1495; \
+	BNE row1488; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1494; \
+	BNE group1487; \
 	RET; \
-chunk1487: \
-group1500: \
+chunk1480: \
+group1493: \
 	MOVD R3, R11; \
-row1501: \
+row1494: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1502: \
+chunks1495: \
 	CMP $8, R22; \
-	BLO tail1504; \
-body1503: \
+	BLO tail1497; \
+body1496: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
@@ -20512,9 +20443,9 @@ body1503: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1502; \
-tail1504: \
-	CBZ R22, rowdone1505; \
+	B chunks1495; \
+tail1497: \
+	CBZ R22, rowdone1498; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20525,16 +20456,16 @@ tail1504: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1503; \
-rowdone1505: \
+	B body1496; \
+rowdone1498: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1501; \
+	BNE row1494; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1500; \
+	BNE group1493; \
 	RET
 	unzip4x2NEON_body
 
@@ -20553,26 +20484,26 @@ TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1506; \
+	BHS chunk1499; \
 	CMP $16, R2; \
-	BHS chunk1507; \
+	BHS chunk1500; \
 	CMP $8, R2; \
-	BHS chunk1508; \
+	BHS chunk1501; \
 	RET; \
-chunk1506: \
-group1509: \
+chunk1499: \
+group1502: \
 	MOVD R3, R11; \
-row1510: \
+row1503: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1511: \
+chunks1504: \
 	CMP $32, R22; \
-	BLO tail1513; \
-body1512: \
+	BLO tail1506; \
+body1505: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -20603,9 +20534,9 @@ body1512: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1511; \
-tail1513: \
-	CBZ R22, rowdone1514; \
+	B chunks1504; \
+tail1506: \
+	CBZ R22, rowdone1507; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20616,31 +20547,31 @@ tail1513: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1512; \
-rowdone1514: \
+	B body1505; \
+rowdone1507: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1510; \
+	BNE row1503; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1509; \
+	BNE group1502; \
 	RET; \
-chunk1507: \
-group1515: \
+chunk1500: \
+group1508: \
 	MOVD R3, R11; \
-row1516: \
+row1509: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1517: \
+chunks1510: \
 	CMP $16, R22; \
-	BLO tail1519; \
-body1518: \
+	BLO tail1512; \
+body1511: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -20661,9 +20592,9 @@ body1518: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1517; \
-tail1519: \
-	CBZ R22, rowdone1520; \
+	B chunks1510; \
+tail1512: \
+	CBZ R22, rowdone1513; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20674,31 +20605,31 @@ tail1519: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1518; \
-rowdone1520: \
+	B body1511; \
+rowdone1513: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1516; \
+	BNE row1509; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1515; \
+	BNE group1508; \
 	RET; \
-chunk1508: \
-group1521: \
+chunk1501: \
+group1514: \
 	MOVD R3, R11; \
-row1522: \
+row1515: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1523: \
+chunks1516: \
 	CMP $8, R22; \
-	BLO tail1525; \
-body1524: \
+	BLO tail1518; \
+body1517: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
@@ -20716,9 +20647,9 @@ body1524: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1523; \
-tail1525: \
-	CBZ R22, rowdone1526; \
+	B chunks1516; \
+tail1518: \
+	CBZ R22, rowdone1519; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20729,16 +20660,16 @@ tail1525: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1524; \
-rowdone1526: \
+	B body1517; \
+rowdone1519: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1522; \
+	BNE row1515; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1521; \
+	BNE group1514; \
 	RET
 	unzip4x4NEON_body
 
@@ -20757,24 +20688,24 @@ TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1527; \
+	BHS chunk1520; \
 	CMP $16, R2; \
-	BHS chunk1528; \
+	BHS chunk1521; \
 	RET; \
-chunk1527: \
-group1529: \
+chunk1520: \
+group1522: \
 	MOVD R3, R11; \
-row1530: \
+row1523: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1531: \
+chunks1524: \
 	CMP $32, R22; \
-	BLO tail1533; \
-body1532: \
+	BLO tail1526; \
+body1525: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -20805,9 +20736,9 @@ body1532: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1531; \
-tail1533: \
-	CBZ R22, rowdone1534; \
+	B chunks1524; \
+tail1526: \
+	CBZ R22, rowdone1527; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20818,31 +20749,31 @@ tail1533: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1532; \
-rowdone1534: \
+	B body1525; \
+rowdone1527: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1530; \
+	BNE row1523; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1529; \
+	BNE group1522; \
 	RET; \
-chunk1528: \
-group1535: \
+chunk1521: \
+group1528: \
 	MOVD R3, R11; \
-row1536: \
+row1529: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1537: \
+chunks1530: \
 	CMP $16, R22; \
-	BLO tail1539; \
-body1538: \
+	BLO tail1532; \
+body1531: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -20863,9 +20794,9 @@ body1538: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1537; \
-tail1539: \
-	CBZ R22, rowdone1540; \
+	B chunks1530; \
+tail1532: \
+	CBZ R22, rowdone1533; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20876,16 +20807,16 @@ tail1539: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1538; \
-rowdone1540: \
+	B body1531; \
+rowdone1533: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1536; \
+	BNE row1529; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1535; \
+	BNE group1528; \
 	RET
 	unzip4x8NEON_body
 
@@ -20904,24 +20835,24 @@ TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1541; \
+	BHS chunk1534; \
 	CMP $16, R2; \
-	BHS chunk1542; \
+	BHS chunk1535; \
 	RET; \
-chunk1541: \
-group1543: \
+chunk1534: \
+group1536: \
 	MOVD R3, R11; \
-row1544: \
+row1537: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1545: \
+chunks1538: \
 	CMP $32, R22; \
-	BLO tail1547; \
-body1546: \
+	BLO tail1540; \
+body1539: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -20936,9 +20867,9 @@ body1546: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1545; \
-tail1547: \
-	CBZ R22, rowdone1548; \
+	B chunks1538; \
+tail1540: \
+	CBZ R22, rowdone1541; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20949,31 +20880,31 @@ tail1547: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1546; \
-rowdone1548: \
+	B body1539; \
+rowdone1541: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1544; \
+	BNE row1537; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1543; \
+	BNE group1536; \
 	RET; \
-chunk1542: \
-group1549: \
+chunk1535: \
+group1542: \
 	MOVD R3, R11; \
-row1550: \
+row1543: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1551: \
+chunks1544: \
 	CMP $16, R22; \
-	BLO tail1553; \
-body1552: \
+	BLO tail1546; \
+body1545: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ F0, 0(R12); \
@@ -20986,9 +20917,9 @@ body1552: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1551; \
-tail1553: \
-	CBZ R22, rowdone1554; \
+	B chunks1544; \
+tail1546: \
+	CBZ R22, rowdone1547; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20999,16 +20930,16 @@ tail1553: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1552; \
-rowdone1554: \
+	B body1545; \
+rowdone1547: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1550; \
+	BNE row1543; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1549; \
+	BNE group1542; \
 	RET
 	unzip4x16NEON_body
 
@@ -21027,11 +20958,11 @@ TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1555; \
+	BHS chunk1548; \
 	CMP $24, R2; \
-	BHS chunk1556; \
+	BHS chunk1549; \
 	RET; \
-chunk1555: \
+chunk1548: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -21046,19 +20977,19 @@ chunk1555: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1557: \
+group1550: \
 	MOVD R3, R11; \
-row1558: \
+row1551: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1559: \
+chunks1552: \
 	CMP $36, R22; \
-	BLO tail1561; \
-body1560: \
+	BLO tail1554; \
+body1553: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -21111,9 +21042,9 @@ body1560: \
 	ADD $36, R15, R15; \
 	ADD $144, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1559; \
-tail1561: \
-	CBZ R22, rowdone1562; \
+	B chunks1552; \
+tail1554: \
+	CBZ R22, rowdone1555; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21124,18 +21055,18 @@ tail1561: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1560; \
-rowdone1562: \
+	B body1553; \
+rowdone1555: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1558; \
+	BNE row1551; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1557; \
+	BNE group1550; \
 	RET; \
-chunk1556: \
+chunk1549: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -21146,19 +21077,19 @@ chunk1556: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1563: \
+group1556: \
 	MOVD R3, R11; \
-row1564: \
+row1557: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1565: \
+chunks1558: \
 	CMP $24, R22; \
-	BLO tail1567; \
-body1566: \
+	BLO tail1560; \
+body1559: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -21196,9 +21127,9 @@ body1566: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1565; \
-tail1567: \
-	CBZ R22, rowdone1568; \
+	B chunks1558; \
+tail1560: \
+	CBZ R22, rowdone1561; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21209,16 +21140,16 @@ tail1567: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1566; \
-rowdone1568: \
+	B body1559; \
+rowdone1561: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1564; \
+	BNE row1557; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1563; \
+	BNE group1556; \
 	RET
 	unzip4x12NEON_body
 
@@ -21237,11 +21168,11 @@ TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1569; \
+	BHS chunk1562; \
 	CMP $16, R2; \
-	BHS chunk1570; \
+	BHS chunk1563; \
 	RET; \
-chunk1569: \
+chunk1562: \
 	MOVD $mask645<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask646<>(SB), R24; \
@@ -21256,19 +21187,19 @@ chunk1569: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask651<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1571: \
+group1564: \
 	MOVD R3, R11; \
-row1572: \
+row1565: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1573: \
+chunks1566: \
 	CMP $32, R22; \
-	BLO tail1575; \
-body1574: \
+	BLO tail1568; \
+body1567: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -21344,9 +21275,9 @@ body1574: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1573; \
-tail1575: \
-	CBZ R22, rowdone1576; \
+	B chunks1566; \
+tail1568: \
+	CBZ R22, rowdone1569; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21357,18 +21288,18 @@ tail1575: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1574; \
-rowdone1576: \
+	B body1567; \
+rowdone1569: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1572; \
+	BNE row1565; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1571; \
+	BNE group1564; \
 	RET; \
-chunk1570: \
+chunk1563: \
 	MOVD $mask645<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask646<>(SB), R24; \
@@ -21383,19 +21314,19 @@ chunk1570: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask651<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1577: \
+group1570: \
 	MOVD R3, R11; \
-row1578: \
+row1571: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1579: \
+chunks1572: \
 	CMP $16, R22; \
-	BLO tail1581; \
-body1580: \
+	BLO tail1574; \
+body1573: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 8(R21), F2; \
@@ -21435,9 +21366,9 @@ body1580: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1579; \
-tail1581: \
-	CBZ R22, rowdone1582; \
+	B chunks1572; \
+tail1574: \
+	CBZ R22, rowdone1575; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21448,16 +21379,16 @@ tail1581: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1580; \
-rowdone1582: \
+	B body1573; \
+rowdone1575: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1578; \
+	BNE row1571; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1577; \
+	BNE group1570; \
 	RET
 	tunzip4x2x1NEON_body
 
@@ -21476,30 +21407,30 @@ TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1583; \
+	BHS chunk1576; \
 	CMP $16, R2; \
-	BHS chunk1584; \
+	BHS chunk1577; \
 	RET; \
-chunk1583: \
+chunk1576: \
 	MOVD $mask652<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask653<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask654<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1585: \
+group1578: \
 	MOVD R3, R11; \
-row1586: \
+row1579: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1587: \
+chunks1580: \
 	CMP $32, R22; \
-	BLO tail1589; \
-body1588: \
+	BLO tail1582; \
+body1581: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -21541,9 +21472,9 @@ body1588: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1587; \
-tail1589: \
-	CBZ R22, rowdone1590; \
+	B chunks1580; \
+tail1582: \
+	CBZ R22, rowdone1583; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21554,37 +21485,37 @@ tail1589: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1588; \
-rowdone1590: \
+	B body1581; \
+rowdone1583: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1586; \
+	BNE row1579; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1585; \
+	BNE group1578; \
 	RET; \
-chunk1584: \
+chunk1577: \
 	MOVD $mask652<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask653<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask654<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1591: \
+group1584: \
 	MOVD R3, R11; \
-row1592: \
+row1585: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1593: \
+chunks1586: \
 	CMP $16, R22; \
-	BLO tail1595; \
-body1594: \
+	BLO tail1588; \
+body1587: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -21610,9 +21541,9 @@ body1594: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1593; \
-tail1595: \
-	CBZ R22, rowdone1596; \
+	B chunks1586; \
+tail1588: \
+	CBZ R22, rowdone1589; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21623,16 +21554,16 @@ tail1595: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1594; \
-rowdone1596: \
+	B body1587; \
+rowdone1589: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1592; \
+	BNE row1585; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1591; \
+	BNE group1584; \
 	RET
 	tunzip4x2x2NEON_body
 
@@ -21651,28 +21582,28 @@ TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1597; \
+	BHS chunk1590; \
 	RET; \
-chunk1597: \
+chunk1590: \
 	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1598: \
+group1591: \
 	MOVD R3, R11; \
-row1599: \
+row1592: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1600: \
+chunks1593: \
 	CMP $32, R22; \
-	BLO tail1602; \
-body1601: \
+	BLO tail1595; \
+body1594: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -21714,9 +21645,9 @@ body1601: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1600; \
-tail1602: \
-	CBZ R22, rowdone1603; \
+	B chunks1593; \
+tail1595: \
+	CBZ R22, rowdone1596; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21727,16 +21658,16 @@ tail1602: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1601; \
-rowdone1603: \
+	B body1594; \
+rowdone1596: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1599; \
+	BNE row1592; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1598; \
+	BNE group1591; \
 	RET
 	tunzip4x2x4NEON_body
 
@@ -21755,28 +21686,28 @@ TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
-	BHS chunk1604; \
+	BHS chunk1597; \
 	RET; \
-chunk1604: \
+chunk1597: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1605: \
+group1598: \
 	MOVD R3, R11; \
-row1606: \
+row1599: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1607: \
+chunks1600: \
 	CMP $64, R22; \
-	BLO tail1609; \
-body1608: \
+	BLO tail1602; \
+body1601: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -21862,9 +21793,9 @@ body1608: \
 	ADD $64, R15, R15; \
 	ADD $256, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks1607; \
-tail1609: \
-	CBZ R22, rowdone1610; \
+	B chunks1600; \
+tail1602: \
+	CBZ R22, rowdone1603; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21875,16 +21806,16 @@ tail1609: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body1608; \
-rowdone1610: \
+	B body1601; \
+rowdone1603: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1606; \
+	BNE row1599; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1605; \
+	BNE group1598; \
 	RET
 	tunzip4x2x8NEON_body
 
@@ -21903,11 +21834,11 @@ TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
-	BHS chunk1611; \
+	BHS chunk1604; \
 	CMP $24, R2; \
-	BHS chunk1612; \
+	BHS chunk1605; \
 	RET; \
-chunk1611: \
+chunk1604: \
 	MOVD $mask655<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask656<>(SB), R24; \
@@ -21942,19 +21873,19 @@ chunk1611: \
 	VLD1 (R24), [V16.B16]; \
 	MOVD $mask670<>(SB), R24; \
 	VLD1 (R24), [V15.B16]; \
-group1613: \
+group1606: \
 	MOVD R3, R11; \
-row1614: \
+row1607: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1615: \
+chunks1608: \
 	CMP $36, R22; \
-	BLO tail1617; \
-body1616: \
+	BLO tail1610; \
+body1609: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -22082,9 +22013,9 @@ body1616: \
 	ADD $36, R15, R15; \
 	ADD $144, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1615; \
-tail1617: \
-	CBZ R22, rowdone1618; \
+	B chunks1608; \
+tail1610: \
+	CBZ R22, rowdone1611; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22095,18 +22026,18 @@ tail1617: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1616; \
-rowdone1618: \
+	B body1609; \
+rowdone1611: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1614; \
+	BNE row1607; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1613; \
+	BNE group1606; \
 	RET; \
-chunk1612: \
+chunk1605: \
 	MOVD $mask655<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask656<>(SB), R24; \
@@ -22137,19 +22068,19 @@ chunk1612: \
 	VLD1 (R24), [V18.B16]; \
 	MOVD $mask677<>(SB), R24; \
 	VLD1 (R24), [V17.B16]; \
-group1619: \
+group1612: \
 	MOVD R3, R11; \
-row1620: \
+row1613: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1621: \
+chunks1614: \
 	CMP $24, R22; \
-	BLO tail1623; \
-body1622: \
+	BLO tail1616; \
+body1615: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -22229,9 +22160,9 @@ body1622: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1621; \
-tail1623: \
-	CBZ R22, rowdone1624; \
+	B chunks1614; \
+tail1616: \
+	CBZ R22, rowdone1617; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22242,16 +22173,16 @@ tail1623: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1622; \
-rowdone1624: \
+	B body1615; \
+rowdone1617: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1620; \
+	BNE row1613; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1619; \
+	BNE group1612; \
 	RET
 	tunzip4x3x1NEON_body
 
@@ -22270,11 +22201,11 @@ TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1625; \
+	BHS chunk1618; \
 	CMP $24, R2; \
-	BHS chunk1626; \
+	BHS chunk1619; \
 	RET; \
-chunk1625: \
+chunk1618: \
 	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask615<>(SB), R24; \
@@ -22299,19 +22230,19 @@ chunk1625: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask680<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1627: \
+group1620: \
 	MOVD R3, R11; \
-row1628: \
+row1621: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1629: \
+chunks1622: \
 	CMP $48, R22; \
-	BLO tail1631; \
-body1630: \
+	BLO tail1624; \
+body1623: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 32(R21), F1; \
@@ -22423,9 +22354,9 @@ body1630: \
 	ADD $48, R15, R15; \
 	ADD $192, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1629; \
-tail1631: \
-	CBZ R22, rowdone1632; \
+	B chunks1622; \
+tail1624: \
+	CBZ R22, rowdone1625; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22436,18 +22367,18 @@ tail1631: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1630; \
-rowdone1632: \
+	B body1623; \
+rowdone1625: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1628; \
+	BNE row1621; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1627; \
+	BNE group1620; \
 	RET; \
-chunk1626: \
+chunk1619: \
 	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask615<>(SB), R24; \
@@ -22466,19 +22397,19 @@ chunk1626: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask683<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1633: \
+group1626: \
 	MOVD R3, R11; \
-row1634: \
+row1627: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1635: \
+chunks1628: \
 	CMP $24, R22; \
-	BLO tail1637; \
-body1636: \
+	BLO tail1630; \
+body1629: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 8(R21), F2; \
@@ -22538,9 +22469,9 @@ body1636: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1635; \
-tail1637: \
-	CBZ R22, rowdone1638; \
+	B chunks1628; \
+tail1630: \
+	CBZ R22, rowdone1631; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22551,16 +22482,16 @@ tail1637: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1636; \
-rowdone1638: \
+	B body1629; \
+rowdone1631: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1634; \
+	BNE row1627; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1633; \
+	BNE group1626; \
 	RET
 	tunzip4x3x2NEON_body
 
@@ -22579,9 +22510,9 @@ TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1639; \
+	BHS chunk1632; \
 	RET; \
-chunk1639: \
+chunk1632: \
 	MOVD $mask621<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -22592,19 +22523,19 @@ chunk1639: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask684<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1640: \
+group1633: \
 	MOVD R3, R11; \
-row1641: \
+row1634: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1642: \
+chunks1635: \
 	CMP $48, R22; \
-	BLO tail1644; \
-body1643: \
+	BLO tail1637; \
+body1636: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -22693,9 +22624,9 @@ body1643: \
 	ADD $48, R15, R15; \
 	ADD $192, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1642; \
-tail1644: \
-	CBZ R22, rowdone1645; \
+	B chunks1635; \
+tail1637: \
+	CBZ R22, rowdone1638; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22706,16 +22637,16 @@ tail1644: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1643; \
-rowdone1645: \
+	B body1636; \
+rowdone1638: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1641; \
+	BNE row1634; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1640; \
+	BNE group1633; \
 	RET
 	tunzip4x3x4NEON_body
 
@@ -22734,28 +22665,28 @@ TEXT ·tunzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $96, R2; \
-	BHS chunk1646; \
+	BHS chunk1639; \
 	RET; \
-chunk1646: \
+chunk1639: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1647: \
+group1640: \
 	MOVD R3, R11; \
-row1648: \
+row1641: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1649: \
+chunks1642: \
 	CMP $96, R22; \
-	BLO tail1651; \
-body1650: \
+	BLO tail1644; \
+body1643: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -22881,9 +22812,9 @@ body1650: \
 	ADD $96, R15, R15; \
 	ADD $384, R21, R21; \
 	SUB $96, R22, R22; \
-	B chunks1649; \
-tail1651: \
-	CBZ R22, rowdone1652; \
+	B chunks1642; \
+tail1644: \
+	CBZ R22, rowdone1645; \
 	MOVD $96, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22894,16 +22825,16 @@ tail1651: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $96, R22; \
-	B body1650; \
-rowdone1652: \
+	B body1643; \
+rowdone1645: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1648; \
+	BNE row1641; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1647; \
+	BNE group1640; \
 	RET
 	tunzip4x3x8NEON_body
 
@@ -22922,11 +22853,11 @@ TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1653; \
+	BHS chunk1646; \
 	CMP $16, R2; \
-	BHS chunk1654; \
+	BHS chunk1647; \
 	RET; \
-chunk1653: \
+chunk1646: \
 	MOVD $mask685<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask686<>(SB), R24; \
@@ -22941,19 +22872,19 @@ chunk1653: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask691<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1655: \
+group1648: \
 	MOVD R3, R11; \
-row1656: \
+row1649: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1657: \
+chunks1650: \
 	CMP $32, R22; \
-	BLO tail1659; \
-body1658: \
+	BLO tail1652; \
+body1651: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -23029,9 +22960,9 @@ body1658: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1657; \
-tail1659: \
-	CBZ R22, rowdone1660; \
+	B chunks1650; \
+tail1652: \
+	CBZ R22, rowdone1653; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23042,18 +22973,18 @@ tail1659: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1658; \
-rowdone1660: \
+	B body1651; \
+rowdone1653: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1656; \
+	BNE row1649; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1655; \
+	BNE group1648; \
 	RET; \
-chunk1654: \
+chunk1647: \
 	MOVD $mask685<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask686<>(SB), R24; \
@@ -23068,19 +22999,19 @@ chunk1654: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask691<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1661: \
+group1654: \
 	MOVD R3, R11; \
-row1662: \
+row1655: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1663: \
+chunks1656: \
 	CMP $16, R22; \
-	BLO tail1665; \
-body1664: \
+	BLO tail1658; \
+body1657: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 8(R21), F2; \
@@ -23120,9 +23051,9 @@ body1664: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1663; \
-tail1665: \
-	CBZ R22, rowdone1666; \
+	B chunks1656; \
+tail1658: \
+	CBZ R22, rowdone1659; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23133,16 +23064,16 @@ tail1665: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1664; \
-rowdone1666: \
+	B body1657; \
+rowdone1659: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1662; \
+	BNE row1655; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1661; \
+	BNE group1654; \
 	RET
 	tunzip4x4x1NEON_body
 
@@ -23161,9 +23092,9 @@ TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1667; \
+	BHS chunk1660; \
 	RET; \
-chunk1667: \
+chunk1660: \
 	MOVD $mask636<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask637<>(SB), R24; \
@@ -23178,19 +23109,19 @@ chunk1667: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask642<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1668: \
+group1661: \
 	MOVD R3, R11; \
-row1669: \
+row1662: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1670: \
+chunks1663: \
 	CMP $32, R22; \
-	BLO tail1672; \
-body1671: \
+	BLO tail1665; \
+body1664: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 32(R21), F1; \
@@ -23266,9 +23197,9 @@ body1671: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1670; \
-tail1672: \
-	CBZ R22, rowdone1673; \
+	B chunks1663; \
+tail1665: \
+	CBZ R22, rowdone1666; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23279,16 +23210,16 @@ tail1672: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1671; \
-rowdone1673: \
+	B body1664; \
+rowdone1666: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1669; \
+	BNE row1662; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1668; \
+	BNE group1661; \
 	RET
 	tunzip4x4x2NEON_body
 
@@ -23307,9 +23238,9 @@ TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
-	BHS chunk1674; \
+	BHS chunk1667; \
 	RET; \
-chunk1674: \
+chunk1667: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -23324,19 +23255,19 @@ chunk1674: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask180<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1675: \
+group1668: \
 	MOVD R3, R11; \
-row1676: \
+row1669: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1677: \
+chunks1670: \
 	CMP $64, R22; \
-	BLO tail1679; \
-body1678: \
+	BLO tail1672; \
+body1671: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -23484,9 +23415,9 @@ body1678: \
 	ADD $64, R15, R15; \
 	ADD $256, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks1677; \
-tail1679: \
-	CBZ R22, rowdone1680; \
+	B chunks1670; \
+tail1672: \
+	CBZ R22, rowdone1673; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23497,16 +23428,16 @@ tail1679: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body1678; \
-rowdone1680: \
+	B body1671; \
+rowdone1673: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1676; \
+	BNE row1669; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1675; \
+	BNE group1668; \
 	RET
 	tunzip4x4x4NEON_body
 
@@ -23525,28 +23456,28 @@ TEXT ·tunzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $128, R2; \
-	BHS chunk1681; \
+	BHS chunk1674; \
 	RET; \
-chunk1681: \
+chunk1674: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1682: \
+group1675: \
 	MOVD R3, R11; \
-row1683: \
+row1676: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1684: \
+chunks1677: \
 	CMP $128, R22; \
-	BLO tail1686; \
-body1685: \
+	BLO tail1679; \
+body1678: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -23712,9 +23643,9 @@ body1685: \
 	ADD $128, R15, R15; \
 	ADD $512, R21, R21; \
 	SUB $128, R22, R22; \
-	B chunks1684; \
-tail1686: \
-	CBZ R22, rowdone1687; \
+	B chunks1677; \
+tail1679: \
+	CBZ R22, rowdone1680; \
 	MOVD $128, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23725,16 +23656,16 @@ tail1686: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $128, R22; \
-	B body1685; \
-rowdone1687: \
+	B body1678; \
+rowdone1680: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1683; \
+	BNE row1676; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1682; \
+	BNE group1675; \
 	RET
 	tunzip4x4x8NEON_body
 
@@ -23753,12 +23684,12 @@ TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1688; \
+	BHS chunk1681; \
 	RET; \
-chunk1688: \
-group1689: \
+chunk1681: \
+group1682: \
 	MOVD R3, R11; \
-row1690: \
+row1683: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -23766,10 +23697,10 @@ row1690: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1691: \
+chunks1684: \
 	CMP $16, R22; \
-	BLO tail1693; \
-body1692: \
+	BLO tail1686; \
+body1685: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -23860,9 +23791,9 @@ body1692: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1691; \
-tail1693: \
-	CBZ R22, rowdone1694; \
+	B chunks1684; \
+tail1686: \
+	CBZ R22, rowdone1687; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23874,16 +23805,16 @@ tail1693: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1692; \
-rowdone1694: \
+	B body1685; \
+rowdone1687: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1690; \
+	BNE row1683; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1689; \
+	BNE group1682; \
 	RET
 	unzip5x1NEON_body
 
@@ -23902,12 +23833,12 @@ TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1695; \
+	BHS chunk1688; \
 	RET; \
-chunk1695: \
-group1696: \
+chunk1688: \
+group1689: \
 	MOVD R3, R11; \
-row1697: \
+row1690: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -23915,10 +23846,10 @@ row1697: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1698: \
+chunks1691: \
 	CMP $16, R22; \
-	BLO tail1700; \
-body1699: \
+	BLO tail1693; \
+body1692: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -24009,9 +23940,9 @@ body1699: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1698; \
-tail1700: \
-	CBZ R22, rowdone1701; \
+	B chunks1691; \
+tail1693: \
+	CBZ R22, rowdone1694; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24023,16 +23954,16 @@ tail1700: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1699; \
-rowdone1701: \
+	B body1692; \
+rowdone1694: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1697; \
+	BNE row1690; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1696; \
+	BNE group1689; \
 	RET
 	unzip5x2NEON_body
 
@@ -24051,9 +23982,9 @@ TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1702; \
+	BHS chunk1695; \
 	RET; \
-chunk1702: \
+chunk1695: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask282<>(SB), R24; \
@@ -24086,9 +24017,9 @@ chunk1702: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask178<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group1703: \
+group1696: \
 	MOVD R3, R11; \
-row1704: \
+row1697: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24096,10 +24027,10 @@ row1704: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1705: \
+chunks1698: \
 	CMP $16, R22; \
-	BLO tail1707; \
-body1706: \
+	BLO tail1700; \
+body1699: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -24135,9 +24066,9 @@ body1706: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1705; \
-tail1707: \
-	CBZ R22, rowdone1708; \
+	B chunks1698; \
+tail1700: \
+	CBZ R22, rowdone1701; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24149,16 +24080,16 @@ tail1707: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1706; \
-rowdone1708: \
+	B body1699; \
+rowdone1701: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1704; \
+	BNE row1697; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1703; \
+	BNE group1696; \
 	RET
 	unzip5x4NEON_body
 
@@ -24177,9 +24108,9 @@ TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1709; \
+	BHS chunk1702; \
 	RET; \
-chunk1709: \
+chunk1702: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask182<>(SB), R24; \
@@ -24188,9 +24119,9 @@ chunk1709: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1710: \
+group1703: \
 	MOVD R3, R11; \
-row1711: \
+row1704: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24198,10 +24129,10 @@ row1711: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1712: \
+chunks1705: \
 	CMP $16, R22; \
-	BLO tail1714; \
-body1713: \
+	BLO tail1707; \
+body1706: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -24227,9 +24158,9 @@ body1713: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1712; \
-tail1714: \
-	CBZ R22, rowdone1715; \
+	B chunks1705; \
+tail1707: \
+	CBZ R22, rowdone1708; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24241,16 +24172,16 @@ tail1714: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1713; \
-rowdone1715: \
+	B body1706; \
+rowdone1708: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1711; \
+	BNE row1704; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1710; \
+	BNE group1703; \
 	RET
 	unzip5x8NEON_body
 
@@ -24269,14 +24200,14 @@ TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1716; \
+	BHS chunk1709; \
 	CMP $16, R2; \
-	BHS chunk1717; \
+	BHS chunk1710; \
 	RET; \
-chunk1716: \
-group1718: \
+chunk1709: \
+group1711: \
 	MOVD R3, R11; \
-row1719: \
+row1712: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24284,10 +24215,10 @@ row1719: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1720: \
+chunks1713: \
 	CMP $32, R22; \
-	BLO tail1722; \
-body1721: \
+	BLO tail1715; \
+body1714: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -24305,9 +24236,9 @@ body1721: \
 	ADD $32, R16, R16; \
 	ADD $160, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1720; \
-tail1722: \
-	CBZ R22, rowdone1723; \
+	B chunks1713; \
+tail1715: \
+	CBZ R22, rowdone1716; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24319,21 +24250,21 @@ tail1722: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1721; \
-rowdone1723: \
+	B body1714; \
+rowdone1716: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1719; \
+	BNE row1712; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1718; \
+	BNE group1711; \
 	RET; \
-chunk1717: \
-group1724: \
+chunk1710: \
+group1717: \
 	MOVD R3, R11; \
-row1725: \
+row1718: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24341,10 +24272,10 @@ row1725: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1726: \
+chunks1719: \
 	CMP $16, R22; \
-	BLO tail1728; \
-body1727: \
+	BLO tail1721; \
+body1720: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -24360,9 +24291,9 @@ body1727: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1726; \
-tail1728: \
-	CBZ R22, rowdone1729; \
+	B chunks1719; \
+tail1721: \
+	CBZ R22, rowdone1722; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24374,16 +24305,16 @@ tail1728: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1727; \
-rowdone1729: \
+	B body1720; \
+rowdone1722: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1725; \
+	BNE row1718; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1724; \
+	BNE group1717; \
 	RET
 	unzip5x16NEON_body
 
@@ -24402,12 +24333,12 @@ TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1730; \
+	BHS chunk1723; \
 	RET; \
-chunk1730: \
-group1731: \
+chunk1723: \
+group1724: \
 	MOVD R3, R11; \
-row1732: \
+row1725: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24416,10 +24347,10 @@ row1732: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1733: \
+chunks1726: \
 	CMP $16, R22; \
-	BLO tail1735; \
-body1734: \
+	BLO tail1728; \
+body1727: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -24545,9 +24476,9 @@ body1734: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1733; \
-tail1735: \
-	CBZ R22, rowdone1736; \
+	B chunks1726; \
+tail1728: \
+	CBZ R22, rowdone1729; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24560,16 +24491,16 @@ tail1735: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1734; \
-rowdone1736: \
+	B body1727; \
+rowdone1729: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1732; \
+	BNE row1725; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1731; \
+	BNE group1724; \
 	RET
 	unzip6x1NEON_body
 
@@ -24588,12 +24519,12 @@ TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1737; \
+	BHS chunk1730; \
 	RET; \
-chunk1737: \
-group1738: \
+chunk1730: \
+group1731: \
 	MOVD R3, R11; \
-row1739: \
+row1732: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24602,10 +24533,10 @@ row1739: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1740: \
+chunks1733: \
 	CMP $16, R22; \
-	BLO tail1742; \
-body1741: \
+	BLO tail1735; \
+body1734: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -24731,9 +24662,9 @@ body1741: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1740; \
-tail1742: \
-	CBZ R22, rowdone1743; \
+	B chunks1733; \
+tail1735: \
+	CBZ R22, rowdone1736; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24746,16 +24677,16 @@ tail1742: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1741; \
-rowdone1743: \
+	B body1734; \
+rowdone1736: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1739; \
+	BNE row1732; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1738; \
+	BNE group1731; \
 	RET
 	unzip6x2NEON_body
 
@@ -24774,9 +24705,9 @@ TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1744; \
+	BHS chunk1737; \
 	RET; \
-chunk1744: \
+chunk1737: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask386<>(SB), R24; \
@@ -24809,9 +24740,9 @@ chunk1744: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask20<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group1745: \
+group1738: \
 	MOVD R3, R11; \
-row1746: \
+row1739: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24820,10 +24751,10 @@ row1746: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1747: \
+chunks1740: \
 	CMP $16, R22; \
-	BLO tail1749; \
-body1748: \
+	BLO tail1742; \
+body1741: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -24865,9 +24796,9 @@ body1748: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1747; \
-tail1749: \
-	CBZ R22, rowdone1750; \
+	B chunks1740; \
+tail1742: \
+	CBZ R22, rowdone1743; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24880,16 +24811,16 @@ tail1749: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1748; \
-rowdone1750: \
+	B body1741; \
+rowdone1743: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1746; \
+	BNE row1739; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1745; \
+	BNE group1738; \
 	RET
 	unzip6x4NEON_body
 
@@ -24908,9 +24839,9 @@ TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1751; \
+	BHS chunk1744; \
 	RET; \
-chunk1751: \
+chunk1744: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -24919,9 +24850,9 @@ chunk1751: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1752: \
+group1745: \
 	MOVD R3, R11; \
-row1753: \
+row1746: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24930,10 +24861,10 @@ row1753: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1754: \
+chunks1747: \
 	CMP $16, R22; \
-	BLO tail1756; \
-body1755: \
+	BLO tail1749; \
+body1748: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -24963,9 +24894,9 @@ body1755: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1754; \
-tail1756: \
-	CBZ R22, rowdone1757; \
+	B chunks1747; \
+tail1749: \
+	CBZ R22, rowdone1750; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24978,16 +24909,16 @@ tail1756: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1755; \
-rowdone1757: \
+	B body1748; \
+rowdone1750: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1753; \
+	BNE row1746; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1752; \
+	BNE group1745; \
 	RET
 	unzip6x8NEON_body
 
@@ -25006,14 +24937,14 @@ TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1758; \
+	BHS chunk1751; \
 	CMP $16, R2; \
-	BHS chunk1759; \
+	BHS chunk1752; \
 	RET; \
-chunk1758: \
-group1760: \
+chunk1751: \
+group1753: \
 	MOVD R3, R11; \
-row1761: \
+row1754: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25022,10 +24953,10 @@ row1761: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1762: \
+chunks1755: \
 	CMP $32, R22; \
-	BLO tail1764; \
-body1763: \
+	BLO tail1757; \
+body1756: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25046,9 +24977,9 @@ body1763: \
 	ADD $32, R17, R17; \
 	ADD $192, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1762; \
-tail1764: \
-	CBZ R22, rowdone1765; \
+	B chunks1755; \
+tail1757: \
+	CBZ R22, rowdone1758; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25061,21 +24992,21 @@ tail1764: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1763; \
-rowdone1765: \
+	B body1756; \
+rowdone1758: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1761; \
+	BNE row1754; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1760; \
+	BNE group1753; \
 	RET; \
-chunk1759: \
-group1766: \
+chunk1752: \
+group1759: \
 	MOVD R3, R11; \
-row1767: \
+row1760: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25084,10 +25015,10 @@ row1767: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1768: \
+chunks1761: \
 	CMP $16, R22; \
-	BLO tail1770; \
-body1769: \
+	BLO tail1763; \
+body1762: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25105,9 +25036,9 @@ body1769: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1768; \
-tail1770: \
-	CBZ R22, rowdone1771; \
+	B chunks1761; \
+tail1763: \
+	CBZ R22, rowdone1764; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25120,16 +25051,16 @@ tail1770: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1769; \
-rowdone1771: \
+	B body1762; \
+rowdone1764: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1767; \
+	BNE row1760; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1766; \
+	BNE group1759; \
 	RET
 	unzip6x16NEON_body
 
@@ -25148,12 +25079,12 @@ TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1772; \
+	BHS chunk1765; \
 	RET; \
-chunk1772: \
-group1773: \
+chunk1765: \
+group1766: \
 	MOVD R3, R11; \
-row1774: \
+row1767: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25163,10 +25094,10 @@ row1774: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1775: \
+chunks1768: \
 	CMP $16, R22; \
-	BLO tail1777; \
-body1776: \
+	BLO tail1770; \
+body1769: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25334,9 +25265,9 @@ body1776: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1775; \
-tail1777: \
-	CBZ R22, rowdone1778; \
+	B chunks1768; \
+tail1770: \
+	CBZ R22, rowdone1771; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25350,16 +25281,16 @@ tail1777: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1776; \
-rowdone1778: \
+	B body1769; \
+rowdone1771: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1774; \
+	BNE row1767; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1773; \
+	BNE group1766; \
 	RET
 	unzip7x1NEON_body
 
@@ -25378,12 +25309,12 @@ TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1779; \
+	BHS chunk1772; \
 	RET; \
-chunk1779: \
-group1780: \
+chunk1772: \
+group1773: \
 	MOVD R3, R11; \
-row1781: \
+row1774: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25393,10 +25324,10 @@ row1781: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1782: \
+chunks1775: \
 	CMP $16, R22; \
-	BLO tail1784; \
-body1783: \
+	BLO tail1777; \
+body1776: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25564,9 +25495,9 @@ body1783: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1782; \
-tail1784: \
-	CBZ R22, rowdone1785; \
+	B chunks1775; \
+tail1777: \
+	CBZ R22, rowdone1778; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25580,16 +25511,16 @@ tail1784: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1783; \
-rowdone1785: \
+	B body1776; \
+rowdone1778: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1781; \
+	BNE row1774; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1780; \
+	BNE group1773; \
 	RET
 	unzip7x2NEON_body
 
@@ -25608,9 +25539,9 @@ TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1786; \
+	BHS chunk1779; \
 	RET; \
-chunk1786: \
+chunk1779: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask283<>(SB), R24; \
@@ -25643,9 +25574,9 @@ chunk1786: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask14<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group1787: \
+group1780: \
 	MOVD R3, R11; \
-row1788: \
+row1781: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25655,10 +25586,10 @@ row1788: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1789: \
+chunks1782: \
 	CMP $16, R22; \
-	BLO tail1791; \
-body1790: \
+	BLO tail1784; \
+body1783: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25707,9 +25638,9 @@ body1790: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1789; \
-tail1791: \
-	CBZ R22, rowdone1792; \
+	B chunks1782; \
+tail1784: \
+	CBZ R22, rowdone1785; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25723,16 +25654,16 @@ tail1791: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1790; \
-rowdone1792: \
+	B body1783; \
+rowdone1785: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1788; \
+	BNE row1781; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1787; \
+	BNE group1780; \
 	RET
 	unzip7x4NEON_body
 
@@ -25751,9 +25682,9 @@ TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
-	BHS chunk1793; \
+	BHS chunk1786; \
 	RET; \
-chunk1793: \
+chunk1786: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask182<>(SB), R24; \
@@ -25762,9 +25693,9 @@ chunk1793: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1794: \
+group1787: \
 	MOVD R3, R11; \
-row1795: \
+row1788: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25774,10 +25705,10 @@ row1795: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1796: \
+chunks1789: \
 	CMP $16, R22; \
-	BLO tail1798; \
-body1797: \
+	BLO tail1791; \
+body1790: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25812,9 +25743,9 @@ body1797: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1796; \
-tail1798: \
-	CBZ R22, rowdone1799; \
+	B chunks1789; \
+tail1791: \
+	CBZ R22, rowdone1792; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25828,16 +25759,16 @@ tail1798: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1797; \
-rowdone1799: \
+	B body1790; \
+rowdone1792: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1795; \
+	BNE row1788; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1794; \
+	BNE group1787; \
 	RET
 	unzip7x8NEON_body
 
@@ -25856,14 +25787,14 @@ TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1800; \
+	BHS chunk1793; \
 	CMP $16, R2; \
-	BHS chunk1801; \
+	BHS chunk1794; \
 	RET; \
-chunk1800: \
-group1802: \
+chunk1793: \
+group1795: \
 	MOVD R3, R11; \
-row1803: \
+row1796: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25873,10 +25804,10 @@ row1803: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1804: \
+chunks1797: \
 	CMP $32, R22; \
-	BLO tail1806; \
-body1805: \
+	BLO tail1799; \
+body1798: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25900,9 +25831,9 @@ body1805: \
 	ADD $32, R19, R19; \
 	ADD $224, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1804; \
-tail1806: \
-	CBZ R22, rowdone1807; \
+	B chunks1797; \
+tail1799: \
+	CBZ R22, rowdone1800; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25916,21 +25847,21 @@ tail1806: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1805; \
-rowdone1807: \
+	B body1798; \
+rowdone1800: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1803; \
+	BNE row1796; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1802; \
+	BNE group1795; \
 	RET; \
-chunk1801: \
-group1808: \
+chunk1794: \
+group1801: \
 	MOVD R3, R11; \
-row1809: \
+row1802: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25940,10 +25871,10 @@ row1809: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1810: \
+chunks1803: \
 	CMP $16, R22; \
-	BLO tail1812; \
-body1811: \
+	BLO tail1805; \
+body1804: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25964,9 +25895,9 @@ body1811: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1810; \
-tail1812: \
-	CBZ R22, rowdone1813; \
+	B chunks1803; \
+tail1805: \
+	CBZ R22, rowdone1806; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25980,16 +25911,16 @@ tail1812: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1811; \
-rowdone1813: \
+	B body1804; \
+rowdone1806: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1809; \
+	BNE row1802; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1808; \
+	BNE group1801; \
 	RET
 	unzip7x16NEON_body
 
@@ -26008,14 +25939,14 @@ TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1814; \
+	BHS chunk1807; \
 	CMP $16, R2; \
-	BHS chunk1815; \
+	BHS chunk1808; \
 	RET; \
-chunk1814: \
-group1816: \
+chunk1807: \
+group1809: \
 	MOVD R3, R11; \
-row1817: \
+row1810: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26026,10 +25957,10 @@ row1817: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1818: \
+chunks1811: \
 	CMP $32, R22; \
-	BLO tail1820; \
-body1819: \
+	BLO tail1813; \
+body1812: \
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]; \
@@ -26079,9 +26010,9 @@ body1819: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1818; \
-tail1820: \
-	CBZ R22, rowdone1821; \
+	B chunks1811; \
+tail1813: \
+	CBZ R22, rowdone1814; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26096,21 +26027,21 @@ tail1820: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1819; \
-rowdone1821: \
+	B body1812; \
+rowdone1814: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1817; \
+	BNE row1810; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1816; \
+	BNE group1809; \
 	RET; \
-chunk1815: \
-group1822: \
+chunk1808: \
+group1815: \
 	MOVD R3, R11; \
-row1823: \
+row1816: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26121,10 +26052,10 @@ row1823: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1824: \
+chunks1817: \
 	CMP $16, R22; \
-	BLO tail1826; \
-body1825: \
+	BLO tail1819; \
+body1818: \
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]; \
@@ -26154,9 +26085,9 @@ body1825: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1824; \
-tail1826: \
-	CBZ R22, rowdone1827; \
+	B chunks1817; \
+tail1819: \
+	CBZ R22, rowdone1820; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26171,16 +26102,16 @@ tail1826: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1825; \
-rowdone1827: \
+	B body1818; \
+rowdone1820: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1823; \
+	BNE row1816; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1822; \
+	BNE group1815; \
 	RET
 	unzip8x1NEON_body
 
@@ -26199,14 +26130,14 @@ TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1828; \
+	BHS chunk1821; \
 	CMP $16, R2; \
-	BHS chunk1829; \
+	BHS chunk1822; \
 	RET; \
-chunk1828: \
-group1830: \
+chunk1821: \
+group1823: \
 	MOVD R3, R11; \
-row1831: \
+row1824: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26217,10 +26148,10 @@ row1831: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1832: \
+chunks1825: \
 	CMP $32, R22; \
-	BLO tail1834; \
-body1833: \
+	BLO tail1827; \
+body1826: \
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]; \
@@ -26270,9 +26201,9 @@ body1833: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1832; \
-tail1834: \
-	CBZ R22, rowdone1835; \
+	B chunks1825; \
+tail1827: \
+	CBZ R22, rowdone1828; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26287,21 +26218,21 @@ tail1834: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1833; \
-rowdone1835: \
+	B body1826; \
+rowdone1828: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1831; \
+	BNE row1824; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1830; \
+	BNE group1823; \
 	RET; \
-chunk1829: \
-group1836: \
+chunk1822: \
+group1829: \
 	MOVD R3, R11; \
-row1837: \
+row1830: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26312,10 +26243,10 @@ row1837: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1838: \
+chunks1831: \
 	CMP $16, R22; \
-	BLO tail1840; \
-body1839: \
+	BLO tail1833; \
+body1832: \
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]; \
@@ -26345,9 +26276,9 @@ body1839: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1838; \
-tail1840: \
-	CBZ R22, rowdone1841; \
+	B chunks1831; \
+tail1833: \
+	CBZ R22, rowdone1834; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26362,16 +26293,16 @@ tail1840: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1839; \
-rowdone1841: \
+	B body1832; \
+rowdone1834: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1837; \
+	BNE row1830; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1836; \
+	BNE group1829; \
 	RET
 	unzip8x2NEON_body
 
@@ -26390,14 +26321,14 @@ TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1842; \
+	BHS chunk1835; \
 	CMP $16, R2; \
-	BHS chunk1843; \
+	BHS chunk1836; \
 	RET; \
-chunk1842: \
-group1844: \
+chunk1835: \
+group1837: \
 	MOVD R3, R11; \
-row1845: \
+row1838: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26408,10 +26339,10 @@ row1845: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1846: \
+chunks1839: \
 	CMP $32, R22; \
-	BLO tail1848; \
-body1847: \
+	BLO tail1841; \
+body1840: \
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]; \
@@ -26461,9 +26392,9 @@ body1847: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1846; \
-tail1848: \
-	CBZ R22, rowdone1849; \
+	B chunks1839; \
+tail1841: \
+	CBZ R22, rowdone1842; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26478,21 +26409,21 @@ tail1848: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1847; \
-rowdone1849: \
+	B body1840; \
+rowdone1842: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1845; \
+	BNE row1838; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1844; \
+	BNE group1837; \
 	RET; \
-chunk1843: \
-group1850: \
+chunk1836: \
+group1843: \
 	MOVD R3, R11; \
-row1851: \
+row1844: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26503,10 +26434,10 @@ row1851: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1852: \
+chunks1845: \
 	CMP $16, R22; \
-	BLO tail1854; \
-body1853: \
+	BLO tail1847; \
+body1846: \
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]; \
@@ -26536,9 +26467,9 @@ body1853: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1852; \
-tail1854: \
-	CBZ R22, rowdone1855; \
+	B chunks1845; \
+tail1847: \
+	CBZ R22, rowdone1848; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26553,16 +26484,16 @@ tail1854: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1853; \
-rowdone1855: \
+	B body1846; \
+rowdone1848: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1851; \
+	BNE row1844; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1850; \
+	BNE group1843; \
 	RET
 	unzip8x4NEON_body
 
@@ -26581,14 +26512,14 @@ TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1856; \
+	BHS chunk1849; \
 	CMP $16, R2; \
-	BHS chunk1857; \
+	BHS chunk1850; \
 	RET; \
-chunk1856: \
-group1858: \
+chunk1849: \
+group1851: \
 	MOVD R3, R11; \
-row1859: \
+row1852: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26599,10 +26530,10 @@ row1859: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1860: \
+chunks1853: \
 	CMP $32, R22; \
-	BLO tail1862; \
-body1861: \
+	BLO tail1855; \
+body1854: \
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]; \
 	ADD $64, R21, R24; \
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]; \
@@ -26652,9 +26583,9 @@ body1861: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1860; \
-tail1862: \
-	CBZ R22, rowdone1863; \
+	B chunks1853; \
+tail1855: \
+	CBZ R22, rowdone1856; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26669,21 +26600,21 @@ tail1862: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1861; \
-rowdone1863: \
+	B body1854; \
+rowdone1856: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1859; \
+	BNE row1852; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1858; \
+	BNE group1851; \
 	RET; \
-chunk1857: \
-group1864: \
+chunk1850: \
+group1857: \
 	MOVD R3, R11; \
-row1865: \
+row1858: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26694,10 +26625,10 @@ row1865: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1866: \
+chunks1859: \
 	CMP $16, R22; \
-	BLO tail1868; \
-body1867: \
+	BLO tail1861; \
+body1860: \
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]; \
 	ADD $64, R21, R24; \
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]; \
@@ -26727,9 +26658,9 @@ body1867: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1866; \
-tail1868: \
-	CBZ R22, rowdone1869; \
+	B chunks1859; \
+tail1861: \
+	CBZ R22, rowdone1862; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26744,16 +26675,16 @@ tail1868: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1867; \
-rowdone1869: \
+	B body1860; \
+rowdone1862: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1865; \
+	BNE row1858; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1864; \
+	BNE group1857; \
 	RET
 	unzip8x8NEON_body
 
@@ -26772,14 +26703,14 @@ TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1870; \
+	BHS chunk1863; \
 	CMP $16, R2; \
-	BHS chunk1871; \
+	BHS chunk1864; \
 	RET; \
-chunk1870: \
-group1872: \
+chunk1863: \
+group1865: \
 	MOVD R3, R11; \
-row1873: \
+row1866: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26790,10 +26721,10 @@ row1873: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1874: \
+chunks1867: \
 	CMP $32, R22; \
-	BLO tail1876; \
-body1875: \
+	BLO tail1869; \
+body1868: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -26820,9 +26751,9 @@ body1875: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1874; \
-tail1876: \
-	CBZ R22, rowdone1877; \
+	B chunks1867; \
+tail1869: \
+	CBZ R22, rowdone1870; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26837,21 +26768,21 @@ tail1876: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1875; \
-rowdone1877: \
+	B body1868; \
+rowdone1870: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1873; \
+	BNE row1866; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1872; \
+	BNE group1865; \
 	RET; \
-chunk1871: \
-group1878: \
+chunk1864: \
+group1871: \
 	MOVD R3, R11; \
-row1879: \
+row1872: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26862,10 +26793,10 @@ row1879: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1880: \
+chunks1873: \
 	CMP $16, R22; \
-	BLO tail1882; \
-body1881: \
+	BLO tail1875; \
+body1874: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -26888,9 +26819,9 @@ body1881: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1880; \
-tail1882: \
-	CBZ R22, rowdone1883; \
+	B chunks1873; \
+tail1875: \
+	CBZ R22, rowdone1876; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26905,16 +26836,16 @@ tail1882: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1881; \
-rowdone1883: \
+	B body1874; \
+rowdone1876: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1879; \
+	BNE row1872; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1878; \
+	BNE group1871; \
 	RET
 	unzip8x16NEON_body
 
@@ -26933,20 +26864,20 @@ TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1884; \
+	BHS chunk1877; \
 	CMP $16, R2; \
-	BHS chunk1885; \
+	BHS chunk1878; \
 	RET; \
-chunk1884: \
+chunk1877: \
 	MOVD $mask844<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask845<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask846<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1886: \
+group1879: \
 	MOVD R3, R11; \
-row1887: \
+row1880: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26957,10 +26888,10 @@ row1887: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1888: \
+chunks1881: \
 	CMP $32, R22; \
-	BLO tail1890; \
-body1889: \
+	BLO tail1883; \
+body1882: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -27050,9 +26981,9 @@ body1889: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1888; \
-tail1890: \
-	CBZ R22, rowdone1891; \
+	B chunks1881; \
+tail1883: \
+	CBZ R22, rowdone1884; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27067,27 +26998,27 @@ tail1890: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1889; \
-rowdone1891: \
+	B body1882; \
+rowdone1884: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1887; \
+	BNE row1880; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1886; \
+	BNE group1879; \
 	RET; \
-chunk1885: \
+chunk1878: \
 	MOVD $mask844<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask845<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask846<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1892: \
+group1885: \
 	MOVD R3, R11; \
-row1893: \
+row1886: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27098,10 +27029,10 @@ row1893: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1894: \
+chunks1887: \
 	CMP $16, R22; \
-	BLO tail1896; \
-body1895: \
+	BLO tail1889; \
+body1888: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -27151,9 +27082,9 @@ body1895: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1894; \
-tail1896: \
-	CBZ R22, rowdone1897; \
+	B chunks1887; \
+tail1889: \
+	CBZ R22, rowdone1890; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27168,16 +27099,16 @@ tail1896: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1895; \
-rowdone1897: \
+	B body1888; \
+rowdone1890: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1893; \
+	BNE row1886; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1892; \
+	BNE group1885; \
 	RET
 	tunzip8x2x1NEON_body
 
@@ -27196,18 +27127,18 @@ TEXT ·tunzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1898; \
+	BHS chunk1891; \
 	RET; \
-chunk1898: \
+chunk1891: \
 	MOVD $mask652<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask653<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask654<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1899: \
+group1892: \
 	MOVD R3, R11; \
-row1900: \
+row1893: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27218,10 +27149,10 @@ row1900: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1901: \
+chunks1894: \
 	CMP $32, R22; \
-	BLO tail1903; \
-body1902: \
+	BLO tail1896; \
+body1895: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -27311,9 +27242,9 @@ body1902: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1901; \
-tail1903: \
-	CBZ R22, rowdone1904; \
+	B chunks1894; \
+tail1896: \
+	CBZ R22, rowdone1897; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27328,16 +27259,16 @@ tail1903: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1902; \
-rowdone1904: \
+	B body1895; \
+rowdone1897: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1900; \
+	BNE row1893; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1899; \
+	BNE group1892; \
 	RET
 	tunzip8x2x2NEON_body
 
@@ -27356,11 +27287,11 @@ TEXT ·tunzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1905; \
+	BHS chunk1898; \
 	CMP $24, R2; \
-	BHS chunk1906; \
+	BHS chunk1899; \
 	RET; \
-chunk1905: \
+chunk1898: \
 	MOVD $mask847<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask848<>(SB), R24; \
@@ -27385,9 +27316,9 @@ chunk1905: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask858<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1907: \
+group1900: \
 	MOVD R3, R11; \
-row1908: \
+row1901: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27398,10 +27329,10 @@ row1908: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1909: \
+chunks1902: \
 	CMP $48, R22; \
-	BLO tail1911; \
-body1910: \
+	BLO tail1904; \
+body1903: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -27625,9 +27556,9 @@ body1910: \
 	ADD $48, R20, R20; \
 	ADD $384, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1909; \
-tail1911: \
-	CBZ R22, rowdone1912; \
+	B chunks1902; \
+tail1904: \
+	CBZ R22, rowdone1905; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27642,18 +27573,18 @@ tail1911: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1910; \
-rowdone1912: \
+	B body1903; \
+rowdone1905: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1908; \
+	BNE row1901; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1907; \
+	BNE group1900; \
 	RET; \
-chunk1906: \
+chunk1899: \
 	MOVD $mask847<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask848<>(SB), R24; \
@@ -27672,9 +27603,9 @@ chunk1906: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask861<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1913: \
+group1906: \
 	MOVD R3, R11; \
-row1914: \
+row1907: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27685,10 +27616,10 @@ row1914: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1915: \
+chunks1908: \
 	CMP $24, R22; \
-	BLO tail1917; \
-body1916: \
+	BLO tail1910; \
+body1909: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -27808,9 +27739,9 @@ body1916: \
 	ADD $24, R20, R20; \
 	ADD $192, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1915; \
-tail1917: \
-	CBZ R22, rowdone1918; \
+	B chunks1908; \
+tail1910: \
+	CBZ R22, rowdone1911; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27825,16 +27756,16 @@ tail1917: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1916; \
-rowdone1918: \
+	B body1909; \
+rowdone1911: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1914; \
+	BNE row1907; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1913; \
+	BNE group1906; \
 	RET
 	tunzip8x3x1NEON_body
 
@@ -27853,9 +27784,9 @@ TEXT ·tunzip8x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
-	BHS chunk1919; \
+	BHS chunk1912; \
 	RET; \
-chunk1919: \
+chunk1912: \
 	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask615<>(SB), R24; \
@@ -27866,9 +27797,9 @@ chunk1919: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask680<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1920: \
+group1913: \
 	MOVD R3, R11; \
-row1921: \
+row1914: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27879,10 +27810,10 @@ row1921: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1922: \
+chunks1915: \
 	CMP $48, R22; \
-	BLO tail1924; \
-body1923: \
+	BLO tail1917; \
+body1916: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -28059,9 +27990,9 @@ body1923: \
 	ADD $48, R20, R20; \
 	ADD $384, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1922; \
-tail1924: \
-	CBZ R22, rowdone1925; \
+	B chunks1915; \
+tail1917: \
+	CBZ R22, rowdone1918; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -28076,16 +28007,16 @@ tail1924: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1923; \
-rowdone1925: \
+	B body1916; \
+rowdone1918: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1921; \
+	BNE row1914; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1920; \
+	BNE group1913; \
 	RET
 	tunzip8x3x2NEON_body
 
@@ -28104,9 +28035,9 @@ TEXT ·tunzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD spaceSkip+72(FP), R9; \
 	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
-	BHS chunk1926; \
+	BHS chunk1919; \
 	RET; \
-chunk1926: \
+chunk1919: \
 	MOVD $mask685<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask686<>(SB), R24; \
@@ -28121,9 +28052,9 @@ chunk1926: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask691<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1927: \
+group1920: \
 	MOVD R3, R11; \
-row1928: \
+row1921: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -28134,10 +28065,10 @@ row1928: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1929: \
+chunks1922: \
 	CMP $32, R22; \
-	BLO tail1931; \
-body1930: \
+	BLO tail1924; \
+body1923: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -28289,9 +28220,9 @@ body1930: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1929; \
-tail1931: \
-	CBZ R22, rowdone1932; \
+	B chunks1922; \
+tail1924: \
+	CBZ R22, rowdone1925; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -28306,18 +28237,87 @@ tail1931: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1930; \
-rowdone1932: \
+	B body1923; \
+rowdone1925: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1928; \
+	BNE row1921; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1927; \
+	BNE group1920; \
 	RET
 	tunzip8x4x1NEON_body
+
+// func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
+TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zipNx16NEON_body \
+	MOVD space+0(FP), R0; \
+	MOVD depth+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD rows+24(FP), R3; \
+	MOVD spaceStride+32(FP), R4; \
+	MOVD depthStride+40(FP), R5; \
+	MOVD lane+48(FP), R6; \
+	MOVD groups+56(FP), R8; \
+	MOVD spaceSkip+64(FP), R9; \
+	MOVD depthSkip+72(FP), R10; \
+	MOVD b+80(FP), R25; \
+	LSL $4, R25, R24; \
+	LSL $5, R25, R22; \
+	ADD R24, R22, R23; \
+	LSL $6, R25, R7; \
+group1926: \
+	MOVD R3, R11; \
+row1927: \
+	MOVD R0, R12; \
+	MOVD R1, R13; \
+	MOVD $0, R14; \
+lane1928: \
+	MOVD R12, R15; \
+	MOVD R13, R16; \
+	MOVD R2, R17; \
+quad1930: \
+	CMP $64, R17; \
+	BLO single1931; \
+	ADD R24, R15, R19; \
+	ADD R22, R15, R20; \
+	ADD R23, R15, R21; \
+	FLDPQ (R16), (F0, F1); \
+	FLDPQ 32(R16), (F2, F3); \
+	FMOVQ F0, (R15); \
+	FMOVQ F1, (R19); \
+	FMOVQ F2, (R20); \
+	FMOVQ F3, (R21); \
+	ADD $64, R16, R16; \
+	ADD R7, R15, R15; \
+	SUB $64, R17, R17; \
+	B quad1930; \
+single1931: \
+	CBZ R17, lanedone1932; \
+elem1929: \
+	VLD1.P 16(R16), [V0.B16]; \
+	VST1 [V0.B16], (R15); \
+	ADD R24, R15, R15; \
+	SUBS $16, R17, R17; \
+	BNE elem1929; \
+lanedone1932: \
+	ADD $16, R12, R12; \
+	ADD R6, R13, R13; \
+	ADD $1, R14, R14; \
+	CMP R25, R14; \
+	BLO lane1928; \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row1927; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group1926; \
+	RET
+	zipNx16NEON_body
 
 // func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
 TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
@@ -28388,6 +28388,97 @@ lanedone1939: \
 	RET
 	unzipNx16NEON_body
 
+// func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)
+TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
+#define copyRunsNEON_body \
+	MOVD dst+0(FP), R0; \
+	MOVD src+8(FP), R1; \
+	MOVD e+16(FP), R2; \
+	MOVD w+24(FP), R3; \
+	MOVD dstX+32(FP), R4; \
+	MOVD srcX+40(FP), R5; \
+	MOVD rows+48(FP), R6; \
+	MOVD dstRow+56(FP), R7; \
+	MOVD srcRow+64(FP), R8; \
+	MOVD groups+72(FP), R9; \
+	MOVD dstSkip+80(FP), R10; \
+	MOVD srcSkip+88(FP), R11; \
+	CMP $32, R2; \
+	BLO short1940; \
+	SUB $32, R2, R12; \
+group1941: \
+	MOVD R6, R13; \
+row1942: \
+	MOVD R0, R14; \
+	MOVD R1, R15; \
+	MOVD R3, R16; \
+run1943: \
+	ADD R12, R15, R24; \
+	ADD R12, R14, R25; \
+	MOVD R15, R19; \
+	MOVD R14, R20; \
+pairs1944: \
+	ADD $32, R19, R23; \
+	CMP R24, R23; \
+	BHS single1945; \
+	FLDPQ (R19), (F0, F1); \
+	FLDPQ 32(R19), (F2, F3); \
+	FSTPQ (F0, F1), (R20); \
+	FSTPQ (F2, F3), 32(R20); \
+	ADD $64, R19, R19; \
+	ADD $64, R20, R20; \
+	B pairs1944; \
+single1945: \
+	CMP R24, R19; \
+	BHS last1946; \
+	FLDPQ (R19), (F0, F1); \
+	FSTPQ (F0, F1), (R20); \
+last1946: \
+	FLDPQ (R24), (F0, F1); \
+	FSTPQ (F0, F1), (R25); \
+	ADD R4, R14, R14; \
+	ADD R5, R15, R15; \
+	SUBS $1, R16, R16; \
+	BNE run1943; \
+	ADD R7, R0, R0; \
+	ADD R8, R1, R1; \
+	SUBS $1, R13, R13; \
+	BNE row1942; \
+	ADD R10, R0, R0; \
+	ADD R11, R1, R1; \
+	SUBS $1, R9, R9; \
+	BNE group1941; \
+	RET; \
+short1940: \
+	SUB $16, R2, R12; \
+group1947: \
+	MOVD R6, R13; \
+row1948: \
+	MOVD R0, R14; \
+	MOVD R1, R15; \
+	MOVD R3, R16; \
+run1949: \
+	ADD R12, R15, R24; \
+	ADD R12, R14, R25; \
+	FMOVQ (R15), F0; \
+	FMOVQ (R24), F1; \
+	FMOVQ F0, (R14); \
+	FMOVQ F1, (R25); \
+	ADD R4, R14, R14; \
+	ADD R5, R15, R15; \
+	SUBS $1, R16, R16; \
+	BNE run1949; \
+	ADD R7, R0, R0; \
+	ADD R8, R1, R1; \
+	SUBS $1, R13, R13; \
+	BNE row1948; \
+	ADD R10, R0, R0; \
+	ADD R11, R1, R1; \
+	SUBS $1, R9, R9; \
+	BNE group1947; \
+	RET
+	copyRunsNEON_body
+
 // func bundleZip2x1NEON(space, depth *byte, n, bundles, plane, groups, group int)
 TEXT ·bundleZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 #define bundleZip2x1NEON_body \
@@ -28399,25 +28490,25 @@ TEXT ·bundleZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk1940; \
+	BLS rowchunk1950; \
 	CMP $8, R2; \
-	BLS rowchunk1941; \
+	BLS rowchunk1951; \
 	CMP $16, R2; \
-	BLS rowchunk1942; \
+	BLS rowchunk1952; \
 	CMP $32, R2; \
-	BLS rowchunk1943; \
-	B rowchunks1944; \
-rowchunk1940: \
+	BLS rowchunk1953; \
+	B rowchunks1954; \
+rowchunk1950: \
 	SUB $4, R2, R10; \
-group1945: \
+group1955: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE bundle1946; \
+	BNE bundle1956; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle1947; \
-bundle1946: \
+	BEQ lastbundle1957; \
+bundle1956: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28437,119 +28528,12 @@ bundle1946: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle1946; \
+	BNE bundle1956; \
 	CMP $1, R5; \
-	BNE nextgroup1948; \
-lastbundle1947: \
+	BNE nextgroup1958; \
+lastbundle1957: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact1949: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V1.B16; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone1950; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact1949; \
-exactdone1950: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact1951: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V1.B16; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone1952; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact1951; \
-exactdone1952: \
-nextgroup1948: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group1945; \
-	RET; \
-rowchunk1941: \
-	SUB $4, R2, R10; \
-group1953: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle1954; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle1955; \
-bundle1954: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V1.B16; \
-	FMOVQ F1, 0(R21); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V1.B16; \
-	FMOVQ F1, 0(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle1954; \
-	CMP $1, R5; \
-	BNE nextgroup1956; \
-lastbundle1955: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact1957: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V1.B16; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone1958; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact1957; \
-exactdone1958: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact1959: \
@@ -28569,60 +28553,20 @@ exact1959: \
 	MOVD R24, R11; \
 	B exact1959; \
 exactdone1960: \
-nextgroup1956: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group1953; \
-	RET; \
-rowchunk1942: \
-	SUB $8, R2, R10; \
-group1961: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle1962; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle1963; \
-bundle1962: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V2.B16; \
-	VZIP2 V1.B16, V0.B16, V1.B16; \
-	FSTPQ (F2, F1), 0(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V2.B16; \
-	VZIP2 V1.B16, V0.B16, V1.B16; \
-	FSTPQ (F2, F1), 0(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle1962; \
-	CMP $1, R5; \
-	BNE nextgroup1964; \
-lastbundle1963: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact1965: \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
+exact1961: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
-	FMOVQ F1, 0(R21); \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone1966; \
-	ADD $8, R11, R24; \
+	BEQ exactdone1962; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -28630,22 +28574,60 @@ exact1965: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact1965; \
-exactdone1966: \
+	B exact1961; \
+exactdone1962: \
+nextgroup1958: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group1955; \
+	RET; \
+rowchunk1951: \
+	SUB $4, R2, R10; \
+group1963: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle1964; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle1965; \
+bundle1964: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V1.B16; \
+	FMOVQ F1, 0(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact1967: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
 	FMOVQ F1, 0(R21); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle1964; \
+	CMP $1, R5; \
+	BNE nextgroup1966; \
+lastbundle1965: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact1967: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V1.B16; \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone1968; \
-	ADD $8, R11, R24; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -28655,67 +28637,20 @@ exact1967: \
 	MOVD R24, R11; \
 	B exact1967; \
 exactdone1968: \
-nextgroup1964: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group1961; \
-	RET; \
-rowchunk1943: \
-	SUB $16, R2, R10; \
-group1969: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle1970; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle1971; \
-bundle1970: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.B16, V0.B16, V4.B16; \
-	VZIP2 V2.B16, V0.B16, V2.B16; \
-	VZIP1 V3.B16, V1.B16, V0.B16; \
-	VZIP2 V3.B16, V1.B16, V3.B16; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.B16, V0.B16, V4.B16; \
-	VZIP2 V2.B16, V0.B16, V2.B16; \
-	VZIP1 V3.B16, V1.B16, V0.B16; \
-	VZIP2 V3.B16, V1.B16, V3.B16; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle1970; \
-	CMP $1, R5; \
-	BNE nextgroup1972; \
-lastbundle1971: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact1973: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.B16, V0.B16, V2.B16; \
-	VZIP2 V1.B16, V0.B16, V1.B16; \
-	FSTPQ (F2, F1), 0(R21); \
+exact1969: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V1.B16; \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone1974; \
-	ADD $16, R11, R24; \
+	BEQ exactdone1970; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -28723,23 +28658,62 @@ exact1973: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact1973; \
-exactdone1974: \
+	B exact1969; \
+exactdone1970: \
+nextgroup1966: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group1963; \
+	RET; \
+rowchunk1952: \
+	SUB $8, R2, R10; \
+group1971: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle1972; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle1973; \
+bundle1972: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact1975: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V2.B16; \
 	VZIP2 V1.B16, V0.B16, V1.B16; \
 	FSTPQ (F2, F1), 0(R21); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V2.B16; \
+	VZIP2 V1.B16, V0.B16, V1.B16; \
+	FSTPQ (F2, F1), 0(R21); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle1972; \
+	CMP $1, R5; \
+	BNE nextgroup1974; \
+lastbundle1973: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact1975: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V1.B16; \
+	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone1976; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -28749,48 +28723,49 @@ exact1975: \
 	MOVD R24, R11; \
 	B exact1975; \
 exactdone1976: \
-nextgroup1972: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group1969; \
-	RET; \
-rowchunks1944: \
-	SUB $32, R2, R10; \
-group1977: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle1978; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle1979; \
-bundle1978: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk1981: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.B16, V0.B16, V4.B16; \
-	VZIP2 V2.B16, V0.B16, V2.B16; \
-	VZIP1 V3.B16, V1.B16, V0.B16; \
-	VZIP2 V3.B16, V1.B16, V3.B16; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk1981; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk1982: \
+	MOVD ZR, R11; \
+exact1977: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V1.B16; \
+	FMOVQ F1, 0(R21); \
+	CMP R10, R11; \
+	BEQ exactdone1978; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact1977; \
+exactdone1978: \
+nextgroup1974: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group1971; \
+	RET; \
+rowchunk1953: \
+	SUB $16, R2, R10; \
+group1979: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle1980; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle1981; \
+bundle1980: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.B16, V0.B16, V4.B16; \
@@ -28799,34 +28774,39 @@ chunk1982: \
 	VZIP2 V3.B16, V1.B16, V3.B16; \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk1982; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.B16, V0.B16, V4.B16; \
+	VZIP2 V2.B16, V0.B16, V2.B16; \
+	VZIP1 V3.B16, V1.B16, V0.B16; \
+	VZIP2 V3.B16, V1.B16, V3.B16; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle1978; \
+	BNE bundle1980; \
 	CMP $1, R5; \
-	BNE nextgroup1980; \
-lastbundle1979: \
+	BNE nextgroup1982; \
+lastbundle1981: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact1983: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.B16, V0.B16, V4.B16; \
-	VZIP2 V2.B16, V0.B16, V2.B16; \
-	VZIP1 V3.B16, V1.B16, V0.B16; \
-	VZIP2 V3.B16, V1.B16, V3.B16; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V2.B16; \
+	VZIP2 V1.B16, V0.B16, V1.B16; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone1984; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -28843,17 +28823,14 @@ exactdone1984: \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact1985: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.B16, V0.B16, V4.B16; \
-	VZIP2 V2.B16, V0.B16, V2.B16; \
-	VZIP1 V3.B16, V1.B16, V0.B16; \
-	VZIP2 V3.B16, V1.B16, V3.B16; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.B16, V0.B16, V2.B16; \
+	VZIP2 V1.B16, V0.B16, V1.B16; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone1986; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -28863,11 +28840,125 @@ exact1985: \
 	MOVD R24, R11; \
 	B exact1985; \
 exactdone1986: \
-nextgroup1980: \
+nextgroup1982: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group1977; \
+	BNE group1979; \
+	RET; \
+rowchunks1954: \
+	SUB $32, R2, R10; \
+group1987: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle1988; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle1989; \
+bundle1988: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk1991: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.B16, V0.B16, V4.B16; \
+	VZIP2 V2.B16, V0.B16, V2.B16; \
+	VZIP1 V3.B16, V1.B16, V0.B16; \
+	VZIP2 V3.B16, V1.B16, V3.B16; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk1991; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk1992: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.B16, V0.B16, V4.B16; \
+	VZIP2 V2.B16, V0.B16, V2.B16; \
+	VZIP1 V3.B16, V1.B16, V0.B16; \
+	VZIP2 V3.B16, V1.B16, V3.B16; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk1992; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle1988; \
+	CMP $1, R5; \
+	BNE nextgroup1990; \
+lastbundle1989: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact1993: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.B16, V0.B16, V4.B16; \
+	VZIP2 V2.B16, V0.B16, V2.B16; \
+	VZIP1 V3.B16, V1.B16, V0.B16; \
+	VZIP2 V3.B16, V1.B16, V3.B16; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone1994; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact1993; \
+exactdone1994: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact1995: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.B16, V0.B16, V4.B16; \
+	VZIP2 V2.B16, V0.B16, V2.B16; \
+	VZIP1 V3.B16, V1.B16, V0.B16; \
+	VZIP2 V3.B16, V1.B16, V3.B16; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone1996; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact1995; \
+exactdone1996: \
+nextgroup1990: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group1987; \
 	RET
 	bundleZip2x1NEON_body
 
@@ -28882,23 +28973,23 @@ TEXT ·bundleUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk1987; \
+	BLS rowchunk1997; \
 	CMP $8, R2; \
-	BLS rowchunk1988; \
+	BLS rowchunk1998; \
 	CMP $16, R2; \
-	BLS rowchunk1989; \
+	BLS rowchunk1999; \
 	CMP $32, R2; \
-	BLS rowchunk1990; \
-	B rowchunks1991; \
-rowchunk1987: \
+	BLS rowchunk2000; \
+	B rowchunks2001; \
+rowchunk1997: \
 	SUB $4, R2, R10; \
-group1992: \
+group2002: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle1994; \
-bundle1993: \
+	BEQ lastbundle2004; \
+bundle2003: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -28920,118 +29011,10 @@ bundle1993: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle1993; \
-lastbundle1994: \
+	BNE bundle2003; \
+lastbundle2004: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact1996: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.B16, V0.B16, V1.B16; \
-	VUZP2 V0.B16, V0.B16, V0.B16; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone1997; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact1996; \
-exactdone1997: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact1998: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.B16, V0.B16, V1.B16; \
-	VUZP2 V0.B16, V0.B16, V0.B16; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone1999; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact1998; \
-exactdone1999: \
-nextgroup1995: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group1992; \
-	RET; \
-rowchunk1988: \
-	SUB $4, R2, R10; \
-group2000: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2002; \
-bundle2001: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.B16, V0.B16, V1.B16; \
-	VUZP2 V0.B16, V0.B16, V0.B16; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.B16, V0.B16, V1.B16; \
-	VUZP2 V0.B16, V0.B16, V0.B16; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2001; \
-lastbundle2002: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2004: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.B16, V0.B16, V1.B16; \
-	VUZP2 V0.B16, V0.B16, V0.B16; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2005; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2004; \
-exactdone2005: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2006: \
@@ -29052,57 +29035,21 @@ exact2006: \
 	MOVD R24, R11; \
 	B exact2006; \
 exactdone2007: \
-nextgroup2003: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2000; \
-	RET; \
-rowchunk1989: \
-	SUB $8, R2, R10; \
-group2008: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2010; \
-bundle2009: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.B16, V0.B16, V2.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.B16, V0.B16, V2.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2009; \
-lastbundle2010: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2012: \
-	FMOVQ 0(R21), F0; \
+exact2008: \
+	FMOVD 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2013; \
-	ADD $8, R11, R24; \
+	BEQ exactdone2009; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29110,23 +29057,59 @@ exact2012: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2012; \
-exactdone2013: \
+	B exact2008; \
+exactdone2009: \
+nextgroup2005: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2002; \
+	RET; \
+rowchunk1998: \
+	SUB $4, R2, R10; \
+group2010: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2012; \
+bundle2011: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2014: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.B16, V0.B16, V1.B16; \
+	VUZP2 V0.B16, V0.B16, V0.B16; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2011; \
+lastbundle2012: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2014: \
+	FMOVD 0(R21), F0; \
+	VUZP1 V0.B16, V0.B16, V1.B16; \
+	VUZP2 V0.B16, V0.B16, V0.B16; \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2015; \
-	ADD $8, R11, R24; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29136,63 +29119,21 @@ exact2014: \
 	MOVD R24, R11; \
 	B exact2014; \
 exactdone2015: \
-nextgroup2011: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2008; \
-	RET; \
-rowchunk1990: \
-	SUB $16, R2, R10; \
-group2016: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2018; \
-bundle2017: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.B16, V0.B16, V4.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
-	VUZP1 V3.B16, V2.B16, V0.B16; \
-	VUZP2 V3.B16, V2.B16, V3.B16; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.B16, V0.B16, V4.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
-	VUZP1 V3.B16, V2.B16, V0.B16; \
-	VUZP2 V3.B16, V2.B16, V3.B16; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2017; \
-lastbundle2018: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2020: \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.B16, V0.B16, V2.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
+exact2016: \
+	FMOVD 0(R21), F0; \
+	VUZP1 V0.B16, V0.B16, V1.B16; \
+	VUZP2 V0.B16, V0.B16, V0.B16; \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2021; \
-	ADD $16, R11, R24; \
+	BEQ exactdone2017; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29200,23 +29141,59 @@ exact2020: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2020; \
-exactdone2021: \
+	B exact2016; \
+exactdone2017: \
+nextgroup2013: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2010; \
+	RET; \
+rowchunk1999: \
+	SUB $8, R2, R10; \
+group2018: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2020; \
+bundle2019: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2022: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	VUZP1 V1.B16, V0.B16, V2.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2019; \
+lastbundle2020: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2022: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.B16, V0.B16, V1.B16; \
+	VUZP2 V0.B16, V0.B16, V0.B16; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2023; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29226,46 +29203,48 @@ exact2022: \
 	MOVD R24, R11; \
 	B exact2022; \
 exactdone2023: \
-nextgroup2019: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2016; \
-	RET; \
-rowchunks1991: \
-	SUB $32, R2, R10; \
-group2024: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2026; \
-bundle2025: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2028: \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.B16, V0.B16, V4.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
-	VUZP1 V3.B16, V2.B16, V0.B16; \
-	VUZP2 V3.B16, V2.B16, V3.B16; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2028; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2029: \
+	MOVD ZR, R11; \
+exact2024: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.B16, V0.B16, V1.B16; \
+	VUZP2 V0.B16, V0.B16, V0.B16; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2025; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2024; \
+exactdone2025: \
+nextgroup2021: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2018; \
+	RET; \
+rowchunk2000: \
+	SUB $16, R2, R10; \
+group2026: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2028; \
+bundle2027: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -29274,32 +29253,37 @@ chunk2029: \
 	VUZP2 V3.B16, V2.B16, V3.B16; \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2029; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	VUZP1 V3.B16, V2.B16, V0.B16; \
+	VUZP2 V3.B16, V2.B16, V3.B16; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2025; \
-lastbundle2026: \
+	BNE bundle2027; \
+lastbundle2028: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2030: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
-	VUZP1 V3.B16, V2.B16, V0.B16; \
-	VUZP2 V3.B16, V2.B16, V3.B16; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2031; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29317,16 +29301,13 @@ exactdone2031: \
 	MOVD ZR, R11; \
 exact2032: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
-	VUZP1 V3.B16, V2.B16, V0.B16; \
-	VUZP2 V3.B16, V2.B16, V3.B16; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2033; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29336,11 +29317,121 @@ exact2032: \
 	MOVD R24, R11; \
 	B exact2032; \
 exactdone2033: \
-nextgroup2027: \
+nextgroup2029: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2024; \
+	BNE group2026; \
+	RET; \
+rowchunks2001: \
+	SUB $32, R2, R10; \
+group2034: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2036; \
+bundle2035: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2038: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	VUZP1 V3.B16, V2.B16, V0.B16; \
+	VUZP2 V3.B16, V2.B16, V3.B16; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2038; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2039: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	VUZP1 V3.B16, V2.B16, V0.B16; \
+	VUZP2 V3.B16, V2.B16, V3.B16; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2039; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2035; \
+lastbundle2036: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2040: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	VUZP1 V3.B16, V2.B16, V0.B16; \
+	VUZP2 V3.B16, V2.B16, V3.B16; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2041; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2040; \
+exactdone2041: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2042: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	VUZP1 V3.B16, V2.B16, V0.B16; \
+	VUZP2 V3.B16, V2.B16, V3.B16; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2043; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2042; \
+exactdone2043: \
+nextgroup2037: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2034; \
 	RET
 	bundleUnzip2x1NEON_body
 
@@ -29355,25 +29446,25 @@ TEXT ·bundleZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2034; \
+	BLS rowchunk2044; \
 	CMP $8, R2; \
-	BLS rowchunk2035; \
+	BLS rowchunk2045; \
 	CMP $16, R2; \
-	BLS rowchunk2036; \
+	BLS rowchunk2046; \
 	CMP $32, R2; \
-	BLS rowchunk2037; \
-	B rowchunks2038; \
-rowchunk2034: \
+	BLS rowchunk2047; \
+	B rowchunks2048; \
+rowchunk2044: \
 	SUB $4, R2, R10; \
-group2039: \
+group2049: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE bundle2040; \
+	BNE bundle2050; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle2041; \
-bundle2040: \
+	BEQ lastbundle2051; \
+bundle2050: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29393,119 +29484,12 @@ bundle2040: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2040; \
+	BNE bundle2050; \
 	CMP $1, R5; \
-	BNE nextgroup2042; \
-lastbundle2041: \
+	BNE nextgroup2052; \
+lastbundle2051: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2043: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V1.H8; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2044; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2043; \
-exactdone2044: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2045: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V1.H8; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2046; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2045; \
-exactdone2046: \
-nextgroup2042: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2039; \
-	RET; \
-rowchunk2035: \
-	SUB $4, R2, R10; \
-group2047: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2048; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2049; \
-bundle2048: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V1.H8; \
-	FMOVQ F1, 0(R21); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V1.H8; \
-	FMOVQ F1, 0(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2048; \
-	CMP $1, R5; \
-	BNE nextgroup2050; \
-lastbundle2049: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2051: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V1.H8; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2052; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2051; \
-exactdone2052: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2053: \
@@ -29525,60 +29509,20 @@ exact2053: \
 	MOVD R24, R11; \
 	B exact2053; \
 exactdone2054: \
-nextgroup2050: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2047; \
-	RET; \
-rowchunk2036: \
-	SUB $8, R2, R10; \
-group2055: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2056; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2057; \
-bundle2056: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V2.H8; \
-	VZIP2 V1.H8, V0.H8, V1.H8; \
-	FSTPQ (F2, F1), 0(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V2.H8; \
-	VZIP2 V1.H8, V0.H8, V1.H8; \
-	FSTPQ (F2, F1), 0(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2056; \
-	CMP $1, R5; \
-	BNE nextgroup2058; \
-lastbundle2057: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2059: \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
+exact2055: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
-	FMOVQ F1, 0(R21); \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2060; \
-	ADD $8, R11, R24; \
+	BEQ exactdone2056; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29586,22 +29530,60 @@ exact2059: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2059; \
-exactdone2060: \
+	B exact2055; \
+exactdone2056: \
+nextgroup2052: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2049; \
+	RET; \
+rowchunk2045: \
+	SUB $4, R2, R10; \
+group2057: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2058; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2059; \
+bundle2058: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V1.H8; \
+	FMOVQ F1, 0(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2061: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
 	FMOVQ F1, 0(R21); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2058; \
+	CMP $1, R5; \
+	BNE nextgroup2060; \
+lastbundle2059: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2061: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V1.H8; \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2062; \
-	ADD $8, R11, R24; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29611,67 +29593,20 @@ exact2061: \
 	MOVD R24, R11; \
 	B exact2061; \
 exactdone2062: \
-nextgroup2058: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2055; \
-	RET; \
-rowchunk2037: \
-	SUB $16, R2, R10; \
-group2063: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2064; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2065; \
-bundle2064: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.H8, V0.H8, V4.H8; \
-	VZIP2 V2.H8, V0.H8, V2.H8; \
-	VZIP1 V3.H8, V1.H8, V0.H8; \
-	VZIP2 V3.H8, V1.H8, V3.H8; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.H8, V0.H8, V4.H8; \
-	VZIP2 V2.H8, V0.H8, V2.H8; \
-	VZIP1 V3.H8, V1.H8, V0.H8; \
-	VZIP2 V3.H8, V1.H8, V3.H8; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2064; \
-	CMP $1, R5; \
-	BNE nextgroup2066; \
-lastbundle2065: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2067: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.H8, V0.H8, V2.H8; \
-	VZIP2 V1.H8, V0.H8, V1.H8; \
-	FSTPQ (F2, F1), 0(R21); \
+exact2063: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V1.H8; \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2068; \
-	ADD $16, R11, R24; \
+	BEQ exactdone2064; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29679,23 +29614,62 @@ exact2067: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2067; \
-exactdone2068: \
+	B exact2063; \
+exactdone2064: \
+nextgroup2060: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2057; \
+	RET; \
+rowchunk2046: \
+	SUB $8, R2, R10; \
+group2065: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2066; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2067; \
+bundle2066: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2069: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V2.H8; \
 	VZIP2 V1.H8, V0.H8, V1.H8; \
 	FSTPQ (F2, F1), 0(R21); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V2.H8; \
+	VZIP2 V1.H8, V0.H8, V1.H8; \
+	FSTPQ (F2, F1), 0(R21); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2066; \
+	CMP $1, R5; \
+	BNE nextgroup2068; \
+lastbundle2067: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2069: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V1.H8; \
+	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2070; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29705,48 +29679,49 @@ exact2069: \
 	MOVD R24, R11; \
 	B exact2069; \
 exactdone2070: \
-nextgroup2066: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2063; \
-	RET; \
-rowchunks2038: \
-	SUB $32, R2, R10; \
-group2071: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2072; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2073; \
-bundle2072: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2075: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.H8, V0.H8, V4.H8; \
-	VZIP2 V2.H8, V0.H8, V2.H8; \
-	VZIP1 V3.H8, V1.H8, V0.H8; \
-	VZIP2 V3.H8, V1.H8, V3.H8; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2075; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2076: \
+	MOVD ZR, R11; \
+exact2071: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V1.H8; \
+	FMOVQ F1, 0(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2072; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2071; \
+exactdone2072: \
+nextgroup2068: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2065; \
+	RET; \
+rowchunk2047: \
+	SUB $16, R2, R10; \
+group2073: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2074; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2075; \
+bundle2074: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.H8, V0.H8, V4.H8; \
@@ -29755,34 +29730,39 @@ chunk2076: \
 	VZIP2 V3.H8, V1.H8, V3.H8; \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2076; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.H8, V0.H8, V4.H8; \
+	VZIP2 V2.H8, V0.H8, V2.H8; \
+	VZIP1 V3.H8, V1.H8, V0.H8; \
+	VZIP2 V3.H8, V1.H8, V3.H8; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2072; \
+	BNE bundle2074; \
 	CMP $1, R5; \
-	BNE nextgroup2074; \
-lastbundle2073: \
+	BNE nextgroup2076; \
+lastbundle2075: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2077: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.H8, V0.H8, V4.H8; \
-	VZIP2 V2.H8, V0.H8, V2.H8; \
-	VZIP1 V3.H8, V1.H8, V0.H8; \
-	VZIP2 V3.H8, V1.H8, V3.H8; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V2.H8; \
+	VZIP2 V1.H8, V0.H8, V1.H8; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2078; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29799,17 +29779,14 @@ exactdone2078: \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2079: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.H8, V0.H8, V4.H8; \
-	VZIP2 V2.H8, V0.H8, V2.H8; \
-	VZIP1 V3.H8, V1.H8, V0.H8; \
-	VZIP2 V3.H8, V1.H8, V3.H8; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.H8, V0.H8, V2.H8; \
+	VZIP2 V1.H8, V0.H8, V1.H8; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2080; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -29819,11 +29796,125 @@ exact2079: \
 	MOVD R24, R11; \
 	B exact2079; \
 exactdone2080: \
-nextgroup2074: \
+nextgroup2076: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2071; \
+	BNE group2073; \
+	RET; \
+rowchunks2048: \
+	SUB $32, R2, R10; \
+group2081: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2082; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2083; \
+bundle2082: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2085: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.H8, V0.H8, V4.H8; \
+	VZIP2 V2.H8, V0.H8, V2.H8; \
+	VZIP1 V3.H8, V1.H8, V0.H8; \
+	VZIP2 V3.H8, V1.H8, V3.H8; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2085; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2086: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.H8, V0.H8, V4.H8; \
+	VZIP2 V2.H8, V0.H8, V2.H8; \
+	VZIP1 V3.H8, V1.H8, V0.H8; \
+	VZIP2 V3.H8, V1.H8, V3.H8; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2086; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2082; \
+	CMP $1, R5; \
+	BNE nextgroup2084; \
+lastbundle2083: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2087: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.H8, V0.H8, V4.H8; \
+	VZIP2 V2.H8, V0.H8, V2.H8; \
+	VZIP1 V3.H8, V1.H8, V0.H8; \
+	VZIP2 V3.H8, V1.H8, V3.H8; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2088; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2087; \
+exactdone2088: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2089: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.H8, V0.H8, V4.H8; \
+	VZIP2 V2.H8, V0.H8, V2.H8; \
+	VZIP1 V3.H8, V1.H8, V0.H8; \
+	VZIP2 V3.H8, V1.H8, V3.H8; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2090; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2089; \
+exactdone2090: \
+nextgroup2084: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2081; \
 	RET
 	bundleZip2x2NEON_body
 
@@ -29838,23 +29929,23 @@ TEXT ·bundleUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2081; \
+	BLS rowchunk2091; \
 	CMP $8, R2; \
-	BLS rowchunk2082; \
+	BLS rowchunk2092; \
 	CMP $16, R2; \
-	BLS rowchunk2083; \
+	BLS rowchunk2093; \
 	CMP $32, R2; \
-	BLS rowchunk2084; \
-	B rowchunks2085; \
-rowchunk2081: \
+	BLS rowchunk2094; \
+	B rowchunks2095; \
+rowchunk2091: \
 	SUB $4, R2, R10; \
-group2086: \
+group2096: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle2088; \
-bundle2087: \
+	BEQ lastbundle2098; \
+bundle2097: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -29876,118 +29967,10 @@ bundle2087: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2087; \
-lastbundle2088: \
+	BNE bundle2097; \
+lastbundle2098: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2090: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.H8, V0.H8, V1.H8; \
-	VUZP2 V0.H8, V0.H8, V0.H8; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2091; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2090; \
-exactdone2091: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2092: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.H8, V0.H8, V1.H8; \
-	VUZP2 V0.H8, V0.H8, V0.H8; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2093; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2092; \
-exactdone2093: \
-nextgroup2089: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2086; \
-	RET; \
-rowchunk2082: \
-	SUB $4, R2, R10; \
-group2094: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2096; \
-bundle2095: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.H8, V0.H8, V1.H8; \
-	VUZP2 V0.H8, V0.H8, V0.H8; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.H8, V0.H8, V1.H8; \
-	VUZP2 V0.H8, V0.H8, V0.H8; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2095; \
-lastbundle2096: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2098: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.H8, V0.H8, V1.H8; \
-	VUZP2 V0.H8, V0.H8, V0.H8; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2099; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2098; \
-exactdone2099: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2100: \
@@ -30008,57 +29991,21 @@ exact2100: \
 	MOVD R24, R11; \
 	B exact2100; \
 exactdone2101: \
-nextgroup2097: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2094; \
-	RET; \
-rowchunk2083: \
-	SUB $8, R2, R10; \
-group2102: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2104; \
-bundle2103: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.H8, V0.H8, V2.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.H8, V0.H8, V2.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2103; \
-lastbundle2104: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2106: \
-	FMOVQ 0(R21), F0; \
+exact2102: \
+	FMOVD 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2107; \
-	ADD $8, R11, R24; \
+	BEQ exactdone2103; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30066,23 +30013,59 @@ exact2106: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2106; \
-exactdone2107: \
+	B exact2102; \
+exactdone2103: \
+nextgroup2099: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2096; \
+	RET; \
+rowchunk2092: \
+	SUB $4, R2, R10; \
+group2104: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2106; \
+bundle2105: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2108: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.H8, V0.H8, V1.H8; \
+	VUZP2 V0.H8, V0.H8, V0.H8; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2105; \
+lastbundle2106: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2108: \
+	FMOVD 0(R21), F0; \
+	VUZP1 V0.H8, V0.H8, V1.H8; \
+	VUZP2 V0.H8, V0.H8, V0.H8; \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2109; \
-	ADD $8, R11, R24; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30092,63 +30075,21 @@ exact2108: \
 	MOVD R24, R11; \
 	B exact2108; \
 exactdone2109: \
-nextgroup2105: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2102; \
-	RET; \
-rowchunk2084: \
-	SUB $16, R2, R10; \
-group2110: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2112; \
-bundle2111: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.H8, V0.H8, V4.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
-	VUZP1 V3.H8, V2.H8, V0.H8; \
-	VUZP2 V3.H8, V2.H8, V3.H8; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.H8, V0.H8, V4.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
-	VUZP1 V3.H8, V2.H8, V0.H8; \
-	VUZP2 V3.H8, V2.H8, V3.H8; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2111; \
-lastbundle2112: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2114: \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.H8, V0.H8, V2.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
+exact2110: \
+	FMOVD 0(R21), F0; \
+	VUZP1 V0.H8, V0.H8, V1.H8; \
+	VUZP2 V0.H8, V0.H8, V0.H8; \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2115; \
-	ADD $16, R11, R24; \
+	BEQ exactdone2111; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30156,23 +30097,59 @@ exact2114: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2114; \
-exactdone2115: \
+	B exact2110; \
+exactdone2111: \
+nextgroup2107: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2104; \
+	RET; \
+rowchunk2093: \
+	SUB $8, R2, R10; \
+group2112: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2114; \
+bundle2113: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2116: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	VUZP1 V1.H8, V0.H8, V2.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2113; \
+lastbundle2114: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2116: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.H8, V0.H8, V1.H8; \
+	VUZP2 V0.H8, V0.H8, V0.H8; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2117; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30182,46 +30159,48 @@ exact2116: \
 	MOVD R24, R11; \
 	B exact2116; \
 exactdone2117: \
-nextgroup2113: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2110; \
-	RET; \
-rowchunks2085: \
-	SUB $32, R2, R10; \
-group2118: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2120; \
-bundle2119: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2122: \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.H8, V0.H8, V4.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
-	VUZP1 V3.H8, V2.H8, V0.H8; \
-	VUZP2 V3.H8, V2.H8, V3.H8; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2122; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2123: \
+	MOVD ZR, R11; \
+exact2118: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.H8, V0.H8, V1.H8; \
+	VUZP2 V0.H8, V0.H8, V0.H8; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2119; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2118; \
+exactdone2119: \
+nextgroup2115: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2112; \
+	RET; \
+rowchunk2094: \
+	SUB $16, R2, R10; \
+group2120: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2122; \
+bundle2121: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -30230,32 +30209,37 @@ chunk2123: \
 	VUZP2 V3.H8, V2.H8, V3.H8; \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2123; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
+	VUZP1 V3.H8, V2.H8, V0.H8; \
+	VUZP2 V3.H8, V2.H8, V3.H8; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2119; \
-lastbundle2120: \
+	BNE bundle2121; \
+lastbundle2122: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2124: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
-	VUZP1 V3.H8, V2.H8, V0.H8; \
-	VUZP2 V3.H8, V2.H8, V3.H8; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2125; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30273,16 +30257,13 @@ exactdone2125: \
 	MOVD ZR, R11; \
 exact2126: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
-	VUZP1 V3.H8, V2.H8, V0.H8; \
-	VUZP2 V3.H8, V2.H8, V3.H8; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2127; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30292,11 +30273,121 @@ exact2126: \
 	MOVD R24, R11; \
 	B exact2126; \
 exactdone2127: \
-nextgroup2121: \
+nextgroup2123: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2118; \
+	BNE group2120; \
+	RET; \
+rowchunks2095: \
+	SUB $32, R2, R10; \
+group2128: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2130; \
+bundle2129: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2132: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
+	VUZP1 V3.H8, V2.H8, V0.H8; \
+	VUZP2 V3.H8, V2.H8, V3.H8; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2132; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2133: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
+	VUZP1 V3.H8, V2.H8, V0.H8; \
+	VUZP2 V3.H8, V2.H8, V3.H8; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2133; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2129; \
+lastbundle2130: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2134: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
+	VUZP1 V3.H8, V2.H8, V0.H8; \
+	VUZP2 V3.H8, V2.H8, V3.H8; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2135; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2134; \
+exactdone2135: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2136: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
+	VUZP1 V3.H8, V2.H8, V0.H8; \
+	VUZP2 V3.H8, V2.H8, V3.H8; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2137; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2136; \
+exactdone2137: \
+nextgroup2131: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2128; \
 	RET
 	bundleUnzip2x2NEON_body
 
@@ -30311,25 +30402,25 @@ TEXT ·bundleZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2128; \
+	BLS rowchunk2138; \
 	CMP $8, R2; \
-	BLS rowchunk2129; \
+	BLS rowchunk2139; \
 	CMP $16, R2; \
-	BLS rowchunk2130; \
+	BLS rowchunk2140; \
 	CMP $32, R2; \
-	BLS rowchunk2131; \
-	B rowchunks2132; \
-rowchunk2128: \
+	BLS rowchunk2141; \
+	B rowchunks2142; \
+rowchunk2138: \
 	SUB $4, R2, R10; \
-group2133: \
+group2143: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE bundle2134; \
+	BNE bundle2144; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle2135; \
-bundle2134: \
+	BEQ lastbundle2145; \
+bundle2144: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30349,119 +30440,12 @@ bundle2134: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2134; \
+	BNE bundle2144; \
 	CMP $1, R5; \
-	BNE nextgroup2136; \
-lastbundle2135: \
+	BNE nextgroup2146; \
+lastbundle2145: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2137: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V1.S4; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2138; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2137; \
-exactdone2138: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2139: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V1.S4; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2140; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2139; \
-exactdone2140: \
-nextgroup2136: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2133; \
-	RET; \
-rowchunk2129: \
-	SUB $4, R2, R10; \
-group2141: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2142; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2143; \
-bundle2142: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V1.S4; \
-	FMOVQ F1, 0(R21); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V1.S4; \
-	FMOVQ F1, 0(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2142; \
-	CMP $1, R5; \
-	BNE nextgroup2144; \
-lastbundle2143: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2145: \
-	FMOVS 0(R12), F0; \
-	FMOVS 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V1.S4; \
-	FMOVD F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2146; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2145; \
-exactdone2146: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2147: \
@@ -30481,60 +30465,20 @@ exact2147: \
 	MOVD R24, R11; \
 	B exact2147; \
 exactdone2148: \
-nextgroup2144: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2141; \
-	RET; \
-rowchunk2130: \
-	SUB $8, R2, R10; \
-group2149: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2150; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2151; \
-bundle2150: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V2.S4; \
-	VZIP2 V1.S4, V0.S4, V1.S4; \
-	FSTPQ (F2, F1), 0(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V2.S4; \
-	VZIP2 V1.S4, V0.S4, V1.S4; \
-	FSTPQ (F2, F1), 0(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2150; \
-	CMP $1, R5; \
-	BNE nextgroup2152; \
-lastbundle2151: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2153: \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
+exact2149: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
-	FMOVQ F1, 0(R21); \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2154; \
-	ADD $8, R11, R24; \
+	BEQ exactdone2150; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30542,22 +30486,60 @@ exact2153: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2153; \
-exactdone2154: \
+	B exact2149; \
+exactdone2150: \
+nextgroup2146: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2143; \
+	RET; \
+rowchunk2139: \
+	SUB $4, R2, R10; \
+group2151: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2152; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2153; \
+bundle2152: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V1.S4; \
+	FMOVQ F1, 0(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2155: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
 	FMOVQ F1, 0(R21); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2152; \
+	CMP $1, R5; \
+	BNE nextgroup2154; \
+lastbundle2153: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2155: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V1.S4; \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2156; \
-	ADD $8, R11, R24; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30567,67 +30549,20 @@ exact2155: \
 	MOVD R24, R11; \
 	B exact2155; \
 exactdone2156: \
-nextgroup2152: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2149; \
-	RET; \
-rowchunk2131: \
-	SUB $16, R2, R10; \
-group2157: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2158; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2159; \
-bundle2158: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.S4, V0.S4, V4.S4; \
-	VZIP2 V2.S4, V0.S4, V2.S4; \
-	VZIP1 V3.S4, V1.S4, V0.S4; \
-	VZIP2 V3.S4, V1.S4, V3.S4; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.S4, V0.S4, V4.S4; \
-	VZIP2 V2.S4, V0.S4, V2.S4; \
-	VZIP1 V3.S4, V1.S4, V0.S4; \
-	VZIP2 V3.S4, V1.S4, V3.S4; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2158; \
-	CMP $1, R5; \
-	BNE nextgroup2160; \
-lastbundle2159: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2161: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.S4, V0.S4, V2.S4; \
-	VZIP2 V1.S4, V0.S4, V1.S4; \
-	FSTPQ (F2, F1), 0(R21); \
+exact2157: \
+	FMOVS 0(R12), F0; \
+	FMOVS 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V1.S4; \
+	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2162; \
-	ADD $16, R11, R24; \
+	BEQ exactdone2158; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30635,23 +30570,62 @@ exact2161: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2161; \
-exactdone2162: \
+	B exact2157; \
+exactdone2158: \
+nextgroup2154: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2151; \
+	RET; \
+rowchunk2140: \
+	SUB $8, R2, R10; \
+group2159: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2160; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2161; \
+bundle2160: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2163: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V2.S4; \
 	VZIP2 V1.S4, V0.S4, V1.S4; \
 	FSTPQ (F2, F1), 0(R21); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V2.S4; \
+	VZIP2 V1.S4, V0.S4, V1.S4; \
+	FSTPQ (F2, F1), 0(R21); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2160; \
+	CMP $1, R5; \
+	BNE nextgroup2162; \
+lastbundle2161: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2163: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V1.S4; \
+	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2164; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30661,48 +30635,49 @@ exact2163: \
 	MOVD R24, R11; \
 	B exact2163; \
 exactdone2164: \
-nextgroup2160: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2157; \
-	RET; \
-rowchunks2132: \
-	SUB $32, R2, R10; \
-group2165: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2166; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2167; \
-bundle2166: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2169: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.S4, V0.S4, V4.S4; \
-	VZIP2 V2.S4, V0.S4, V2.S4; \
-	VZIP1 V3.S4, V1.S4, V0.S4; \
-	VZIP2 V3.S4, V1.S4, V3.S4; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2169; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2170: \
+	MOVD ZR, R11; \
+exact2165: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V1.S4; \
+	FMOVQ F1, 0(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2166; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2165; \
+exactdone2166: \
+nextgroup2162: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2159; \
+	RET; \
+rowchunk2141: \
+	SUB $16, R2, R10; \
+group2167: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2168; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2169; \
+bundle2168: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.S4, V0.S4, V4.S4; \
@@ -30711,34 +30686,39 @@ chunk2170: \
 	VZIP2 V3.S4, V1.S4, V3.S4; \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2170; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.S4, V0.S4, V4.S4; \
+	VZIP2 V2.S4, V0.S4, V2.S4; \
+	VZIP1 V3.S4, V1.S4, V0.S4; \
+	VZIP2 V3.S4, V1.S4, V3.S4; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2166; \
+	BNE bundle2168; \
 	CMP $1, R5; \
-	BNE nextgroup2168; \
-lastbundle2167: \
+	BNE nextgroup2170; \
+lastbundle2169: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2171: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.S4, V0.S4, V4.S4; \
-	VZIP2 V2.S4, V0.S4, V2.S4; \
-	VZIP1 V3.S4, V1.S4, V0.S4; \
-	VZIP2 V3.S4, V1.S4, V3.S4; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V2.S4; \
+	VZIP2 V1.S4, V0.S4, V1.S4; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2172; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30755,17 +30735,14 @@ exactdone2172: \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2173: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.S4, V0.S4, V4.S4; \
-	VZIP2 V2.S4, V0.S4, V2.S4; \
-	VZIP1 V3.S4, V1.S4, V0.S4; \
-	VZIP2 V3.S4, V1.S4, V3.S4; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.S4, V0.S4, V2.S4; \
+	VZIP2 V1.S4, V0.S4, V1.S4; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2174; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -30775,11 +30752,125 @@ exact2173: \
 	MOVD R24, R11; \
 	B exact2173; \
 exactdone2174: \
-nextgroup2168: \
+nextgroup2170: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2165; \
+	BNE group2167; \
+	RET; \
+rowchunks2142: \
+	SUB $32, R2, R10; \
+group2175: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2176; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2177; \
+bundle2176: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2179: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.S4, V0.S4, V4.S4; \
+	VZIP2 V2.S4, V0.S4, V2.S4; \
+	VZIP1 V3.S4, V1.S4, V0.S4; \
+	VZIP2 V3.S4, V1.S4, V3.S4; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2179; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2180: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.S4, V0.S4, V4.S4; \
+	VZIP2 V2.S4, V0.S4, V2.S4; \
+	VZIP1 V3.S4, V1.S4, V0.S4; \
+	VZIP2 V3.S4, V1.S4, V3.S4; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2180; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2176; \
+	CMP $1, R5; \
+	BNE nextgroup2178; \
+lastbundle2177: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2181: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.S4, V0.S4, V4.S4; \
+	VZIP2 V2.S4, V0.S4, V2.S4; \
+	VZIP1 V3.S4, V1.S4, V0.S4; \
+	VZIP2 V3.S4, V1.S4, V3.S4; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2182; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2181; \
+exactdone2182: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2183: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.S4, V0.S4, V4.S4; \
+	VZIP2 V2.S4, V0.S4, V2.S4; \
+	VZIP1 V3.S4, V1.S4, V0.S4; \
+	VZIP2 V3.S4, V1.S4, V3.S4; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2184; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2183; \
+exactdone2184: \
+nextgroup2178: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2175; \
 	RET
 	bundleZip2x4NEON_body
 
@@ -30794,23 +30885,23 @@ TEXT ·bundleUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2175; \
+	BLS rowchunk2185; \
 	CMP $8, R2; \
-	BLS rowchunk2176; \
+	BLS rowchunk2186; \
 	CMP $16, R2; \
-	BLS rowchunk2177; \
+	BLS rowchunk2187; \
 	CMP $32, R2; \
-	BLS rowchunk2178; \
-	B rowchunks2179; \
-rowchunk2175: \
+	BLS rowchunk2188; \
+	B rowchunks2189; \
+rowchunk2185: \
 	SUB $4, R2, R10; \
-group2180: \
+group2190: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle2182; \
-bundle2181: \
+	BEQ lastbundle2192; \
+bundle2191: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30832,118 +30923,10 @@ bundle2181: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2181; \
-lastbundle2182: \
+	BNE bundle2191; \
+lastbundle2192: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2184: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.S4, V0.S4, V1.S4; \
-	VUZP2 V0.S4, V0.S4, V0.S4; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2185; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2184; \
-exactdone2185: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2186: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.S4, V0.S4, V1.S4; \
-	VUZP2 V0.S4, V0.S4, V0.S4; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2187; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2186; \
-exactdone2187: \
-nextgroup2183: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2180; \
-	RET; \
-rowchunk2176: \
-	SUB $4, R2, R10; \
-group2188: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2190; \
-bundle2189: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.S4, V0.S4, V1.S4; \
-	VUZP2 V0.S4, V0.S4, V0.S4; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.S4, V0.S4, V1.S4; \
-	VUZP2 V0.S4, V0.S4, V0.S4; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2189; \
-lastbundle2190: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2192: \
-	FMOVD 0(R21), F0; \
-	VUZP1 V0.S4, V0.S4, V1.S4; \
-	VUZP2 V0.S4, V0.S4, V0.S4; \
-	FMOVS F1, 0(R12); \
-	FMOVS F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2193; \
-	ADD $4, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2192; \
-exactdone2193: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2194: \
@@ -30964,57 +30947,21 @@ exact2194: \
 	MOVD R24, R11; \
 	B exact2194; \
 exactdone2195: \
-nextgroup2191: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2188; \
-	RET; \
-rowchunk2177: \
-	SUB $8, R2, R10; \
-group2196: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2198; \
-bundle2197: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.S4, V0.S4, V2.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.S4, V0.S4, V2.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2197; \
-lastbundle2198: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2200: \
-	FMOVQ 0(R21), F0; \
+exact2196: \
+	FMOVD 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2201; \
-	ADD $8, R11, R24; \
+	BEQ exactdone2197; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31022,23 +30969,59 @@ exact2200: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2200; \
-exactdone2201: \
+	B exact2196; \
+exactdone2197: \
+nextgroup2193: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2190; \
+	RET; \
+rowchunk2186: \
+	SUB $4, R2, R10; \
+group2198: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2200; \
+bundle2199: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2202: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.S4, V0.S4, V1.S4; \
+	VUZP2 V0.S4, V0.S4, V0.S4; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2199; \
+lastbundle2200: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2202: \
+	FMOVD 0(R21), F0; \
+	VUZP1 V0.S4, V0.S4, V1.S4; \
+	VUZP2 V0.S4, V0.S4, V0.S4; \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2203; \
-	ADD $8, R11, R24; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31048,63 +31031,21 @@ exact2202: \
 	MOVD R24, R11; \
 	B exact2202; \
 exactdone2203: \
-nextgroup2199: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2196; \
-	RET; \
-rowchunk2178: \
-	SUB $16, R2, R10; \
-group2204: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2206; \
-bundle2205: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.S4, V0.S4, V4.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	VUZP1 V3.S4, V2.S4, V0.S4; \
-	VUZP2 V3.S4, V2.S4, V3.S4; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.S4, V0.S4, V4.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	VUZP1 V3.S4, V2.S4, V0.S4; \
-	VUZP2 V3.S4, V2.S4, V3.S4; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2205; \
-lastbundle2206: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2208: \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.S4, V0.S4, V2.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
+exact2204: \
+	FMOVD 0(R21), F0; \
+	VUZP1 V0.S4, V0.S4, V1.S4; \
+	VUZP2 V0.S4, V0.S4, V0.S4; \
+	FMOVS F1, 0(R12); \
+	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2209; \
-	ADD $16, R11, R24; \
+	BEQ exactdone2205; \
+	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31112,23 +31053,59 @@ exact2208: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2208; \
-exactdone2209: \
+	B exact2204; \
+exactdone2205: \
+nextgroup2201: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2198; \
+	RET; \
+rowchunk2187: \
+	SUB $8, R2, R10; \
+group2206: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2208; \
+bundle2207: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2210: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	VUZP1 V1.S4, V0.S4, V2.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2207; \
+lastbundle2208: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2210: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.S4, V0.S4, V1.S4; \
+	VUZP2 V0.S4, V0.S4, V0.S4; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2211; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31138,46 +31115,48 @@ exact2210: \
 	MOVD R24, R11; \
 	B exact2210; \
 exactdone2211: \
-nextgroup2207: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2204; \
-	RET; \
-rowchunks2179: \
-	SUB $32, R2, R10; \
-group2212: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2214; \
-bundle2213: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2216: \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.S4, V0.S4, V4.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	VUZP1 V3.S4, V2.S4, V0.S4; \
-	VUZP2 V3.S4, V2.S4, V3.S4; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2216; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2217: \
+	MOVD ZR, R11; \
+exact2212: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.S4, V0.S4, V1.S4; \
+	VUZP2 V0.S4, V0.S4, V0.S4; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2213; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2212; \
+exactdone2213: \
+nextgroup2209: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2206; \
+	RET; \
+rowchunk2188: \
+	SUB $16, R2, R10; \
+group2214: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2216; \
+bundle2215: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -31186,32 +31165,37 @@ chunk2217: \
 	VUZP2 V3.S4, V2.S4, V3.S4; \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2217; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
+	VUZP1 V3.S4, V2.S4, V0.S4; \
+	VUZP2 V3.S4, V2.S4, V3.S4; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2213; \
-lastbundle2214: \
+	BNE bundle2215; \
+lastbundle2216: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2218: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
-	VUZP1 V3.S4, V2.S4, V0.S4; \
-	VUZP2 V3.S4, V2.S4, V3.S4; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2219; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31229,16 +31213,13 @@ exactdone2219: \
 	MOVD ZR, R11; \
 exact2220: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
-	VUZP1 V3.S4, V2.S4, V0.S4; \
-	VUZP2 V3.S4, V2.S4, V3.S4; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2221; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31248,11 +31229,121 @@ exact2220: \
 	MOVD R24, R11; \
 	B exact2220; \
 exactdone2221: \
-nextgroup2215: \
+nextgroup2217: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2212; \
+	BNE group2214; \
+	RET; \
+rowchunks2189: \
+	SUB $32, R2, R10; \
+group2222: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2224; \
+bundle2223: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2226: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
+	VUZP1 V3.S4, V2.S4, V0.S4; \
+	VUZP2 V3.S4, V2.S4, V3.S4; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2226; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2227: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
+	VUZP1 V3.S4, V2.S4, V0.S4; \
+	VUZP2 V3.S4, V2.S4, V3.S4; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2227; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2223; \
+lastbundle2224: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2228: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
+	VUZP1 V3.S4, V2.S4, V0.S4; \
+	VUZP2 V3.S4, V2.S4, V3.S4; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2229; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2228; \
+exactdone2229: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2230: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
+	VUZP1 V3.S4, V2.S4, V0.S4; \
+	VUZP2 V3.S4, V2.S4, V3.S4; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2231; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2230; \
+exactdone2231: \
+nextgroup2225: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2222; \
 	RET
 	bundleUnzip2x4NEON_body
 
@@ -31267,23 +31358,23 @@ TEXT ·bundleZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $8, R2; \
-	BLS rowchunk2222; \
+	BLS rowchunk2232; \
 	CMP $16, R2; \
-	BLS rowchunk2223; \
+	BLS rowchunk2233; \
 	CMP $32, R2; \
-	BLS rowchunk2224; \
-	B rowchunks2225; \
-rowchunk2222: \
+	BLS rowchunk2234; \
+	B rowchunks2235; \
+rowchunk2232: \
 	SUB $8, R2, R10; \
-group2226: \
+group2236: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE bundle2227; \
+	BNE bundle2237; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle2228; \
-bundle2227: \
+	BEQ lastbundle2238; \
+bundle2237: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31303,121 +31394,12 @@ bundle2227: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2227; \
+	BNE bundle2237; \
 	CMP $1, R5; \
-	BNE nextgroup2229; \
-lastbundle2228: \
+	BNE nextgroup2239; \
+lastbundle2238: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2230: \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.D2, V0.D2, V1.D2; \
-	FMOVQ F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2231; \
-	ADD $8, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2230; \
-exactdone2231: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2232: \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.D2, V0.D2, V1.D2; \
-	FMOVQ F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2233; \
-	ADD $8, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2232; \
-exactdone2233: \
-nextgroup2229: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2226; \
-	RET; \
-rowchunk2223: \
-	SUB $8, R2, R10; \
-group2234: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2235; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2236; \
-bundle2235: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.D2, V0.D2, V2.D2; \
-	VZIP2 V1.D2, V0.D2, V1.D2; \
-	FSTPQ (F2, F1), 0(R21); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.D2, V0.D2, V2.D2; \
-	VZIP2 V1.D2, V0.D2, V1.D2; \
-	FSTPQ (F2, F1), 0(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2235; \
-	CMP $1, R5; \
-	BNE nextgroup2237; \
-lastbundle2236: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2238: \
-	FMOVD 0(R12), F0; \
-	FMOVD 0(R13), F1; \
-	VZIP1 V1.D2, V0.D2, V1.D2; \
-	FMOVQ F1, 0(R21); \
-	CMP R10, R11; \
-	BEQ exactdone2239; \
-	ADD $8, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2238; \
-exactdone2239: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2240: \
@@ -31437,67 +31419,20 @@ exact2240: \
 	MOVD R24, R11; \
 	B exact2240; \
 exactdone2241: \
-nextgroup2237: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2234; \
-	RET; \
-rowchunk2224: \
-	SUB $16, R2, R10; \
-group2242: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2243; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2244; \
-bundle2243: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.D2, V0.D2, V4.D2; \
-	VZIP2 V2.D2, V0.D2, V2.D2; \
-	VZIP1 V3.D2, V1.D2, V0.D2; \
-	VZIP2 V3.D2, V1.D2, V3.D2; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.D2, V0.D2, V4.D2; \
-	VZIP2 V2.D2, V0.D2, V2.D2; \
-	VZIP1 V3.D2, V1.D2, V0.D2; \
-	VZIP2 V3.D2, V1.D2, V3.D2; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2243; \
-	CMP $1, R5; \
-	BNE nextgroup2245; \
-lastbundle2244: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2246: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	VZIP1 V1.D2, V0.D2, V2.D2; \
-	VZIP2 V1.D2, V0.D2, V1.D2; \
-	FSTPQ (F2, F1), 0(R21); \
+exact2242: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.D2, V0.D2, V1.D2; \
+	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2247; \
-	ADD $16, R11, R24; \
+	BEQ exactdone2243; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31505,23 +31440,62 @@ exact2246: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2246; \
-exactdone2247: \
+	B exact2242; \
+exactdone2243: \
+nextgroup2239: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2236; \
+	RET; \
+rowchunk2233: \
+	SUB $8, R2, R10; \
+group2244: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2245; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2246; \
+bundle2245: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2248: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.D2, V0.D2, V2.D2; \
 	VZIP2 V1.D2, V0.D2, V1.D2; \
 	FSTPQ (F2, F1), 0(R21); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.D2, V0.D2, V2.D2; \
+	VZIP2 V1.D2, V0.D2, V1.D2; \
+	FSTPQ (F2, F1), 0(R21); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2245; \
+	CMP $1, R5; \
+	BNE nextgroup2247; \
+lastbundle2246: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2248: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.D2, V0.D2, V1.D2; \
+	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2249; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31531,48 +31505,49 @@ exact2248: \
 	MOVD R24, R11; \
 	B exact2248; \
 exactdone2249: \
-nextgroup2245: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2242; \
-	RET; \
-rowchunks2225: \
-	SUB $32, R2, R10; \
-group2250: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	CMP $1, R5; \
-	BNE bundle2251; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2252; \
-bundle2251: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2254: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.D2, V0.D2, V4.D2; \
-	VZIP2 V2.D2, V0.D2, V2.D2; \
-	VZIP1 V3.D2, V1.D2, V0.D2; \
-	VZIP2 V3.D2, V1.D2, V3.D2; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2254; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2255: \
+	MOVD ZR, R11; \
+exact2250: \
+	FMOVD 0(R12), F0; \
+	FMOVD 0(R13), F1; \
+	VZIP1 V1.D2, V0.D2, V1.D2; \
+	FMOVQ F1, 0(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2251; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2250; \
+exactdone2251: \
+nextgroup2247: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2244; \
+	RET; \
+rowchunk2234: \
+	SUB $16, R2, R10; \
+group2252: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2253; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2254; \
+bundle2253: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.D2, V0.D2, V4.D2; \
@@ -31581,34 +31556,39 @@ chunk2255: \
 	VZIP2 V3.D2, V1.D2, V3.D2; \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2255; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.D2, V0.D2, V4.D2; \
+	VZIP2 V2.D2, V0.D2, V2.D2; \
+	VZIP1 V3.D2, V1.D2, V0.D2; \
+	VZIP2 V3.D2, V1.D2, V3.D2; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2251; \
+	BNE bundle2253; \
 	CMP $1, R5; \
-	BNE nextgroup2253; \
-lastbundle2252: \
+	BNE nextgroup2255; \
+lastbundle2254: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2256: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.D2, V0.D2, V4.D2; \
-	VZIP2 V2.D2, V0.D2, V2.D2; \
-	VZIP1 V3.D2, V1.D2, V0.D2; \
-	VZIP2 V3.D2, V1.D2, V3.D2; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.D2, V0.D2, V2.D2; \
+	VZIP2 V1.D2, V0.D2, V1.D2; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2257; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31625,17 +31605,14 @@ exactdone2257: \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2258: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	VZIP1 V2.D2, V0.D2, V4.D2; \
-	VZIP2 V2.D2, V0.D2, V2.D2; \
-	VZIP1 V3.D2, V1.D2, V0.D2; \
-	VZIP2 V3.D2, V1.D2, V3.D2; \
-	FSTPQ (F4, F2), 0(R21); \
-	FSTPQ (F0, F3), 32(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	VZIP1 V1.D2, V0.D2, V2.D2; \
+	VZIP2 V1.D2, V0.D2, V1.D2; \
+	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
 	BEQ exactdone2259; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31645,11 +31622,125 @@ exact2258: \
 	MOVD R24, R11; \
 	B exact2258; \
 exactdone2259: \
-nextgroup2253: \
+nextgroup2255: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2250; \
+	BNE group2252; \
+	RET; \
+rowchunks2235: \
+	SUB $32, R2, R10; \
+group2260: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	CMP $1, R5; \
+	BNE bundle2261; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2262; \
+bundle2261: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2264: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.D2, V0.D2, V4.D2; \
+	VZIP2 V2.D2, V0.D2, V2.D2; \
+	VZIP1 V3.D2, V1.D2, V0.D2; \
+	VZIP2 V3.D2, V1.D2, V3.D2; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2264; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2265: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.D2, V0.D2, V4.D2; \
+	VZIP2 V2.D2, V0.D2, V2.D2; \
+	VZIP1 V3.D2, V1.D2, V0.D2; \
+	VZIP2 V3.D2, V1.D2, V3.D2; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2265; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2261; \
+	CMP $1, R5; \
+	BNE nextgroup2263; \
+lastbundle2262: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2266: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.D2, V0.D2, V4.D2; \
+	VZIP2 V2.D2, V0.D2, V2.D2; \
+	VZIP1 V3.D2, V1.D2, V0.D2; \
+	VZIP2 V3.D2, V1.D2, V3.D2; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2267; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2266; \
+exactdone2267: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2268: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	VZIP1 V2.D2, V0.D2, V4.D2; \
+	VZIP2 V2.D2, V0.D2, V2.D2; \
+	VZIP1 V3.D2, V1.D2, V0.D2; \
+	VZIP2 V3.D2, V1.D2, V3.D2; \
+	FSTPQ (F4, F2), 0(R21); \
+	FSTPQ (F0, F3), 32(R21); \
+	CMP R10, R11; \
+	BEQ exactdone2269; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2268; \
+exactdone2269: \
+nextgroup2263: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2260; \
 	RET
 	bundleZip2x8NEON_body
 
@@ -31664,21 +31755,21 @@ TEXT ·bundleUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $8, R2; \
-	BLS rowchunk2260; \
+	BLS rowchunk2270; \
 	CMP $16, R2; \
-	BLS rowchunk2261; \
+	BLS rowchunk2271; \
 	CMP $32, R2; \
-	BLS rowchunk2262; \
-	B rowchunks2263; \
-rowchunk2260: \
+	BLS rowchunk2272; \
+	B rowchunks2273; \
+rowchunk2270: \
 	SUB $8, R2, R10; \
-group2264: \
+group2274: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastbundle2266; \
-bundle2265: \
+	BEQ lastbundle2276; \
+bundle2275: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31700,118 +31791,10 @@ bundle2265: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2265; \
-lastbundle2266: \
+	BNE bundle2275; \
+lastbundle2276: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2268: \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.D2, V0.D2, V1.D2; \
-	VUZP2 V0.D2, V0.D2, V0.D2; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2269; \
-	ADD $8, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2268; \
-exactdone2269: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2270: \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.D2, V0.D2, V1.D2; \
-	VUZP2 V0.D2, V0.D2, V0.D2; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2271; \
-	ADD $8, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2270; \
-exactdone2271: \
-nextgroup2267: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2264; \
-	RET; \
-rowchunk2261: \
-	SUB $8, R2, R10; \
-group2272: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2274; \
-bundle2273: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.D2, V0.D2, V2.D2; \
-	VUZP2 V1.D2, V0.D2, V1.D2; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.D2, V0.D2, V2.D2; \
-	VUZP2 V1.D2, V0.D2, V1.D2; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2273; \
-lastbundle2274: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2276: \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.D2, V0.D2, V1.D2; \
-	VUZP2 V0.D2, V0.D2, V0.D2; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	CMP R10, R11; \
-	BEQ exactdone2277; \
-	ADD $8, R11, R24; \
-	CMP R10, R24; \
-	CSEL GT, R10, R24, R24; \
-	SUB R11, R24, R23; \
-	ADD R23, R12, R12; \
-	ADD R23, R13, R13; \
-	ADD R23<<1, R21, R21; \
-	MOVD R24, R11; \
-	B exact2276; \
-exactdone2277: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2278: \
@@ -31832,63 +31815,21 @@ exact2278: \
 	MOVD R24, R11; \
 	B exact2278; \
 exactdone2279: \
-nextgroup2275: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2272; \
-	RET; \
-rowchunk2262: \
-	SUB $16, R2, R10; \
-group2280: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2282; \
-bundle2281: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.D2, V0.D2, V4.D2; \
-	VUZP2 V1.D2, V0.D2, V1.D2; \
-	VUZP1 V3.D2, V2.D2, V0.D2; \
-	VUZP2 V3.D2, V2.D2, V3.D2; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.D2, V0.D2, V4.D2; \
-	VUZP2 V1.D2, V0.D2, V1.D2; \
-	VUZP1 V3.D2, V2.D2, V0.D2; \
-	VUZP2 V3.D2, V2.D2, V3.D2; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD R2, R7, R7; \
-	ADD R2<<2, R8, R8; \
-	SUBS $1, R9, R9; \
-	BNE bundle2281; \
-lastbundle2282: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2284: \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.D2, V0.D2, V2.D2; \
-	VUZP2 V1.D2, V0.D2, V1.D2; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
+exact2280: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.D2, V0.D2, V1.D2; \
+	VUZP2 V0.D2, V0.D2, V0.D2; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2285; \
-	ADD $16, R11, R24; \
+	BEQ exactdone2281; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31896,23 +31837,59 @@ exact2284: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2284; \
-exactdone2285: \
+	B exact2280; \
+exactdone2281: \
+nextgroup2277: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2274; \
+	RET; \
+rowchunk2271: \
+	SUB $8, R2, R10; \
+group2282: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2284; \
+bundle2283: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
-	ADD R4<<1, R12, R12; \
-	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD ZR, R11; \
-exact2286: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.D2, V0.D2, V2.D2; \
 	VUZP2 V1.D2, V0.D2, V1.D2; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	VUZP1 V1.D2, V0.D2, V2.D2; \
+	VUZP2 V1.D2, V0.D2, V1.D2; \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2283; \
+lastbundle2284: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2286: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.D2, V0.D2, V1.D2; \
+	VUZP2 V0.D2, V0.D2, V0.D2; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2287; \
-	ADD $16, R11, R24; \
+	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -31922,46 +31899,48 @@ exact2286: \
 	MOVD R24, R11; \
 	B exact2286; \
 exactdone2287: \
-nextgroup2283: \
-	ADD R6, R0, R0; \
-	ADD R6, R1, R1; \
-	SUBS $1, R5, R5; \
-	BNE group2280; \
-	RET; \
-rowchunks2263: \
-	SUB $32, R2, R10; \
-group2288: \
-	MOVD R1, R7; \
-	MOVD R0, R8; \
-	MOVD R3, R9; \
-	SUBS $1, R9, R9; \
-	BEQ lastbundle2290; \
-bundle2289: \
-	MOVD R7, R12; \
-	MOVD R8, R21; \
-	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2292: \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.D2, V0.D2, V4.D2; \
-	VUZP2 V1.D2, V0.D2, V1.D2; \
-	VUZP1 V3.D2, V2.D2, V0.D2; \
-	VUZP2 V3.D2, V2.D2, V3.D2; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2292; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
-	MOVD R2, R11; \
-chunk2293: \
+	MOVD ZR, R11; \
+exact2288: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.D2, V0.D2, V1.D2; \
+	VUZP2 V0.D2, V0.D2, V0.D2; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2289; \
+	ADD $8, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2288; \
+exactdone2289: \
+nextgroup2285: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2282; \
+	RET; \
+rowchunk2272: \
+	SUB $16, R2, R10; \
+group2290: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2292; \
+bundle2291: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -31970,32 +31949,37 @@ chunk2293: \
 	VUZP2 V3.D2, V2.D2, V3.D2; \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUBS $32, R11, R11; \
-	BGT chunk2293; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.D2, V0.D2, V4.D2; \
+	VUZP2 V1.D2, V0.D2, V1.D2; \
+	VUZP1 V3.D2, V2.D2, V0.D2; \
+	VUZP2 V3.D2, V2.D2, V3.D2; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE bundle2289; \
-lastbundle2290: \
+	BNE bundle2291; \
+lastbundle2292: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
 exact2294: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.D2, V0.D2, V4.D2; \
+	VUZP1 V1.D2, V0.D2, V2.D2; \
 	VUZP2 V1.D2, V0.D2, V1.D2; \
-	VUZP1 V3.D2, V2.D2, V0.D2; \
-	VUZP2 V3.D2, V2.D2, V3.D2; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2295; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -32013,16 +31997,13 @@ exactdone2295: \
 	MOVD ZR, R11; \
 exact2296: \
 	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.D2, V0.D2, V4.D2; \
+	VUZP1 V1.D2, V0.D2, V2.D2; \
 	VUZP2 V1.D2, V0.D2, V1.D2; \
-	VUZP1 V3.D2, V2.D2, V0.D2; \
-	VUZP2 V3.D2, V2.D2, V3.D2; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
 	BEQ exactdone2297; \
-	ADD $32, R11, R24; \
+	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
 	SUB R11, R24, R23; \
@@ -32032,11 +32013,121 @@ exact2296: \
 	MOVD R24, R11; \
 	B exact2296; \
 exactdone2297: \
-nextgroup2291: \
+nextgroup2293: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2288; \
+	BNE group2290; \
+	RET; \
+rowchunks2273: \
+	SUB $32, R2, R10; \
+group2298: \
+	MOVD R1, R7; \
+	MOVD R0, R8; \
+	MOVD R3, R9; \
+	SUBS $1, R9, R9; \
+	BEQ lastbundle2300; \
+bundle2299: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2302: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.D2, V0.D2, V4.D2; \
+	VUZP2 V1.D2, V0.D2, V1.D2; \
+	VUZP1 V3.D2, V2.D2, V0.D2; \
+	VUZP2 V3.D2, V2.D2, V3.D2; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2302; \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD R2, R11; \
+chunk2303: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.D2, V0.D2, V4.D2; \
+	VUZP2 V1.D2, V0.D2, V1.D2; \
+	VUZP1 V3.D2, V2.D2, V0.D2; \
+	VUZP2 V3.D2, V2.D2, V3.D2; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUBS $32, R11, R11; \
+	BGT chunk2303; \
+	ADD R2, R7, R7; \
+	ADD R2<<2, R8, R8; \
+	SUBS $1, R9, R9; \
+	BNE bundle2299; \
+lastbundle2300: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2304: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.D2, V0.D2, V4.D2; \
+	VUZP2 V1.D2, V0.D2, V1.D2; \
+	VUZP1 V3.D2, V2.D2, V0.D2; \
+	VUZP2 V3.D2, V2.D2, V3.D2; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2305; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2304; \
+exactdone2305: \
+	MOVD R7, R12; \
+	MOVD R8, R21; \
+	ADD R4<<1, R12, R12; \
+	ADD R2<<1, R21, R21; \
+	ADD R4, R12, R13; \
+	MOVD ZR, R11; \
+exact2306: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.D2, V0.D2, V4.D2; \
+	VUZP2 V1.D2, V0.D2, V1.D2; \
+	VUZP1 V3.D2, V2.D2, V0.D2; \
+	VUZP2 V3.D2, V2.D2, V3.D2; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	CMP R10, R11; \
+	BEQ exactdone2307; \
+	ADD $32, R11, R24; \
+	CMP R10, R24; \
+	CSEL GT, R10, R24, R24; \
+	SUB R11, R24, R23; \
+	ADD R23, R12, R12; \
+	ADD R23, R13, R13; \
+	ADD R23<<1, R21, R21; \
+	MOVD R24, R11; \
+	B exact2306; \
+exactdone2307: \
+nextgroup2301: \
+	ADD R6, R0, R0; \
+	ADD R6, R1, R1; \
+	SUBS $1, R5, R5; \
+	BNE group2298; \
 	RET
 	bundleUnzip2x8NEON_body
 
@@ -32056,11 +32147,11 @@ TEXT ·tile16x1NEON(SB), NOSPLIT|NOFRAME, $0-104
 	MOVD srcSkip+80(FP), R10; \
 	MOVD dstBandSkip+88(FP), R11; \
 	MOVD srcBandSkip+96(FP), R12; \
-band2298: \
+band2308: \
 	MOVD R3, R13; \
-strip2299: \
+strip2309: \
 	MOVD R2, R14; \
-tile2300: \
+tile2310: \
 	MOVD R1, R15; \
 	MOVD R0, R16; \
 	VLD1.P (R15)(R6), [V0.B16]; \
@@ -32162,15 +32253,15 @@ tile2300: \
 	ADD R8, R1, R1; \
 	ADD R7, R0, R0; \
 	SUBS $1, R14, R14; \
-	BNE tile2300; \
+	BNE tile2310; \
 	ADD R10, R1, R1; \
 	ADD R9, R0, R0; \
 	SUBS $1, R13, R13; \
-	BNE strip2299; \
+	BNE strip2309; \
 	ADD R12, R1, R1; \
 	ADD R11, R0, R0; \
 	SUBS $1, R4, R4; \
-	BNE band2298; \
+	BNE band2308; \
 	RET
 	tile16x1NEON_body
 
@@ -32190,11 +32281,11 @@ TEXT ·tile8x2NEON(SB), NOSPLIT|NOFRAME, $0-104
 	MOVD srcSkip+80(FP), R10; \
 	MOVD dstBandSkip+88(FP), R11; \
 	MOVD srcBandSkip+96(FP), R12; \
-band2301: \
+band2311: \
 	MOVD R3, R13; \
-strip2302: \
+strip2312: \
 	MOVD R2, R14; \
-tile2303: \
+tile2313: \
 	MOVD R1, R15; \
 	MOVD R0, R16; \
 	VLD1.P (R15)(R6), [V0.B16]; \
@@ -32240,15 +32331,15 @@ tile2303: \
 	ADD R8, R1, R1; \
 	ADD R7, R0, R0; \
 	SUBS $1, R14, R14; \
-	BNE tile2303; \
+	BNE tile2313; \
 	ADD R10, R1, R1; \
 	ADD R9, R0, R0; \
 	SUBS $1, R13, R13; \
-	BNE strip2302; \
+	BNE strip2312; \
 	ADD R12, R1, R1; \
 	ADD R11, R0, R0; \
 	SUBS $1, R4, R4; \
-	BNE band2301; \
+	BNE band2311; \
 	RET
 	tile8x2NEON_body
 
@@ -32268,11 +32359,11 @@ TEXT ·tile4x4NEON(SB), NOSPLIT|NOFRAME, $0-104
 	MOVD srcSkip+80(FP), R10; \
 	MOVD dstBandSkip+88(FP), R11; \
 	MOVD srcBandSkip+96(FP), R12; \
-band2304: \
+band2314: \
 	MOVD R3, R13; \
-strip2305: \
+strip2315: \
 	MOVD R2, R14; \
-tile2306: \
+tile2316: \
 	MOVD R1, R15; \
 	MOVD R0, R16; \
 	VLD1.P (R15)(R6), [V0.B16]; \
@@ -32294,15 +32385,15 @@ tile2306: \
 	ADD R8, R1, R1; \
 	ADD R7, R0, R0; \
 	SUBS $1, R14, R14; \
-	BNE tile2306; \
+	BNE tile2316; \
 	ADD R10, R1, R1; \
 	ADD R9, R0, R0; \
 	SUBS $1, R13, R13; \
-	BNE strip2305; \
+	BNE strip2315; \
 	ADD R12, R1, R1; \
 	ADD R11, R0, R0; \
 	SUBS $1, R4, R4; \
-	BNE band2304; \
+	BNE band2314; \
 	RET
 	tile4x4NEON_body
 
@@ -32322,11 +32413,11 @@ TEXT ·tile2x8NEON(SB), NOSPLIT|NOFRAME, $0-104
 	MOVD srcSkip+80(FP), R10; \
 	MOVD dstBandSkip+88(FP), R11; \
 	MOVD srcBandSkip+96(FP), R12; \
-band2307: \
+band2317: \
 	MOVD R3, R13; \
-strip2308: \
+strip2318: \
 	MOVD R2, R14; \
-tile2309: \
+tile2319: \
 	MOVD R1, R15; \
 	MOVD R0, R16; \
 	VLD1.P (R15)(R6), [V0.B16]; \
@@ -32338,108 +32429,17 @@ tile2309: \
 	ADD R8, R1, R1; \
 	ADD R7, R0, R0; \
 	SUBS $1, R14, R14; \
-	BNE tile2309; \
+	BNE tile2319; \
 	ADD R10, R1, R1; \
 	ADD R9, R0, R0; \
 	SUBS $1, R13, R13; \
-	BNE strip2308; \
+	BNE strip2318; \
 	ADD R12, R1, R1; \
 	ADD R11, R0, R0; \
 	SUBS $1, R4, R4; \
-	BNE band2307; \
+	BNE band2317; \
 	RET
 	tile2x8NEON_body
-
-// func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)
-TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
-#define copyRunsNEON_body \
-	MOVD dst+0(FP), R0; \
-	MOVD src+8(FP), R1; \
-	MOVD e+16(FP), R2; \
-	MOVD w+24(FP), R3; \
-	MOVD dstX+32(FP), R4; \
-	MOVD srcX+40(FP), R5; \
-	MOVD rows+48(FP), R6; \
-	MOVD dstRow+56(FP), R7; \
-	MOVD srcRow+64(FP), R8; \
-	MOVD groups+72(FP), R9; \
-	MOVD dstSkip+80(FP), R10; \
-	MOVD srcSkip+88(FP), R11; \
-	CMP $32, R2; \
-	BLO short2310; \
-	SUB $32, R2, R12; \
-group2311: \
-	MOVD R6, R13; \
-row2312: \
-	MOVD R0, R14; \
-	MOVD R1, R15; \
-	MOVD R3, R16; \
-run2313: \
-	ADD R12, R15, R24; \
-	ADD R12, R14, R25; \
-	MOVD R15, R19; \
-	MOVD R14, R20; \
-pairs2314: \
-	ADD $32, R19, R23; \
-	CMP R24, R23; \
-	BHS single2315; \
-	FLDPQ (R19), (F0, F1); \
-	FLDPQ 32(R19), (F2, F3); \
-	FSTPQ (F0, F1), (R20); \
-	FSTPQ (F2, F3), 32(R20); \
-	ADD $64, R19, R19; \
-	ADD $64, R20, R20; \
-	B pairs2314; \
-single2315: \
-	CMP R24, R19; \
-	BHS last2316; \
-	FLDPQ (R19), (F0, F1); \
-	FSTPQ (F0, F1), (R20); \
-last2316: \
-	FLDPQ (R24), (F0, F1); \
-	FSTPQ (F0, F1), (R25); \
-	ADD R4, R14, R14; \
-	ADD R5, R15, R15; \
-	SUBS $1, R16, R16; \
-	BNE run2313; \
-	ADD R7, R0, R0; \
-	ADD R8, R1, R1; \
-	SUBS $1, R13, R13; \
-	BNE row2312; \
-	ADD R10, R0, R0; \
-	ADD R11, R1, R1; \
-	SUBS $1, R9, R9; \
-	BNE group2311; \
-	RET; \
-short2310: \
-	SUB $16, R2, R12; \
-group2317: \
-	MOVD R6, R13; \
-row2318: \
-	MOVD R0, R14; \
-	MOVD R1, R15; \
-	MOVD R3, R16; \
-run2319: \
-	ADD R12, R15, R24; \
-	ADD R12, R14, R25; \
-	FMOVQ (R15), F0; \
-	FMOVQ (R24), F1; \
-	FMOVQ F0, (R14); \
-	FMOVQ F1, (R25); \
-	ADD R4, R14, R14; \
-	ADD R5, R15, R15; \
-	SUBS $1, R16, R16; \
-	BNE run2319; \
-	ADD R7, R0, R0; \
-	ADD R8, R1, R1; \
-	SUBS $1, R13, R13; \
-	BNE row2318; \
-	ADD R10, R0, R0; \
-	ADD R11, R1, R1; \
-	SUBS $1, R9, R9; \
-	BNE group2317; \
-	RET
-	copyRunsNEON_body
 
 DATA mask0<>+0(SB)/8, $0xffff050403020100
 DATA mask0<>+8(SB)/8, $0x09080706ffffffff
@@ -35192,8 +35192,6 @@ DATA ·tzip8x4x1NEONEntry(SB)/8, $·tzip8x4x1NEON(SB)
 GLOBL ·tzip8x4x1NEONEntry(SB), RODATA, $8
 DATA ·tzip8x4x2NEONEntry(SB)/8, $·tzip8x4x2NEON(SB)
 GLOBL ·tzip8x4x2NEONEntry(SB), RODATA, $8
-DATA ·zipNx16NEONEntry(SB)/8, $·zipNx16NEON(SB)
-GLOBL ·zipNx16NEONEntry(SB), RODATA, $8
 DATA ·unzip2x1NEONEntry(SB)/8, $·unzip2x1NEON(SB)
 GLOBL ·unzip2x1NEONEntry(SB), RODATA, $8
 DATA ·unzip2x2NEONEntry(SB)/8, $·unzip2x2NEON(SB)
@@ -35352,8 +35350,12 @@ DATA ·tunzip8x3x2NEONEntry(SB)/8, $·tunzip8x3x2NEON(SB)
 GLOBL ·tunzip8x3x2NEONEntry(SB), RODATA, $8
 DATA ·tunzip8x4x1NEONEntry(SB)/8, $·tunzip8x4x1NEON(SB)
 GLOBL ·tunzip8x4x1NEONEntry(SB), RODATA, $8
+DATA ·zipNx16NEONEntry(SB)/8, $·zipNx16NEON(SB)
+GLOBL ·zipNx16NEONEntry(SB), RODATA, $8
 DATA ·unzipNx16NEONEntry(SB)/8, $·unzipNx16NEON(SB)
 GLOBL ·unzipNx16NEONEntry(SB), RODATA, $8
+DATA ·copyRunsNEONEntry(SB)/8, $·copyRunsNEON(SB)
+GLOBL ·copyRunsNEONEntry(SB), RODATA, $8
 DATA ·bundleZip2x1NEONEntry(SB)/8, $·bundleZip2x1NEON(SB)
 GLOBL ·bundleZip2x1NEONEntry(SB), RODATA, $8
 DATA ·bundleUnzip2x1NEONEntry(SB)/8, $·bundleUnzip2x1NEON(SB)
@@ -35378,5 +35380,3 @@ DATA ·tile4x4NEONEntry(SB)/8, $·tile4x4NEON(SB)
 GLOBL ·tile4x4NEONEntry(SB), RODATA, $8
 DATA ·tile2x8NEONEntry(SB)/8, $·tile2x8NEON(SB)
 GLOBL ·tile2x8NEONEntry(SB), RODATA, $8
-DATA ·copyRunsNEONEntry(SB)/8, $·copyRunsNEON(SB)
-GLOBL ·copyRunsNEONEntry(SB), RODATA, $8

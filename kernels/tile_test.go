@@ -69,10 +69,13 @@ func TestMatrix(t *testing.T) {
 	for name := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
-			for _, k := range set.Tiles(w) { // rows from each tile's on: the largest that fits moves them
-				cols := k.Chunk / w
+			for _, k := range set.Tiles[w] { // rows from each tile's on: the largest that fits moves them
+				if k.NT {
+					continue
+				}
+				b, cols := int(k.B), int(k.Chunk)/w
 				for range many(300) {
-					m := engine.Matrix{Rows: k.B + rng.IntN(4*k.B), Cols: cols + rng.IntN(4*cols)}
+					m := engine.Matrix{Rows: b + rng.IntN(4*b), Cols: cols + rng.IntN(4*cols)}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
 					if rng.IntN(4) == 0 { // dst rows whole KiB apart, in few L1 sets: narrower bands
 						m.DstRow = (m.Rows*w + 1023) &^ 1023 << rng.IntN(3)
@@ -89,8 +92,8 @@ func TestMatrix(t *testing.T) {
 			// Fewer rows than the shortest tile of the table and its bases,
 			// rows padded on both sides, which no lane kernel takes either.
 			least := math.MaxInt
-			for _, k := range set.Tiles(w) {
-				least = min(least, k.B)
+			for _, k := range set.Tiles[w] {
+				least = min(least, int(k.B))
 			}
 			if least == math.MaxInt {
 				continue
@@ -114,13 +117,13 @@ func TestMatrixStreaming(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
-			if len(table.Tiles[w]) == 0 || table.Tiles[w][0].NT == nil {
+			if len(table.Tiles[w]) < 2 || !table.Tiles[w][1].NT { // the first tile and its twin
 				continue
 			}
 			k := table.Tiles[w][0]
-			cols, line := k.Chunk/w, 64/w // a tile's columns; words a line
+			b, cols, line := int(k.B), int(k.Chunk)/w, 64/w // a tile's rows and columns; words a line
 			for range many(100) {
-				m := engine.Matrix{Rows: line * (max(k.B/line, 2) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
+				m := engine.Matrix{Rows: line * (max(b/line, 2) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
 				m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows+line*rng.IntN(2))*w
 				m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), line*rng.IntN(2))
 				dl, sl := matrixLens(m, w)
@@ -175,8 +178,11 @@ func TestMatrixGuardPages(t *testing.T) {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
 			for _, k := range table.Tiles[w] { // the base table's are tested under its own name
-				cols := k.Chunk / w
-				for _, rows := range oneToTwo(k.B) {
+				if k.NT { // the twin of the tile before, which streaming rows take
+					continue
+				}
+				cols := int(k.Chunk) / w
+				for _, rows := range oneToTwo(int(k.B)) {
 					for _, c := range oneToTwo(cols) {
 						// Rows of whole lines of dst stream where the kernels can.
 						m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Streaming: true}, w, 2, 2, 0)

@@ -21,15 +21,15 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 		pd := vec.CRD(k.B, k.Cp, k.Width)
 		wide := 2 * vec.LaneBytes
 		chunk := pd.E / gcd(pd.E, wide) * wide
-		return vec.Bodies(k.Name(), []int{chunk}, vectorRegs, scratch, vec.PeriodBuilder(pd, k.Kind == table.Unzip, wide))
+		return vec.Bodies(k.Name(), []int{chunk}, vectorRegs, scratch, vec.PeriodBuilder(pd, k.Unzip, wide))
 	}
 	if k.Cp > 0 && vec.RunFits(k.B, k.Cp, k.Width) {
 		return vec.Bodies(k.Name(), vec.RunChunks(k.B, k.Cp, k.Width), vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
-			return vec.RunNetwork(k.B, k.Cp, k.Width, chunk, k.Kind == table.Unzip)
+			return vec.RunNetwork(k.B, k.Cp, k.Width, chunk, k.Unzip)
 		})
 	}
 	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
-		unzip := k.Kind == table.Unzip
+		unzip := k.Unzip
 		// The row in passes of 32-byte registers, from windows tiling the
 		// input or placed for each register's pieces (vec.WideWindows),
 		// its end in 16-byte ones.
@@ -61,15 +61,15 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	}
 	build := vec.ShuffleZip
 	switch {
-	case k.Kind == table.Zip && k.Width == vec.LaneBytes:
+	case !k.Unzip && k.Width == vec.LaneBytes:
 		build = func(b, _, chunk int) (*vec.Prog, error) { return vec.LaneZip(b, chunk) }
-	case k.Kind == table.Unzip && k.Width == vec.LaneBytes:
+	case k.Unzip && k.Width == vec.LaneBytes:
 		build = func(b, _, chunk int) (*vec.Prog, error) { return vec.LaneUnzip(b, chunk) }
-	case k.Kind == table.Zip && bits.OnesCount(uint(k.B)) == 1:
+	case !k.Unzip && bits.OnesCount(uint(k.B)) == 1:
 		build = vec.UnpackZip
-	case k.Kind == table.Unzip && bits.OnesCount(uint(k.B)) == 1:
+	case k.Unzip && bits.OnesCount(uint(k.B)) == 1:
 		build = vec.UnpackUnzip
-	case k.Kind == table.Unzip:
+	case k.Unzip:
 		build = vec.ShuffleUnzip
 	}
 	var chunks []int
@@ -85,9 +85,9 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 		switch {
 		case transposes(k) && chunk == 32:
 			return vec.TransposeUnzip(k.B, k.Width)
-		case k.Kind == table.Zip && vec.RotateFits(k.B, k.Width) && chunk >= 16:
+		case !k.Unzip && vec.RotateFits(k.B, k.Width) && chunk >= 16:
 			return vec.RotateZip(k.B, k.Width, chunk)
-		case k.Kind == table.Unzip && vec.RotateFits(k.B, k.Width) && k.Width >= 4 && chunk == 32:
+		case k.Unzip && vec.RotateFits(k.B, k.Width) && k.Width >= 4 && chunk == 32:
 			// Not of bytes and words: on a Zen 5, SpaceToDepth of b = 3,
 			// 5, 7 by rotation ran as fast as ShuffleUnzip's (1.00x to
 			// 1.10x), where zips gained 1.2x to 1.6x.
@@ -111,7 +111,7 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 // chunks whose stores fill each lane's cache line in a row (vec.Lines):
 // b = 8, where a chunk's lines can all fall in one L1 set.
 func lines(k table.Kernel) bool {
-	return k.Kind == table.Unzip && k.Cp == 0 && !k.Streaming && k.B == 8
+	return k.Unzip && k.Cp == 0 && !k.Streaming && k.B == 8
 }
 
 // chunkImm is a chunk's size as an immediate: one byte where it fits, as
@@ -135,7 +135,7 @@ func gcd(a, b int) int {
 // bytes, but not in the streaming kernels, whose stores are whole
 // registers.
 func transposes(k table.Kernel) bool {
-	return k.Kind == table.Unzip && k.Cp == 0 && !k.Streaming && (k.B == 4 || k.B == 8) && k.B*k.Width <= vec.LaneBytes
+	return k.Unzip && k.Cp == 0 && !k.Streaming && (k.B == 4 || k.B == 8) && k.B*k.Width <= vec.LaneBytes
 }
 
 // vectorRegs is the number of vector registers AVX2 code may use.
@@ -199,7 +199,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.Label(chunkLoop)
 		body := func(chunk int) {
 			rowMem, ilvMem := g.chunkAddrs(k, z, off)
-			if k.Kind == table.Zip {
+			if !k.Unzip {
 				g.lower(progs[chunk], rowMem, ilvMem)
 			} else {
 				g.lower(progs[chunk], ilvMem, rowMem)
@@ -481,7 +481,7 @@ func maskBytes(mask []int8) []byte {
 func (g *Generator) moveN(k table.Kernel) {
 	c := g.c
 	g.function(k)
-	if k.Kind == table.Zip {
+	if !k.Unzip {
 		c.Doc(k.Name() + " interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.")
 	} else {
 		c.Doc(k.Name() + " splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.")
@@ -518,7 +518,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	c.JB(operand.LabelRef(single))
 	y := c.YMM()
 	second := operand.Mem{Base: s, Index: stride, Scale: 1}
-	if k.Kind == table.Zip {
+	if !k.Unzip {
 		c.VMOVDQU(operand.Mem{Base: d}, y)
 		c.VMOVDQU(y.AsX(), operand.Mem{Base: s})
 		c.VEXTRACTI128(operand.Imm(1), y, second)
@@ -535,7 +535,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	c.TESTQ(left, left)
 	c.JZ(operand.LabelRef(jDone))
 	x := c.XMM()
-	if k.Kind == table.Zip {
+	if !k.Unzip {
 		c.VMOVDQU(operand.Mem{Base: d}, x)
 		c.VMOVDQU(x, operand.Mem{Base: s})
 	} else {

@@ -36,7 +36,7 @@ func Shape512(k table.Kernel) vec.PermuteShape {
 // need is how many bytes of each lane must be left for a whole pass of an
 // AVX-512 kernel: its whole-register loads stay inside the row then.
 func need(k table.Kernel, s vec.PermuteShape) int {
-	if k.Kind == table.Unzip {
+	if k.Unzip {
 		return (s.Span(true) + k.B - 1) / k.B
 	}
 	return s.Span(false)
@@ -53,13 +53,13 @@ func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
 	s := Shape512(k)
 	pow2 := k.Cp == 0 && k.Width&(k.Width-1) == 0 && bits.OnesCount(uint(k.B)) == 1
 	switch {
-	case k.Cp == 0 && k.ISA.RotatesBytes(k.Kind, k.B, k.Width):
+	case k.Cp == 0 && k.ISA.RotatesBytes(k.Unzip, k.B, k.Width):
 		body, err = vec.RotateZip(k.B, k.Width, vec.ZMM)
-	case pow2 && k.Kind == table.Unzip && k.Width == 1 && !k.ISA.BytePermutes():
+	case pow2 && k.Unzip && k.Width == 1 && !k.ISA.BytePermutes():
 		body, err = vec.PairedNetworkUnzip(k.B)
-	case pow2 && k.Kind == table.Unzip:
+	case pow2 && k.Unzip:
 		body, err = vec.NetworkUnzip(k.B, k.Width, s.Grain)
-	case k.Kind == table.Unzip:
+	case k.Unzip:
 		body, err = vec.BlendUnzip(s)
 		if body == nil && err == nil {
 			body, err = vec.GatherUnzip(s)
@@ -70,7 +70,7 @@ func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
 	if err == nil && !overlaps(k, s) {
 		// The masked pass loads whole registers only.
 		tail = body
-		if k.Kind == table.Zip {
+		if !k.Unzip {
 			tail, err = vec.GatherZip(s)
 		}
 	}
@@ -187,7 +187,7 @@ func (g *Generator) fixedB512(k table.Kernel) (minN int, err error) {
 		c.SUBQ(operand.I32(s.Chunk()), rem)
 		c.JMP(operand.LabelRef(loop))
 		c.Label(done)
-		m = g.newTailMasks(tail, k.B, k.Kind == table.Zip, rem)
+		m = g.newTailMasks(tail, k.B, !k.Unzip, rem)
 	}
 	idx := g.hoistIndices(body, tail)
 
@@ -235,7 +235,7 @@ func (g *Generator) fixedB512(k table.Kernel) (minN int, err error) {
 // lowerPass lowers one pass of a kernel: lanes are the program's inputs
 // in a zip, its outputs in an unzip.
 func (g *Generator) lowerPass(k table.Kernel, p *vec.Prog, rowMem, ilvMem func(int, int) operand.Mem, idx map[string]reg.VecPhysical, m *tailMasks) {
-	if k.Kind == table.Zip {
+	if !k.Unzip {
 		g.lower512(p, rowMem, ilvMem, idx, m)
 	} else {
 		g.lower512(p, ilvMem, rowMem, idx, m)

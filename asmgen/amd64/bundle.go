@@ -11,7 +11,13 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
-// bundleRows writes bundle kernel k (table.BundleSig; internal/stack's Bundles
+func init() {
+	lowerings[table.Bundles] = func(g *Generator, k table.Kernel) (int, error) {
+		return 0, g.bundleRows(k)
+	}
+}
+
+// bundleRows writes bundle kernel k (table.Bundles.Signature; internal/stack's Bundles
 // plans its calls): per bundle, the zip2 (unzip2) lane kernel's program of
 // one chunk for each of the bundle's two space rows, block row i taking
 // planes 2*i and 2*i+1. A branch on the row length picks the smallest
@@ -25,16 +31,15 @@ import (
 // groups' bytes.
 func (g *Generator) bundleRows(k table.Kernel) error {
 	c := g.c
-	kind := table.Zip
 	what := "DepthToSpace: four planes' rows into the two rows they make"
-	if k.Kind == table.BundleUnzip {
-		kind, what = table.Unzip, "SpaceToDepth: two rows into the four planes' rows they come from"
+	if k.Unzip {
+		what = "SpaceToDepth: two rows into the four planes' rows they come from"
 	}
-	progs, err := Programs(table.Kernel{ISA: k.ISA, Kind: kind, B: 2, Width: k.Width})
+	progs, err := Programs(table.Kernel{ISA: k.ISA, Family: table.Lanes, Unzip: k.Unzip, B: 2, Width: k.Width})
 	if err != nil {
 		return err
 	}
-	if kind == table.Unzip && k.Width <= 2 {
+	if k.Unzip && k.Width <= 2 {
 		// One register of twice the chunk: one or two shuffles where the
 		// deinterleaves take up to four, which bound the bundle on a Zen 5.
 		for _, chunk := range []int{8, 16} {
@@ -107,7 +112,7 @@ func (g *Generator) bundleRows(k table.Kernel) error {
 		c.MOVQ(depth, d)
 		c.MOVQ(space, s)
 		c.Load(c.Param("bundles"), bundles)
-		zip, nextGroup := k.Kind == table.BundleZip, g.label("nextgroup")
+		zip, nextGroup := !k.Unzip, g.label("nextgroup")
 		if zip {
 			// The space sides of consecutive groups are contiguous, so
 			// a DepthToSpace group's last bundle may write its slop into
@@ -207,7 +212,7 @@ func (g *Generator) bundleChunk(k table.Kernel, p *vec.Prog, i int, d, s, n, pla
 	row := [2]operand.Mem{{Base: s}, {Base: s, Index: n, Scale: 2}}[i]
 	lanes := func(j, o int) operand.Mem { m := planes[2*i+j]; m.Disp = o; return m }
 	ilv := func(_, o int) operand.Mem { m := row; m.Disp = o; return m }
-	if k.Kind == table.BundleZip {
+	if !k.Unzip {
 		g.lower(p, lanes, ilv)
 	} else {
 		g.lower(p, ilv, lanes)

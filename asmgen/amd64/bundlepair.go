@@ -102,7 +102,7 @@ func pairTable(w int) []byte {
 // one chunk (not the loop over chunks) whose rows are longer than shorter
 // bytes.
 func pairs(k table.Kernel, chunk, shorter int) bool {
-	return k.Kind == table.BundleUnzip && k.Width <= 2 && chunk == pairMax && shorter+1 >= pairMin
+	return k.Unzip && k.Width <= 2 && chunk == pairMax && shorter+1 >= pairMin
 }
 
 // pairEntryOf sets tab to the table entry of rows of n bytes, less

@@ -9,7 +9,14 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
 )
 
-// gather writes gather kernel k (table.GatherSig), for AVX-512 VBMI. Per
+func init() {
+	lowerings[table.Gathers] = func(g *Generator, k table.Kernel) (int, error) {
+		g.gather(k)
+		return 0, nil
+	}
+}
+
+// gather writes gather kernel k (table.Gathers), for AVX-512 VBMI. Per
 // output vector it reads the vector's offset and its windows' offsets from
 // offs; each group of four 32-byte windows makes two 64-byte tables, from
 // which VPERMI2B picks with the group's index vector, zeroing, where there

@@ -32,7 +32,14 @@ func (g *Generator) stackOps(stack int) stackOps {
 	panic(fmt.Sprintf("amd64: no stacked-row permute of %d-byte stacks", stack))
 }
 
-// stackRows writes stacked-row kernel k (table.StackSig; internal/stack
+func init() {
+	lowerings[table.Stacks] = func(g *Generator, k table.Kernel) (int, error) {
+		g.stackRows(k)
+		return 0, nil
+	}
+}
+
+// stackRows writes stacked-row kernel k (table.Stacks; internal/stack
 // plans its calls and lays out its table). Per stack it loads four
 // registers with masks (zeroing, so that masked-off bytes never fault),
 // writes each of four more with two merge-masked two-table permutes (the
@@ -47,7 +54,7 @@ func (g *Generator) stackOps(stack int) stackOps {
 // of a stack that crosses segments.
 func (g *Generator) stackRows(k table.Kernel) {
 	c := g.c
-	zip := k.Kind == table.StackZip
+	zip := !k.Unzip
 	g.function(k)
 	what := "DepthToSpace: four planes' stacked rows into the rows they make"
 	if !zip {

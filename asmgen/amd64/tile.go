@@ -14,6 +14,12 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 )
 
+func init() {
+	lowerings[table.Tiles] = func(g *Generator, k table.Kernel) (int, error) {
+		return 0, g.tile(k)
+	}
+}
+
 // tile writes a tile kernel: three loops, over bands, strips and tiles,
 // around the proven tile program, its rows addressed from the tile's
 // first row and its columns from the tile's first column in dst, each in

@@ -43,43 +43,38 @@ func (g *Generator) Result() (*ir.File, error) { return g.c.Result() }
 // Kernel adds one kernel of the table and returns the shortest row, in
 // bytes, a fixed-b kernel handles (0 for the others).
 func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
-	switch k.Kind {
-	case table.Gather:
-		g.gather(k)
-		return 0, nil
-	case table.StackZip, table.StackUnzip:
-		g.stackRows(k)
-		return 0, nil
-	case table.BundleZip, table.BundleUnzip:
-		return 0, g.bundleRows(k)
-	case table.Tile:
-		return 0, g.tile(k)
+	lower := lowerings[k.Family]
+	if lower == nil {
+		return 0, fmt.Errorf("%s: amd64 has no lowering of the %s family", k.Name(), k.Family.Name)
 	}
-	if k.ISA.TwoTable() {
-		if k.Kind == table.Copy {
-			g.copyRuns512(k)
-			return 0, nil
+	return lower(g, k)
+}
+
+// lowerings are the functions that lower each family's kernels: those
+// of the lane kernels, of 16-byte elements at any b and of the run
+// copiers, whose AVX2 and AVX-512 bodies are in avx2.go and avx512.go,
+// are here; every other family's registers in its own file.
+var lowerings = map[*table.Family]func(g *Generator, k table.Kernel) (minN int, err error){
+	table.Lanes: func(g *Generator, k table.Kernel) (int, error) {
+		if k.ISA.TwoTable() {
+			return g.fixedB512(k)
 		}
-		return g.fixedB512(k)
-	}
-	if k.Kind == table.Copy {
-		g.copyRuns(k)
+		progs, err := Programs(k)
+		if err != nil {
+			return 0, err
+		}
+		g.fixedB(k, progs)
+		return vec.Smallest(progs), nil
+	},
+	table.AnyB: func(g *Generator, k table.Kernel) (int, error) { g.moveN(k); return 0, nil },
+	table.Copiers: func(g *Generator, k table.Kernel) (int, error) {
+		if k.ISA.TwoTable() {
+			g.copyRuns512(k)
+		} else {
+			g.copyRuns(k)
+		}
 		return 0, nil
-	}
-	if k.Kind == table.Stream {
-		g.streamRuns(k)
-		return 0, nil
-	}
-	if k.B == 0 {
-		g.moveN(k)
-		return 0, nil
-	}
-	progs, err := Programs(k)
-	if err != nil {
-		return 0, err
-	}
-	g.fixedB(k, progs)
-	return vec.Smallest(progs), nil
+	},
 }
 
 // function begins kernel k's function: a leaf that never grows the stack,
@@ -122,7 +117,7 @@ func (g *Generator) zipPrologue(k table.Kernel, note string) {
 	c := g.c
 	g.function(k)
 	what := fmt.Sprintf("interleaves %d rows (lanes) of %d-byte elements into one", k.B, k.Width)
-	if k.Kind == table.Unzip {
+	if k.Unzip {
 		what = fmt.Sprintf("splits one row into %d rows (lanes) of %d-byte elements", k.B, k.Width)
 	}
 	if k.Cp > 0 {

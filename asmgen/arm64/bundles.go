@@ -22,7 +22,13 @@ const (
 // moves.
 var bundleLanes = []string{"R12", "R13"}
 
-// bundleRows writes bundle kernel k (table.BundleSig), as asmgen/amd64 does
+func init() {
+	lowerings[table.Bundles] = func(g *Generator, k table.Kernel) (int, error) {
+		return 0, g.bundleRows(k)
+	}
+}
+
+// bundleRows writes bundle kernel k (table.Bundles.Signature), as asmgen/amd64 does
 // for AVX2: per bundle, the zip2 (unzip2) program of one chunk for each of
 // the bundle's two space rows, the smallest chunk that holds the row (rows
 // longer than 32 bytes loop over 32-byte chunks), each chunk running past
@@ -30,12 +36,11 @@ var bundleLanes = []string{"R12", "R13"}
 // bundle of each SpaceToDepth group and of each DepthToSpace call moves
 // exactly, its last chunk backing up to end at the row's end.
 func (g *Generator) bundleRows(k table.Kernel) error {
-	kind := table.Zip
 	what := "DepthToSpace: four planes' rows into the two rows they make"
-	if k.Kind == table.BundleUnzip {
-		kind, what = table.Unzip, "SpaceToDepth: two rows into the four planes' rows they come from"
+	if k.Unzip {
+		what = "SpaceToDepth: two rows into the four planes' rows they come from"
 	}
-	unzip := kind == table.Unzip
+	unzip := k.Unzip
 	var chunks []int
 	for _, c := range stack.BundleChunks {
 		if c >= k.Width {
@@ -56,8 +61,8 @@ func (g *Generator) bundleRows(k table.Kernel) error {
 	if err != nil {
 		return err
 	}
-	g.function(k.Name(), fmt.Sprintf("runs bundles of one row of each of four planes of an NCHW %s, %d-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.", what, k.Width), table.BundleSig)
-	g.params(table.BundleSig, map[string]string{"space": "R0", "depth": "R1", "n": "R2", "bundles": "R3", "plane": "R4", "groups": "R5", "group": "R6"})
+	g.function(k.Name(), fmt.Sprintf("runs bundles of one row of each of four planes of an NCHW %s, %d-byte elements, each row in whole chunks, past its end, but the last bundle of a SpaceToDepth group and of a DepthToSpace call exactly.", what, k.Width), table.Bundles.Signature)
+	g.params(table.Bundles.Signature, map[string]string{"space": "R0", "depth": "R1", "n": "R2", "bundles": "R3", "plane": "R4", "groups": "R5", "group": "R6"})
 	// A path per chunk, for the rows that fit it and not the one before,
 	// then one looping over the largest chunk. The exact bundle moves its
 	// rows in chunks of half the size (the smallest path's rows are one

@@ -31,14 +31,14 @@ const dataRegs = 24
 // the one before if need be, so that nothing outside the rows is touched.
 func (g *Generator) fixedB(k table.Kernel, bodies map[int]body) {
 	verb := fmt.Sprintf("interleaves %d lanes of %d-byte elements into one row", k.B, k.Width)
-	if k.Kind == table.Unzip {
+	if k.Unzip {
 		verb = fmt.Sprintf("splits one row into %d lanes of %d-byte elements", k.B, k.Width)
 	}
 	if k.Cp > 0 {
 		verb = fmt.Sprintf("moves NHWC CRD pixels of %d channels of %d-byte elements, block size %d, between depth rows and space rows", k.Cp, k.Width, k.B)
 	}
-	g.function(k.Name(), verb+", for each row of each group.", table.LaneSig)
-	g.params(table.LaneSig, map[string]string{
+	g.function(k.Name(), verb+", for each row of each group.", table.Lanes.Signature)
+	g.params(table.Lanes.Signature, map[string]string{
 		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
 		"lane": "R6", "laneI": "R7", "groups": "R8", "spaceSkip": "R9", "depthSkip": "R10",
 	})
@@ -80,7 +80,7 @@ func (g *Generator) fixedB(k table.Kernel, bodies map[int]body) {
 		if bd.emit != nil {
 			bd.emit(g, lanes, ilvPtr)
 		} else {
-			g.lower(bd.prog, k.Kind == table.Unzip, lanes, masks)
+			g.lower(bd.prog, k.Unzip, lanes, masks)
 		}
 		for _, p := range lanes {
 			g.ins("ADD $%d, %s, %s", c, p, p)
@@ -300,11 +300,11 @@ func (g *Generator) constant(b []byte) string {
 // element moves whole, lane by lane, four at a time.
 func (g *Generator) moveN(k table.Kernel) {
 	doc := "interleaves b lanes of 16-byte elements into one row, for each row of each group."
-	if k.Kind == table.Unzip {
+	if k.Unzip {
 		doc = "splits one row into b lanes of 16-byte elements, for each row of each group."
 	}
-	g.function(k.Name(), doc, table.AnyBSig)
-	g.params(table.AnyBSig, map[string]string{
+	g.function(k.Name(), doc, table.AnyB.Signature)
+	g.params(table.AnyB.Signature, map[string]string{
 		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
 		"lane": "R6", "groups": "R8", "spaceSkip": "R9", "depthSkip": "R10", "b": "R25",
 	})
@@ -333,7 +333,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	for i, step := range []string{tmp, "R22", "R23"} { // independent of each other
 		g.ins("ADD %s, R15, %s", step, spaced[i+1])
 	}
-	if k.Kind == table.Zip {
+	if !k.Unzip {
 		g.ins("FLDPQ (R16), (F0, F1)")
 		g.ins("FLDPQ 32(R16), (F2, F3)")
 		for i, r := range spaced {
@@ -353,7 +353,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	g.put(single)
 	g.ins("CBZ R17, %s", laneDone)
 	g.put(elem)
-	if k.Kind == table.Zip {
+	if !k.Unzip {
 		g.ins("VLD1.P 16(R16), [V0.B16]")
 		g.ins("VST1 [V0.B16], (R15)")
 	} else {
@@ -377,8 +377,8 @@ func (g *Generator) moveN(k table.Kernel) {
 // ending at the run's end, or two overlapping 16-byte moves for runs
 // shorter than 32 bytes.
 func (g *Generator) copyRuns(k table.Kernel) {
-	g.function(k.Name(), "copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.", table.CopySig)
-	g.params(table.CopySig, map[string]string{
+	g.function(k.Name(), "copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.", table.Copiers.Signature)
+	g.params(table.Copiers.Signature, map[string]string{
 		"dst": "R0", "src": "R1", "e": "R2", "w": "R3", "dstX": "R4", "srcX": "R5", "rows": "R6",
 		"dstRow": "R7", "srcRow": "R8", "groups": "R9", "dstSkip": "R10", "srcSkip": "R11",
 	})

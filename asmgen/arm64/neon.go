@@ -72,24 +72,28 @@ func (g *Generator) params(sig table.Signature, regs map[string]string) {
 // Kernel adds one kernel of the table and returns the shortest row, in
 // bytes, a fixed-b kernel handles (0 for the others).
 func (g *Generator) Kernel(k table.Kernel) (int, error) {
-	switch {
-	case k.Kind == table.Copy:
-		g.copyRuns(k)
-		return 0, nil
-	case k.Kind == table.BundleZip || k.Kind == table.BundleUnzip:
-		return 0, g.bundleRows(k)
-	case k.Kind == table.Tile:
-		return 0, g.tile(k)
-	case k.B == 0:
-		g.moveN(k)
-		return 0, nil
+	lower := lowerings[k.Family]
+	if lower == nil {
+		return 0, fmt.Errorf("%s: arm64 has no lowering of the %s family", k.Name(), k.Family.Name)
 	}
-	bodies, err := Bodies(k)
-	if err != nil {
-		return 0, err
-	}
-	g.fixedB(k, bodies)
-	return vec.Smallest(bodies), nil
+	return lower(g, k)
+}
+
+// lowerings are the functions that lower each family's kernels: those
+// of the lane kernels, of 16-byte elements at any b and of the run
+// copier are here (kernels.go holds them); every other family's
+// registers in its own file.
+var lowerings = map[*table.Family]func(g *Generator, k table.Kernel) (minN int, err error){
+	table.Lanes: func(g *Generator, k table.Kernel) (int, error) {
+		bodies, err := Bodies(k)
+		if err != nil {
+			return 0, err
+		}
+		g.fixedB(k, bodies)
+		return vec.Smallest(bodies), nil
+	},
+	table.AnyB:    func(g *Generator, k table.Kernel) (int, error) { g.moveN(k); return 0, nil },
+	table.Copiers: func(g *Generator, k table.Kernel) (int, error) { g.copyRuns(k); return 0, nil },
 }
 
 // A body moves one chunk: chunk bytes of every lane and b*chunk bytes of
@@ -114,7 +118,7 @@ func chunksOf(bodies map[int]body) []int {
 // Bodies returns the chunk bodies of a fixed-b kernel, by chunk size.
 func Bodies(k table.Kernel) (map[int]body, error) {
 	out := map[int]body{}
-	unzip := k.Kind == table.Unzip
+	unzip := k.Unzip
 	pow2 := k.Width <= 8 && k.Width&(k.Width-1) == 0
 	switch {
 	case k.Cp == 0 && pow2 && (k.B == 3 || k.B == 8):

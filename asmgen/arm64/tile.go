@@ -7,6 +7,12 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 )
 
+func init() {
+	lowerings[table.Tiles] = func(g *Generator, k table.Kernel) (int, error) {
+		return 0, g.tile(k)
+	}
+}
+
 // tile writes a tile kernel: three loops, over bands, strips and tiles,
 // around the proven tile program (vec.Tile16), its loads first, row by
 // row, each stepping a pointer down src by srcRow, and its stores last,
@@ -18,8 +24,8 @@ func (g *Generator) tile(k table.Kernel) error {
 		return err
 	}
 	b, chunk := k.TileShape()
-	g.function(k.Name(), fmt.Sprintf("transposes tiles of %d rows of %d bytes of %d-byte words, in each strip of each band.", b, chunk, k.Width), table.TileSig)
-	g.params(table.TileSig, map[string]string{
+	g.function(k.Name(), fmt.Sprintf("transposes tiles of %d rows of %d bytes of %d-byte words, in each strip of each band.", b, chunk, k.Width), table.Tiles.Signature)
+	g.params(table.Tiles.Signature, map[string]string{
 		"dst": "R0", "src": "R1", "tiles": "R2", "strips": "R3", "bands": "R4", "dstRow": "R5", "srcRow": "R6",
 		"dstTile": "R7", "srcTile": "R8", "dstSkip": "R9", "srcSkip": "R10", "dstBandSkip": "R11", "srcBandSkip": "R12",
 	})

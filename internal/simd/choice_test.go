@@ -42,7 +42,7 @@ func BenchmarkLaneKernels(b *testing.B) {
 					space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)
 					c := l.F.Call(simd.LaneArgs{Space: engine.SpaceSpan(len(space)), Depth: engine.DepthSpan(len(depth)),
 						N: n, Rows: rows, SpaceStride: n * blk, DepthStride: n,
-						Lane: rows * n, LaneI: s.Split[blk] * rows * n, Groups: 1}, blk, s.Split[blk])
+						Lane: rows * n, LaneI: simd.Split[blk] * rows * n, Groups: 1}, blk, simd.Split[blk])
 					b.Run(name, func(b *testing.B) {
 						b.SetBytes(int64(len(space)))
 						for b.Loop() {

@@ -12,32 +12,19 @@ import (
 // (complete). A call's kernel is then one lookup: no planner walks from
 // a table to its base.
 type Kernels struct {
-	name string // the tier's
-	// byKey are the lane kernels of the table and its base, sorted by
-	// laneKey, the table's before its base's of the same key: a call
-	// takes the first whose rows it is long enough for.
-	byKey        []LaneKernel
-	zipN, unzipN *AnyBFunc
-	copier       *CopyFunc
-	baseCopier   *CopyFunc // the base's, for the runs baseCopies names
-	copierNT     *CopyFunc
-	streamer     *StreamFunc
-	split        [MaxBlock + 1]int
-	gather       [MaxGroups + 1]*GatherFunc
-	windows      isa.Windows // how the gather kernels read their windows
-	stackZip     [MaxStackGrain + 1]*StackFunc
-	stackUnzip   [MaxStackGrain + 1]*StackFunc
-	pairs        bool // the stacked-row kernels move 1-byte elements as pairs
-	bundleZip    [MaxBundleWidth + 1]bundleKernel
-	bundleUnzip  [MaxBundleWidth + 1]bundleKernel
-	tiles        [MaxTileWidth + 1][]TileKernel // the table's, then its base's
-}
-
-// A bundleKernel takes the rows of fewer than below bytes; the tier's own
-// lane kernels take the longer ones.
-type bundleKernel struct {
-	f     *BundleFunc
-	below int
+	// Table is the ISA's table with its base's merged in (Table.inherit):
+	// its lane kernels sorted by laneKey, the table's before its base's of
+	// the same key, so that a call takes the first whose rows it is long
+	// enough for; its tile kernels the table's, then its base's.
+	Table
+	name       string      // the tier's
+	baseCopier *CopyFunc   // the base's run copier, for the runs baseCopies names
+	windows    isa.Windows // how the gather kernels read their windows
+	pairs      bool        // the stacked-row kernels move 1-byte elements as pairs
+	// bundleBelow[0][w] and [1][w]: the bundle zips and unzips of w-byte
+	// elements take the rows of fewer bytes; the tier's own lane kernels
+	// take the longer ones.
+	bundleBelow [2][MaxBundleWidth + 1]int
 }
 
 // complete merges a table and its base, which serves what the table has
@@ -53,20 +40,16 @@ type bundleKernel struct {
 //     bytes as fast or faster on a Zen 5 (1x16x64x64 2-byte SpaceToDepth:
 //     0.88 of copy() against 0.70).
 func complete(t *Table) *Kernels {
-	k := &Kernels{name: t.isa.TierName, zipN: t.ZipN, unzipN: t.UnzipN, copier: t.CopyRuns, copierNT: t.CopyRunsNT,
-		streamer: t.StreamRuns, split: t.Split, gather: t.Gather, windows: t.isa.Windows,
-		stackZip: t.StackZip, stackUnzip: t.StackUnzip, pairs: !t.isa.BytePermutes, tiles: t.Tiles}
-	for _, l := range t.Lanes {
+	k := &Kernels{Table: *t, name: t.isa.TierName, windows: t.isa.Windows, pairs: !t.isa.BytePermutes}
+	k.Base, k.Lanes = nil, slices.Clone(t.Lanes)
+	for i, l := range k.Lanes {
 		if t.Base != nil && l.Cp == 0 && l.Unzip {
-			l.MinN = max(l.MinN, uint16(isa.BaseUnzipBelow(int(l.B), int(l.W))))
+			k.Lanes[i].MinN = max(l.MinN, uint16(isa.BaseUnzipBelow(int(l.B), int(l.W))))
 		}
-		k.byKey = append(k.byKey, l)
 	}
-	for w, f := range t.BundleZip {
-		k.bundleZip[w] = bundleKernel{f, maxRow}
-	}
-	for w, f := range t.BundleUnzip {
-		k.bundleUnzip[w] = bundleKernel{f, maxRow}
+	slices.SortStableFunc(k.Lanes, func(x, y LaneKernel) int { return compareKeys(laneKeyOf(x), laneKeyOf(y)) })
+	for w := range MaxBundleWidth + 1 {
+		k.bundleBelow[0][w], k.bundleBelow[1][w] = maxRow, maxRow
 	}
 	if t.Base == nil {
 		return k
@@ -75,47 +58,34 @@ func complete(t *Table) *Kernels {
 		panic("simd: " + t.isa.Name + " registers before its base")
 	}
 	b := complete(t.Base)
-	for w := range k.bundleZip {
-		for _, unzip := range []bool{false, true} {
-			own, base := &k.bundleZip[w], b.bundleZip[w]
+	for w := range MaxBundleWidth + 1 {
+		for d, unzip := range []bool{false, true} {
+			own, base := k.BundleZip[w], b.BundleZip[w]
 			if unzip {
-				own, base = &k.bundleUnzip[w], b.bundleUnzip[w]
+				own, base = k.BundleUnzip[w], b.BundleUnzip[w]
 			}
-			if own.f != nil || base.f == nil {
+			if own != nil || base == nil {
 				continue
 			}
-			*own = base
 			if l, ok := k.first(laneKey{unzip: unzip, b: 2, w: w}); ok { // the table's own: its base's are not merged yet
-				own.below = min(base.below, int(l.MinN))
+				k.bundleBelow[d][w] = int(l.MinN)
 			}
 		}
 	}
-	k.byKey = append(k.byKey, b.byKey...)
-	slices.SortStableFunc(k.byKey, func(x, y LaneKernel) int { return compareKeys(x.key(), y.key()) })
-	k.zipN, k.unzipN = either(k.zipN, b.zipN), either(k.unzipN, b.unzipN)
-	k.baseCopier, k.copierNT, k.streamer = b.copier, either(k.copierNT, b.copierNT), either(k.streamer, b.streamer)
-	if k.gather[1] == nil {
-		k.gather, k.windows = b.gather, b.windows
+	if k.Gather[1] == nil {
+		k.windows = b.windows
 	}
-	if k.stackZip == [MaxStackGrain + 1]*StackFunc{} {
-		k.stackZip, k.stackUnzip, k.pairs = b.stackZip, b.stackUnzip, b.pairs
+	if k.StackZip == [MaxStackGrain + 1]*StackFunc{} {
+		k.pairs = b.pairs
 	}
-	for w := range k.tiles {
-		k.tiles[w] = append(slices.Clone(k.tiles[w]), b.tiles[w]...)
-	}
+	k.baseCopier = b.CopyRuns
+	k.Table.inherit(&b.Table)
+	slices.SortStableFunc(k.Lanes, func(x, y LaneKernel) int { return compareKeys(laneKeyOf(x), laneKeyOf(y)) })
 	return k
 }
 
 // maxRow stands for no bound on a row's length.
 const maxRow = int(^uint(0) >> 1)
-
-// either is a if it is not nil, else b.
-func either[F any](a, b *F) *F {
-	if a != nil {
-		return a
-	}
-	return b
-}
 
 // baseCopies reports whether a tier with a base copies runs of e bytes
 // with the base's copier. Below a 64-byte register AVX-512's copier has
@@ -128,28 +98,19 @@ func either[F any](a, b *F) *F {
 // one move, stay.
 func baseCopies(e int) bool { return e < 64 || e > 64 && e < 128 }
 
-// lanesOf returns the lane kernels of key k (its streaming twins if k.nt
+// lanesOf returns the lane kernels of key (its streaming twins if key.nt
 // is set), the table's first, then its base's.
 func (k *Kernels) lanesOf(key laneKey) []LaneKernel {
 	key.stream = false
-	i, ok := slices.BinarySearchFunc(k.byKey, key, func(e LaneKernel, key laneKey) int { return compareKeys(e.key(), key) })
+	i, ok := slices.BinarySearchFunc(k.Lanes, key, func(e LaneKernel, key laneKey) int { return compareKeys(laneKeyOf(e), key) })
 	if !ok {
 		return nil
 	}
 	j := i + 1
-	for j < len(k.byKey) && compareKeys(k.byKey[j].key(), key) == 0 {
+	for j < len(k.Lanes) && compareKeys(laneKeyOf(k.Lanes[j]), key) == 0 {
 		j++
 	}
-	return k.byKey[i:j]
-}
-
-// Tiles are the tile kernels of w-byte words, the table's and then its
-// base's, in the order a matrix takes the first that fits it.
-func (k *Kernels) Tiles(w int) []TileKernel {
-	if w < 0 || w > MaxTileWidth {
-		return nil
-	}
-	return k.tiles[w]
+	return k.Lanes[i:j]
 }
 
 // first is the first lane kernel of key, and whether there is one.

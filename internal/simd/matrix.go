@@ -26,32 +26,50 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if w > MaxTileWidth {
 		return nil
 	}
-	// The first tile kernel that fits the matrix: the table's, or its
-	// base's.
-	k, ok := TileKernel{}, false
-	for _, k = range t.tiles[w] {
-		if ok = m.Rows >= k.B && m.Cols >= k.Chunk/w; ok {
-			break
-		}
-	}
+	k, ok := t.tileFor(m, w)
 	if !ok {
 		return nil
 	}
-	c := tileMatrix(dst, src, m, w, k.F, k)
-	if c == nil || k.NT == nil || !m.Streaming || !lineStores(m, w, k) {
+	c := tileMatrix(dst, src, m, w, k.f, k)
+	if c == nil || k.nt == nil || !m.Streaming || !lineStores(m, w, k) {
 		return c
 	}
 	// Each call checks dst's address; every other store lies a multiple
 	// of 64 bytes from it.
-	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, m, w, k.NT, k), Else: c}
+	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, m, w, k.nt, k), Else: c}
+}
+
+// A tile is a tile kernel, its streaming twin (nil: none), and its tile,
+// b rows of chunk bytes.
+type tile struct {
+	f, nt    *TileFunc
+	b, chunk int
+}
+
+// tileFor returns the first tile kernel of w-byte words, the table's or
+// its base's, whose tile fits matrix m, with its streaming twin, which
+// follows it in the list.
+func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
+	ks := t.Tiles[w]
+	for i, k := range ks {
+		if k.NT || m.Rows < int(k.B) || m.Cols < int(k.Chunk)/w {
+			continue
+		}
+		c := tile{f: k.F, b: int(k.B), chunk: int(k.Chunk)}
+		if i+1 < len(ks) && ks[i+1].NT && ks[i+1].B == k.B && ks[i+1].Chunk == k.Chunk {
+			c.nt = ks[i+1].F
+		}
+		return c, true
+	}
+	return tile{}, false
 }
 
 // lineStores reports whether every column store of k's tiles falls on a
 // whole line of dst where dst's start is line-aligned: the columns,
 // matrices and groups lie whole lines apart, and so do a column's tiles,
 // the last one, shifted up to end at the last row, included.
-func lineStores(m engine.Matrix, w int, k TileKernel) bool {
-	for _, n := range []int{k.B * w, m.Rows * w, m.DstRow, m.DstRep, m.DstGroup} {
+func lineStores(m engine.Matrix, w int, k tile) bool {
+	for _, n := range []int{k.b * w, m.Rows * w, m.DstRow, m.DstRep, m.DstGroup} {
 		if n%lineBytes != 0 {
 			return false
 		}
@@ -61,8 +79,8 @@ func lineStores(m engine.Matrix, w int, k TileKernel) bool {
 
 // tileMatrix is the call of f, a tile kernel of k's tile, for the matrices
 // m, or nil.
-func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k TileKernel) engine.Call {
-	cols := k.Chunk / w
+func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k tile) engine.Call {
+	cols := k.chunk / w
 	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep, groups: m.Groups, dstGroup: m.DstGroup, srcGroup: m.SrcGroup}
 	// Each call runs on the tensors from its matrix's start on.
 	dstReps, ok1 := reach(0, m.Reps, m.DstRep, m.Groups, m.DstGroup)
@@ -72,22 +90,22 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k Til
 	}
 	dst.Len -= dstReps
 	src.Len -= srcReps
-	band := bandCols(cols, w, k.B, m.DstRow)
+	band := bandCols(cols, w, k.b, m.DstRow)
 	// tiles adds the call of bands bands of down strips of across tiles
 	// from word (row, col).
 	tiles := func(row, col, bands, down, across int) {
 		c.calls = append(c.calls, f.Call(TileArgs{
 			Dst: dst.From(col*m.DstRow + row*w), Src: src.From(row*m.SrcRow + col*w),
 			Tiles: across, Strips: down, Bands: bands, DstRow: m.DstRow, SrcRow: m.SrcRow,
-			DstTile: cols * m.DstRow, SrcTile: k.Chunk, DstStrip: k.B * w, SrcStrip: k.B * m.SrcRow,
+			DstTile: cols * m.DstRow, SrcTile: k.chunk, DstStrip: k.b * w, SrcStrip: k.b * m.SrcRow,
 			DstBand: band * m.DstRow, SrcBand: band * w,
-		}, k.B, k.Chunk, w))
+		}, k.b, k.chunk, w))
 	}
 	// columns adds the calls of bands bands of across tiles from column col.
 	columns := func(col, bands, across int) {
-		tiles(0, col, bands, m.Rows/k.B, across)
-		if m.Rows%k.B != 0 {
-			tiles(m.Rows-k.B, col, bands, 1, across)
+		tiles(0, col, bands, m.Rows/k.b, across)
+		if m.Rows%k.b != 0 {
+			tiles(m.Rows-k.b, col, bands, 1, across)
 		}
 	}
 	bands := m.Cols / band
@@ -106,7 +124,7 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k Til
 		a.Bands, a.DstBand, a.SrcBand = m.Reps, m.DstRep, m.SrcRep
 		a.Dst.Len += (m.Reps - 1) * m.DstRep
 		a.Src.Len += (m.Reps - 1) * m.SrcRep
-		c.calls[0], c.reps = f.Call(a, k.B, k.Chunk, w), 1
+		c.calls[0], c.reps = f.Call(a, k.b, k.chunk, w), 1
 	}
 	return c
 }

@@ -22,11 +22,6 @@ func (f *CopyFunc) Once(dst, src []byte, a CopyArgs) {
 	f.Call(a).Run(dst, src)
 }
 
-func (f *StreamFunc) Once(dst, src []byte, a StreamArgs) {
-	a.Dst, a.Src = engine.SpaceSpan(len(dst)), engine.DepthSpan(len(src))
-	f.Call(a).Run(dst, src)
-}
-
 func (f *GatherFunc) Once(dst, src []byte, a GatherArgs, p *GatherProg) {
 	a.Dst, a.Src = engine.SpaceSpan(len(dst)), engine.DepthSpan(len(src))
 	f.Call(a, p).Run(dst, src)

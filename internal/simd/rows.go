@@ -33,7 +33,7 @@ func (t *Kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, 
 // output allows, and for 16-byte elements at any b.
 func (t *Kernels) interleave(k laneKey, a LaneArgs) engine.Call {
 	if k.b <= MaxBlock {
-		a.LaneI = t.split[k.b] * a.Lane
+		a.LaneI = Split[k.b] * a.Lane
 		if c := t.lanes(k, a); c != nil {
 			return c
 		}
@@ -41,9 +41,9 @@ func (t *Kernels) interleave(k laneKey, a LaneArgs) engine.Call {
 	if k.w != 16 || a.N < 16 {
 		return nil
 	}
-	f := t.zipN
+	f := t.ZipN
 	if k.unzip {
-		f = t.unzipN
+		f = t.UnzipN
 	}
 	if f == nil {
 		return nil
@@ -85,7 +85,7 @@ func (t *Kernels) lanes(k laneKey, a LaneArgs) engine.Call {
 	nk.nt = true
 	for _, nt := range t.lanesOf(nk) {
 		if a.N%int(nt.MinN) == 0 {
-			return &engine.Aligned{A: out, Mask: 31, Then: nt.F.Call(a, k.b, t.split[k.b]), Else: plain}
+			return &engine.Aligned{A: out, Mask: 31, Then: nt.F.Call(a, k.b, Split[k.b]), Else: plain}
 		}
 	}
 	return plain
@@ -96,7 +96,7 @@ func (t *Kernels) lanes(k laneKey, a LaneArgs) engine.Call {
 func (t *Kernels) call(k laneKey, a LaneArgs) *LaneCall {
 	for _, l := range t.lanesOf(k) {
 		if a.N >= int(l.MinN) {
-			return l.F.Call(a, k.b, t.split[k.b])
+			return l.F.Call(a, k.b, Split[k.b])
 		}
 	}
 	return nil
@@ -151,7 +151,7 @@ func (t *Kernels) regroup(toDepth bool, space, depth engine.Span, a *engine.Args
 	d2s, cpw := !toDepth, a.Cp*w
 	if c := t.lanes(laneKey{unzip: d2s, stream: a.Streaming, w: w, b: a.B, cp: a.Cp}, LaneArgs{
 		Space: depth, Depth: space, N: a.W * a.B * cpw, Rows: 1, Lane: a.SpaceStride * w,
-		LaneI: t.split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
+		LaneI: Split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
 	}); c != nil {
 		return c
 	}
@@ -196,19 +196,14 @@ func (t *Kernels) zipsByChannel(toDepth bool, space, depth engine.Span, a *engin
 // baseCopies names), streaming where the runs allow if stream is set: the
 // copier's streaming twin where every run is whole 32-byte stores, taking
 // the runs pixel by pixel on the depth side, and its output 32-byte
-// aligned when it runs; else the streaming run copier where the runs of a
-// group tile one block of dst, 4-byte aligned when it runs; else the
-// copier.
+// aligned when it runs; else the copier.
 func (t *Kernels) copyRuns(stream bool, a CopyArgs) engine.Call {
 	var c engine.Call = t.copierOf(a.E).Call(a)
 	if !stream {
 		return c
 	}
-	if sa, ok := streamed(a); ok && t.streamer != nil {
-		c = &engine.Aligned{A: sa.Dst, Mask: 3, Then: t.streamer.Call(sa), Else: c}
-	}
-	if p := pixelMajor(a); p.E%32 == 0 && p.DstX%32 == 0 && p.DstRow%32 == 0 && p.DstGroup%32 == 0 && t.copierNT != nil {
-		return &engine.Aligned{A: p.Dst, Mask: 31, Then: t.copierNT.Call(p), Else: c}
+	if p := pixelMajor(a); p.E%32 == 0 && p.DstX%32 == 0 && p.DstRow%32 == 0 && p.DstGroup%32 == 0 && t.CopyRunsNT != nil {
+		return &engine.Aligned{A: p.Dst, Mask: 31, Then: t.CopyRunsNT.Call(p), Else: c}
 	}
 	return c
 }
@@ -219,7 +214,7 @@ func (t *Kernels) copierOf(e int) *CopyFunc {
 	if t.baseCopier != nil && baseCopies(e) {
 		return t.baseCopier
 	}
-	return t.copier
+	return t.CopyRuns
 }
 
 // pixelMajor returns a call that takes the same runs pixel by pixel where
@@ -235,20 +230,4 @@ func pixelMajor(a CopyArgs) CopyArgs {
 		a.SrcX, a.SrcRow = a.SrcRow, a.SrcX
 	}
 	return a
-}
-
-// streamed returns a call as the streaming run copier takes it, or false
-// if it does not suit it: runs of whole dwords, 32 bytes or more, that
-// tile each group's block of dst, taken row by row or, where dst holds
-// each pixel's runs back to back (SpaceToDepth), pixel by pixel.
-func streamed(a CopyArgs) (StreamArgs, bool) {
-	if a.E < 32 || a.E%4 != 0 || a.DstGroup%4 != 0 {
-		return StreamArgs{}, false
-	}
-	for _, s := range []StreamArgs{StreamArgs(a), StreamArgs(pixelMajor(a))} {
-		if s.DstX == s.E && s.DstRow == s.W*s.E {
-			return s, true
-		}
-	}
-	return StreamArgs{}, false
 }

@@ -23,7 +23,7 @@ func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 		return &p, []engine.Call{f.Call(BundleArgs{Space: space, Depth: depth, N: p.N, Bundles: p.Bundles, Plane: p.Plane,
 			Groups: p.Groups, Group: p.Group}, p.Elem)}
 	}
-	if t.gather[1] != nil && gather.Pays(g, t.windows) {
+	if t.Gather[1] != nil && gather.Pays(g, t.windows) {
 		if p, ok := gather.New(t.windows, g); ok {
 			return p, t.GatherCalls(p, g)
 		}
@@ -36,9 +36,9 @@ func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 // the call no plan. The kernel permutes the largest grain that divides the
 // element size, 1-byte elements as pairs on ISAs without byte permutes.
 func (t *Kernels) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
-	ks := &t.stackZip
+	ks := &t.StackZip
 	if g.ToDepth {
-		ks = &t.stackUnzip
+		ks = &t.StackUnzip
 	}
 	for u := MaxStackGrain; u >= 1; u-- {
 		if ks[u] == nil || g.Elem%u != 0 {
@@ -59,12 +59,12 @@ func (t *Kernels) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
 	if !ok {
 		return nil, p
 	}
-	ks := &t.bundleZip
+	ks, below := &t.BundleZip, &t.bundleBelow[0]
 	if g.ToDepth {
-		ks = &t.bundleUnzip
+		ks, below = &t.BundleUnzip, &t.bundleBelow[1]
 	}
-	if k := ks[p.Elem]; k.f != nil && p.N < k.below {
-		return k.f, p
+	if f := ks[p.Elem]; f != nil && p.N < below[p.Elem] {
+		return f, p
 	}
 	return nil, p
 }
@@ -81,7 +81,7 @@ func (t *Kernels) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 	checked := map[*gather.Prog]*GatherProg{}
 	var calls []engine.Call
 	p.Each(n, func(q *gather.Prog, s, d, reps, srcRep int) {
-		if q == nil || t.gather[q.Groups] == nil { // New gave every tile of a source of this length a program
+		if q == nil || t.Gather[q.Groups] == nil { // New gave every tile of a source of this length a program
 			panic(fmt.Sprintf("simd: no gather program or kernel for the tile at source byte %d of %d", s, n))
 		}
 		c := checked[q]
@@ -89,7 +89,7 @@ func (t *Kernels) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 			c = NewGatherProg(q.Offs, q.Idx, q.Steps, q.Groups, t.windows)
 			checked[q] = c
 		}
-		calls = append(calls, t.gather[q.Groups].Call(GatherArgs{Dst: dst.From(d), Src: src.From(s + q.Origin),
+		calls = append(calls, t.Gather[q.Groups].Call(GatherArgs{Dst: dst.From(d), Src: src.From(s + q.Origin),
 			Reps: reps, SrcRep: srcRep, DstRep: p.Fwd.Tile}, c))
 	})
 	return calls
@@ -100,7 +100,7 @@ func (t *Kernels) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 // false if t has none or the call has no plan: for the kernel tests,
 // which run every plan.
 func (t *Kernels) GatherPlan(g *shape.Geometry) (*gather.Plan, engine.Calls, bool) {
-	if t.gather[1] == nil {
+	if t.Gather[1] == nil {
 		return nil, nil, false
 	}
 	p, ok := gather.New(t.windows, g)

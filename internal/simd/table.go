@@ -5,99 +5,53 @@
 //
 // Package kernels holds only generated code and exports nothing: its
 // tables register here at init (Register), which makes each the kernels of
-// a tier of the engine. The kernels' Go signatures (signatures.go) and the
-// trampolines that call a kernel by the address of its entry word
-// (trampolines*.go) are generated from the same table as the assembly;
-// every call into assembly is a Call of its family, made only by the checks
-// in check.go.
+// a tier of the engine. The kernel families' Go side (families.go: the
+// tables' type, the signatures' types) and the trampolines that call a
+// kernel by the address of its entry word (trampolines*.go) are generated
+// from the same description as the assembly (asmgen/table); every call
+// into assembly is a Call of its family, made only by the checks in
+// check.go.
 package simd
 
 import (
 	"cmp"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-// Table is one ISA's kernels, as generated; a nil function has no
-// kernel. Register merges it with its base's into its tier's Kernels.
-//
-// Lanes are the lane kernels: zips and unzips of b lanes of w-byte
-// elements, the transposing ones of NHWC CRD (Cp > 0: lane i, a space row,
-// holds per pixel elements (j, c) for j < b, c < Cp, which the interleaved
-// side, a depth row, holds as channels c*b*b + i*b + j), and their
-// streaming twins (NT: non-temporal stores, for outputs that cannot stay in
-// cache, on rows of whole chunks, MinN bytes, whose every output address is
-// 32-byte aligned); sorted by laneKey. ZipN and UnzipN take 16-byte
-// elements and any block size. Split[b] says how the lanes of a b-lane
-// kernel are addressed: lane j starts (j/Split[b])*laneI + (j%Split[b])*lane
-// bytes after the row's depth address.
-type Table struct {
-	Lanes        []LaneKernel
-	ZipN, UnzipN *AnyBFunc
-	CopyRuns     *CopyFunc
-	CopyRunsNT   *CopyFunc // CopyRuns with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
-	StreamRuns   *StreamFunc
-	Split        [MaxBlock + 1]int
-
-	// Gather[g] is the gather kernel of g groups of windows per vector,
-	// which read their windows as the ISA's isa.Windows says.
-	Gather [MaxGroups + 1]*GatherFunc
-
-	// StackZip[g] and StackUnzip[g] are the stacked-row kernels of NCHW
-	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), whose
-	// permutes move grains of g bytes, for elements of a multiple of g
-	// bytes; without byte permutes those of g = 1 move pairs.
-	StackZip, StackUnzip [MaxStackGrain + 1]*StackFunc
-
-	// BundleZip[w] and BundleUnzip[w] are the bundle kernels of NCHW
-	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack's Bundles), for
-	// w-byte elements.
-	BundleZip, BundleUnzip [MaxBundleWidth + 1]*BundleFunc
-
-	// Tiles[w] are the tile kernels of w-byte words (general
-	// transposes), the largest tile first.
-	Tiles [MaxTileWidth + 1][]TileKernel
-
-	// Base, if not nil, serves what this table has no kernel for, and rows
-	// too short for its kernels (complete).
-	Base *Table
-
-	isa *isa.ISA // set by Register
+// An Entry is a kernel of a list of a table (the lane kernels, the tile
+// kernels): the word holding its entry address, what it moves, and the
+// shortest row, in bytes, it takes. Lane kernels zip or unzip B lanes of
+// W-byte elements, a regrouping one's pixels holding Cp channels; a tile
+// kernel transposes tiles of B rows of Chunk bytes of W-byte words. NT
+// marks a streaming twin, which writes with non-temporal stores.
+type Entry[F any] struct {
+	F               *F
+	B, Cp, W, Chunk uint8
+	Unzip, NT       bool
+	MinN            uint16
 }
 
-// LaneKernel is a lane kernel, what it moves and the shortest lane, in
-// bytes, it takes.
-type LaneKernel struct {
-	F         *LaneFunc
-	B, Cp, W  uint8
-	Unzip, NT bool
-	MinN      uint16
-}
+// LaneKernel and TileKernel are the entries of the lane and tile kernels.
+type (
+	LaneKernel = Entry[LaneFunc]
+	TileKernel = Entry[TileFunc]
+)
 
-// TileKernel is a tile kernel and its tile: B rows of Chunk bytes.
-type TileKernel struct {
-	F        *TileFunc
-	B, Chunk int
-	// NT, if not nil, is F's twin that writes with non-temporal stores:
-	// every column of a tile is one 64-byte store, which must be aligned.
-	NT *TileFunc
-}
-
-// laneKey says which lane kernel a call needs; Table.Lanes are sorted by
-// it.
+// laneKey says which lane kernel a call needs; a tier's Kernels keep
+// their lane kernels sorted by it.
 type laneKey struct {
 	unzip  bool // from the interleaved side to the lanes
 	nt     bool // with non-temporal stores
-	b, cp  int  // lanes, and C' of a transposing kernel (0 for the others)
+	b, cp  int  // lanes, and C' of a regrouping kernel (0 for the others)
 	w      int  // element bytes
 	stream bool // the call's output may be written around the caches
 }
 
-func (k LaneKernel) key() laneKey {
+func laneKeyOf(k LaneKernel) laneKey {
 	return laneKey{unzip: k.Unzip, nt: k.NT, b: int(k.B), cp: int(k.Cp), w: int(k.W)}
 }
 
@@ -120,9 +74,6 @@ func cmpBool(a, b bool) int {
 // it at init.
 func Register(name string, t *Table) {
 	t.isa = isa.Named(name)
-	if !slices.IsSortedFunc(t.Lanes, func(a, b LaneKernel) int { return compareKeys(a.key(), b.key()) }) {
-		panic("simd: the lane kernels of " + name + " are not sorted")
-	}
 	tables[name] = t
 	engine.Register(&engine.Kit{Name: t.isa.TierName, Kernels: complete(t)})
 }

@@ -19,11 +19,6 @@ func callAnyB(space, depth *byte, n, rows, spaceStride, depthStride, lane, group
 //go:noescape
 func callCopy(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int, entry uintptr)
 
-// callStream calls the StreamFunc at entry.
-//
-//go:noescape
-func callStream(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int, entry uintptr)
-
 // callGather calls the GatherFunc at entry.
 //
 //go:noescape

@@ -16,10 +16,6 @@ TEXT ·callCopy(SB), NOSPLIT|NOFRAME, $0-104
 	MOVQ entry+96(FP), AX
 	JMP  AX
 
-TEXT ·callStream(SB), NOSPLIT|NOFRAME, $0-104
-	MOVQ entry+96(FP), AX
-	JMP  AX
-
 TEXT ·callGather(SB), NOSPLIT|NOFRAME, $0-72
 	MOVQ entry+64(FP), AX
 	JMP  AX

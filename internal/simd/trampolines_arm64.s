@@ -16,10 +16,6 @@ TEXT ·callCopy(SB), NOSPLIT|NOFRAME, $0-104
 	MOVD entry+96(FP), R9
 	JMP  (R9)
 
-TEXT ·callStream(SB), NOSPLIT|NOFRAME, $0-104
-	MOVD entry+96(FP), R9
-	JMP  (R9)
-
 TEXT ·callGather(SB), NOSPLIT|NOFRAME, $0-72
 	MOVD entry+64(FP), R9
 	JMP  (R9)

@@ -16,10 +16,6 @@ func callCopy(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, ds
 	panic("simd: this build has no kernels")
 }
 
-func callStream(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int, entry uintptr) {
-	panic("simd: this build has no kernels")
-}
-
 func callGather(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }

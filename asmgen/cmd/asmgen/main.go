@@ -1,23 +1,22 @@
-// Command asmgen writes blockshuffle's generated code from the kernel table
-// (asmgen/table) and the ISA table (internal/isa): for each ISA its
-// assembly, the assembly's Go declarations and a table of the kernels that
-// registers them at init, all in kernels/; the kernels' Go signatures and
-// argument structs in internal/simd; and dispatch's Tier constants. Run it
-// through go generate in the kernels package:
+// Command asmgen writes blockshuffle's generated code from the kernel
+// families (asmgen/table) and the ISA table (internal/isa): for each ISA
+// its assembly, the assembly's Go declarations and a table of the kernels
+// that registers them at init, all in kernels/; the families' Go side in
+// internal/simd (the limits, each signature's types and trampolines, the
+// Table type and its merge with a base's); and dispatch's Tier constants.
+// Run it through go generate in the kernels package:
 //
 //	go generate ./...
 package main
 
 import (
 	"bytes"
-	"cmp"
 	"flag"
 	"fmt"
 	"go/format"
 	"log"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -52,7 +51,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if err := writeSignatures(filepath.Join(*root, "internal", "simd", "signatures.go")); err != nil {
+	if err := writeFamilies(filepath.Join(*root, "internal", "simd", "families.go")); err != nil {
 		log.Fatal(err)
 	}
 	if err := writeTrampolines(filepath.Join(*root, "internal", "simd")); err != nil {
@@ -223,7 +222,8 @@ func entries(own []table.Kernel) string {
 func varName(i *isa.ISA) string { return strings.ToLower(i.Name) }
 
 // writeTable writes the Go table of one ISA's kernels, a simd.Table, and
-// the init function that registers it.
+// the init function that registers it: each slot of each family, in the
+// slot's form, with the kernels it holds.
 func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table.Kernel]string, minN map[table.Kernel]int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n//go:build %s\n\npackage kernels\n\nimport \"github.com/blockshuffle/blockshuffle/internal/simd\"\n\n", cfg.GeneratedWarning(), constraint)
@@ -237,141 +237,115 @@ func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table
 		doc = fmt.Sprintf("%s holds the %s kernels; %s's serve the rest.", varName(i), i.Name, i.Base)
 	}
 	fmt.Fprintf(&b, "// %s\nvar %s = simd.Table{\n", doc, varName(i))
-	// The lane kernels, sorted as simd's lookup searches them: zips before
-	// unzips, ordinary before streaming, then by b, C' and width.
-	var lanes []table.Kernel
-	for _, k := range ks {
-		if (k.Kind == table.Zip || k.Kind == table.Unzip) && k.B > 0 {
-			lanes = append(lanes, k)
-		}
-	}
-	slices.SortFunc(lanes, func(x, y table.Kernel) int {
-		bit := func(v bool) int {
-			if v {
-				return 1
+	for _, f := range table.Families {
+		for _, s := range f.Slots {
+			held := s.Holds(f, ks)
+			if len(held) == 0 {
+				continue
 			}
-			return 0
-		}
-		return cmp.Or(bit(x.Kind == table.Unzip)-bit(y.Kind == table.Unzip), bit(x.Streaming)-bit(y.Streaming),
-			cmp.Compare(x.B, y.B), cmp.Compare(x.Cp, y.Cp), cmp.Compare(x.Width, y.Width))
-	})
-	b.WriteString("Lanes: []simd.LaneKernel{\n")
-	for _, k := range lanes {
-		fmt.Fprintf(&b, "{F: %s, B: %d, W: %d", entry(names[k]), k.B, k.Width)
-		if k.Cp > 0 {
-			fmt.Fprintf(&b, ", Cp: %d", k.Cp)
-		}
-		if k.Kind == table.Unzip {
-			b.WriteString(", Unzip: true")
-		}
-		if k.Streaming {
-			b.WriteString(", NT: true")
-		}
-		fmt.Fprintf(&b, ", MinN: %d},\n", minN[k])
-	}
-	b.WriteString("},\n")
-	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
-		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
-		if k := (table.Kernel{ISA: table.ISA(i.Name), Kind: kind, Width: 16}); slices.Contains(ks, k) {
-			fmt.Fprintf(&b, "%sN: %s,\n", name, entry(names[k]))
+			if err := writeSlot(&b, f, s, held, names, minN); err != nil {
+				return fmt.Errorf("%s: %v", i.Name, err)
+			}
 		}
 	}
-	if n := table.ISA(i.Name).Windows().MaxGroups; n > 0 {
-		b.WriteString("Gather: [simd.MaxGroups + 1]*simd.GatherFunc{")
-		for g := 1; g <= n; g++ {
-			fmt.Fprintf(&b, "%d: %s, ", g, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Gather, Groups: g}]))
+	if i.Base != "" {
+		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Named(i.Base)))
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(&b, "func init() { simd.Register(%q, &%s) }\n", i.Name, varName(i))
+	return writeGo(path, b.Bytes())
+}
+
+// writeSlot writes the field of slot s of family f, which holds kernels
+// held, in the slot's form.
+func writeSlot(b *bytes.Buffer, f *table.Family, s table.Slot, held []table.Kernel, names map[table.Kernel]string, minN map[table.Kernel]int) error {
+	fn := "simd." + f.Name + "Func"
+	switch s.Form {
+	case table.Single:
+		if len(held) > 1 {
+			return fmt.Errorf("slot %s holds one kernel, not %d", s.Field, len(held))
+		}
+		fmt.Fprintf(b, "%s: %s,\n", s.Field, entry(names[held[0]]))
+	case table.Indexed:
+		fmt.Fprintf(b, "%s: [simd.%s + 1]*%s{", s.Field, s.Bound, fn)
+		for _, k := range held {
+			fmt.Fprintf(b, "%d: %s, ", s.Index(k), entry(names[k]))
 		}
 		b.WriteString("},\n")
-	}
-	if us := table.ISA(i.Name).StackGrains(); len(us) > 0 {
-		for _, kind := range []table.Kind{table.StackZip, table.StackUnzip} {
-			name := "StackZip"
-			if kind == table.StackUnzip {
-				name = "StackUnzip"
-			}
-			fmt.Fprintf(&b, "%s: [simd.MaxStackGrain + 1]*simd.StackFunc{", name)
-			for _, u := range us {
-				fmt.Fprintf(&b, "%d: %s, ", u, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}]))
-			}
-			b.WriteString("},\n")
+	case table.List:
+		fmt.Fprintf(b, "%s: []simd.Entry[%s]{\n", s.Field, fn)
+		for _, k := range held {
+			fmt.Fprintf(b, "%s,\n", entryOf(f, k, names, minN))
 		}
-	}
-	if ws := table.ISA(i.Name).BundleWidths(); len(ws) > 0 {
-		for _, kind := range []table.Kind{table.BundleZip, table.BundleUnzip} {
-			name := "BundleZip"
-			if kind == table.BundleUnzip {
-				name = "BundleUnzip"
+		b.WriteString("},\n")
+	case table.Lists:
+		fmt.Fprintf(b, "%s: [simd.%s + 1][]simd.Entry[%s]{", s.Field, s.Bound, fn)
+		at := map[int][]table.Kernel{}
+		var order []int
+		for _, k := range held {
+			if at[s.Index(k)] == nil {
+				order = append(order, s.Index(k))
 			}
-			fmt.Fprintf(&b, "%s: [simd.MaxBundleWidth + 1]*simd.BundleFunc{", name)
-			for _, w := range ws {
-				fmt.Fprintf(&b, "%d: %s, ", w, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}]))
-			}
-			b.WriteString("},\n")
+			at[s.Index(k)] = append(at[s.Index(k)], k)
 		}
-	}
-	if ws := table.ISA(i.Name).TileWidths(); len(ws) > 0 {
-		b.WriteString("Tiles: [simd.MaxTileWidth + 1][]simd.TileKernel{")
-		for _, w := range ws {
-			fmt.Fprintf(&b, "%d: {", w)
-			for _, k := range table.ISA(i.Name).Tiles(w) {
-				rows, chunk := k.TileShape()
-				nt := ""
-				if k.StreamingTile() {
-					t := k
-					t.Streaming = true
-					nt = ", NT: " + entry(names[t])
-				}
-				fmt.Fprintf(&b, "{F: %s, B: %d, Chunk: %d%s}, ", entry(names[k]), rows, chunk, nt)
+		for _, n := range order {
+			fmt.Fprintf(b, "%d: {", n)
+			for _, k := range at[n] {
+				fmt.Fprintf(b, "%s, ", entryOf(f, k, names, minN))
 			}
 			b.WriteString("}, ")
 		}
 		b.WriteString("},\n")
 	}
-	fmt.Fprintf(&b, "CopyRuns: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}]))
-	if i.Streaming {
-		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}]))
-		fmt.Fprintf(&b, "StreamRuns: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Stream}]))
+	return nil
+}
+
+// entryOf is the literal of kernel k's list entry, its zero fields left
+// out.
+func entryOf(f *table.Family, k table.Kernel, names map[table.Kernel]string, minN map[table.Kernel]int) string {
+	e := f.EntryOf(k)
+	parts := []string{"F: " + entry(names[k])}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"B", e.B}, {"Cp", e.Cp}, {"W", e.W}, {"Chunk", e.Chunk}} {
+		if v.n != 0 {
+			parts = append(parts, fmt.Sprintf("%s: %d", v.name, v.n))
+		}
 	}
-	if i.Base != "" {
-		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Named(i.Base)))
+	if e.Unzip {
+		parts = append(parts, "Unzip: true")
 	}
-	b.WriteString("Split: [simd.MaxBlock + 1]int{")
-	for _, blk := range table.Blocks {
-		fmt.Fprintf(&b, "%d: %d, ", blk, table.Split(blk))
+	if e.NT {
+		parts = append(parts, "NT: true")
 	}
-	b.WriteString("},\n}\n\n")
-	fmt.Fprintf(&b, "func init() { simd.Register(%q, &%s) }\n", i.Name, varName(i))
-	return writeGo(path, b.Bytes())
+	if n := minN[k]; n != 0 {
+		parts = append(parts, fmt.Sprintf("MinN: %d", n))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 // entry is how a table names a kernel: the address of its entry word.
 func entry(name string) string { return "&" + name + "Entry" }
 
-// writeSignatures writes the Go side of the kernels' signatures: the
-// table's limits, and for each family its function type, the struct of its
-// arguments (its slices as spans of a call's tensors), and the call that
-// holds both and spreads the struct over the arguments.
-func writeSignatures(path string) error {
+// writeFamilies writes the Go side of the kernel families: the limits of
+// the runtime's arrays; for each family its function type, the struct of
+// its arguments (its slices as spans of a call's tensors), the call that
+// holds both and spreads the struct over the arguments, and what else the
+// runtime reads of it; the Table type, a field per slot; and the merge of
+// a table with its base's.
+func writeFamilies(path string) error {
 	var b bytes.Buffer
-	block, width, cp := table.Limits()
-	fmt.Fprintf(&b, `// %s
-
-package simd
-
-import "github.com/blockshuffle/blockshuffle/internal/engine"
-
-// The limits of the kernel table.
-const (
-	MaxBlock = %d // the largest block size with kernels of its own
-	MaxWidth = %d // the largest element size, in bytes
-	MaxCp    = %d // the largest C' of a transposing kernel
-	MaxGroups = %d // the most groups of windows of a gather kernel
-	MaxStackGrain = %d // the largest permute grain, in bytes, of a stacked-row kernel
-	MaxBundleWidth = %d // the largest element, in bytes, of a bundle kernel
-	MaxTileWidth = %d // the largest word, in bytes, of a tile kernel
-)
-`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackGrain(), table.MaxBundleWidth(), table.MaxTileWidth())
-	for _, sig := range table.Signatures {
+	fmt.Fprintf(&b, "// %s\n\npackage simd\n\nimport (\n\"slices\"\n\n\"github.com/blockshuffle/blockshuffle/internal/engine\"\n\"github.com/blockshuffle/blockshuffle/internal/isa\"\n)\n\n", cfg.GeneratedWarning())
+	b.WriteString("// The limits of the kernel tables.\nconst (\n")
+	for _, f := range table.Families {
+		for _, l := range f.Limits {
+			fmt.Fprintf(&b, "%s = %d // %s\n", l.Name, l.Value(f), l.Doc)
+		}
+	}
+	b.WriteString(")\n")
+	for _, f := range table.Families {
+		sig := f.Signature
 		fields := func(names []string) string {
 			var out []string
 			for _, n := range names {
@@ -411,8 +385,63 @@ func (c *%[1]sCall) Run(space, depth []byte) {
 // Kernel names the kernel.
 func (c *%[1]sCall) Kernel() string { return name(c.F) }
 `, sig.Name, sig.Doc, sig.Params(), fields(sig.Ptrs), fields(sig.Ints), strings.Join(args, ", "), article(sig.Name), strings.ToUpper(article(sig.Name)[:1])+article(sig.Name)[1:])
+		if f.Extra != nil {
+			b.WriteString(f.Extra())
+		}
 	}
+	b.WriteString("\n// Table is one ISA's kernels, as generated: a field per slot of each\n// family; a nil function has no kernel. Register merges a table with its\n// base's into its tier's Kernels.\ntype Table struct {\n")
+	var inherit bytes.Buffer
+	inherit.WriteString("\n// inherit gives t what it has no kernel for from its base's table b:\n// b's functions where t has none, and b's list entries after t's.\nfunc (t *Table) inherit(b *Table) {\n")
+	for _, f := range table.Families {
+		fn := f.Name + "Func"
+		for _, s := range f.Slots {
+			if s.Doc != "" {
+				fmt.Fprintf(&b, "\n%s\n", comment(s.Field, s.Doc))
+			}
+			x := s.Field
+			switch s.Form {
+			case table.Single:
+				fmt.Fprintf(&b, "%s *%s\n", x, fn)
+				fmt.Fprintf(&inherit, "if t.%[1]s == nil {\nt.%[1]s = b.%[1]s\n}\n", x)
+			case table.Indexed:
+				fmt.Fprintf(&b, "%s [%s + 1]*%s\n", x, s.Bound, fn)
+				fmt.Fprintf(&inherit, "for i, f := range b.%[1]s {\nif t.%[1]s[i] == nil {\nt.%[1]s[i] = f\n}\n}\n", x)
+			case table.List:
+				fmt.Fprintf(&b, "%s []Entry[%s]\n", x, fn)
+				fmt.Fprintf(&inherit, "t.%[1]s = append(slices.Clip(t.%[1]s), b.%[1]s...)\n", x)
+			case table.Lists:
+				fmt.Fprintf(&b, "%s [%s + 1][]Entry[%s]\n", x, s.Bound, fn)
+				fmt.Fprintf(&inherit, "for i := range b.%[1]s {\nt.%[1]s[i] = append(slices.Clip(t.%[1]s[i]), b.%[1]s[i]...)\n}\n", x)
+			}
+		}
+	}
+	b.WriteString("\n// Base, if not nil, serves what this table has no kernel for, and rows\n// too short for its kernels (complete).\nBase *Table\n\nisa *isa.ISA // set by Register\n}\n")
+	inherit.WriteString("}\n")
+	b.Write(inherit.Bytes())
 	return writeGo(path, b.Bytes())
+}
+
+// comment is a field's documentation: doc, made a sentence about the
+// field where it does not name it first, wrapped to the width of Go's
+// comments.
+func comment(field, doc string) string {
+	doc = strings.Join(strings.Fields(doc), " ")
+	if !strings.HasPrefix(doc, field) {
+		doc = field + " is " + doc
+	}
+	if !strings.HasSuffix(doc, ".") {
+		doc += "."
+	}
+	var lines []string
+	line := "//"
+	for _, w := range strings.Fields(doc) {
+		if len(line)+1+len(w) > 72 && line != "//" {
+			lines = append(lines, line)
+			line = "//"
+		}
+		line += " " + w
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 // asmArchs are the architectures with a back end: a build for one of them
@@ -434,7 +463,7 @@ func writeTrampolines(dir string) error {
 	for _, b := range asm {
 		fmt.Fprintf(b, "%s//go:build %s\n\n#include \"textflag.h\"\n", header, constraint)
 	}
-	for _, sig := range table.Signatures {
+	for _, sig := range table.Signatures() {
 		params := strings.TrimSuffix(sig.Params(), ")") + ", entry uintptr)"
 		fmt.Fprintf(&decls, "\n// call%[1]s calls the %[1]sFunc at entry.\n//\n//go:noescape\nfunc call%[1]s%[2]s\n", sig.Name, params)
 		fmt.Fprintf(&other, "\nfunc call%s%s { panic(\"simd: this build has no kernels\") }\n", sig.Name, params)

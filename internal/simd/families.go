@@ -2,13 +2,18 @@
 
 package simd
 
-import "github.com/blockshuffle/blockshuffle/internal/engine"
+import (
+	"slices"
 
-// The limits of the kernel table.
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+)
+
+// The limits of the kernel tables.
 const (
 	MaxBlock       = 8  // the largest block size with kernels of its own
 	MaxWidth       = 16 // the largest element size, in bytes
-	MaxCp          = 8  // the largest C' of a transposing kernel
+	MaxCp          = 8  // the largest C' of a regrouping kernel
 	MaxGroups      = 3  // the most groups of windows of a gather kernel
 	MaxStackGrain  = 4  // the largest permute grain, in bytes, of a stacked-row kernel
 	MaxBundleWidth = 8  // the largest element, in bytes, of a bundle kernel
@@ -38,6 +43,11 @@ func (c *LaneCall) Run(space, depth []byte) {
 
 // Kernel names the kernel.
 func (c *LaneCall) Kernel() string { return name(c.F) }
+
+// Split[b] says how the lanes of a b-lane kernel are addressed: lane j
+// starts (j/Split[b])*laneI + (j%Split[b])*lane bytes after the row's
+// depth address.
+var Split = [MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4}
 
 // AnyBFunc is one of the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart: the word holding its entry address, which the
 // kernels' assembly defines next to it. A call jumps there through callAnyB.
@@ -86,30 +96,6 @@ func (c *CopyCall) Run(space, depth []byte) {
 
 // Kernel names the kernel.
 func (c *CopyCall) Kernel() string { return name(c.F) }
-
-// StreamFunc is one of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores; groups start dstGroup and srcGroup bytes apart: the word holding its entry address, which the
-// kernels' assembly defines next to it. A call jumps there through callStream.
-type StreamFunc uintptr
-
-// StreamArgs are the arguments of a StreamFunc, its slices as spans of a call's tensors.
-type StreamArgs struct {
-	Dst, Src                                                           engine.Span
-	E, W, DstX, SrcX, Rows, DstRow, SrcRow, Groups, DstGroup, SrcGroup int
-}
-
-// A StreamCall is a call of a StreamFunc, checked when StreamFunc.Call made it.
-type StreamCall struct {
-	F *StreamFunc
-	StreamArgs
-}
-
-// Run makes the call on the tensors of a call.
-func (c *StreamCall) Run(space, depth []byte) {
-	callStream(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup, uintptr(*c.F))
-}
-
-// Kernel names the kernel.
-func (c *StreamCall) Kernel() string { return name(c.F) }
 
 // GatherFunc is one of the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather): the word holding its entry address, which the
 // kernels' assembly defines next to it. A call jumps there through callGather.
@@ -206,3 +192,106 @@ func (c *TileCall) Run(space, depth []byte) {
 
 // Kernel names the kernel.
 func (c *TileCall) Kernel() string { return name(c.F) }
+
+// Table is one ISA's kernels, as generated: a field per slot of each
+// family; a nil function has no kernel. Register merges a table with its
+// base's into its tier's Kernels.
+type Table struct {
+
+	// Lanes is the lane kernels: zips and unzips of b lanes of w-byte
+	// elements, the regrouping ones of NHWC CRD (Cp > 0: lane i, a space
+	// row, holds per pixel elements (j, c) for j < b, c < Cp, which the
+	// interleaved side, a depth row, holds as channels c*b*b + i*b + j),
+	// and their streaming twins (NT: non-temporal stores, for outputs that
+	// cannot stay in cache, on rows of whole chunks, MinN bytes, whose
+	// every output address is 32-byte aligned).
+	Lanes []Entry[LaneFunc]
+
+	// ZipN is the zip of 16-byte elements for any block size.
+	ZipN *AnyBFunc
+
+	// UnzipN is its unzip.
+	UnzipN *AnyBFunc
+
+	// CopyRuns is the run copier.
+	CopyRuns *CopyFunc
+
+	// CopyRunsNT is the run copier with non-temporal stores: e a multiple
+	// of 32, dst addresses 32-byte aligned.
+	CopyRunsNT *CopyFunc
+
+	// Gather[g] is the gather kernel of g groups of windows per vector,
+	// which read their windows as the ISA's isa.Windows says.
+	Gather [MaxGroups + 1]*GatherFunc
+
+	// StackZip[g] and StackUnzip[g] are the stacked-row kernels of NCHW
+	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), whose
+	// permutes move grains of g bytes, for elements of a multiple of g
+	// bytes; without byte permutes those of g = 1 move pairs.
+	StackZip   [MaxStackGrain + 1]*StackFunc
+	StackUnzip [MaxStackGrain + 1]*StackFunc
+
+	// BundleZip[w] and BundleUnzip[w] are the bundle kernels of NCHW
+	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack's Bundles),
+	// for w-byte elements.
+	BundleZip   [MaxBundleWidth + 1]*BundleFunc
+	BundleUnzip [MaxBundleWidth + 1]*BundleFunc
+
+	// Tiles[w] are the tile kernels of w-byte words (general transposes),
+	// the largest tile first, each (B rows of Chunk bytes) followed by its
+	// streaming twin where it has one (NT: every column of a tile is one
+	// 64-byte store, which must be aligned).
+	Tiles [MaxTileWidth + 1][]Entry[TileFunc]
+
+	// Base, if not nil, serves what this table has no kernel for, and rows
+	// too short for its kernels (complete).
+	Base *Table
+
+	isa *isa.ISA // set by Register
+}
+
+// inherit gives t what it has no kernel for from its base's table b:
+// b's functions where t has none, and b's list entries after t's.
+func (t *Table) inherit(b *Table) {
+	t.Lanes = append(slices.Clip(t.Lanes), b.Lanes...)
+	if t.ZipN == nil {
+		t.ZipN = b.ZipN
+	}
+	if t.UnzipN == nil {
+		t.UnzipN = b.UnzipN
+	}
+	if t.CopyRuns == nil {
+		t.CopyRuns = b.CopyRuns
+	}
+	if t.CopyRunsNT == nil {
+		t.CopyRunsNT = b.CopyRunsNT
+	}
+	for i, f := range b.Gather {
+		if t.Gather[i] == nil {
+			t.Gather[i] = f
+		}
+	}
+	for i, f := range b.StackZip {
+		if t.StackZip[i] == nil {
+			t.StackZip[i] = f
+		}
+	}
+	for i, f := range b.StackUnzip {
+		if t.StackUnzip[i] == nil {
+			t.StackUnzip[i] = f
+		}
+	}
+	for i, f := range b.BundleZip {
+		if t.BundleZip[i] == nil {
+			t.BundleZip[i] = f
+		}
+	}
+	for i, f := range b.BundleUnzip {
+		if t.BundleUnzip[i] == nil {
+			t.BundleUnzip[i] = f
+		}
+	}
+	for i := range b.Tiles {
+		t.Tiles[i] = append(slices.Clip(t.Tiles[i]), b.Tiles[i]...)
+	}
+}

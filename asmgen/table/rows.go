@@ -1,0 +1,111 @@
+package table
+
+import (
+	"slices"
+
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
+)
+
+// StackGrains are the grains, in bytes, of an ISA's stacked-row
+// kernels, whose two-table permutes move grains of 1 (VPERMI2B), 2
+// (VPERMI2W) or 4 bytes (VPERMI2D): the runtime takes the largest that
+// divides the element size. Without byte permutes (AVX-512 BW) the kernels
+// of 1-byte grains move 1-byte elements as pairs with VPERMI2W
+// (internal/stack). Only the ISAs with two-table permutes have them: AVX2
+// and NEON permute bytes only within 16-byte lanes.
+func (i ISA) StackGrains() []int {
+	if i.TwoTable() {
+		return []int{1, 2, 4}
+	}
+	return nil
+}
+
+// BundleWidths are the element widths of an ISA's bundle kernels: AVX2's
+// and NEON's, which permute bytes within 16-byte registers only. The
+// AVX-512 tiers stack rows of up to 64 bytes instead, and hand longer ones
+// to their base, AVX2.
+func (i ISA) BundleWidths() []int {
+	if !i.TwoTable() {
+		return []int{1, 2, 4, 8}
+	}
+	return nil
+}
+
+// TileWidths are the word sizes of an ISA's tile kernels: every one for
+// the ISAs whose widest registers are 32 bytes of 16-byte lanes (vec.Tile;
+// AVX2), and for those with two-table permutes of 64-byte registers
+// (AVX-512), whose tiles read or write whole cache lines, which AVX2's
+// cannot hold in 16 registers (on a Zen 5, a 1024x1024 matrix of 4-byte
+// words, rows 4 KiB apart, moved at 0.29 of copy() with AVX2's tiles,
+// 0.50 with AVX-512's). Bytes go by in-lane unpacks of four rows to a
+// register (vec.Tile512Lanes), whose columns are whole-line stores;
+// 2-byte words two rows to a register (vec.Tile512Halves), and 4- and
+// 8-byte words a row a register (vec.Tile512Blocks), by in-lane unpacks
+// and lane shuffles. On a Zen 5, against the tiles before
+// them (ratio to copy()): 1024x1024 bytes 0.32 -> 0.62 (AVX2's program in
+// 32 registers before), of 2-byte words 0.42 -> 0.70 and NCHW to NHWC of
+// 1x256x28x28 0.47 -> 0.68 (block swaps of two-table permutes, a row a
+// register, before). Block swaps of bytes, with VBMI's byte permutes, lost
+// (1x64x56x56, 0.30 against 0.43), and so did bytes in 16 rows of 64, one
+// row a register (1024x1024 at 0.19). For 2-, 4- and 8-byte words the
+// halves and blocks beat the lane tile (2 and 4) and the block swaps (8)
+// 1.15x, 1.3x and 1.6x in L1, and about 1.03x to 1.05x (0.95x to 1.27x)
+// on the report's tensors, which come from L2.
+// ISAs of 16-byte registers (NEON) have vec.Tile16's, one register a row.
+func (i ISA) TileWidths() []int {
+	switch {
+	case i.Vector() <= 2*vec.LaneBytes && !i.TwoTable():
+		return []int{1, 2, 4, 8}
+	case i.Vector() == vec.ZMM && i.TwoTable():
+		return []int{1, 2, 4, 8}
+	}
+	return nil
+}
+
+// TileKernels are an ISA's tile kernels of w-byte words, the largest tile
+// first (B is a kernel's rows): a matrix takes the first whose tile fits
+// it. AVX-512's bytes have a second tile, 16 rows of 64 bytes, one row a
+// register (vec.Tile512Rows), for matrices of 16 to 63 rows, which would
+// take AVX2's: on a Zen 5, NCHW to NHWC of 1x16x112x112 at 0.65 of copy()
+// against 0.44. (For all matrices it lost: 1024x1024 at 0.19 against
+// 0.62, its 16-byte column stores leaving lines half written.)
+func (i ISA) TileKernels(w int) []Kernel {
+	if !slices.Contains(i.TileWidths(), w) {
+		return nil
+	}
+	k := Kernel{ISA: i, Width: w}
+	k.B, _ = k.TileShape() // the ISA's tile for w, B unset
+	out := []Kernel{k}
+	if i.TwoTable() && w == 1 {
+		k.B, _ = vec.TileShapeRows()
+		out = append(out, k)
+	}
+	return out
+}
+
+// StreamingTile reports whether a tile kernel has a twin that writes with
+// non-temporal stores: AVX-512's whose tiles store each column as one
+// whole 64-byte line. On a Zen 5, NCHW to NHWC of 1x64x270x480 of 4-byte
+// words (33 MB, two goroutines) moved at 0.65 of copy() with ordinary
+// stores, 0.87 with streaming ones. Columns of 16 or 32 bytes (AVX2's
+// tiles) would leave lines half written.
+func (k Kernel) StreamingTile() bool {
+	b, _ := k.TileShape()
+	return k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM
+}
+
+// TileShape is the tile of a tile kernel: b rows of chunk bytes. B
+// chooses among an ISA's tiles for its width (Tiles); unset, the first.
+func (k Kernel) TileShape() (b, chunk int) {
+	switch {
+	case k.ISA.TwoTable() && k.Width == 1 && k.B == vec.LaneBytes:
+		return vec.TileShapeRows()
+	case k.ISA.TwoTable() && k.Width >= 4:
+		return vec.TileShapeBlocks(k.Width)
+	case k.ISA.TwoTable():
+		return vec.TileShapeLanes(k.Width)
+	case k.ISA.Vector() == vec.LaneBytes:
+		return vec.TileShape16(k.Width)
+	}
+	return vec.TileShape(k.Width)
+}
