@@ -1614,3 +1614,9 @@ func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow 
 //
 //go:noescape
 func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// streamRunsAVX2 copies, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart,
+// writing each group's block of dst with aligned non-temporal stores.
+//
+//go:noescape
+func streamRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)

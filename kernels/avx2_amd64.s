@@ -67990,6 +67990,116 @@ tile2874: \
 	RET
 	tile4x8AVX2_body
 
+// func streamRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
+#define streamRunsAVX2_body \
+	MOVQ  dst+0(FP), AX; \
+	MOVQ  src+8(FP), CX; \
+	MOVQ  e+16(FP), DX; \
+	MOVQ  srcX+40(FP), BX; \
+	MOVQ  rows+48(FP), SI; \
+	IMULQ w+24(FP), SI; \
+	IMULQ DX, SI; \
+	MOVQ  SI, (SP); \
+	MOVQ  rows+48(FP), SI; \
+	DECQ  SI; \
+	IMULQ srcRow+64(FP), SI; \
+	MOVQ  w+24(FP), DI; \
+	DECQ  DI; \
+	IMULQ BX, DI; \
+	ADDQ  DI, SI; \
+	ADDQ  DX, SI; \
+	SUBQ  $+32, SI; \
+	MOVQ  SI, 8(SP); \
+	MOVQ  groups+72(FP), SI; \
+	MOVQ  SI, 16(SP); \
+	LEAQ  shuffle2531<>+0(SB), DI; \
+group2875: \
+	MOVQ    AX, R8; \
+	ADDQ    (SP), R8; \
+	VMOVDQU (CX), Y0; \
+	VMOVDQU Y0, (AX); \
+	MOVQ    CX, SI; \
+	ADDQ    8(SP), SI; \
+	VMOVDQU (SI), Y0; \
+	VMOVDQU Y0, -32(R8); \
+	LEAQ    31(AX), SI; \
+	ANDQ    $-32, SI; \
+	ANDQ    $-32, R8; \
+	MOVQ    SI, R9; \
+	SUBQ    AX, R9; \
+	MOVQ    CX, R10; \
+	MOVQ    CX, R12; \
+	MOVQ    w+24(FP), R11; \
+	CMPQ    SI, R8; \
+	JAE     groupdone2879; \
+chunk2876: \
+	MOVQ    DX, R13; \
+	SUBQ    R9, R13; \
+	CMPQ    R13, $+32; \
+	JB      cross2877; \
+	VMOVDQU (R10)(R9*1), Y0; \
+	ADDQ    $+32, R9; \
+	CMPQ    R9, DX; \
+	JB      store2878; \
+	XORQ    R9, R9; \
+	ADDQ    BX, R10; \
+	DECQ    R11; \
+	JNZ     samerow2880; \
+	MOVQ    w+24(FP), R11; \
+	ADDQ    srcRow+64(FP), R12; \
+	MOVQ    R12, R10; \
+samerow2880: \
+	JMP store2878; \
+cross2877: \
+	VMOVDQU -32(R10)(DX*1), Y1; \
+	ADDQ    BX, R10; \
+	DECQ    R11; \
+	JNZ     samerow2881; \
+	MOVQ    w+24(FP), R11; \
+	ADDQ    srcRow+64(FP), R12; \
+	MOVQ    R12, R10; \
+samerow2881: \
+	VMOVDQU   (R10), Y2; \
+	VMOVDQU   64(DI)(R13*1), Y3; \
+	VPBLENDVB Y3, Y1, Y2, Y2; \
+	NEGQ      R13; \
+	VMOVDQU   32(DI)(R13*1), Y3; \
+	VPERMD    Y2, Y3, Y0; \
+	LEAQ      32(R13), R9; \
+store2878: \
+	VMOVNTDQ Y0, (SI); \
+	ADDQ     $+32, SI; \
+	CMPQ     SI, R8; \
+	JB       chunk2876; \
+groupdone2879: \
+	ADDQ dstGroup+80(FP), AX; \
+	ADDQ srcGroup+88(FP), CX; \
+	DECQ 16(SP); \
+	JNZ  group2875; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	streamRunsAVX2_body
+
+DATA shuffle2531<>+0(SB)/8, $0x0000000100000000
+DATA shuffle2531<>+8(SB)/8, $0x0000000300000002
+DATA shuffle2531<>+16(SB)/8, $0x0000000500000004
+DATA shuffle2531<>+24(SB)/8, $0x0000000700000006
+DATA shuffle2531<>+32(SB)/8, $0x0000000100000000
+DATA shuffle2531<>+40(SB)/8, $0x0000000300000002
+DATA shuffle2531<>+48(SB)/8, $0x0000000500000004
+DATA shuffle2531<>+56(SB)/8, $0x0000000700000006
+DATA shuffle2531<>+64(SB)/8, $0x0000000000000000
+DATA shuffle2531<>+72(SB)/8, $0x0000000000000000
+DATA shuffle2531<>+80(SB)/8, $0x0000000000000000
+DATA shuffle2531<>+88(SB)/8, $0x0000000000000000
+DATA shuffle2531<>+96(SB)/8, $0xffffffffffffffff
+DATA shuffle2531<>+104(SB)/8, $0xffffffffffffffff
+DATA shuffle2531<>+112(SB)/8, $0xffffffffffffffff
+DATA shuffle2531<>+120(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2531<>(SB), RODATA|NOPTR, $128
 
 // The entry words of the kernels.
 DATA ·zip2x1AVX2Entry(SB)/8, $·zip2x1AVX2(SB)
@@ -68588,3 +68698,5 @@ DATA ·tile8x4AVX2Entry(SB)/8, $·tile8x4AVX2(SB)
 GLOBL ·tile8x4AVX2Entry(SB), RODATA, $8
 DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)
 GLOBL ·tile4x8AVX2Entry(SB), RODATA, $8
+DATA ·streamRunsAVX2Entry(SB)/8, $·streamRunsAVX2(SB)
+GLOBL ·streamRunsAVX2Entry(SB), RODATA, $8

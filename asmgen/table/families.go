@@ -223,11 +223,27 @@ cache, on rows of whole chunks, MinN bytes, whose every output address is
 			return Entry{B: b, W: k.Width, Chunk: chunk, NT: k.Streaming}
 		},
 	}
+	// Streamers copy runs that tile each group of the output, with
+	// aligned non-temporal stores (NHWC, outputs beyond the caches).
+	Streamers = &Family{
+		Signature: Signature{"Stream",
+			"the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores; groups start dstGroup and srcGroup bytes apart",
+			[]string{"dst", "src"},
+			[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstGroup", "srcGroup"}, nil},
+		Of: func(i ISA) []Kernel {
+			if !i.streams() {
+				return nil
+			}
+			return []Kernel{{}}
+		},
+		KernelName: func(k Kernel) string { return "streamRuns" + string(k.ISA) },
+		Slots:      []Slot{{Field: "StreamRuns", Form: Single, Doc: "the streaming run copier"}},
+	}
 )
 
 // Families lists every family, in the order the generated code declares
 // them.
-var Families = []*Family{Lanes, AnyB, Copiers, Gathers, Stacks, Bundles, Tiles}
+var Families = []*Family{Lanes, AnyB, Copiers, Gathers, Stacks, Bundles, Tiles, Streamers}
 
 // Kernels lists the kernels of one ISA, family by family.
 func Kernels(i ISA) []Kernel {

@@ -68,6 +68,18 @@ func copyReach(a *CopyArgs) (dst, src, dstRow int, ok bool) {
 	return dst, src, dstRow, a.E >= 16 && ok1 && ok2 && ok3 && ok4 && dst <= a.Dst.Len && src <= a.Src.Len
 }
 
+// Call returns the call of a streaming run copier, after checking it,
+// which must also suit it: runs of 32 bytes or more, that tile each
+// group's block of dst (dstX = e, dstRow = w*e), the only bytes of dst it
+// writes.
+func (f *StreamFunc) Call(a StreamArgs) *StreamCall {
+	dst, src, dstRow, ok := copyReach((*CopyArgs)(&a))
+	if !ok || a.E < 32 || a.E%4 != 0 || a.DstX != a.E || dstRow != a.DstRow {
+		panic(outside(name(f), dst, src, a.Dst.Len, a.Src.Len, a))
+	}
+	return &StreamCall{f, a}
+}
+
 // Call returns the call of a tile kernel of tiles of b rows of chunk
 // bytes of w-byte words, after checking it.
 func (f *TileFunc) Call(a TileArgs, b, chunk, w int) *TileCall {

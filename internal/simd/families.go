@@ -193,6 +193,30 @@ func (c *TileCall) Run(space, depth []byte) {
 // Kernel names the kernel.
 func (c *TileCall) Kernel() string { return name(c.F) }
 
+// StreamFunc is one of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores; groups start dstGroup and srcGroup bytes apart: the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callStream.
+type StreamFunc uintptr
+
+// StreamArgs are the arguments of a StreamFunc, its slices as spans of a call's tensors.
+type StreamArgs struct {
+	Dst, Src                                                           engine.Span
+	E, W, DstX, SrcX, Rows, DstRow, SrcRow, Groups, DstGroup, SrcGroup int
+}
+
+// A StreamCall is a call of a StreamFunc, checked when StreamFunc.Call made it.
+type StreamCall struct {
+	F *StreamFunc
+	StreamArgs
+}
+
+// Run makes the call on the tensors of a call.
+func (c *StreamCall) Run(space, depth []byte) {
+	callStream(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup, uintptr(*c.F))
+}
+
+// Kernel names the kernel.
+func (c *StreamCall) Kernel() string { return name(c.F) }
+
 // Table is one ISA's kernels, as generated: a field per slot of each
 // family; a nil function has no kernel. Register merges a table with its
 // base's into its tier's Kernels.
@@ -242,6 +266,9 @@ type Table struct {
 	// streaming twin where it has one (NT: every column of a tile is one
 	// 64-byte store, which must be aligned).
 	Tiles [MaxTileWidth + 1][]Entry[TileFunc]
+
+	// StreamRuns is the streaming run copier.
+	StreamRuns *StreamFunc
 
 	// Base, if not nil, serves what this table has no kernel for, and rows
 	// too short for its kernels (complete).
@@ -293,5 +320,8 @@ func (t *Table) inherit(b *Table) {
 	}
 	for i := range b.Tiles {
 		t.Tiles[i] = append(slices.Clip(t.Tiles[i]), b.Tiles[i]...)
+	}
+	if t.StreamRuns == nil {
+		t.StreamRuns = b.StreamRuns
 	}
 }

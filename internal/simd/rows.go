@@ -196,16 +196,37 @@ func (t *Kernels) zipsByChannel(toDepth bool, space, depth engine.Span, a *engin
 // baseCopies names), streaming where the runs allow if stream is set: the
 // copier's streaming twin where every run is whole 32-byte stores, taking
 // the runs pixel by pixel on the depth side, and its output 32-byte
-// aligned when it runs; else the copier.
+// aligned when it runs; else the streaming run copier where the runs of a
+// group tile one block of dst, 4-byte aligned when it runs; else the
+// copier.
 func (t *Kernels) copyRuns(stream bool, a CopyArgs) engine.Call {
 	var c engine.Call = t.copierOf(a.E).Call(a)
 	if !stream {
 		return c
 	}
+	if sa, ok := streamed(a); ok && t.StreamRuns != nil {
+		c = &engine.Aligned{A: sa.Dst, Mask: 3, Then: t.StreamRuns.Call(sa), Else: c}
+	}
 	if p := pixelMajor(a); p.E%32 == 0 && p.DstX%32 == 0 && p.DstRow%32 == 0 && p.DstGroup%32 == 0 && t.CopyRunsNT != nil {
 		return &engine.Aligned{A: p.Dst, Mask: 31, Then: t.CopyRunsNT.Call(p), Else: c}
 	}
 	return c
+}
+
+// streamed returns a call as the streaming run copier takes it, or false
+// if it does not suit it: runs of whole dwords, 32 bytes or more, that
+// tile each group's block of dst, taken row by row or, where dst holds
+// each pixel's runs back to back (SpaceToDepth), pixel by pixel.
+func streamed(a CopyArgs) (StreamArgs, bool) {
+	if a.E < 32 || a.E%4 != 0 || a.DstGroup%4 != 0 {
+		return StreamArgs{}, false
+	}
+	for _, s := range []StreamArgs{StreamArgs(a), StreamArgs(pixelMajor(a))} {
+		if s.DstX == s.E && s.DstRow == s.W*s.E {
+			return s, true
+		}
+	}
+	return StreamArgs{}, false
 }
 
 // copierOf is the run copier of runs of e bytes: the tier's, or its

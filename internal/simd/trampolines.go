@@ -38,3 +38,8 @@ func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry 
 //
 //go:noescape
 func callTile(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int, entry uintptr)
+
+// callStream calls the StreamFunc at entry.
+//
+//go:noescape
+func callStream(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int, entry uintptr)

@@ -31,3 +31,7 @@ TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-112
 	MOVQ entry+104(FP), AX
 	JMP  AX
+
+TEXT ·callStream(SB), NOSPLIT|NOFRAME, $0-104
+	MOVQ entry+96(FP), AX
+	JMP  AX

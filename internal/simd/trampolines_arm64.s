@@ -31,3 +31,7 @@ TEXT ·callBundle(SB), NOSPLIT|NOFRAME, $0-64
 TEXT ·callTile(SB), NOSPLIT|NOFRAME, $0-112
 	MOVD entry+104(FP), R9
 	JMP  (R9)
+
+TEXT ·callStream(SB), NOSPLIT|NOFRAME, $0-104
+	MOVD entry+96(FP), R9
+	JMP  (R9)

@@ -31,3 +31,7 @@ func callBundle(space, depth *byte, n, bundles, plane, groups, group int, entry 
 func callTile(dst, src *byte, tiles, strips, bands, dstRow, srcRow, dstTile, srcTile, dstSkip, srcSkip, dstBandSkip, srcBandSkip int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }
+
+func callStream(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int, entry uintptr) {
+	panic("simd: this build has no kernels")
+}
