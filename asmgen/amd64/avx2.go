@@ -89,8 +89,8 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 			return vec.RotateZip(k.B, k.Width, chunk)
 		case k.Unzip && vec.RotateFits(k.B, k.Width) && k.Width >= 4 && chunk == 32:
 			// Not of bytes and words: on a Zen 5, SpaceToDepth of b = 3,
-			// 5, 7 by rotation ran as fast as ShuffleUnzip's (1.00x to
-			// 1.10x), where zips gained 1.2x to 1.6x.
+			// 5, 7 by rotation ran no faster than ShuffleUnzip's (1.00x to
+			// 1.10x).
 			return vec.RotateUnzip(k.B, k.Width, chunk)
 		}
 		return build(k.B, k.Width, chunk)

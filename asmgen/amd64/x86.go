@@ -309,9 +309,8 @@ func (g *Generator) copyRunPaths(k table.Kernel, doc []string, piece, loopMin in
 	}
 	// Runs of exactly one piece, or of 32 or 16 bytes, move in one load
 	// and store, with no loop over pieces (16 bytes were two overlapping
-	// moves): on a Zen 5, 4x6x8x5x7x3 by [5,3,1,0,4,2] of 2-byte words,
-	// whose second pass copies 16-byte runs, 1.15x; heads split of
-	// 1x128x12x64 bytes, 64-byte runs, 1.2x on AVX-512.
+	// moves): on a Zen 5, heads split of 1x128x12x64 bytes, 64-byte runs,
+	// 1.2x on AVX-512.
 	var exact []int
 	for _, n := range []int{piece, 32, 16} {
 		if !slices.Contains(exact, n) && (n == piece || !k.Streaming) {

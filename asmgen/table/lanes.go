@@ -103,15 +103,15 @@ func pixelFits(b, cp, w int) bool {
 	return pixel <= maxPixel && (cp < 8 || pixel <= 64)
 }
 
-// beatsLanes reports whether an ISA has the transposing kernel of kind,
-// b, C' and w, given that the runtime moves a transpose of b = 2 whose
-// runs (C' elements, C'*w bytes) are 16 bytes or more as an unzip by 4 of
-// each pixel, the lanes path, where the table has no kernel for it, and
-// that AVX-512 tiers run AVX2's where they have none. On a Zen 5, AVX-512's
+// beatsLanes reports whether an ISA has the regrouping kernel of a
+// direction, b, C' and w, given that the runtime moves a regroup of b = 2
+// whose runs (C' elements, C'*w bytes) are 16 bytes or more as an unzip
+// by 4 of each pixel, the lanes path, where the table has no kernel for
+// it, and that AVX-512 tiers run AVX2's where they have none. AVX-512's
 // kernels and AVX2's run networks (runs of 16 or 32 bytes, vec.RunFits)
-// beat the lanes path (0.53-0.67 of copy() against 0.42), and AVX2's
-// window programs lose to it (0.22 against 0.43); NEON keeps the lanes
-// path, unmeasured.
+// beat the lanes path (on a Zen 5, 0.53-0.67 of copy() against 0.42);
+// AVX2's window programs lose to it; NEON keeps the lanes path,
+// unmeasured.
 func (i ISA) beatsLanes(unzip bool, b, cp, w int) bool {
 	run := cp * w
 	switch {

@@ -36,22 +36,13 @@ func (i ISA) BundleWidths() []int {
 // AVX2), and for those with two-table permutes of 64-byte registers
 // (AVX-512), whose tiles read or write whole cache lines, which AVX2's
 // cannot hold in 16 registers (on a Zen 5, a 1024x1024 matrix of 4-byte
-// words, rows 4 KiB apart, moved at 0.29 of copy() with AVX2's tiles,
-// 0.50 with AVX-512's). Bytes go by in-lane unpacks of four rows to a
-// register (vec.Tile512Lanes), whose columns are whole-line stores;
-// 2-byte words two rows to a register (vec.Tile512Halves), and 4- and
-// 8-byte words a row a register (vec.Tile512Blocks), by in-lane unpacks
-// and lane shuffles. On a Zen 5, against the tiles before
-// them (ratio to copy()): 1024x1024 bytes 0.32 -> 0.62 (AVX2's program in
-// 32 registers before), of 2-byte words 0.42 -> 0.70 and NCHW to NHWC of
-// 1x256x28x28 0.47 -> 0.68 (block swaps of two-table permutes, a row a
-// register, before). Block swaps of bytes, with VBMI's byte permutes, lost
-// (1x64x56x56, 0.30 against 0.43), and so did bytes in 16 rows of 64, one
-// row a register (1024x1024 at 0.19). For 2-, 4- and 8-byte words the
-// halves and blocks beat the lane tile (2 and 4) and the block swaps (8)
-// 1.15x, 1.3x and 1.6x in L1, and about 1.03x to 1.05x (0.95x to 1.27x)
-// on the report's tensors, which come from L2.
-// ISAs of 16-byte registers (NEON) have vec.Tile16's, one register a row.
+// words moved at 0.50 of copy() with AVX-512's tiles, 0.29 with AVX2's).
+// Bytes go by in-lane unpacks of four rows to a register
+// (vec.Tile512Lanes), whose columns are whole-line stores; 2-byte words
+// two rows to a register (vec.Tile512Halves), and 4- and 8-byte words a
+// row a register (vec.Tile512Blocks), by in-lane unpacks and lane
+// shuffles; docs/performance.md has what they beat. ISAs of 16-byte
+// registers (NEON) have vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {
 	case i.Vector() <= 2*vec.LaneBytes && !i.TwoTable():
@@ -67,8 +58,8 @@ func (i ISA) TileWidths() []int {
 // it. AVX-512's bytes have a second tile, 16 rows of 64 bytes, one row a
 // register (vec.Tile512Rows), for matrices of 16 to 63 rows, which would
 // take AVX2's: on a Zen 5, NCHW to NHWC of 1x16x112x112 at 0.65 of copy()
-// against 0.44. (For all matrices it lost: 1024x1024 at 0.19 against
-// 0.62, its 16-byte column stores leaving lines half written.)
+// against 0.44. (Larger matrices take the first tile: this one's 16-byte
+// column stores leave lines half written.)
 func (i ISA) TileKernels(w int) []Kernel {
 	if !slices.Contains(i.TileWidths(), w) {
 		return nil
@@ -85,10 +76,9 @@ func (i ISA) TileKernels(w int) []Kernel {
 
 // StreamingTile reports whether a tile kernel has a twin that writes with
 // non-temporal stores: AVX-512's whose tiles store each column as one
-// whole 64-byte line. On a Zen 5, NCHW to NHWC of 1x64x270x480 of 4-byte
-// words (33 MB, two goroutines) moved at 0.65 of copy() with ordinary
-// stores, 0.87 with streaming ones. Columns of 16 or 32 bytes (AVX2's
-// tiles) would leave lines half written.
+// whole 64-byte line (on a Zen 5, NCHW to NHWC of 1x64x270x480 of 4-byte
+// words, 33 MB: 0.87 of copy() streaming, 0.65 not). Columns of 16 or 32
+// bytes (AVX2's tiles) would leave lines half written.
 func (k Kernel) StreamingTile() bool {
 	b, _ := k.TileShape()
 	return k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM

@@ -93,8 +93,7 @@ func TileShapeBlocks(w int) (b, chunk int) { return ZMM / w, ZMM }
 // transpose the 4x4 lanes of the four groups' registers that hold the
 // same columns. Unpacks run on all four of a Zen 5's vector pipes, lane
 // shuffles on two; the lane tiles' 16-byte inserts take a load each, two
-// a cycle. (On a Zen 5, in L1, against the lane tile for 4-byte words
-// 1.3x, against block swaps of two-table permutes for 8-byte words 1.6x.)
+// a cycle. (On a Zen 5, in L1, 1.3x the lane tile for 4-byte words.)
 func Tile512Blocks(w int) (*Prog, error) {
 	if w != 4 && w != 8 {
 		return nil, fmt.Errorf("vec: no block tile of %d-byte words", w)

@@ -20,9 +20,9 @@ type plan struct {
 type loop struct{ n, space, depth int }
 
 // groupedBlocks is the largest block size whose NCHW kernels take all b
-// block rows of a group in one call. BenchmarkShuffle: with b = 2 this
-// writes large outputs 1.2-1.4x faster than one block row per pass; with
-// b = 4 and 8 reading b*b planes at once was up to 7x slower.
+// block rows of a group in one call: with b = 4 and 8, reading b*b planes
+// at once was up to 7x slower than one block row per pass
+// (BenchmarkShuffle), where with b = 2 it writes large outputs faster.
 const groupedBlocks = 3
 
 // smallBlock is the size, in bytes, of the b*b planes of one output
@@ -30,7 +30,7 @@ const groupedBlocks = 3
 // kernel call, as b <= groupedBlocks do: planes this small cannot fight
 // over the L1 sets, and a call per block row of a few short rows costs
 // more than its rows (1x64x6x6 b = 4 of bytes on a Zen 4: 0.41 µs
-// grouped, 1.1 not); at 32 KiB grouping ran up to 1.35x slower.
+// grouped, 1.1 not).
 const smallBlock = 16 << 10
 
 // newPlan builds the loop nest of a validated, non-empty call. Strides count

@@ -52,11 +52,8 @@ var One = Want{bound: 1}
 //     the tensors from that cache.
 //   - Two or three goroutines pay only from fewFrom: on a 2-vCPU Zen 3
 //     VM two goroutines moved an operator of 1 to 8 MiB at 0.74 to 0.90
-//     of one, NHWC to NCHW of 1x480x640x3 float32 (3.5 MiB, unzips) at
-//     0.61, and even copy() at 0.58 to 0.82 from 1 to 4 MiB (the VM's
-//     vCPUs share what one core fetches); from 16 MiB operators gained
-//     1.28x, tiles of 4 and 8 MiB 1.12x and 1.25x. Four and more, a
-//     server's cores each with its own cache, pay from four shares.
+//     of one (the VM's vCPUs share what one core fetches). Four and more,
+//     a server's cores each with its own cache, pay from four shares.
 //
 // An explicit Workers is a bound that overrides both exceptions: no call
 // uses more goroutines than it, GOMAXPROCS, which could not run at once,

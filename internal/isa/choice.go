@@ -13,10 +13,9 @@ import "sync"
 // BaseUnzipBelow is the lane length, in bytes, below which an ISA with
 // Base AVX2 should leave its unzips of b lanes of w-byte elements to AVX2
 // on this CPU (0: never). On a Zen 5 the AVX-512 unzips by 2 of 8-byte
-// elements lost to AVX2's on lanes of one to two registers: YOLO's
-// 1x256x13x13 SpaceToDepth (lanes of 104 bytes) ran at 0.41-0.42 of
-// copy() with them and 0.50-0.53 with AVX2's, on both AVX-512 tiers;
-// from 448 bytes on they win (1.16-1.33 against 1.13-1.15).
+// elements lost to AVX2's on lanes of one to two registers (YOLO's
+// 1x256x13x13 SpaceToDepth, lanes of 104 bytes: 0.41-0.42 of copy()
+// against 0.50-0.53), and won on longer lanes.
 func BaseUnzipBelow(b, w int) int {
 	if slowTwoTablePermutes() && b == 2 && w == 8 {
 		return 128

@@ -138,12 +138,10 @@ const lineBytes = 64
 // while the band's dst rows (a line each, half written until the band has
 // gone down a line's worth of rows) fill more than setLines lines of the
 // L1 sets they fall in, down to two tiles. Rows a multiple of 1 KiB apart
-// fall in at most 4 of an L1's 64 sets of 64-byte lines. On a Zen 5, AVX2's
+// fall in at most 4 of an L1's 64 sets of 64-byte lines (on a Zen 5, AVX2's
 // tiles moved a 1024x1024 matrix of bytes at 0.13 of copy() in bands of 64
-// columns, 0.48 in bands of 32; of 2-byte words 1.36x faster in bands of
-// 16 than of 32. Bands of one tile lost (0.69x for 2-byte words, 0.86x
-// for 4-byte words), each line of src read a piece at a time, a band's
-// height apart.
+// columns, 0.48 in bands of 32). Bands of one tile lose, each line of src
+// read a piece at a time, a band's height apart.
 func bandCols(cols, w, rows, dstRow int) int {
 	band := max(cols, lineBytes/w)
 	if rows*w >= lineBytes {
