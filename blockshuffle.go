@@ -5,6 +5,7 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Element is every fixed-size element type without pointers, and every type
@@ -61,8 +62,10 @@ func SpaceToDepthBytes(dst, src []byte, elemSize int, p Params) error {
 // run makes a call of op with p on the bytes of dst and src, elements of
 // elem bytes, whose lengths count slice elements of sliceElem bytes.
 func (p *Params) run(op Op, elem, sliceElem int, dst, src []byte) error {
+	var r shape.Request
 	var dims [5]int
-	r := p.request(op, elem, &dims)
+	p.request(&r, &dims, op, elem)
+	r.Dims = dims[:]
 	return engine.Active().Do(&r, engine.PlanOperator, sliceElem, dst, src)
 }
 
@@ -91,8 +94,10 @@ func Tier() string { return dispatch.Active().String() }
 // reject get the call's error. The kernels package documents the route a
 // call takes.
 func Describe(op Op, p Params, elemSize int) (string, error) {
+	var r shape.Request
 	var dims [5]int
-	r := p.request(op, elemSize, &dims)
+	p.request(&r, &dims, op, elemSize)
+	r.Dims = dims[:]
 	c, err := engine.Active().Prepare(&r, engine.PlanOperator)
 	if err != nil {
 		return "", err

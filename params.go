@@ -53,8 +53,10 @@ func (p Params) DepthToSpaceDims() (Dims, error) { return p.outputDims(OpDepthTo
 func (p Params) SpaceToDepthDims() (Dims, error) { return p.outputDims(OpSpaceToDepth) }
 
 func (p Params) outputDims(op Op) (Dims, error) {
+	var r shape.Request
 	var dims [5]int
-	r := p.request(op, 1, &dims)
+	p.request(&r, &dims, op, 1)
+	r.Dims = dims[:]
 	g, err := r.Check()
 	if err != nil {
 		return Dims{}, err
@@ -63,12 +65,16 @@ func (p Params) outputDims(op Op) (Dims, error) {
 	return Dims{out[0], out[1], out[2], out[3]}, nil
 }
 
-// request is the request of op with p on elements of elem bytes, whose
-// dims it keeps in dims: the form in which every call of an operator
-// reaches the internal packages.
-func (p *Params) request(op Op, elem int, dims *[5]int) shape.Request {
-	*dims = [5]int{p.N, p.C, p.H, p.W, p.BlockSize}
-	return shape.Request{Op: uint8(op), Order: uint8(p.Order), Layout: uint8(p.Layout), Elem: elem, Workers: p.Workers, Dims: dims[:]}
+// request makes r the request of op with p on elements of elem bytes,
+// but for its dims, which it writes in dims, for the caller to point
+// r.Dims at: the form in which every call of an operator reaches the
+// internal packages. It writes both in place, field by field, where a
+// composite literal would be built on the stack and copied (a call's
+// whole cost, for a small tensor, is a few of those), and leaves the
+// slice to the caller, whose dims then stay on its stack.
+func (p *Params) request(r *shape.Request, dims *[5]int, op Op, elem int) {
+	dims[0], dims[1], dims[2], dims[3], dims[4] = p.N, p.C, p.H, p.W, p.BlockSize
+	r.Op, r.Order, r.Layout, r.Elem, r.Workers = uint8(op), uint8(p.Order), uint8(p.Layout), elem, p.Workers
 }
 
 // paramsOf returns the operator and parameters of a geometry.

@@ -31,8 +31,10 @@ type Plan struct {
 // goroutines each run uses, as for the plain functions; the run decides
 // how many with the GOMAXPROCS of that moment.
 func NewPlan(op Op, p Params, elemSize int) (*Plan, error) {
+	var r shape.Request
 	var dims [5]int
-	r := p.request(op, elemSize, &dims)
+	p.request(&r, &dims, op, elemSize)
+	r.Dims = dims[:]
 	return newPlan(r, engine.PlanOperator)
 }
 
@@ -44,9 +46,7 @@ func NewPlan(op Op, p Params, elemSize int) (*Plan, error) {
 // as Transpose does, 1 keeps every run on the caller's goroutine; the run
 // decides how many with the GOMAXPROCS of that moment.
 func NewTransposePlan(shape, perm []int, elemSize, workers int) (*Plan, error) {
-	r := transposeRequest(shape, perm, elemSize)
-	r.Workers = workers
-	return newPlan(r, transpose.Plan)
+	return newPlan(transposeRequest(shape, perm, elemSize, workers), transpose.Plan)
 }
 
 // newPlan plans a request with plan, keeping its own copy of the request.

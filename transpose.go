@@ -86,11 +86,12 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 // elements of elem bytes, whose lengths count slice elements of sliceElem
 // bytes.
 func runTranspose(dst, src []byte, dims, perm []int, elem, sliceElem int) error {
-	r := transposeRequest(dims, perm, elem)
+	var r shape.Request
+	r.Transpose, r.Elem, r.Dims, r.Perm = true, elem, dims, perm
 	return engine.Active().Do(&r, transpose.Plan, sliceElem, dst, src)
 }
 
-// transposeRequest is the request of a transpose, on automatic workers.
-func transposeRequest(size, perm []int, elem int) shape.Request {
-	return shape.Request{Transpose: true, Elem: elem, Dims: size, Perm: perm}
+// transposeRequest is the request of a transpose, for a plan.
+func transposeRequest(dims, perm []int, elem, workers int) shape.Request {
+	return shape.Request{Transpose: true, Elem: elem, Workers: workers, Dims: dims, Perm: perm}
 }

@@ -25,15 +25,25 @@ const (
 	shards     = 16
 )
 
-// A key is a request as the cache holds it, with its tier.
+// A key is a request as the cache holds it, with its tier: head packs
+// what fits in a word (headOf), so that a lookup compares it at once.
 type key struct {
-	tier              uint8
-	transpose         bool
-	op, order, layout uint8
-	rank, perms       uint8
-	perm              [shape.MaxRank]uint8
-	elem, workers     int
-	dims              [shape.MaxRank]int
+	head          uint64
+	elem, workers int
+	dims          [shape.MaxRank]int
+	perm          [shape.MaxRank]uint8
+}
+
+// headOf packs request r's tier, kind, Op, Order, Layout and counts of
+// dims and perm entries into a word; counts past the arrays' read as 255,
+// which no key holds.
+func headOf(t uint8, r *shape.Request) uint64 {
+	h := uint64(t) | uint64(r.Op)<<16 | uint64(r.Order)<<24 | uint64(r.Layout)<<32 |
+		uint64(min(len(r.Dims), 255))<<40 | uint64(min(len(r.Perm), 255))<<48
+	if r.Transpose {
+		h |= 1 << 8
+	}
+	return h
 }
 
 // keyOf is the key of request r on tier t, and whether it has one: a
@@ -44,8 +54,7 @@ func keyOf(t uint8, r *shape.Request) (key, bool) {
 	if len(r.Dims) > shape.MaxRank || len(r.Perm) > shape.MaxRank {
 		return key{}, false
 	}
-	k := key{tier: t, transpose: r.Transpose, op: r.Op, order: r.Order, layout: r.Layout,
-		rank: uint8(len(r.Dims)), perms: uint8(len(r.Perm)), elem: r.Elem, workers: r.Workers}
+	k := key{head: headOf(t, r), elem: r.Elem, workers: r.Workers}
 	copy(k.dims[:], r.Dims)
 	for i, p := range r.Perm {
 		k.perm[i] = uint8(p)
@@ -53,13 +62,14 @@ func keyOf(t uint8, r *shape.Request) (key, bool) {
 	return k, true
 }
 
-// is reports whether k is the key of request r on tier t, reading r as
-// it is: a request need not be valid to be compared.
-func (k *key) is(t uint8, r *shape.Request) bool {
-	if k.tier != t || k.transpose != r.Transpose || k.op != r.Op || k.order != r.Order || k.layout != r.Layout ||
-		k.elem != r.Elem || k.workers != r.Workers || int(k.rank) != len(r.Dims) || int(k.perms) != len(r.Perm) {
+// is reports whether k is the key of request r, whose head is head,
+// reading r as it is: a request need not be valid to be compared.
+func (k *key) is(head uint64, r *shape.Request) bool {
+	if k.head != head || k.elem != r.Elem || k.workers != r.Workers {
 		return false
 	}
+	// The heads agree: len(r.Dims) and len(r.Perm) are the key's, at most
+	// shape.MaxRank.
 	for i, d := range r.Dims {
 		if k.dims[i] != d {
 			return false
@@ -76,25 +86,19 @@ func (k *key) is(t uint8, r *shape.Request) bool {
 // hash mixes what tells requests apart, cheaply: it spreads them over
 // the front slots and the shards, nothing more. The dims' products are
 // independent, so that they overlap in the CPU.
-func hash(t uint8, r *shape.Request) uint64 {
-	h := uint64(r.Elem)*0xc4ceb9fe1a85ec53 + uint64(r.Workers)*0x94d049bb133111eb +
-		uint64(t)<<48 + uint64(r.Op)<<44 + uint64(r.Order)<<42 + uint64(r.Layout)<<40
-	if r.Transpose {
-		h += 1 << 47
-	}
+func hash(head uint64, r *shape.Request) uint64 {
+	h := head*0x9e3779b97f4a7c15 + uint64(r.Elem)*0xc4ceb9fe1a85ec53 + uint64(r.Workers)*0x94d049bb133111eb
 	for i, d := range r.Dims {
 		h += uint64(d) * mixers[i&7]
 	}
 	for i, p := range r.Perm {
 		h += uint64(p) << (4 * i & 63)
 	}
-	h ^= h >> 29
-	h *= 0xbf58476d1ce4e5b9
-	return h ^ h>>32
+	return h ^ h>>32 ^ h>>47
 }
 
-var mixers = [...]uint64{0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f, 0x165667b19e3779f9, 0xd6e8feb86659fd93, 0xff51afd7ed558ccd,
-	0x85ebca77c2b2ae63, 0x27d4eb2f165667c5, 0xa0761d6478bd642f}
+var mixers = [...]uint64{0xc2b2ae3d27d4eb4f, 0x165667b19e3779f9, 0xd6e8feb86659fd93, 0xff51afd7ed558ccd,
+	0x85ebca77c2b2ae63, 0x27d4eb2f165667c5, 0xa0761d6478bd642f, 0xbf58476d1ce4e5b9}
 
 // The cache: front slots chosen by a hash's low bits, then the shards,
 // by its high bits.
@@ -110,10 +114,10 @@ type shard struct {
 	next int   // the oldest key, once keys is full
 }
 
-// cached returns the prepared call of request r on tier t, whose hash is
-// h, or nil.
-func cached(h uint64, t uint8, r *shape.Request) *Prepared {
-	if c := front[h%frontSlots].Load(); c != nil && c.key.is(t, r) {
+// cached returns the prepared call of request r on tier t, whose head and
+// hash are head and h, or nil.
+func cached(head, h uint64, t uint8, r *shape.Request) *Prepared {
+	if c := front[h%frontSlots].Load(); c != nil && c.key.is(head, r) {
 		return c
 	}
 	k, ok := keyOf(t, r)
@@ -124,7 +128,7 @@ func cached(h uint64, t uint8, r *shape.Request) *Prepared {
 	s.mu.RLock()
 	c := s.m[k]
 	s.mu.RUnlock()
-	if c == nil || !c.key.is(t, r) { // a perm entry past 255 makes the key of another
+	if c == nil || !c.key.is(head, r) { // a perm entry past 255 makes the key of another
 		return nil
 	}
 	front[h%frontSlots].Store(c)

@@ -32,18 +32,19 @@ func PlanOperator(k *Kit, r *shape.Request) (*Prepared, error) {
 // element size for typed slices), so that errors count what the caller's
 // lengths count. dst is untouched on error.
 func (k *Kit) Do(r *shape.Request, plan Planner, sliceElem int, dst, src []byte) error {
-	h := hash(k.id, r)
-	if c := cached(h, k.id, r); c != nil && c.Fits(dst, src) {
+	head := headOf(k.id, r)
+	h := hash(head, r)
+	if c := cached(head, h, k.id, r); c != nil && c.Fits(dst, src) {
 		c.Run(dst, src)
 		return nil
 	}
-	return k.miss(h, r, plan, sliceElem, dst, src)
+	return k.miss(head, h, r, plan, sliceElem, dst, src)
 }
 
 // miss is Do for a request that is not in the cache, or whose slices do
 // not fit its prepared call.
-func (k *Kit) miss(h uint64, r *shape.Request, plan Planner, sliceElem int, dst, src []byte) error {
-	c := cached(h, k.id, r)
+func (k *Kit) miss(head, h uint64, r *shape.Request, plan Planner, sliceElem int, dst, src []byte) error {
+	c := cached(head, h, k.id, r)
 	if c == nil {
 		var err error
 		if c, err = k.prepare(h, r, plan); err != nil {
@@ -60,8 +61,9 @@ func (k *Kit) miss(h uint64, r *shape.Request, plan Planner, sliceElem int, dst,
 // Prepare returns the prepared call of request r: from the cache, or
 // checked and planned by plan, and kept.
 func (k *Kit) Prepare(r *shape.Request, plan Planner) (*Prepared, error) {
-	h := hash(k.id, r)
-	if c := cached(h, k.id, r); c != nil {
+	head := headOf(k.id, r)
+	h := hash(head, r)
+	if c := cached(head, h, k.id, r); c != nil {
 		return c, nil
 	}
 	return k.prepare(h, r, plan)
