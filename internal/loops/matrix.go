@@ -33,16 +33,22 @@ func (c *matrix) Kernel() string { return fmt.Sprintf("generic: Go tiles of %d",
 
 func (c *matrix) Run(space, depth []byte) {
 	d, s := c.dst.In(space, depth), c.src.In(space, depth)
-	switch c.w {
-	case 1:
+	switch n, fit := c.w, aligned(d, s, c.w); {
+	case n == 1:
 		eachMatrix(d, s, &c.m, 1)
-	case 2:
+	case n == 2 && fit:
+		eachMatrix(words[uint16](d), words[uint16](s), &c.m, 2)
+	case n == 2:
 		eachMatrix(words[[2]byte](d), words[[2]byte](s), &c.m, 2)
-	case 4:
+	case n == 4 && fit:
+		eachMatrix(words[uint32](d), words[uint32](s), &c.m, 4)
+	case n == 4:
 		eachMatrix(words[[4]byte](d), words[[4]byte](s), &c.m, 4)
-	case 8:
+	case n == 8 && fit:
+		eachMatrix(words[uint64](d), words[uint64](s), &c.m, 8)
+	case n == 8:
 		eachMatrix(words[[8]byte](d), words[[8]byte](s), &c.m, 8)
-	default:
+	default: // no transpose moves words of 16 bytes (engine.MaxTileWord), but any is right
 		eachMatrix(words[[16]byte](d), words[[16]byte](s), &c.m, 16)
 	}
 }
