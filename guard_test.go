@@ -1,6 +1,7 @@
 package blockshuffle_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -29,26 +30,33 @@ func TestGuardPages(t *testing.T) {
 	var srcMem, dstMem guard.Region
 	defer srcMem.Release()
 	defer dstMem.Release()
+	// One subtest a tier and width: under Bochs, where this test is a long
+	// silence of the serial log, each prints its name as it starts.
 	for _, tier := range verify.Tiers() {
 		for _, es := range []int{1, 2, 4, 8, 16, -4, -8} { // negative: streaming, as large tensors are written
-			restore := func() {}
+			name := fmt.Sprintf("%s/%dB", tier.Name, es)
 			if es < 0 {
-				es, restore = -es, engine.SetStreamMin(0)
+				name = fmt.Sprintf("%s/%dB-streaming", tier.Name, -es)
 			}
-			for _, c := range all {
-				n := c.Len() * es
-				src0, src1, ok := srcMem.Slices(n)
-				dst0, dst1, _ := dstMem.Slices(n)
-				if !ok {
-					t.Skip("no guarded memory on this platform")
+			t.Run(name, func(t *testing.T) {
+				if es < 0 {
+					es = -es
+					defer engine.SetStreamMin(0)()
 				}
-				c.Elem = es
-				for _, b := range [][2][]byte{{src0, dst0}, {src1, dst1}} {
-					random.Fill(rng, b[0])
-					verify.Check(t, tier.Name, tier.Run, &c, b[1], b[0])
+				for _, c := range all {
+					n := c.Len() * es
+					src0, src1, ok := srcMem.Slices(n)
+					dst0, dst1, _ := dstMem.Slices(n)
+					if !ok {
+						t.Skip("no guarded memory on this platform")
+					}
+					c.Elem = es
+					for _, b := range [][2][]byte{{src0, dst0}, {src1, dst1}} {
+						random.Fill(rng, b[0])
+						verify.Check(t, tier.Name, tier.Run, &c, b[1], b[0])
+					}
 				}
-			}
-			restore()
+			})
 		}
 	}
 }

@@ -38,7 +38,7 @@ func TestCheckTranspose(t *testing.T) {
 		want       int
 	}{
 		{[]int{huge, huge, 0}, []int{2, 0, 1}, 0}, // an empty tensor of huge dims
-		{nil, nil, 4},                             // a scalar
+		{nil, nil, 4}, // a scalar
 	} {
 		r := Request{Transpose: true, Elem: 4, Dims: c.size, Perm: c.perm}
 		if n, err := r.CheckTranspose(); n != c.want || err != nil {
