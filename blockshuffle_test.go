@@ -183,7 +183,7 @@ func TestFloat16Bits(t *testing.T) {
 // tier in use; run with -race. The floor of work per goroutine and
 // GOMAXPROCS are lowered and raised so that these small tensors split.
 func TestWorkersRace(t *testing.T) {
-	defer engine.SetMinWorkerBytes(1)()
+	defer engine.SetShares(1, 0)()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, c := range cases.All(2, 3, 24, 40, 2) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
@@ -393,6 +394,7 @@ func TestPlansAfterGC(t *testing.T) {
 // goroutines as Params.Workers does, and a negative one is ErrWorkers.
 func TestTransposeWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer engine.SetShares(256<<10, 16)()         // a server's: 16 cores, helpers that start at once
 	shape, perm := []int{1024, 1024}, []int{1, 0} // 4 MiB of 4-byte words: one goroutine per 256 KiB up to GOMAXPROCS when automatic
 	src := make([]float32, 1024*1024)
 	for i := range src {

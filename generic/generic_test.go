@@ -74,7 +74,7 @@ func TestStrings(t *testing.T) {
 // than there are rows; run it with -race. The tensors are small, so the
 // floor of work per goroutine and GOMAXPROCS are lowered and raised for it.
 func TestWorkers(t *testing.T) {
-	defer engine.SetMinWorkerBytes(1)()
+	defer engine.SetShares(1, 0)()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
 	rng := rand.New(rand.NewPCG(7, 8))
 	split := 0

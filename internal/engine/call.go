@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 )
 
@@ -91,27 +90,29 @@ func (c *Prepared) Run(dst, src []byte) {
 	}
 }
 
-// parallel runs the pieces on n goroutines, nearly equal runs of them
-// each, the caller's goroutine taking the first.
+// parallel runs the pieces on the caller's goroutine and n-1 helpers, or
+// on the caller's alone where no crew is idle.
 func (c *Prepared) parallel(space, depth []byte, n int) {
-	var wg sync.WaitGroup
-	bound := func(i int) int {
-		p := Share(i, n, len(c.pieces))
-		if p == len(c.pieces) {
-			return len(c.calls)
+	w := takeCrew()
+	if w == nil {
+		for i := range c.pieces {
+			c.piece(i, space, depth)
 		}
-		return c.pieces[p]
+		return
 	}
-	run := func(lo, hi int) {
-		for _, k := range c.calls[lo:hi] {
-			k.Run(space, depth)
-		}
+	w.call, w.space, w.depth = c, space, depth
+	w.share(len(c.pieces), n)
+}
+
+// piece runs piece i of the pieces.
+func (c *Prepared) piece(i int, space, depth []byte) {
+	end := len(c.calls)
+	if i+1 < len(c.pieces) {
+		end = c.pieces[i+1]
 	}
-	for i := 1; i < n; i++ {
-		wg.Go(func() { run(bound(i), bound(i+1)) })
+	for _, k := range c.calls[c.pieces[i]:end] {
+		k.Run(space, depth)
 	}
-	run(0, bound(1))
-	wg.Wait()
 }
 
 // Describe tells how the call runs.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -93,14 +92,20 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 		})
 	}
 	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))
-	n := WantOf(g.Workers, Rows).Workers(bytes, total)
-	var wg sync.WaitGroup
-	bound := func(i int) int { return Share(i, n, total) }
-	for i := 1; i < n; i++ {
-		wg.Go(func() { run(bound(i), bound(i+1)) })
+	want := WantOf(g.Workers, Rows)
+	n := want.Workers(bytes, total)
+	if n == 1 {
+		run(0, total)
+		return
 	}
-	run(0, bound(1))
-	wg.Wait()
+	w := takeCrew()
+	if w == nil {
+		run(0, total)
+		return
+	}
+	pieces := Pieces(total, bytes)
+	w.work = func(i int) { run(Share(i, pieces, total), Share(i+1, pieces, total)) }
+	w.share(pieces, n)
 }
 
 // Bytes views a slice of pointer-free elements as its bytes: the typed

@@ -3,6 +3,7 @@ package engine
 import (
 	"runtime"
 
+	"github.com/blockshuffle/blockshuffle/internal/host"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
@@ -13,8 +14,8 @@ import (
 // it how many goroutines share them (Workers), and the kernels' streaming
 // twins are chosen where Streams says.
 
-// Work is what a call moves, which decides from what size more goroutines
-// pay and its stores stream.
+// Work is what a call moves, which decides whether it stays in a core's
+// private cache and from what size its stores stream.
 type Work uint8
 
 const (
@@ -41,34 +42,24 @@ func WantOf(requested int, w Work) Want { return Want{requested, w} }
 // One is the Want of a call that runs on the caller's goroutine.
 var One = Want{bound: 1}
 
-// Automatic parallelism. Every goroutine gets at least minWorkerBytes of
-// work, which outweighs starting and joining it (1 to 3 µs on bare
-// metal; 256 KiB take 20 µs at the 12 GB/s one core of a 16-core Xeon
-// copies beyond its L2), and a call takes one per share up to GOMAXPROCS,
-// with two exceptions, both measured:
+// Automatic parallelism. A call takes one goroutine per share of its
+// work, up to the cores this process may keep busy (host.Cores: SMT
+// siblings counted once, a cgroup quota honoured) and GOMAXPROCS; a share
+// is at least minWorkerBytes, and at least what one goroutine copies
+// while a helper it starts gets going (startBytes, probed once), so that
+// each helper moves more than the caller loses waiting for it. One
+// exception: rows whose two tensors fit in one core's private cache (as
+// the CPU reports it) stay on the caller's goroutine, moving at cache
+// speed, which other cores would spend fetching the tensors from that
+// cache.
 //
-//   - Rows whose two tensors fit in one core's private cache stay there:
-//     they move at cache speed, which other cores would spend fetching
-//     the tensors from that cache.
-//   - Two or three goroutines pay only from fewFrom: on a 2-vCPU Zen 3
-//     VM two goroutines moved an operator of 1 to 8 MiB at 0.74 to 0.90
-//     of one (the VM's vCPUs share what one core fetches). Four and more,
-//     a server's cores each with its own cache, pay from four shares.
-//
-// An explicit Workers is a bound that overrides both exceptions: no call
-// uses more goroutines than it, GOMAXPROCS, which could not run at once,
-// or one per minWorkerBytes.
-const manyWorkers = 4
-
+// An explicit Workers is a bound that overrides the exception, the probe
+// and the count of cores: no call uses more goroutines than it,
+// GOMAXPROCS, which could not run at once, or one per minWorkerBytes.
 var minWorkerBytes = 256 << 10
 
-// fewFrom is the tensor size from which two or three goroutines pay for w.
-func fewFrom(w Work) int {
-	if w == Tiles {
-		return 2 << 20
-	}
-	return 16 << 20
-}
+// coreCount is host.Cores, which tests replace.
+var coreCount = host.Cores
 
 // MaxPieces bounds the pieces of a prepared call, and so its size: past
 // 1 GiB pieces grow beyond minWorkerBytes rather than in number, so that
@@ -87,10 +78,20 @@ func (q Want) alone(bytes int) bool {
 	switch {
 	case q.bound == 1 || bytes < 2*minWorkerBytes:
 		return true
-	case q.bound == 0 && q.work == Rows:
-		return 2*bytes <= privateCache()
+	case q.bound != 0:
+		return false
+	case q.work == Rows && 2*bytes <= privateCache():
+		return true
 	}
-	return false
+	return bytes < 2*q.share()
+}
+
+// share is the least work a goroutine of the call takes.
+func (q Want) share() int {
+	if q.bound != 0 {
+		return minWorkerBytes
+	}
+	return max(minWorkerBytes, startBytes())
 }
 
 // Workers is how many goroutines a call of the given size uses when it
@@ -100,11 +101,11 @@ func (q Want) Workers(bytes, pieces int) int {
 	if q.alone(bytes) { // before runtime.GOMAXPROCS, which takes a lock (15 ns here, on every call of a small tensor)
 		return 1
 	}
-	n := min(runtime.GOMAXPROCS(0), bytes/minWorkerBytes, pieces)
+	n := min(runtime.GOMAXPROCS(0), bytes/q.share(), pieces)
 	if q.bound != 0 {
 		n = min(n, q.bound)
-	} else if n < manyWorkers && bytes < fewFrom(q.work) {
-		return 1
+	} else {
+		n = min(n, coreCount())
 	}
 	return max(1, n)
 }

@@ -4,14 +4,19 @@ package engine
 // only large tensors take. Prepared calls keep the choices made when they
 // were planned, so each seam forgets every prepared call.
 
-// SetMinWorkerBytes sets the work below which a call adds no goroutine
-// (256 KiB), so that tests can split small tensors; it returns a function
-// that restores the setting.
-func SetMinWorkerBytes(n int) (restore func()) {
-	old := minWorkerBytes
-	minWorkerBytes = n
+// SetShares sets the least work of a goroutine (256 KiB, or what one
+// copies while a helper starts, probed) to n bytes, and the cores this
+// process may keep busy to cores (0: as the machine says), so that tests
+// can split small tensors and count goroutines on any machine; it returns
+// a function that restores the settings.
+func SetShares(n, cores int) (restore func()) {
+	oldMin, oldStart, oldCores := minWorkerBytes, startBytes, coreCount
+	minWorkerBytes, startBytes = n, func() int { return 0 }
+	if cores > 0 {
+		coreCount = func() int { return cores }
+	}
 	Forget()
-	return func() { minWorkerBytes = old; Forget() }
+	return func() { minWorkerBytes, startBytes, coreCount = oldMin, oldStart, oldCores; Forget() }
 }
 
 // SetStreamMin sets the tensor size from which kernels may write with

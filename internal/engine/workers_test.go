@@ -4,55 +4,59 @@ import (
 	"math"
 	"runtime"
 	"testing"
+	"time"
 )
 
-// TestAutomaticWorkers pins the policy at GOMAXPROCS 2, 4 and 16: one
-// goroutine per minWorkerBytes up to GOMAXPROCS and the pieces; none but
-// the caller's below two shares, for an operator whose tensors fit in the
-// private cache, or where two or three would run below fewFrom; an
-// explicit bound caps the count and overrides the exceptions.
+// TestAutomaticWorkers pins the policy at GOMAXPROCS 2, 4 and 16 on 16
+// cores and on 4: one goroutine per minWorkerBytes up to GOMAXPROCS, the
+// cores and the pieces; none but the caller's below two shares, or for
+// rows whose tensors fit in the private cache; an explicit bound caps the
+// count and overrides the exception and the cores.
 func TestAutomaticWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer func(c, s func() int) { coreCount, startBytes = c, s }(coreCount, startBytes)
+	startBytes = func() int { return minWorkerBytes / 2 } // a bare-metal server's
 	l2 := privateCache()
 	const MiB = 1 << 20
 	for _, c := range []struct {
-		procs, bound int
-		w            Work
-		bytes        int
-		pieces       int
-		want         int
+		procs, cores, bound int
+		w                   Work
+		bytes               int
+		pieces              int
+		want                int
 	}{
-		{16, 0, Rows, 0, 1, 1},
-		{16, 0, Tiles, 2*minWorkerBytes - 1, 1 << 20, 1},
-		{16, 0, Tiles, 2 * minWorkerBytes, 1 << 20, 1}, // two, below fewFrom
-		{16, 0, Tiles, 4 * minWorkerBytes, 1 << 20, 4},
-		{16, 0, Tiles, 4 * minWorkerBytes, 3, 1}, // three pieces
-		{16, 0, Tiles, 2 * MiB, 3, 3},
-		{16, 0, Tiles, 64 * MiB, 1 << 20, 16},
-		{4, 0, Tiles, 64 * MiB, 1 << 20, 4},
-		{2, 0, Tiles, 2*MiB - 1, 1 << 20, 1},
-		{2, 0, Tiles, 2 * MiB, 1 << 20, 2},
-		{16, 0, Rows, l2 / 2, 1 << 20, 1}, // fits the private cache
-		{16, 0, Rows, max(l2/2+1, 4*minWorkerBytes), 1 << 20, max(l2/2+1, 4*minWorkerBytes) / minWorkerBytes},
-		{16, 0, Rows, 16 * MiB, 1 << 20, 16},
-		{16, 0, Rows, 16 * MiB, 2, 2},
-		{2, 0, Rows, 16*MiB - 1, 1 << 20, 1},
-		{2, 0, Rows, 16 * MiB, 1 << 20, 2},
-		{4, 0, Rows, 8 * MiB, 1 << 20, 4},
+		{16, 16, 0, Rows, 0, 1, 1},
+		{16, 16, 0, Tiles, 2*minWorkerBytes - 1, 1 << 20, 1},
+		{16, 16, 0, Tiles, 2 * minWorkerBytes, 1 << 20, 2},
+		{16, 16, 0, Tiles, 4 * minWorkerBytes, 1 << 20, 4},
+		{16, 16, 0, Tiles, 4 * minWorkerBytes, 3, 3}, // three pieces
+		{16, 16, 0, Tiles, 64 * MiB, 1 << 20, 16},
+		{16, 4, 0, Tiles, 64 * MiB, 1 << 20, 4}, // four cores: SMT siblings, or a quota
+		{4, 16, 0, Tiles, 64 * MiB, 1 << 20, 4},
+		{2, 16, 0, Tiles, 2 * minWorkerBytes, 1 << 20, 2},
+		{16, 16, 0, Rows, l2 / 2, 1 << 20, 1}, // fits the private cache
+		{16, 16, 0, Rows, max(l2/2+1, 4*minWorkerBytes), 1 << 20, max(l2/2+1, 4*minWorkerBytes) / minWorkerBytes},
+		{16, 16, 0, Tiles, l2 / 2, 1 << 20, max(1, l2/2/minWorkerBytes)},
+		{16, 16, 0, Rows, 16 * MiB, 1 << 20, 16},
+		{16, 16, 0, Rows, 16 * MiB, 2, 2},
+		{2, 16, 0, Rows, 16 * MiB, 1 << 20, 2},
+		{4, 16, 0, Rows, 8 * MiB, 1 << 20, 4},
 		// explicit bounds
-		{16, 1, Rows, 1 << 30, 1 << 20, 1},
-		{16, 1 << 30, Rows, 512 << 10, 131072, 2},
-		{2, 1 << 30, Tiles, 1 << 30, 1 << 20, 2},
-		{16, 64, Rows, minWorkerBytes - 1, 1 << 20, 1},
-		{16, 64, Rows, 1 << 30, 3, 3},
-		{16, 2, Tiles, 1 << 30, 1 << 20, 2},
-		{2, 3, Rows, 1 << 20, 1 << 20, 2},
+		{16, 16, 1, Rows, 1 << 30, 1 << 20, 1},
+		{16, 16, 1 << 30, Rows, 512 << 10, 131072, 2},
+		{2, 16, 1 << 30, Tiles, 1 << 30, 1 << 20, 2},
+		{16, 16, 64, Rows, minWorkerBytes - 1, 1 << 20, 1},
+		{16, 16, 64, Rows, 1 << 30, 3, 3},
+		{16, 16, 2, Tiles, 1 << 30, 1 << 20, 2},
+		{2, 16, 3, Rows, 1 << 20, 1 << 20, 2},
+		{16, 4, 8, Rows, 1 << 30, 1 << 20, 8}, // a bound past the cores
 	} {
 		runtime.GOMAXPROCS(c.procs)
+		coreCount = func() int { return c.cores }
 		q := WantOf(c.bound, c.w)
 		got := q.Workers(c.bytes, c.pieces)
 		if got != c.want {
-			t.Errorf("GOMAXPROCS %d, WantOf(%d, %d).Workers(%d, %d) = %d, want %d", c.procs, c.bound, c.w, c.bytes, c.pieces, got, c.want)
+			t.Errorf("GOMAXPROCS %d, %d cores, WantOf(%d, %d).Workers(%d, %d) = %d, want %d", c.procs, c.cores, c.bound, c.w, c.bytes, c.pieces, got, c.want)
 		}
 		if got > 1 && !q.Splits(c.bytes) {
 			t.Errorf("WantOf(%d, %d) runs %d bytes on %d goroutines but does not split them", c.bound, c.w, c.bytes, got)
@@ -74,5 +78,44 @@ func TestShare(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSlowHelpers: where a helper takes long to start (startBytes: 4 MiB
+// copied meanwhile, as on a VM), automatic calls split only from two such
+// shares, one goroutine per share; an explicit bound does not wait for
+// the probe.
+func TestSlowHelpers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	defer func(c, s func() int) { coreCount, startBytes = c, s }(coreCount, startBytes)
+	const MiB = 1 << 20
+	coreCount = func() int { return 16 }
+	startBytes = func() int { return 4 * MiB }
+	for _, c := range []struct{ bound, bytes, want int }{
+		{0, 8*MiB - 1, 1},
+		{0, 8 * MiB, 2},
+		{0, 64 * MiB, 16},
+		{0, 40 * MiB, 10},
+		{2, 1 * MiB, 2},
+		{16, 4 * MiB, 16},
+	} {
+		q := WantOf(c.bound, Tiles)
+		if got := q.Workers(c.bytes, 1<<20); got != c.want {
+			t.Errorf("bound %d, %d bytes: %d goroutines, want %d", c.bound, c.bytes, got, c.want)
+		}
+		if q.Splits(c.bytes) != (c.want > 1) {
+			t.Errorf("bound %d, %d bytes: Splits is %v", c.bound, c.bytes, q.Splits(c.bytes))
+		}
+	}
+}
+
+// TestProbe: the probe ends, bounded, and measures something.
+func TestProbe(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	start := time.Now()
+	n := probe()
+	t.Logf("a helper starts in the time one goroutine copies %d KiB; probed in %v", n>>10, time.Since(start))
+	if n < 0 || n > 3*probeCap {
+		t.Errorf("probe: %d bytes", n)
 	}
 }

@@ -66,7 +66,7 @@ func TestGeneral(t *testing.T) {
 func checkGeneral(t *testing.T, k *engine.Kit, count int, rng *rand.Rand, draw func(*rand.Rand) (size, perm []int, elem int)) {
 	// Every other transpose runs on up to three goroutines, in pieces of
 	// 64 bytes: the pieces and the uncut form of every plan are checked.
-	defer engine.SetMinWorkerBytes(64)()
+	defer engine.SetShares(64, 0)()
 	for i := range count {
 		size, perm, elem := draw(rng)
 		workers := 3 * (i % 2)

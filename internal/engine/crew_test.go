@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestCrew: every piece runs once, on some goroutine, and all of them
+// before share returns, however late the helpers start; crews shared by
+// callers at once stay apart. (Under -race too, in .ci/run.)
+func TestCrew(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var callers sync.WaitGroup
+	for caller := range 4 {
+		callers.Go(func() {
+			for round := range 50 {
+				total := 1 + (round*7+caller)%37
+				runs := make([]atomic.Int32, total)
+				w := takeCrew()
+				for w == nil { // all made and held by helpers yet to start
+					runtime.Gosched()
+					w = takeCrew()
+				}
+				w.work = func(i int) {
+					if i%5 == round%5 {
+						time.Sleep(time.Duration(i%3) * 50 * time.Microsecond)
+					}
+					runs[i].Add(1)
+				}
+				w.share(total, 1+round%6)
+				for i := range runs {
+					if n := runs[i].Load(); n != 1 {
+						t.Errorf("caller %d, round %d: piece %d of %d ran %d times before share returned", caller, round, i, total, n)
+					}
+				}
+			}
+		})
+	}
+	callers.Wait()
+}
+
+// TestCrewAllocates: a parallel call's crew comes from those kept, or,
+// where all are held by helpers yet to start, it runs alone; its helpers
+// cost no allocation.
+func TestCrewAllocates(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var sink atomic.Int64
+	c := &Prepared{calls: []Call{countCall{&sink}, countCall{&sink}}, pieces: []int{0, 1}}
+	for range 2 * maxCrews {
+		c.parallel(nil, nil, 2)
+	}
+	if n := testing.AllocsPerRun(100, func() { c.parallel(nil, nil, 2) }); n != 0 {
+		t.Errorf("%v allocations a parallel run", n)
+	}
+	if want := int64(2 * (2*maxCrews + 101)); sink.Load() != want { // AllocsPerRun runs it once more first
+		t.Errorf("%d pieces run, want %d", sink.Load(), want)
+	}
+}
+
+type countCall struct{ n *atomic.Int64 }
+
+func (c countCall) Run(space, depth []byte) { c.n.Add(1) }
+func (c countCall) Kernel() string          { return "count" }
