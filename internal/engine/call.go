@@ -131,6 +131,20 @@ func (c *Prepared) Describe() Route {
 	return r
 }
 
+// PieceKernels names the kernel of each piece's first call, in order; none
+// where the call is not cut.
+func (c *Prepared) PieceKernels() []string {
+	var out []string
+	for i, at := range c.pieces {
+		if i+1 < len(c.pieces) && c.pieces[i+1] == at {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, c.calls[at].Kernel())
+	}
+	return out
+}
+
 // Route is how a tier serves one call: the plan it splits into, the
 // goroutines that run it, and the kernel (or pure-Go loop) of its first
 // kernel call.

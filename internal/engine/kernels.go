@@ -23,6 +23,11 @@ type Kernels interface {
 	// from span src into span dst, or nil where the tier has no kernel for
 	// it. It must check that the call stays inside the spans.
 	Matrix(dst, src Span, m Matrix, w int) Call
+	// MatrixUnits are the columns and the rows, each at least one, that
+	// a part of matrix m cut for goroutines holds a multiple of, so that
+	// Matrix moves it with the kernel it moves m with, at its speed, and
+	// no two parts share a line of dst where m's rows start on lines.
+	MatrixUnits(m Matrix, w int) (cols, rows int)
 	// TransposeRuns returns the call that copies runs r from span src into span
 	// dst, or nil where the tier has no kernel for them. It must check
 	// that the call stays inside the spans.
@@ -52,3 +57,15 @@ type TransposeRuns struct {
 	Len, Count, SrcX, DstX, Rows, SrcRow, DstRow, Groups, SrcGroup, DstGroup int
 	Streaming                                                                bool
 }
+
+// PixelMajor reports whether the run copiers take runs r pixel by pixel,
+// run x of every row before run x+1 of any: where they stream, and one
+// side holds each pixel's runs back to back (internal/simd's pixelMajor).
+// A transpose's pieces follow that order (internal/transpose's cut).
+func (r *TransposeRuns) PixelMajor() bool {
+	return r.Streaming && (BackToBack(r.Len, r.Rows, r.SrcX, r.SrcRow) || BackToBack(r.Len, r.Rows, r.DstX, r.DstRow))
+}
+
+// BackToBack reports whether rows rows of runs of n bytes, runs x apart
+// and rows row apart, lie run x of every row back to back: (x*rows + r)*n.
+func BackToBack(n, rows, x, row int) bool { return x == rows*n && row == n }

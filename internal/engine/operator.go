@@ -28,16 +28,12 @@ func (k *Kit) Operator(g *shape.Geometry) *Prepared {
 	}
 	w := Word(g.Elem, MaxWord)
 	p := newPlan(g, g.Elem/w)
-	finer := split && p.total() < n/minWorkerBytes
-	if finer {
-		p.rowsApart()
-	}
 	p.args.Streaming = stream
 	emit := newEmitter(&p, w, func(a *Args, so, do int) Call { return k.row(g.ToDepth, p.kind, a, so, do, w) })
 	total := p.total()
 	pieces := 1
 	if split {
-		pieces = Pieces(total, n)
+		pieces = want.Pieces(total, n)
 		c.pieces = make([]int, 0, pieces)
 	}
 	kernels := 0
@@ -103,7 +99,7 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 		run(0, total)
 		return
 	}
-	pieces := Pieces(total, bytes)
+	pieces := want.Pieces(total, bytes)
 	w.work = func(i int) { run(Share(i, pieces, total), Share(i+1, pieces, total)) }
 	w.share(pieces, n)
 }

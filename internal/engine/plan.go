@@ -129,20 +129,6 @@ func (p *plan) coalesce() {
 	}
 }
 
-// rowsApart makes each row of a group a group of its own and the groups
-// an outer loop, so that a call with fewer groups than the pieces its
-// goroutines could share (attention heads moved as one group of 32 rows
-// of 512 KiB) can be cut finer; it does nothing where the rows are one or
-// no outer loop is free.
-func (p *plan) rowsApart() {
-	a := &p.args
-	if a.Rows == 1 || p.outer[0].n != 1 {
-		return
-	}
-	p.outer[0], p.outer[1], p.outer[2] = p.outer[1], p.outer[2], loop{a.Groups, a.GroupSpace, a.GroupDepth}
-	a.Groups, a.GroupSpace, a.GroupDepth, a.Rows = a.Rows, a.SpaceStride, a.DepthStride, 1
-}
-
 func (p *plan) total() int {
 	return p.outer[0].n * p.outer[1].n * p.outer[2].n * p.args.Groups
 }

@@ -23,10 +23,10 @@ func (s *Staged) Run(dst, src []byte) { s.chunks(dst, src, 0, s.Count) }
 // Kernel names the first call's kernel.
 func (s *Staged) Kernel() string { return s.Whole[0].Kernel() }
 
-// Pieces are the chunks cut into at most MaxPieces calls of consecutive
-// chunks, for the goroutines of a prepared call to share.
-func (s *Staged) Pieces() []Call {
-	n := min(s.Count, MaxPieces)
+// Pieces are the chunks cut into n calls of consecutive chunks (at most
+// one a chunk), for the goroutines of a prepared call to share.
+func (s *Staged) Pieces(n int) []Call {
+	n = max(1, min(n, s.Count))
 	ranges := make([]stagedRange, n)
 	out := make([]Call, n)
 	for i := range n {

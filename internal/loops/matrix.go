@@ -23,6 +23,9 @@ func (kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call 
 	return &matrix{dst: dst, src: src, m: m, w: w}
 }
 
+// MatrixUnits implements engine.Kernels: whole Go tiles.
+func (kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) { return tile, tile }
+
 type matrix struct {
 	dst, src engine.Span
 	m        engine.Matrix
@@ -90,12 +93,7 @@ type runCopies struct {
 	r        engine.TransposeRuns
 }
 
-func (c *runCopies) Kernel() string {
-	if c.r.Count*c.r.Rows*c.r.Groups == 1 {
-		return "generic: a copy"
-	}
-	return "generic: Go copies of runs"
-}
+func (c *runCopies) Kernel() string { return "generic: Go copies of runs" }
 
 func (c *runCopies) Run(space, depth []byte) {
 	d, s, r := c.dst.In(space, depth), c.src.In(space, depth), &c.r

@@ -39,6 +39,25 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, m, w, k.nt, k), Else: c}
 }
 
+// MatrixUnits implements engine.Kernels: for a zip, columns of whole
+// lines of dst; for an unzip, rows of whole lines of dst; for tiles, the
+// bands of columns they go in and rows of whole tiles and whole lines.
+func (t *Kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) {
+	line := func(bytes int) int { return lineBytes / gcd(bytes, lineBytes) } // the least count of bytes-long items that fills whole lines
+	switch {
+	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w:
+		return line(m.Rows * w), m.Rows
+	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w:
+		return m.Cols, line(w)
+	}
+	k, ok := t.tileFor(m, w)
+	if w > MaxTileWidth || !ok {
+		return m.Cols, m.Rows
+	}
+	rows = k.b * line(k.b*w)
+	return bandCols(k.chunk/w, w, k.b, m.DstRow), rows
+}
+
 // A tile is a tile kernel, its streaming twin (nil: none), and its tile,
 // b rows of chunk bytes.
 type tile struct {

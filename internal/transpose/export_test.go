@@ -13,6 +13,7 @@ var (
 	RandomTranspose       = randomTranspose
 	RandomMatrixTranspose = randomMatrixTranspose
 	ThinSide              = thinSide
+	NaiveBytes            = naiveBytes
 )
 
 // SetChunkBytes sets the size two-pass transposes' chunks aim at, and

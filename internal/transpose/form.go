@@ -24,9 +24,8 @@ type wordForm struct {
 	// want is what the form asks of the parallel policy.
 	want engine.Want
 	// pieces are the work cut for goroutines to share, where the tensor
-	// may be split (Want.Splits): call cut along its matrices or runs
-	// where it takes every outer loop (split), else the outermost loop
-	// of the Repeats around it (splitOuter).
+	// may be split (Want.Splits): consecutive parts of what looped()
+	// moves, in the order it moves them (cut.go).
 	pieces []engine.Call
 }
 
@@ -57,14 +56,10 @@ func newWordForm(size, perm []int, elem, word, workers int, k engine.Kernels) wo
 		return f
 	}
 	f.nest, _ = nestOf(f.strided())
-	f.call, f.fold = f.kernelCall(k, cut{})
+	f.call, f.fold = f.wholeCall(k)
 	f.want = engine.WantOf(workers, f.work())
-	switch {
-	case f.call == nil || !f.want.Splits(f.size):
-	case f.fold == f.outer:
-		f.pieces = f.split(k)
-	default:
-		f.pieces = f.splitOuter()
+	if f.call != nil && f.want.Splits(f.size) {
+		f.pieces = f.cut(k)
 	}
 	return f
 }
@@ -83,82 +78,59 @@ func (f *wordForm) work() engine.Work {
 	return engine.Tiles
 }
 
-// split cuts the kernels' call of a form with no outer loop left into
-// engine.Pieces pieces, along the runs' innermost loop,
-// or along the longer side of the matrices (an image's 307200x3 into
-// 3x307200 has too few columns for pieces of them); nil where a piece
-// would have no call.
-func (f *wordForm) split(k engine.Kernels) []engine.Call {
-	across, rows := f.m.Cols, f.m.Rows > f.m.Cols
-	switch {
-	case f.runs:
-		across, rows = f.count[f.outer-1], false
-	case rows:
-		across = f.m.Rows
+// wholeCall is the call of the tier's kernels for the innermost work of f
+// and as many of its innermost outer loops as they take, and their
+// number; or nil.
+func (f *wordForm) wholeCall(k engine.Kernels) (engine.Call, int) {
+	fold := min(2, f.outer)
+	if f.runs {
+		fold = min(3, f.outer)
 	}
-	n := engine.Pieces(across, f.size)
-	if n < 2 {
-		return nil
+	extent := make([]int, 0, fold+2)
+	extent = append(extent, f.count[f.outer-fold:f.outer]...)
+	if !f.runs {
+		extent = append(extent, f.m.Cols, f.m.Rows)
 	}
-	pieces := make([]engine.Call, n)
-	for i := range n {
-		lo, hi := engine.Share(i, n, across), engine.Share(i+1, n, across)
-		if pieces[i], _ = f.kernelCall(k, cut{rows, lo, hi - lo}); pieces[i] == nil {
-			return nil
-		}
-	}
-	return pieces
+	return f.kernelAt(k, fold, extent, 0, 0), fold
 }
 
-// A cut is the part of a form's innermost work a piece moves: n of the
-// matrices' columns (rows, if rows), or of the runs' innermost loop, from
-// the from-th on; all of it where n is 0.
-type cut struct {
-	rows    bool
-	from, n int
-}
-
-// kernelCall is the call of the tier's kernels for the part c of the
-// innermost work of f and as many of its innermost outer loops as the
-// kernels take, and their number; or nil.
-func (f *wordForm) kernelCall(k engine.Kernels, c cut) (engine.Call, int) {
-	from, n := c.from, c.n
+// kernelAt is the call of the tier's kernels k for part of the innermost
+// work of f and its fold innermost outer loops, starting src and dst
+// bytes into the tensors: extent holds the iterations of each of those
+// loops, outermost first, then, for runs, the bytes of each (all of
+// them where it ends there), for a matrix its columns and rows. It is
+// nil where the kernels have no call for it.
+func (f *wordForm) kernelAt(k engine.Kernels, fold int, extent []int, src, dst int) engine.Call {
 	w := f.word
 	// loop i from the innermost: count, and steps in bytes; a loop of one.
 	loop := func(i int) (count, src, dst int) {
-		if j := f.outer - 1 - i; j >= 0 {
-			return f.count[j], f.srcStep[j] * w, f.dstStep[j] * w
+		if i < fold {
+			j := f.outer - 1 - i
+			return extent[fold-1-i], f.srcStep[j] * w, f.dstStep[j] * w
 		}
 		return 1, 0, 0
 	}
 	if f.runs {
-		xs, sx, dx := loop(0)
+		count, sx, dx := loop(0)
 		rows, sr, dr := loop(1)
 		groups, sg, dg := loop(2)
-		count, dstOff, srcOff := xs, from*dx, from*sx
-		if n > 0 {
-			count = n
-		}
 		r := engine.TransposeRuns{Len: f.runLen * w, Count: count, SrcX: sx, DstX: dx, Rows: rows, SrcRow: sr, DstRow: dr, Groups: groups, SrcGroup: sg, DstGroup: dg,
 			Streaming: engine.Streams(f.work(), f.size)}
+		if len(extent) > fold {
+			r.Len = extent[fold]
+		}
 		reach := func(x, row, group int) int { return r.Len + (count-1)*x + (rows-1)*row + (groups-1)*group }
-		return k.TransposeRuns(engine.SpaceSpan(dstOff+reach(dx, dr, dg)).From(dstOff), engine.DepthSpan(srcOff+reach(sx, sr, sg)).From(srcOff), r), min(3, f.outer)
+		return k.TransposeRuns(engine.SpaceSpan(dst+reach(dx, dr, dg)).From(dst), engine.DepthSpan(src+reach(sx, sr, sg)).From(src), r)
 	}
 	m := f.m
 	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
 	m.Streaming = engine.Streams(f.work(), f.size)
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
 	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
-	dstOff, srcOff := from*m.DstRow, from*w
-	switch {
-	case n > 0 && c.rows:
-		dstOff, srcOff, m.Rows = from*w, from*m.SrcRow, n
-	case n > 0:
-		m.Cols = n
-	}
-	dst := (m.Groups-1)*m.DstGroup + (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
-	src := (m.Groups-1)*m.SrcGroup + (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
-	return k.Matrix(engine.SpaceSpan(dstOff+dst).From(dstOff), engine.DepthSpan(srcOff+src).From(srcOff), m, w), min(2, f.outer)
+	m.Cols, m.Rows = extent[fold], extent[fold+1]
+	dstReach := (m.Groups-1)*m.DstGroup + (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
+	srcReach := (m.Groups-1)*m.SrcGroup + (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
+	return k.Matrix(engine.SpaceSpan(dst+dstReach).From(dst), engine.DepthSpan(src+srcReach).From(src), m, w)
 }
 
 // A dim is one dim of a transpose as a nest takes it: n iterations, src
@@ -245,35 +217,12 @@ func nestOf(dims []dim) (l nest, ok bool) {
 
 // looped is the kernels' call inside Repeats of the outer loops it does
 // not take, the outermost outside.
-func (f *wordForm) looped() engine.Call { return f.loopedFrom(0) }
-
-// loopedFrom is looped without the outer loops before loop from.
-func (f *wordForm) loopedFrom(from int) engine.Call {
+func (f *wordForm) looped() engine.Call {
 	c, w := f.call, f.word
-	for i := f.outer - f.fold - 1; i >= from; i-- {
+	for i := f.outer - f.fold - 1; i >= 0; i-- {
 		c = &engine.Repeat{N: f.count[i], SpaceStep: f.dstStep[i] * w, DepthStep: f.srcStep[i] * w, Call: c}
 	}
 	return c
-}
-
-// splitOuter cuts a form whose kernels' call leaves outer loops to
-// Repeats into pieces along its outermost loop, each the looped call of
-// a range of its iterations, engine.Pieces of them; nil where that loop
-// has one iteration.
-func (f *wordForm) splitOuter() []engine.Call {
-	count, w := f.count[0], f.word
-	n := engine.Pieces(count, f.size)
-	if n < 2 {
-		return nil
-	}
-	inner := f.loopedFrom(1)
-	pieces := make([]engine.Call, n)
-	for i := range n {
-		lo, hi := engine.Share(i, n, count), engine.Share(i+1, n, count)
-		pieces[i] = &engine.Repeat{N: hi - lo, Space: lo * f.dstStep[0] * w, Depth: lo * f.srcStep[0] * w,
-			SpaceStep: f.dstStep[0] * w, DepthStep: f.srcStep[0] * w, Call: inner}
-	}
-	return pieces
 }
 
 // text says how a form moves the tensors, but for the kernel, which a

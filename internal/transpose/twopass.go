@@ -191,7 +191,7 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 	if f.nest, ok = nestOf(in); !ok {
 		return f, false
 	}
-	f.call, f.fold = f.kernelCall(k, cut{})
+	f.call, f.fold = f.wholeCall(k)
 	return f, f.call != nil
 }
 
