@@ -1,6 +1,7 @@
 package transpose_test
 
 import (
+	"math/bits"
 	"runtime"
 	"slices"
 	"testing"
@@ -29,7 +30,7 @@ var cutCases = []struct {
 	{[]int{2, 2, 2, 1000, 1000}, []int{2, 1, 0, 4, 3}, 4},
 	{[]int{1, 2048, 32, 128}, []int{0, 2, 1, 3}, 2},
 	{[]int{2, 3, 1000000}, []int{1, 0, 2}, 4},
-	{[]int{1 << 40, 4, 5}, []int{1, 0, 2}, 1},
+	{[]int{1 << (bits.UintSize - 24), 4, 5}, []int{1, 0, 2}, 1}, // 1<<40 on 64-bit
 	{[]int{1, 64, 270, 480}, []int{0, 2, 3, 1}, 4},
 }
 
