@@ -42,7 +42,7 @@
 // Params. The modules under integrations/ adapt
 // gorgonia.org/tensor's *tensor.Dense (including the views, lazy
 // transposes and masks whose Data is not their elements in row-major
-// order) and gonnx models; the repository's bench/README.md measures
+// order) and gonnx models; the repository's docs/benchmark-log.md measures
 // what they gain.
 //
 // # Tiers

@@ -26,16 +26,20 @@ type Params struct {
 	// NHWC.
 	Layout Layout
 	// Workers bounds the goroutines one call may use: 1 runs on the
-	// calling goroutine only, k > 1 allows k, and 0 picks automatically:
-	// one goroutine per 256 KiB of tensor up to GOMAXPROCS, except that
-	// a call whose two tensors fit in one core's L2 cache stays on the
-	// caller's goroutine (but for transposes by tiles, which are slower
-	// than copy() even there), and that two or three goroutines
-	// (GOMAXPROCS of 2 or 3, or a tensor under 1 MiB) are used only from
-	// 16 MiB (tiles: 2 MiB), where they paid on a 2-vCPU VM. Whatever is
-	// asked, a call uses at most GOMAXPROCS goroutines and one per 256 KiB
-	// of tensor: more could not run at once, or would cost more to start
-	// than they save.
+	// calling goroutine only, k > 1 allows k, and 0 picks automatically
+	// from what the machine reports, read once: one goroutine per share
+	// of the tensor, up to its cores (the CPUs this process may run on,
+	// SMT siblings counted once, within its cgroup's CPU quota) and
+	// GOMAXPROCS. A share is 256 KiB, or what one goroutine copies while
+	// a goroutine it starts gets going, if more (probed once, in under a
+	// millisecond: a few hundred KiB on bare metal, up to 4 MiB on a
+	// busy VM). A call whose two tensors fit in one core's private cache
+	// (as the CPU reports it) stays on the caller's goroutine, but for
+	// transposes by tiles, which are slower than copy() even there.
+	// Whatever is asked, a call uses at most GOMAXPROCS goroutines and one
+	// per 256 KiB of tensor: more could not run at once, or would cost
+	// more to start than they save. The goroutines take the call's pieces
+	// as each is free, so one that starts late costs little.
 	Workers int
 }
 

@@ -159,7 +159,7 @@ const (
 // take without them (another kernel, the base ISA's, or their streaming or
 // plain twin) ran at least 0.91 times as fast, in two alternated runs of
 // each table against one without (AMD EPYC Zen 5, 2026-11-25; the shapes
-// are in bench/README.md). They cost bytes every user pays for and buy
+// are in docs/benchmark-log.md). They cost bytes every user pays for and buy
 // nothing measured.
 var measuredOut = []measured{
 	{TwoTable: false, B: 2, Cp: 2, Width: 8},

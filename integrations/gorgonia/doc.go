@@ -27,7 +27,7 @@
 // The Into forms write into a tensor the caller keeps from call to call,
 // which must already have the result's shape: it is never reshaped, and
 // an out of another shape is an error wrapping blockshuffle.ErrLength.
-// Allocating the result costs more than the shuffle (bench/README.md in
+// Allocating the result costs more than the shuffle (docs/benchmark-log.md in
 // the repository has figures), so a model run in a loop should reuse its
 // outputs. Every error wraps a sentinel: blockshuffle's, or ErrTensor
 // for a nil tensor, an unknown dtype or an out that is not plain.

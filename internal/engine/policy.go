@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/blockshuffle/blockshuffle/internal/host"
@@ -57,6 +58,20 @@ var One = Want{bound: 1}
 // and the count of cores: no call uses more goroutines than it,
 // GOMAXPROCS, which could not run at once, or one per minWorkerBytes.
 var minWorkerBytes = 256 << 10
+
+// Facts says what the policy reads of this machine, for the benchmark
+// report: the cores, the caches, and startBytes (probed now if it was
+// not yet).
+func Facts() string {
+	m, c := host.Machine(), isa.CacheSizes()
+	quota := ""
+	if m.Quota > 0 {
+		quota = fmt.Sprintf(", a CPU quota of %.2g", m.Quota)
+	}
+	return fmt.Sprintf("%d cores of %d CPUs (SMT siblings %d%s), %d KiB of private cache, %d MiB shared, "+
+		"a helper starting in the time one goroutine copies %d KiB", m.Cores, m.CPUs, m.Siblings, quota,
+		c.Private>>10, c.Last>>20, startBytes()>>10)
+}
 
 // coreCount is host.Cores, which tests replace.
 var coreCount = host.Cores

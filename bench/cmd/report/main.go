@@ -101,6 +101,9 @@ func main() {
 	if len(cases(o, o.shapes))+len(transposeCases(o))+len(scalingJobs(o)) == 0 {
 		fail(fmt.Errorf("no case matches -filter %q", o.filter))
 	}
+	if err := checkMemory(o, availableMemory()); err != nil {
+		fail(err)
+	}
 	if err := dispatch.EnvVarError(); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 	}
@@ -129,6 +132,55 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+// checkMemory refuses a run whose largest case the machine cannot hold
+// before anything is allocated: a case holds its input, its output and,
+// for the typical loop, the output it allocates on each call; avail is
+// the memory available, 0 where unknown.
+func checkMemory(o options, avail uint64) error {
+	name, largest := "", 0
+	for _, c := range cases(o, o.shapes) {
+		if c.Bytes() > largest {
+			name, largest = c.String(), c.Bytes()
+		}
+	}
+	for _, c := range transposeCases(o) {
+		if c.Bytes() > largest {
+			name, largest = c.String(), c.Bytes()
+		}
+	}
+	if need := 3 * uint64(largest); avail > 0 && need > avail {
+		return fmt.Errorf("%s: three tensors of %s need %s, and this machine has %s available; measure a smaller shape",
+			name, gib(uint64(largest)), gib(need), gib(avail))
+	}
+	return nil
+}
+
+// gib prints a size in GiB, or MiB under one GiB.
+func gib(n uint64) string {
+	if n < 1<<30 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}
+
+// availableMemory is what Linux says a process may still allocate
+// (MemAvailable in /proc/meminfo), 0 where it does not say.
+func availableMemory() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "MemAvailable:" && f[2] == "kB" {
+			kb, err := strconv.ParseUint(f[1], 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
 // largeShape is the size, at 1 byte an element, from which a shape given

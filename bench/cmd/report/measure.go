@@ -29,8 +29,8 @@ type Report struct {
 	// ConfirmPairs: the rounds of tier and copy() behind a confirmed ratio.
 	ConfirmPairs int `json:"confirm_pairs"`
 
-	// Cases: one goroutine; Runners are the tiers, then "loop", "typical"
-	// and "copy".
+	// Cases: one goroutine; Runners are the tiers, then "loop", "typical",
+	// "copy" (Go's copy()) and "mem" (copy() in chunks that never stream).
 	Runners []string `json:"runners"`
 	Cases   []Case   `json:"cases"`
 
@@ -43,7 +43,7 @@ type Report struct {
 	AutoRunners []string `json:"auto_runners,omitempty"`
 	Auto        []Case   `json:"auto,omitempty"`
 
-	// Transposes: the tiers, "loop" (the plain Go loop) and "copy".
+	// Transposes: the tiers, "loop" (the nested loop), "copy" and "mem".
 	TransposeRunners []string        `json:"transpose_runners,omitempty"`
 	Transposes       []TransposeCase `json:"transposes,omitempty"`
 }
@@ -143,14 +143,14 @@ func run(o options, p *progress) *Report {
 	} else {
 		jobs = nil
 	}
-	p.plan(len(cs) * (len(tiers) + 2) * (o.samples + 2))
-	p.plan(len(ts) * (len(tiers) + 2) * (o.samples + 2))
+	p.plan(len(cs) * (len(tiers) + 4) * (o.samples + 2))
+	p.plan(len(ts) * (len(tiers) + 3) * (o.samples + 2))
 	confirmGuess := len(tiers) * 2 * 2 * (r.ConfirmPairs + 2) // two cases a tier, as a first guess
 	if len(cs) == 0 {
 		confirmGuess = 0
 	}
 	p.plan(confirmGuess)
-	p.plan(len(jobs) * len(r.Procs) * 2 * (o.samples + 2))
+	p.plan(len(jobs) * len(r.Procs) * 3 * (o.samples + 2))
 	if o.parallel {
 		p.plan(len(cases(o, small)) * 2 * (o.samples + 2))
 	}
@@ -163,6 +163,7 @@ func run(o options, p *progress) *Report {
 		rs.add("loop", b.Loop())
 		rs.add("typical", b.Typical())
 		rs.add("copy", b.Copy())
+		rs.add("mem", b.MemCopy())
 		return rs
 	})
 	if len(cs) > 0 {

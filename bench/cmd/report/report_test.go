@@ -60,7 +60,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("scaling: %d cases at %v", len(r.Scaling), r.Procs)
 	}
 	for _, c := range r.Scaling {
-		for _, fs := range [][]Figure{c.GBps, c.Copy} {
+		for _, fs := range [][]Figure{c.GBps, c.Copy, c.Mem} {
 			if len(fs) != len(r.Procs) {
 				t.Errorf("%s: %d figures for %d GOMAXPROCS", c.Name, len(fs), len(r.Procs))
 			}
@@ -90,7 +90,7 @@ func TestRun(t *testing.T) {
 
 	var md bytes.Buffer
 	r.print(&md, true)
-	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", "loop GB/s", r.Tier + "/typical", r.Tier + "/loop", "/par", "4 MiB and more", "auto/workers=1",
+	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", "loop GB/s", r.Tier + "/typical", r.Tier + "/loop", "/par", "from 4 MiB: held", "auto/workers=1",
 		fmt.Sprintf("in %d rounds", confirmPairs(o))} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the tables lack %q:\n%s", s, md.String())
@@ -115,7 +115,7 @@ func TestRun(t *testing.T) {
 	}
 
 	for _, log := range []bool{true, false} {
-		checkChart(t, r.chart(log), 2*(len(r.Runners)-1)) // not the typical loop
+		checkChart(t, r.chart(log), 2*(len(r.Runners)-2)) // not the typical loop, not mem
 	}
 }
 
@@ -226,9 +226,9 @@ func TestRoutes(t *testing.T) {
 // target, with confirmed ratios in place of the first ones.
 func TestFloor(t *testing.T) {
 	fig := func(v float64) Figure { return Figure{Median: v, Min: v, Max: v} }
-	r := Report{Runners: []string{"avx2", "typical", "copy"}, Samples: 5}
-	for i, v := range []float64{8, 3, 6, 4} { // ratios 0.8, 0.3, 0.6, 0.4
-		r.Cases = append(r.Cases, Case{Name: string(rune('a' + i)), GBps: map[string]Figure{"avx2": fig(v), "typical": fig(1), "copy": fig(10)}})
+	r := Report{Runners: []string{"avx2", "typical", "copy", "mem"}, Samples: 5}
+	for i, v := range []float64{8, 3, 6, 4} { // ratios 0.8, 0.3, 0.6, 0.4; to mem 0.4, 0.15, 0.3, 0.2
+		r.Cases = append(r.Cases, Case{Name: string(rune('a' + i)), GBps: map[string]Figure{"avx2": fig(v), "typical": fig(1), "copy": fig(10), "mem": fig(20)}})
 	}
 	check := func(want []string) {
 		t.Helper()
@@ -236,11 +236,11 @@ func TestFloor(t *testing.T) {
 			t.Fatalf("floor rows %q, want %q", got, want)
 		}
 	}
-	check([]string{"avx2", "0.50", "0.30*", "b", "2 of 4", "0"})
+	check([]string{"avx2", "0.50", "0.30*", "b", "2 of 4", "0", "0.25"})
 	r.Cases[1].Confirmed = map[string]Confirmed{"avx2": {Ratio: 0.7, Pairs: 15}} // b was a noisy sample
-	check([]string{"avx2", "0.65", "0.40*", "d", "1 of 4", "0"})
+	check([]string{"avx2", "0.65", "0.40*", "d", "1 of 4", "0", "0.25"})
 	r.Cases[3].Confirmed = map[string]Confirmed{"avx2": {Ratio: 0.45, Pairs: 15}}
-	check([]string{"avx2", "0.65", "0.45", "d", "1 of 4", "1"})
+	check([]string{"avx2", "0.65", "0.45", "d", "1 of 4", "1", "0.25"})
 }
 
 // TestWidth prints a made-up report of every section, with the longest
@@ -251,8 +251,8 @@ func TestWidth(t *testing.T) {
 	tiers := []string{"generic", "avx2", "avx512bw", "avx512vbmi"}
 	r := &Report{CPU: "Intel(R) Xeon(R) Platinum 8481C CPU @ 2.70GHz (family 6, model 143)", GOOS: "linux", GOARCH: "amd64",
 		Go: "go1.27.10", GOMAXPROCS: 24, Tier: "avx512vbmi", Tiers: tiers, Samples: 5, SampleNs: 1e7, ConfirmPairs: 15,
-		Runners: append(slices.Clone(tiers), "loop", "typical", "copy"), Procs: []int{1, 2, 4, 8, 16, 24},
-		AutoRunners: []string{"workers=1", "auto"}, TransposeRunners: append(slices.Clone(tiers), "loop", "copy")}
+		Runners: append(slices.Clone(tiers), "loop", "typical", "copy", "mem"), Procs: []int{1, 2, 4, 8, 16, 24},
+		AutoRunners: []string{"workers=1", "auto"}, TransposeRunners: append(slices.Clone(tiers), "loop", "copy", "mem")}
 	for _, c := range harness.Cases([]harness.Shape{{N: 8, C: 27, H: 224, W: 224, B: 3}, {N: 1, C: 16, H: 4, W: 4, B: 2}}, []int{16}) {
 		k := Case{Name: c.String(), Layout: c.Layout.String(), Width: 16, Bytes: 123456789, GBps: map[string]Figure{}, shape: c.Shape, call: c}
 		for _, n := range append(r.Runners, "auto", "workers=1") {
@@ -262,7 +262,7 @@ func TestWidth(t *testing.T) {
 		r.Cases, r.Auto = append(r.Cases, k), append(r.Auto, k)
 		s := ScaleCase{Name: k.Name, Bytes: 123456789}
 		for range r.Procs {
-			s.GBps, s.Copy = append(s.GBps, fig(123.4)), append(s.Copy, fig(20.5))
+			s.GBps, s.Copy, s.Mem = append(s.GBps, fig(123.4)), append(s.Copy, fig(20.5)), append(s.Mem, fig(20.5))
 		}
 		r.Scaling = append(r.Scaling, s)
 	}
@@ -303,5 +303,27 @@ func TestParseShapes(t *testing.T) {
 		if _, err := parseShapes(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// TestCheckMemory: a shape the machine cannot hold is refused, naming the
+// case and the sizes, before anything is allocated; one it can is not.
+func TestCheckMemory(t *testing.T) {
+	p, err := parseShapes("1x4x100000x100000/b2,100000x100000:1,0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := options{filter: regexp.MustCompile(""), widths: []int{1, 4}, shapes: p.shapes, transposeList: p.transposes, transposes: true}
+	err = checkMemory(o, 16<<30)
+	if err == nil || !strings.Contains(err.Error(), "1x4x100000x100000") || !strings.Contains(err.Error(), "149.0 GiB") || !strings.Contains(err.Error(), "16.0 GiB available") {
+		t.Errorf("got %v", err)
+	}
+	if err := checkMemory(o, 0); err != nil {
+		t.Errorf("memory unknown: %v", err)
+	}
+	small, _ := parseShapes("1x64x56x56/b2")
+	o.shapes, o.transposeList = small.shapes, nil
+	if err := checkMemory(o, 1<<30); err != nil {
+		t.Errorf("a small shape: %v", err)
 	}
 }

@@ -183,6 +183,10 @@ func (b *Buffers) run(m *engine.Kit, p bs.Params) func() {
 // Copy returns a function that copies the input to the output.
 func (b *Buffers) Copy() func() { return func() { copy(b.dst, b.src) } }
 
+// MemCopy returns a function that copies the input to the output in
+// chunks that never stream (MemCopy).
+func (b *Buffers) MemCopy() func() { return func() { MemCopy(b.dst, b.src) } }
+
 // Result is a throughput measurement: the median of several samples and
 // their spread.
 type Result struct {

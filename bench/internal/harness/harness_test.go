@@ -11,6 +11,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
@@ -108,16 +109,45 @@ func TestParseShape(t *testing.T) {
 }
 
 // TestTransposesArePlansAsUsersGetThem: the report runs each transpose as
-// a user's NewTransposePlan plans it, a block shuffle as its op.
+// a user's NewTransposePlan plans it with one worker, a block shuffle as
+// its op.
 func TestTransposesArePlansAsUsersGetThem(t *testing.T) {
 	active := dispatch.Active()
 	for _, c := range TransposeCases(Transposes, Widths) {
-		pl, err := bs.NewTransposePlan(c.Shape, c.Perm, c.Width, 0)
+		pl, err := bs.NewTransposePlan(c.Shape, c.Perm, c.Width, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := NewTransposeBuffers(c).Describe(active); pl.String() != want {
 			t.Errorf("%s: NewTransposePlan makes %q, the report runs %q", c, pl, want)
+		}
+	}
+}
+
+// TestTransposeLoop: the hand-written loop moves what the reference moves,
+// matrices (blocked) and other ranks alike.
+func TestTransposeLoop(t *testing.T) {
+	for _, c := range []struct{ shape, perm []int }{
+		{[]int{33, 70}, []int{1, 0}},
+		{[]int{1, 1}, []int{1, 0}},
+		{[]int{5, 7}, []int{0, 1}},
+		{[]int{2, 3, 4}, []int{2, 0, 1}},
+		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}},
+		{[]int{7}, []int{0}},
+	} {
+		n := 1
+		for _, d := range c.shape {
+			n *= d
+		}
+		src := make([]uint32, n)
+		for i := range src {
+			src[i] = uint32(i)*2654435761 + 1
+		}
+		got, want := make([]uint32, n), make([]uint32, n)
+		TransposeLoop(got, src, c.shape, c.perm)
+		ref.Transpose(want, src, c.shape, c.perm)
+		if !slices.Equal(got, want) {
+			t.Errorf("%v by %v: wrong output", c.shape, c.perm)
 		}
 	}
 }

@@ -91,3 +91,48 @@ func Loop[T any](c Case, dst, src []T) {
 		}
 	}
 }
+
+// TransposeLoop is a transpose as a Go programmer writes it by hand into
+// an output kept from call to call: a loop per dim, in output order, the
+// source offset stepped by that dim's stride, no division; a 2-D matrix
+// in blocks of 32x32 elements, so that the rows it reads and writes stay
+// in cache. It is the transposes' fair baseline, as Loop is the ops'.
+func TransposeLoop[T any](dst, src []T, shape, perm []int) {
+	if len(shape) == 2 && perm[0] == 1 {
+		rows, cols := shape[0], shape[1]
+		for r0 := 0; r0 < rows; r0 += 32 {
+			for c0 := 0; c0 < cols; c0 += 32 {
+				for r := r0; r < min(r0+32, rows); r++ {
+					for c := c0; c < min(c0+32, cols); c++ {
+						dst[c*rows+r] = src[r*cols+c]
+					}
+				}
+			}
+		}
+		return
+	}
+	stride := make([]int, len(shape))
+	for j, s := len(shape)-1, 1; j >= 0; j-- {
+		stride[j], s = s, s*shape[j]
+	}
+	last := len(perm) - 1
+	var walk func(k, s, o int) int
+	walk = func(k, s, o int) int {
+		n, step := shape[perm[k]], stride[perm[k]]
+		if k == last {
+			for range n {
+				dst[o] = src[s]
+				o, s = o+1, s+step
+			}
+			return o
+		}
+		for range n {
+			o = walk(k+1, s, o)
+			s += step
+		}
+		return o
+	}
+	if len(shape) > 0 {
+		walk(0, 0, 0)
+	}
+}

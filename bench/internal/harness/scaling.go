@@ -2,7 +2,6 @@ package harness
 
 import (
 	"runtime"
-	"sync"
 
 	bs "github.com/blockshuffle/blockshuffle"
 )
@@ -15,46 +14,28 @@ type Job struct {
 	Bytes int    // of each tensor
 	Run   func()
 	// Copy is copy() of the same bytes split over procs goroutines, the
-	// caller's among them: the roofline of a machine's cores.
-	Copy func(procs int) func()
+	// caller's among them, and MemCopy the same in chunks that never
+	// stream (MemCopy): the roofline of a machine's cores.
+	Copy, MemCopy func(procs int) func()
 }
 
 // OpJob is an operator case as a Job.
 func OpJob(c Case, what string) Job {
 	b := NewBuffers(c)
-	return Job{Name: c.String(), What: what, Bytes: c.Bytes(), Run: b.Workers(0),
-		Copy: func(procs int) func() { return ParallelCopy(b.dst, b.src, procs) }}
+	return job(c.String(), what, b.dst, b.src, b.Workers(0))
 }
 
 // TransposeJob is a transpose case as a Job, run as
 // blockshuffle.TransposeBytes runs it.
 func TransposeJob(c TransposeCase) Job {
 	b := NewTransposeBuffers(c)
-	return Job{Name: c.String(), What: c.What, Bytes: c.Bytes(), Run: b.API(),
-		Copy: func(procs int) func() { return ParallelCopy(b.dst, b.src, procs) }}
+	return job(c.String(), c.What, b.dst, b.src, b.API())
 }
 
-// ParallelCopy returns a function that copies src to dst in procs nearly
-// equal parts of whole cache lines, each on its own goroutine, the
-// caller's taking the first.
-func ParallelCopy(dst, src []byte, procs int) func() {
-	n := len(src)
-	bound := func(i int) int { return min(n, (n/procs*i)&^63) }
-	if procs <= 1 || n < 64*procs {
-		return func() { copy(dst, src) }
-	}
-	return func() {
-		var wg sync.WaitGroup
-		for i := 1; i < procs; i++ {
-			hi := bound(i + 1)
-			if i == procs-1 {
-				hi = n
-			}
-			wg.Go(func() { copy(dst[bound(i):hi], src[bound(i):hi]) })
-		}
-		copy(dst[:bound(1)], src[:bound(1)])
-		wg.Wait()
-	}
+func job(name, what string, dst, src []byte, run func()) Job {
+	return Job{Name: name, What: what, Bytes: len(src), Run: run,
+		Copy:    func(procs int) func() { return ParallelCopy(dst, src, procs, Copy) },
+		MemCopy: func(procs int) func() { return ParallelCopy(dst, src, procs, MemCopy) }}
 }
 
 // A ServerCase is a call issue 41 timed on a 16-core Xeon against PyTorch

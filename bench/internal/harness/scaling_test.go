@@ -10,12 +10,15 @@ import (
 
 // TestParallelCopy: the roofline copies every byte, whatever the split.
 func TestParallelCopy(t *testing.T) {
-	for _, n := range []int{0, 1, 63, 64, 200, 4096 + 17, 1 << 16} {
+	for _, n := range []int{0, 1, 63, 64, 200, 4096 + 17, 1 << 16, 3*memChunk + 5} {
 		for _, procs := range []int{1, 2, 3, 7, 16} {
 			src, dst := tensors(n)
-			ParallelCopy(dst, src, procs)()
-			if !bytes.Equal(dst, src) {
-				t.Errorf("%d bytes over %d goroutines: not a copy", n, procs)
+			for name, copier := range map[string]func(dst, src []byte) int{"copy": Copy, "MemCopy": MemCopy} {
+				clear(dst)
+				ParallelCopy(dst, src, procs, copier)()
+				if !bytes.Equal(dst, src) {
+					t.Errorf("%s: %d bytes over %d goroutines: not a copy", name, n, procs)
+				}
 			}
 		}
 	}

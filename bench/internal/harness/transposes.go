@@ -8,7 +8,6 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
@@ -131,14 +130,16 @@ func NewTransposeBuffers(c TransposeCase) *TransposeBuffers {
 }
 
 // Describe says how the given tier moves the case, as Plan.String says
-// it for blockshuffle.NewTransposePlan with that tier in use.
+// it for blockshuffle.NewTransposePlan with that tier in use and one
+// worker.
 func (b *TransposeBuffers) Describe(t dispatch.Tier) string {
 	return b.prepared(t).Describe().String()
 }
 
 // Tier returns a function that performs the case once with the given
 // tier's kernels, as blockshuffle.TransposeBytes would with that tier in
-// use: a block shuffle as its op, any other transpose by its plan.
+// use and Workers = 1: a block shuffle as its op, any other transpose by
+// its plan, on the caller's goroutine, as its baselines run.
 func (b *TransposeBuffers) Tier(t dispatch.Tier) func() {
 	c := b.prepared(t)
 	return func() { c.Run(b.dst, b.src) }
@@ -146,7 +147,7 @@ func (b *TransposeBuffers) Tier(t dispatch.Tier) func() {
 
 // prepared is the case's prepared call on tier t.
 func (b *TransposeBuffers) prepared(t dispatch.Tier) *engine.Prepared {
-	r := shape.Request{Transpose: true, Elem: b.c.Width, Dims: b.c.Shape, Perm: b.c.Perm}
+	r := shape.Request{Transpose: true, Elem: b.c.Width, Workers: 1, Dims: b.c.Shape, Perm: b.c.Perm}
 	c, err := engine.Lookup(t.String()).Prepare(&r, transpose.Plan)
 	if err != nil {
 		panic(err)
@@ -164,23 +165,27 @@ func (b *TransposeBuffers) API() func() {
 	}
 }
 
-// Loop returns a function that runs the plain Go index loop on the case's
-// elements: each output element's source offset from its multi-index,
-// what Go tensor libraries do today.
+// Loop returns a function that runs TransposeLoop, the loop a Go
+// programmer writes by hand, on the case's elements.
 func (b *TransposeBuffers) Loop() func() {
+	shape, perm := b.c.Shape, b.c.Perm
 	switch b.c.Width {
 	case 1:
-		return func() { ref.Transpose(b.dst, b.src, b.c.Shape, b.c.Perm) }
+		return func() { TransposeLoop(b.dst, b.src, shape, perm) }
 	case 2:
 		d, s := cast[uint16](b.dst), cast[uint16](b.src)
-		return func() { ref.Transpose(d, s, b.c.Shape, b.c.Perm) }
+		return func() { TransposeLoop(d, s, shape, perm) }
 	case 4:
 		d, s := cast[uint32](b.dst), cast[uint32](b.src)
-		return func() { ref.Transpose(d, s, b.c.Shape, b.c.Perm) }
+		return func() { TransposeLoop(d, s, shape, perm) }
 	}
 	d, s := cast[uint64](b.dst), cast[uint64](b.src)
-	return func() { ref.Transpose(d, s, b.c.Shape, b.c.Perm) }
+	return func() { TransposeLoop(d, s, shape, perm) }
 }
 
 // Copy returns a function that copies the input to the output.
 func (b *TransposeBuffers) Copy() func() { return func() { copy(b.dst, b.src) } }
+
+// MemCopy returns a function that copies the input to the output in
+// chunks that never stream (MemCopy).
+func (b *TransposeBuffers) MemCopy() func() { return func() { MemCopy(b.dst, b.src) } }
