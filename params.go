@@ -30,10 +30,11 @@ type Params struct {
 	// from what the machine reports, read once: one goroutine per share
 	// of the tensor, up to its cores (the CPUs this process may run on,
 	// SMT siblings counted once, within its cgroup's CPU quota) and
-	// GOMAXPROCS. A share is 256 KiB, or what one goroutine copies while
-	// a goroutine it starts gets going, if more (probed once, in under a
-	// millisecond: a few hundred KiB on bare metal, up to 4 MiB on a
-	// busy VM). A call whose two tensors fit in one core's private cache
+	// GOMAXPROCS. A share is 256 KiB, or half of what one goroutine
+	// copies while a goroutine it starts gets going, if more (probed
+	// once, in under a millisecond: a few hundred KiB on bare metal, up to
+	// 4 MiB on a busy VM), and half that again for transposes by tiles,
+	// which move at about half of copy()'s speed. A call whose two tensors fit in one core's private cache
 	// (as the CPU reports it) stays on the caller's goroutine, but for
 	// transposes by tiles, which are slower than copy() even there.
 	// Whatever is asked, a call uses at most GOMAXPROCS goroutines and one

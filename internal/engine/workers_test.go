@@ -82,8 +82,9 @@ func TestShare(t *testing.T) {
 }
 
 // TestSlowHelpers: where a helper takes long to start (startBytes: 4 MiB
-// copied meanwhile, as on a VM), automatic calls split only from two such
-// shares, one goroutine per share; an explicit bound does not wait for
+// copied meanwhile, as on a VM), automatic calls of rows split from 4 MiB,
+// one goroutine per 2 MiB, and of tiles, which one goroutine moves at half
+// of copy()'s speed, from half that; an explicit bound does not wait for
 // the probe.
 func TestSlowHelpers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
@@ -91,20 +92,27 @@ func TestSlowHelpers(t *testing.T) {
 	const MiB = 1 << 20
 	coreCount = func() int { return 16 }
 	startBytes = func() int { return 4 * MiB }
-	for _, c := range []struct{ bound, bytes, want int }{
-		{0, 8*MiB - 1, 1},
-		{0, 8 * MiB, 2},
-		{0, 64 * MiB, 16},
-		{0, 40 * MiB, 10},
-		{2, 1 * MiB, 2},
-		{16, 4 * MiB, 16},
+	for _, c := range []struct {
+		w                  Work
+		bound, bytes, want int
+	}{
+		{Rows, 0, max(4*MiB-1, privateCache()), 1},
+		{Rows, 0, 4 * MiB, 2},
+		{Rows, 0, 6 * MiB, 3},
+		{Rows, 0, 64 * MiB, 16},
+		{Tiles, 0, 2*MiB - 1, 1},
+		{Tiles, 0, 2 * MiB, 2},
+		{Tiles, 0, 64 * MiB, 16},
+		{Tiles, 0, 10 * MiB, 10},
+		{Tiles, 2, 1 * MiB, 2},
+		{Rows, 16, 4 * MiB, 16},
 	} {
-		q := WantOf(c.bound, Tiles)
+		q := WantOf(c.bound, c.w)
 		if got := q.Workers(c.bytes, 1<<20); got != c.want {
-			t.Errorf("bound %d, %d bytes: %d goroutines, want %d", c.bound, c.bytes, got, c.want)
+			t.Errorf("work %d, bound %d, %d bytes: %d goroutines, want %d", c.w, c.bound, c.bytes, got, c.want)
 		}
 		if q.Splits(c.bytes) != (c.want > 1) {
-			t.Errorf("bound %d, %d bytes: Splits is %v", c.bound, c.bytes, q.Splits(c.bytes))
+			t.Errorf("work %d, bound %d, %d bytes: Splits is %v", c.w, c.bound, c.bytes, q.Splits(c.bytes))
 		}
 	}
 }

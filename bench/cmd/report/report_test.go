@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -325,5 +326,33 @@ func TestCheckMemory(t *testing.T) {
 	o.shapes, o.transposeList = small.shapes, nil
 	if err := checkMemory(o, 1<<30); err != nil {
 		t.Errorf("a small shape: %v", err)
+	}
+}
+
+// TestHeld: a call is held to mem's gain, except that it need not pass
+// the faster parallel copy, nor gain less than 1 to match it.
+func TestHeld(t *testing.T) {
+	figs := func(vs ...float64) []Figure {
+		var fs []Figure
+		for _, v := range vs {
+			fs = append(fs, Figure{Median: v})
+		}
+		return fs
+	}
+	for _, c := range []struct {
+		name            string
+		gbps, copy, mem []float64
+		want            float64
+	}{
+		{"scales as mem", []float64{10, 20}, []float64{10, 20}, []float64{10, 20}, 1},
+		{"stays alone", []float64{10, 10}, []float64{10, 20}, []float64{10, 20}, 0.5},
+		{"streams at the copy's speed alone", []float64{26, 26}, []float64{26, 26}, []float64{17, 30}, 26.0 / 30},
+		{"short of the roof", []float64{20, 22}, []float64{20, 30}, []float64{15, 30}, 22.0 / 30},
+		{"faster than every copy", []float64{40, 36}, []float64{20, 30}, []float64{15, 30}, 0.9},
+	} {
+		s := ScaleCase{GBps: figs(c.gbps...), Copy: figs(c.copy...), Mem: figs(c.mem...)}
+		if got := s.held(); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s: held %.3f, want %.3f", c.name, got, c.want)
+		}
 	}
 }
