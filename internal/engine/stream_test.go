@@ -12,19 +12,24 @@ import (
 
 // BenchmarkStreaming compares writing with and without non-temporal stores
 // (where the tier has them), float32 NCHW DepthToSpace, b = 2, at sizes
-// around the automatic threshold: the basis of streamMin.
+// around the automatic threshold, on one goroutine and on two: the basis
+// of streamMin.
 func BenchmarkStreaming(b *testing.B) {
 	tier := engine.Active()
-	for _, mib := range []int{2, 4, 8, 16, 32, 64} {
+	for _, mib := range []int{2, 4, 8, 12, 16, 24, 32, 64} {
 		side := int(math.Sqrt(float64(mib<<20/4/64))) / 8 * 8
-		r := shape.Request{Elem: 4, Workers: 1, Dims: []int{1, 64, side, side, 2}}
 		n := 64 * side * side * 4
 		src, dst := make([]byte, n), make([]byte, n)
 		for i := range src { // written, so that reads are not of the kernel's one zero page
 			src[i] = byte(i)
 		}
-		for _, stream := range []bool{false, true} {
-			b.Run(fmt.Sprintf("%dMiB/stream=%v", mib, stream), func(b *testing.B) {
+		for _, c := range []struct {
+			workers int
+			stream  bool
+		}{{1, false}, {1, true}, {2, false}, {2, true}} {
+			r := shape.Request{Elem: 4, Workers: c.workers, Dims: []int{1, 64, side, side, 2}}
+			stream := c.stream
+			b.Run(fmt.Sprintf("%dMiB/workers=%d/stream=%v", mib, c.workers, stream), func(b *testing.B) {
 				min := math.MaxInt
 				if stream {
 					min = 0
