@@ -34,4 +34,13 @@
 //
 // From opset 28 a SpaceToDepth node may have mode "CRD": PyTorch's
 // pixel_unshuffle as one node rather than Reshape, Transpose, Reshape.
+//
+// A vision model's input is a gorgonia tensor filled by blockshuffle's
+// imagetensor package, and its output goes back into an image the same
+// way (the output tensor plain, as gonnx returns it):
+//
+//	x := tensor.New(tensor.WithShape(1, 3, h, w), tensor.Of(tensor.Float32))
+//	err := imagetensor.FromImage(x.Data().([]float32), img, imagetensor.Options{})
+//	out, err := m.Run(map[string]tensor.Tensor{"input": x})
+//	err = imagetensor.ToImage(dstImg, out["output"].Data().([]float32), imagetensor.Options{})
 package gonnx

@@ -35,4 +35,11 @@
 // gorgonia.org/tensor v0.9.24 imports go4.org/unsafe/assume-no-moving-gc,
 // whose versions before v0.0.0-20231121144256-b99613f794b6 panic at start-up
 // under Go 1.22 and later; this module requires that version.
+//
+// An image becomes a model's input with blockshuffle's imagetensor
+// package, written straight into the tensor's backing slice, which this
+// package then takes like any other:
+//
+//	x := tensor.New(tensor.WithShape(1, 3, h, w), tensor.Of(tensor.Float32))
+//	err := imagetensor.FromImage(x.Data().([]float32), img, imagetensor.Options{Mean: mean, Std: std})
 package gorgonia

@@ -87,14 +87,19 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 			k.Run(g.ToDepth, p.kind, space[so:so+sn], depth[do:do+dn], a)
 		})
 	}
-	bytes := g.Len() * int(unsafe.Sizeof(*new(T)))
-	want := WantOf(g.Workers, Rows)
+	Spread(WantOf(g.Workers, Rows), g.Len()*int(unsafe.Sizeof(*new(T))), total, run)
+}
+
+// Spread runs run over the units [0, total) of a call that moves bytes,
+// in ranges, on as many goroutines as want grants (the caller's alone, or
+// a crew taking the ranges in order as each is free): the parallel loop of
+// work that is no prepared call (package generic's operators, images).
+func Spread(want Want, bytes, total int, run func(lo, hi int)) {
 	n := want.Workers(bytes, total)
-	if n == 1 {
-		run(0, total)
-		return
+	w := (*crew)(nil)
+	if n > 1 {
+		w = takeCrew()
 	}
-	w := takeCrew()
 	if w == nil {
 		run(0, total)
 		return

@@ -1,0 +1,162 @@
+package imagetensor
+
+import (
+	"fmt"
+	"image"
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/x448/float16"
+)
+
+// Element is a tensor element type: float32, float16 (as
+// github.com/x448/float16 defines it) or uint8.
+type Element interface {
+	float32 | float16.Float16 | uint8
+}
+
+// FromImage writes img's pixels into dst as a tensor of C channels, H rows
+// and W columns (the image's bounds): [C, H, W] for NCHW, the default, or
+// [H, W, C] for NHWC. C is 1 for *image.Gray and *image.Gray16, 3 for
+// every other image (red, green, blue, or blue, green, red with o.BGR;
+// alpha dropped). len(dst) must be C*H*W.
+//
+// A pixel's channel value v is its byte: the stored byte of *image.RGBA
+// (premultiplied by alpha), *image.NRGBA (not) and *image.Gray; the high
+// byte of the 16-bit images; for *image.YCbCr, what image/color's
+// YCbCrToRGB makes of it (as image/draw converts, for every subsample
+// ratio); for any other image, At(x, y).RGBA() >> 8, a call per pixel and
+// far slower. float32 and float16 elements hold (v/255 - o.Mean[c]) /
+// o.Std[c], computed as Options describes; uint8 elements hold v.
+//
+// Sub-images, bounds that do not start at (0, 0) and strides wider than
+// a row all work. Large images are split over goroutines as o.Workers
+// allows.
+func FromImage[T Element](dst []T, img image.Image, o Options) error {
+	a, err := o.check()
+	if err != nil {
+		return err
+	}
+	p, err := pixelsOf(img)
+	if err != nil {
+		return err
+	}
+	if n := p.elements(); n < 0 || len(dst) != n {
+		return fmt.Errorf("imagetensor: len(dst) = %d, want %d for %s: %w", len(dst), n, p.shape(o.Layout), blockshuffle.ErrLength)
+	}
+	if p.overlaps(engine.Bytes(dst)) {
+		return fmt.Errorf("imagetensor: dst shares memory with the image: %w", blockshuffle.ErrOverlap)
+	}
+	nhwc := o.Layout == blockshuffle.NHWC
+	switch d := any(dst).(type) {
+	case []float32:
+		converter[float32]{p: p, dst: d, table: a.float32Table(), nhwc: nhwc, bgr: o.BGR}.run(o.Workers)
+	case []float16.Float16:
+		converter[float16.Float16]{p: p, dst: d, table: a.float16Table(), nhwc: nhwc, bgr: o.BGR}.run(o.Workers)
+	case []uint8:
+		converter[uint8]{p: p, dst: d, table: identity, nhwc: nhwc, bgr: o.BGR}.run(o.Workers)
+	}
+	return nil
+}
+
+// identity is uint8 elements' table: each value itself.
+var identity = func() (t [3][256]uint8) {
+	for c := range 3 {
+		for v := range 256 {
+			t[c][v] = uint8(v)
+		}
+	}
+	return t
+}()
+
+// A converter moves an image into a tensor, row by row, each channel's
+// values through its table.
+type converter[E Element] struct {
+	p         pixels
+	dst       []E
+	table     [3][256]E
+	nhwc, bgr bool
+}
+
+// run moves every row, on the goroutines the engine's policy grants for
+// the tensor's bytes within the bound workers. c comes by value and goes
+// to the heap only where goroutines share it (spread): a call on one
+// goroutine allocates nothing.
+func (c converter[E]) run(workers int) {
+	want, bytes := policy(workers, c.dst)
+	if want.Workers(bytes, c.p.h) == 1 {
+		c.rows(0, c.p.h)
+		return
+	}
+	c.spread(want, bytes)
+}
+
+func (c converter[E]) spread(want engine.Want, bytes int) {
+	engine.Spread(want, bytes, c.p.h, c.rows)
+}
+
+// policy is the engine's Want for a tensor t within the bound workers, and
+// t's size in bytes.
+func policy[E Element](workers int, t []E) (engine.Want, int) {
+	return engine.WantOf(workers, engine.Rows), len(t) * int(unsafe.Sizeof(*new(E)))
+}
+
+func (c *converter[E]) rows(lo, hi int) {
+	var r row
+	p := &c.p
+	for y := lo; y < hi; y++ {
+		for x0 := 0; x0 < p.w; x0 += chunk {
+			n := min(chunk, p.w-x0)
+			p.read(y, x0, n, &r)
+			c.write(y, x0, n, &r)
+		}
+	}
+}
+
+// write puts a chunk's values, in the tensor's channel order, into dst.
+func (c *converter[E]) write(y, x0, n int, r *row) {
+	p := &c.p
+	at := y*p.w + x0 // the chunk's first pixel, counted over the image
+	if p.c == 1 {
+		t, out := &c.table[0], c.dst[at:at+n]
+		for i, v := range r[0][:n] {
+			out[i] = t[v]
+		}
+		return
+	}
+	s0, s2 := &r[0], &r[2]
+	if c.bgr {
+		s0, s2 = s2, s0
+	}
+	s1 := &r[1]
+	if c.nhwc {
+		out := c.dst[3*at : 3*(at+n)]
+		t0, t1, t2 := &c.table[0], &c.table[1], &c.table[2]
+		for i := range n {
+			o := out[3*i : 3*i+3]
+			o[0], o[1], o[2] = t0[s0[i]], t1[s1[i]], t2[s2[i]]
+		}
+		return
+	}
+	plane := p.h * p.w
+	for ch, s := range [3]*[chunk]byte{s0, s1, s2} {
+		t, out := &c.table[ch], c.dst[ch*plane+at:][:n]
+		for i, v := range s[:n] {
+			out[i] = t[v]
+		}
+	}
+}
+
+// shape names the tensor of the image's pixels in layout l.
+func (p *pixels) shape(l blockshuffle.Layout) string {
+	if l == blockshuffle.NHWC {
+		return fmt.Sprintf("a %dx%d image: [H W C] = [%d %d %d]", p.w, p.h, p.h, p.w, p.c)
+	}
+	return fmt.Sprintf("a %dx%d image: [C H W] = [%d %d %d]", p.w, p.h, p.c, p.h, p.w)
+}
+
+// overlaps reports whether b shares memory with the image's pixels.
+func (p *pixels) overlaps(b []byte) bool {
+	return engine.Overlap(b, p.pix) || engine.Overlap(b, p.cb) || engine.Overlap(b, p.cr)
+}
