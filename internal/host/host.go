@@ -6,7 +6,6 @@
 package host
 
 import (
-	"io/fs"
 	"math"
 	"runtime"
 	"strconv"
@@ -24,7 +23,7 @@ func Cores() int { return Machine().Cores }
 
 // Machine is what this machine says, read once, on the first call that
 // asks (a few files of /sys and /proc on Linux: 30 µs).
-var Machine = sync.OnceValue(func() Facts { return Read(sysFS, runtime.NumCPU(), onCPUs()) })
+var Machine = sync.OnceValue(func() Facts { return Read(sysFiles, runtime.NumCPU(), onCPUs()) })
 
 // Facts are what Cores is made of.
 type Facts struct {
@@ -34,14 +33,20 @@ type Facts struct {
 	Cores    int     // what Cores returns
 }
 
-// Read reads the facts from fsys, a view of the root directory: cpus is
-// runtime.NumCPU, and mine reports whether this process may run on a CPU
-// (nil: on all of them).
-func Read(fsys fs.FS, cpus int, mine func(cpu int) bool) Facts {
+// Files reads a file of the root directory, named by its path without
+// the leading slash ("proc/self/cgroup"); false where it cannot. (Not an
+// fs.FS: an fs.FileInfo in an interface links time's formatting and
+// time zones, 150 KB of every importer's binary.)
+type Files func(name string) ([]byte, bool)
+
+// Read reads the facts from files (nil: none): cpus is runtime.NumCPU,
+// and mine reports whether this process may run on a CPU (nil: on all of
+// them).
+func Read(files Files, cpus int, mine func(cpu int) bool) Facts {
 	f := Facts{CPUs: max(cpus, 1), Siblings: 1}
-	if fsys != nil {
-		f.Siblings = siblings(fsys, mine)
-		f.Quota = quota(fsys)
+	if files != nil {
+		f.Siblings = siblings(files, mine)
+		f.Quota = quota(files)
 	}
 	f.Cores = (f.CPUs + f.Siblings - 1) / f.Siblings
 	if f.Quota > 0 {
@@ -55,13 +60,13 @@ func Read(fsys fs.FS, cpus int, mine func(cpu int) bool) Facts {
 // on, itself included, among the CPUs it may run on (Linux's
 // thread_siblings_list): a process bound to one thread of each core counts
 // every CPU as a core.
-func siblings(fsys fs.FS, mine func(int) bool) int {
+func siblings(files Files, mine func(int) bool) int {
 	first := 0
 	for mine != nil && first < 4096 && !mine(first) {
 		first++
 	}
-	b, err := fs.ReadFile(fsys, "sys/devices/system/cpu/cpu"+strconv.Itoa(first)+"/topology/thread_siblings_list")
-	if err != nil {
+	b, ok := files("sys/devices/system/cpu/cpu" + strconv.Itoa(first) + "/topology/thread_siblings_list")
+	if !ok {
 		return 1
 	}
 	n := 0
@@ -101,9 +106,9 @@ func parseList(s string) []int {
 // v1's cpu.cfs_quota_us over cpu.cfs_period_us (-1: none), looked up in
 // the cgroup /proc/self/cgroup names and, inside a container whose
 // cgroup namespace hides its path, at the cgroup root.
-func quota(fsys fs.FS) float64 {
-	b, err := fs.ReadFile(fsys, "proc/self/cgroup")
-	if err != nil {
+func quota(files Files) float64 {
+	b, ok := files("proc/self/cgroup")
+	if !ok {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
@@ -114,7 +119,7 @@ func quota(fsys fs.FS) float64 {
 		path := strings.Trim(fields[2], "/")
 		if fields[0] == "0" && fields[1] == "" { // v2
 			for _, dir := range []string{"sys/fs/cgroup/" + path, "sys/fs/cgroup"} {
-				if q := ratio(fsys, dir+"/cpu.max", ""); q > 0 {
+				if q := ratio(files, dir+"/cpu.max", ""); q > 0 {
 					return q
 				}
 			}
@@ -125,7 +130,7 @@ func quota(fsys fs.FS) float64 {
 				continue
 			}
 			for _, dir := range []string{"sys/fs/cgroup/" + fields[1] + "/" + path, "sys/fs/cgroup/cpu/" + path, "sys/fs/cgroup/cpu"} {
-				if q := ratio(fsys, dir+"/cpu.cfs_quota_us", dir+"/cpu.cfs_period_us"); q > 0 {
+				if q := ratio(files, dir+"/cpu.cfs_quota_us", dir+"/cpu.cfs_period_us"); q > 0 {
 					return q
 				}
 			}
@@ -136,26 +141,26 @@ func quota(fsys fs.FS) float64 {
 
 // ratio reads a quota and a period: both in the file quota (cgroup v2),
 // or each in its own file (v1); 0 where there is no quota.
-func ratio(fsys fs.FS, quota, period string) float64 {
-	f := words(fsys, quota)
+func ratio(files Files, quota, period string) float64 {
+	f := words(files, quota)
 	if period != "" {
-		f = append(f, words(fsys, period)...)
+		f = append(f, words(files, period)...)
 	}
 	if len(f) != 2 {
 		return 0
 	}
-	q, err1 := strconv.ParseFloat(f[0], 64) // "max" or -1: no quota
-	p, err2 := strconv.ParseFloat(f[1], 64)
+	q, err1 := strconv.Atoi(f[0]) // "max" or -1: no quota; microseconds, whole
+	p, err2 := strconv.Atoi(f[1])
 	if err1 != nil || err2 != nil || q <= 0 || p <= 0 {
 		return 0
 	}
-	return q / p
+	return float64(q) / float64(p)
 }
 
 // words are the words of a file, none where it cannot be read.
-func words(fsys fs.FS, name string) []string {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
+func words(files Files, name string) []string {
+	b, ok := files(name)
+	if !ok {
 		return nil
 	}
 	return strings.Fields(string(b))

@@ -1,13 +1,23 @@
 package host
 
 import (
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
 )
 
-// sysFS is the root directory, where Linux shows /sys and /proc.
-var sysFS = os.DirFS("/")
+// sysFiles reads the files of /sys and /proc the facts are in, each far
+// under 64 KiB.
+func sysFiles(name string) ([]byte, bool) {
+	f, err := os.Open("/" + name)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 64<<10))
+	return b, err == nil
+}
 
 // onCPUs reports the CPUs this process may run on, nil where Linux does
 // not say.

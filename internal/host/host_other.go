@@ -2,10 +2,8 @@
 
 package host
 
-import "io/fs"
-
-// sysFS is nil: only Linux says which CPUs are siblings, and what a
+// sysFiles is nil: only Linux says which CPUs are siblings, and what a
 // cgroup allows.
-var sysFS fs.FS
+var sysFiles Files
 
 func onCPUs() func(int) bool { return nil }

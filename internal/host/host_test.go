@@ -1,9 +1,9 @@
 package host
 
 import (
+	"maps"
 	"slices"
 	"testing"
-	"testing/fstest"
 	"time"
 )
 
@@ -27,19 +27,16 @@ func TestParseList(t *testing.T) {
 // TestRead: siblings, affinity and quotas, as Linux hosts and containers
 // show them.
 func TestRead(t *testing.T) {
-	smt := func(list string) fstest.MapFS {
-		return fstest.MapFS{
-			"sys/devices/system/cpu/cpu0/topology/thread_siblings_list": {Data: []byte(list + "\n")},
-			"sys/devices/system/cpu/cpu1/topology/thread_siblings_list": {Data: []byte("1,17\n")},
+	smt := func(list string) map[string]string {
+		return map[string]string{
+			"sys/devices/system/cpu/cpu0/topology/thread_siblings_list": list + "\n",
+			"sys/devices/system/cpu/cpu1/topology/thread_siblings_list": "1,17\n",
 		}
 	}
-	with := func(fsys fstest.MapFS, files map[string]string) fstest.MapFS {
-		out := fstest.MapFS{}
-		for k, v := range fsys {
-			out[k] = v
-		}
-		for k, v := range files {
-			out[k] = &fstest.MapFile{Data: []byte(v)}
+	with := func(files ...map[string]string) map[string]string {
+		out := map[string]string{}
+		for _, f := range files {
+			maps.Copy(out, f)
 		}
 		return out
 	}
@@ -52,12 +49,12 @@ func TestRead(t *testing.T) {
 	v1none := map[string]string{"proc/self/cgroup": "3:cpu:/\n", "sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1\n", "sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n"}
 	for _, c := range []struct {
 		name string
-		fsys fstest.MapFS
+		fsys map[string]string
 		cpus int
 		mine func(int) bool
 		want Facts
 	}{
-		{"no files", fstest.MapFS{}, 8, nil, Facts{CPUs: 8, Siblings: 1, Cores: 8}},
+		{"no files", map[string]string{}, 8, nil, Facts{CPUs: 8, Siblings: 1, Cores: 8}},
 		{"no SMT", smt("0"), 8, nil, Facts{CPUs: 8, Siblings: 1, Cores: 8}},
 		{"SMT", smt("0,16"), 32, nil, Facts{CPUs: 32, Siblings: 2, Cores: 16}},
 		{"SMT, pairs listed as a range", smt("0-1"), 2, nil, Facts{CPUs: 2, Siblings: 2, Cores: 1}},
@@ -67,10 +64,14 @@ func TestRead(t *testing.T) {
 		{"cgroup v2, no quota", with(smt("0"), v2root), 4, nil, Facts{CPUs: 4, Siblings: 1, Cores: 4}},
 		{"cgroup v1 quota", with(smt("0"), v1), 4, nil, Facts{CPUs: 4, Siblings: 1, Quota: 1.5, Cores: 2}},
 		{"cgroup v1, no quota", with(smt("0"), v1none), 4, nil, Facts{CPUs: 4, Siblings: 1, Cores: 4}},
-		{"a quota of less than one CPU", with(fstest.MapFS{}, map[string]string{"proc/self/cgroup": "0::/\n", "sys/fs/cgroup/cpu.max": "20000 100000"}), 4, nil,
+		{"a quota of less than one CPU", with(map[string]string{}, map[string]string{"proc/self/cgroup": "0::/\n", "sys/fs/cgroup/cpu.max": "20000 100000"}), 4, nil,
 			Facts{CPUs: 4, Siblings: 1, Quota: 0.2, Cores: 1}},
 	} {
-		if got := Read(c.fsys, c.cpus, c.mine); got != c.want {
+		files := func(name string) ([]byte, bool) {
+			s, ok := c.fsys[name]
+			return []byte(s), ok
+		}
+		if got := Read(files, c.cpus, c.mine); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}
@@ -83,7 +84,7 @@ func TestRead(t *testing.T) {
 // bounded.
 func TestMachine(t *testing.T) {
 	start := time.Now()
-	Read(sysFS, 4, onCPUs())
+	Read(sysFiles, 4, onCPUs())
 	took := time.Since(start)
 	m := Machine()
 	t.Logf("%+v, read in %v", m, took)
