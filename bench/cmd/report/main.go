@@ -51,8 +51,8 @@ type options struct {
 	axis   string
 	json   string
 	routes bool
-	// transposes adds the transpose section
-	transposes bool
+	// transposes adds the transpose section, images the images'
+	transposes, images bool
 }
 
 func main() {
@@ -69,6 +69,7 @@ func main() {
 	flag.StringVar(&o.axis, "axis", "log", "the chart's GB/s axis: log or linear")
 	flag.StringVar(&o.json, "json", "", "write every figure measured, samples included, to this JSON file")
 	flag.BoolVar(&o.transposes, "transposes", true, "also measure the transposes (cases t/w<bytes>/<shape>/<perm>, which -filter matches too)")
+	flag.BoolVar(&o.images, "images", true, "also measure package imagetensor's conversions (cases img/..., which -filter matches too)")
 	flag.BoolVar(&o.routes, "routes", false, "print the plan of each case and the kernel its rows go to on each tier, and measure nothing")
 	flag.Parse()
 
@@ -98,7 +99,7 @@ func main() {
 		fail(fmt.Errorf("-axis = %q, want log or linear", o.axis))
 	}
 
-	if len(cases(o, o.shapes))+len(transposeCases(o))+len(scalingJobs(o)) == 0 {
+	if len(cases(o, o.shapes))+len(transposeCases(o))+len(scalingJobs(o))+len(imageCases(o)) == 0 {
 		fail(fmt.Errorf("no case matches -filter %q", o.filter))
 	}
 	if err := checkMemory(o, availableMemory()); err != nil {

@@ -62,6 +62,9 @@ func (r *Report) print(w io.Writer, wide bool) {
 	if len(r.Transposes) > 0 {
 		r.printTransposes(w, wide)
 	}
+	if len(r.Images) > 0 {
+		r.printImages(w)
+	}
 }
 
 // tiers are the kernel tiers measured.

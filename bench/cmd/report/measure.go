@@ -46,6 +46,9 @@ type Report struct {
 	// Transposes: the tiers, "loop" (the nested loop), "copy" and "mem".
 	TransposeRunners []string        `json:"transpose_runners,omitempty"`
 	Transposes       []TransposeCase `json:"transposes,omitempty"`
+
+	// Images: package imagetensor's conversions, one goroutine.
+	Images []ImageCase `json:"images,omitempty"`
 }
 
 // Case is one case's figures, by runner name.
@@ -134,7 +137,7 @@ func run(o options, p *progress) *Report {
 			small = append(small, s)
 		}
 	}
-	cs, ts, jobs := cases(o, o.shapes), transposeCases(o), scalingJobs(o)
+	cs, ts, jobs, is := cases(o, o.shapes), transposeCases(o), scalingJobs(o), imageCases(o)
 	if o.scalingOnly {
 		cs, ts, small = nil, nil, nil
 	}
@@ -145,6 +148,7 @@ func run(o options, p *progress) *Report {
 	}
 	p.plan(len(cs) * (len(tiers) + 4) * (o.samples + 2))
 	p.plan(len(ts) * (len(tiers) + 3) * (o.samples + 2))
+	p.plan(len(is) * 4 * (o.samples + 2))
 	confirmGuess := len(tiers) * 2 * 2 * (r.ConfirmPairs + 2) // two cases a tier, as a first guess
 	if len(cs) == 0 {
 		confirmGuess = 0
@@ -174,6 +178,9 @@ func run(o options, p *progress) *Report {
 	}
 	if len(ts) > 0 {
 		r.TransposeRunners, r.Transposes = measureTransposes(o, ts, tiers, p)
+	}
+	if len(is) > 0 {
+		r.Images = measureImages(o, is, p)
 	}
 	if !o.parallel {
 		return r

@@ -356,3 +356,33 @@ func TestHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestImages runs the images section on the 640x480 YCbCr and tensor
+// cases: every runner a figure, draw only for YCbCr, a row each.
+func TestImages(t *testing.T) {
+	o := options{filter: regexp.MustCompile(`^img/(YCbCr420/640x480/to-NCHW-float32|float32/3x480x640/)`), sample: time.Millisecond, samples: 2, images: true}
+	cs := imageCases(o)
+	if len(cs) != 2 {
+		t.Fatalf("%d image cases, want 2", len(cs))
+	}
+	r := &Report{Images: measureImages(o, cs, &progress{})}
+	for _, c := range r.Images {
+		want := []string{"call", "mem", "pix"}
+		if strings.Contains(c.Name, "YCbCr") {
+			want = append(want, "at", "draw")
+		}
+		if len(c.GBps) != len(want) {
+			t.Errorf("%s: runners %v, want %v", c.Name, c.GBps, want)
+		}
+		for _, n := range want {
+			if c.GBps[n].Median <= 0 {
+				t.Errorf("%s: no figure for %s", c.Name, n)
+			}
+		}
+	}
+	var md bytes.Buffer
+	r.printImages(&md)
+	if !strings.Contains(md.String(), "| img/YCbCr420/640x480/to-NCHW-float32 |") || !strings.Contains(md.String(), "/draw") {
+		t.Errorf("the images table:\n%s", md.String())
+	}
+}
