@@ -112,8 +112,12 @@ func NewImageRuns(c ImageCase) ImageRuns {
 	case "float32":
 		dst := make([]float32, n)
 		runs.Call = func() { must(imagetensor.FromImage(dst, img, o)) }
-		runs.At = func() { atLoop(dst, img, c.Layout, func(v uint32, ch int) float32 { return (float32(v)/255 - o.Mean[ch]) / o.Std[ch] }) }
-		runs.Pix = func() { pixLoop(dst, img, c.Layout, func(v uint8, ch int) float32 { return (float32(v)/255 - o.Mean[ch]) / o.Std[ch] }) }
+		runs.At = func() {
+			atLoop(dst, img, c.Layout, func(v uint32, ch int) float32 { return (float32(v)/255 - o.Mean[ch]) / o.Std[ch] })
+		}
+		runs.Pix = func() {
+			pixLoop(dst, img, c.Layout, func(v uint8, ch int) float32 { return (float32(v)/255 - o.Mean[ch]) / o.Std[ch] })
+		}
 	case "float16":
 		dst := make([]float16.Float16, n)
 		runs.Call = func() { must(imagetensor.FromImage(dst, img, o)) }
