@@ -31,7 +31,8 @@ type pixels struct {
 type kind uint8
 
 const (
-	rgba4    kind = iota // 4 bytes a pixel, red, green, blue first: RGBA, NRGBA
+	none     kind = iota // no image
+	rgba4                // 4 bytes a pixel, red, green, blue first: RGBA, NRGBA
 	rgba8                // 8 bytes a pixel, big-endian 16-bit red, green, blue first: RGBA64, NRGBA64
 	gray1                // 1 byte a pixel: Gray
 	gray2                // 2 bytes a pixel, big-endian: Gray16
@@ -42,43 +43,36 @@ const (
 // pixelsOf describes img, or says what is wrong with it: nil, of no
 // pixels, or with fewer bytes than its Rect and strides need.
 func pixelsOf(img image.Image) (pixels, error) {
-	var p pixels
+	var p pixels // kind none where img is nil, or a nil pointer of a type below
 	switch m := img.(type) {
 	case nil:
-		return p, fmt.Errorf("imagetensor: nil image: %w", ErrImage)
 	case *image.RGBA:
-		if m == nil {
-			return p, fmt.Errorf("imagetensor: nil *image.RGBA: %w", ErrImage)
+		if m != nil {
+			p = pixels{kind: rgba4, pix: m.Pix, stride: m.Stride}
 		}
-		p = pixels{kind: rgba4, pix: m.Pix, stride: m.Stride}
 	case *image.NRGBA:
-		if m == nil {
-			return p, fmt.Errorf("imagetensor: nil *image.NRGBA: %w", ErrImage)
+		if m != nil {
+			p = pixels{kind: rgba4, pix: m.Pix, stride: m.Stride}
 		}
-		p = pixels{kind: rgba4, pix: m.Pix, stride: m.Stride}
 	case *image.RGBA64:
-		if m == nil {
-			return p, fmt.Errorf("imagetensor: nil *image.RGBA64: %w", ErrImage)
+		if m != nil {
+			p = pixels{kind: rgba8, pix: m.Pix, stride: m.Stride}
 		}
-		p = pixels{kind: rgba8, pix: m.Pix, stride: m.Stride}
 	case *image.NRGBA64:
-		if m == nil {
-			return p, fmt.Errorf("imagetensor: nil *image.NRGBA64: %w", ErrImage)
+		if m != nil {
+			p = pixels{kind: rgba8, pix: m.Pix, stride: m.Stride}
 		}
-		p = pixels{kind: rgba8, pix: m.Pix, stride: m.Stride}
 	case *image.Gray:
-		if m == nil {
-			return p, fmt.Errorf("imagetensor: nil *image.Gray: %w", ErrImage)
+		if m != nil {
+			p = pixels{kind: gray1, pix: m.Pix, stride: m.Stride}
 		}
-		p = pixels{kind: gray1, pix: m.Pix, stride: m.Stride}
 	case *image.Gray16:
-		if m == nil {
-			return p, fmt.Errorf("imagetensor: nil *image.Gray16: %w", ErrImage)
+		if m != nil {
+			p = pixels{kind: gray2, pix: m.Pix, stride: m.Stride}
 		}
-		p = pixels{kind: gray2, pix: m.Pix, stride: m.Stride}
 	case *image.YCbCr:
 		if m == nil {
-			return p, fmt.Errorf("imagetensor: nil *image.YCbCr: %w", ErrImage)
+			break
 		}
 		p = pixels{kind: ycbcr, pix: m.Y, stride: m.YStride, cb: m.Cb, cr: m.Cr, cstride: m.CStride}
 		switch m.SubsampleRatio {
@@ -98,6 +92,9 @@ func pixelsOf(img image.Image) (pixels, error) {
 		}
 	default:
 		p = pixels{kind: anyImage, img: img}
+	}
+	if p.kind == none {
+		return p, fmt.Errorf("imagetensor: nil image (%T): %w", img, ErrImage)
 	}
 	r := img.Bounds()
 	if r.Empty() {
