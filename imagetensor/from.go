@@ -106,11 +106,44 @@ func (c *converter[E]) rows(lo, hi int) {
 	var r row
 	p := &c.p
 	for y := lo; y < hi; y++ {
+		if p.kind == rgba4 {
+			c.rgbaRow(y)
+			continue
+		}
 		for x0 := 0; x0 < p.w; x0 += chunk {
 			n := min(chunk, p.w-x0)
 			p.read(y, x0, n, &r)
 			c.write(y, x0, n, &r)
 		}
+	}
+}
+
+// rgbaRow moves row y of a 4-byte-a-pixel image straight from its bytes
+// to the tensor, the most common and simplest source: 1920x1080 RGBA to
+// float32 NCHW took 0.6 of the time through a row of bytes per channel.
+func (c *converter[E]) rgbaRow(y int) {
+	p := &c.p
+	s := p.pix[y*p.stride:][:4*p.w]
+	i0, i2 := 0, 2
+	if c.bgr {
+		i0, i2 = 2, 0
+	}
+	t0, t1, t2 := &c.table[0], &c.table[1], &c.table[2]
+	if c.nhwc {
+		out := c.dst[3*y*p.w:][:3*p.w]
+		for x := range p.w {
+			px, o := s[4*x:4*x+4], out[3*x:3*x+3]
+			o[0], o[1], o[2] = t0[px[i0]], t1[px[1]], t2[px[i2]]
+		}
+		return
+	}
+	plane := p.h * p.w
+	o0 := c.dst[y*p.w:][:p.w]
+	o1 := c.dst[plane+y*p.w:][:p.w]
+	o2 := c.dst[2*plane+y*p.w:][:p.w]
+	for x := range p.w {
+		px := s[4*x : 4*x+4]
+		o0[x], o1[x], o2[x] = t0[px[i0]], t1[px[1]], t2[px[i2]]
 	}
 }
 

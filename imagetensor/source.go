@@ -170,9 +170,18 @@ func (p *pixels) read(y, x0, n int, r *row) {
 		ys := p.pix[y*p.stride+x0:][:n]
 		ax := p.min.X + x0
 		c0 := (half(p.min.Y+y, p.cy)-half(p.min.Y, p.cy))*p.cstride - half(p.min.X, p.cx)
+		if ax < 0 { // columns left of the origin divide toward zero
+			for i := range n {
+				c := c0 + half(ax+i, p.cx)
+				r[0][i], r[1][i], r[2][i] = yCbCrToRGB(ys[i], p.cb[c], p.cr[c])
+			}
+			break
+		}
+		cb, cr := p.cb[c0+ax>>p.cx:][:(ax+n-1)>>p.cx-ax>>p.cx+1], p.cr[c0+ax>>p.cx:]
+		cr = cr[:len(cb)]
 		for i := range n {
-			c := c0 + half(ax+i, p.cx)
-			r[0][i], r[1][i], r[2][i] = yCbCrToRGB(ys[i], p.cb[c], p.cr[c])
+			c := (ax+i)>>p.cx - ax>>p.cx
+			r[0][i], r[1][i], r[2][i] = yCbCrToRGB(ys[i], cb[c], cr[c])
 		}
 	case anyImage:
 		for i := range n {

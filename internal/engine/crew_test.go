@@ -52,8 +52,19 @@ func TestCrewAllocates(t *testing.T) {
 	for range 2 * maxCrews {
 		c.parallel(nil, nil, 2)
 	}
-	if n := testing.AllocsPerRun(100, func() { c.parallel(nil, nil, 2) }); n != 0 && !raced {
-		t.Errorf("%v allocations a parallel run", n)
+	// The runtime allocates a goroutine where none is free to reuse, which
+	// happens under emulation (s390x under qemu) when helpers outlive the
+	// calls: a run may allocate what the same go statements do alone.
+	var started sync.WaitGroup
+	helper := func() { started.Done() }
+	goStatements := testing.AllocsPerRun(100, func() {
+		started.Add(1)
+		go helper()
+		go nothing()
+		started.Wait()
+	})
+	if n := testing.AllocsPerRun(100, func() { c.parallel(nil, nil, 2) }); n > goStatements && !raced {
+		t.Errorf("%v allocations a parallel run, where its go statements alone make %v", n, goStatements)
 	}
 	if want := int64(2 * (2*maxCrews + 101)); sink.Load() != want { // AllocsPerRun runs it once more first
 		t.Errorf("%d pieces run, want %d", sink.Load(), want)
