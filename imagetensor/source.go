@@ -166,23 +166,6 @@ func (p *pixels) read(y, x0, n int, r *row) {
 		for i := range n {
 			r[0][i] = s[2*i]
 		}
-	case ycbcr:
-		ys := p.pix[y*p.stride+x0:][:n]
-		ax := p.min.X + x0
-		c0 := (half(p.min.Y+y, p.cy)-half(p.min.Y, p.cy))*p.cstride - half(p.min.X, p.cx)
-		if ax < 0 { // columns left of the origin divide toward zero
-			for i := range n {
-				c := c0 + half(ax+i, p.cx)
-				r[0][i], r[1][i], r[2][i] = yCbCrToRGB(ys[i], p.cb[c], p.cr[c])
-			}
-			break
-		}
-		cb, cr := p.cb[c0+ax>>p.cx:][:(ax+n-1)>>p.cx-ax>>p.cx+1], p.cr[c0+ax>>p.cx:]
-		cr = cr[:len(cb)]
-		for i := range n {
-			c := (ax+i)>>p.cx - ax>>p.cx
-			r[0][i], r[1][i], r[2][i] = yCbCrToRGB(ys[i], cb[c], cr[c])
-		}
 	case anyImage:
 		for i := range n {
 			cr, cg, cb, _ := p.img.At(p.min.X+x0+i, p.min.Y+y).RGBA()
@@ -200,19 +183,9 @@ func half(x int, k uint) int {
 	return -(-x >> k)
 }
 
-// yCbCrToRGB is image/color's YCbCrToRGB, which image/jpeg's decoded
-// images and image/draw follow, here so that it inlines.
-func yCbCrToRGB(y, cb, cr uint8) (uint8, uint8, uint8) {
-	yy1 := int32(y) * 0x10101
-	cb1 := int32(cb) - 128
-	cr1 := int32(cr) - 128
-	r := clamp16(yy1 + 91881*cr1)
-	g := clamp16(yy1 - 22554*cb1 - 46802*cr1)
-	b := clamp16(yy1 + 116130*cb1)
-	return r, g, b
-}
-
-// clamp16 is v >> 16 clamped to [0, 255].
+// clamp16 is v >> 16 clamped to [0, 255]: the last step of image/color's
+// YCbCrToRGB, which image/jpeg's decoded images and image/draw follow.
+// (Without branches it ran at 0.78 of this on the report's YCbCr images.)
 func clamp16(v int32) uint8 {
 	if uint32(v)&0xff000000 == 0 {
 		return uint8(v >> 16)
