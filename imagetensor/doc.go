@@ -24,7 +24,7 @@
 // on any platform. A float16 element is x rounded to the nearest float16,
 // ties to even. x is within 2⁻²²·(v/(255·|std|) + |mean/std|) of the
 // exact (v/255 − mean)/std; without normalization, v/255 is v times the
-// float32 nearest 1/255, within one unit in the last place of v/255.
+// float32 nearest 1/255, within 2⁻²³·v/255 of v/255.
 //
 // ToImage inverts with unscale = 255·std and unbias = 255·mean, rounded to
 // float32 the same way:

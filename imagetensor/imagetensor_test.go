@@ -503,3 +503,18 @@ func TestApart(t *testing.T) {
 		t.Errorf("the root package or generic imports imagetensor:\n%s", out)
 	}
 }
+
+// TestPlainScale: without normalization every v/255 is within 2^-23 of
+// it, relative, as the package documents.
+func TestPlainScale(t *testing.T) {
+	a, err := (&Options{}).check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v := range 256 {
+		x, exact := a.toFloat(0, uint8(v)), float64(v)/255
+		if d := math.Abs(float64(x) - exact); d > math.Ldexp(exact, -23) {
+			t.Errorf("%d/255: %v, %g from %v, over 2^-23 of it", v, x, d, exact)
+		}
+	}
+}
