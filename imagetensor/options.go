@@ -20,7 +20,8 @@ type Options struct {
 	// Mean and Std normalize float elements per channel, in the tensor's
 	// channel order: element = (v/255 - Mean[c]) / Std[c] for a pixel
 	// value v. A zero Std means none (1); otherwise each of its entries
-	// must be finite and nonzero. uint8 tensors ignore both.
+	// must be finite and nonzero. uint8 tensors ignore both, which are
+	// still checked.
 	Mean, Std [3]float32
 	// Workers bounds the goroutines a call may use, as Params.Workers
 	// does: 1 the caller's alone, k > 1 at most k, 0 chosen from the
