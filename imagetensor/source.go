@@ -146,14 +146,10 @@ func (p *pixels) elements() int {
 }
 
 // read puts the values of n pixels of row y (counted from the top of the
-// bounds), from column x0 on, in r.
+// bounds), from column x0 on, in r: for the kinds that have no row of
+// their own (rgbaRow, ycbcrRow).
 func (p *pixels) read(y, x0, n int, r *row) {
 	switch p.kind {
-	case rgba4:
-		s := p.pix[y*p.stride+4*x0:][:4*n]
-		for i := range n {
-			r[0][i], r[1][i], r[2][i] = s[4*i], s[4*i+1], s[4*i+2]
-		}
 	case rgba8:
 		s := p.pix[y*p.stride+8*x0:][:8*n]
 		for i := range n {

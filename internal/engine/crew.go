@@ -155,19 +155,27 @@ var startBytes = probeOnce
 
 const probeCap = 4 << 20
 
-var probed struct {
-	sync.Mutex
-	done  bool
-	bytes int
-}
+// probed is startBytes plus one once probed, 0 before: every automatic
+// call of two shares or more asks for it, so that, once probed, it costs
+// one atomic load rather than a lock.
+var (
+	probed  atomic.Int64
+	probing sync.Mutex
+)
 
 func probeOnce() int {
-	probed.Lock()
-	defer probed.Unlock()
-	if !probed.done && runtime.GOMAXPROCS(0) > 1 {
-		probed.bytes, probed.done = probe(), true
+	if n := probed.Load(); n > 0 {
+		return int(n - 1)
 	}
-	return probed.bytes
+	if runtime.GOMAXPROCS(0) == 1 { // no helper could run: probe later
+		return 0
+	}
+	probing.Lock()
+	defer probing.Unlock()
+	if probed.Load() == 0 {
+		probed.Store(int64(probe()) + 1)
+	}
+	return int(probed.Load() - 1)
 }
 
 // probe measures startBytes.
