@@ -33,15 +33,15 @@ func Plan(t *engine.Kit, r *shape.Request) (*engine.Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	if g, ok := MatchShuffle(r.Dims, r.Perm); ok && !(g.NHWC && copiesRuns(t, r.Dims, r.Perm, r.Elem)) {
+	if g, ok := MatchShuffle(r.Dims, r.Perm); ok && !(g.NHWC && bytes > 0 && copiesRuns(t, r.Dims, r.Perm, r.Elem)) {
 		g.Elem, g.Workers = r.Elem, r.Workers // it moves the same bytes, on the same goroutines
 		return t.Operator(&g), nil
 	}
 	return General(t, r.Dims, r.Perm, r.Elem, bytes, r.Workers), nil
 }
 
-// copiesRuns reports whether tier t's kernels move a transpose as copies
-// of runs: an NHWC block shuffle that they do moves as fast as its
+// copiesRuns reports whether tier t's kernels move a transpose of a
+// tensor that is not empty as copies of runs: an NHWC block shuffle that they do moves as fast as its
 // operator's row calls do, by the same run copier (0.95 to 1.02 of them
 // on a Zen 4, one goroutine), and is cut for goroutines along any of its
 // loops, where its operator's plan is cut along its groups only, of which
