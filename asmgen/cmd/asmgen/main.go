@@ -57,6 +57,9 @@ func main() {
 	if err := writeTrampolines(filepath.Join(*root, "internal", "simd")); err != nil {
 		log.Fatal(err)
 	}
+	if err := writePixels(*root); err != nil {
+		log.Fatal(err)
+	}
 	if err := writeTiers(filepath.Join(*root, "dispatch", "tiers.go")); err != nil {
 		log.Fatal(err)
 	}

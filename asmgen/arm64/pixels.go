@@ -1,0 +1,235 @@
+package arm64
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/blockshuffle/blockshuffle/asmgen/table"
+)
+
+// Pixel adds one of imagetensor's pixel kernels, in NEON, to the file.
+// Each is one loop over n blocks, n > 0 or nothing done.
+func (g *Generator) Pixel(p table.Pixel, isa table.ISA) error {
+	body := pixelBodies[p.Name]
+	if body == nil {
+		return fmt.Errorf("%s: arm64 has no pixel kernel %s", isa, p.Name)
+	}
+	name := p.Name + string(isa)
+	g.function(name, p.Doc, p.Signature)
+	regs := map[string]string{}
+	for i, param := range p.Names() {
+		regs[param] = fmt.Sprintf("R%d", i)
+	}
+	g.params(p.Signature, regs)
+	done, loop := g.label("done"), g.label("block")
+	g.ins("CBZ %s, %s", regs["n"], done)
+	step := body(g, regs)
+	g.put(loop)
+	step()
+	g.ins("SUBS $1, %[1]s, %[1]s", regs["n"])
+	g.ins("BNE %s", loop)
+	g.put(done)
+	g.ins("RET")
+	return nil
+}
+
+// The vector instructions Go's assembler lacks, encoded (the .4S forms,
+// and the narrowings' lower and upper halves), each as llvm-mc encodes it.
+func (g *Generator) word(name string, op uint32, d, n, m int) {
+	g.ins("WORD $0x%08x // %s V%d, V%d, V%d", op|uint32(m)<<16|uint32(n)<<5|uint32(d), name, d, n, m)
+}
+func (g *Generator) fadd(d, n, m int)   { g.word("FADD.4S", 0x4e20d400, d, n, m) }
+func (g *Generator) fmul(d, n, m int)   { g.word("FMUL.4S", 0x6e20dc00, d, n, m) }
+func (g *Generator) fmaxnm(d, n, m int) { g.word("FMAXNM.4S", 0x4e20c400, d, n, m) }
+func (g *Generator) fminnm(d, n, m int) { g.word("FMINNM.4S", 0x4ea0c400, d, n, m) }
+func (g *Generator) mul(d, n, m int)    { g.word("MUL.4S", 0x4ea09c00, d, n, m) }
+func (g *Generator) ucvtf(d, n int)     { g.word("UCVTF.4S", 0x6e21d800, d, n, 0) }
+func (g *Generator) fcvtns(d, n int)    { g.word("FCVTNS.4S", 0x4e21a800, d, n, 0) }
+
+// narrow halves each element of n into d's lower half, or with upper its
+// upper half: FCVTN (4S to 4H), SQXTN (4S to 4H), SQXTUN (4S to 4H) and
+// SQXTUN8 (8H to 8B).
+func (g *Generator) narrow(name string, d, n int, upper bool) {
+	ops := map[string]uint32{"FCVTN": 0x0e216800, "SQXTN": 0x0e614800, "SQXTUN": 0x2e612800, "SQXTUN8": 0x2e212800}
+	op := ops[name]
+	if upper {
+		op |= 1 << 30
+		name += "2"
+	}
+	g.word(name, op, d, n, 0)
+}
+
+// sshr16 shifts each 32-bit element of n right by 16, arithmetically.
+func (g *Generator) sshr16(d, n int) {
+	g.ins("WORD $0x%08x // SSHR.4S V%d, V%d, #16", 0x4f300400|uint32(n)<<5|uint32(d), d, n)
+}
+
+// splat fills vector d with the 32-bit value v in each element.
+func (g *Generator) splat(d int, v uint32, scratch string) {
+	g.ins("MOVW $%d, %s", v, scratch)
+	g.ins("VDUP %s, V%d.S4", scratch, d)
+}
+
+// widen zero-extends the 16 bytes of vector b into the 32-bit elements of
+// vectors d, d+1, d+2 and d+3, using t and t+1.
+func (g *Generator) widen(d, b, t int) {
+	g.ins("VUXTL V%d.B8, V%d.H8", b, t)
+	g.ins("VUXTL2 V%d.B16, V%d.H8", b, t+1)
+	g.ins("VUXTL V%d.H4, V%d.S4", t, d)
+	g.ins("VUXTL2 V%d.H8, V%d.S4", t, d+1)
+	g.ins("VUXTL V%d.H4, V%d.S4", t+1, d+2)
+	g.ins("VUXTL2 V%d.H8, V%d.S4", t+1, d+3)
+}
+
+// pixelBodies set up a kernel and return its loop body, which moves one
+// block and advances the pointers.
+var pixelBodies = map[string]func(g *Generator, r map[string]string) func(){
+	"splitRGBA": func(g *Generator, r map[string]string) func() {
+		return func() {
+			g.ins("VLD4.P 64(%s), [V0.B16, V1.B16, V2.B16, V3.B16]", r["src"])
+			for i, ch := range []string{"red", "green", "blue"} {
+				g.ins("VST1.P [V%d.B16], 16(%s)", i, r[ch])
+			}
+		}
+	},
+	// Structure loads and stores, red in V2: with bgr, V0 to V2 hold
+	// blue, green and red for VST3.
+	"packRGB": func(g *Generator, r map[string]string) func() {
+		g.ins("MOVD $2, R5")
+		g.ins("CBZ %s, 2(PC)", r["bgr"])
+		g.ins("MOVD $0, R5")
+		return func() {
+			g.ins("VLD4.P 64(%s), [V2.B16, V3.B16, V4.B16, V5.B16]", r["src"])
+			g.ins("VORR V4.B16, V4.B16, V0.B16")
+			g.ins("VORR V3.B16, V3.B16, V1.B16")
+			rgb, next := g.label("rgb"), g.label("stored")
+			g.ins("CBNZ R5, %s", rgb)
+			g.ins("VST3.P [V0.B16, V1.B16, V2.B16], 48(%s)", r["dst"])
+			g.ins("B %s", next)
+			g.put(rgb)
+			g.ins("VST3.P [V2.B16, V3.B16, V4.B16], 48(%s)", r["dst"])
+			g.put(next)
+		}
+	},
+	"joinRGBA": func(g *Generator, r map[string]string) func() {
+		g.ins("VMOVI $255, V3.B16")
+		return func() {
+			for i, ch := range []string{"red", "green", "blue"} {
+				g.ins("VLD1.P 16(%s), [V%d.B16]", r[ch], i)
+			}
+			g.ins("VST4.P [V0.B16, V1.B16, V2.B16, V3.B16], 64(%s)", r["dst"])
+		}
+	},
+	"doubleBytes": func(g *Generator, r map[string]string) func() {
+		return func() {
+			g.ins("VLD1.P 16(%s), [V0.B16]", r["src"])
+			g.ins("VORR V0.B16, V0.B16, V1.B16")
+			g.ins("VST2.P [V0.B16, V1.B16], 32(%s)", r["dst"])
+		}
+	},
+	"toFloat32": func(g *Generator, r map[string]string) func() { return g.toFloat(r, false) },
+	"toFloat16": func(g *Generator, r map[string]string) func() { return g.toFloat(r, true) },
+	// FMAXNM takes the number where one operand is NaN: zero.
+	"toBytes": func(g *Generator, r map[string]string) func() {
+		g.ins("VLD1R (%s), [V20.S4]", r["scale"])
+		g.ins("VLD1R (%s), [V21.S4]", r["bias"])
+		g.ins("VEOR V22.B16, V22.B16, V22.B16")
+		g.splat(23, math.Float32bits(255), "R5")
+		return func() {
+			g.ins("VLD1.P 64(%s), [V0.S4, V1.S4, V2.S4, V3.S4]", r["src"])
+			g.ins("VLD1.P 64(%s), [V4.S4, V5.S4, V6.S4, V7.S4]", r["src"])
+			for v := range 8 {
+				g.fmul(v, v, 20)
+				g.fadd(v, v, 21)
+				g.fmaxnm(v, v, 22)
+				g.fminnm(v, v, 23)
+				g.fcvtns(v, v)
+			}
+			for h := range 4 { // pairs of 4 values to 8 halfwords
+				g.narrow("SQXTUN", 8+h, 2*h, false)
+				g.narrow("SQXTUN", 8+h, 2*h+1, true)
+			}
+			for h := range 2 {
+				g.narrow("SQXTUN8", 12+h, 8+2*h, false)
+				g.narrow("SQXTUN8", 12+h, 8+2*h+1, true)
+			}
+			g.ins("VST1.P [V12.B16, V13.B16], 32(%s)", r["dst"])
+		}
+	},
+	// In 32-bit lanes, exactly image/color's arithmetic: the sums shifted
+	// right by 16 fit 16 bits, and the two saturating narrowings clamp
+	// them to [0, 255] as YCbCrToRGB does.
+	"ycbcrToRGB": func(g *Generator, r map[string]string) func() {
+		for i, v := range []int32{0x10101, 128, 91881, -22554, -46802, 116130} {
+			g.splat(20+i, uint32(v), "R9")
+		}
+		return func() {
+			g.ins("VLD1.P 16(%s), [V0.B16]", r["y"])
+			g.ins("VLD1.P 16(%s), [V1.B16]", r["cb"])
+			g.ins("VLD1.P 16(%s), [V2.B16]", r["cr"])
+			g.widen(4, 0, 16)  // y in V4-V7
+			g.widen(8, 1, 16)  // cb in V8-V11
+			g.widen(12, 2, 16) // cr in V12-V15
+			for q := range 4 {
+				y, cb, cr := 4+q, 8+q, 12+q
+				g.mul(y, y, 20)
+				g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cb)
+				g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cr)
+			}
+			for ch, out := range []string{"red", "green", "blue"} {
+				for q := range 4 {
+					y, cb, cr, v := 4+q, 8+q, 12+q, 16+q
+					switch ch {
+					case 0:
+						g.mul(v, cr, 22)
+					case 1:
+						g.mul(v, cb, 23)
+						g.mul(26, cr, 24)
+						g.ins("VADD V26.S4, V%[1]d.S4, V%[1]d.S4", v)
+					case 2:
+						g.mul(v, cb, 25)
+					}
+					g.ins("VADD V%d.S4, V%[2]d.S4, V%[2]d.S4", y, v)
+					g.sshr16(v, v)
+				}
+				g.narrow("SQXTN", 0, 16, false)
+				g.narrow("SQXTN", 0, 17, true)
+				g.narrow("SQXTN", 1, 18, false)
+				g.narrow("SQXTN", 1, 19, true)
+				g.narrow("SQXTUN8", 2, 0, false)
+				g.narrow("SQXTUN8", 2, 1, true)
+				g.ins("VST1.P [V2.B16], 16(%s)", r[out])
+			}
+		}
+	},
+}
+
+// toFloat is toFloat32's and, with half, toFloat16's body: 16 bytes
+// widened to four vectors at a time, each with its own third of the scale
+// and bias pattern (V20-V22, V23-V25). FMUL then FADD, never fused, as
+// the Go code rounds.
+func (g *Generator) toFloat(r map[string]string, half bool) func() {
+	g.ins("VLD1 (%s), [V20.S4, V21.S4, V22.S4]", r["scale"])
+	g.ins("VLD1 (%s), [V23.S4, V24.S4, V25.S4]", r["bias"])
+	return func() {
+		for q := range 3 {
+			g.ins("VLD1.P 16(%s), [V0.B16]", r["src"])
+			g.widen(4, 0, 1)
+			for i := range 4 {
+				v, k := 4+i, (4*q+i)%3
+				g.ucvtf(v, v)
+				g.fmul(v, v, 20+k)
+				g.fadd(v, v, 23+k)
+			}
+			if half {
+				g.narrow("FCVTN", 8, 4, false)
+				g.narrow("FCVTN", 8, 5, true)
+				g.narrow("FCVTN", 9, 6, false)
+				g.narrow("FCVTN", 9, 7, true)
+				g.ins("VST1.P [V8.H8, V9.H8], 32(%s)", r["dst"])
+			} else {
+				g.ins("VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(%s)", r["dst"])
+			}
+		}
+	}
+}
