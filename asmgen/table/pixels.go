@@ -7,10 +7,10 @@ package table
 // blocks of Block elements (pixels, bytes or values, as its doc says) and
 // leaves the rest of a row to the Go code that calls it.
 type Pixel struct {
-	Name  string // the function's name, before its ISA's
-	Doc   string // what it does, after its name
-	Block int    // elements per block; n counts blocks
-	Signature // no parameter may be named g: Go's arm64 assembler reads it as a register
+	Name      string // the function's name, before its ISA's
+	Doc       string // what it does, after its name
+	Block     int    // elements per block; n counts blocks
+	Signature        // no parameter may be named g: Go's arm64 assembler reads it as a register
 }
 
 // Pixels lists the pixel kernels. Every ISA of PixelISAs has all of them;
