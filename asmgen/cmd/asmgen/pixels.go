@@ -21,10 +21,12 @@ import (
 func pixelDir(root string) string { return filepath.Join(root, "imagetensor", "internal", "kernels") }
 
 // writePixels writes the pixel kernels of each ISA that has them (the
-// assembly, its Go declarations and a file registering its Kit) and the
-// Kit type.
+// assembly and its Go declarations) and, per architecture, the Kit
+// methods that call them, and the blocks.
 func writePixels(root string) error {
 	dir := pixelDir(root)
+	arches := map[string][]*isa.ISA{}
+	var order []string
 	for _, i := range table.PixelISAs {
 		d := isa.Named(string(i))
 		var asm, stubs []byte
@@ -52,11 +54,21 @@ func writePixels(root string) error {
 		if err := writeGo(file+".go", stubs); err != nil {
 			return err
 		}
-		if err := writeKit(filepath.Join(dir, strings.ToLower(d.Name)+"_kit_"+d.GOARCH+".go"), d); err != nil {
+		if arches[d.GOARCH] == nil {
+			order = append(order, d.GOARCH)
+		}
+		arches[d.GOARCH] = append(arches[d.GOARCH], d)
+	}
+	for _, arch := range order {
+		if err := writeKits(filepath.Join(dir, "kits_"+arch+".go"), constraint, arches[arch]); err != nil {
 			return err
 		}
 	}
-	return writeKitType(filepath.Join(dir, "kit.go"))
+	other := "!gc || purego || !(" + strings.Join(order, " || ") + ")"
+	if err := writeKits(filepath.Join(dir, "kits_other.go"), other, nil); err != nil {
+		return err
+	}
+	return writeBlocks(filepath.Join(dir, "blocks.go"))
 }
 
 // amd64Pixels lowers one x86 ISA's pixel kernels with avo.
@@ -81,35 +93,41 @@ func amd64Pixels(i table.ISA) (asm, stubs []byte, err error) {
 	return asm, stubs, err
 }
 
-// writeKitType writes the Kit type: one field per pixel kernel.
-func writeKitType(path string) error {
+// writeKits writes the Kit methods of one architecture's ISAs: each calls
+// the kernel of the Kit's ISA directly, not through a func value, so that
+// escape analysis sees the kernels' noescape pointers and a row buffer on
+// the caller's stack stays there. Without ISAs, the methods do nothing
+// (For gives no Kit).
+func writeKits(path, build string, isas []*isa.ISA) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// %s\n\n//go:build %s\n\npackage kernels\n\n", cfg.GeneratedWarning(), build)
+	b.WriteString("// kitISAs are the ISAs with pixel kernels in this build, by Kit id.\nvar kitISAs = []string{")
+	for _, d := range isas {
+		fmt.Fprintf(&b, "%q, ", d.Name)
+	}
+	b.WriteString("}\n")
+	for _, p := range table.Pixels {
+		fmt.Fprintf(&b, "\nfunc (k *Kit) %s%s {\n", p.Name, p.Params())
+		if len(isas) > 0 {
+			b.WriteString("switch k.id {\n")
+			for id, d := range isas {
+				fmt.Fprintf(&b, "case %d:\n%s%s(%s)\n", id, p.Name, d.Name, strings.Join(p.Names(), ", "))
+			}
+			b.WriteString("}\n")
+		}
+		b.WriteString("}\n")
+	}
+	return writeGo(path, b.Bytes())
+}
+
+// writeBlocks writes each kernel's block: the unit its n counts.
+func writeBlocks(path string) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\npackage kernels\n\n", cfg.GeneratedWarning())
-	b.WriteString("// A Kit is one ISA's pixel kernels, nil where it has none. Its fields are\n// unexported: only this package's checked calls reach them.\ntype Kit struct {\n")
-	b.WriteString("// ISA is the instruction set's name in internal/isa.\nISA string\n")
-	for _, p := range table.Pixels {
-		fmt.Fprintf(&b, "// %s %s\n%s func%s\n", p.Name, p.Doc, p.Name, p.Params())
-	}
-	b.WriteString("}\n\n// fill takes base's kernels where k has none.\nfunc (k *Kit) fill(base *Kit) {\n")
-	for _, p := range table.Pixels {
-		fmt.Fprintf(&b, "if k.%[1]s == nil {\nk.%[1]s = base.%[1]s\n}\n", p.Name)
-	}
-	b.WriteString("}\n\n// Blocks are how many elements each kernel moves a block: its n counts them.\nconst (\n")
+	b.WriteString("// Blocks are how many elements each kernel moves a block: its n counts them.\nconst (\n")
 	for _, p := range table.Pixels {
 		fmt.Fprintf(&b, "%sBlock = %d\n", p.Name, p.Block)
 	}
 	b.WriteString(")\n")
-	return writeGo(path, b.Bytes())
-}
-
-// writeKit writes the file that registers one ISA's Kit.
-func writeKit(path string, d *isa.ISA) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "// %s\n\n//go:build %s\n\npackage kernels\n\n", cfg.GeneratedWarning(), constraint)
-	fmt.Fprintf(&b, "func init() {\nregister(&Kit{\nISA: %q,\n", d.Name)
-	for _, p := range table.Pixels {
-		fmt.Fprintf(&b, "%s: %s%s,\n", p.Name, p.Name, d.Name)
-	}
-	b.WriteString("})\n}\n")
 	return writeGo(path, b.Bytes())
 }

@@ -10,7 +10,7 @@
 // reach, deriving the kernel's count from their lengths, so that no
 // assembly reads or writes outside them; it returns how many elements it
 // moved, and the caller moves the rest in Go. On a nil Kit (the generic
-// tier) or without the kernel, it moves none.
+// tier) it moves none, nor does ToFloat16 where the CPU cannot convert.
 package kernels
 
 import (
@@ -19,13 +19,18 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-var kits []*Kit
+// A Kit is the pixel kernels of one ISA: every one of the table, which
+// every ISA with pixel kernels has.
+type Kit struct {
+	// ISA is the instruction set's Name in internal/isa.
+	ISA  string
+	id   int  // its index in kitISAs
+	half bool // the CPU converts to float16
+}
 
-func register(k *Kit) { kits = append(kits, k) }
-
-// For returns the Kit of the tier dispatch names tier (its kernels, and
-// its base ISA's where it has none of its own), or nil for the generic
-// tier and a tier this build or CPU cannot run.
+// For returns the Kit of the tier dispatch names tier (its own kernels, or
+// its base ISA's), or nil for the generic tier, a tier without pixel
+// kernels in this build and a tier this CPU cannot run.
 func For(tier string) *Kit {
 	var d *isa.ISA
 	for i := range isa.All {
@@ -33,25 +38,14 @@ func For(tier string) *Kit {
 			d = &isa.All[i]
 		}
 	}
-	var out *Kit
-	for d != nil {
-		for _, k := range kits {
-			if k.ISA != d.Name {
-				continue
-			}
-			if out == nil {
-				c := *k
-				out = &c
-			} else {
-				out.fill(k)
+	for ; d != nil; d = isa.Named(d.Base) {
+		for id, name := range kitISAs {
+			if name == d.Name {
+				return &Kit{ISA: name, id: id, half: halfFloats()}
 			}
 		}
-		d = isa.Named(d.Base)
 	}
-	if out != nil && !halfFloats() {
-		out.toFloat16 = nil
-	}
-	return out
+	return nil
 }
 
 // A Pattern is the scale and bias of each value of toFloat32's and
@@ -73,7 +67,7 @@ func Interleaved(scale, bias [3]float32) *Pattern {
 // and b, and returns how many pixels it wrote.
 func (k *Kit) SplitRGBA(r, g, b, src []byte) int {
 	n := min(len(r), len(g), len(b), len(src)/4) / splitRGBABlock
-	if k == nil || k.splitRGBA == nil || n == 0 {
+	if k == nil || n == 0 {
 		return 0
 	}
 	k.splitRGBA(&r[0], &g[0], &b[0], &src[0], n)
@@ -84,7 +78,7 @@ func (k *Kit) SplitRGBA(r, g, b, src []byte) int {
 // three bytes (reversed with bgr), and returns how many pixels it wrote.
 func (k *Kit) PackRGB(dst, src []byte, bgr bool) int {
 	n := min(len(dst)/3, len(src)/4) / packRGBBlock
-	if k == nil || k.packRGB == nil || n == 0 {
+	if k == nil || n == 0 {
 		return 0
 	}
 	swap := 0
@@ -99,7 +93,7 @@ func (k *Kit) PackRGB(dst, src []byte, bgr bool) int {
 // 255, and returns how many pixels it wrote.
 func (k *Kit) JoinRGBA(dst, r, g, b []byte) int {
 	n := min(len(dst)/4, len(r), len(g), len(b)) / joinRGBABlock
-	if k == nil || k.joinRGBA == nil || n == 0 {
+	if k == nil || n == 0 {
 		return 0
 	}
 	k.joinRGBA(&dst[0], &r[0], &g[0], &b[0], n)
@@ -110,7 +104,7 @@ func (k *Kit) JoinRGBA(dst, r, g, b []byte) int {
 // bytes of src it read.
 func (k *Kit) DoubleBytes(dst, src []byte) int {
 	n := min(len(dst)/2, len(src)) / doubleBytesBlock
-	if k == nil || k.doubleBytes == nil || n == 0 {
+	if k == nil || n == 0 {
 		return 0
 	}
 	k.doubleBytes(&dst[0], &src[0], n)
@@ -122,7 +116,7 @@ func (k *Kit) DoubleBytes(dst, src []byte) int {
 // wrote.
 func (k *Kit) ToFloat32(dst []float32, src []byte, p *Pattern) int {
 	n := min(len(dst), len(src)) / toFloat32Block
-	if k == nil || k.toFloat32 == nil || n == 0 {
+	if k == nil || n == 0 {
 		return 0
 	}
 	k.toFloat32(bytesOf(dst), &src[0], bytesOf(p.Scale[:]), bytesOf(p.Bias[:]), n)
@@ -134,7 +128,7 @@ func (k *Kit) ToFloat32(dst []float32, src []byte, p *Pattern) int {
 // wrote.
 func (k *Kit) ToFloat16(dst []uint16, src []byte, p *Pattern) int {
 	n := min(len(dst), len(src)) / toFloat16Block
-	if k == nil || k.toFloat16 == nil || n == 0 {
+	if k == nil || !k.half || n == 0 {
 		return 0
 	}
 	k.toFloat16(bytesOf(dst), &src[0], bytesOf(p.Scale[:]), bytesOf(p.Bias[:]), n)
@@ -146,7 +140,7 @@ func (k *Kit) ToFloat16(dst []uint16, src []byte, p *Pattern) int {
 // returns how many values it wrote.
 func (k *Kit) ToBytes(dst []byte, src []float32, scale, bias float32) int {
 	n := min(len(dst), len(src)) / toBytesBlock
-	if k == nil || k.toBytes == nil || n == 0 {
+	if k == nil || n == 0 {
 		return 0
 	}
 	k.toBytes(&dst[0], bytesOf(src), (*byte)(unsafe.Pointer(&scale)), (*byte)(unsafe.Pointer(&bias)), n)
@@ -158,7 +152,7 @@ func (k *Kit) ToBytes(dst []byte, src []float32, scale, bias float32) int {
 // converted.
 func (k *Kit) YCbCrToRGB(r, g, b, y, cb, cr []byte) int {
 	n := min(len(r), len(g), len(b), len(y), len(cb), len(cr)) / ycbcrToRGBBlock
-	if k == nil || k.ycbcrToRGB == nil || n == 0 {
+	if k == nil || n == 0 {
 		return 0
 	}
 	k.ycbcrToRGB(&r[0], &g[0], &b[0], &y[0], &cb[0], &cr[0], n)
