@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/imagetensor/internal/kernels"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/x448/float16"
 )
@@ -48,14 +49,18 @@ func FromImage[T Element](dst []T, img image.Image, o Options) error {
 	if p.overlaps(engine.Bytes(dst)) {
 		return fmt.Errorf("imagetensor: dst shares memory with the image: %w", blockshuffle.ErrOverlap)
 	}
-	nhwc := o.Layout == blockshuffle.NHWC
+	nhwc, k := o.Layout == blockshuffle.NHWC, kit
+	var pats patterns
+	if k != nil {
+		pats = a.patterns()
+	}
 	switch d := any(dst).(type) {
 	case []float32:
-		converter[float32]{p: p, dst: d, table: a.float32Table(), nhwc: nhwc, bgr: o.BGR}.run(o.Workers)
+		converter[float32]{p: p, dst: d, table: a.float32Table(), nhwc: nhwc, bgr: o.BGR, kit: k, pats: pats}.run(o.Workers)
 	case []float16.Float16:
-		converter[float16.Float16]{p: p, dst: d, table: a.float16Table(), nhwc: nhwc, bgr: o.BGR}.run(o.Workers)
+		converter[float16.Float16]{p: p, dst: d, table: a.float16Table(), nhwc: nhwc, bgr: o.BGR, kit: k, pats: pats}.run(o.Workers)
 	case []uint8:
-		converter[uint8]{p: p, dst: d, table: identity, nhwc: nhwc, bgr: o.BGR}.run(o.Workers)
+		converter[uint8]{p: p, dst: d, table: identity, nhwc: nhwc, bgr: o.BGR, kit: k}.run(o.Workers)
 	}
 	return nil
 }
@@ -71,12 +76,14 @@ var identity = func() (t [3][256]uint8) {
 }()
 
 // A converter moves an image into a tensor, row by row, each channel's
-// values through its table.
+// values through its table, or with a kit through the kernels (simd.go).
 type converter[E Element] struct {
 	p         pixels
 	dst       []E
 	table     [3][256]E
 	nhwc, bgr bool
+	kit       *kernels.Kit
+	pats      patterns // with a kit, for float elements
 }
 
 // run moves every row, on the goroutines the engine's policy grants for
@@ -106,17 +113,27 @@ func (c *converter[E]) rows(lo, hi int) {
 	var r row
 	p := &c.p
 	for y := lo; y < hi; y++ {
-		switch p.kind {
-		case rgba4:
+		switch {
+		case c.kit == nil && p.kind == rgba4:
 			c.rgbaRow(y)
 			continue
-		case ycbcr:
+		case c.kit == nil && p.kind == ycbcr:
 			c.ycbcrRow(y)
 			continue
 		}
 		for x0 := 0; x0 < p.w; x0 += chunk {
 			n := min(chunk, p.w-x0)
-			p.read(y, x0, n, &r)
+			switch {
+			case p.kind == rgba4 && c.nhwc:
+				c.packRGBA(y, x0, n)
+				continue
+			case p.kind == rgba4:
+				c.splitRGBA(y, x0, n, &r)
+			case p.kind == ycbcr:
+				c.ycbcr(y, x0, n, &r)
+			default:
+				p.read(y, x0, n, &r)
+			}
 			c.write(y, x0, n, &r)
 		}
 	}
@@ -196,6 +213,10 @@ func (c *converter[E]) ycbcrRow(y int) {
 func (c *converter[E]) write(y, x0, n int, r *row) {
 	p := &c.p
 	at := y*p.w + x0 // the chunk's first pixel, counted over the image
+	if p.c == 1 && c.kit != nil {
+		c.convert(c.dst[at:at+n], r[0][:n], 0)
+		return
+	}
 	if p.c == 1 {
 		t, out := &c.table[0], c.dst[at:at+n]
 		for i, v := range r[0][:n] {
@@ -208,6 +229,17 @@ func (c *converter[E]) write(y, x0, n int, r *row) {
 		s0, s2 = s2, s0
 	}
 	s1 := &r[1]
+	if c.kit != nil {
+		if c.nhwc {
+			c.interleave(c.dst[3*at:3*(at+n)], s0[:n], s1[:n], s2[:n])
+			return
+		}
+		plane := p.h * p.w
+		for ch, s := range [3]*[chunk]byte{s0, s1, s2} {
+			c.convert(c.dst[ch*plane+at:][:n], s[:n], ch)
+		}
+		return
+	}
 	if c.nhwc {
 		out := c.dst[3*at : 3*(at+n)]
 		t0, t1, t2 := &c.table[0], &c.table[1], &c.table[2]

@@ -15,7 +15,7 @@ func FuzzFromImage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind, w, h, x0, y0, opt uint8, seed uint64) {
 		r := image.Rect(int(int8(x0)), int(int8(y0)), int(int8(x0))+1+int(w), int(int8(y0))+1+int(h)%64)
 		imgs := testImages(rand.New(rand.NewPCG(seed, 1)), r)
-		checkFrom(t, imgs[int(kind)%len(imgs)], options[int(opt)%len(options)])
+		eachTier(t, func(t *testing.T) { checkFrom(t, imgs[int(kind)%len(imgs)], options[int(opt)%len(options)]) })
 	})
 }
 
@@ -25,6 +25,6 @@ func FuzzToImage(f *testing.F) {
 	f.Add(uint8(255), uint8(7), uint8(200), uint8(9), uint8(3), uint64(2))
 	f.Fuzz(func(t *testing.T, w, h, x0, y0, opt uint8, seed uint64) {
 		r := image.Rect(int(int8(x0)), int(int8(y0)), int(int8(x0))+1+int(w), int(int8(y0))+1+int(h)%64)
-		checkTo(t, rand.New(rand.NewPCG(seed, 2)), r, options[int(opt)%len(options)])
+		eachTier(t, func(t *testing.T) { checkTo(t, rand.New(rand.NewPCG(seed, 2)), r, options[int(opt)%len(options)]) })
 	})
 }

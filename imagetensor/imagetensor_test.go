@@ -13,9 +13,26 @@ import (
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/imagetensor/internal/kernels"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/x448/float16"
 )
+
+// eachTier runs test on the generic tier's Go rows and with the kernels
+// of every other tier this machine runs, as a subtest each.
+func eachTier(t *testing.T, test func(t *testing.T)) {
+	for _, tier := range dispatch.Available() {
+		k := kernels.For(tier.String())
+		if tier.String() != "generic" && k == nil {
+			continue // no pixel kernels in this build
+		}
+		t.Run(tier.String(), func(t *testing.T) {
+			defer useKit(k)()
+			test(t)
+		})
+	}
+}
 
 // ratios are every YCbCr subsample ratio.
 var ratios = []image.YCbCrSubsampleRatio{
@@ -164,7 +181,9 @@ func checkFrom(t *testing.T, img image.Image, o Options) {
 
 // TestFromImage: every image kind, at widths around the chunk, bounds off
 // the origin, sub-images, every option, against the reference.
-func TestFromImage(t *testing.T) {
+func TestFromImage(t *testing.T) { eachTier(t, testFromImage) }
+
+func testFromImage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	rects := []image.Rectangle{
 		image.Rect(0, 0, 1, 1), image.Rect(0, 0, 7, 1), image.Rect(0, 0, 1, 9), image.Rect(0, 0, 5, 3),
@@ -192,7 +211,9 @@ func TestFromImage(t *testing.T) {
 
 // TestParallel: images split over goroutines (shares of 1 KiB, 8 cores)
 // convert as the reference says, both ways.
-func TestParallel(t *testing.T) {
+func TestParallel(t *testing.T) { eachTier(t, testParallel) }
+
+func testParallel(t *testing.T) {
 	defer engine.SetShares(1<<10, 8)()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, img := range testImages(rng, image.Rect(2, 3, 300, 201)) {
@@ -331,7 +352,9 @@ type drawable = interface {
 
 // TestToImage: every image type ToImage takes, every element type and
 // option, bounds off the origin, widths around the chunk.
-func TestToImage(t *testing.T) {
+func TestToImage(t *testing.T) { eachTier(t, testToImage) }
+
+func testToImage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, r := range []image.Rectangle{image.Rect(0, 0, 1, 1), image.Rect(0, 0, 1, 7), image.Rect(-4, 2, chunk-3, 5), image.Rect(0, 0, 2*chunk+1, 2)} {
 		for _, o := range options {
@@ -343,7 +366,9 @@ func TestToImage(t *testing.T) {
 // TestRoundTrip: FromImage then ToImage gives the pixels back, for every
 // option and element type but float16 (which does not hold every value of
 // v/255 exactly enough: it does here, but the test does not rely on it).
-func TestRoundTrip(t *testing.T) {
+func TestRoundTrip(t *testing.T) { eachTier(t, testRoundTrip) }
+
+func testRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	img := testImages(rng, image.Rect(0, 0, 33, 17))[0].(*image.RGBA)
 	for i := 3; i < len(img.Pix); i += 4 {
@@ -444,7 +469,9 @@ func (hugeImage) Bounds() image.Rectangle {
 func (hugeImage) At(x, y int) color.Color { return color.RGBA{} }
 
 // TestAllocs: a call on one goroutine allocates nothing.
-func TestAllocs(t *testing.T) {
+func TestAllocs(t *testing.T) { eachTier(t, testAllocs) }
+
+func testAllocs(t *testing.T) {
 	img := image.NewYCbCr(image.Rect(0, 0, 64, 48), image.YCbCrSubsampleRatio420)
 	dst := make([]float32, 3*64*48)
 	o := Options{Workers: 1, Mean: [3]float32{0.485, 0.456, 0.406}, Std: [3]float32{0.229, 0.224, 0.225}}

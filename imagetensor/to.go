@@ -6,6 +6,7 @@ import (
 	"image/draw"
 
 	"github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/imagetensor/internal/kernels"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/x448/float16"
 )
@@ -39,7 +40,7 @@ func ToImage[T Element](img draw.Image, src []T, o Options) error {
 	if p.overlaps(engine.Bytes(src)) {
 		return fmt.Errorf("imagetensor: src shares memory with the image: %w", blockshuffle.ErrOverlap)
 	}
-	inverse[T]{p: p, src: src, a: a, nhwc: o.Layout == blockshuffle.NHWC, bgr: o.BGR}.run(o.Workers)
+	inverse[T]{p: p, src: src, a: a, nhwc: o.Layout == blockshuffle.NHWC, bgr: o.BGR, kit: kit}.run(o.Workers)
 	return nil
 }
 
@@ -49,6 +50,7 @@ type inverse[E Element] struct {
 	src       []E
 	a         affine
 	nhwc, bgr bool
+	kit       *kernels.Kit // nil: the Go rows; else simd.go's
 }
 
 // run moves every row, as a converter's run does.
@@ -69,13 +71,17 @@ func (v *inverse[E]) rows(lo, hi int) {
 	var r row
 	p := &v.p
 	for y := lo; y < hi; y++ {
-		if f, ok := any(v.src).([]float32); ok && p.kind == rgba4 {
+		if f, ok := any(v.src).([]float32); ok && p.kind == rgba4 && (v.kit == nil || v.nhwc) {
 			v.rgbaRow(y, f)
 			continue
 		}
 		for x0 := 0; x0 < p.w; x0 += chunk {
 			n := min(chunk, p.w-x0)
 			v.read(y, x0, n, &r)
+			if p.kind == rgba4 && v.kit != nil {
+				p.joinRGBA(v.kit, y, x0, n, &r)
+				continue
+			}
 			p.write(y, x0, n, &r)
 		}
 	}
@@ -120,6 +126,10 @@ func (v *inverse[E]) read(y, x0, n int, r *row) {
 		}
 		switch s := any(v.src).(type) {
 		case []float32:
+			if !v.nhwc && v.kit != nil {
+				v.toBytes(dst[:n], s[from:][:n], ch)
+				break
+			}
 			for i := range n {
 				dst[i] = v.a.toByte(ch, s[from+i*step])
 			}
