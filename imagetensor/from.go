@@ -129,6 +129,9 @@ func (c *converter[E]) rows(lo, hi int) {
 				continue
 			case p.kind == rgba4:
 				c.splitRGBA(y, x0, n, &r)
+			case p.kind == ycbcr && !c.nhwc && isFloat32(c.dst):
+				c.ycbcrPlanes(y, x0, n, any(c.dst).([]float32))
+				continue
 			case p.kind == ycbcr:
 				c.ycbcr(y, x0, n, &r)
 			default:
@@ -207,6 +210,11 @@ func (c *converter[E]) ycbcrRow(y int) {
 			o0[x], o1[x], o2[x] = t0[v[i0]], t1[v[1]], t2[v[i2]]
 		}
 	}
+}
+
+func isFloat32[E Element](s []E) bool {
+	_, ok := any(s).([]float32)
+	return ok
 }
 
 // write puts a chunk's values, in the tensor's channel order, into dst.

@@ -14,7 +14,8 @@ import (
 // each pass a kernel over as many whole blocks as it has, Go the rest:
 //
 //	RGBA, NRGBA   splitRGBA (NCHW) or packRGB (NHWC), then a conversion
-//	YCbCr         doubleBytes (chroma subsampled across by 2), ycbcrToRGB
+//	YCbCr         doubleBytes (chroma subsampled across by 2), then
+//	              ycbcrToFloat32 (to float32 NCHW), or ycbcrToRGB
 //	the others    read in Go
 //	to tensors    per channel toFloat32, toFloat16 or a copy (NCHW), or
 //	              joinRGBA and packRGB, then one of them over the
@@ -118,38 +119,94 @@ func (c *converter[E]) interleave(out []E, s0, s1, s2 []byte) {
 }
 
 // ycbcr puts n pixels of row y of a YCbCr image, from column x0 on, in r
-// as image/color's YCbCrToRGB converts them: the chroma samples first
-// made one per pixel (doubleBytes where the image is subsampled across by
-// 2 and the pixels lie right of the origin, where each sample serves an
-// aligned pair), then ycbcrToRGB.
+// as image/color's YCbCrToRGB converts them.
 func (c *converter[E]) ycbcr(y, x0, n int, r *row) {
+	var ch chroma
+	ys, cb, cr := c.samples(y, x0, n, &ch)
+	for i := c.kit.YCbCrToRGB(r[0][:n], r[1][:n], r[2][:n], ys, cb, cr); i < n; i++ {
+		r[0][i], r[1][i], r[2][i] = ycbcrToRGB(ys[i], cb[i], cr[i])
+	}
+}
+
+// ycbcrPlanes writes n pixels of row y of a YCbCr image, from column x0
+// on, to a float32 NCHW tensor: converted and scaled in one kernel, which
+// where the chroma is subsampled across by 2 (4:2:0, 4:2:2) and the pixels
+// lie right of the origin reads each sample once for its pair of pixels.
+func (c *converter[E]) ycbcrPlanes(y, x0, n int, dst []float32) {
 	p := &c.p
+	at, plane := y*p.w+x0, p.h*p.w
+	i0, i2 := 0, 2 // the tensor channels of red and blue
+	if c.bgr {
+		i0, i2 = 2, 0
+	}
+	out := [3][]float32{dst[i0*plane+at:][:n], dst[plane+at:][:n], dst[i2*plane+at:][:n]}
+	a := &c.pats
+	scale := [3]float32{a[i0+1].Scale[0], a[2].Scale[0], a[i2+1].Scale[0]}
+	bias := [3]float32{a[i0+1].Bias[0], a[2].Bias[0], a[i2+1].Bias[0]}
 	ys := p.pix[y*p.stride+x0:][:n]
-	c0 := half(p.min.X, p.cx)
-	crow := (half(p.min.Y+y, p.cy) - half(p.min.Y, p.cy)) * p.cstride
-	var cbFull, crFull [chunk + 16]byte
-	cb, cr := cbFull[:n], crFull[:n]
-	x := p.min.X + x0
-	switch {
-	case p.cx == 0:
-		cb, cr = p.cb[crow+x-c0:][:n], p.cr[crow+x-c0:][:n]
-	case p.cx == 1 && x >= 0:
-		odd := x & 1
-		from, m := crow+x>>1-c0, (n+odd+1)/2 // the samples the pixels use
-		c.double(cbFull[:2*m], p.cb[from:][:m])
-		c.double(crFull[:2*m], p.cr[from:][:m])
-		cb, cr = cbFull[odd:][:n], crFull[odd:][:n]
-	default:
-		for i := range n {
-			at := crow + half(x+i, p.cx) - c0
-			cb[i], cr[i] = p.cb[at], p.cr[at]
+	lo, hi := 0, 0 // the pixels a kernel converted
+	if x := p.min.X + x0; p.cx == 1 && x >= 0 {
+		lo = x & 1 // an odd first pixel shares its sample with the one before
+		from, m := p.chromaAt(x0+lo, y), (n-lo)/2
+		pairs := [3][]float32{out[0][lo:], out[1][lo:], out[2][lo:]}
+		hi = lo + c.kit.YCbCr422ToFloat32(&pairs, ys[lo:], p.cb[from:][:m], p.cr[from:][:m], &scale, &bias)
+	} else {
+		var ch chroma
+		_, cb, cr := c.samples(y, x0, n, &ch)
+		hi = c.kit.YCbCrToFloat32(&out, ys, cb, cr, &scale, &bias)
+	}
+	for _, span := range [2][2]int{{0, lo}, {hi, n}} {
+		for i := span[0]; i < span[1]; i++ {
+			at := p.chromaAt(x0+i, y)
+			var v [3]uint8
+			v[0], v[1], v[2] = ycbcrToRGB(ys[i], p.cb[at], p.cr[at])
+			for k := range 3 {
+				out[k][i] = float32(float32(v[k])*scale[k]) + bias[k]
+			}
 		}
 	}
-	for i := c.kit.YCbCrToRGB(r[0][:n], r[1][:n], r[2][:n], ys, cb, cr); i < n; i++ {
-		yy1 := int32(ys[i]) * 0x10101
-		cb1, cr1 := int32(cb[i])-128, int32(cr[i])-128
-		r[0][i], r[1][i], r[2][i] = clamp16(yy1+91881*cr1), clamp16(yy1-22554*cb1-46802*cr1), clamp16(yy1+116130*cb1)
+}
+
+// chromaAt is the index in cb and cr of the sample of the pixel in column
+// x and row y, both counted from the bounds' corner.
+func (p *pixels) chromaAt(x, y int) int {
+	return (half(p.min.Y+y, p.cy)-half(p.min.Y, p.cy))*p.cstride + half(p.min.X+x, p.cx) - half(p.min.X, p.cx)
+}
+
+// ycbcrToRGB is image/color's YCbCrToRGB.
+func ycbcrToRGB(y, cb, cr uint8) (uint8, uint8, uint8) {
+	yy1 := int32(y) * 0x10101
+	cb1, cr1 := int32(cb)-128, int32(cr)-128
+	return clamp16(yy1 + 91881*cr1), clamp16(yy1 - 22554*cb1 - 46802*cr1), clamp16(yy1 + 116130*cb1)
+}
+
+// A chroma holds the chroma samples of a chunk's pixels, one a pixel.
+type chroma struct{ cb, cr [chunk + 16]byte }
+
+// samples returns the luma and chroma samples of n pixels of row y of a
+// YCbCr image, from column x0 on, one each a pixel: the image's own
+// chroma where it is not subsampled across; else made in ch, by
+// doubleBytes where it is subsampled by 2 and the pixels lie right of
+// the origin (each sample serves an aligned pair), else one by one.
+func (c *converter[E]) samples(y, x0, n int, ch *chroma) (ys, cb, cr []byte) {
+	p := &c.p
+	ys = p.pix[y*p.stride+x0:][:n]
+	from, x := p.chromaAt(x0, y), p.min.X+x0
+	switch {
+	case p.cx == 0:
+		return ys, p.cb[from:][:n], p.cr[from:][:n]
+	case p.cx == 1 && x >= 0:
+		odd := x & 1
+		m := (n + odd + 1) / 2 // the samples the pixels use
+		c.double(ch.cb[:2*m], p.cb[from:][:m])
+		c.double(ch.cr[:2*m], p.cr[from:][:m])
+		return ys, ch.cb[odd:][:n], ch.cr[odd:][:n]
 	}
+	for i := range n {
+		at := p.chromaAt(x0+i, y)
+		ch.cb[i], ch.cr[i] = p.cb[at], p.cr[at]
+	}
+	return ys, ch.cb[:n], ch.cr[:n]
 }
 
 // double writes each sample twice to full.

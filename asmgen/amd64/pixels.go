@@ -12,10 +12,14 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
 )
 
-// Pixel adds one of imagetensor's pixel kernels, in AVX2, to the file.
+// Pixel adds one of imagetensor's pixel kernels, in AVX2 or AVX-512, to
+// the file.
 // Each is one loop over n blocks, n > 0 or nothing done.
 func (g *Generator) Pixel(p table.Pixel, isa table.ISA) error {
 	body := pixelBodies[p.Name]
+	if isa.TwoTable() {
+		body = pixelBodies512[p.Name]
+	}
 	if body == nil {
 		return fmt.Errorf("%s: amd64 has no pixel kernel %s", isa, p.Name)
 	}
@@ -209,41 +213,19 @@ var pixelBodies = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixe
 			c.VMOVDQU(w0, at(r["dst"], 0))
 		}, map[string]int{"src": 128, "dst": 32}}
 	},
-	// In 32-bit lanes, exactly image/color's arithmetic: the sums shifted
-	// right by 16 fit 16 bits, and the two saturating packs clamp them to
-	// [0, 255] as YCbCrToRGB does.
+	// In 32-bit lanes, exactly image/color's arithmetic (ycbcr): the
+	// sums shifted right by 16 fit 16 bits, and the two saturating packs
+	// clamp them to [0, 255] as YCbCrToRGB does.
 	"ycbcrToRGB": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
 		c := g.c
-		k := map[string]operand.Mem{}
-		for _, v := range []struct {
-			name string
-			v    int32
-		}{{"y", 0x10101}, {"128", 128}, {"rcr", 91881}, {"gcb", -22554}, {"gcr", -46802}, {"bcb", 116130}} {
-			k[v.name] = g.dwords(uint32(v.v))
-		}
+		k := g.ycbcrConstants()
 		idx := g.dwordOrder()
 		return pixelStep{func() {
 			var out [3][2]reg.VecVirtual // r, g, b of pixels 0-7 and 8-15
 			for h := range 2 {
-				y, cb, cr := c.YMM(), c.YMM(), c.YMM()
-				c.VPMOVZXBD(at(r["y"], 8*h), y)
-				c.VPMULLD(k["y"], y, y)
-				c.VPMOVZXBD(at(r["cb"], 8*h), cb)
-				c.VPSUBD(k["128"], cb, cb)
-				c.VPMOVZXBD(at(r["cr"], 8*h), cr)
-				c.VPSUBD(k["128"], cr, cr)
-				red, green, blue, t := c.YMM(), c.YMM(), c.YMM(), c.YMM()
-				c.VPMULLD(k["rcr"], cr, red)
-				c.VPADDD(y, red, red)
-				c.VPMULLD(k["gcb"], cb, green)
-				c.VPMULLD(k["gcr"], cr, t)
-				c.VPADDD(t, green, green)
-				c.VPADDD(y, green, green)
-				c.VPMULLD(k["bcb"], cb, blue)
-				c.VPADDD(y, blue, blue)
-				for ch, v := range []reg.VecVirtual{red, green, blue} {
-					c.VPSRAD(operand.U8(16), v, v)
-					out[ch][h] = v
+				rgb := g.ycbcr(r, k, h)
+				for ch := range rgb {
+					out[ch][h] = rgb[ch]
 				}
 			}
 			for ch, name := range []string{"red", "green", "blue"} {
@@ -255,6 +237,138 @@ var pixelBodies = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixe
 			}
 		}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 16, "green": 16, "blue": 16}}
 	},
+	// ycbcr's values clamped to [0, 255] in their 32-bit lanes, then
+	// converted as toFloat32 converts: no bytes in between.
+	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcr422(r) },
+	"ycbcrToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
+		c := g.c
+		k := g.ycbcrConstants()
+		k["255"] = g.dwords(255)
+		var scale, bias [3]reg.VecVirtual
+		for ch := range 3 {
+			scale[ch], bias[ch] = c.YMM(), c.YMM()
+			c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
+			c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
+		}
+		zero := c.YMM()
+		c.VPXOR(zero, zero, zero)
+		return pixelStep{func() {
+			for h := range 2 {
+				for ch, v := range g.ycbcr(r, k, h) {
+					c.VPMAXSD(zero, v, v)
+					c.VPMINSD(k["255"], v, v)
+					c.VCVTDQ2PS(v, v)
+					c.VMULPS(scale[ch], v, v)
+					c.VADDPS(bias[ch], v, v)
+					c.VMOVUPS(v, at(r[[]string{"red", "green", "blue"}[ch]], 32*h))
+				}
+			}
+		}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 64, "green": 64, "blue": 64}}
+	},
+}
+
+// ycbcr422 is ycbcr422ToFloat32's body: each chroma sample's terms are
+// computed once, in 8 lanes, and VPERMD gives each to its two pixels;
+// y*0x10101 is y's byte in the three low bytes of its lane (VPSHUFB).
+func (g *Generator) ycbcr422(r map[string]reg.GPVirtual) pixelStep {
+	c := g.c
+	k := g.ycbcrConstants()
+	k["255"] = g.dwords(255)
+	var ctl [32]byte
+	for i := range ctl {
+		ctl[i] = byte(i &^ 3)
+		if i%4 == 3 {
+			ctl[i] = 0x80
+		}
+	}
+	k["y3"] = g.constant(ctl[:])
+	var scale, bias [3]reg.VecVirtual
+	for ch := range 3 {
+		scale[ch], bias[ch] = c.YMM(), c.YMM()
+		c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
+		c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
+	}
+	zero := c.YMM()
+	c.VPXOR(zero, zero, zero)
+	var pairs [2]reg.VecVirtual // the VPERMD indexes of pixels 0-7 and 8-15
+	for h := range pairs {
+		var b [32]byte
+		for i := range 8 {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(4*h+i/2))
+		}
+		pairs[h] = c.YMM()
+		c.VMOVDQU(g.constant(b[:]), pairs[h])
+	}
+	return pixelStep{func() {
+		cb, cr := c.YMM(), c.YMM()
+		c.VPMOVZXBD(at(r["cb"], 0), cb)
+		c.VPSUBD(k["128"], cb, cb)
+		c.VPMOVZXBD(at(r["cr"], 0), cr)
+		c.VPSUBD(k["128"], cr, cr)
+		terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
+		c.VPMULLD(k["rcr"], cr, terms[0])
+		c.VPMULLD(k["gcb"], cb, terms[1])
+		c.VPMULLD(k["gcr"], cr, cr)
+		c.VPADDD(cr, terms[1], terms[1])
+		c.VPMULLD(k["bcb"], cb, terms[2])
+		for h := range 2 {
+			y := c.YMM()
+			c.VPMOVZXBD(at(r["y"], 8*h), y)
+			c.VPSHUFB(k["y3"], y, y)
+			for ch, t := range terms {
+				v := c.YMM()
+				c.VPERMD(t, pairs[h], v)
+				c.VPADDD(y, v, v)
+				c.VPSRAD(operand.U8(16), v, v)
+				c.VPMAXSD(zero, v, v)
+				c.VPMINSD(k["255"], v, v)
+				c.VCVTDQ2PS(v, v)
+				c.VMULPS(scale[ch], v, v)
+				c.VADDPS(bias[ch], v, v)
+				c.VMOVUPS(v, at(r[[]string{"red", "green", "blue"}[ch]], 32*h))
+			}
+		}
+	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
+}
+
+// ycbcrConstants are the multipliers and offset of image/color's
+// YCbCrToRGB, each in 8 dwords.
+func (g *Generator) ycbcrConstants() map[string]operand.Mem {
+	k := map[string]operand.Mem{}
+	for _, v := range []struct {
+		name string
+		v    int32
+	}{{"y", 0x10101}, {"128", 128}, {"rcr", 91881}, {"gcb", -22554}, {"gcr", -46802}, {"bcb", 116130}} {
+		k[v.name] = g.dwords(uint32(v.v))
+	}
+	return k
+}
+
+// ycbcr computes red, green and blue of pixels 8h to 8h+7 as image/color's
+// YCbCrToRGB does before it clamps: the sums shifted right by 16.
+func (g *Generator) ycbcr(r map[string]reg.GPVirtual, k map[string]operand.Mem, h int) [3]reg.VecVirtual {
+	c := g.c
+	y, cb, cr := c.YMM(), c.YMM(), c.YMM()
+	c.VPMOVZXBD(at(r["y"], 8*h), y)
+	c.VPMULLD(k["y"], y, y)
+	c.VPMOVZXBD(at(r["cb"], 8*h), cb)
+	c.VPSUBD(k["128"], cb, cb)
+	c.VPMOVZXBD(at(r["cr"], 8*h), cr)
+	c.VPSUBD(k["128"], cr, cr)
+	red, green, blue, t := c.YMM(), c.YMM(), c.YMM(), c.YMM()
+	c.VPMULLD(k["rcr"], cr, red)
+	c.VPADDD(y, red, red)
+	c.VPMULLD(k["gcb"], cb, green)
+	c.VPMULLD(k["gcr"], cr, t)
+	c.VPADDD(t, green, green)
+	c.VPADDD(y, green, green)
+	c.VPMULLD(k["bcb"], cb, blue)
+	c.VPADDD(y, blue, blue)
+	out := [3]reg.VecVirtual{red, green, blue}
+	for _, v := range out {
+		c.VPSRAD(operand.U8(16), v, v)
+	}
+	return out
 }
 
 // toFloat is toFloat32's and, with half, toFloat16's body: six registers
@@ -286,4 +400,133 @@ func (g *Generator) toFloat(r map[string]reg.GPVirtual, half bool) pixelStep {
 			}
 		}
 	}, map[string]int{"src": 48, "dst": 48 * out}}
+}
+
+// pixelBodies512 are the AVX-512 kernels' bodies: 16 values a register,
+// as the AVX2 bodies compute them.
+var pixelBodies512 = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixelStep{
+	"toFloat16": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.toFloat16512(r) },
+	"ycbcrToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
+		c := g.c
+		k, scale, bias, zero := g.ycbcrSetup512(r)
+		return pixelStep{func() {
+			y, cb, cr := c.ZMM(), c.ZMM(), c.ZMM()
+			c.VPMOVZXBD(at(r["y"], 0), y)
+			c.VPMULLD(k["y"], y, y)
+			c.VPMOVZXBD(at(r["cb"], 0), cb)
+			c.VPSUBD(k["128"], cb, cb)
+			c.VPMOVZXBD(at(r["cr"], 0), cr)
+			c.VPSUBD(k["128"], cr, cr)
+			terms := [3]reg.VecVirtual{c.ZMM(), c.ZMM(), c.ZMM()}
+			c.VPMULLD(k["rcr"], cr, terms[0])
+			c.VPMULLD(k["gcb"], cb, terms[1])
+			c.VPMULLD(k["gcr"], cr, cr)
+			c.VPADDD(cr, terms[1], terms[1])
+			c.VPMULLD(k["bcb"], cb, terms[2])
+			for ch, v := range terms {
+				c.VPADDD(y, v, v)
+				g.clampScale512(v, k, zero, scale[ch], bias[ch], at(r[[]string{"red", "green", "blue"}[ch]], 0))
+			}
+		}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 64, "green": 64, "blue": 64}}
+	},
+	// As the AVX2 body: the terms of 8 chroma samples in a 256-bit
+	// register, VPERMD giving each to its two pixels' lanes.
+	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
+		c := g.c
+		k, scale, bias, zero := g.ycbcrSetup512(r)
+		var b [64]byte
+		for i := range 16 {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(i/2))
+		}
+		pairs := c.ZMM()
+		c.VMOVDQU32(g.constant(b[:]), pairs)
+		var ctl [64]byte
+		for i := range ctl {
+			ctl[i] = byte(i % 16 &^ 3)
+			if i%4 == 3 {
+				ctl[i] = 0x80
+			}
+		}
+		y3 := c.ZMM()
+		c.VMOVDQU32(g.constant(ctl[:]), y3)
+		return pixelStep{func() {
+			cb, cr := c.YMM(), c.YMM()
+			c.VPMOVZXBD(at(r["cb"], 0), cb)
+			c.VPSUBD(k["128"].AsY(), cb, cb)
+			c.VPMOVZXBD(at(r["cr"], 0), cr)
+			c.VPSUBD(k["128"].AsY(), cr, cr)
+			terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
+			c.VPMULLD(k["rcr"].AsY(), cr, terms[0])
+			c.VPMULLD(k["gcb"].AsY(), cb, terms[1])
+			c.VPMULLD(k["gcr"].AsY(), cr, cr)
+			c.VPADDD(cr, terms[1], terms[1])
+			c.VPMULLD(k["bcb"].AsY(), cb, terms[2])
+			y := c.ZMM()
+			c.VPMOVZXBD(at(r["y"], 0), y)
+			c.VPSHUFB(y3, y, y)
+			for ch, t := range terms {
+				v := c.ZMM()
+				c.VPERMD(t.AsZ(), pairs, v)
+				c.VPADDD(y, v, v)
+				g.clampScale512(v, k, zero, scale[ch], bias[ch], at(r[[]string{"red", "green", "blue"}[ch]], 0))
+			}
+		}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
+	},
+}
+
+// ycbcrSetup512 loads the YCbCr kernels' constants into registers: the
+// multipliers, 128 and 255, each channel's scale and bias, and zero.
+func (g *Generator) ycbcrSetup512(r map[string]reg.GPVirtual) (k map[string]reg.VecVirtual, scale, bias [3]reg.VecVirtual, zero reg.VecVirtual) {
+	c := g.c
+	k = map[string]reg.VecVirtual{}
+	for _, v := range []struct {
+		name string
+		v    int32
+	}{{"y", 0x10101}, {"128", 128}, {"rcr", 91881}, {"gcb", -22554}, {"gcr", -46802}, {"bcb", 116130}, {"255", 255}} {
+		k[v.name] = c.ZMM()
+		c.VPBROADCASTD(g.dwords(uint32(v.v)), k[v.name])
+	}
+	for ch := range 3 {
+		scale[ch], bias[ch] = c.ZMM(), c.ZMM()
+		c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
+		c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
+	}
+	zero = c.ZMM()
+	c.VPXORD(zero, zero, zero)
+	return k, scale, bias, zero
+}
+
+// clampScale512 finishes a channel of 16 pixels: the sum shifted right by
+// 16 and clamped to [0, 255], then scaled as toFloat32 does, and stored.
+func (g *Generator) clampScale512(v reg.VecVirtual, k map[string]reg.VecVirtual, zero, scale, bias reg.VecVirtual, dst operand.Mem) {
+	c := g.c
+	c.VPSRAD(operand.U8(16), v, v)
+	c.VPMAXSD(zero, v, v)
+	c.VPMINSD(k["255"], v, v)
+	c.VCVTDQ2PS(v, v)
+	c.VMULPS(scale, v, v)
+	c.VADDPS(bias, v, v)
+	c.VMOVUPS(v, dst)
+}
+
+// toFloat16512 is the AVX-512 toFloat16: three registers of 16 values a
+// block.
+func (g *Generator) toFloat16512(r map[string]reg.GPVirtual) pixelStep {
+	c := g.c
+	var scale, bias [3]reg.VecVirtual
+	for i := range 3 {
+		scale[i], bias[i] = c.ZMM(), c.ZMM()
+		c.VMOVUPS(at(r["scale"], 64*i), scale[i])
+		c.VMOVUPS(at(r["bias"], 64*i), bias[i])
+	}
+	return pixelStep{func() {
+		for i := range 3 {
+			v := c.ZMM()
+			c.VPMOVZXBD(at(r["src"], 16*i), v)
+			c.VCVTDQ2PS(v, v)
+			c.VMULPS(scale[i], v, v)
+			c.VADDPS(bias[i], v, v)
+			c.VCVTPS2PH(operand.U8(0), v, at(r["dst"], 32*i))
+		}
+	}, map[string]int{"src": 48, "dst": 96}}
 }

@@ -156,42 +156,15 @@ var pixelBodies = map[string]func(g *Generator, r map[string]string) func(){
 			g.ins("VST1.P [V12.B16, V13.B16], 32(%s)", r["dst"])
 		}
 	},
-	// In 32-bit lanes, exactly image/color's arithmetic: the sums shifted
-	// right by 16 fit 16 bits, and the two saturating narrowings clamp
-	// them to [0, 255] as YCbCrToRGB does.
+	// In 32-bit lanes, exactly image/color's arithmetic (ycbcr): the
+	// sums shifted right by 16 fit 16 bits, and the two saturating
+	// narrowings clamp them to [0, 255] as YCbCrToRGB does.
 	"ycbcrToRGB": func(g *Generator, r map[string]string) func() {
-		for i, v := range []int32{0x10101, 128, 91881, -22554, -46802, 116130} {
-			g.splat(20+i, uint32(v), "R9")
-		}
+		g.ycbcrConstants("R9")
 		return func() {
-			g.ins("VLD1.P 16(%s), [V0.B16]", r["y"])
-			g.ins("VLD1.P 16(%s), [V1.B16]", r["cb"])
-			g.ins("VLD1.P 16(%s), [V2.B16]", r["cr"])
-			g.widen(4, 0, 16)  // y in V4-V7
-			g.widen(8, 1, 16)  // cb in V8-V11
-			g.widen(12, 2, 16) // cr in V12-V15
-			for q := range 4 {
-				y, cb, cr := 4+q, 8+q, 12+q
-				g.mul(y, y, 20)
-				g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cb)
-				g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cr)
-			}
+			g.ycbcrLoad(r)
 			for ch, out := range []string{"red", "green", "blue"} {
-				for q := range 4 {
-					y, cb, cr, v := 4+q, 8+q, 12+q, 16+q
-					switch ch {
-					case 0:
-						g.mul(v, cr, 22)
-					case 1:
-						g.mul(v, cb, 23)
-						g.mul(26, cr, 24)
-						g.ins("VADD V26.S4, V%[1]d.S4, V%[1]d.S4", v)
-					case 2:
-						g.mul(v, cb, 25)
-					}
-					g.ins("VADD V%d.S4, V%[2]d.S4, V%[2]d.S4", y, v)
-					g.sshr16(v, v)
-				}
+				g.ycbcr(ch)
 				g.narrow("SQXTN", 0, 16, false)
 				g.narrow("SQXTN", 0, 17, true)
 				g.narrow("SQXTN", 1, 18, false)
@@ -202,6 +175,144 @@ var pixelBodies = map[string]func(g *Generator, r map[string]string) func(){
 			}
 		}
 	},
+	"ycbcr422ToFloat32": func(g *Generator, r map[string]string) func() { return g.ycbcr422(r) },
+	// ycbcr's values clamped to [0, 255] in their 32-bit lanes (V27
+	// zero, V28 255), then converted as toFloat32 converts: no bytes in
+	// between. Each channel's scale and bias are loaded in turn (V0, V1).
+	"ycbcrToFloat32": func(g *Generator, r map[string]string) func() {
+		g.ycbcrConstants("R10")
+		g.ins("VEOR V27.B16, V27.B16, V27.B16")
+		g.splat(28, 255, "R10")
+		return func() {
+			g.ycbcrLoad(r)
+			for ch, out := range []string{"red", "green", "blue"} {
+				g.ycbcr(ch)
+				for q := 16; q < 20; q++ {
+					g.word("SMAX.4S", 0x4ea06400, q, q, 27)
+					g.word("SMIN.4S", 0x4ea06c00, q, q, 28)
+					g.ucvtf(q, q)
+				}
+				g.ins("VLD1R (%s), [V0.S4]", r["scale"])
+				g.ins("VLD1R (%s), [V1.S4]", r["bias"])
+				g.ins("ADD $4, %[1]s, %[1]s", r["scale"])
+				g.ins("ADD $4, %[1]s, %[1]s", r["bias"])
+				for q := 16; q < 20; q++ {
+					g.fmul(q, q, 0)
+					g.fadd(q, q, 1)
+				}
+				g.ins("VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], 64(%s)", r[out])
+			}
+			g.ins("SUB $12, %[1]s, %[1]s", r["scale"])
+			g.ins("SUB $12, %[1]s, %[1]s", r["bias"])
+		}
+	},
+}
+
+// ycbcr422 is ycbcr422ToFloat32's body: each chroma sample's terms are
+// computed once, 4 a vector, and VZIP1 and VZIP2 give each to its two
+// pixels. Constants as ycbcrToFloat32's.
+func (g *Generator) ycbcr422(r map[string]string) func() {
+	g.ycbcrConstants("R10")
+	g.ins("VEOR V27.B16, V27.B16, V27.B16")
+	g.splat(28, 255, "R10")
+	return func() {
+		g.ins("VLD1.P 16(%s), [V0.B16]", r["y"])
+		g.ins("VLD1.P 8(%s), [V1.B8]", r["cb"])
+		g.ins("VLD1.P 8(%s), [V2.B8]", r["cr"])
+		g.widen(4, 0, 16) // y in V4-V7
+		g.ins("VUXTL V1.B8, V16.H8")
+		g.ins("VUXTL V16.H4, V8.S4") // cb in V8, V9
+		g.ins("VUXTL2 V16.H8, V9.S4")
+		g.ins("VUXTL V2.B8, V16.H8")
+		g.ins("VUXTL V16.H4, V12.S4") // cr in V12, V13
+		g.ins("VUXTL2 V16.H8, V13.S4")
+		for q := range 4 {
+			g.mul(4+q, 4+q, 20)
+		}
+		for q := range 2 {
+			cb, cr := 8+q, 12+q
+			g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cb)
+			g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cr)
+			g.mul(10+q, cb, 23) // green's cb term in V10, V11
+			g.mul(26, cr, 24)
+			g.ins("VADD V26.S4, V%[1]d.S4, V%[1]d.S4", 10+q)
+			g.mul(14+q, cb, 25) // blue's in V14, V15
+			g.mul(cr, cr, 22)   // red's in V12, V13
+		}
+		for ch, out := range []string{"red", "green", "blue"} {
+			term := []int{12, 10, 14}[ch]
+			for q := range 4 { // pixels 4q to 4q+3 take samples 2q and 2q+1
+				v, t := 16+q, term+q/2
+				op := "VZIP1"
+				if q%2 == 1 {
+					op = "VZIP2"
+				}
+				g.ins("%s V%d.S4, V%d.S4, V%d.S4", op, t, t, v)
+				g.ins("VADD V%d.S4, V%[2]d.S4, V%[2]d.S4", 4+q, v)
+				g.sshr16(v, v)
+				g.word("SMAX.4S", 0x4ea06400, v, v, 27)
+				g.word("SMIN.4S", 0x4ea06c00, v, v, 28)
+				g.ucvtf(v, v)
+			}
+			g.ins("VLD1R (%s), [V0.S4]", r["scale"])
+			g.ins("VLD1R (%s), [V1.S4]", r["bias"])
+			g.ins("ADD $4, %[1]s, %[1]s", r["scale"])
+			g.ins("ADD $4, %[1]s, %[1]s", r["bias"])
+			for q := 16; q < 20; q++ {
+				g.fmul(q, q, 0)
+				g.fadd(q, q, 1)
+			}
+			g.ins("VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], 64(%s)", r[out])
+		}
+		g.ins("SUB $12, %[1]s, %[1]s", r["scale"])
+		g.ins("SUB $12, %[1]s, %[1]s", r["bias"])
+	}
+}
+
+// ycbcrConstants puts image/color's multipliers and offset in V20-V25,
+// using scratch.
+func (g *Generator) ycbcrConstants(scratch string) {
+	for i, v := range []int32{0x10101, 128, 91881, -22554, -46802, 116130} {
+		g.splat(20+i, uint32(v), scratch)
+	}
+}
+
+// ycbcrLoad loads 16 pixels: y*0x10101 in V4-V7, cb-128 in V8-V11 and
+// cr-128 in V12-V15, 4 pixels a vector.
+func (g *Generator) ycbcrLoad(r map[string]string) {
+	g.ins("VLD1.P 16(%s), [V0.B16]", r["y"])
+	g.ins("VLD1.P 16(%s), [V1.B16]", r["cb"])
+	g.ins("VLD1.P 16(%s), [V2.B16]", r["cr"])
+	g.widen(4, 0, 16)
+	g.widen(8, 1, 16)
+	g.widen(12, 2, 16)
+	for q := range 4 {
+		y, cb, cr := 4+q, 8+q, 12+q
+		g.mul(y, y, 20)
+		g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cb)
+		g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cr)
+	}
+}
+
+// ycbcr computes channel ch (red, green, blue) of the loaded pixels as
+// image/color's YCbCrToRGB does before it clamps, the sums shifted right
+// by 16, in V16-V19.
+func (g *Generator) ycbcr(ch int) {
+	for q := range 4 {
+		y, cb, cr, v := 4+q, 8+q, 12+q, 16+q
+		switch ch {
+		case 0:
+			g.mul(v, cr, 22)
+		case 1:
+			g.mul(v, cb, 23)
+			g.mul(26, cr, 24)
+			g.ins("VADD V26.S4, V%[1]d.S4, V%[1]d.S4", v)
+		case 2:
+			g.mul(v, cb, 25)
+		}
+		g.ins("VADD V%d.S4, V%[2]d.S4, V%[2]d.S4", y, v)
+		g.sshr16(v, v)
+	}
 }
 
 // toFloat is toFloat32's and, with half, toFloat16's body: 16 bytes

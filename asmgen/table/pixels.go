@@ -1,5 +1,7 @@
 package table
 
+import "slices"
+
 // A Pixel kernel is one of package imagetensor's: a pass over one row of
 // pixels, or of a tensor's values, between Go's image types and tensors.
 // They are written to imagetensor/internal/kernels, not to kernels/, so
@@ -13,8 +15,7 @@ type Pixel struct {
 	Signature        // no parameter may be named g: Go's arm64 assembler reads it as a register
 }
 
-// Pixels lists the pixel kernels. Every ISA of PixelISAs has all of them;
-// the others use their Base's.
+// Pixels lists the pixel kernels; PixelSets says which ISAs have them.
 var Pixels = []Pixel{
 	{"splitRGBA", "writes the red, green and blue bytes of n blocks of 16 four-byte pixels to the rows red, green and blue, dropping the fourth byte.", 16,
 		Signature{Ptrs: []string{"red", "green", "blue", "src"}, Ints: []string{"n"}}},
@@ -32,9 +33,35 @@ var Pixels = []Pixel{
 		Signature{Ptrs: []string{"dst", "src", "scale", "bias"}, Ints: []string{"n"}}},
 	{"ycbcrToRGB", "converts n blocks of 16 pixels from the rows y, cb and cr (one chroma sample per pixel) to the rows red, green and blue, as image/color's YCbCrToRGB does.", 16,
 		Signature{Ptrs: []string{"red", "green", "blue", "y", "cb", "cr"}, Ints: []string{"n"}}},
+	{"ycbcrToFloat32", "converts n blocks of 16 pixels as ycbcrToRGB does and writes each channel c's values v to its row of float32 as toFloat32 does, float32(float32(v)*scale[c]) + bias[c] (scale and bias hold 3 float32 each, in the rows' order).", 16,
+		Signature{Ptrs: []string{"red", "green", "blue", "y", "cb", "cr", "scale", "bias"}, Ints: []string{"n"}}},
+	{"ycbcr422ToFloat32", "does what ycbcrToFloat32 does for n blocks of 16 pixels whose chroma is subsampled across by 2: 8 samples of cb and cr a block, each for two pixels.", 16,
+		Signature{Ptrs: []string{"red", "green", "blue", "y", "cb", "cr", "scale", "bias"}, Ints: []string{"n"}}},
 }
 
-// PixelISAs are the ISAs with pixel kernels of their own: AVX2 and NEON.
-// The AVX-512 tiers run AVX2's, as their Base: these passes are bound by
-// the memory they write, and wider registers would add bytes, not speed.
-var PixelISAs = []ISA{"AVX2", "NEON"}
+// A PixelSet is the pixel kernels written for one ISA, and the tiers that
+// run them.
+type PixelSet struct {
+	ISA     ISA      // the kernels' ISA: their names end with it
+	Kernels []string // the Pixels it has, by Name; nil for all of them
+	// Tiers are the ISAs whose tiers run the set; what it lacks, they
+	// take from the set of their Base.
+	Tiers []ISA
+}
+
+// Has reports whether the set has the pixel kernel of that name.
+func (s PixelSet) Has(name string) bool {
+	return s.Kernels == nil || slices.Contains(s.Kernels, name)
+}
+
+// PixelSets are the pixel kernels of each ISA. AVX-512 has only the
+// kernels that beat AVX2's by a measure (Zen 4, one goroutine, a row in
+// the first-level cache: ycbcr422ToFloat32 1.10-1.17 times AVX2's speed,
+// ycbcrToFloat32 1.05-1.11, toFloat16 1.18-1.20); its toFloat32 (1.01)
+// and toBytes (1.02-1.07) did not earn their bytes, and the byte
+// shuffles are bound by memory.
+var PixelSets = []PixelSet{
+	{ISA: "AVX2", Tiers: []ISA{"AVX2"}},
+	{ISA: "AVX512BW", Kernels: []string{"toFloat16", "ycbcrToFloat32", "ycbcr422ToFloat32"}, Tiers: []ISA{"AVX512BW", "AVX512VBMI"}},
+	{ISA: "NEON", Tiers: []ISA{"NEON"}},
+}

@@ -20,25 +20,27 @@ import (
 // so that the root package's programs do not link them.
 func pixelDir(root string) string { return filepath.Join(root, "imagetensor", "internal", "kernels") }
 
-// writePixels writes the pixel kernels of each ISA that has them (the
-// assembly and its Go declarations) and, per architecture, the Kit
-// methods that call them, and the blocks.
+// writePixels writes the pixel kernels of each set (the assembly and its
+// Go declarations), per architecture the Kit methods that call them, and
+// the blocks.
 func writePixels(root string) error {
 	dir := pixelDir(root)
-	arches := map[string][]*isa.ISA{}
+	arches := map[string][]table.PixelSet{}
 	var order []string
-	for _, i := range table.PixelISAs {
-		d := isa.Named(string(i))
+	for _, set := range table.PixelSets {
+		d := isa.Named(string(set.ISA))
 		var asm, stubs []byte
 		var err error
 		switch d.GOARCH {
 		case "amd64":
-			asm, stubs, err = amd64Pixels(i)
+			asm, stubs, err = amd64Pixels(set)
 		case "arm64":
 			g := arm64.New()
 			for _, p := range table.Pixels {
-				if err = g.Pixel(p, i); err != nil {
-					return err
+				if set.Has(p.Name) {
+					if err = g.Pixel(p, set.ISA); err != nil {
+						return err
+					}
 				}
 			}
 			header := cfg.GeneratedWarning()
@@ -57,7 +59,7 @@ func writePixels(root string) error {
 		if arches[d.GOARCH] == nil {
 			order = append(order, d.GOARCH)
 		}
-		arches[d.GOARCH] = append(arches[d.GOARCH], d)
+		arches[d.GOARCH] = append(arches[d.GOARCH], set)
 	}
 	for _, arch := range order {
 		if err := writeKits(filepath.Join(dir, "kits_"+arch+".go"), constraint, arches[arch]); err != nil {
@@ -71,11 +73,14 @@ func writePixels(root string) error {
 	return writeBlocks(filepath.Join(dir, "blocks.go"))
 }
 
-// amd64Pixels lowers one x86 ISA's pixel kernels with avo.
-func amd64Pixels(i table.ISA) (asm, stubs []byte, err error) {
+// amd64Pixels lowers one x86 set of pixel kernels with avo.
+func amd64Pixels(set table.PixelSet) (asm, stubs []byte, err error) {
 	g := amd64.New("gc,!purego")
 	for _, p := range table.Pixels {
-		if err := g.Pixel(p, i); err != nil {
+		if !set.Has(p.Name) {
+			continue
+		}
+		if err := g.Pixel(p, set.ISA); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -93,25 +98,51 @@ func amd64Pixels(i table.ISA) (asm, stubs []byte, err error) {
 	return asm, stubs, err
 }
 
-// writeKits writes the Kit methods of one architecture's ISAs: each calls
-// the kernel of the Kit's ISA directly, not through a func value, so that
-// escape analysis sees the kernels' noescape pointers and a row buffer on
-// the caller's stack stays there. Without ISAs, the methods do nothing
-// (For gives no Kit).
-func writeKits(path, build string, isas []*isa.ISA) error {
+// writeKits writes the Kit methods of one architecture's sets: each calls
+// the kernel of the set the Kit's tier runs, or of its base's set, directly,
+// not through a func value, so that escape analysis sees the kernels'
+// noescape pointers and a row buffer on the caller's stack stays there.
+// A Kit's id is its tier's index in kitTiers. Without sets, the methods do
+// nothing (For gives no Kit).
+func writeKits(path, build string, sets []table.PixelSet) error {
+	var tiers []table.ISA
+	setOf := map[table.ISA]table.PixelSet{}
+	for _, s := range sets {
+		for _, t := range s.Tiers {
+			tiers = append(tiers, t)
+			setOf[t] = s
+		}
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n//go:build %s\n\npackage kernels\n\n", cfg.GeneratedWarning(), build)
-	b.WriteString("// kitISAs are the ISAs with pixel kernels in this build, by Kit id.\nvar kitISAs = []string{")
-	for _, d := range isas {
-		fmt.Fprintf(&b, "%q, ", d.Name)
+	b.WriteString("// kitTiers are the ISAs whose tiers have pixel kernels in this build, by Kit id.\nvar kitTiers = []string{")
+	for _, t := range tiers {
+		fmt.Fprintf(&b, "%q, ", t)
 	}
 	b.WriteString("}\n")
 	for _, p := range table.Pixels {
 		fmt.Fprintf(&b, "\nfunc (k *Kit) %s%s {\n", p.Name, p.Params())
-		if len(isas) > 0 {
+		if len(tiers) > 0 {
+			// the ids of the tiers that call each set's kernel, in the sets' order
+			ids := map[table.ISA][]string{}
+			var from []table.ISA
+			for id, t := range tiers {
+				s := setOf[t]
+				if !s.Has(p.Name) {
+					base := table.ISA(isa.Named(string(t)).Base)
+					if _, ok := setOf[base]; !ok || !setOf[base].Has(p.Name) {
+						return fmt.Errorf("%s: tier %s has no pixel kernel %s, nor has its base", path, t, p.Name)
+					}
+					s = setOf[base]
+				}
+				if ids[s.ISA] == nil {
+					from = append(from, s.ISA)
+				}
+				ids[s.ISA] = append(ids[s.ISA], fmt.Sprint(id))
+			}
 			b.WriteString("switch k.id {\n")
-			for id, d := range isas {
-				fmt.Fprintf(&b, "case %d:\n%s%s(%s)\n", id, p.Name, d.Name, strings.Join(p.Names(), ", "))
+			for _, i := range from {
+				fmt.Fprintf(&b, "case %s:\n%s%s(%s)\n", strings.Join(ids[i], ", "), p.Name, i, strings.Join(p.Names(), ", "))
 			}
 			b.WriteString("}\n")
 		}

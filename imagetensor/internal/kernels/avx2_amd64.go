@@ -43,3 +43,13 @@ func toBytesAVX2(dst *byte, src *byte, scale *byte, bias *byte, n int)
 //
 //go:noescape
 func ycbcrToRGBAVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, n int)
+
+// ycbcrToFloat32AVX2 converts n blocks of 16 pixels as ycbcrToRGB does and writes each channel c's values v to its row of float32 as toFloat32 does, float32(float32(v)*scale[c]) + bias[c] (scale and bias hold 3 float32 each, in the rows' order).
+//
+//go:noescape
+func ycbcrToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, scale *byte, bias *byte, n int)
+
+// ycbcr422ToFloat32AVX2 does what ycbcrToFloat32 does for n blocks of 16 pixels whose chroma is subsampled across by 2: 8 samples of cb and cr a block, each for two pixels.
+//
+//go:noescape
+func ycbcr422ToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, scale *byte, bias *byte, n int)

@@ -448,3 +448,238 @@ DATA shuffle10<>+8(SB)/8, $0x0001c5a20001c5a2
 DATA shuffle10<>+16(SB)/8, $0x0001c5a20001c5a2
 DATA shuffle10<>+24(SB)/8, $0x0001c5a20001c5a2
 GLOBL shuffle10<>(SB), RODATA|NOPTR, $32
+
+// func ycbcrToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, scale *byte, bias *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·ycbcrToFloat32AVX2(SB), NOSPLIT, $0-72
+	MOVQ         red+0(FP), AX
+	MOVQ         green+8(FP), CX
+	MOVQ         blue+16(FP), DX
+	MOVQ         y+24(FP), BX
+	MOVQ         cb+32(FP), SI
+	MOVQ         cr+40(FP), DI
+	MOVQ         scale+48(FP), R8
+	MOVQ         bias+56(FP), R9
+	MOVQ         n+64(FP), R10
+	TESTQ        R10, R10
+	JZ           done18
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R9), Y1
+	VBROADCASTSS 4(R8), Y2
+	VBROADCASTSS 4(R9), Y3
+	VBROADCASTSS 8(R8), Y4
+	VBROADCASTSS 8(R9), Y5
+	VPXOR        Y6, Y6, Y6
+
+block17:
+	VPMOVZXBD (BX), Y7
+	VPMULLD   shuffle5<>+0(SB), Y7, Y7
+	VPMOVZXBD (SI), Y8
+	VPSUBD    shuffle6<>+0(SB), Y8, Y8
+	VPMOVZXBD (DI), Y9
+	VPSUBD    shuffle6<>+0(SB), Y9, Y9
+	VPMULLD   shuffle7<>+0(SB), Y9, Y10
+	VPADDD    Y7, Y10, Y10
+	VPMULLD   shuffle8<>+0(SB), Y8, Y11
+	VPMULLD   shuffle9<>+0(SB), Y9, Y9
+	VPADDD    Y9, Y11, Y11
+	VPADDD    Y7, Y11, Y11
+	VPMULLD   shuffle10<>+0(SB), Y8, Y8
+	VPADDD    Y7, Y8, Y8
+	VPSRAD    $0x10, Y10, Y10
+	VPSRAD    $0x10, Y11, Y11
+	VPSRAD    $0x10, Y8, Y8
+	VPMAXSD   Y6, Y10, Y10
+	VPMINSD   shuffle11<>+0(SB), Y10, Y10
+	VCVTDQ2PS Y10, Y10
+	VMULPS    Y0, Y10, Y10
+	VADDPS    Y1, Y10, Y10
+	VMOVUPS   Y10, (AX)
+	VPMAXSD   Y6, Y11, Y11
+	VPMINSD   shuffle11<>+0(SB), Y11, Y11
+	VCVTDQ2PS Y11, Y11
+	VMULPS    Y2, Y11, Y11
+	VADDPS    Y3, Y11, Y11
+	VMOVUPS   Y11, (CX)
+	VPMAXSD   Y6, Y8, Y8
+	VPMINSD   shuffle11<>+0(SB), Y8, Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y4, Y8, Y8
+	VADDPS    Y5, Y8, Y8
+	VMOVUPS   Y8, (DX)
+	VPMOVZXBD 8(BX), Y7
+	VPMULLD   shuffle5<>+0(SB), Y7, Y7
+	VPMOVZXBD 8(SI), Y8
+	VPSUBD    shuffle6<>+0(SB), Y8, Y8
+	VPMOVZXBD 8(DI), Y9
+	VPSUBD    shuffle6<>+0(SB), Y9, Y9
+	VPMULLD   shuffle7<>+0(SB), Y9, Y10
+	VPADDD    Y7, Y10, Y10
+	VPMULLD   shuffle8<>+0(SB), Y8, Y11
+	VPMULLD   shuffle9<>+0(SB), Y9, Y9
+	VPADDD    Y9, Y11, Y11
+	VPADDD    Y7, Y11, Y11
+	VPMULLD   shuffle10<>+0(SB), Y8, Y8
+	VPADDD    Y7, Y8, Y8
+	VPSRAD    $0x10, Y10, Y10
+	VPSRAD    $0x10, Y11, Y11
+	VPSRAD    $0x10, Y8, Y8
+	VPMAXSD   Y6, Y10, Y10
+	VPMINSD   shuffle11<>+0(SB), Y10, Y10
+	VCVTDQ2PS Y10, Y10
+	VMULPS    Y0, Y10, Y10
+	VADDPS    Y1, Y10, Y10
+	VMOVUPS   Y10, 32(AX)
+	VPMAXSD   Y6, Y11, Y11
+	VPMINSD   shuffle11<>+0(SB), Y11, Y11
+	VCVTDQ2PS Y11, Y11
+	VMULPS    Y2, Y11, Y11
+	VADDPS    Y3, Y11, Y11
+	VMOVUPS   Y11, 32(CX)
+	VPMAXSD   Y6, Y8, Y8
+	VPMINSD   shuffle11<>+0(SB), Y8, Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y4, Y8, Y8
+	VADDPS    Y5, Y8, Y8
+	VMOVUPS   Y8, 32(DX)
+	ADDQ      $+64, AX
+	ADDQ      $+64, CX
+	ADDQ      $+64, DX
+	ADDQ      $+16, BX
+	ADDQ      $+16, SI
+	ADDQ      $+16, DI
+	DECQ      R10
+	JNZ       block17
+
+done18:
+	VZEROUPPER
+	RET
+
+DATA shuffle11<>+0(SB)/8, $0x000000ff000000ff
+DATA shuffle11<>+8(SB)/8, $0x000000ff000000ff
+DATA shuffle11<>+16(SB)/8, $0x000000ff000000ff
+DATA shuffle11<>+24(SB)/8, $0x000000ff000000ff
+GLOBL shuffle11<>(SB), RODATA|NOPTR, $32
+
+// func ycbcr422ToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, scale *byte, bias *byte, n int)
+// Requires: AVX, AVX2
+TEXT ·ycbcr422ToFloat32AVX2(SB), NOSPLIT, $0-72
+	MOVQ         red+0(FP), AX
+	MOVQ         green+8(FP), CX
+	MOVQ         blue+16(FP), DX
+	MOVQ         y+24(FP), BX
+	MOVQ         cb+32(FP), SI
+	MOVQ         cr+40(FP), DI
+	MOVQ         scale+48(FP), R8
+	MOVQ         bias+56(FP), R9
+	MOVQ         n+64(FP), R10
+	TESTQ        R10, R10
+	JZ           done20
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R9), Y1
+	VBROADCASTSS 4(R8), Y2
+	VBROADCASTSS 4(R9), Y3
+	VBROADCASTSS 8(R8), Y4
+	VBROADCASTSS 8(R9), Y5
+	VPXOR        Y6, Y6, Y6
+	VMOVDQU      shuffle13<>+0(SB), Y7
+	VMOVDQU      shuffle14<>+0(SB), Y8
+
+block19:
+	VPMOVZXBD (SI), Y9
+	VPSUBD    shuffle6<>+0(SB), Y9, Y9
+	VPMOVZXBD (DI), Y10
+	VPSUBD    shuffle6<>+0(SB), Y10, Y10
+	VPMULLD   shuffle7<>+0(SB), Y10, Y11
+	VPMULLD   shuffle8<>+0(SB), Y9, Y12
+	VPMULLD   shuffle9<>+0(SB), Y10, Y10
+	VPADDD    Y10, Y12, Y12
+	VPMULLD   shuffle10<>+0(SB), Y9, Y9
+	VPMOVZXBD (BX), Y10
+	VPSHUFB   shuffle12<>+0(SB), Y10, Y10
+	VPERMD    Y11, Y7, Y13
+	VPADDD    Y10, Y13, Y13
+	VPSRAD    $0x10, Y13, Y13
+	VPMAXSD   Y6, Y13, Y13
+	VPMINSD   shuffle11<>+0(SB), Y13, Y13
+	VCVTDQ2PS Y13, Y13
+	VMULPS    Y0, Y13, Y13
+	VADDPS    Y1, Y13, Y13
+	VMOVUPS   Y13, (AX)
+	VPERMD    Y12, Y7, Y13
+	VPADDD    Y10, Y13, Y13
+	VPSRAD    $0x10, Y13, Y13
+	VPMAXSD   Y6, Y13, Y13
+	VPMINSD   shuffle11<>+0(SB), Y13, Y13
+	VCVTDQ2PS Y13, Y13
+	VMULPS    Y2, Y13, Y13
+	VADDPS    Y3, Y13, Y13
+	VMOVUPS   Y13, (CX)
+	VPERMD    Y9, Y7, Y13
+	VPADDD    Y10, Y13, Y13
+	VPSRAD    $0x10, Y13, Y13
+	VPMAXSD   Y6, Y13, Y13
+	VPMINSD   shuffle11<>+0(SB), Y13, Y13
+	VCVTDQ2PS Y13, Y13
+	VMULPS    Y4, Y13, Y13
+	VADDPS    Y5, Y13, Y13
+	VMOVUPS   Y13, (DX)
+	VPMOVZXBD 8(BX), Y10
+	VPSHUFB   shuffle12<>+0(SB), Y10, Y10
+	VPERMD    Y11, Y8, Y11
+	VPADDD    Y10, Y11, Y11
+	VPSRAD    $0x10, Y11, Y11
+	VPMAXSD   Y6, Y11, Y11
+	VPMINSD   shuffle11<>+0(SB), Y11, Y11
+	VCVTDQ2PS Y11, Y11
+	VMULPS    Y0, Y11, Y11
+	VADDPS    Y1, Y11, Y11
+	VMOVUPS   Y11, 32(AX)
+	VPERMD    Y12, Y8, Y11
+	VPADDD    Y10, Y11, Y11
+	VPSRAD    $0x10, Y11, Y11
+	VPMAXSD   Y6, Y11, Y11
+	VPMINSD   shuffle11<>+0(SB), Y11, Y11
+	VCVTDQ2PS Y11, Y11
+	VMULPS    Y2, Y11, Y11
+	VADDPS    Y3, Y11, Y11
+	VMOVUPS   Y11, 32(CX)
+	VPERMD    Y9, Y8, Y9
+	VPADDD    Y10, Y9, Y9
+	VPSRAD    $0x10, Y9, Y9
+	VPMAXSD   Y6, Y9, Y9
+	VPMINSD   shuffle11<>+0(SB), Y9, Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y4, Y9, Y9
+	VADDPS    Y5, Y9, Y9
+	VMOVUPS   Y9, 32(DX)
+	ADDQ      $+64, AX
+	ADDQ      $+64, CX
+	ADDQ      $+64, DX
+	ADDQ      $+16, BX
+	ADDQ      $+8, SI
+	ADDQ      $+8, DI
+	DECQ      R10
+	JNZ       block19
+
+done20:
+	VZEROUPPER
+	RET
+
+DATA shuffle12<>+0(SB)/8, $0x8004040480000000
+DATA shuffle12<>+8(SB)/8, $0x800c0c0c80080808
+DATA shuffle12<>+16(SB)/8, $0x8014141480101010
+DATA shuffle12<>+24(SB)/8, $0x801c1c1c80181818
+GLOBL shuffle12<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle13<>+0(SB)/8, $0x0000000000000000
+DATA shuffle13<>+8(SB)/8, $0x0000000100000001
+DATA shuffle13<>+16(SB)/8, $0x0000000200000002
+DATA shuffle13<>+24(SB)/8, $0x0000000300000003
+GLOBL shuffle13<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle14<>+0(SB)/8, $0x0000000400000004
+DATA shuffle14<>+8(SB)/8, $0x0000000500000005
+DATA shuffle14<>+16(SB)/8, $0x0000000600000006
+DATA shuffle14<>+24(SB)/8, $0x0000000700000007
+GLOBL shuffle14<>(SB), RODATA|NOPTR, $32

@@ -4,12 +4,14 @@ package kernels
 
 // Blocks are how many elements each kernel moves a block: its n counts them.
 const (
-	splitRGBABlock   = 16
-	packRGBBlock     = 16
-	joinRGBABlock    = 16
-	doubleBytesBlock = 16
-	toFloat32Block   = 48
-	toFloat16Block   = 48
-	toBytesBlock     = 32
-	ycbcrToRGBBlock  = 16
+	splitRGBABlock         = 16
+	packRGBBlock           = 16
+	joinRGBABlock          = 16
+	doubleBytesBlock       = 16
+	toFloat32Block         = 48
+	toFloat16Block         = 48
+	toBytesBlock           = 32
+	ycbcrToRGBBlock        = 16
+	ycbcrToFloat32Block    = 16
+	ycbcr422ToFloat32Block = 16
 )

@@ -19,12 +19,13 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-// A Kit is the pixel kernels of one ISA: every one of the table, which
-// every ISA with pixel kernels has.
+// A Kit is the pixel kernels of one tier: every one of the table, its
+// ISA's own or its base ISA's (asmgen/table's PixelSets).
 type Kit struct {
-	// ISA is the instruction set's Name in internal/isa.
+	// ISA is the Name in internal/isa of the tier's ISA, or of the base
+	// ISA whose kernels it runs.
 	ISA  string
-	id   int  // its index in kitISAs
+	id   int  // its index in kitTiers
 	half bool // the CPU converts to float16
 }
 
@@ -39,7 +40,7 @@ func For(tier string) *Kit {
 		}
 	}
 	for ; d != nil; d = isa.Named(d.Base) {
-		for id, name := range kitISAs {
+		for id, name := range kitTiers {
 			if name == d.Name {
 				return &Kit{ISA: name, id: id, half: halfFloats()}
 			}
@@ -157,6 +158,31 @@ func (k *Kit) YCbCrToRGB(r, g, b, y, cb, cr []byte) int {
 	}
 	k.ycbcrToRGB(&r[0], &g[0], &b[0], &y[0], &cb[0], &cr[0], n)
 	return n * ycbcrToRGBBlock
+}
+
+// YCbCrToFloat32 converts pixels from y, cb and cr (a chroma sample
+// each) as YCbCrToRGB does, and writes each channel c's values v to
+// its row of out as float32(float32(v)*scale[c]) + bias[c], and returns
+// how many pixels it converted.
+func (k *Kit) YCbCrToFloat32(out *[3][]float32, y, cb, cr []byte, scale, bias *[3]float32) int {
+	n := min(len(out[0]), len(out[1]), len(out[2]), len(y), len(cb), len(cr)) / ycbcrToFloat32Block
+	if k == nil || n == 0 {
+		return 0
+	}
+	k.ycbcrToFloat32(bytesOf(out[0]), bytesOf(out[1]), bytesOf(out[2]), &y[0], &cb[0], &cr[0], bytesOf(scale[:]), bytesOf(bias[:]), n)
+	return n * ycbcrToFloat32Block
+}
+
+// YCbCr422ToFloat32 does what YCbCrToFloat32 does for pixels whose
+// chroma is subsampled across by 2: cb[i] and cr[i] serve pixels 2i and
+// 2i+1.
+func (k *Kit) YCbCr422ToFloat32(out *[3][]float32, y, cb, cr []byte, scale, bias *[3]float32) int {
+	n := min(len(out[0]), len(out[1]), len(out[2]), len(y), 2*len(cb), 2*len(cr)) / ycbcr422ToFloat32Block
+	if k == nil || n == 0 {
+		return 0
+	}
+	k.ycbcr422ToFloat32(bytesOf(out[0]), bytesOf(out[1]), bytesOf(out[2]), &y[0], &cb[0], &cr[0], bytesOf(scale[:]), bytesOf(bias[:]), n)
+	return n * ycbcr422ToFloat32Block
 }
 
 // bytesOf is the first byte of a non-empty slice.

@@ -41,10 +41,7 @@ func TestForNamesItsBase(t *testing.T) {
 			continue
 		}
 		want := d.Name
-		if d.Base != "" {
-			want = d.Base
-		}
-		if len(kitISAs) == 0 { // purego, or gccgo
+		if len(kitTiers) == 0 { // purego, or gccgo
 			if k != nil {
 				t.Errorf("%s: a Kit in a build without pixel kernels", d.TierName)
 			}
@@ -320,6 +317,55 @@ var cases = []kernelCase{
 		}
 		return done, nil
 	}},
+	{"YCbCrToFloat32", ycbcrToFloat32Block, func(t *testing.T, k *Kit, buf *buffers, rng *rand.Rand, n int) (int, error) {
+		y, cb, cr := buf.bytes(t, n), buf.bytes(t, n), buf.bytes(t, n)
+		out := [3][]float32{buf.floats(t, n), buf.floats(t, n), buf.floats(t, n)}
+		fill(rng, y)
+		fill(rng, cb)
+		fill(rng, cr)
+		for _, s := range out {
+			sentinel(bytesOfFloats(s))
+		}
+		s, b := pattern(rng)
+		done := k.YCbCrToFloat32(&out, y, cb, cr, &s, &b)
+		for c := range out {
+			want := make([]float32, done)
+			for i := range want {
+				var v [3]byte
+				v[0], v[1], v[2] = color.YCbCrToRGB(y[i], cb[i], cr[i])
+				want[i] = toFloat(v[c], s[c], b[c])
+			}
+			if err := checkBytes(bytesOfFloats(out[c]), bytesOfFloats(want)); err != nil {
+				return done, fmt.Errorf("channel %d: %v", c, err)
+			}
+		}
+		return done, nil
+	}},
+	{"YCbCr422ToFloat32", ycbcr422ToFloat32Block, func(t *testing.T, k *Kit, buf *buffers, rng *rand.Rand, n int) (int, error) {
+		m := (n + 1) / 2
+		y, cb, cr := buf.bytes(t, n), buf.bytes(t, m), buf.bytes(t, m)
+		out := [3][]float32{buf.floats(t, n), buf.floats(t, n), buf.floats(t, n)}
+		fill(rng, y)
+		fill(rng, cb)
+		fill(rng, cr)
+		for _, s := range out {
+			sentinel(bytesOfFloats(s))
+		}
+		s, b := pattern(rng)
+		done := k.YCbCr422ToFloat32(&out, y, cb, cr, &s, &b)
+		for c := range out {
+			want := make([]float32, done)
+			for i := range want {
+				var v [3]byte
+				v[0], v[1], v[2] = color.YCbCrToRGB(y[i], cb[i/2], cr[i/2])
+				want[i] = toFloat(v[c], s[c], b[c])
+			}
+			if err := checkBytes(bytesOfFloats(out[c]), bytesOfFloats(want)); err != nil {
+				return done, fmt.Errorf("channel %d: %v", c, err)
+			}
+		}
+		return done, nil
+	}},
 }
 
 // TestKernels runs every kernel of every tier here at every length near
@@ -362,7 +408,9 @@ func TestNilKit(t *testing.T) {
 	if k.SplitRGBA(b, b, b, b) != 0 || k.PackRGB(b, b, false) != 0 || k.JoinRGBA(b, b, b, b) != 0 ||
 		k.DoubleBytes(b, b) != 0 || k.ToFloat32(f, b, Interleaved([3]float32{}, [3]float32{})) != 0 ||
 		k.ToFloat16(make([]uint16, 256), b, Interleaved([3]float32{}, [3]float32{})) != 0 ||
-		k.ToBytes(b, f, 1, 0) != 0 || k.YCbCrToRGB(b, b, b, b, b, b) != 0 {
+		k.ToBytes(b, f, 1, 0) != 0 || k.YCbCrToRGB(b, b, b, b, b, b) != 0 ||
+		k.YCbCrToFloat32(&[3][]float32{f, f, f}, b, b, b, &[3]float32{}, &[3]float32{}) != 0 ||
+		k.YCbCr422ToFloat32(&[3][]float32{f, f, f}, b, b, b, &[3]float32{}, &[3]float32{}) != 0 {
 		t.Error("a nil Kit moved something")
 	}
 }

@@ -4,40 +4,40 @@
 
 package kernels
 
-// kitISAs are the ISAs with pixel kernels in this build, by Kit id.
-var kitISAs = []string{"AVX2"}
+// kitTiers are the ISAs whose tiers have pixel kernels in this build, by Kit id.
+var kitTiers = []string{"AVX2", "AVX512BW", "AVX512VBMI"}
 
 func (k *Kit) splitRGBA(red, green, blue, src *byte, n int) {
 	switch k.id {
-	case 0:
+	case 0, 1, 2:
 		splitRGBAAVX2(red, green, blue, src, n)
 	}
 }
 
 func (k *Kit) packRGB(dst, src *byte, n, bgr int) {
 	switch k.id {
-	case 0:
+	case 0, 1, 2:
 		packRGBAVX2(dst, src, n, bgr)
 	}
 }
 
 func (k *Kit) joinRGBA(dst, red, green, blue *byte, n int) {
 	switch k.id {
-	case 0:
+	case 0, 1, 2:
 		joinRGBAAVX2(dst, red, green, blue, n)
 	}
 }
 
 func (k *Kit) doubleBytes(dst, src *byte, n int) {
 	switch k.id {
-	case 0:
+	case 0, 1, 2:
 		doubleBytesAVX2(dst, src, n)
 	}
 }
 
 func (k *Kit) toFloat32(dst, src, scale, bias *byte, n int) {
 	switch k.id {
-	case 0:
+	case 0, 1, 2:
 		toFloat32AVX2(dst, src, scale, bias, n)
 	}
 }
@@ -46,19 +46,39 @@ func (k *Kit) toFloat16(dst, src, scale, bias *byte, n int) {
 	switch k.id {
 	case 0:
 		toFloat16AVX2(dst, src, scale, bias, n)
+	case 1, 2:
+		toFloat16AVX512BW(dst, src, scale, bias, n)
 	}
 }
 
 func (k *Kit) toBytes(dst, src, scale, bias *byte, n int) {
 	switch k.id {
-	case 0:
+	case 0, 1, 2:
 		toBytesAVX2(dst, src, scale, bias, n)
 	}
 }
 
 func (k *Kit) ycbcrToRGB(red, green, blue, y, cb, cr *byte, n int) {
 	switch k.id {
-	case 0:
+	case 0, 1, 2:
 		ycbcrToRGBAVX2(red, green, blue, y, cb, cr, n)
+	}
+}
+
+func (k *Kit) ycbcrToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n int) {
+	switch k.id {
+	case 0:
+		ycbcrToFloat32AVX2(red, green, blue, y, cb, cr, scale, bias, n)
+	case 1, 2:
+		ycbcrToFloat32AVX512BW(red, green, blue, y, cb, cr, scale, bias, n)
+	}
+}
+
+func (k *Kit) ycbcr422ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n int) {
+	switch k.id {
+	case 0:
+		ycbcr422ToFloat32AVX2(red, green, blue, y, cb, cr, scale, bias, n)
+	case 1, 2:
+		ycbcr422ToFloat32AVX512BW(red, green, blue, y, cb, cr, scale, bias, n)
 	}
 }

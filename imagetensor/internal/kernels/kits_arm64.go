@@ -4,8 +4,8 @@
 
 package kernels
 
-// kitISAs are the ISAs with pixel kernels in this build, by Kit id.
-var kitISAs = []string{"NEON"}
+// kitTiers are the ISAs whose tiers have pixel kernels in this build, by Kit id.
+var kitTiers = []string{"NEON"}
 
 func (k *Kit) splitRGBA(red, green, blue, src *byte, n int) {
 	switch k.id {
@@ -60,5 +60,19 @@ func (k *Kit) ycbcrToRGB(red, green, blue, y, cb, cr *byte, n int) {
 	switch k.id {
 	case 0:
 		ycbcrToRGBNEON(red, green, blue, y, cb, cr, n)
+	}
+}
+
+func (k *Kit) ycbcrToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n int) {
+	switch k.id {
+	case 0:
+		ycbcrToFloat32NEON(red, green, blue, y, cb, cr, scale, bias, n)
+	}
+}
+
+func (k *Kit) ycbcr422ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n int) {
+	switch k.id {
+	case 0:
+		ycbcr422ToFloat32NEON(red, green, blue, y, cb, cr, scale, bias, n)
 	}
 }

@@ -4,8 +4,8 @@
 
 package kernels
 
-// kitISAs are the ISAs with pixel kernels in this build, by Kit id.
-var kitISAs = []string{}
+// kitTiers are the ISAs whose tiers have pixel kernels in this build, by Kit id.
+var kitTiers = []string{}
 
 func (k *Kit) splitRGBA(red, green, blue, src *byte, n int) {
 }
@@ -29,4 +29,10 @@ func (k *Kit) toBytes(dst, src, scale, bias *byte, n int) {
 }
 
 func (k *Kit) ycbcrToRGB(red, green, blue, y, cb, cr *byte, n int) {
+}
+
+func (k *Kit) ycbcrToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n int) {
+}
+
+func (k *Kit) ycbcr422ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n int) {
 }

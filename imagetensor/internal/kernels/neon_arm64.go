@@ -43,3 +43,13 @@ func toBytesNEON(dst, src, scale, bias *byte, n int)
 //
 //go:noescape
 func ycbcrToRGBNEON(red, green, blue, y, cb, cr *byte, n int)
+
+// ycbcrToFloat32NEON converts n blocks of 16 pixels as ycbcrToRGB does and writes each channel c's values v to its row of float32 as toFloat32 does, float32(float32(v)*scale[c]) + bias[c] (scale and bias hold 3 float32 each, in the rows' order).
+//
+//go:noescape
+func ycbcrToFloat32NEON(red, green, blue, y, cb, cr, scale, bias *byte, n int)
+
+// ycbcr422ToFloat32NEON does what ycbcrToFloat32 does for n blocks of 16 pixels whose chroma is subsampled across by 2: 8 samples of cb and cr a block, each for two pixels.
+//
+//go:noescape
+func ycbcr422ToFloat32NEON(red, green, blue, y, cb, cr, scale, bias *byte, n int)
