@@ -56,7 +56,8 @@ func FromImage[T Element](dst []T, img image.Image, o Options) error {
 	}
 	switch d := any(dst).(type) {
 	case []float32:
-		converter[float32]{p: p, dst: d, table: a.float32Table(), nhwc: nhwc, bgr: o.BGR, kit: k, pats: pats}.run(o.Workers)
+		pairs := !engine.Streams(engine.Rows, 4*len(d))
+		converter[float32]{p: p, dst: d, table: a.float32Table(), nhwc: nhwc, bgr: o.BGR, kit: k, pats: pats, pairRows: pairs}.run(o.Workers)
 	case []float16.Float16:
 		converter[float16.Float16]{p: p, dst: d, table: a.float16Table(), nhwc: nhwc, bgr: o.BGR, kit: k, pats: pats}.run(o.Workers)
 	case []uint8:
@@ -84,6 +85,12 @@ type converter[E Element] struct {
 	nhwc, bgr bool
 	kit       *kernels.Kit
 	pats      patterns // with a kit, for float elements
+	// pairRows: YCbCr rows that share their chroma go through one kernel
+	// together, which writes six rows of the tensor at once; where the
+	// tensor goes to memory (it streams, by the engine's rule), that lost
+	// to one row at a time: YCbCr 4:2:0 1920x1080 to float32 NCHW (25 MB)
+	// at 0.83 of its speed on a Zen 4, where 640x480 (3.7 MB) gained 1.1.
+	pairRows bool
 }
 
 // run moves every row, on the goroutines the engine's policy grants for
@@ -120,6 +127,16 @@ func (c *converter[E]) rows(lo, hi int) {
 		case c.kit == nil && p.kind == ycbcr:
 			c.ycbcrRow(y)
 			continue
+		case p.kind == ycbcr && !c.nhwc && isFloat32(c.dst):
+			rows := 1
+			if c.pairRows && p.cy == 1 && y+1 < hi && half(p.min.Y+y, 1) == half(p.min.Y+y+1, 1) {
+				rows = 2 // rows that share their chroma samples go together
+			}
+			for x0 := 0; x0 < p.w; x0 += chunk {
+				c.ycbcrPlanes(y, rows, x0, min(chunk, p.w-x0), any(c.dst).([]float32))
+			}
+			y += rows - 1
+			continue
 		}
 		for x0 := 0; x0 < p.w; x0 += chunk {
 			n := min(chunk, p.w-x0)
@@ -129,9 +146,6 @@ func (c *converter[E]) rows(lo, hi int) {
 				continue
 			case p.kind == rgba4:
 				c.splitRGBA(y, x0, n, &r)
-			case p.kind == ycbcr && !c.nhwc && isFloat32(c.dst):
-				c.ycbcrPlanes(y, x0, n, any(c.dst).([]float32))
-				continue
 			case p.kind == ycbcr:
 				c.ycbcr(y, x0, n, &r)
 			default:

@@ -128,40 +128,64 @@ func (c *converter[E]) ycbcr(y, x0, n int, r *row) {
 	}
 }
 
-// ycbcrPlanes writes n pixels of row y of a YCbCr image, from column x0
-// on, to a float32 NCHW tensor: converted and scaled in one kernel, which
-// where the chroma is subsampled across by 2 (4:2:0, 4:2:2) and the pixels
-// lie right of the origin reads each sample once for its pair of pixels.
-func (c *converter[E]) ycbcrPlanes(y, x0, n int, dst []float32) {
+// ycbcrPlanes writes n pixels of rows y to y+rows-1 (rows 1, or 2 where
+// both rows share their chroma samples), from column x0 on, of a YCbCr
+// image to a float32 NCHW tensor: converted and scaled in one kernel,
+// which where the chroma is subsampled across by 2 (4:2:0, 4:2:2) and
+// the pixels lie right of the origin reads each sample once for its pair
+// of pixels (and for both rows).
+func (c *converter[E]) ycbcrPlanes(y, rows, x0, n int, dst []float32) {
 	p := &c.p
-	at, plane := y*p.w+x0, p.h*p.w
+	plane := p.h * p.w
 	i0, i2 := 0, 2 // the tensor channels of red and blue
 	if c.bgr {
 		i0, i2 = 2, 0
 	}
-	out := [3][]float32{dst[i0*plane+at:][:n], dst[plane+at:][:n], dst[i2*plane+at:][:n]}
+	var out [2][3][]float32
+	var ys [2][]byte
+	for r := range rows {
+		at := (y+r)*p.w + x0
+		out[r] = [3][]float32{dst[i0*plane+at:][:n], dst[plane+at:][:n], dst[i2*plane+at:][:n]}
+		ys[r] = p.pix[(y+r)*p.stride+x0:][:n]
+	}
 	a := &c.pats
 	scale := [3]float32{a[i0+1].Scale[0], a[2].Scale[0], a[i2+1].Scale[0]}
 	bias := [3]float32{a[i0+1].Bias[0], a[2].Bias[0], a[i2+1].Bias[0]}
-	ys := p.pix[y*p.stride+x0:][:n]
-	lo, hi := 0, 0 // the pixels a kernel converted
+	var lo, hi [2]int // the pixels of each row a kernel converted
 	if x := p.min.X + x0; p.cx == 1 && x >= 0 {
-		lo = x & 1 // an odd first pixel shares its sample with the one before
-		from, m := p.chromaAt(x0+lo, y), (n-lo)/2
-		pairs := [3][]float32{out[0][lo:], out[1][lo:], out[2][lo:]}
-		hi = lo + c.kit.YCbCr422ToFloat32(&pairs, ys[lo:], p.cb[from:][:m], p.cr[from:][:m], &scale, &bias)
+		first := x & 1 // an odd first pixel shares its sample with the one before
+		from, m := p.chromaAt(x0+first, y), (n-first)/2
+		var pairs [2][3][]float32
+		for r := range rows {
+			pairs[r] = [3][]float32{out[r][0][first:], out[r][1][first:], out[r][2][first:]}
+		}
+		both := 0
+		if rows == 2 {
+			both = c.kit.YCbCr420ToFloat32(&pairs[0], &pairs[1], ys[0][first:], ys[1][first:], p.cb[from:][:m], p.cr[from:][:m], &scale, &bias)
+		}
+		for r := range rows {
+			done := both
+			if both == 0 { // each row on its own
+				done = c.kit.YCbCr422ToFloat32(&pairs[r], ys[r][first:], p.cb[from:][:m], p.cr[from:][:m], &scale, &bias)
+			}
+			lo[r], hi[r] = first, first+done
+		}
 	} else {
-		var ch chroma
-		_, cb, cr := c.samples(y, x0, n, &ch)
-		hi = c.kit.YCbCrToFloat32(&out, ys, cb, cr, &scale, &bias)
+		for r := range rows {
+			var ch chroma
+			_, cb, cr := c.samples(y+r, x0, n, &ch)
+			lo[r], hi[r] = 0, c.kit.YCbCrToFloat32(&out[r], ys[r], cb, cr, &scale, &bias)
+		}
 	}
-	for _, span := range [2][2]int{{0, lo}, {hi, n}} {
-		for i := span[0]; i < span[1]; i++ {
-			at := p.chromaAt(x0+i, y)
-			var v [3]uint8
-			v[0], v[1], v[2] = ycbcrToRGB(ys[i], p.cb[at], p.cr[at])
-			for k := range 3 {
-				out[k][i] = float32(float32(v[k])*scale[k]) + bias[k]
+	for r := range rows {
+		for _, span := range [2][2]int{{0, lo[r]}, {hi[r], n}} {
+			for i := span[0]; i < span[1]; i++ {
+				at := p.chromaAt(x0+i, y+r)
+				var v [3]uint8
+				v[0], v[1], v[2] = ycbcrToRGB(ys[r][i], p.cb[at], p.cr[at])
+				for k := range 3 {
+					out[r][k][i] = float32(float32(v[k])*scale[k]) + bias[k]
+				}
 			}
 		}
 	}

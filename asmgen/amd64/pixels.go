@@ -240,6 +240,7 @@ var pixelBodies = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixe
 	// ycbcr's values clamped to [0, 255] in their 32-bit lanes, then
 	// converted as toFloat32 converts: no bytes in between.
 	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcr422(r) },
+	"ycbcr420ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcr420(r) },
 	"ycbcrToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
 		c := g.c
 		k := g.ycbcrConstants()
@@ -326,6 +327,84 @@ func (g *Generator) ycbcr422(r map[string]reg.GPVirtual) pixelStep {
 				c.VMULPS(scale[ch], v, v)
 				c.VADDPS(bias[ch], v, v)
 				c.VMOVUPS(v, at(r[[]string{"red", "green", "blue"}[ch]], 32*h))
+			}
+		}
+	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
+}
+
+// ycbcr420 is ycbcr420ToFloat32's body: ycbcr422's, each pair of pixels'
+// terms given to both rows. Zero is read from memory: the body takes all
+// sixteen registers else.
+func (g *Generator) ycbcr420(r map[string]reg.GPVirtual) pixelStep {
+	c := g.c
+	k := g.ycbcrConstants()
+	k["255"], k["0"] = g.dwords(255), g.dwords(0)
+	var ctl [32]byte
+	for i := range ctl {
+		ctl[i] = byte(i &^ 3)
+		if i%4 == 3 {
+			ctl[i] = 0x80
+		}
+	}
+	k["y3"] = g.constant(ctl[:])
+	var scale, bias [3]reg.VecVirtual
+	for ch := range 3 {
+		scale[ch], bias[ch] = c.YMM(), c.YMM()
+		c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
+		c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
+	}
+	var pairs [2]reg.VecVirtual
+	for h := range pairs {
+		var b [32]byte
+		for i := range 8 {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(4*h+i/2))
+		}
+		pairs[h] = c.YMM()
+		c.VMOVDQU(g.constant(b[:]), pairs[h])
+	}
+	rows := [2]func(name string, disp int) operand.Mem{
+		func(name string, disp int) operand.Mem { return at(r[name], disp) },
+		func(name string, disp int) operand.Mem {
+			step := r["below"]
+			if name == "y" {
+				step = r["yStride"]
+			}
+			return operand.Mem{Base: r[name], Index: step, Scale: 1, Disp: disp}
+		},
+	}
+	return pixelStep{func() {
+		cb, cr := c.YMM(), c.YMM()
+		c.VPMOVZXBD(at(r["cb"], 0), cb)
+		c.VPSUBD(k["128"], cb, cb)
+		c.VPMOVZXBD(at(r["cr"], 0), cr)
+		c.VPSUBD(k["128"], cr, cr)
+		terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
+		c.VPMULLD(k["rcr"], cr, terms[0])
+		c.VPMULLD(k["gcb"], cb, terms[1])
+		c.VPMULLD(k["gcr"], cr, cr)
+		c.VPADDD(cr, terms[1], terms[1])
+		c.VPMULLD(k["bcb"], cb, terms[2])
+		for h := range 2 {
+			var d [3]reg.VecVirtual
+			for ch, t := range terms {
+				d[ch] = c.YMM()
+				c.VPERMD(t, pairs[h], d[ch])
+			}
+			for _, row := range rows {
+				y := c.YMM()
+				c.VPMOVZXBD(row("y", 8*h), y)
+				c.VPSHUFB(k["y3"], y, y)
+				for ch, name := range []string{"red", "green", "blue"} {
+					v := c.YMM()
+					c.VPADDD(y, d[ch], v)
+					c.VPSRAD(operand.U8(16), v, v)
+					c.VPMAXSD(k["0"], v, v)
+					c.VPMINSD(k["255"], v, v)
+					c.VCVTDQ2PS(v, v)
+					c.VMULPS(scale[ch], v, v)
+					c.VADDPS(bias[ch], v, v)
+					c.VMOVUPS(v, row(name, 32*h))
+				}
 			}
 		}
 	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
@@ -429,49 +508,71 @@ var pixelBodies512 = map[string]func(g *Generator, r map[string]reg.GPVirtual) p
 			}
 		}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 64, "green": 64, "blue": 64}}
 	},
-	// As the AVX2 body: the terms of 8 chroma samples in a 256-bit
-	// register, VPERMD giving each to its two pixels' lanes.
-	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
-		c := g.c
-		k, scale, bias, zero := g.ycbcrSetup512(r)
-		var b [64]byte
-		for i := range 16 {
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(i/2))
+	// As the AVX2 bodies: the terms of 8 chroma samples in a 256-bit
+	// register, VPERMD giving each to its two pixels' lanes, in one row
+	// or two.
+	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs512(r, 1) },
+	"ycbcr420ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs512(r, 2) },
+}
+
+// ycbcrPairs512 is the AVX-512 body of ycbcr422ToFloat32 (rows 1) and
+// ycbcr420ToFloat32 (rows 2).
+func (g *Generator) ycbcrPairs512(r map[string]reg.GPVirtual, rows int) pixelStep {
+	c := g.c
+	k, scale, bias, zero := g.ycbcrSetup512(r)
+	var b [64]byte
+	for i := range 16 {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(i/2))
+	}
+	pairs := c.ZMM()
+	c.VMOVDQU32(g.constant(b[:]), pairs)
+	var ctl [64]byte
+	for i := range ctl {
+		ctl[i] = byte(i % 16 &^ 3)
+		if i%4 == 3 {
+			ctl[i] = 0x80
 		}
-		pairs := c.ZMM()
-		c.VMOVDQU32(g.constant(b[:]), pairs)
-		var ctl [64]byte
-		for i := range ctl {
-			ctl[i] = byte(i % 16 &^ 3)
-			if i%4 == 3 {
-				ctl[i] = 0x80
-			}
+	}
+	y3 := c.ZMM()
+	c.VMOVDQU32(g.constant(ctl[:]), y3)
+	mem := func(row int, name string) operand.Mem {
+		if row == 0 {
+			return at(r[name], 0)
 		}
-		y3 := c.ZMM()
-		c.VMOVDQU32(g.constant(ctl[:]), y3)
-		return pixelStep{func() {
-			cb, cr := c.YMM(), c.YMM()
-			c.VPMOVZXBD(at(r["cb"], 0), cb)
-			c.VPSUBD(k["128"].AsY(), cb, cb)
-			c.VPMOVZXBD(at(r["cr"], 0), cr)
-			c.VPSUBD(k["128"].AsY(), cr, cr)
-			terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
-			c.VPMULLD(k["rcr"].AsY(), cr, terms[0])
-			c.VPMULLD(k["gcb"].AsY(), cb, terms[1])
-			c.VPMULLD(k["gcr"].AsY(), cr, cr)
-			c.VPADDD(cr, terms[1], terms[1])
-			c.VPMULLD(k["bcb"].AsY(), cb, terms[2])
+		step := r["below"]
+		if name == "y" {
+			step = r["yStride"]
+		}
+		return operand.Mem{Base: r[name], Index: step, Scale: 1}
+	}
+	return pixelStep{func() {
+		cb, cr := c.YMM(), c.YMM()
+		c.VPMOVZXBD(at(r["cb"], 0), cb)
+		c.VPSUBD(k["128"].AsY(), cb, cb)
+		c.VPMOVZXBD(at(r["cr"], 0), cr)
+		c.VPSUBD(k["128"].AsY(), cr, cr)
+		terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
+		c.VPMULLD(k["rcr"].AsY(), cr, terms[0])
+		c.VPMULLD(k["gcb"].AsY(), cb, terms[1])
+		c.VPMULLD(k["gcr"].AsY(), cr, cr)
+		c.VPADDD(cr, terms[1], terms[1])
+		c.VPMULLD(k["bcb"].AsY(), cb, terms[2])
+		var d [3]reg.VecVirtual
+		for ch, t := range terms {
+			d[ch] = c.ZMM()
+			c.VPERMD(t.AsZ(), pairs, d[ch])
+		}
+		for row := range rows {
 			y := c.ZMM()
-			c.VPMOVZXBD(at(r["y"], 0), y)
+			c.VPMOVZXBD(mem(row, "y"), y)
 			c.VPSHUFB(y3, y, y)
-			for ch, t := range terms {
+			for ch, name := range []string{"red", "green", "blue"} {
 				v := c.ZMM()
-				c.VPERMD(t.AsZ(), pairs, v)
-				c.VPADDD(y, v, v)
-				g.clampScale512(v, k, zero, scale[ch], bias[ch], at(r[[]string{"red", "green", "blue"}[ch]], 0))
+				c.VPADDD(y, d[ch], v)
+				g.clampScale512(v, k, zero, scale[ch], bias[ch], mem(row, name))
 			}
-		}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
-	},
+		}
+	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
 }
 
 // ycbcrSetup512 loads the YCbCr kernels' constants into registers: the

@@ -175,7 +175,8 @@ var pixelBodies = map[string]func(g *Generator, r map[string]string) func(){
 			}
 		}
 	},
-	"ycbcr422ToFloat32": func(g *Generator, r map[string]string) func() { return g.ycbcr422(r) },
+	"ycbcr422ToFloat32": func(g *Generator, r map[string]string) func() { return g.ycbcrPairs(r, 1) },
+	"ycbcr420ToFloat32": func(g *Generator, r map[string]string) func() { return g.ycbcrPairs(r, 2) },
 	// ycbcr's values clamped to [0, 255] in their 32-bit lanes (V27
 	// zero, V28 255), then converted as toFloat32 converts: no bytes in
 	// between. Each channel's scale and bias are loaded in turn (V0, V1).
@@ -208,64 +209,83 @@ var pixelBodies = map[string]func(g *Generator, r map[string]string) func(){
 	},
 }
 
-// ycbcr422 is ycbcr422ToFloat32's body: each chroma sample's terms are
-// computed once, 4 a vector, and VZIP1 and VZIP2 give each to its two
-// pixels. Constants as ycbcrToFloat32's.
-func (g *Generator) ycbcr422(r map[string]string) func() {
-	g.ycbcrConstants("R10")
-	g.ins("VEOR V27.B16, V27.B16, V27.B16")
-	g.splat(28, 255, "R10")
+// ycbcrPairs is the body of ycbcr422ToFloat32 (rows 1) and
+// ycbcr420ToFloat32 (rows 2): each chroma sample's terms are computed
+// once, 4 a vector (red's in V12-V13, green's V10-V11, blue's V14-V15),
+// and VZIP1 and VZIP2 give each to its two pixels (V16-V19), in each row.
+// The rows' y*0x10101 are in V4-V7 and V0-V3, constants in V20-V25 and
+// V8 (0) and V9 (255), values in V26-V29, a channel's scale and bias in
+// V30 and V31.
+func (g *Generator) ycbcrPairs(r map[string]string, rows int) func() {
+	g.ycbcrConstants("R11")
+	g.ins("VEOR V8.B16, V8.B16, V8.B16")
+	g.splat(9, 255, "R11")
 	return func() {
-		g.ins("VLD1.P 16(%s), [V0.B16]", r["y"])
-		g.ins("VLD1.P 8(%s), [V1.B8]", r["cb"])
-		g.ins("VLD1.P 8(%s), [V2.B8]", r["cr"])
-		g.widen(4, 0, 16) // y in V4-V7
-		g.ins("VUXTL V1.B8, V16.H8")
-		g.ins("VUXTL V16.H4, V8.S4") // cb in V8, V9
-		g.ins("VUXTL2 V16.H8, V9.S4")
-		g.ins("VUXTL V2.B8, V16.H8")
-		g.ins("VUXTL V16.H4, V12.S4") // cr in V12, V13
-		g.ins("VUXTL2 V16.H8, V13.S4")
-		for q := range 4 {
-			g.mul(4+q, 4+q, 20)
+		g.ins("VLD1.P 8(%s), [V26.B8]", r["cb"])
+		g.ins("VLD1.P 8(%s), [V27.B8]", r["cr"])
+		for i, b := range []int{26, 27} { // cb in V16-V17, cr in V18-V19, less 128
+			g.ins("VUXTL V%d.B8, V28.H8", b)
+			g.ins("VUXTL V28.H4, V%d.S4", 16+2*i)
+			g.ins("VUXTL2 V28.H8, V%d.S4", 17+2*i)
+		}
+		for v := 16; v < 20; v++ {
+			g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", v)
 		}
 		for q := range 2 {
-			cb, cr := 8+q, 12+q
-			g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cb)
-			g.ins("VSUB V21.S4, V%[1]d.S4, V%[1]d.S4", cr)
-			g.mul(10+q, cb, 23) // green's cb term in V10, V11
-			g.mul(26, cr, 24)
-			g.ins("VADD V26.S4, V%[1]d.S4, V%[1]d.S4", 10+q)
-			g.mul(14+q, cb, 25) // blue's in V14, V15
-			g.mul(cr, cr, 22)   // red's in V12, V13
+			cb, cr := 16+q, 18+q
+			g.mul(10+q, cb, 23)
+			g.mul(29, cr, 24)
+			g.ins("VADD V29.S4, V%[1]d.S4, V%[1]d.S4", 10+q)
+			g.mul(14+q, cb, 25)
+			g.mul(12+q, cr, 22)
+		}
+		ys := []int{4, 0}
+		if rows == 2 {
+			g.ins("ADD %s, %s, R11", r["yStride"], r["y"])
+			g.ins("VLD1 (R11), [V26.B16]")
+			g.widen(0, 26, 28)
+		}
+		g.ins("VLD1.P 16(%s), [V26.B16]", r["y"])
+		g.widen(4, 26, 28)
+		for row := range rows {
+			for q := range 4 {
+				g.mul(ys[row]+q, ys[row]+q, 20)
+			}
 		}
 		for ch, out := range []string{"red", "green", "blue"} {
-			term := []int{12, 10, 14}[ch]
-			for q := range 4 { // pixels 4q to 4q+3 take samples 2q and 2q+1
-				v, t := 16+q, term+q/2
+			t := []int{12, 10, 14}[ch]
+			for q := range 4 {
 				op := "VZIP1"
 				if q%2 == 1 {
 					op = "VZIP2"
 				}
-				g.ins("%s V%d.S4, V%d.S4, V%d.S4", op, t, t, v)
-				g.ins("VADD V%d.S4, V%[2]d.S4, V%[2]d.S4", 4+q, v)
-				g.sshr16(v, v)
-				g.word("SMAX.4S", 0x4ea06400, v, v, 27)
-				g.word("SMIN.4S", 0x4ea06c00, v, v, 28)
-				g.ucvtf(v, v)
+				g.ins("%s V%d.S4, V%d.S4, V%d.S4", op, t+q/2, t+q/2, 16+q)
 			}
-			g.ins("VLD1R (%s), [V0.S4]", r["scale"])
-			g.ins("VLD1R (%s), [V1.S4]", r["bias"])
-			g.ins("ADD $4, %[1]s, %[1]s", r["scale"])
-			g.ins("ADD $4, %[1]s, %[1]s", r["bias"])
-			for q := 16; q < 20; q++ {
-				g.fmul(q, q, 0)
-				g.fadd(q, q, 1)
+			g.ins("ADD $%d, %s, R11", 4*ch, r["scale"])
+			g.ins("VLD1R (R11), [V30.S4]")
+			g.ins("ADD $%d, %s, R11", 4*ch, r["bias"])
+			g.ins("VLD1R (R11), [V31.S4]")
+			if rows == 2 {
+				g.ins("ADD %s, %s, R12", r["below"], r[out])
 			}
-			g.ins("VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], 64(%s)", r[out])
+			for row := range rows {
+				for q := range 4 {
+					v := 26 + q
+					g.ins("VADD V%d.S4, V%d.S4, V%d.S4", ys[row]+q, 16+q, v)
+					g.sshr16(v, v)
+					g.word("SMAX.4S", 0x4ea06400, v, v, 8)
+					g.word("SMIN.4S", 0x4ea06c00, v, v, 9)
+					g.ucvtf(v, v)
+					g.fmul(v, v, 30)
+					g.fadd(v, v, 31)
+				}
+				if row == 0 {
+					g.ins("VST1.P [V26.S4, V27.S4, V28.S4, V29.S4], 64(%s)", r[out])
+				} else {
+					g.ins("VST1 [V26.S4, V27.S4, V28.S4, V29.S4], (R12)")
+				}
+			}
 		}
-		g.ins("SUB $12, %[1]s, %[1]s", r["scale"])
-		g.ins("SUB $12, %[1]s, %[1]s", r["bias"])
 	}
 }
 

@@ -37,6 +37,8 @@ var Pixels = []Pixel{
 		Signature{Ptrs: []string{"red", "green", "blue", "y", "cb", "cr", "scale", "bias"}, Ints: []string{"n"}}},
 	{"ycbcr422ToFloat32", "does what ycbcrToFloat32 does for n blocks of 16 pixels whose chroma is subsampled across by 2: 8 samples of cb and cr a block, each for two pixels.", 16,
 		Signature{Ptrs: []string{"red", "green", "blue", "y", "cb", "cr", "scale", "bias"}, Ints: []string{"n"}}},
+	{"ycbcr420ToFloat32", "does what ycbcr422ToFloat32 does for two rows of pixels that share their chroma samples: the second row's luma at y+yStride, its values at red+below, green+below and blue+below.", 16,
+		Signature{Ptrs: []string{"red", "green", "blue", "y", "cb", "cr", "scale", "bias"}, Ints: []string{"n", "below", "yStride"}}},
 }
 
 // A PixelSet is the pixel kernels written for one ISA, and the tiers that
@@ -62,6 +64,6 @@ func (s PixelSet) Has(name string) bool {
 // shuffles are bound by memory.
 var PixelSets = []PixelSet{
 	{ISA: "AVX2", Tiers: []ISA{"AVX2"}},
-	{ISA: "AVX512BW", Kernels: []string{"toFloat16", "ycbcrToFloat32", "ycbcr422ToFloat32"}, Tiers: []ISA{"AVX512BW", "AVX512VBMI"}},
+	{ISA: "AVX512BW", Kernels: []string{"toFloat16", "ycbcrToFloat32", "ycbcr422ToFloat32", "ycbcr420ToFloat32"}, Tiers: []ISA{"AVX512BW", "AVX512VBMI"}},
 	{ISA: "NEON", Tiers: []ISA{"NEON"}},
 }

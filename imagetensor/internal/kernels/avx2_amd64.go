@@ -53,3 +53,8 @@ func ycbcrToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, c
 //
 //go:noescape
 func ycbcr422ToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, scale *byte, bias *byte, n int)
+
+// ycbcr420ToFloat32AVX2 does what ycbcr422ToFloat32 does for two rows of pixels that share their chroma samples: the second row's luma at y+yStride, its values at red+below, green+below and blue+below.
+//
+//go:noescape
+func ycbcr420ToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, scale *byte, bias *byte, n int, below int, yStride int)

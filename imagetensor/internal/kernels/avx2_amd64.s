@@ -683,3 +683,167 @@ DATA shuffle14<>+8(SB)/8, $0x0000000500000005
 DATA shuffle14<>+16(SB)/8, $0x0000000600000006
 DATA shuffle14<>+24(SB)/8, $0x0000000700000007
 GLOBL shuffle14<>(SB), RODATA|NOPTR, $32
+
+// func ycbcr420ToFloat32AVX2(red *byte, green *byte, blue *byte, y *byte, cb *byte, cr *byte, scale *byte, bias *byte, n int, below int, yStride int)
+// Requires: AVX, AVX2
+TEXT ·ycbcr420ToFloat32AVX2(SB), NOSPLIT, $0-88
+	MOVQ         red+0(FP), AX
+	MOVQ         green+8(FP), CX
+	MOVQ         blue+16(FP), DX
+	MOVQ         y+24(FP), BX
+	MOVQ         cb+32(FP), SI
+	MOVQ         cr+40(FP), DI
+	MOVQ         scale+48(FP), R8
+	MOVQ         bias+56(FP), R9
+	MOVQ         n+64(FP), R10
+	MOVQ         below+72(FP), R11
+	MOVQ         yStride+80(FP), R12
+	TESTQ        R10, R10
+	JZ           done22
+	VBROADCASTSS (R8), Y0
+	VBROADCASTSS (R9), Y1
+	VBROADCASTSS 4(R8), Y2
+	VBROADCASTSS 4(R9), Y3
+	VBROADCASTSS 8(R8), Y4
+	VBROADCASTSS 8(R9), Y5
+	VMOVDQU      shuffle13<>+0(SB), Y6
+	VMOVDQU      shuffle14<>+0(SB), Y7
+
+block21:
+	VPMOVZXBD (SI), Y8
+	VPSUBD    shuffle6<>+0(SB), Y8, Y8
+	VPMOVZXBD (DI), Y9
+	VPSUBD    shuffle6<>+0(SB), Y9, Y9
+	VPMULLD   shuffle7<>+0(SB), Y9, Y10
+	VPMULLD   shuffle8<>+0(SB), Y8, Y11
+	VPMULLD   shuffle9<>+0(SB), Y9, Y9
+	VPADDD    Y9, Y11, Y11
+	VPMULLD   shuffle10<>+0(SB), Y8, Y8
+	VPERMD    Y10, Y6, Y9
+	VPERMD    Y11, Y6, Y12
+	VPERMD    Y8, Y6, Y13
+	VPMOVZXBD (BX), Y14
+	VPSHUFB   shuffle12<>+0(SB), Y14, Y14
+	VPADDD    Y14, Y9, Y15
+	VPSRAD    $0x10, Y15, Y15
+	VPMAXSD   shuffle15<>+0(SB), Y15, Y15
+	VPMINSD   shuffle11<>+0(SB), Y15, Y15
+	VCVTDQ2PS Y15, Y15
+	VMULPS    Y0, Y15, Y15
+	VADDPS    Y1, Y15, Y15
+	VMOVUPS   Y15, (AX)
+	VPADDD    Y14, Y12, Y15
+	VPSRAD    $0x10, Y15, Y15
+	VPMAXSD   shuffle15<>+0(SB), Y15, Y15
+	VPMINSD   shuffle11<>+0(SB), Y15, Y15
+	VCVTDQ2PS Y15, Y15
+	VMULPS    Y2, Y15, Y15
+	VADDPS    Y3, Y15, Y15
+	VMOVUPS   Y15, (CX)
+	VPADDD    Y14, Y13, Y14
+	VPSRAD    $0x10, Y14, Y14
+	VPMAXSD   shuffle15<>+0(SB), Y14, Y14
+	VPMINSD   shuffle11<>+0(SB), Y14, Y14
+	VCVTDQ2PS Y14, Y14
+	VMULPS    Y4, Y14, Y14
+	VADDPS    Y5, Y14, Y14
+	VMOVUPS   Y14, (DX)
+	VPMOVZXBD (BX)(R12*1), Y14
+	VPSHUFB   shuffle12<>+0(SB), Y14, Y14
+	VPADDD    Y14, Y9, Y9
+	VPSRAD    $0x10, Y9, Y9
+	VPMAXSD   shuffle15<>+0(SB), Y9, Y9
+	VPMINSD   shuffle11<>+0(SB), Y9, Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VADDPS    Y1, Y9, Y9
+	VMOVUPS   Y9, (AX)(R11*1)
+	VPADDD    Y14, Y12, Y9
+	VPSRAD    $0x10, Y9, Y9
+	VPMAXSD   shuffle15<>+0(SB), Y9, Y9
+	VPMINSD   shuffle11<>+0(SB), Y9, Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y2, Y9, Y9
+	VADDPS    Y3, Y9, Y9
+	VMOVUPS   Y9, (CX)(R11*1)
+	VPADDD    Y14, Y13, Y9
+	VPSRAD    $0x10, Y9, Y9
+	VPMAXSD   shuffle15<>+0(SB), Y9, Y9
+	VPMINSD   shuffle11<>+0(SB), Y9, Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y4, Y9, Y9
+	VADDPS    Y5, Y9, Y9
+	VMOVUPS   Y9, (DX)(R11*1)
+	VPERMD    Y10, Y7, Y9
+	VPERMD    Y11, Y7, Y10
+	VPERMD    Y8, Y7, Y8
+	VPMOVZXBD 8(BX), Y11
+	VPSHUFB   shuffle12<>+0(SB), Y11, Y11
+	VPADDD    Y11, Y9, Y12
+	VPSRAD    $0x10, Y12, Y12
+	VPMAXSD   shuffle15<>+0(SB), Y12, Y12
+	VPMINSD   shuffle11<>+0(SB), Y12, Y12
+	VCVTDQ2PS Y12, Y12
+	VMULPS    Y0, Y12, Y12
+	VADDPS    Y1, Y12, Y12
+	VMOVUPS   Y12, 32(AX)
+	VPADDD    Y11, Y10, Y12
+	VPSRAD    $0x10, Y12, Y12
+	VPMAXSD   shuffle15<>+0(SB), Y12, Y12
+	VPMINSD   shuffle11<>+0(SB), Y12, Y12
+	VCVTDQ2PS Y12, Y12
+	VMULPS    Y2, Y12, Y12
+	VADDPS    Y3, Y12, Y12
+	VMOVUPS   Y12, 32(CX)
+	VPADDD    Y11, Y8, Y11
+	VPSRAD    $0x10, Y11, Y11
+	VPMAXSD   shuffle15<>+0(SB), Y11, Y11
+	VPMINSD   shuffle11<>+0(SB), Y11, Y11
+	VCVTDQ2PS Y11, Y11
+	VMULPS    Y4, Y11, Y11
+	VADDPS    Y5, Y11, Y11
+	VMOVUPS   Y11, 32(DX)
+	VPMOVZXBD 8(BX)(R12*1), Y11
+	VPSHUFB   shuffle12<>+0(SB), Y11, Y11
+	VPADDD    Y11, Y9, Y9
+	VPSRAD    $0x10, Y9, Y9
+	VPMAXSD   shuffle15<>+0(SB), Y9, Y9
+	VPMINSD   shuffle11<>+0(SB), Y9, Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VADDPS    Y1, Y9, Y9
+	VMOVUPS   Y9, 32(AX)(R11*1)
+	VPADDD    Y11, Y10, Y9
+	VPSRAD    $0x10, Y9, Y9
+	VPMAXSD   shuffle15<>+0(SB), Y9, Y9
+	VPMINSD   shuffle11<>+0(SB), Y9, Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y2, Y9, Y9
+	VADDPS    Y3, Y9, Y9
+	VMOVUPS   Y9, 32(CX)(R11*1)
+	VPADDD    Y11, Y8, Y8
+	VPSRAD    $0x10, Y8, Y8
+	VPMAXSD   shuffle15<>+0(SB), Y8, Y8
+	VPMINSD   shuffle11<>+0(SB), Y8, Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y4, Y8, Y8
+	VADDPS    Y5, Y8, Y8
+	VMOVUPS   Y8, 32(DX)(R11*1)
+	ADDQ      $+64, AX
+	ADDQ      $+64, CX
+	ADDQ      $+64, DX
+	ADDQ      $+16, BX
+	ADDQ      $+8, SI
+	ADDQ      $+8, DI
+	DECQ      R10
+	JNZ       block21
+
+done22:
+	VZEROUPPER
+	RET
+
+DATA shuffle15<>+0(SB)/8, $0x0000000000000000
+DATA shuffle15<>+8(SB)/8, $0x0000000000000000
+DATA shuffle15<>+16(SB)/8, $0x0000000000000000
+DATA shuffle15<>+24(SB)/8, $0x0000000000000000
+GLOBL shuffle15<>(SB), RODATA|NOPTR, $32

@@ -14,4 +14,5 @@ const (
 	ycbcrToRGBBlock        = 16
 	ycbcrToFloat32Block    = 16
 	ycbcr422ToFloat32Block = 16
+	ycbcr420ToFloat32Block = 16
 )

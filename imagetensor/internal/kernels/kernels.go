@@ -185,5 +185,27 @@ func (k *Kit) YCbCr422ToFloat32(out *[3][]float32, y, cb, cr []byte, scale, bias
 	return n * ycbcr422ToFloat32Block
 }
 
+// YCbCr420ToFloat32 does what YCbCr422ToFloat32 does for two rows of
+// pixels, y and below, that share their chroma samples: its values in
+// out and outBelow.
+func (k *Kit) YCbCr420ToFloat32(out, outBelow *[3][]float32, y, below, cb, cr []byte, scale, bias *[3]float32) int {
+	n := min(len(out[0]), len(out[1]), len(out[2]), len(outBelow[0]), len(outBelow[1]), len(outBelow[2]),
+		len(y), len(below), 2*len(cb), 2*len(cr)) / ycbcr420ToFloat32Block
+	if k == nil || n == 0 {
+		return 0
+	}
+	// The kernel finds the second row's slices at one offset from the
+	// first's: each pair's difference, which must be the same for the
+	// three channels, in bytes.
+	at := func(s []float32) uintptr { return uintptr(unsafe.Pointer(&s[0])) }
+	step := at(outBelow[0]) - at(out[0])
+	if at(outBelow[1])-at(out[1]) != step || at(outBelow[2])-at(out[2]) != step {
+		return 0
+	}
+	k.ycbcr420ToFloat32(bytesOf(out[0]), bytesOf(out[1]), bytesOf(out[2]), &y[0], &cb[0], &cr[0], bytesOf(scale[:]), bytesOf(bias[:]),
+		n, int(step), int(uintptr(unsafe.Pointer(&below[0]))-uintptr(unsafe.Pointer(&y[0]))))
+	return n * ycbcr420ToFloat32Block
+}
+
 // bytesOf is the first byte of a non-empty slice.
 func bytesOf[E any](s []E) *byte { return (*byte)(unsafe.Pointer(&s[0])) }

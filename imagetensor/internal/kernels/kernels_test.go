@@ -366,6 +366,37 @@ var cases = []kernelCase{
 		}
 		return done, nil
 	}},
+	{"YCbCr420ToFloat32", ycbcr420ToFloat32Block, func(t *testing.T, k *Kit, buf *buffers, rng *rand.Rand, n int) (int, error) {
+		m := (n + 1) / 2
+		ys, cb, cr := buf.bytes(t, 2*n), buf.bytes(t, m), buf.bytes(t, m)
+		y, below := ys[:n], ys[n:]
+		var out, outBelow [3][]float32
+		for c := range out { // each channel's two rows in one buffer: one offset between the rows
+			both := buf.floats(t, 2*n)
+			out[c], outBelow[c] = both[:n], both[n:]
+			sentinel(bytesOfFloats(both))
+		}
+		fill(rng, ys)
+		fill(rng, cb)
+		fill(rng, cr)
+		s, b := pattern(rng)
+		done := k.YCbCr420ToFloat32(&out, &outBelow, y, below, cb, cr, &s, &b)
+		for row, luma := range [][]byte{y, below} {
+			for c := range out {
+				want := make([]float32, done)
+				for i := range want {
+					var v [3]byte
+					v[0], v[1], v[2] = color.YCbCrToRGB(luma[i], cb[i/2], cr[i/2])
+					want[i] = toFloat(v[c], s[c], b[c])
+				}
+				got := [][3][]float32{out, outBelow}[row][c]
+				if err := checkBytes(bytesOfFloats(got), bytesOfFloats(want)); err != nil {
+					return done, fmt.Errorf("row %d channel %d: %v", row, c, err)
+				}
+			}
+		}
+		return done, nil
+	}},
 }
 
 // TestKernels runs every kernel of every tier here at every length near
@@ -410,7 +441,8 @@ func TestNilKit(t *testing.T) {
 		k.ToFloat16(make([]uint16, 256), b, Interleaved([3]float32{}, [3]float32{})) != 0 ||
 		k.ToBytes(b, f, 1, 0) != 0 || k.YCbCrToRGB(b, b, b, b, b, b) != 0 ||
 		k.YCbCrToFloat32(&[3][]float32{f, f, f}, b, b, b, &[3]float32{}, &[3]float32{}) != 0 ||
-		k.YCbCr422ToFloat32(&[3][]float32{f, f, f}, b, b, b, &[3]float32{}, &[3]float32{}) != 0 {
+		k.YCbCr422ToFloat32(&[3][]float32{f, f, f}, b, b, b, &[3]float32{}, &[3]float32{}) != 0 ||
+		k.YCbCr420ToFloat32(&[3][]float32{f, f, f}, &[3][]float32{f, f, f}, b, b, b, b, &[3]float32{}, &[3]float32{}) != 0 {
 		t.Error("a nil Kit moved something")
 	}
 }

@@ -82,3 +82,12 @@ func (k *Kit) ycbcr422ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, 
 		ycbcr422ToFloat32AVX512BW(red, green, blue, y, cb, cr, scale, bias, n)
 	}
 }
+
+func (k *Kit) ycbcr420ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n, below, yStride int) {
+	switch k.id {
+	case 0:
+		ycbcr420ToFloat32AVX2(red, green, blue, y, cb, cr, scale, bias, n, below, yStride)
+	case 1, 2:
+		ycbcr420ToFloat32AVX512BW(red, green, blue, y, cb, cr, scale, bias, n, below, yStride)
+	}
+}

@@ -76,3 +76,10 @@ func (k *Kit) ycbcr422ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, 
 		ycbcr422ToFloat32NEON(red, green, blue, y, cb, cr, scale, bias, n)
 	}
 }
+
+func (k *Kit) ycbcr420ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n, below, yStride int) {
+	switch k.id {
+	case 0:
+		ycbcr420ToFloat32NEON(red, green, blue, y, cb, cr, scale, bias, n, below, yStride)
+	}
+}

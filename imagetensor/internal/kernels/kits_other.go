@@ -36,3 +36,6 @@ func (k *Kit) ycbcrToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n i
 
 func (k *Kit) ycbcr422ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n int) {
 }
+
+func (k *Kit) ycbcr420ToFloat32(red, green, blue, y, cb, cr, scale, bias *byte, n, below, yStride int) {
+}

@@ -53,3 +53,8 @@ func ycbcrToFloat32NEON(red, green, blue, y, cb, cr, scale, bias *byte, n int)
 //
 //go:noescape
 func ycbcr422ToFloat32NEON(red, green, blue, y, cb, cr, scale, bias *byte, n int)
+
+// ycbcr420ToFloat32NEON does what ycbcr422ToFloat32 does for two rows of pixels that share their chroma samples: the second row's luma at y+yStride, its values at red+below, green+below and blue+below.
+//
+//go:noescape
+func ycbcr420ToFloat32NEON(red, green, blue, y, cb, cr, scale, bias *byte, n, below, yStride int)
