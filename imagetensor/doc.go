@@ -8,8 +8,12 @@
 // their 16-bit kin), a row at a time, never a call per pixel but for
 // image types they do not know.
 //
-// The package is apart from blockshuffle so that programs that do not
-// convert images pay nothing for it in binary size.
+// On the SIMD tiers blockshuffle chooses (AVX2, AVX-512, NEON) the rows go
+// through kernels of their own: deinterleaving, conversion, scaling and
+// image/color's YCbCr arithmetic in one or two passes per chunk of a row,
+// the same bits as the pure-Go path of the generic tier. The package is
+// apart from blockshuffle so that programs that do not convert images pay
+// nothing for it, kernels included, in binary size.
 //
 // # Arithmetic, to the bit
 //

@@ -545,3 +545,24 @@ func TestPlainScale(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelsInUse: every path through the kernels on every tier here,
+// on a few small images (odd bounds off the origin, each kind with a
+// kernel path) in both directions. It is the test the emulated AVX-512
+// tiers run (.ci/avx512), where the full tests would take too long.
+func TestKernelsInUse(t *testing.T) {
+	eachTier(t, func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(9, 10))
+		for _, r := range []image.Rectangle{image.Rect(3, -3, 3+53, 4), image.Rect(-5, 2, 44, 5)} {
+			imgs := testImages(rng, r)
+			for _, img := range []image.Image{imgs[0], imgs[4], imgs[6], imgs[7], imgs[8], imgs[10]} { // RGBA, Gray, YCbCr 4:4:4, 4:2:2, 4:2:0, 4:1:1
+				for _, o := range options[:4] {
+					checkFrom(t, img, o)
+				}
+			}
+			for _, o := range options[:4] {
+				checkTo(t, rng, r, o)
+			}
+		}
+	})
+}

@@ -446,3 +446,26 @@ func TestNilKit(t *testing.T) {
 		t.Error("a nil Kit moved something")
 	}
 }
+
+// TestYCbCr420OneStep: the pair kernel takes its second row's three
+// slices at one offset from the first row's; where they lie otherwise, it
+// moves nothing (the caller converts the rows one at a time), and touches
+// nothing.
+func TestYCbCr420OneStep(t *testing.T) {
+	for tier, k := range tiers(t) {
+		const n = 64
+		rows := make([]float32, 7*n)
+		out := [3][]float32{rows[:n], rows[n : 2*n], rows[2*n : 3*n]}
+		below := [3][]float32{rows[3*n : 4*n], rows[4*n : 5*n], rows[6*n:]} // blue's a row further
+		b := make([]byte, n)
+		s := [3]float32{1, 1, 1}
+		if got := k.YCbCr420ToFloat32(&out, &below, b, b, b, b, &s, &s); got != 0 {
+			t.Errorf("%s: moved %d pixels of rows at two offsets", tier, got)
+		}
+		for i, v := range rows {
+			if v != 0 {
+				t.Fatalf("%s: element %d written", tier, i)
+			}
+		}
+	}
+}
