@@ -53,7 +53,7 @@ func (l loop) name(toDepth bool, a *engine.Args, size int) string {
 	case runLoop:
 		return fmt.Sprintf("generic: a copy per %d-element run", a.B*a.Cp)
 	case wordsLoop:
-		return fmt.Sprintf("generic: %d-byte elements one by one", a.Words*size)
+		return fmt.Sprintf("generic: %d-byte elements one by one", size)
 	case zipLoop:
 		dir := "zip"
 		if toDepth {
