@@ -78,6 +78,7 @@ func TestCutsMove(t *testing.T) {
 	}{
 		{[]int{1201, 1203}, []int{1, 0}, 4},
 		{[]int{400, 401}, []int{1, 0}, 8},
+		{[]int{1601, 1031}, []int{1, 0}, 8}, // tiles in blocks of rows
 		{[]int{30011, 20}, []int{1, 0}, 4},
 		{[]int{20, 30011}, []int{1, 0}, 4},
 		{[]int{3, 2, 100, 103}, []int{1, 0, 3, 2}, 4},

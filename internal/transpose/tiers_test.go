@@ -61,6 +61,7 @@ func TestGeneralParallel(t *testing.T) {
 		{[]int{1, 64, 270, 480}, []int{0, 2, 3, 1}, true}, // one matrix
 		{[]int{2, 600, 3500}, []int{0, 2, 1}, false},      // two, the kernels' repetitions
 		{[]int{512, 64, 130}, []int{1, 0, 2}, false},      // runs
+		{[]int{1, 1601, 1100}, []int{0, 2, 1}, false},     // tiles in blocks of rows (simd's stripsDown)
 	} {
 		n := 1
 		for _, d := range c.size {
