@@ -159,10 +159,11 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 // pageRows of them. A band down such a matrix touches a page per row,
 // more than a TLB holds, and the next band comes back to each page after
 // it left: on a Zen 4 (3,072 L2 TLB entries), 4096x4096 matrices of
-// 4-byte words moved at 0.40-0.43 of a non-streaming copy in whole bands,
-// 0.68-0.77 in blocks of 256 rows, and 2048x2048 at 0.31-0.43 against
-// 0.65-1.02; 2000x2000 and 1024x1024 of 8-byte words were as fast either
-// way, 1100 to 1500 rows a little slower blocked.
+// 4-byte words moved at 0.38-0.40 of a non-streaming copy in whole bands,
+// 0.79-0.86 in blocks of 256 rows (2-byte words 0.23-0.28 and 0.78-0.81,
+// 2048x2048 of 4-byte ones 0.34-0.55 and 0.79-0.88); 2000x2000 and
+// 3000x1200 were as fast either way, 1100 to 1500 rows a little slower
+// blocked.
 func stripsDown(m engine.Matrix, k tile) int {
 	strips := m.Rows / k.b
 	if m.SrcRow < pageBytes || m.Rows <= pageRows {
