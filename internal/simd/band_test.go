@@ -1,6 +1,10 @@
 package simd
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+)
 
 // TestBandCols checks that bands narrow only for tiles that write part of
 // a line of each dst row, with dst rows in few L1 sets, and never below
@@ -18,6 +22,30 @@ func TestBandCols(t *testing.T) {
 	} {
 		if got := bandCols(c.cols, c.w, c.rows, c.dstRow); got != c.want {
 			t.Errorf("bandCols(%d, %d, %d, %d) = %d, want %d", c.cols, c.w, c.rows, c.dstRow, got, c.want)
+		}
+	}
+}
+
+// TestStripsDown checks the blocks of rows tiles go down in: whole bands
+// for short rows or few of them, blocks of blockRows for tall matrices
+// of long rows, and never more than maxBlocks blocks, which are calls.
+func TestStripsDown(t *testing.T) {
+	k := tile{b: 16}
+	for _, c := range []struct {
+		rows, srcRow, want int
+	}{
+		{4096, 2048, 256},        // rows shorter than a page: whole bands
+		{1536, 4096, 96},         // few rows
+		{4096, 16384, 16},        // 256 rows
+		{1 << 20, 4096, 1 << 10}, // 64 blocks of 16384 rows
+		{1 << 30, 4096, 1 << 20}, // 64 blocks
+	} {
+		got := stripsDown(engine.Matrix{Rows: c.rows, SrcRow: c.srcRow}, k)
+		if got != c.want {
+			t.Errorf("%d rows %d bytes apart: %d strips a block, want %d", c.rows, c.srcRow, got, c.want)
+		}
+		if blocks := (c.rows/k.b + got - 1) / got; blocks > maxBlocks {
+			t.Errorf("%d rows %d bytes apart: %d blocks", c.rows, c.srcRow, blocks)
 		}
 	}
 }

@@ -164,12 +164,17 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 // 2048x2048 of 4-byte ones 0.34-0.55 and 0.79-0.88); 2000x2000 and
 // 3000x1200 were as fast either way, 1100 to 1500 rows a little slower
 // blocked.
+//
+// A block is a call of its own, so that the blocks are at most maxBlocks,
+// taller than blockRows in matrices of more than maxBlocks*blockRows
+// rows: a plan's calls must not grow with its dims (FuzzHugeDims plans
+// matrices of 2^40 rows).
 func stripsDown(m engine.Matrix, k tile) int {
 	strips := m.Rows / k.b
 	if m.SrcRow < pageBytes || m.Rows <= pageRows {
 		return max(1, strips)
 	}
-	return max(1, blockRows/k.b)
+	return max(1, blockRows/k.b, (strips+maxBlocks-1)/maxBlocks)
 }
 
 // pageBytes is the smallest page; pageRows the most rows of src a band
@@ -180,6 +185,7 @@ const (
 	pageBytes = 4096
 	pageRows  = 1536
 	blockRows = 256
+	maxBlocks = 64
 )
 
 // lineBytes is the span of a cache line.
