@@ -162,10 +162,7 @@ func (c *converter[E]) rows(lo, hi int) {
 func (c *converter[E]) rgbaRow(y int) {
 	p := &c.p
 	s := p.pix[y*p.stride:][:4*p.w]
-	i0, i2 := 0, 2
-	if c.bgr {
-		i0, i2 = 2, 0
-	}
+	i0, i2 := redBlue(c.bgr)
 	t0, t1, t2 := &c.table[0], &c.table[1], &c.table[2]
 	if c.nhwc {
 		out := c.dst[3*y*p.w:][:3*p.w]
@@ -195,10 +192,7 @@ func (c *converter[E]) ycbcrRow(y int) {
 	crow := (half(p.min.Y+y, p.cy) - half(p.min.Y, p.cy)) * p.cstride
 	cols := half(p.min.X+p.w-1, p.cx) - c0 + 1
 	cbs, crs := p.cb[crow:][:cols], p.cr[crow:][:cols]
-	i0, i2 := 0, 2
-	if c.bgr {
-		i0, i2 = 2, 0
-	}
+	i0, i2 := redBlue(c.bgr)
 	t0, t1, t2 := &c.table[0], &c.table[1], &c.table[2]
 	plane := p.h * p.w
 	var o0, o1, o2, out []E

@@ -1,6 +1,7 @@
 package imagetensor
 
 import (
+	"image/color"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle"
@@ -96,10 +97,7 @@ func (c *converter[E]) packRGBA(y, x0, n int) {
 // packed writes the 4-byte pixels of s to dst as 3-byte ones, their first
 // three bytes, reversed with bgr.
 func (c *converter[E]) packed(dst, s []byte, bgr bool) {
-	i0, i2 := 0, 2
-	if bgr {
-		i0, i2 = 2, 0
-	}
+	i0, i2 := redBlue(bgr)
 	for i := c.kit.PackRGB(dst, s, bgr); i < len(dst)/3; i++ {
 		dst[3*i], dst[3*i+1], dst[3*i+2] = s[4*i+i0], s[4*i+1], s[4*i+i2]
 	}
@@ -124,7 +122,7 @@ func (c *converter[E]) ycbcr(y, x0, n int, r *row) {
 	var ch chroma
 	ys, cb, cr := c.samples(y, x0, n, &ch)
 	for i := c.kit.YCbCrToRGB(r[0][:n], r[1][:n], r[2][:n], ys, cb, cr); i < n; i++ {
-		r[0][i], r[1][i], r[2][i] = ycbcrToRGB(ys[i], cb[i], cr[i])
+		r[0][i], r[1][i], r[2][i] = color.YCbCrToRGB(ys[i], cb[i], cr[i])
 	}
 }
 
@@ -137,10 +135,7 @@ func (c *converter[E]) ycbcr(y, x0, n int, r *row) {
 func (c *converter[E]) ycbcrPlanes(y, rows, x0, n int, dst []float32) {
 	p := &c.p
 	plane := p.h * p.w
-	i0, i2 := 0, 2 // the tensor channels of red and blue
-	if c.bgr {
-		i0, i2 = 2, 0
-	}
+	i0, i2 := redBlue(c.bgr) // the tensor channels of red and blue
 	var out [2][3][]float32
 	var ys [2][]byte
 	for r := range rows {
@@ -182,7 +177,7 @@ func (c *converter[E]) ycbcrPlanes(y, rows, x0, n int, dst []float32) {
 			for i := span[0]; i < span[1]; i++ {
 				at := p.chromaAt(x0+i, y+r)
 				var v [3]uint8
-				v[0], v[1], v[2] = ycbcrToRGB(ys[r][i], p.cb[at], p.cr[at])
+				v[0], v[1], v[2] = color.YCbCrToRGB(ys[r][i], p.cb[at], p.cr[at])
 				for k := range 3 {
 					out[r][k][i] = float32(float32(v[k])*scale[k]) + bias[k]
 				}
@@ -195,13 +190,6 @@ func (c *converter[E]) ycbcrPlanes(y, rows, x0, n int, dst []float32) {
 // x and row y, both counted from the bounds' corner.
 func (p *pixels) chromaAt(x, y int) int {
 	return (half(p.min.Y+y, p.cy)-half(p.min.Y, p.cy))*p.cstride + half(p.min.X+x, p.cx) - half(p.min.X, p.cx)
-}
-
-// ycbcrToRGB is image/color's YCbCrToRGB.
-func ycbcrToRGB(y, cb, cr uint8) (uint8, uint8, uint8) {
-	yy1 := int32(y) * 0x10101
-	cb1, cr1 := int32(cb)-128, int32(cr)-128
-	return clamp16(yy1 + 91881*cr1), clamp16(yy1 - 22554*cb1 - 46802*cr1), clamp16(yy1 + 116130*cb1)
 }
 
 // A chroma holds the chroma samples of a chunk's pixels, one a pixel.

@@ -172,6 +172,15 @@ func (p *pixels) read(y, x0, n int, r *row) {
 	}
 }
 
+// redBlue is where red and blue go among three channels: first and
+// third, or with bgr third and first.
+func redBlue(bgr bool) (red, blue int) {
+	if bgr {
+		return 2, 0
+	}
+	return 0, 2
+}
+
 // half is x / 2^k as image.YCbCr's COffset divides a coordinate: toward
 // zero, for coordinates left of or above the origin too.
 func half(x int, k uint) int {

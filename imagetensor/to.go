@@ -100,10 +100,7 @@ func (v *inverse[E]) rgbaRow(y int, src []float32) {
 		step = 3
 		f0, f1, f2 = src[3*at:][:3*p.w], src[3*at+1:][:3*p.w-1], src[3*at+2:][:3*p.w-2]
 	}
-	i0, i2 := 0, 2
-	if v.bgr {
-		i0, i2 = 2, 0
-	}
+	i0, i2 := redBlue(v.bgr)
 	a := &v.a
 	for x := range p.w {
 		o := d[4*x : 4*x+4]
