@@ -182,8 +182,8 @@ var pixelBodies = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixe
 			c.VMOVDQU(hi, at(r["dst"], 16))
 		}, map[string]int{"src": 16, "dst": 32}}
 	},
-	"toFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.toFloat(r, false) },
-	"toFloat16": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.toFloat(r, true) },
+	"toFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.toFloat(r, false, g.ymm()) },
+	"toFloat16": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.toFloat(r, true, g.ymm()) },
 	// Four registers of values a step, packed with signed then unsigned
 	// saturation within lanes, and put in order by VPERMD. VMAXPS takes
 	// its second operand where the first is NaN: zero.
@@ -213,19 +213,21 @@ var pixelBodies = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixe
 			c.VMOVDQU(w0, at(r["dst"], 0))
 		}, map[string]int{"src": 128, "dst": 32}}
 	},
-	// In 32-bit lanes, exactly image/color's arithmetic (ycbcr): the
-	// sums shifted right by 16 fit 16 bits, and the two saturating packs
-	// clamp them to [0, 255] as YCbCrToRGB does.
+	// In 32-bit lanes, exactly image/color's arithmetic (chromaTerms):
+	// the sums shifted right by 16 fit 16 bits, and the two saturating
+	// packs clamp them to [0, 255] as YCbCrToRGB does.
 	"ycbcrToRGB": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
 		c := g.c
-		k := g.ycbcrConstants()
+		k := g.ycbcrConstants(g.ymm(), "y", "128", "rcr", "gcb", "gcr", "bcb")
 		idx := g.dwordOrder()
 		return pixelStep{func() {
 			var out [3][2]reg.VecVirtual // r, g, b of pixels 0-7 and 8-15
 			for h := range 2 {
-				rgb := g.ycbcr(r, k, h)
-				for ch := range rgb {
-					out[ch][h] = rgb[ch]
+				y := g.luma(at(r["y"], 8*h), k, g.ymm())
+				for ch, v := range g.chromaTerms(r, lookup(k), c.YMM, 8*h) {
+					c.VPADDD(y, v, v)
+					c.VPSRAD(operand.U8(16), v, v)
+					out[ch][h] = v
 				}
 			}
 			for ch, name := range []string{"red", "green", "blue"} {
@@ -237,397 +239,275 @@ var pixelBodies = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixe
 			}
 		}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 16, "green": 16, "blue": 16}}
 	},
-	// ycbcr's values clamped to [0, 255] in their 32-bit lanes, then
-	// converted as toFloat32 converts: no bytes in between.
-	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcr422(r) },
-	"ycbcr420ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcr420(r) },
-	"ycbcrToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
-		c := g.c
-		k := g.ycbcrConstants()
-		k["255"] = g.dwords(255)
-		var scale, bias [3]reg.VecVirtual
-		for ch := range 3 {
-			scale[ch], bias[ch] = c.YMM(), c.YMM()
-			c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
-			c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
-		}
-		zero := c.YMM()
-		c.VPXOR(zero, zero, zero)
-		return pixelStep{func() {
-			for h := range 2 {
-				for ch, v := range g.ycbcr(r, k, h) {
-					c.VPMAXSD(zero, v, v)
-					c.VPMINSD(k["255"], v, v)
-					c.VCVTDQ2PS(v, v)
-					c.VMULPS(scale[ch], v, v)
-					c.VADDPS(bias[ch], v, v)
-					c.VMOVUPS(v, at(r[[]string{"red", "green", "blue"}[ch]], 32*h))
-				}
-			}
-		}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 64, "green": 64, "blue": 64}}
-	},
+	"ycbcrToFloat32":    func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrFloats(r, g.ymm()) },
+	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs(r, 1, g.ymm()) },
+	"ycbcr420ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs(r, 2, g.ymm()) },
 }
 
-// ycbcr422 is ycbcr422ToFloat32's body: each chroma sample's terms are
-// computed once, in 8 lanes, and VPERMD gives each to its two pixels;
-// y*0x10101 is y's byte in the three low bytes of its lane (VPSHUFB).
-func (g *Generator) ycbcr422(r map[string]reg.GPVirtual) pixelStep {
-	c := g.c
-	k := g.ycbcrConstants()
-	k["255"] = g.dwords(255)
-	var ctl [32]byte
-	for i := range ctl {
-		ctl[i] = byte(i &^ 3)
-		if i%4 == 3 {
-			ctl[i] = 0x80
-		}
-	}
-	k["y3"] = g.constant(ctl[:])
-	var scale, bias [3]reg.VecVirtual
-	for ch := range 3 {
-		scale[ch], bias[ch] = c.YMM(), c.YMM()
-		c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
-		c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
-	}
-	zero := c.YMM()
-	c.VPXOR(zero, zero, zero)
-	var pairs [2]reg.VecVirtual // the VPERMD indexes of pixels 0-7 and 8-15
-	for h := range pairs {
-		var b [32]byte
-		for i := range 8 {
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(4*h+i/2))
-		}
-		pairs[h] = c.YMM()
-		c.VMOVDQU(g.constant(b[:]), pairs[h])
-	}
-	return pixelStep{func() {
-		cb, cr := c.YMM(), c.YMM()
-		c.VPMOVZXBD(at(r["cb"], 0), cb)
-		c.VPSUBD(k["128"], cb, cb)
-		c.VPMOVZXBD(at(r["cr"], 0), cr)
-		c.VPSUBD(k["128"], cr, cr)
-		terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
-		c.VPMULLD(k["rcr"], cr, terms[0])
-		c.VPMULLD(k["gcb"], cb, terms[1])
-		c.VPMULLD(k["gcr"], cr, cr)
-		c.VPADDD(cr, terms[1], terms[1])
-		c.VPMULLD(k["bcb"], cb, terms[2])
-		for h := range 2 {
-			y := c.YMM()
-			c.VPMOVZXBD(at(r["y"], 8*h), y)
-			c.VPSHUFB(k["y3"], y, y)
-			for ch, t := range terms {
-				v := c.YMM()
-				c.VPERMD(t, pairs[h], v)
-				c.VPADDD(y, v, v)
-				c.VPSRAD(operand.U8(16), v, v)
-				c.VPMAXSD(zero, v, v)
-				c.VPMINSD(k["255"], v, v)
-				c.VCVTDQ2PS(v, v)
-				c.VMULPS(scale[ch], v, v)
-				c.VADDPS(bias[ch], v, v)
-				c.VMOVUPS(v, at(r[[]string{"red", "green", "blue"}[ch]], 32*h))
-			}
-		}
-	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
+// A width is the registers an x86 body computes in: 8 dwords (AVX2's
+// YMM) or 16 (AVX-512's ZMM). AVX2's bodies read their constants from
+// memory, for the sixteen registers they have; AVX-512's hold them.
+type width struct {
+	lanes int
+	vec   func() reg.VecVirtual
 }
 
-// ycbcr420 is ycbcr420ToFloat32's body: ycbcr422's, each pair of pixels'
-// terms given to both rows. Zero is read from memory: the body takes all
-// sixteen registers else.
-func (g *Generator) ycbcr420(r map[string]reg.GPVirtual) pixelStep {
-	c := g.c
-	k := g.ycbcrConstants()
-	k["255"], k["0"] = g.dwords(255), g.dwords(0)
-	var ctl [32]byte
-	for i := range ctl {
-		ctl[i] = byte(i &^ 3)
-		if i%4 == 3 {
-			ctl[i] = 0x80
-		}
+func (g *Generator) ymm() width { return width{8, g.c.YMM} }
+func (g *Generator) zmm() width { return width{16, g.c.ZMM} }
+
+// wide is a 256-bit register's value as the width's register: itself, or
+// its ZMM (VEX writes zero the bits above).
+func (w width) wide(v reg.VecVirtual) operand.Op {
+	if w.lanes == 16 {
+		return v.AsZ()
 	}
-	k["y3"] = g.constant(ctl[:])
-	var scale, bias [3]reg.VecVirtual
-	for ch := range 3 {
-		scale[ch], bias[ch] = c.YMM(), c.YMM()
-		c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
-		c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
-	}
-	var pairs [2]reg.VecVirtual
-	for h := range pairs {
-		var b [32]byte
-		for i := range 8 {
-			binary.LittleEndian.PutUint32(b[4*i:], uint32(4*h+i/2))
-		}
-		pairs[h] = c.YMM()
-		c.VMOVDQU(g.constant(b[:]), pairs[h])
-	}
-	rows := [2]func(name string, disp int) operand.Mem{
-		func(name string, disp int) operand.Mem { return at(r[name], disp) },
-		func(name string, disp int) operand.Mem {
-			step := r["below"]
-			if name == "y" {
-				step = r["yStride"]
-			}
-			return operand.Mem{Base: r[name], Index: step, Scale: 1, Disp: disp}
-		},
-	}
-	return pixelStep{func() {
-		cb, cr := c.YMM(), c.YMM()
-		c.VPMOVZXBD(at(r["cb"], 0), cb)
-		c.VPSUBD(k["128"], cb, cb)
-		c.VPMOVZXBD(at(r["cr"], 0), cr)
-		c.VPSUBD(k["128"], cr, cr)
-		terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
-		c.VPMULLD(k["rcr"], cr, terms[0])
-		c.VPMULLD(k["gcb"], cb, terms[1])
-		c.VPMULLD(k["gcr"], cr, cr)
-		c.VPADDD(cr, terms[1], terms[1])
-		c.VPMULLD(k["bcb"], cb, terms[2])
-		for h := range 2 {
-			var d [3]reg.VecVirtual
-			for ch, t := range terms {
-				d[ch] = c.YMM()
-				c.VPERMD(t, pairs[h], d[ch])
-			}
-			for _, row := range rows {
-				y := c.YMM()
-				c.VPMOVZXBD(row("y", 8*h), y)
-				c.VPSHUFB(k["y3"], y, y)
-				for ch, name := range []string{"red", "green", "blue"} {
-					v := c.YMM()
-					c.VPADDD(y, d[ch], v)
-					c.VPSRAD(operand.U8(16), v, v)
-					c.VPMAXSD(k["0"], v, v)
-					c.VPMINSD(k["255"], v, v)
-					c.VCVTDQ2PS(v, v)
-					c.VMULPS(scale[ch], v, v)
-					c.VADDPS(bias[ch], v, v)
-					c.VMOVUPS(v, row(name, 32*h))
-				}
-			}
-		}
-	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
+	return v
 }
 
-// ycbcrConstants are the multipliers and offset of image/color's
-// YCbCrToRGB, each in 8 dwords.
-func (g *Generator) ycbcrConstants() map[string]operand.Mem {
-	k := map[string]operand.Mem{}
-	for _, v := range []struct {
-		name string
-		v    int32
-	}{{"y", 0x10101}, {"128", 128}, {"rcr", 91881}, {"gcb", -22554}, {"gcr", -46802}, {"bcb", 116130}} {
-		k[v.name] = g.dwords(uint32(v.v))
+// narrow is a constant of the width as the operand of a 256-bit
+// instruction.
+func (w width) narrow(k operand.Op) operand.Op {
+	if v, ok := k.(reg.VecVirtual); ok && w.lanes == 16 {
+		return v.AsY()
 	}
 	return k
 }
 
-// ycbcr computes red, green and blue of pixels 8h to 8h+7 as image/color's
-// YCbCrToRGB does before it clamps: the sums shifted right by 16.
-func (g *Generator) ycbcr(r map[string]reg.GPVirtual, k map[string]operand.Mem, h int) [3]reg.VecVirtual {
-	c := g.c
-	y, cb, cr := c.YMM(), c.YMM(), c.YMM()
-	c.VPMOVZXBD(at(r["y"], 8*h), y)
-	c.VPMULLD(k["y"], y, y)
-	c.VPMOVZXBD(at(r["cb"], 8*h), cb)
-	c.VPSUBD(k["128"], cb, cb)
-	c.VPMOVZXBD(at(r["cr"], 8*h), cr)
-	c.VPSUBD(k["128"], cr, cr)
-	red, green, blue, t := c.YMM(), c.YMM(), c.YMM(), c.YMM()
-	c.VPMULLD(k["rcr"], cr, red)
-	c.VPADDD(y, red, red)
-	c.VPMULLD(k["gcb"], cb, green)
-	c.VPMULLD(k["gcr"], cr, t)
-	c.VPADDD(t, green, green)
-	c.VPADDD(y, green, green)
-	c.VPMULLD(k["bcb"], cb, blue)
-	c.VPADDD(y, blue, blue)
-	out := [3]reg.VecVirtual{red, green, blue}
-	for _, v := range out {
-		c.VPSRAD(operand.U8(16), v, v)
-	}
-	return out
-}
-
-// toFloat is toFloat32's and, with half, toFloat16's body: six registers
-// of 8 values a block, each with its own third of the scale and bias
-// pattern. VMULPS then VADDPS, never fused, as the Go code rounds.
-func (g *Generator) toFloat(r map[string]reg.GPVirtual, half bool) pixelStep {
-	c := g.c
-	var scale, bias [3]reg.VecVirtual
-	for i := range 3 {
-		scale[i], bias[i] = c.YMM(), c.YMM()
-		c.VMOVUPS(at(r["scale"], 32*i), scale[i])
-		c.VMOVUPS(at(r["bias"], 32*i), bias[i])
-	}
-	out := 4
-	if half {
-		out = 2
-	}
-	return pixelStep{func() {
-		for i := range 6 {
-			v := c.YMM()
-			c.VPMOVZXBD(at(r["src"], 8*i), v)
-			c.VCVTDQ2PS(v, v)
-			c.VMULPS(scale[i%3], v, v)
-			c.VADDPS(bias[i%3], v, v)
-			if half {
-				c.VCVTPS2PH(operand.U8(0), v, at(r["dst"], 16*i)) // 0: round to nearest even
-			} else {
-				c.VMOVUPS(v, at(r["dst"], 32*i))
+// ycbcrConstant is a constant of the YCbCr bodies, by name, filling a
+// 256-bit register: image/color's YCbCrToRGB multipliers and offset
+// ("y" 0x10101, "128", "rcr", "gcb", "gcr", "bcb"), "0", "255", and "y3",
+// the VPSHUFB control that spreads a byte over the three low bytes of its
+// dword (y*0x10101).
+func (g *Generator) ycbcrConstant(name string, lanes int) operand.Mem {
+	if name == "y3" {
+		spread := make([]byte, 4*lanes)
+		for i := range spread {
+			spread[i] = byte(i % 16 &^ 3)
+			if i%4 == 3 {
+				spread[i] = 0x80
 			}
 		}
-	}, map[string]int{"src": 48, "dst": 48 * out}}
+		return g.constant(spread)
+	}
+	v := map[string]int32{"y": 0x10101, "128": 128, "rcr": 91881, "gcb": -22554, "gcr": -46802, "bcb": 116130, "0": 0, "255": 255}[name]
+	return g.dwords(uint32(v))
 }
 
-// pixelBodies512 are the AVX-512 kernels' bodies: 16 values a register,
-// as the AVX2 bodies compute them.
-var pixelBodies512 = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixelStep{
-	"toFloat16": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.toFloat16512(r) },
-	"ycbcrToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep {
-		c := g.c
-		k, scale, bias, zero := g.ycbcrSetup512(r)
-		return pixelStep{func() {
-			y, cb, cr := c.ZMM(), c.ZMM(), c.ZMM()
-			c.VPMOVZXBD(at(r["y"], 0), y)
-			c.VPMULLD(k["y"], y, y)
-			c.VPMOVZXBD(at(r["cb"], 0), cb)
-			c.VPSUBD(k["128"], cb, cb)
-			c.VPMOVZXBD(at(r["cr"], 0), cr)
-			c.VPSUBD(k["128"], cr, cr)
-			terms := [3]reg.VecVirtual{c.ZMM(), c.ZMM(), c.ZMM()}
-			c.VPMULLD(k["rcr"], cr, terms[0])
-			c.VPMULLD(k["gcb"], cb, terms[1])
-			c.VPMULLD(k["gcr"], cr, cr)
-			c.VPADDD(cr, terms[1], terms[1])
-			c.VPMULLD(k["bcb"], cb, terms[2])
-			for ch, v := range terms {
-				c.VPADDD(y, v, v)
-				g.clampScale512(v, k, zero, scale[ch], bias[ch], at(r[[]string{"red", "green", "blue"}[ch]], 0))
-			}
-		}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 64, "green": 64, "blue": 64}}
-	},
-	// As the AVX2 bodies: the terms of 8 chroma samples in a 256-bit
-	// register, VPERMD giving each to its two pixels' lanes, in one row
-	// or two.
-	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs512(r, 1) },
-	"ycbcr420ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs512(r, 2) },
+// ycbcrConstants are the named constants (ycbcrConstant) for a body of
+// width w, in this order: in memory for AVX2, in registers for AVX-512.
+func (g *Generator) ycbcrConstants(w width, names ...string) map[string]operand.Op {
+	k := map[string]operand.Op{}
+	for _, name := range names {
+		m := g.ycbcrConstant(name, w.lanes)
+		if w.lanes == 8 {
+			k[name] = m
+			continue
+		}
+		v := w.vec()
+		if name == "y3" {
+			g.c.VMOVDQU32(m, v)
+		} else {
+			g.c.VPBROADCASTD(m, v)
+		}
+		k[name] = v
+	}
+	return k
 }
 
-// ycbcrPairs512 is the AVX-512 body of ycbcr422ToFloat32 (rows 1) and
-// ycbcr420ToFloat32 (rows 2).
-func (g *Generator) ycbcrPairs512(r map[string]reg.GPVirtual, rows int) pixelStep {
-	c := g.c
-	k, scale, bias, zero := g.ycbcrSetup512(r)
-	var b [64]byte
-	for i := range 16 {
-		binary.LittleEndian.PutUint32(b[4*i:], uint32(i/2))
-	}
-	pairs := c.ZMM()
-	c.VMOVDQU32(g.constant(b[:]), pairs)
-	var ctl [64]byte
-	for i := range ctl {
-		ctl[i] = byte(i % 16 &^ 3)
-		if i%4 == 3 {
-			ctl[i] = 0x80
-		}
-	}
-	y3 := c.ZMM()
-	c.VMOVDQU32(g.constant(ctl[:]), y3)
-	mem := func(row int, name string) operand.Mem {
-		if row == 0 {
-			return at(r[name], 0)
-		}
-		step := r["below"]
-		if name == "y" {
-			step = r["yStride"]
-		}
-		return operand.Mem{Base: r[name], Index: step, Scale: 1}
-	}
-	return pixelStep{func() {
-		cb, cr := c.YMM(), c.YMM()
-		c.VPMOVZXBD(at(r["cb"], 0), cb)
-		c.VPSUBD(k["128"].AsY(), cb, cb)
-		c.VPMOVZXBD(at(r["cr"], 0), cr)
-		c.VPSUBD(k["128"].AsY(), cr, cr)
-		terms := [3]reg.VecVirtual{c.YMM(), c.YMM(), c.YMM()}
-		c.VPMULLD(k["rcr"].AsY(), cr, terms[0])
-		c.VPMULLD(k["gcb"].AsY(), cb, terms[1])
-		c.VPMULLD(k["gcr"].AsY(), cr, cr)
-		c.VPADDD(cr, terms[1], terms[1])
-		c.VPMULLD(k["bcb"].AsY(), cb, terms[2])
-		var d [3]reg.VecVirtual
-		for ch, t := range terms {
-			d[ch] = c.ZMM()
-			c.VPERMD(t.AsZ(), pairs, d[ch])
-		}
-		for row := range rows {
-			y := c.ZMM()
-			c.VPMOVZXBD(mem(row, "y"), y)
-			c.VPSHUFB(y3, y, y)
-			for ch, name := range []string{"red", "green", "blue"} {
-				v := c.ZMM()
-				c.VPADDD(y, d[ch], v)
-				g.clampScale512(v, k, zero, scale[ch], bias[ch], mem(row, name))
-			}
-		}
-	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
+// lookup is k's constants by name.
+func lookup(k map[string]operand.Op) func(string) operand.Op {
+	return func(name string) operand.Op { return k[name] }
 }
 
-// ycbcrSetup512 loads the YCbCr kernels' constants into registers: the
-// multipliers, 128 and 255, each channel's scale and bias, and zero.
-func (g *Generator) ycbcrSetup512(r map[string]reg.GPVirtual) (k map[string]reg.VecVirtual, scale, bias [3]reg.VecVirtual, zero reg.VecVirtual) {
-	c := g.c
-	k = map[string]reg.VecVirtual{}
-	for _, v := range []struct {
-		name string
-		v    int32
-	}{{"y", 0x10101}, {"128", 128}, {"rcr", 91881}, {"gcb", -22554}, {"gcr", -46802}, {"bcb", 116130}, {"255", 255}} {
-		k[v.name] = c.ZMM()
-		c.VPBROADCASTD(g.dwords(uint32(v.v)), k[v.name])
+// zeroed is a register of width w holding zero.
+func (g *Generator) zeroed(w width) reg.VecVirtual {
+	z := w.vec()
+	if w.lanes == 16 {
+		g.c.VPXORD(z, z, z)
+	} else {
+		g.c.VPXOR(z, z, z)
 	}
+	return z
+}
+
+// load loads a register of width w from m.
+func (g *Generator) load(m operand.Mem, v reg.VecVirtual, w width) {
+	if w.lanes == 16 {
+		g.c.VMOVDQU32(m, v)
+	} else {
+		g.c.VMOVDQU(m, v)
+	}
+}
+
+// channelScales loads each channel's scale and bias, one float32 each, in
+// every lane of a register of width w.
+func (g *Generator) channelScales(r map[string]reg.GPVirtual, w width) (scale, bias [3]reg.VecVirtual) {
 	for ch := range 3 {
-		scale[ch], bias[ch] = c.ZMM(), c.ZMM()
-		c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
-		c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
+		scale[ch], bias[ch] = w.vec(), w.vec()
+		g.c.VBROADCASTSS(at(r["scale"], 4*ch), scale[ch])
+		g.c.VBROADCASTSS(at(r["bias"], 4*ch), bias[ch])
 	}
-	zero = c.ZMM()
-	c.VPXORD(zero, zero, zero)
-	return k, scale, bias, zero
+	return scale, bias
 }
 
-// clampScale512 finishes a channel of 16 pixels: the sum shifted right by
-// 16 and clamped to [0, 255], then scaled as toFloat32 does, and stored.
-func (g *Generator) clampScale512(v reg.VecVirtual, k map[string]reg.VecVirtual, zero, scale, bias reg.VecVirtual, dst operand.Mem) {
+// luma loads the luma bytes at m, a lane each, times 0x10101.
+func (g *Generator) luma(m operand.Mem, k map[string]operand.Op, w width) reg.VecVirtual {
+	y := w.vec()
+	g.c.VPMOVZXBD(m, y)
+	g.c.VPMULLD(k["y"], y, y)
+	return y
+}
+
+// chromaTerms loads the chroma samples at disp of cb and cr into the
+// registers vec makes (their lanes' count of samples) and returns each
+// channel's terms as image/color's YCbCrToRGB adds them to y*0x10101:
+// 91881*cr, -22554*cb - 46802*cr and 116130*cb, of cb and cr less 128.
+// konst gives the constants as operands of those registers.
+func (g *Generator) chromaTerms(r map[string]reg.GPVirtual, konst func(string) operand.Op, vec func() reg.VecVirtual, disp int) [3]reg.VecVirtual {
+	c := g.c
+	cb, cr := vec(), vec()
+	c.VPMOVZXBD(at(r["cb"], disp), cb)
+	c.VPSUBD(konst("128"), cb, cb)
+	c.VPMOVZXBD(at(r["cr"], disp), cr)
+	c.VPSUBD(konst("128"), cr, cr)
+	terms := [3]reg.VecVirtual{vec(), vec(), vec()}
+	c.VPMULLD(konst("rcr"), cr, terms[0])
+	c.VPMULLD(konst("gcb"), cb, terms[1])
+	c.VPMULLD(konst("gcr"), cr, cr)
+	c.VPADDD(cr, terms[1], terms[1])
+	c.VPMULLD(konst("bcb"), cb, terms[2])
+	return terms
+}
+
+// finish ends a channel of pixels whose sum image/color's YCbCrToRGB
+// computes is in v: shifted right by 16 and clamped to [0, 255] (zero
+// and top hold 0 and 255), then scaled as toFloat32 does, and stored.
+func (g *Generator) finish(v reg.VecVirtual, zero, top operand.Op, scale, bias reg.VecVirtual, dst operand.Mem) {
 	c := g.c
 	c.VPSRAD(operand.U8(16), v, v)
 	c.VPMAXSD(zero, v, v)
-	c.VPMINSD(k["255"], v, v)
+	c.VPMINSD(top, v, v)
 	c.VCVTDQ2PS(v, v)
 	c.VMULPS(scale, v, v)
 	c.VADDPS(bias, v, v)
 	c.VMOVUPS(v, dst)
 }
 
-// toFloat16512 is the AVX-512 toFloat16: three registers of 16 values a
-// block.
-func (g *Generator) toFloat16512(r map[string]reg.GPVirtual) pixelStep {
+// ycbcrFloats is ycbcrToFloat32's body: in registers of width w, sums,
+// then finish; no bytes in between.
+func (g *Generator) ycbcrFloats(r map[string]reg.GPVirtual, w width) pixelStep {
+	c := g.c
+	k := g.ycbcrConstants(w, "y", "128", "rcr", "gcb", "gcr", "bcb", "255")
+	scale, bias := g.channelScales(r, w)
+	zero := g.zeroed(w)
+	return pixelStep{func() {
+		for h := range 16 / w.lanes {
+			y := g.luma(at(r["y"], w.lanes*h), k, w)
+			for ch, v := range g.chromaTerms(r, lookup(k), w.vec, w.lanes*h) {
+				c.VPADDD(y, v, v)
+				g.finish(v, zero, k["255"], scale[ch], bias[ch], at(r[[]string{"red", "green", "blue"}[ch]], 4*w.lanes*h))
+			}
+		}
+	}, map[string]int{"y": 16, "cb": 16, "cr": 16, "red": 64, "green": 64, "blue": 64}}
+}
+
+// ycbcrPairs is the body of ycbcr422ToFloat32 (rows 1) and
+// ycbcr420ToFloat32 (rows 2, the second at below and yStride): each
+// chroma sample's terms are computed once, 8 in a 256-bit register, and
+// VPERMD gives each to its two pixels' lanes, in each row; y*0x10101 is
+// y's byte in the three low bytes of its lane (VPSHUFB). AVX2's pair of
+// rows reads zero from memory: it takes all sixteen registers else.
+func (g *Generator) ycbcrPairs(r map[string]reg.GPVirtual, rows int, w width) pixelStep {
+	c := g.c
+	names := []string{"128", "rcr", "gcb", "gcr", "bcb", "255", "y3"}
+	if w.lanes == 8 && rows == 2 {
+		names = append(names, "0")
+	}
+	k := g.ycbcrConstants(w, names...)
+	scale, bias := g.channelScales(r, w)
+	zero := k["0"]
+	if zero == nil {
+		zero = g.zeroed(w)
+	}
+	halves := 16 / w.lanes
+	pairs := make([]reg.VecVirtual, halves) // the VPERMD indexes of each half's pixels
+	for h := range pairs {
+		b := make([]byte, 4*w.lanes)
+		for i := range w.lanes {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32((w.lanes*h+i)/2))
+		}
+		pairs[h] = w.vec()
+		g.load(g.constant(b), pairs[h], w)
+	}
+	mem := func(row int, name string, disp int) operand.Mem {
+		if row == 0 {
+			return at(r[name], disp)
+		}
+		step := r["below"]
+		if name == "y" {
+			step = r["yStride"]
+		}
+		return operand.Mem{Base: r[name], Index: step, Scale: 1, Disp: disp}
+	}
+	return pixelStep{func() {
+		terms := g.chromaTerms(r, func(name string) operand.Op { return w.narrow(k[name]) }, c.YMM, 0)
+		for h := range halves {
+			var d [3]reg.VecVirtual
+			for ch, t := range terms {
+				d[ch] = w.vec()
+				c.VPERMD(w.wide(t), pairs[h], d[ch])
+			}
+			for row := range rows {
+				y := w.vec()
+				c.VPMOVZXBD(mem(row, "y", w.lanes*h), y)
+				c.VPSHUFB(k["y3"], y, y)
+				for ch, name := range []string{"red", "green", "blue"} {
+					v := w.vec()
+					c.VPADDD(y, d[ch], v)
+					g.finish(v, zero, k["255"], scale[ch], bias[ch], mem(row, name, 4*w.lanes*h))
+				}
+			}
+		}
+	}, map[string]int{"y": 16, "cb": 8, "cr": 8, "red": 64, "green": 64, "blue": 64}}
+}
+
+// toFloat is toFloat32's and, with half, toFloat16's body in registers
+// of width w: 48 values a block, each register with its own third of the
+// scale and bias pattern. VMULPS then VADDPS, never fused, as the Go code
+// rounds.
+func (g *Generator) toFloat(r map[string]reg.GPVirtual, half bool, w width) pixelStep {
 	c := g.c
 	var scale, bias [3]reg.VecVirtual
 	for i := range 3 {
-		scale[i], bias[i] = c.ZMM(), c.ZMM()
-		c.VMOVUPS(at(r["scale"], 64*i), scale[i])
-		c.VMOVUPS(at(r["bias"], 64*i), bias[i])
+		scale[i], bias[i] = w.vec(), w.vec()
+		c.VMOVUPS(at(r["scale"], 4*w.lanes*i), scale[i])
+		c.VMOVUPS(at(r["bias"], 4*w.lanes*i), bias[i])
+	}
+	out := 4
+	if half {
+		out = 2
 	}
 	return pixelStep{func() {
-		for i := range 3 {
-			v := c.ZMM()
-			c.VPMOVZXBD(at(r["src"], 16*i), v)
+		for i := range 48 / w.lanes {
+			v := w.vec()
+			c.VPMOVZXBD(at(r["src"], w.lanes*i), v)
 			c.VCVTDQ2PS(v, v)
-			c.VMULPS(scale[i], v, v)
-			c.VADDPS(bias[i], v, v)
-			c.VCVTPS2PH(operand.U8(0), v, at(r["dst"], 32*i))
+			c.VMULPS(scale[i%3], v, v)
+			c.VADDPS(bias[i%3], v, v)
+			if half {
+				c.VCVTPS2PH(operand.U8(0), v, at(r["dst"], 2*w.lanes*i)) // 0: round to nearest even
+			} else {
+				c.VMOVUPS(v, at(r["dst"], 4*w.lanes*i))
+			}
 		}
-	}, map[string]int{"src": 48, "dst": 96}}
+	}, map[string]int{"src": 48, "dst": 48 * out}}
+}
+
+// pixelBodies512 are the AVX-512 kernels' bodies: the AVX2 bodies' in
+// registers of 16 values.
+var pixelBodies512 = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixelStep{
+	"toFloat16":         func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.toFloat(r, true, g.zmm()) },
+	"ycbcrToFloat32":    func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrFloats(r, g.zmm()) },
+	"ycbcr422ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs(r, 1, g.zmm()) },
+	"ycbcr420ToFloat32": func(g *Generator, r map[string]reg.GPVirtual) pixelStep { return g.ycbcrPairs(r, 2, g.zmm()) },
 }
