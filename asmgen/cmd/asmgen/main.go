@@ -130,22 +130,32 @@ func writeAMD64(root string, i *isa.ISA, f folds) error {
 // amd64Files lowers kernels with avo: the assembly, its Go declarations,
 // and the shortest row each fixed-b kernel takes.
 func amd64Files(ks []table.Kernel) (asm, stubs []byte, minN map[table.Kernel]int, err error) {
+	asm, stubs, err = avoFile(func(g *amd64.Generator) (err error) {
+		minN, err = addAll(g, ks)
+		return err
+	})
+	return asm, stubs, minN, err
+}
+
+// avoFile lowers with avo a file of the kernels add puts in it: the
+// assembly and its Go declarations.
+func avoFile(add func(g *amd64.Generator) error) (asm, stubs []byte, err error) {
 	g := amd64.New("gc,!purego") // avo reads +build syntax: the same constraint
-	if minN, err = addAll(g, ks); err != nil {
-		return nil, nil, nil, err
+	if err := add(g); err != nil {
+		return nil, nil, err
 	}
 	f, err := g.Result()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if err := pass.Compile.Execute(f); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	if asm, err = printer.NewGoAsm(cfg).Print(f); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	stubs, err = printer.NewStubs(cfg).Print(f)
-	return asm, stubs, minN, err
+	return asm, stubs, err
 }
 
 // fold returns the function each kernel's table entry names, and the
@@ -191,12 +201,22 @@ func writeARM64(root string, i *isa.ISA, f folds) error {
 // arm64Files writes kernels with the NEON back end: the assembly, its Go
 // declarations, and the shortest row each fixed-b kernel takes.
 func arm64Files(ks []table.Kernel) (asm, stubs string, minN map[table.Kernel]int, err error) {
+	asm, stubs, err = neonFile(func(g *arm64.Generator) (err error) {
+		minN, err = addAll(g, ks)
+		return err
+	})
+	return asm, stubs, minN, err
+}
+
+// neonFile writes with the NEON back end a file of the kernels add puts
+// in it: the assembly and its Go declarations.
+func neonFile(add func(g *arm64.Generator) error) (asm, stubs string, err error) {
 	g := arm64.New()
-	if minN, err = addAll(g, ks); err != nil {
-		return "", "", nil, err
+	if err := add(g); err != nil {
+		return "", "", err
 	}
 	header := cfg.GeneratedWarning()
-	return g.Assembly(header, constraint), g.Stubs(header, constraint), minN, nil
+	return g.Assembly(header, constraint), g.Stubs(header, constraint), nil
 }
 
 // writeGo formats Go source and writes it.

@@ -7,9 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mmcloughlin/avo/pass"
-	"github.com/mmcloughlin/avo/printer"
-
 	"github.com/blockshuffle/blockshuffle/asmgen/amd64"
 	"github.com/blockshuffle/blockshuffle/asmgen/arm64"
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
@@ -35,16 +32,9 @@ func writePixels(root string) error {
 		case "amd64":
 			asm, stubs, err = amd64Pixels(set)
 		case "arm64":
-			g := arm64.New()
-			for _, p := range table.Pixels {
-				if set.Has(p.Name) {
-					if err = g.Pixel(p, set.ISA); err != nil {
-						return err
-					}
-				}
-			}
-			header := cfg.GeneratedWarning()
-			asm, stubs = []byte(g.Assembly(header, constraint)), []byte(g.Stubs(header, constraint))
+			var a, st string
+			a, st, err = neonFile(func(g *arm64.Generator) error { return addPixels(g, set) })
+			asm, stubs = []byte(a), []byte(st)
 		}
 		if err != nil {
 			return err
@@ -75,27 +65,21 @@ func writePixels(root string) error {
 
 // amd64Pixels lowers one x86 set of pixel kernels with avo.
 func amd64Pixels(set table.PixelSet) (asm, stubs []byte, err error) {
-	g := amd64.New("gc,!purego")
+	return avoFile(func(g *amd64.Generator) error { return addPixels(g, set) })
+}
+
+// addPixels adds a set's pixel kernels to a back end's file.
+func addPixels(g interface {
+	Pixel(p table.Pixel, isa table.ISA) error
+}, set table.PixelSet) error {
 	for _, p := range table.Pixels {
-		if !set.Has(p.Name) {
-			continue
+		if set.Has(p.Name) {
+			if err := g.Pixel(p, set.ISA); err != nil {
+				return err
+			}
 		}
-		if err := g.Pixel(p, set.ISA); err != nil {
-			return nil, nil, err
-		}
 	}
-	f, err := g.Result()
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := pass.Compile.Execute(f); err != nil {
-		return nil, nil, err
-	}
-	if asm, err = printer.NewGoAsm(cfg).Print(f); err != nil {
-		return nil, nil, err
-	}
-	stubs, err = printer.NewStubs(cfg).Print(f)
-	return asm, stubs, err
+	return nil
 }
 
 // writeKits writes the Kit methods of one architecture's sets: each calls
