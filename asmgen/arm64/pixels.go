@@ -178,8 +178,9 @@ var pixelBodies = map[string]func(g *Generator, r map[string]string) func(){
 	"ycbcr422ToFloat32": func(g *Generator, r map[string]string) func() { return g.ycbcrPairs(r, 1) },
 	"ycbcr420ToFloat32": func(g *Generator, r map[string]string) func() { return g.ycbcrPairs(r, 2) },
 	// ycbcr's values clamped to [0, 255] in their 32-bit lanes (V27
-	// zero, V28 255), then converted as toFloat32 converts: no bytes in
-	// between. Each channel's scale and bias are loaded in turn (V0, V1).
+	// zero, V28 255), then converted as toFloat32 converts (finish): no
+	// bytes in between. Each channel's scale and bias are loaded in turn
+	// (V0, V1).
 	"ycbcrToFloat32": func(g *Generator, r map[string]string) func() {
 		g.ycbcrConstants("R10")
 		g.ins("VEOR V27.B16, V27.B16, V27.B16")
@@ -188,23 +189,12 @@ var pixelBodies = map[string]func(g *Generator, r map[string]string) func(){
 			g.ycbcrLoad(r)
 			for ch, out := range []string{"red", "green", "blue"} {
 				g.ycbcr(ch)
+				g.channelScale(r, ch, 0, 1, "R10")
 				for q := 16; q < 20; q++ {
-					g.word("SMAX.4S", 0x4ea06400, q, q, 27)
-					g.word("SMIN.4S", 0x4ea06c00, q, q, 28)
-					g.ucvtf(q, q)
-				}
-				g.ins("VLD1R (%s), [V0.S4]", r["scale"])
-				g.ins("VLD1R (%s), [V1.S4]", r["bias"])
-				g.ins("ADD $4, %[1]s, %[1]s", r["scale"])
-				g.ins("ADD $4, %[1]s, %[1]s", r["bias"])
-				for q := 16; q < 20; q++ {
-					g.fmul(q, q, 0)
-					g.fadd(q, q, 1)
+					g.finish(q, 27, 28, 0, 1)
 				}
 				g.ins("VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], 64(%s)", r[out])
 			}
-			g.ins("SUB $12, %[1]s, %[1]s", r["scale"])
-			g.ins("SUB $12, %[1]s, %[1]s", r["bias"])
 		}
 	},
 }
@@ -261,10 +251,7 @@ func (g *Generator) ycbcrPairs(r map[string]string, rows int) func() {
 				}
 				g.ins("%s V%d.S4, V%d.S4, V%d.S4", op, t+q/2, t+q/2, 16+q)
 			}
-			g.ins("ADD $%d, %s, R11", 4*ch, r["scale"])
-			g.ins("VLD1R (R11), [V30.S4]")
-			g.ins("ADD $%d, %s, R11", 4*ch, r["bias"])
-			g.ins("VLD1R (R11), [V31.S4]")
+			g.channelScale(r, ch, 30, 31, "R11")
 			if rows == 2 {
 				g.ins("ADD %s, %s, R12", r["below"], r[out])
 			}
@@ -273,11 +260,7 @@ func (g *Generator) ycbcrPairs(r map[string]string, rows int) func() {
 					v := 26 + q
 					g.ins("VADD V%d.S4, V%d.S4, V%d.S4", ys[row]+q, 16+q, v)
 					g.sshr16(v, v)
-					g.word("SMAX.4S", 0x4ea06400, v, v, 8)
-					g.word("SMIN.4S", 0x4ea06c00, v, v, 9)
-					g.ucvtf(v, v)
-					g.fmul(v, v, 30)
-					g.fadd(v, v, 31)
+					g.finish(v, 8, 9, 30, 31)
 				}
 				if row == 0 {
 					g.ins("VST1.P [V26.S4, V27.S4, V28.S4, V29.S4], 64(%s)", r[out])
@@ -287,6 +270,26 @@ func (g *Generator) ycbcrPairs(r map[string]string, rows int) func() {
 			}
 		}
 	}
+}
+
+// channelScale loads channel ch's scale and bias, one float32 each, into
+// every element of vectors scale and bias, using scratch.
+func (g *Generator) channelScale(r map[string]string, ch, scale, bias int, scratch string) {
+	g.ins("ADD $%d, %s, %s", 4*ch, r["scale"], scratch)
+	g.ins("VLD1R (%s), [V%d.S4]", scratch, scale)
+	g.ins("ADD $%d, %s, %s", 4*ch, r["bias"], scratch)
+	g.ins("VLD1R (%s), [V%d.S4]", scratch, bias)
+}
+
+// finish ends vector v of a channel's shifted sums: clamped to [0, 255]
+// (vectors zero and top hold 0 and 255), converted, then scaled as
+// toFloat32 does, FMUL then FADD, never fused.
+func (g *Generator) finish(v, zero, top, scale, bias int) {
+	g.word("SMAX.4S", 0x4ea06400, v, v, zero)
+	g.word("SMIN.4S", 0x4ea06c00, v, v, top)
+	g.ucvtf(v, v)
+	g.fmul(v, v, scale)
+	g.fadd(v, v, bias)
 }
 
 // ycbcrConstants puts image/color's multipliers and offset in V20-V25,
