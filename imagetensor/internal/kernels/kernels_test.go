@@ -328,18 +328,7 @@ var cases = []kernelCase{
 		}
 		s, b := pattern(rng)
 		done := k.YCbCrToFloat32(&out, y, cb, cr, &s, &b)
-		for c := range out {
-			want := make([]float32, done)
-			for i := range want {
-				var v [3]byte
-				v[0], v[1], v[2] = color.YCbCrToRGB(y[i], cb[i], cr[i])
-				want[i] = toFloat(v[c], s[c], b[c])
-			}
-			if err := checkBytes(bytesOfFloats(out[c]), bytesOfFloats(want)); err != nil {
-				return done, fmt.Errorf("channel %d: %v", c, err)
-			}
-		}
-		return done, nil
+		return done, checkYCbCrFloats(out, done, y, cb, cr, 1, s, b)
 	}},
 	{"YCbCr422ToFloat32", ycbcr422ToFloat32Block, func(t *testing.T, k *Kit, buf *buffers, rng *rand.Rand, n int) (int, error) {
 		m := (n + 1) / 2
@@ -353,18 +342,7 @@ var cases = []kernelCase{
 		}
 		s, b := pattern(rng)
 		done := k.YCbCr422ToFloat32(&out, y, cb, cr, &s, &b)
-		for c := range out {
-			want := make([]float32, done)
-			for i := range want {
-				var v [3]byte
-				v[0], v[1], v[2] = color.YCbCrToRGB(y[i], cb[i/2], cr[i/2])
-				want[i] = toFloat(v[c], s[c], b[c])
-			}
-			if err := checkBytes(bytesOfFloats(out[c]), bytesOfFloats(want)); err != nil {
-				return done, fmt.Errorf("channel %d: %v", c, err)
-			}
-		}
-		return done, nil
+		return done, checkYCbCrFloats(out, done, y, cb, cr, 2, s, b)
 	}},
 	{"YCbCr420ToFloat32", ycbcr420ToFloat32Block, func(t *testing.T, k *Kit, buf *buffers, rng *rand.Rand, n int) (int, error) {
 		m := (n + 1) / 2
@@ -382,21 +360,31 @@ var cases = []kernelCase{
 		s, b := pattern(rng)
 		done := k.YCbCr420ToFloat32(&out, &outBelow, y, below, cb, cr, &s, &b)
 		for row, luma := range [][]byte{y, below} {
-			for c := range out {
-				want := make([]float32, done)
-				for i := range want {
-					var v [3]byte
-					v[0], v[1], v[2] = color.YCbCrToRGB(luma[i], cb[i/2], cr[i/2])
-					want[i] = toFloat(v[c], s[c], b[c])
-				}
-				got := [][3][]float32{out, outBelow}[row][c]
-				if err := checkBytes(bytesOfFloats(got), bytesOfFloats(want)); err != nil {
-					return done, fmt.Errorf("row %d channel %d: %v", row, c, err)
-				}
+			if err := checkYCbCrFloats([][3][]float32{out, outBelow}[row], done, luma, cb, cr, 2, s, b); err != nil {
+				return done, fmt.Errorf("row %d: %v", row, err)
 			}
 		}
 		return done, nil
 	}},
+}
+
+// checkYCbCrFloats checks the first done values of each channel of out
+// against image/color's conversion of luma y and chroma samples cb and cr,
+// one for every across pixels, scaled by s and b, and the rest of out
+// untouched.
+func checkYCbCrFloats(out [3][]float32, done int, y, cb, cr []byte, across int, s, b [3]float32) error {
+	for c := range out {
+		want := make([]float32, done)
+		for i := range want {
+			var v [3]byte
+			v[0], v[1], v[2] = color.YCbCrToRGB(y[i], cb[i/across], cr[i/across])
+			want[i] = toFloat(v[c], s[c], b[c])
+		}
+		if err := checkBytes(bytesOfFloats(out[c]), bytesOfFloats(want)); err != nil {
+			return fmt.Errorf("channel %d: %v", c, err)
+		}
+	}
+	return nil
 }
 
 // TestKernels runs every kernel of every tier here at every length near
