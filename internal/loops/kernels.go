@@ -132,6 +132,48 @@ func anyWords[T any](d2s bool, space, depth []T, a *engine.Args) {
 	}
 }
 
+// elements moves a call's elements, a.Words bytes each, one at a time,
+// the pixel loop innermost (regroupRows's order): those of 3 to 15 bytes
+// as values of a byte array that size, which the compiler moves with a
+// load and a store or two where copy() calls memmove. On a Zen 4, NCHW
+// DepthToSpace b = 2 of 5-byte elements (1x12x270x480) ran at 0.73 of
+// package generic's typed loops with a copy() per element, 3.4 times as
+// fast as them so.
+func elements(d2s bool, space, depth []byte, a *engine.Args) {
+	u := a.Words
+	if u >= len(movers) || movers[u] == nil {
+		anyWords(d2s, space, depth, a)
+		return
+	}
+	move, blk := movers[u], a.B*a.Cp*u
+	for r := 0; r < a.Rows; r++ {
+		s, d := space[r*a.SpaceStride:], depth[r*a.DepthStride:]
+		for j := 0; j < a.B; j++ {
+			for c := 0; c < a.Cp; c++ {
+				to, from := s[(j*a.Cp+c)*u:], d[j*a.JS+c*a.CS:]
+				if d2s {
+					move(to, from, a.W, blk, a.XS)
+				} else {
+					move(from, to, a.W, a.XS, blk)
+				}
+			}
+		}
+	}
+}
+
+// movers are strided for elements of 3 to 15 bytes, on bytes.
+var movers = [...]func(to, from []byte, n, ts, fs int){
+	3: stridedAs[[3]byte], 5: stridedAs[[5]byte], 6: stridedAs[[6]byte], 7: stridedAs[[7]byte],
+	9: stridedAs[[9]byte], 10: stridedAs[[10]byte], 11: stridedAs[[11]byte], 12: stridedAs[[12]byte],
+	13: stridedAs[[13]byte], 14: stridedAs[[14]byte], 15: stridedAs[[15]byte],
+}
+
+// stridedAs is strided of elements of type E on bytes, its steps in bytes.
+func stridedAs[E any](to, from []byte, n, ts, fs int) {
+	u := int(unsafe.Sizeof(*new(E)))
+	strided(words[E](to), words[E](from), n, ts/u, fs/u)
+}
+
 // kernels are the generic tier's kernels: the loops on pointer-free
 // elements of 1, 2, 4, 8 or 16 bytes, and on bytes for elements of other
 // sizes (a.Words bytes each).
@@ -170,6 +212,8 @@ func (c *call) Kernel() string { return c.l.name(c.toDepth, &c.a, c.a.Words*c.w)
 func (c *call) Run(space, depth []byte) {
 	s, d, d2s := c.space.In(space, depth), c.depth.In(space, depth), !c.toDepth
 	switch {
+	case c.l == wordsLoop:
+		forGroups(s, d, &c.bytes, func(s, d []byte) { elements(d2s, s, d, &c.bytes) })
 	case c.w == 1 || !aligned(s, d, c.w):
 		run(c.byteLoop, d2s, s, d, &c.bytes)
 	case c.w == 2:

@@ -6,11 +6,18 @@ import (
 
 // Row implements engine.Kernels: the call of the kernel that moves one
 // row call with w-byte elements, or nil where the table, its base
-// included, has none (elements of several words go to the generic tier).
-// Plans count in elements, kernels in bytes.
+// included, has none. Plans count in elements, kernels in bytes; an
+// element of several words is one word of its size here, which the run
+// copiers and the lane kernels of runs (a 3-byte pixel is a run of three
+// bytes) may take.
 func (t *Kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
-	if a.Words != 1 {
-		return nil
+	if u := a.Words; u != 1 {
+		e := *a
+		for _, n := range []*int{&e.XS, &e.JS, &e.CS, &e.SpaceStride, &e.DepthStride, &e.GroupSpace, &e.GroupDepth} {
+			*n /= u
+		}
+		e.Words, w = 1, w*u
+		a = &e
 	}
 	switch kind {
 	case engine.Interleave:
