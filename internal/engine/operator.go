@@ -7,21 +7,43 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
+// AsTranspose, which internal/transpose sets, plans operator g on tier k
+// as its rank-6 transpose where k's kernels take that form (as runs, as
+// matrices, or in two passes), else returns nil.
+var AsTranspose func(k *Kit, g *shape.Geometry) *Prepared
+
 // Operator plans a validated operator call on bytes (g.Elem bytes an
-// element).
+// element): by its rows, unless its elements are of several words
+// (3-byte pixels) and a row call has no kernel of the tier, where its
+// rank-6 transpose goes to the kernels that AsTranspose finds, if any.
+// The lane kernels take such elements only where they zip runs of that
+// size; the transposes' two passes move any (on a Zen 4, NCHW
+// DepthToSpace b = 2 of 3-byte elements at 0.05 of copy() in Go loops).
 func (k *Kit) Operator(g *shape.Geometry) *Prepared {
+	c, looped := k.operator(g)
+	if looped && AsTranspose != nil && Word(g.Elem, MaxWord) != g.Elem {
+		if t := AsTranspose(k, g); t != nil {
+			return t
+		}
+	}
+	return c
+}
+
+// operator is Operator by rows, and whether a row call fell to the
+// generic tier's loops.
+func (k *Kit) operator(g *shape.Geometry) (c *Prepared, looped bool) {
 	n := g.Len() * g.Elem
 	want := WantOf(g.Workers, Rows)
-	c := &Prepared{toDepth: g.ToDepth, bytes: n, want: want, tier: k.Name, plan: Text("an empty tensor")}
+	c = &Prepared{toDepth: g.ToDepth, bytes: n, want: want, tier: k.Name, plan: Text("an empty tensor")}
 	if n == 0 {
-		return c
+		return c, false
 	}
 	stream, split := Streams(Rows, n), want.Splits(n)
 	if !stream {
 		if plan, calls := k.Kernels.OnePass(g); calls != nil {
 			if !split {
 				c.calls, c.plan = calls, plan
-				return c
+				return c, false
 			}
 			c.whole, c.wholePlan = calls, plan
 		}
@@ -29,7 +51,11 @@ func (k *Kit) Operator(g *shape.Geometry) *Prepared {
 	w := Word(g.Elem, MaxWord)
 	p := newPlan(g, g.Elem/w)
 	p.args.Streaming = stream
-	emit := newEmitter(&p, w, func(a *Args, so, do int) Call { return k.row(g.ToDepth, p.kind, a, so, do, w) })
+	emit := newEmitter(&p, w, func(a *Args, so, do int) Call {
+		c, own := k.row(g.ToDepth, p.kind, a, so, do, w)
+		looped = looped || !own
+		return c
+	})
 	total := p.total()
 	pieces := 1
 	if split {
@@ -47,20 +73,20 @@ func (k *Kit) Operator(g *shape.Geometry) *Prepared {
 	}
 	a := p.args
 	c.plan = rowText{kind: p.kind, groups: total, rows: a.Rows, w: a.W, b: a.B, cp: a.Cp, elem: g.Elem, calls: kernels}
-	return c
+	return c, looped
 }
 
-// row returns the call of a row call: the tier's kernel, or the generic
-// tier's loop where it has none. Offsets and strides count words of w
-// bytes.
-func (k *Kit) row(toDepth bool, kind Kind, a *Args, so, do, w int) Call {
+// row returns the call of a row call: the tier's kernel (own), or the
+// generic tier's loop where it has none. Offsets and strides count words
+// of w bytes.
+func (k *Kit) row(toDepth bool, kind Kind, a *Args, so, do, w int) (c Call, own bool) {
 	sn, dn := a.spans()
 	space, depth := Span{Off: so * w, Len: sn * w}, Span{Off: do * w, Len: dn * w, Depth: true}
 	if c := k.Kernels.Row(toDepth, kind, space, depth, a, w); c != nil {
-		return c
+		return c, true
 	}
 	if c := generic.Kernels.Row(toDepth, kind, space, depth, a, w); c != nil {
-		return c
+		return c, k == generic
 	}
 	panic(fmt.Sprintf("engine: no kernel for a %v call of %d-byte words: %+v", kind, w, *a))
 }

@@ -28,3 +28,21 @@ func SetChunkBytes(n int) (restore func()) {
 
 // TwoPass reports whether a prepared call moves in two passes.
 func TwoPass(c *engine.Prepared) bool { return strings.Contains(c.Describe().Plan, "two passes") }
+
+// TwoPassLayout names the buffer layout of a transpose's two passes on
+// kernels k, or is "" where it has none.
+func TwoPassLayout(k engine.Kernels, size, perm []int, elem int) string {
+	n := elem
+	for _, d := range size {
+		n *= d
+	}
+	f := newWordForm(size, perm, elem, engine.Word(elem, engine.MaxTileWord), 1, k)
+	if f.call != nil {
+		return ""
+	}
+	p := twoPassOf(size, perm, elem, f.word, n, f.runs, k)
+	if p == nil {
+		return ""
+	}
+	return [...]string{innerLast: "innerLast", innerFirst: "innerFirst", unzipFirst: "unzipFirst", nextLast: "nextLast"}[p.layout]
+}

@@ -46,7 +46,7 @@ func randomTranspose(rng *rand.Rand) (size, perm []int, elem int) {
 		}
 		n *= max(size[k], 1)
 	}
-	elem = []int{1, 2, 4, 8, 1, 2, 4, 8, 3, 6, 12, 16, 5}[rng.IntN(13)]
+	elem = []int{1, 2, 4, 8, 1, 2, 4, 8, 3, 6, 12, 16, 5, 7, 10, 14}[rng.IntN(16)]
 	return size, rng.Perm(rank), elem
 }
 

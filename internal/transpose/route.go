@@ -71,31 +71,66 @@ func MatchShuffle(size, perm []int) (shape.Geometry, bool) {
 // only so; else the generic tier's kernels, Go tiles and copies, planned
 // alike. Elements move as engine.Word says.
 func General(t *engine.Kit, size, perm []int, elem, bytes, workers int) *engine.Prepared {
+	p, _ := general(t, size, perm, elem, bytes, workers)
+	return p
+}
+
+// general is General, and whether it moves the tensor otherwise than by
+// the generic tier's Go tiles and copies of runs.
+func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine.Prepared, bool) {
 	if bytes == 0 {
-		return engine.NewPrepared(0, engine.One, nil, nil, nil, t.Name, engine.Text("transpose: an empty tensor"))
+		return engine.NewPrepared(0, engine.One, nil, nil, nil, t.Name, engine.Text("transpose: an empty tensor")), true
 	}
 	word := engine.Word(elem, engine.MaxTileWord)
 	f := newWordForm(size, perm, elem, word, workers, t.Kernels)
 	if f.n <= 1 {
-		return copyOf(t.Name, bytes, workers)
+		return copyOf(t.Name, bytes, workers), true
 	}
-	if f.call == nil && !f.runs {
-		if p := newTwoPass(size, perm, elem, bytes, t.Kernels); p != nil {
+	if f.call == nil {
+		if p := twoPassOf(size, perm, elem, word, bytes, f.runs, t.Kernels); p != nil {
 			s := p.staged()
 			if want := engine.WantOf(workers, engine.Tiles); want.Splits(bytes) && p.count > 1 {
 				pieces := s.Pieces(want.Pieces(p.count, bytes))
-				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{s}, t.Name, p)
+				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{s}, t.Name, p), true
 			}
-			return engine.NewPrepared(bytes, engine.One, []engine.Call{s}, nil, nil, t.Name, p)
+			return engine.NewPrepared(bytes, engine.One, []engine.Call{s}, nil, nil, t.Name, p), true
 		}
 	}
-	if f.call == nil {
+	own := f.call != nil
+	if !own {
 		f = newWordForm(size, perm, elem, word, workers, engine.Generic().Kernels)
 	}
 	if f.pieces != nil {
-		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, t.Name, f.text())
+		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, t.Name, f.text()), own
 	}
-	return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, t.Name, f.text())
+	return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, t.Name, f.text()), own
+}
+
+func init() { engine.AsTranspose = asTranspose }
+
+// asTranspose is engine.AsTranspose: operator g as its rank-6 transpose
+// (shape.Forms) on tier t, where t's kernels take it; else nil.
+func asTranspose(t *engine.Kit, g *shape.Geometry) *engine.Prepared {
+	f := g.Form()
+	size := f.Sizes([shape.Roles]int{shape.Batch: g.N, shape.Channel: g.Cp, shape.Height: g.H, shape.Width: g.W, shape.Block: g.B})
+	if p, own := general(t, size[:], f.Perm[:], g.Elem, g.Len()*g.Elem, g.Workers); own {
+		return p
+	}
+	return nil
+}
+
+// twoPassOf is the two passes of a transpose whose innermost work the
+// kernels k do not take, if they take both passes: for a matrix, in the
+// buffer's layouts innerLast, then innerFirst; for runs, too short for
+// the run copiers (elements of several words), in nextLast, then
+// unzipFirst, the words of an element a dim of their own.
+func twoPassOf(size, perm []int, elem, word, bytes int, runs bool, k engine.Kernels) *twoPass {
+	if !runs {
+		return newTwoPass(size, perm, elem, bytes, k, innerLast, innerFirst)
+	}
+	n := len(size)
+	words := append(append(make([]int, 0, n+1), size...), elem/word)
+	return newTwoPass(words, append(append(make([]int, 0, n+1), perm...), n), word, bytes, k, nextLast, unzipFirst)
 }
 
 // copyOf is the prepared call of a transpose that moves nothing but

@@ -125,6 +125,73 @@ func TestTwoPassChunks(t *testing.T) {
 	}
 }
 
+// TestTwoPassLayouts runs a transpose in each layout of two passes'
+// buffer, with every SIMD tier's kernels, against the naive one, and
+// checks that it takes that layout: each is the one its shape needs.
+func TestTwoPassLayouts(t *testing.T) {
+	defer transpose.SetChunkBytes(1024)() // chunks of a few rows
+	for _, c := range []struct {
+		layout     string
+		size, perm []int
+		elem       int
+	}{
+		{"innerLast", []int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 4},
+		{"innerFirst", []int{1, 3, 2, 2, 6, 40}, []int{0, 4, 2, 5, 3, 1}, 4}, // pixel_shuffle to HWC
+		{"nextLast", []int{64, 100}, []int{1, 0}, 3},                         // a matrix of RGB pixels
+		{"nextLast", []int{3000, 4, 5}, []int{1, 0, 2}, 1},                   // runs of 5 bytes, rows cut
+		{"unzipFirst", []int{2, 2, 3, 5, 40}, []int{2, 3, 0, 4, 1}, 3},       // NCHW DepthToSpace, b = 2
+	} {
+		for _, tier := range verify.Tiers() {
+			if tier.Name == "generic" {
+				continue
+			}
+			k := engine.Lookup(tier.Name)
+			if got := transpose.TwoPassLayout(k.Kernels, c.size, c.perm, c.elem); got != c.layout {
+				t.Errorf("%s: %v by %v of %d-byte elements: two passes in layout %q, want %q", tier.Name, c.size, c.perm, c.elem, got, c.layout)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(38, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
+	}
+}
+
+// TestOperatorsAsTransposes runs operators whose elements are of several
+// words and whose rows no kernel takes, with every SIMD tier's kernels,
+// against the reference: as their rank-6 transposes where the kernels
+// take those (NCHW DepthToSpace of 3-byte elements in two passes), else
+// by rows in Go.
+func TestOperatorsAsTransposes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(39, 1))
+	for _, c := range []struct {
+		g    shape.Geometry
+		plan string
+	}{
+		{shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}, "two passes"},
+		{shape.Geometry{N: 1, Cp: 1, H: 9, W: 70, B: 2, ToDepth: true, CRD: true, Elem: 6}, "unzip2x6"}, // a lane kernel of 6-byte runs
+		{shape.Geometry{N: 1, Cp: 3, H: 4, W: 50, B: 2, NHWC: true, CRD: true, Elem: 5}, "5-byte elements one by one"},
+	} {
+		g := c.g
+		g.C = g.Cp * g.B * g.B
+		for _, tier := range verify.Tiers() {
+			if tier.Name == "generic" {
+				continue
+			}
+			r := g.Request()
+			p, err := engine.Lookup(tier.Name).Prepare(&r, engine.PlanOperator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := p.Describe(); !strings.Contains(d.Plan+"; "+d.Kernel, c.plan) {
+				t.Errorf("%s: %+v: %s; %s, want %q in it", tier.Name, g, d.Plan, d.Kernel, c.plan)
+			}
+			src := make([]byte, g.Len()*g.Elem)
+			for i := range src {
+				src[i] = byte(rng.Uint32())
+			}
+			verify.Check(t, tier.Name, tier.Run, &g, make([]byte, len(src)), src)
+		}
+	}
+}
+
 // TestThinSide: the parallel policy takes as rows the matrices the
 // kernels zip or unzip whole.
 func TestThinSide(t *testing.T) {

@@ -2,18 +2,35 @@ package transpose
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 )
 
-// A twoPass moves a transpose whose innermost matrix is smaller than the
-// kernels' tiles, both its sides strided (4x6x8x5x7x3 by [5,3,1,0,4,2]: an
-// 8x3 matrix 105 words apart in src, 6720 in dst), in two passes through
-// a buffer that each give the kernels their work: the first moves the dim
-// that ends dst (inner) behind all the others, a matrix as wide as the
-// dims that follow it in src (8x105), and the second moves runs of that
-// dim into place, each run one element. On a Zen 5 that case of 4-byte
-// elements moved at 0.05 of copy() with the Go loops, 0.27 in two passes.
+// A twoPass moves a transpose whose innermost work the kernels do not
+// take in two passes through a buffer that each give the kernels their
+// work. Where the buffer holds the dims (its layout) makes the passes:
+//
+//   - innerLast: the input's order, but for the dim that ends dst (inner),
+//     which goes last. The first pass is a matrix as wide as the dims that
+//     follow inner in src; the second moves runs of inner into place, each
+//     run one element. 4x6x8x5x7x3 by [5,3,1,0,4,2] (an 8x3 matrix 105
+//     words apart in src, 6720 in dst) is an 8x105 matrix, then runs of 8:
+//     on a Zen 5, 4-byte elements at 0.05 of copy() in Go loops, 0.27 so.
+//   - innerFirst: inner first, then dst's order: the first pass moves all
+//     but inner, within each of its indexes, the second is a matrix of
+//     inner's rows. PyTorch's pixel_shuffle to HWC, [1,3,2,2,H,W] by
+//     [0,4,2,5,3,1], is then a DepthToSpace per channel, then 3xN matrices.
+//   - unzipFirst and nextLast, for runs too short for the kernels, inner
+//     being the words of an element of several (a 3-byte pixel), last in
+//     src too. unzipFirst: the input's order, but for the dims before
+//     inner in dst and in src, which go last, with inner between them.
+//     The first pass unzips each row of elements into one row per word,
+//     the second moves those rows and the dim before them as one matrix
+//     (NCHW DepthToSpace, b = 2: a zip of 2x3 rows). nextLast: the
+//     input's order, but for the dim before inner in dst, which goes
+//     last. The first pass is a matrix whose columns are whole runs, the
+//     second zips each run's words, a matrix of their rows.
 //
 // It goes chunk by chunk, so that its buffer is small and stays in cache:
 // a chunk is the tensor with some input dims fixed at one index (fixed)
@@ -23,6 +40,7 @@ import (
 //
 // Its plan is an engine.Staged call, which runs the chunks.
 type twoPass struct {
+	layout
 	bytes, buf int // of the tensors, and of the largest chunk
 	// passes of a chunk of cut's whole range, and of its last, shorter
 	// range (c 0: none).
@@ -32,6 +50,41 @@ type twoPass struct {
 	// bytes; and how many chunks they make.
 	loops []engine.Loop
 	count int
+}
+
+// A layout is where a two-pass transpose's buffer holds the dims.
+type layout uint8
+
+const (
+	innerLast layout = iota
+	innerFirst
+	unzipFirst
+	nextLast
+)
+
+// order is the buffer's dims of canonical form c in layout l, outermost
+// first.
+func (l layout) order(c *canonical) []int {
+	n := c.n
+	inner, before := c.perm[n-1], c.perm[n-2] // the dims that end dst
+	var last []int                            // the buffer's innermost, in order
+	switch l {
+	case innerLast:
+		last = []int{inner}
+	case innerFirst:
+		return append([]int{inner}, c.perm[:n-1]...)
+	case unzipFirst: // inner is n-1, src's last
+		last = []int{before, inner, n - 2}
+	case nextLast:
+		last = []int{before}
+	}
+	o := make([]int, 0, n)
+	for j := range n {
+		if !slices.Contains(last, j) {
+			o = append(o, j)
+		}
+	}
+	return append(o, last...)
 }
 
 // passes are the two passes of a chunk whose cut dim has c indexes: their
@@ -51,41 +104,71 @@ var chunkBytes = 256 << 10
 // loops move the transpose.
 const maxChunk = 4 << 20
 
-// newTwoPass returns the two passes of a transpose Check accepted, or nil
-// where the kernels would not move both. Its chunks are the smallest, from
-// chunkBytes on, whose passes the kernels move: a chunk of fewer rows may
-// give a pass a matrix too narrow for them (the second pass's columns
-// merge the dims that follow each other in the buffer and in dst).
-func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels) *twoPass {
+// newTwoPass returns the two passes of a transpose Check accepted in the
+// first of the layouts whose passes the kernels move, or nil. Its chunks
+// are the smallest, from chunkBytes on, whose passes the kernels move: a
+// chunk of fewer rows may give a pass a matrix too narrow for them (the
+// second pass's columns merge the dims that follow each other in the
+// buffer and in dst).
+func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
 	c := canon(size, perm)
 	if c.n < 2 {
 		return nil
 	}
-	for budget := chunkBytes; ; budget *= 2 {
-		if t := chunked(&c, elem, bytes, budget, k); t != nil {
-			return t
-		}
-		if budget >= bytes || budget >= maxChunk {
-			return nil
+	for _, l := range layouts {
+		for budget := chunkBytes; ; budget *= 2 {
+			if t := chunked(&c, l, false, elem, bytes, budget, k); t != nil {
+				return t
+			}
+			if l == nextLast { // chunks that cut its zips' rows
+				if t := chunked(&c, l, true, elem, bytes, budget, k); t != nil {
+					return t
+				}
+			}
+			if budget >= bytes || budget >= maxChunk {
+				break
+			}
 		}
 	}
+	return nil
 }
 
-// chunked returns the two passes of canonical form c in chunks of at
-// most budget bytes where its dims allow, or nil.
-func chunked(c *canonical, elem, bytes, budget int, k engine.Kernels) *twoPass {
+// chunked returns the two passes of canonical form c with its buffer in
+// layout l, in chunks of at most budget bytes where its dims allow, or
+// nil; cutRows lets nextLast's chunks cut the rows of its zips.
+func chunked(c *canonical, l layout, cutRows bool, elem, bytes, budget int, k engine.Kernels) *twoPass {
 	n := c.n
 	dims := c.strided() // in elements
-	inner := c.perm[n-1]
+	order := l.order(c)
+	inner := order[n-1] // the buffer's innermost dim
 	// A chunk keeps whole the dims of both passes' innermost work, which
-	// the kernels must take as they take the whole tensor's: inner, whose
-	// runs the second pass moves, and the input dims after it, which
-	// merge into the columns of the first pass's matrix; and the dim
-	// before inner in dst, the second pass's one-element step in dst.
-	whole := func(j int) bool { return j >= inner || j == c.perm[n-2] }
+	// the kernels must take as they take the whole tensor's. In
+	// innerLast: inner, whose runs the second pass moves, and the input
+	// dims after it, which merge into the columns of the first pass's
+	// matrix; and the dim before inner in dst, the second pass's
+	// one-element step in dst. In innerFirst: src's innermost dim and
+	// dst's last two, the second pass's matrix rows (inner) and its
+	// columns' innermost dim. In unzipFirst: src's last two, the first
+	// pass's rows, and dst's one before inner, which the second pass's
+	// rows merge with inner. In nextLast: inner, the words of an
+	// element, and the buffer's innermost, the rows of the second pass's
+	// zips, which stay long (a 1000x1000 matrix of 3-byte elements moved
+	// at 0.8 of copy() so on a Zen 4, 0.56 in ranges of 87 rows); or,
+	// with cutRows, where no chunk of whole rows works, inner alone.
+	whole := func(j int) bool {
+		switch l {
+		case innerFirst:
+			return j == n-1 || j == c.perm[n-1] || j == c.perm[n-2]
+		case unzipFirst:
+			return j >= n-2 || j == c.perm[n-2]
+		case nextLast:
+			return j == n-1 || !cutRows && j == inner
+		}
+		return j >= inner || j == c.perm[n-2]
+	}
 	// Fix input dims from the outermost while what is left of the tensor
 	// is larger than a chunk; cut the next into ranges that fit one.
-	t := &twoPass{bytes: bytes}
+	t := &twoPass{layout: l, bytes: bytes}
 	var fixed [maxRank]bool
 	cut, per, left := -1, 0, bytes // per: bytes of one index of cut
 	for j := 0; j < n && left > budget; j++ {
@@ -110,7 +193,7 @@ func chunked(c *canonical, elem, bytes, budget int, k engine.Kernels) *twoPass {
 		t.buf = t.whole.c * per
 	}
 	for _, p := range []*passes{&t.whole, &t.last} {
-		if p.c != 0 && !p.plan(dims, fixed, cut, inner, elem, k) {
+		if p.c != 0 && !p.plan(dims, fixed, cut, order, l == innerLast, elem, k) {
 			return nil
 		}
 	}
@@ -132,10 +215,11 @@ func chunked(c *canonical, elem, bytes, budget int, k engine.Kernels) *twoPass {
 
 // plan plans both passes of a chunk of the transpose of dims (with its
 // input dims' steps, in elements of elem bytes): fixed dims one index,
-// cut p.c of them, the others whole. The buffer holds the chunk's input
-// dims in order but for inner, then inner. It reports whether the
-// kernels move both passes.
-func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut, inner, elem int, k engine.Kernels) bool {
+// cut p.c of them, the others whole. The buffer holds the chunk's dims in
+// order, outermost first; where its innermost ends dst too (runs), the
+// second pass moves its runs as elements. It reports whether the kernels
+// move both passes.
+func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut int, order []int, runs bool, elem int, k engine.Kernels) bool {
 	n := len(dims)
 	counts := make([]int, n)
 	for j, d := range dims {
@@ -148,20 +232,19 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut, inner, elem int, k e
 			counts[j] = d.n
 		}
 	}
-	// The buffer's steps, inner innermost.
-	buf := make([]int, n)
-	step := counts[inner]
-	buf[inner] = 1
-	for j := n - 1; j >= 0; j-- {
-		if j != inner {
-			buf[j], step = step, step*counts[j]
-		}
+	buf := make([]int, n) // the buffer's steps
+	step := 1
+	for i := n - 1; i >= 0; i-- {
+		buf[order[i]], step = step, step*counts[order[i]]
+	}
+	inner, run := order[n-1], 1 // the second pass's element: a run of inner, or one element
+	if runs {
+		run = dims[inner].n
 	}
 	first, second := make([]dim, 0, n), make([]dim, 0, n)
-	run := dims[inner].n // the second pass's element: a run of inner
 	for j := range n {
 		first = append(first, dim{counts[j], dims[j].src, buf[j]})
-		if j != inner {
+		if !runs || j != inner {
 			second = append(second, dim{counts[j], buf[j] / run, dims[j].dst / run})
 		}
 	}
@@ -175,9 +258,18 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut, inner, elem int, k e
 	return true
 }
 
+// minMatrix is the fewest bytes a pass's matrices may hold: the kernels
+// move a 32-byte register at least each, and smaller matrices give them
+// too little work per row. On a Zen 4, NHWC CRD DepthToSpace of 5-byte
+// elements (passes of 2x5 byte matrices, then 15x2) ran at 0.57 of the
+// Go loops; the 3x3 matrices of 4-byte words in pixel_shuffle to HWC of
+// 12-byte elements at 0.73 of copy().
+const minMatrix = 32
+
 // stridedForm is the form of a transpose given as dims with their steps
 // in elements of elem bytes, moving words as engine.Word says, with the
-// kernels k; ok is false where they have no call for it.
+// kernels k; ok is false where they have no call for it, or where its
+// matrices are smaller than minMatrix.
 func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 	f.word = engine.Word(elem, engine.MaxTileWord)
 	words := elem / f.word
@@ -188,7 +280,7 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 		f.size *= d.n
 	}
 	in = append(in, dim{words, 1, 1})
-	if f.nest, ok = nestOf(in); !ok {
+	if f.nest, ok = nestOf(in); !ok || !f.runs && f.m.Rows*f.m.Cols*f.word < minMatrix {
 		return f, false
 	}
 	f.call, f.fold = f.wholeCall(k)
