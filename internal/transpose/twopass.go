@@ -188,8 +188,13 @@ func chunked(c *canonical, l layout, cutRows bool, elem, bytes, budget int, k en
 	}
 	t.whole.c, t.buf = 1, left
 	if cut >= 0 {
-		t.whole.c = min(dims[cut].n, budget/per)
-		t.last.c = dims[cut].n % t.whole.c
+		// Ranges as nearly equal as the budget allows, so that the last
+		// is no sliver too narrow for the kernels (1024x1024 of 3-byte
+		// elements: ranges of 85 columns left one of 4).
+		d := dims[cut].n
+		ranges := (d + budget/per - 1) / (budget / per)
+		t.whole.c = (d + ranges - 1) / ranges
+		t.last.c = d % t.whole.c
 		t.buf = t.whole.c * per
 	}
 	for _, p := range []*passes{&t.whole, &t.last} {
