@@ -33,7 +33,10 @@ func TestGuardPages(t *testing.T) {
 	// One subtest a tier and width: under Bochs, where this test is a long
 	// silence of the serial log, each prints its name as it starts.
 	for _, tier := range verify.Tiers() {
-		for _, es := range []int{1, 2, 4, 8, 16, -4, -8} { // negative: streaming, as large tensors are written
+		// Negative: streaming, as large tensors are written. 3, 5 and 12
+		// bytes: elements of several words, which take the lane kernels
+		// of runs, two passes as transposes, or the Go loops' arrays.
+		for _, es := range []int{1, 2, 3, 4, 5, 8, 12, 16, -4, -8} {
 			name := fmt.Sprintf("%s/%dB", tier.Name, es)
 			if es < 0 {
 				name = fmt.Sprintf("%s/%dB-streaming", tier.Name, -es)

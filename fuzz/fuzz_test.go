@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"math"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -72,13 +73,18 @@ func decode(op bs.Op, n, cp, h, w, b, width uint8, crd, nhwc bool) shape.Geometr
 	} else {
 		p.H, p.W = p.H*bb, p.W*bb
 	}
-	r := verify.Request(op, p, cases.Widths[int(width)%len(cases.Widths)])
+	r := verify.Request(op, p, widths[int(width)%len(widths)])
 	g, err := r.Check()
 	if err != nil {
 		panic(err) // decode makes valid calls
 	}
 	return g
 }
+
+// widths are the element sizes the shape fuzzers draw: the comparisons'
+// (cases.Widths), and 5, 6 and 7 bytes, elements of several words that
+// take other paths than 3 and 12.
+var widths = append(slices.Clone(cases.Widths), 5, 6, 7)
 
 // maxFuzzElems bounds the tensors the shape fuzzers build.
 const maxFuzzElems = 1 << 15
