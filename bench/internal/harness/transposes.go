@@ -44,6 +44,7 @@ var Transposes = []Transpose{
 	{"rank 5", []int{2, 8, 16, 8, 16}, []int{0, 3, 1, 4, 2}},
 	{"rank 6", []int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}},
 	{"rank 6, ViT patchify of 224x224 RGB", []int{1, 3, 14, 16, 14, 16}, []int{0, 2, 4, 3, 5, 1}},
+	{"rank 6, PyTorch's pixel_shuffle by 2 into HWC", []int{1, 3, 2, 2, 135, 240}, []int{0, 4, 2, 5, 3, 1}},
 }
 
 // ParseTranspose reads a transpose from its dims, 1x64x56x56, and perm,
