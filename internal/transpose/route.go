@@ -17,8 +17,9 @@ import (
 //     merged, is a copy;
 //  4. the canonical form's innermost work (runs, or a matrix) by the
 //     tier's kernels, with as many outer loops as they take;
-//  5. two passes through a buffer, where the tier's kernels take a matrix
-//     only so (twopass.go);
+//  5. two passes through a buffer, where the tier's kernels take a matrix,
+//     or runs too short for them (elements of several words), only so
+//     (twopass.go);
 //  6. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
 // Each is cut into pieces for goroutines where the parallel policy lets
