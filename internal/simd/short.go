@@ -31,6 +31,19 @@ func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 	return nil, nil
 }
 
+// zipStackRow is the longest depth row, in bytes, that a DepthToSpace
+// runs in stacks: three rows a register or more. Longer rows go to the
+// bundles, which zipped them faster on a Zen 4, one goroutine, two
+// alternated runs: stacks of two rows a register (1x12x26x26, 26-byte
+// rows) at 0.74-0.82 of the bundles' speed, of one (1x12x52x52, 52
+// bytes) 0.91-0.98, where stacks of three (1x48x20x20, 20 bytes) ran
+// 1.05-1.13 times as fast and of four or more 1.1-1.3. On issue 49's
+// Cascade Lake the avx512bw tier's YOLO DepthToSpace of 1 and 2 bytes
+// ran below avx2's too. The stacks of SpaceToDepth won at every row the
+// plans take (avx512vbmi: 1.05-1.23 times the bundles' speed) and keep
+// them.
+const zipStackRow = stack.Vector / 3
+
 // StackPlan returns the stacked-row kernel of t for a validated call and
 // its plan, or a nil plan if t has no kernel for the call's elements or
 // the call no plan. The kernel permutes the largest grain that divides the
@@ -39,6 +52,8 @@ func (t *Kernels) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 	ks := &t.StackZip
 	if g.ToDepth {
 		ks = &t.StackUnzip
+	} else if g.W*g.Elem > zipStackRow {
+		return nil, nil
 	}
 	for u := MaxStackGrain; u >= 1; u-- {
 		if ks[u] == nil || g.Elem%u != 0 {
