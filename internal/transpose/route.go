@@ -2,6 +2,7 @@ package transpose
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -16,7 +17,8 @@ import (
 //  3. an identity, once dims of size 1 are dropped and adjacent dims
 //     merged, is a copy;
 //  4. the canonical form's innermost work (runs, or a matrix) by the
-//     tier's kernels, with as many outer loops as they take;
+//     tier's kernels, with as many outer loops as they take; runs of 2,
+//     4 or 8 bytes are words, of a matrix of the dims around them;
 //  5. two passes through a buffer, where the tier's kernels take a matrix,
 //     or runs too short for them (elements of several words), only so
 //     (twopass.go);
@@ -86,6 +88,14 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 	f := newWordForm(size, perm, elem, word, workers, t.Kernels)
 	if f.n <= 1 {
 		return copyOf(t.Name, bytes, workers), true
+	}
+	if run := f.runLen * word; f.runs && run <= engine.MaxTileWord && run&(run-1) == 0 {
+		// Runs of 2, 4 or 8 bytes, too short for the run copiers, are
+		// words: the transpose of the dims around them moves them whole
+		// ([1000,1000,2] of float32 by [1,0,2] is a matrix of 8-byte
+		// words), where two passes would split and zip them, and the
+		// generic tier copy them one by one.
+		return general(t, slices.Clone(f.dims[:f.n-1]), slices.Clone(f.perm[:f.n-1]), run, bytes, workers)
 	}
 	if f.call == nil {
 		if p := twoPassOf(size, perm, elem, word, bytes, f.runs, t.Kernels); p != nil {

@@ -192,6 +192,32 @@ func TestOperatorsAsTransposes(t *testing.T) {
 	}
 }
 
+// TestShortRunsAsWords: runs of 2, 4 or 8 bytes that stay innermost move
+// as words of that size, a matrix of them, on every tier, and right.
+func TestShortRunsAsWords(t *testing.T) {
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+		plan       string
+	}{
+		{[]int{40, 30, 2}, []int{1, 0, 2}, 4, "8-byte words: 40x30 matrices"},
+		{[]int{3, 17, 19, 2}, []int{0, 2, 1, 3}, 1, "2-byte words: 17x19 matrices"},
+		{[]int{5, 33, 2, 2}, []int{1, 0, 2, 3}, 1, "4-byte words: 5x33 matrices"},
+	} {
+		n := c.elem
+		for _, d := range c.size {
+			n *= d
+		}
+		for _, tier := range verify.Tiers() {
+			k := engine.Lookup(tier.Name)
+			if d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe(); !strings.Contains(d.Plan, c.plan) {
+				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %q in it", tier.Name, c.size, c.perm, c.elem, d.Plan, c.plan)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(40, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
+	}
+}
+
 // TestThinSide: the parallel policy takes as rows the matrices the
 // kernels zip or unzip whole.
 func TestThinSide(t *testing.T) {
