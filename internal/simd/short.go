@@ -32,16 +32,17 @@ func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 }
 
 // zipStackRow is the longest depth row, in bytes, that a DepthToSpace
-// runs in stacks: three rows a register or more. Longer rows go to the
-// bundles, which zipped them faster on a Zen 4, one goroutine, two
-// alternated runs: stacks of two rows a register (1x12x26x26, 26-byte
-// rows) at 0.74-0.82 of the bundles' speed, of one (1x12x52x52, 52
-// bytes) 0.91-0.98, where stacks of three (1x48x20x20, 20 bytes) ran
-// 1.05-1.13 times as fast and of four or more 1.1-1.3. On issue 49's
-// Cascade Lake the avx512bw tier's YOLO DepthToSpace of 1 and 2 bytes
-// ran below avx2's too. The stacks of SpaceToDepth won at every row the
-// plans take (avx512vbmi: 1.05-1.23 times the bundles' speed) and keep
-// them.
+// runs in stacks, three rows a register or more, but for rows that fill
+// a register exactly (32 and 64 bytes). Other rows go to the bundles,
+// which zipped them faster on a Zen 4, one goroutine, two alternated
+// runs: stacks of two rows a register (1x12x26x26, 26-byte rows) at
+// 0.74-0.82 of the bundles' speed, of one (1x48x48x48, 48 bytes) at
+// 0.81-0.88, where stacks of three (1x48x20x20, 20 bytes) ran 1.05-1.13
+// times as fast, of four or more up to 1.3, and rows of 32 and 64 bytes
+// 1.02-1.04. On issue 49's Cascade Lake the avx512bw tier's YOLO
+// DepthToSpace of 1 and 2 bytes ran below avx2's too. The stacks of
+// SpaceToDepth won at every row the plans take (avx512vbmi: 1.05-1.23
+// times the bundles' speed) and keep them.
 const zipStackRow = stack.Vector / 3
 
 // StackPlan returns the stacked-row kernel of t for a validated call and
@@ -52,7 +53,7 @@ func (t *Kernels) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 	ks := &t.StackZip
 	if g.ToDepth {
 		ks = &t.StackUnzip
-	} else if g.W*g.Elem > zipStackRow {
+	} else if row := g.W * g.Elem; row > zipStackRow && stack.Vector%row != 0 {
 		return nil, nil
 	}
 	for u := MaxStackGrain; u >= 1; u-- {
