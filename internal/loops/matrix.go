@@ -83,7 +83,11 @@ func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
 	}
 }
 
-// TransposeRuns implements engine.Kernels: the runs r, each by Go's copy.
+// TransposeRuns implements engine.Kernels: the runs r, each by Go's copy,
+// or, runs of 3 to 15 bytes a whole number of runs apart, as byte arrays
+// that size (movers): on a Zen 4, the generic tier moved a 1000x1000
+// matrix of 3-byte elements at 0.03 of copy() by a copy() per run, 0.12
+// so (12-byte elements: 0.10 and 0.28).
 func (kernels) TransposeRuns(dst, src engine.Span, r engine.TransposeRuns) engine.Call {
 	return &runCopies{dst: dst, src: src, r: r}
 }
@@ -97,9 +101,17 @@ func (c *runCopies) Kernel() string { return "generic: Go copies of runs" }
 
 func (c *runCopies) Run(space, depth []byte) {
 	d, s, r := c.dst.In(space, depth), c.src.In(space, depth), &c.r
+	var move func(to, from []byte, n, ts, fs int)
+	if r.Len < len(movers) && r.DstX%r.Len == 0 && r.SrcX%r.Len == 0 {
+		move = movers[r.Len]
+	}
 	for g := range r.Groups {
 		for row := range r.Rows {
 			to, from := d[g*r.DstGroup+row*r.DstRow:], s[g*r.SrcGroup+row*r.SrcRow:]
+			if move != nil {
+				move(to, from, r.Count, r.DstX, r.SrcX)
+				continue
+			}
 			for x := range r.Count {
 				copy(to[x*r.DstX:][:r.Len], from[x*r.SrcX:][:r.Len])
 			}
