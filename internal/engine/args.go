@@ -62,6 +62,16 @@ type Args struct {
 	Streaming bool
 }
 
+// In is a with its strides and Words counted in words of to bytes where
+// a counts words of from bytes: the same call on bytes (to 1), or on
+// elements of several words as words of their size (to from*a.Words).
+func (a Args) In(from, to int) Args {
+	for _, n := range []*int{&a.XS, &a.JS, &a.CS, &a.SpaceStride, &a.DepthStride, &a.GroupSpace, &a.GroupDepth, &a.Words} {
+		*n = *n * from / to
+	}
+	return a
+}
+
 // Contiguous reports whether a Runs call's rows form one block on both
 // sides, so that the whole call is a single copy.
 func (a *Args) Contiguous() bool {

@@ -182,11 +182,7 @@ type kernels struct{}
 // Row implements engine.Kernels: a loop serves every row call.
 func (kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	c := &call{l: pick(kind, a, a.Words*w, true), toDepth: toDepth, a: *a, w: w, space: space, depth: depth}
-	c.bytes = *a // the same call on bytes, for tensors whose addresses w does not divide
-	for _, n := range []*int{&c.bytes.XS, &c.bytes.JS, &c.bytes.CS, &c.bytes.SpaceStride, &c.bytes.DepthStride,
-		&c.bytes.GroupSpace, &c.bytes.GroupDepth, &c.bytes.Words} {
-		*n *= w
-	}
+	c.bytes = a.In(w, 1) // the same call on bytes, for tensors whose addresses w does not divide
 	c.byteLoop = pick(kind, &c.bytes, c.bytes.Words, true)
 	return c
 }

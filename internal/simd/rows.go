@@ -12,12 +12,8 @@ import (
 // bytes) may take.
 func (t *Kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	if u := a.Words; u != 1 {
-		e := *a
-		for _, n := range []*int{&e.XS, &e.JS, &e.CS, &e.SpaceStride, &e.DepthStride, &e.GroupSpace, &e.GroupDepth} {
-			*n /= u
-		}
-		e.Words, w = 1, w*u
-		a = &e
+		e := a.In(w, w*u)
+		a, w = &e, w*u
 	}
 	switch kind {
 	case engine.Interleave:
