@@ -6,17 +6,21 @@ package engine
 
 // SetShares sets the least work of a goroutine (256 KiB, or what one
 // copies while a helper starts, probed) to n bytes, and the cores this
-// process may keep busy to cores (0: as the machine says), so that tests
-// can split small tensors and count goroutines on any machine; it returns
-// a function that restores the settings.
+// process may keep busy to cores (0: as the machine says), and forgets
+// the private cache (so that no call stays alone for fitting in it), so
+// that tests can split small tensors and count goroutines on any machine;
+// it returns a function that restores the settings.
 func SetShares(n, cores int) (restore func()) {
-	oldMin, oldStart, oldCores := minWorkerBytes, startBytes, coreCount
-	minWorkerBytes, startBytes = n, func() int { return 0 }
+	oldMin, oldStart, oldCores, oldCache := minWorkerBytes, startBytes, coreCount, privateCache
+	minWorkerBytes, startBytes, privateCache = n, func() int { return 0 }, func() int { return 0 }
 	if cores > 0 {
 		coreCount = func() int { return cores }
 	}
 	Forget()
-	return func() { minWorkerBytes, startBytes, coreCount = oldMin, oldStart, oldCores; Forget() }
+	return func() {
+		minWorkerBytes, startBytes, coreCount, privateCache = oldMin, oldStart, oldCores, oldCache
+		Forget()
+	}
 }
 
 // SetStreamMin sets the tensor size from which kernels may write with
