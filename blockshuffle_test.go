@@ -26,7 +26,7 @@ import (
 )
 
 // api is the package's byte-level functions as verify's Runner.
-var api = verify.API(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
+var api = verify.API(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes, bs.RequestParams)
 
 // TestTiersMatchReference runs every tier this machine can run over the
 // edge cases and random shapes, at every width, against the naive
@@ -99,7 +99,7 @@ func checkKind[T bs.Element](t *testing.T, all []shape.Geometry, rng *rand.Rand)
 		if c.ToDepth {
 			f = bs.SpaceToDepth[T]
 		}
-		_, p := verify.Params(&c)
+		_, p := bs.ParamsOf(&c)
 		if err := f(got, src, p); err != nil {
 			t.Fatalf("%T %v: %v", *new(T), c, err)
 		}
@@ -130,7 +130,7 @@ func TestInverse(t *testing.T) {
 			x[i] = rng.Uint64()
 		}
 		space, back := make([]uint64, len(x)), make([]uint64, len(x))
-		_, p := verify.Params(&c)
+		_, p := bs.ParamsOf(&c)
 		if err := bs.DepthToSpace(space, x, p); err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestWorkersRace(t *testing.T) {
 		src := random.Bytes(rng, c.Len()*4)
 		for _, w := range []int{2, 3, 7, 64} {
 			c.Workers, c.Elem = w, 4
-			op, p := verify.Params(&c)
+			op, p := bs.ParamsOf(&c)
 			route, err := bs.Describe(op, p, 4)
 			if err != nil || !strings.Contains(route, "goroutines;") {
 				t.Fatalf("%v workers=%d: %s, %v: not split", c, w, route, err)
@@ -211,7 +211,7 @@ func TestNoAllocations(t *testing.T) {
 			typed, byteAPI = bs.SpaceToDepth[float32], bs.SpaceToDepthBytes
 		}
 		for _, workers := range []int{0, 1} {
-			_, p := verify.Params(&c)
+			_, p := bs.ParamsOf(&c)
 			p.Workers = workers
 			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, p) }); n != 0 {
 				t.Errorf("%v workers=%d: typed API allocates %v times per call", c, workers, n)

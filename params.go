@@ -82,21 +82,12 @@ func (p *Params) request(r *shape.Request, dims *[5]int, op Op, elem int) {
 	r.Op, r.Order, r.Layout, r.Elem, r.Workers = uint8(op), uint8(p.Order), uint8(p.Layout), elem, p.Workers
 }
 
-// paramsOf returns the operator and parameters of a geometry.
-func paramsOf(g *shape.Geometry) (Op, Params) {
-	in := g.Input()
-	p := Params{N: in[0], C: in[1], H: in[2], W: in[3], BlockSize: g.B, Workers: g.Workers}
-	op := OpDepthToSpace
-	if g.ToDepth {
-		op = OpSpaceToDepth
-	}
-	if g.CRD {
-		p.Order = CRD
-	}
-	if g.NHWC {
-		p.Layout = NHWC
-	}
-	return op, p
+// paramsOf returns the operator and parameters of r: the inverse of
+// Params.request.
+func paramsOf(r *shape.Request) (Op, Params) {
+	d := r.Dims
+	return Op(r.Op), Params{N: d[0], C: d[1], H: d[2], W: d[3], BlockSize: d[4],
+		Order: Order(r.Order), Layout: Layout(r.Layout), Workers: r.Workers}
 }
 
 // Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.

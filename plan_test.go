@@ -21,7 +21,7 @@ import (
 
 // planRunner makes each call with a Plan made for it.
 func planRunner(g *shape.Geometry, dst, src []byte) error {
-	op, p := verify.Params(g)
+	op, p := bs.ParamsOf(g)
 	pl, err := bs.NewPlan(op, p, g.Elem)
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func TestPlanMatchesReference(t *testing.T) {
 	all := append(cases.Edge(), cases.Random(rng, 200, 1<<14)...)
 	verify.Compare(t, "plan", planRunner, all, cases.Widths, rng)
 	for _, c := range all[:50] {
-		op, p := verify.Params(&c)
+		op, p := bs.ParamsOf(&c)
 		pl, err := bs.NewPlan(op, p, 4)
 		if err != nil {
 			t.Fatal(err)
@@ -55,7 +55,7 @@ func TestRunPlan(t *testing.T) {
 		src := bitsAs[float32](random.Bytes(rng, 4*c.Len()))
 		want, got := make([]float32, len(src)), make([]float32, len(src))
 		ref.Run(&c, want, src)
-		op, p := verify.Params(&c)
+		op, p := bs.ParamsOf(&c)
 		pl, err := bs.NewPlan(op, p, 4)
 		if err != nil {
 			t.Fatal(err)
@@ -167,7 +167,7 @@ func TestPlanConcurrent(t *testing.T) {
 func TestPlanNoAllocations(t *testing.T) {
 	for _, c := range cases.All(1, 3, 13, 13, 2) {
 		for _, workers := range []int{0, 1, 4} {
-			op, p := verify.Params(&c)
+			op, p := bs.ParamsOf(&c)
 			p.Workers = workers
 			pl, err := bs.NewPlan(op, p, 4)
 			if err != nil {
@@ -249,7 +249,7 @@ func TestPlanBoundedByRank(t *testing.T) {
 		return after.TotalAlloc - before.TotalAlloc
 	}
 	for _, c := range manyTinyImages() {
-		r := verify.Request(c.op, c.p, 1)
+		r := bs.RequestOf(c.op, c.p, 1)
 		g, err := r.Check()
 		if err != nil {
 			t.Fatal(err)

@@ -32,7 +32,8 @@ func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
 	if !ok {
 		return 0, Params{}, false
 	}
-	op, p = paramsOf(&g)
+	r := g.Request()
+	op, p = paramsOf(&r)
 	return op, p, true
 }
 

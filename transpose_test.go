@@ -15,7 +15,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
-	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // A transpose as graphs write it: the name of the idiom, the shape the
@@ -60,12 +59,12 @@ func TestRequestNumbers(t *testing.T) {
 	}
 	for _, op := range []bs.Op{bs.OpDepthToSpace, bs.OpSpaceToDepth} {
 		p := bs.Params{N: 1, C: 8, H: 4, W: 6, BlockSize: 2, Order: bs.CRD, Layout: bs.NHWC, Workers: 6}
-		r := verify.Request(op, p, 2)
+		r := bs.RequestOf(op, p, 2)
 		g, err := r.Check()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if op2, p2 := verify.Params(&g); op2 != op || p2 != p {
+		if op2, p2 := bs.ParamsOf(&g); op2 != op || p2 != p {
 			t.Errorf("%v %+v checks to %+v, which maps back to %v %+v", op, p, g, op2, p2)
 		}
 	}

@@ -73,7 +73,7 @@ func decode(op bs.Op, n, cp, h, w, b, width uint8, crd, nhwc bool) shape.Geometr
 	} else {
 		p.H, p.W = p.H*bb, p.W*bb
 	}
-	r := verify.Request(op, p, widths[int(width)%len(widths)])
+	r := request(op, p, widths[int(width)%len(widths)])
 	g, err := r.Check()
 	if err != nil {
 		panic(err) // decode makes valid calls
@@ -180,7 +180,7 @@ func FuzzValidate(f *testing.F) {
 				continue
 			}
 			want := make([]byte, len(dst))
-			r := verify.Request(op, p, size)
+			r := request(op, p, size)
 			g, err := r.Check()
 			if err != nil || len(dst) != g.Len()*size || len(src) != len(dst) {
 				t.Fatalf("%s %+v: accepted, but it is %v (or of other lengths)", api, p, err)
@@ -219,13 +219,6 @@ func call(api string, op bs.Op, dst, src []byte, es int, p bs.Params) error {
 	}
 	return generic.SpaceToDepthBytes(dst, src, es, p)
 }
-
-// apiBytes and genericBytes are the byte-level functions of package
-// blockshuffle and of package generic, as verify's Runners.
-var (
-	apiBytes     = verify.API(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
-	genericBytes = verify.API(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
-)
 
 // floats views b, whose length is a multiple of 4, as float32s.
 func floats(b []byte) []float32 {

@@ -178,7 +178,7 @@ func checkHugeOp(t *testing.T, op bs.Op, p bs.Params, es int) {
 		}
 		return
 	}
-	r := verify.Request(op, p, es)
+	r := request(op, p, es)
 	g, err := r.Check()
 	if err != nil {
 		t.Fatalf("%s: NewPlan accepted it, shape's Check did not: %v", what(), err)

@@ -7,17 +7,26 @@ import (
 	"strconv"
 	"testing"
 
+	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // genericBytes is the package's byte-level functions as verify's Runner.
-var genericBytes = verify.API(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
+var genericBytes = verify.API(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes, params)
+
+// params are the parameters of r in package blockshuffle's terms.
+func params(r *shape.Request) bs.Params {
+	d := r.Dims
+	return bs.Params{N: d[0], C: d[1], H: d[2], W: d[3], BlockSize: d[4],
+		Order: bs.Order(r.Order), Layout: bs.Layout(r.Layout), Workers: r.Workers}
+}
 
 // TestBytesMatchReference compares the byte-level path with the naive
 // reference on every edge case and many random ones, at every width.
@@ -58,8 +67,8 @@ func TestStrings(t *testing.T) {
 		if c.ToDepth {
 			f = generic.SpaceToDepth[string]
 		}
-		_, p := verify.Params(&c)
-		if err := f(got, src, p); err != nil {
+		r := c.Request()
+		if err := f(got, src, params(&r)); err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
 		for i := range got {

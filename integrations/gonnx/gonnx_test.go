@@ -15,6 +15,7 @@ import (
 
 	"github.com/blockshuffle/blockshuffle"
 	bsonnx "github.com/blockshuffle/blockshuffle/integrations/gonnx"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
@@ -153,12 +154,12 @@ func run(t testing.TB, model []byte, install bool, x *tensor.Dense) *tensor.Dens
 // want is internal/ref's result for x.
 func want(t testing.TB, op blockshuffle.Op, x *tensor.Dense, b int64, mode string) []uint32 {
 	s := x.Shape()
-	p := blockshuffle.Params{N: s[0], C: s[1], H: s[2], W: s[3], BlockSize: int(b)}
+	r := shape.Request{Op: uint8(op), Dims: []int{s[0], s[1], s[2], s[3], int(b)}}
 	if mode == "CRD" {
-		p.Order = blockshuffle.CRD
+		r.Order = shape.CRD
 	}
 	dst := make([]float32, x.Size())
-	if err := verify.Reference(op, p, dst, x.Data().([]float32)); err != nil {
+	if err := verify.Reference(r, dst, x.Data().([]float32)); err != nil {
 		t.Fatal(err)
 	}
 	return bits(dst)

@@ -15,6 +15,7 @@ import (
 	"github.com/blockshuffle/blockshuffle"
 	bsg "github.com/blockshuffle/blockshuffle/integrations/gorgonia"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
@@ -180,15 +181,15 @@ func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg
 	t.Helper()
 	vals, mask := logical(t, x)
 	s := x.Shape()
-	p := blockshuffle.Params{N: s[0], C: s[1], H: s[2], W: s[3], BlockSize: o.BlockSize, Order: o.Order, Layout: o.Layout}
+	r := shape.Request{Op: uint8(op), Order: uint8(o.Order), Layout: uint8(o.Layout), Dims: []int{s[0], s[1], s[2], s[3], o.BlockSize}}
 	if o.Layout == blockshuffle.NHWC {
-		p.H, p.W, p.C = s[1], s[2], s[3]
+		r.Dims[1], r.Dims[2], r.Dims[3] = s[3], s[1], s[2] // Dims name N, C, H, W in any layout
 	}
 	wantVals, wantMask := make([]any, len(vals)), make([]bool, len(mask))
-	if err := verify.Reference(op, p, wantVals, vals); err != nil {
+	if err := verify.Reference(r, wantVals, vals); err != nil {
 		t.Fatal(err)
 	}
-	if err := verify.Reference(op, p, wantMask, mask); err != nil {
+	if err := verify.Reference(r, wantMask, mask); err != nil {
 		t.Fatal(err)
 	}
 	f, into := bsg.DepthToSpace, bsg.DepthToSpaceInto

@@ -1,7 +1,8 @@
 // Package verify checks the module's entry points and tiers against the
 // reference, on the shapes of package cases, and the errors they return.
-// It is test scaffolding, on top of the module: it imports package
-// blockshuffle, and only tests, benchmarks and fuzz targets import it.
+// It is test scaffolding: only tests, benchmarks and fuzz targets import
+// it. Like every internal package it stays below package blockshuffle;
+// converting to the root's types is left to its callers.
 package verify
 
 import (
@@ -11,7 +12,6 @@ import (
 	"os"
 	"testing"
 
-	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/random"
@@ -68,31 +68,6 @@ func firstDiff(a, b []byte) int {
 	return len(a)
 }
 
-// Params are the operator and parameters of g in package blockshuffle's
-// terms.
-func Params(g *shape.Geometry) (bs.Op, bs.Params) {
-	op := bs.OpDepthToSpace
-	if g.ToDepth {
-		op = bs.OpSpaceToDepth
-	}
-	in := g.Input()
-	p := bs.Params{N: in[0], C: in[1], H: in[2], W: in[3], BlockSize: g.B, Workers: g.Workers}
-	if g.CRD {
-		p.Order = bs.CRD
-	}
-	if g.NHWC {
-		p.Layout = bs.NHWC
-	}
-	return op, p
-}
-
-// Request is the request of op with p on elements of elem bytes, as the
-// root package makes it.
-func Request(op bs.Op, p bs.Params, elem int) shape.Request {
-	return shape.Request{Op: uint8(op), Order: uint8(p.Order), Layout: uint8(p.Layout), Elem: elem, Workers: p.Workers,
-		Dims: []int{p.N, p.C, p.H, p.W, p.BlockSize}}
-}
-
 // A Path is a named way to make a call: a kernel tier this machine runs,
 // or an entry point.
 type Path struct {
@@ -121,21 +96,23 @@ func Tiers() []Path {
 }
 
 // API is a package's byte-level DepthToSpace and SpaceToDepth
-// (blockshuffle's, or package generic's) as a Runner.
-func API(d2s, s2d func(dst, src []byte, es int, p bs.Params) error) Runner {
+// (blockshuffle's, or package generic's) as a Runner; params turns a
+// request into that package's parameters.
+func API[P any](d2s, s2d func(dst, src []byte, es int, p P) error, params func(*shape.Request) P) Runner {
 	return func(g *shape.Geometry, dst, src []byte) error {
-		op, p := Params(g)
-		if op == bs.OpSpaceToDepth {
-			return s2d(dst, src, g.Elem, p)
+		r := g.Request()
+		if r.Op == shape.SpaceToDepth {
+			return s2d(dst, src, g.Elem, params(&r))
 		}
-		return d2s(dst, src, g.Elem, p)
+		return d2s(dst, src, g.Elem, params(&r))
 	}
 }
 
-// sentinels are the errors every error of the module wraps one of.
+// sentinels are the errors every error of the module wraps one of (the
+// root package's Err variables are these).
 var sentinels = []error{
-	bs.ErrBlockSize, bs.ErrNegativeDim, bs.ErrNotDivisible, bs.ErrOverflow, bs.ErrLength,
-	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank, bs.ErrPerm, bs.ErrElemType,
+	shape.ErrBlockSize, shape.ErrNegativeDim, shape.ErrNotDivisible, shape.ErrOverflow, shape.ErrLength,
+	shape.ErrOverlap, shape.ErrOrder, shape.ErrLayout, shape.ErrElemSize, shape.ErrWorkers, shape.ErrOp, shape.ErrRank, shape.ErrPerm, shape.ErrElemType,
 }
 
 // Wrapped counts the sentinels err wraps: every error wraps exactly one.
@@ -149,11 +126,11 @@ func Wrapped(err error) int {
 	return n
 }
 
-// Reference runs the reference on typed slices for op with p, after the
-// checks the entry points make, and returns their error: what a call of
-// op means, for the adapters' tests.
-func Reference[T any](op bs.Op, p bs.Params, dst, src []T) error {
-	r := Request(op, p, 1)
+// Reference runs the reference on typed slices for the call r (whose
+// Elem is ignored), after the checks the entry points make, and returns
+// their error: what a call means, for the adapters' tests.
+func Reference[T any](r shape.Request, dst, src []T) error {
+	r.Elem = 1
 	g, err := r.Check()
 	if err != nil {
 		return err

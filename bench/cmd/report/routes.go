@@ -6,7 +6,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // routes writes, for every case, the plan it splits into and the kernel its
@@ -20,7 +19,7 @@ func routes(w io.Writer, cs []harness.Case) error {
 	}
 	tb := &table{head: head, text: true}
 	for _, c := range cs {
-		r := verify.Request(c.Op, c.Params(), c.Width)
+		r := c.Request(1)
 		row := []string{c.String(), ""}
 		for _, t := range tiers {
 			p, err := engine.Lookup(t.String()).Prepare(&r, engine.PlanOperator)

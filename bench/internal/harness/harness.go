@@ -16,7 +16,7 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
-	"github.com/blockshuffle/blockshuffle/internal/verify"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Shape is a DepthToSpace input [N, C, H, W] with its block size; the
@@ -116,6 +116,14 @@ func (c Case) Params() bs.Params {
 	return p
 }
 
+// Request is the call as the internal packages take it, on workers
+// goroutines.
+func (c Case) Request(workers int) shape.Request {
+	p := c.Params()
+	return shape.Request{Op: uint8(c.Op), Order: uint8(c.Order), Layout: uint8(c.Layout), Elem: c.Width, Workers: workers,
+		Dims: []int{p.N, p.C, p.H, p.W, p.BlockSize}}
+}
+
 // Bytes is the size of each tensor.
 func (c Case) Bytes() int { return c.N * c.C * c.H * c.W * c.Width }
 
@@ -161,18 +169,16 @@ func tensors(n int) (src, dst []byte) {
 
 // Tier returns a function that performs the case once with the given
 // tier's kernels, on one goroutine.
-func (b *Buffers) Tier(t dispatch.Tier) func() { return b.run(engine.Lookup(t.String()), b.c.Params()) }
+func (b *Buffers) Tier(t dispatch.Tier) func() { return b.run(engine.Lookup(t.String()), 1) }
 
 // Workers returns a function that performs the case once with the tier in
 // use and Params.Workers = n.
 func (b *Buffers) Workers(n int) func() {
-	p := b.c.Params()
-	p.Workers = n
-	return b.run(engine.Active(), p)
+	return b.run(engine.Active(), n)
 }
 
-func (b *Buffers) run(m *engine.Kit, p bs.Params) func() {
-	r := verify.Request(b.c.Op, p, b.c.Width)
+func (b *Buffers) run(m *engine.Kit, workers int) func() {
+	r := b.c.Request(workers)
 	return func() {
 		if err := m.Do(&r, engine.PlanOperator, 1, b.dst, b.src); err != nil {
 			panic(err)

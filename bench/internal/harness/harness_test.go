@@ -12,7 +12,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
-	"github.com/blockshuffle/blockshuffle/internal/verify"
 )
 
 // TestTypical checks the baselines, Typical and Loop, against the package
@@ -26,7 +25,7 @@ func TestTypical(t *testing.T) {
 			src[i] = byte(i*7 + i>>8)
 		}
 		want := make([]byte, len(src))
-		r := verify.Request(c.Op, c.Params(), c.Width)
+		r := c.Request(1)
 		if err := engine.Lookup(isa.Generic).Do(&r, engine.PlanOperator, 1, want, src); err != nil {
 			t.Fatal(err)
 		}
