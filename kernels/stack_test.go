@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
@@ -87,4 +88,29 @@ func TestStackGuardPages(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestStackChoice holds OnePass to this CPU's rule: a SpaceToDepth runs in
+// stacks wherever they have a plan, a DepthToSpace only on the rows
+// isa.ZipStackRow allows, every other row in the bundles.
+func TestStackChoice(t *testing.T) {
+	most, whole := isa.ZipStackRow()
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		if table.StackZip[1] == nil {
+			continue
+		}
+		for row := 1; row <= stack.MaxRow; row++ {
+			for _, g := range cases.Of([][4]int{{1, 4, 6, row}}, 2, false) {
+				g.Elem = 1
+				plan, _ := set.OnePass(&g)
+				_, stacked := plan.(*stack.Plan)
+				_, planned := set.StackPlan(&g)
+				want := planned != nil && (g.ToDepth || row <= most || whole && (row == stack.Vector || row == stack.Vector/2))
+				if stacked != want {
+					t.Errorf("%s: %s: in stacks %v, want %v (rows of up to %d bytes, whole registers %v)", name, describeGeometry(&g), stacked, want, most, whole)
+				}
+			}
+		}
+	}
 }

@@ -3,32 +3,75 @@ package isa
 import "sync"
 
 // Per-CPU choice of kernels. An ISA says what a CPU can run, not what runs
-// fastest on it: AMD's Zen 4 and Zen 5 (family 19h and later) execute
+// fastest on it. AMD's Zen 4 and Zen 5 (family 19h and later) execute
 // AVX-512, but their two-table permutes (VPERMT2B/W/D/Q) cost more than on
-// Intel. The AVX-512 zips that suffered most (by 8, and by 2 of 4- and
+// Intel; the AVX-512 zips that suffered most (by 8, and by 2 of 4- and
 // 8-byte elements) are gone from the kernel table (asmgen/table's
-// slowZip); what remains of the rule is below. BLOCKSHUFFLE_TIER still
-// picks the tier; this only chooses within it.
+// slowZip). Intel's cores run some AVX-512 shuffles below AVX2's speed
+// instead. What remains of both is below, each rule by the vendor it was
+// measured on. BLOCKSHUFFLE_TIER still picks the tier; this only chooses
+// within it.
 
 // BaseUnzipBelow is the lane length, in bytes, below which an ISA with
 // Base AVX2 should leave its unzips of b lanes of w-byte elements to AVX2
-// on this CPU (0: never). On a Zen 5 the AVX-512 unzips by 2 of 8-byte
-// elements lost to AVX2's on lanes of one to two registers (YOLO's
-// 1x256x13x13 SpaceToDepth, lanes of 104 bytes: 0.41-0.42 of copy()
-// against 0.50-0.53), and won on longer lanes.
+// on this CPU (0: never).
+//   - On a Zen 5 the AVX-512 unzips by 2 of 8-byte elements lost to
+//     AVX2's on lanes of one to two registers (YOLO's 1x256x13x13
+//     SpaceToDepth, lanes of 104 bytes: 0.41-0.42 of copy() against
+//     0.50-0.53), and won on longer lanes.
+//   - On an Intel Xeon (family 6 model 167, two alternated runs) the
+//     AVX-512 unzip by 4 of 12-byte elements, NHWC DepthToSpace of b = 4
+//     with 3 channels of a byte, ran at 0.67-0.75 of AVX2's speed on
+//     lanes of 384 and 1,536 bytes, and 1.02-1.05 on lanes of 3,072
+//     beyond the cache, where memory sets the pace.
 func BaseUnzipBelow(b, w int) int {
-	if slowTwoTablePermutes() && b == 2 && w == 8 {
+	switch {
+	case amd19h() && b == 2 && w == 8:
 		return 128
+	case intel() && b == 4 && w == 12:
+		return 4096
 	}
 	return 0
 }
 
-// slowTwoTablePermutes reports whether this CPU is one the rule is for.
-var slowTwoTablePermutes = sync.OnceValue(func() bool { return slowPermutes(x86Model()) })
+// ZipStackRow is the longest depth row, in bytes, that a DepthToSpace of
+// b = 2 moves in AVX-512's stacked rows on this CPU, where AVX2's bundles
+// move longer ones, and whether rows that fill a 32- or 64-byte register
+// exactly stay on the stacks too. Each figure is one goroutine, two
+// alternated runs, the stacks' speed over the bundles'.
+//   - On a Zen 4, stacks of three rows a 64-byte register or more (rows of
+//     at most 21 bytes) won: 1x48x20x20, 20-byte rows, 1.05-1.13, and of
+//     four or more up to 1.3; rows of 32 and 64 bytes 1.02-1.04. Stacks
+//     of two rows (1x12x26x26, 26 bytes) ran at 0.74-0.82, of one
+//     (1x48x48x48) 0.81-0.88.
+//   - On an Intel Xeon (family 6 model 167) the stacks won only on rows of
+//     3 to 5 bytes (1x48x4x4 of a byte: 1.36-1.48; 1x48x5x5: 1.04-1.17;
+//     6-byte rows 0.84-1.08) and lost on every longer row: 1x256x13x13 of
+//     a byte 0.73-0.93, 1x48x16x16 0.44-0.54, 64-byte rows 0.71-0.89.
+//     Issue 49's Cascade Lake ran YOLO's DepthToSpace of 1 and 2 bytes
+//     slower on the avx512bw tier than on avx2 too.
+//
+// Other vendors, which ship no AVX-512 today, get Intel's rule.
+func ZipStackRow() (row int, wholeRegister bool) {
+	if amd19h() {
+		return 21, true
+	}
+	return 5, false
+}
 
-// slowPermutes reports whether a CPU of this vendor and display family
-// is an AMD one of family 19h or later.
-func slowPermutes(vendor string, family int) bool {
+// amd19h reports whether this CPU is AMD's, of family 19h or later (Zen 3
+// on: those with AVX-512 are Zen 4 and Zen 5).
+var amd19h = sync.OnceValue(func() bool { return isAMD19h(x86Model()) })
+
+// intel reports whether this CPU is Intel's.
+var intel = sync.OnceValue(func() bool {
+	vendor, _ := x86Model()
+	return vendor == "GenuineIntel"
+})
+
+// isAMD19h reports whether a CPU of this vendor and display family is an
+// AMD one of family 19h or later.
+func isAMD19h(vendor string, family int) bool {
 	return vendor == "AuthenticAMD" && family >= 0x19
 }
 

@@ -19,7 +19,7 @@ func TestDisplayFamily(t *testing.T) {
 	}
 }
 
-func TestSlowPermutes(t *testing.T) {
+func TestAMD19h(t *testing.T) {
 	for _, c := range []struct {
 		vendor string
 		family int
@@ -32,8 +32,8 @@ func TestSlowPermutes(t *testing.T) {
 		{"GenuineIntel", 0x19, false},
 		{"", 0, false}, // no CPUID
 	} {
-		if got := slowPermutes(c.vendor, c.family); got != c.want {
-			t.Errorf("slowPermutes(%q, %#x) = %v, want %v", c.vendor, c.family, got, c.want)
+		if got := isAMD19h(c.vendor, c.family); got != c.want {
+			t.Errorf("isAMD19h(%q, %#x) = %v, want %v", c.vendor, c.family, got, c.want)
 		}
 	}
 }

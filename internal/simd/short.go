@@ -5,19 +5,23 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/gather"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
 // OnePass implements engine.Kernels: the calls that move, in one pass, a
 // call whose rows are too short for the row kernels: as stacked rows where
-// the table has the kernel and a plan, else as bundles, else as a
+// the table has the kernel and a plan (for a DepthToSpace, where this CPU
+// zips its rows faster so, zipStacks), else as bundles, else as a
 // gather plan; or nil if none takes the call.
 func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 	space, depth := engine.SpaceSpan(g.Len()*g.Elem), engine.DepthSpan(g.Len()*g.Elem)
-	if f, p := t.StackPlan(g); p != nil {
-		return p, []engine.Call{f.Call(StackArgs{Space: space, Depth: depth, Tab: engine.OwnSpan(p.Tab[:]),
-			Stacks: p.Stacks, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})}
+	if g.ToDepth || zipStacks(g.W*g.Elem) {
+		if f, p := t.StackPlan(g); p != nil {
+			return p, []engine.Call{f.Call(StackArgs{Space: space, Depth: depth, Tab: engine.OwnSpan(p.Tab[:]),
+				Stacks: p.Stacks, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})}
+		}
 	}
 	if f, p := t.BundlePlan(g); f != nil {
 		return &p, []engine.Call{f.Call(BundleArgs{Space: space, Depth: depth, N: p.N, Bundles: p.Bundles, Plane: p.Plane,
@@ -31,20 +35,6 @@ func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 	return nil, nil
 }
 
-// zipStackRow is the longest depth row, in bytes, that a DepthToSpace
-// runs in stacks, three rows a register or more, but for rows that fill
-// a register exactly (32 and 64 bytes). Other rows go to the bundles,
-// which zipped them faster on a Zen 4, one goroutine, two alternated
-// runs: stacks of two rows a register (1x12x26x26, 26-byte rows) at
-// 0.74-0.82 of the bundles' speed, of one (1x48x48x48, 48 bytes) at
-// 0.81-0.88, where stacks of three (1x48x20x20, 20 bytes) ran 1.05-1.13
-// times as fast, of four or more up to 1.3, and rows of 32 and 64 bytes
-// 1.02-1.04. On issue 49's Cascade Lake the avx512bw tier's YOLO
-// DepthToSpace of 1 and 2 bytes ran below avx2's too. The stacks of
-// SpaceToDepth won at every row the plans take (avx512vbmi: 1.05-1.23
-// times the bundles' speed) and keep them.
-const zipStackRow = stack.Vector / 3
-
 // StackPlan returns the stacked-row kernel of t for a validated call and
 // its plan, or a nil plan if t has no kernel for the call's elements or
 // the call no plan. The kernel permutes the largest grain that divides the
@@ -53,8 +43,6 @@ func (t *Kernels) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 	ks := &t.StackZip
 	if g.ToDepth {
 		ks = &t.StackUnzip
-	} else if row := g.W * g.Elem; row > zipStackRow && stack.Vector%row != 0 {
-		return nil, nil
 	}
 	for u := MaxStackGrain; u >= 1; u-- {
 		if ks[u] == nil || g.Elem%u != 0 {
@@ -64,6 +52,16 @@ func (t *Kernels) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 		return ks[u], p
 	}
 	return nil, nil
+}
+
+// zipStacks reports whether a DepthToSpace with depth rows of row bytes
+// runs in stacks on this CPU, rather than in the bundles: the stacks of
+// SpaceToDepth won at every row the plans take (avx512vbmi: 1.05-1.23
+// times the bundles' speed on a Zen 4, 1.10-1.53 on an Intel Xeon) and
+// keep them.
+func zipStacks(row int) bool {
+	most, whole := isa.ZipStackRow()
+	return row <= most || whole && (row == stack.Vector || row == stack.Vector/2)
 }
 
 // BundlePlan returns the bundle kernel of t for a validated call and its
