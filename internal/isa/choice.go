@@ -34,6 +34,28 @@ func BaseUnzipBelow(b, w int) int {
 	return 0
 }
 
+// BaseTiles reports whether an ISA with Base AVX2 should move w-byte
+// words in AVX2's tiles on this CPU, but where its own tiles stream or
+// dst's rows lie a whole number of pages apart. On an Intel Xeon (family
+// 6 model 167, one goroutine, two runs), matrices beyond the 2 MiB L2 ran
+// at these fractions of a non-streaming copy in AVX2's tiles against
+// AVX-512's:
+//   - 4-byte words: 1000x1000 0.69-0.70 against 0.46-0.48, 1500x2500
+//     0.74 against 0.49-0.56, NCHW to NHWC of 1x256x56x56 0.67-0.72
+//     against 0.56-0.58;
+//   - 8-byte: 1000x1000 0.81-0.84 against 0.64-0.68, 4000x4000 0.52-0.53
+//     against 0.44-0.45 (1500x2500: 0.53-0.59 against 0.62-0.64);
+//   - 2-byte: 2000x2000 0.70 against 0.52, 3000x1200 0.63-0.66 against
+//     0.48-0.51;
+//   - but with dst rows 4 KiB apart AVX-512's won: 1024x1024 of 4-byte
+//     words 0.51-0.54 against 0.39-0.42, 2048x2048 of 2-byte 0.60
+//     against 0.38;
+//   - 1-byte words went either way (640x480: 0.45 against 0.70) and keep
+//     AVX-512's.
+func BaseTiles(w int) bool {
+	return intel() && (w == 2 || w == 4 || w == 8)
+}
+
 // ZipStackRow is the longest depth row, in bytes, that a DepthToSpace of
 // b = 2 moves in AVX-512's stacked rows on this CPU, where AVX2's bundles
 // move longer ones, and whether rows that fill a 32- or 64-byte register

@@ -21,6 +21,10 @@ type Kernels struct {
 	baseCopier *CopyFunc   // the base's run copier, for the runs baseCopies names
 	windows    isa.Windows // how the gather kernels read their windows
 	pairs      bool        // the stacked-row kernels move 1-byte elements as pairs
+	// baseTiles[w]: Tiles[w] from this index on are the base's, which
+	// matrices take first on this CPU (isa.BaseTiles), where they fit and
+	// tileFor does not keep the table's; 0: the list's order.
+	baseTiles [MaxTileWidth + 1]int
 	// bundleBelow[0][w] and [1][w]: the bundle zips and unzips of w-byte
 	// elements take the rows of fewer bytes; the tier's own lane kernels
 	// take the longer ones.
@@ -34,6 +38,8 @@ type Kernels struct {
 //   - isa.BaseUnzipBelow: on this CPU, the table's unzips of some lanes
 //     leave lanes shorter than it says to the base's (a longer MinN);
 //   - baseCopies: runs the base's copier moves faster than the table's;
+//   - isa.BaseTiles: on this CPU, matrices of some words take the base's
+//     tiles first (tileFor);
 //   - bundles: the base's bundle kernels stand in for the base's lane
 //     kernels of b = 2, so they take only the rows the table's own lane
 //     kernels do not. AVX-512's own lane kernels moved rows of 65 to 128
@@ -79,6 +85,11 @@ func complete(t *Table) *Kernels {
 		k.pairs = b.pairs
 	}
 	k.baseCopier = b.CopyRuns
+	for w := range k.baseTiles {
+		if len(k.Tiles[w]) > 0 && len(b.Tiles[w]) > 0 && isa.BaseTiles(w) {
+			k.baseTiles[w] = len(k.Tiles[w])
+		}
+	}
 	k.Table.inherit(&b.Table)
 	slices.SortStableFunc(k.Lanes, func(x, y LaneKernel) int { return compareKeys(laneKeyOf(x), laneKeyOf(y)) })
 	return k

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
@@ -95,9 +96,44 @@ func TestComplete(t *testing.T) {
 			if tiles := k.Tiles[4]; len(tiles) != 2 || tiles[0].B != 16 || tiles[1].B != 8 {
 				t.Errorf("tiles %+v, want the table's, then its base's", tiles)
 			}
+			if want := map[bool]int{false: 0, true: 1}[isa.BaseTiles(4)]; k.baseTiles[4] != want {
+				t.Errorf("the base's tiles from %d, want %d (isa.BaseTiles(4) is %v)", k.baseTiles[4], want, isa.BaseTiles(4))
+			}
 		}
 	}
 	if len(own.Lanes) != 2*(MaxBlock-1)*MaxWidth-1 || own.Lanes[0].MinN != 4 {
 		t.Errorf("the table lost or changed kernels: %d left", len(own.Lanes))
+	}
+}
+
+// TestTileFor: where baseTiles says so, a matrix takes the base's tile,
+// but for streaming matrices and dst rows whole pages apart, which take
+// the table's; without it, the table's; a matrix too small for the
+// base's tile takes none of them.
+func TestTileFor(t *testing.T) {
+	own, base, ownNT := new(TileFunc), new(TileFunc), new(TileFunc)
+	k := &Kernels{}
+	k.Tiles[4] = []TileKernel{{F: own, B: 16, Chunk: 64}, {F: ownNT, B: 16, Chunk: 64, NT: true}, {F: base, B: 8, Chunk: 32}}
+	m := engine.Matrix{Rows: 1000, Cols: 1000, DstRow: 4000, SrcRow: 4000}
+	for _, c := range []struct {
+		baseTiles, dstRow int
+		streaming         bool
+		want              *TileFunc
+	}{
+		{2, 4000, false, base},
+		{2, 4096, false, own},
+		{2, 3 * 4096, false, own},
+		{2, 4000, true, own},
+		{0, 4000, false, own},
+	} {
+		k.baseTiles[4], m.DstRow, m.Streaming = c.baseTiles, c.dstRow, c.streaming
+		got, ok := k.tileFor(m, 4)
+		if !ok || got.f != c.want || got.f == own && got.nt != ownNT {
+			t.Errorf("%+v: tile %+v, want the %v", c, got, map[*TileFunc]string{own: "table's", base: "base's"}[c.want])
+		}
+	}
+	k.baseTiles[4], m.Rows = 2, 7
+	if got, ok := k.tileFor(m, 4); ok {
+		t.Errorf("a matrix of 7 rows got a tile: %+v", got)
 	}
 }

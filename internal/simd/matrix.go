@@ -68,9 +68,22 @@ type tile struct {
 
 // tileFor returns the first tile kernel of w-byte words, the table's or
 // its base's, whose tile fits matrix m, with its streaming twin, which
-// follows it in the list.
+// follows it in the list: the base's first where this CPU moves the words
+// faster in them (baseTiles), unless the matrix streams (the base has no
+// streaming tiles) or dst's rows lie whole pages apart, where the table's
+// wider tiles kept their lead.
 func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
-	ks := t.Tiles[w]
+	if i := t.baseTiles[w]; i > 0 && !m.Streaming && m.DstRow%pageBytes != 0 {
+		if k, ok := firstTile(t.Tiles[w][i:], m, w); ok {
+			return k, true
+		}
+	}
+	return firstTile(t.Tiles[w], m, w)
+}
+
+// firstTile is the first of the tile kernels ks of w-byte words whose tile
+// fits matrix m, with its streaming twin, which follows it in the list.
+func firstTile(ks []TileKernel, m engine.Matrix, w int) (tile, bool) {
 	for i, k := range ks {
 		if k.NT || m.Rows < int(k.B) || m.Cols < int(k.Chunk)/w {
 			continue
