@@ -132,7 +132,10 @@ func TestTwoPassChunks(t *testing.T) {
 // buffer, with every SIMD tier's kernels, against the naive one, and
 // checks that it takes that layout: each is the one its shape needs.
 func TestTwoPassLayouts(t *testing.T) {
-	defer transpose.SetChunkBytes(1024)() // chunks of a few rows
+	// Chunks of a few rows, but as large as innerLast's whole dims in the
+	// rank-6 case (3,360 bytes): a layout whose chunks cannot fit gives
+	// way to one whose chunks can.
+	defer transpose.SetChunkBytes(4096)()
 	for _, c := range []struct {
 		layout     string
 		size, perm []int
@@ -140,6 +143,7 @@ func TestTwoPassLayouts(t *testing.T) {
 	}{
 		{"innerLast", []int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 4},
 		{"innerFirst", []int{1, 3, 2, 2, 6, 40}, []int{0, 4, 2, 5, 3, 1}, 4}, // pixel_shuffle to HWC
+		{"innerFirst", []int{1, 3, 2, 2, 6, 40}, []int{0, 4, 2, 5, 3, 1}, 8}, // where innerLast's chunks would be the whole tensor
 		{"nextLast", []int{64, 100}, []int{1, 0}, 3},                         // a matrix of RGB pixels
 		{"nextLast", []int{3000, 4, 5}, []int{1, 0, 2}, 1},                   // runs of 5 bytes, rows cut
 		{"unzipFirst", []int{2, 2, 3, 5, 40}, []int{2, 3, 0, 4, 1}, 3},       // NCHW DepthToSpace, b = 2
