@@ -123,17 +123,15 @@ func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels, layouts ...
 	var over *twoPass // the first whose chunks its whole dims make larger than the budget
 	for budget := chunkBytes; ; budget *= 2 {
 		for _, l := range layouts {
-			for _, cutRows := range []bool{false, true} {
-				if cutRows && l != nextLast { // only nextLast's chunks may cut its zips' rows
-					continue
-				}
-				t := chunked(&c, l, cutRows, elem, bytes, budget, k)
-				if t != nil && t.buf <= budget {
-					return t
-				}
-				if over == nil {
-					over = t
-				}
+			t := chunked(&c, l, false, elem, bytes, budget, k)
+			if t == nil && l == nextLast { // chunks that cut its zips' rows, where whole rows take none
+				t = chunked(&c, l, true, elem, bytes, budget, k)
+			}
+			if t != nil && t.buf <= budget {
+				return t
+			}
+			if over == nil {
+				over = t
 			}
 		}
 		if budget >= bytes || budget >= maxChunk {
