@@ -32,7 +32,8 @@ func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
 	if !ok {
 		return 0, Params{}, false
 	}
-	r := g.Request()
+	var dims [5]int
+	r := g.RequestIn(&dims)
 	op, p = paramsOf(&r)
 	return op, p, true
 }

@@ -44,9 +44,14 @@ func (g *Geometry) depth() [4]int { return [4]int{g.N, g.C, g.H, g.W} }
 func (g *Geometry) space() [4]int { return [4]int{g.N, g.Cp, g.H * g.B, g.W * g.B} }
 
 // Request is the request that Check describes as g.
-func (g *Geometry) Request() Request {
+func (g *Geometry) Request() Request { return g.RequestIn(new([5]int)) }
+
+// RequestIn is g.Request with its dims in dims, which the caller may keep
+// on its stack (MatchTranspose allocates nothing for it).
+func (g *Geometry) RequestIn(dims *[5]int) Request {
 	in := g.Input()
-	r := Request{Elem: g.Elem, Workers: g.Workers, Dims: []int{in[0], in[1], in[2], in[3], g.B}}
+	*dims = [5]int{in[0], in[1], in[2], in[3], g.B}
+	r := Request{Elem: g.Elem, Workers: g.Workers, Dims: dims[:]}
 	if g.ToDepth {
 		r.Op = SpaceToDepth
 	}
