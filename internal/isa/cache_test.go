@@ -37,6 +37,14 @@ func TestCacheSize(t *testing.T) {
 		{4, 2}:           {0x143, 15<<22 | 63, 2047, 0},  // unified L2, 16 ways, 2048 sets
 		{4, 3}:           {0x163, 19<<22 | 63, 24575, 0}, // unified L3, 20 ways, 24576 sets
 	}
+	vm := replay{ // an Intel Xeon VM of 2 vCPUs, family 6 model 167: its host's 480 MiB of L3, shared by 2
+		{0, 0}:           {0x1f, 0x756e6547, 0x6c65746e, 0x49656e69},
+		{0x8000_0000, 0}: {0x80000008, 0, 0, 0},
+		{4, 0}:           {0x4000121, 11<<22 | 63, 63, 0},
+		{4, 1}:           {0x4000122, 7<<22 | 63, 63, 0},
+		{4, 2}:           {0x4000143, 15<<22 | 63, 2047, 0},
+		{4, 3}:           {0x4004163, 15<<22 | 63, 491519, 0},
+	}
 	for _, c := range []struct {
 		name  string
 		cpuid cpuidFn
@@ -45,6 +53,7 @@ func TestCacheSize(t *testing.T) {
 		{"Zen 1, 8000_001Dh", zen1.cpuid, Caches{512 << 10, 8 << 20}},
 		{"Zen 1 without topology extensions, 8000_0006h", oldAMD.cpuid, Caches{512 << 10, 64 << 20}},
 		{"Intel, leaf 4", intel.cpuid, Caches{2 << 20, 30 << 20}},
+		{"a VM reporting its host's L3, leaf 4", vm.cpuid, Caches{2 << 20, 96 << 20}},
 		{"nothing reported", replay{}.cpuid, Caches{}},
 		{"no CPUID", nil, Caches{}},
 	} {
