@@ -27,15 +27,20 @@ func TestBandCols(t *testing.T) {
 }
 
 // TestStripsDown checks the blocks of rows tiles go down in: whole bands
-// for short rows or few of them, blocks of blockRows for tall matrices
-// of long rows, and never more than maxBlocks blocks, which are calls.
+// for rows in many cache sets that are short or few, blocks of blockRows
+// for tall matrices of long rows and for rows in few sets, and never more
+// than maxBlocks blocks, which are calls.
 func TestStripsDown(t *testing.T) {
 	k := tile{b: 16}
 	for _, c := range []struct {
 		rows, srcRow, want int
 	}{
-		{4096, 2048, 256},        // rows shorter than a page: whole bands
-		{1536, 4096, 96},         // few rows
+		{4096, 4000, 256},        // rows shorter than a page, in many sets: whole bands
+		{1536, 4800, 96},         // few rows, in many sets
+		{4096, 2048, 16},         // rows in 2 sets: 256 rows
+		{1024, 3 << 10, 16},      // in 4 sets
+		{1024, 1000, 64},         // in every set
+		{256, 4096, 16},          // no more rows than a block
 		{4096, 16384, 16},        // 256 rows
 		{1 << 20, 4096, 1 << 10}, // 64 blocks of 16384 rows
 		{1 << 30, 4096, 1 << 20}, // 64 blocks
