@@ -6,9 +6,10 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 )
 
-// TestBandCols checks that bands narrow only for tiles that write part of
-// a line of each dst row, with dst rows in few L1 sets, and never below
-// two tiles.
+// TestBandCols checks that bands are two lines of src wide for tiles of
+// up to pairRows rows that write whole lines of dst, one line for taller
+// ones, and narrow only for tiles that write part of a line of each dst
+// row, with dst rows in few L1 sets, and never below two tiles.
 func TestBandCols(t *testing.T) {
 	for _, c := range []struct{ cols, w, rows, dstRow, want int }{
 		{16, 1, 16, 784, 64},     // rows in 64 sets
@@ -17,7 +18,9 @@ func TestBandCols(t *testing.T) {
 		{8, 2, 16, 2048, 16},     // in 2 sets
 		{8, 4, 8, 4096, 16},      // two tiles already
 		{64, 1, 64, 1024, 64},    // 64-row tiles write whole lines
-		{16, 4, 16, 4096, 16},    // so do 16-row tiles of 4-byte words
+		{16, 4, 16, 4096, 32},    // so do 16-row tiles of 4-byte words: bands of two lines
+		{8, 8, 8, 8192, 16},      // and 8-row tiles of 8-byte words
+		{16, 2, 32, 2048, 32},    // 32-row tiles: a line
 		{16, 1, 16, 3 << 10, 32}, // 3 KiB apart: 4 sets
 	} {
 		if got := bandCols(c.cols, c.w, c.rows, c.dstRow); got != c.want {

@@ -220,17 +220,30 @@ const lineBytes = 64
 
 // bandCols is the width in columns of the bands of tiles cols words of w
 // bytes wide and rows high, for dst rows dstRow bytes apart: a line of
-// src, but where a tile writes less than a line of each dst row, halved
-// while the band's dst rows (a line each, half written until the band has
-// gone down a line's worth of rows) fill more than setLines lines of the
-// L1 sets they fall in, down to two tiles. Rows a multiple of 1 KiB apart
-// fall in at most 4 of an L1's 64 sets of 64-byte lines (on a Zen 5, AVX2's
-// tiles moved a 1024x1024 matrix of bytes at 0.13 of copy() in bands of 64
-// columns, 0.48 in bands of 32). Bands of one tile lose, each line of src
-// read a piece at a time, a band's height apart.
+// src, two lines where tiles of at most pairRows rows write whole lines
+// of dst, but where a tile writes less than a line of each dst row,
+// halved while the band's dst rows (a line each, half written until the
+// band has gone down a line's worth of rows) fill more than setLines
+// lines of the L1 sets they fall in, down to two tiles. Rows a multiple
+// of 1 KiB apart fall in at most 4 of an L1's 64 sets of 64-byte lines
+// (on a Zen 5, AVX2's tiles moved a 1024x1024 matrix of bytes at 0.13 of
+// copy() in bands of 64 columns, 0.48 in bands of 32). Bands of one tile
+// lose, each line of src read a piece at a time, a band's height apart.
+//
+// Bands two lines wide read whole the pairs of lines an L2 fetches
+// together. On an Intel Xeon, one goroutine, of a non-streaming copy,
+// AVX-512's tiles of 8-byte words moved 1024x1024 at 0.56-0.57 in bands
+// of a line, 0.64-0.66 in bands of two (2048x2048 0.56 and 0.64-0.67,
+// streaming 4096x4096 0.61-0.68 and 0.77-0.81), of 4-byte words 1024x1024
+// at 0.56-0.63 and 0.58-0.68 (streaming 4096x4096 0.62-0.68 and
+// 0.83-0.86); tiles of 32 and 64 rows of 2-byte words and bytes lost up
+// to 15% (2048x2048 of bytes 0.59-0.63 and 0.50-0.54).
 func bandCols(cols, w, rows, dstRow int) int {
 	band := max(cols, lineBytes/w)
-	if rows*w >= lineBytes {
+	switch {
+	case rows*w >= lineBytes && rows <= pairRows:
+		return max(cols, 2*lineBytes/w)
+	case rows*w >= lineBytes:
 		return band
 	}
 	for band > 2*cols && band/sets(dstRow) > setLines {
@@ -246,10 +259,12 @@ func sets(stride int) int { return l1Span / gcd(stride, l1Span) }
 // l1Span is the bytes of one way of an L1 data cache (64 sets of 64-byte
 // lines, on the x86 cores we measure); setLines the lines of one set a
 // band may keep half written, of its 12 ways on a Zen 4 or 5, leaving
-// room for src.
+// room for src; pairRows the most rows of the tiles whose bands are two
+// lines wide.
 const (
 	l1Span   = 4096
 	setLines = 8
+	pairRows = 16
 )
 
 // gcd is the greatest common divisor of a > 0 and b > 0.
