@@ -79,7 +79,7 @@ func main() {
 	}
 	for _, f := range strings.Split(*widths, ",") {
 		w, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || w < 1 || w > 16 {
+		if err != nil || w < 1 || w > harness.MaxWidth {
 			fail(fmt.Errorf("-widths: %q is not a width of 1 to 16 bytes", f))
 		}
 		o.widths = append(o.widths, w)

@@ -74,6 +74,9 @@ var LargeShapes = []Shape{
 // Widths are the element sizes measured: the ONNX widths up to 8 bytes.
 var Widths = []int{1, 2, 4, 8}
 
+// MaxWidth is the widest element the cases take, in bytes.
+const MaxWidth = 16
+
 // Case is one measurement.
 type Case struct {
 	Shape

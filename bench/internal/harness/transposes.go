@@ -167,21 +167,12 @@ func (b *TransposeBuffers) API() func() {
 }
 
 // Loop returns a function that runs TransposeLoop, the loop a Go
-// programmer writes by hand, on the case's elements.
-func (b *TransposeBuffers) Loop() func() {
-	shape, perm := b.c.Shape, b.c.Perm
-	switch b.c.Width {
-	case 1:
-		return func() { TransposeLoop(b.dst, b.src, shape, perm) }
-	case 2:
-		d, s := cast[uint16](b.dst), cast[uint16](b.src)
-		return func() { TransposeLoop(d, s, shape, perm) }
-	case 4:
-		d, s := cast[uint32](b.dst), cast[uint32](b.src)
-		return func() { TransposeLoop(d, s, shape, perm) }
-	}
-	d, s := cast[uint64](b.dst), cast[uint64](b.src)
-	return func() { TransposeLoop(d, s, shape, perm) }
+// programmer writes by hand, on the case's elements (elemsOf).
+func (b *TransposeBuffers) Loop() func() { return byWidth[b.c.Width].transposeLoop(b) }
+
+func transposeLoopOn[T any](b *TransposeBuffers) func() {
+	d, s := cast[T](b.dst), cast[T](b.src)
+	return func() { TransposeLoop(d, s, b.c.Shape, b.c.Perm) }
 }
 
 // Copy returns a function that copies the input to the output.

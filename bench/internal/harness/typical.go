@@ -59,31 +59,31 @@ func Typical[T any](c Case, in []T) []T {
 }
 
 // Typical returns a function that performs the case once with the
-// package-level Typical on elements of the case's width: uint8, uint16,
-// uint32 (float32's size), uint64 or complex128. It returns nil for other
-// widths.
-func (b *Buffers) Typical() func() { typical, _ := b.baselines(); return typical }
+// package-level Typical on elements of the case's width (elemsOf).
+func (b *Buffers) Typical() func() { typical, _ := byWidth[b.c.Width].baselines(b); return typical }
 
 // Loop returns a function that performs the case once with Loop on
-// elements of the case's width, into the case's output; nil for widths
-// other than 1, 2, 4, 8 and 16.
-func (b *Buffers) Loop() func() { _, loop := b.baselines(); return loop }
+// elements of the case's width (elemsOf), into the case's output.
+func (b *Buffers) Loop() func() { _, loop := byWidth[b.c.Width].baselines(b); return loop }
 
-// baselines are Typical and Loop on elements of the case's width.
-func (b *Buffers) baselines() (typical, loop func()) {
-	switch b.c.Width {
-	case 1:
-		return baselinesOn[uint8](b)
-	case 2:
-		return baselinesOn[uint16](b)
-	case 4:
-		return baselinesOn[uint32](b)
-	case 8:
-		return baselinesOn[uint64](b)
-	case 16:
-		return baselinesOn[complex128](b)
-	}
-	return nil, nil
+// elemFuncs are the baselines on elements of one width.
+type elemFuncs struct {
+	baselines     func(*Buffers) (typical, loop func())
+	transposeLoop func(*TransposeBuffers) func()
+}
+
+// elemsOf are the baselines on elements of type T.
+func elemsOf[T any]() elemFuncs { return elemFuncs{baselinesOn[T], transposeLoopOn[T]} }
+
+// byWidth are the baselines of each element width the cases take (1 to
+// MaxWidth bytes) on a Go type that size: uint8, uint16, uint32
+// (float32's size), uint64, complex128, and arrays of bytes for the
+// others (a 3-byte RGB pixel).
+var byWidth = [MaxWidth + 1]elemFuncs{
+	1: elemsOf[uint8](), 2: elemsOf[uint16](), 3: elemsOf[[3]byte](), 4: elemsOf[uint32](),
+	5: elemsOf[[5]byte](), 6: elemsOf[[6]byte](), 7: elemsOf[[7]byte](), 8: elemsOf[uint64](),
+	9: elemsOf[[9]byte](), 10: elemsOf[[10]byte](), 11: elemsOf[[11]byte](), 12: elemsOf[[12]byte](),
+	13: elemsOf[[13]byte](), 14: elemsOf[[14]byte](), 15: elemsOf[[15]byte](), 16: elemsOf[complex128](),
 }
 
 func baselinesOn[T any](b *Buffers) (typical, loop func()) {
