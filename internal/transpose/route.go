@@ -19,10 +19,13 @@ import (
 //  4. the canonical form's innermost work (runs, or a matrix) by the
 //     tier's kernels, with as many outer loops as they take; runs of 2,
 //     4 or 8 bytes are words, of a matrix of the dims around them;
-//  5. two passes through a buffer, where the tier's kernels take a matrix,
+//  5. elements of several words (3, 6, 12 bytes) whole, where the tier's
+//     lane kernels take their width and not the words';
+//  6. two passes through a buffer, where the tier's kernels take a matrix,
 //     or runs too short for them (elements of several words), only so
-//     (twopass.go);
-//  6. the generic tier's kernels, Go tiles and copies, planned as in 4.
+//     (twopass.go), each pass in words or, failing those, in whole
+//     elements;
+//  7. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
 // Each is cut into pieces for goroutines where the parallel policy lets
 // the tensor split (engine.Want), and streams where engine.Streams says.
@@ -97,24 +100,41 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		// generic tier copy them one by one.
 		return general(t, slices.Clone(f.dims[:f.n-1]), slices.Clone(f.perm[:f.n-1]), run, bytes, workers)
 	}
+	runs := f.runs // of words
+	if f.call == nil && word < elem {
+		// Elements of several words, whole: the lane kernels take some
+		// such widths (zip3x3 of a 3-byte pixel, zip2x6).
+		f = newWordForm(size, perm, elem, elem, workers, t.Kernels)
+	}
 	if f.call == nil {
-		if p := twoPassOf(size, perm, elem, word, bytes, f.runs, t.Kernels); p != nil {
+		p := twoPassOf(size, perm, elem, word, bytes, runs, t.Kernels)
+		if p == nil && word < elem && !f.runs {
+			p = twoPassOf(size, perm, elem, elem, bytes, false, t.Kernels)
+		}
+		if p != nil {
 			s := p.staged()
-			if want := engine.WantOf(workers, engine.Tiles); want.Splits(bytes) && p.count > 1 {
-				pieces := s.Pieces(want.Pieces(p.count, bytes))
-				return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{s}, t.Name, p), true
+			var pieces []engine.Call
+			want := engine.WantOf(workers, engine.Tiles)
+			if want.Splits(bytes) && p.count > 1 {
+				pieces = s.Pieces(want.Pieces(p.count, bytes))
 			}
-			return engine.NewPrepared(bytes, engine.One, []engine.Call{s}, nil, nil, t.Name, p), true
+			return prepared(t, bytes, want, pieces, s, p), true
 		}
 	}
 	own := f.call != nil
 	if !own {
 		f = newWordForm(size, perm, elem, word, workers, engine.Generic().Kernels)
 	}
-	if f.pieces != nil {
-		return engine.NewPrepared(bytes, f.want, f.pieces, indexes(len(f.pieces)), []engine.Call{f.looped()}, t.Name, f.text()), own
+	return prepared(t, bytes, f.want, f.pieces, f.looped(), f.text()), own
+}
+
+// prepared is the prepared call of call on tier t, shared by goroutines
+// as pieces where there are any.
+func prepared(t *engine.Kit, bytes int, want engine.Want, pieces []engine.Call, call engine.Call, plan fmt.Stringer) *engine.Prepared {
+	if pieces == nil {
+		return engine.NewPrepared(bytes, engine.One, []engine.Call{call}, nil, nil, t.Name, plan)
 	}
-	return engine.NewPrepared(bytes, engine.One, []engine.Call{f.looped()}, nil, nil, t.Name, f.text()), own
+	return engine.NewPrepared(bytes, want, pieces, indexes(len(pieces)), []engine.Call{call}, t.Name, plan)
 }
 
 func init() { engine.AsTranspose = asTranspose }

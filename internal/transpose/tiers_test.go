@@ -162,6 +162,39 @@ func TestTwoPassLayouts(t *testing.T) {
 	}
 }
 
+// TestWholeElements runs transposes of elements of several words that
+// only lane kernels of the element's whole width take (zip3x3 of a
+// 3-byte pixel, zip2x6 and zip3x6), in one pass or two, with every x86
+// SIMD tier's kernels (NEON has other widths), against the naive one.
+func TestWholeElements(t *testing.T) {
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+		kernel     string // a kernel of the plan
+	}{
+		{[]int{3, 4096}, []int{1, 0}, 3, "zip3x3"},                            // planes of RGB pixels into HWC
+		{[]int{1000, 3}, []int{1, 0}, 6, "unzip3x6"},                          // HWC into planes
+		{[]int{1, 3, 2, 2, 45, 80}, []int{0, 4, 2, 5, 3, 1}, 6, "zip3x6"},     // pixel_shuffle to HWC, two passes
+		{[]int{1, 3, 14, 16, 14, 16}, []int{0, 2, 4, 3, 5, 1}, 12, "zip3x12"}, // ViT patchify
+		{[]int{1, 3, 2, 2, 45, 80}, []int{0, 4, 2, 5, 3, 1}, 9, "zip3x9"},     // two passes, runs of 27 bytes
+	} {
+		for _, tier := range verify.Tiers() {
+			if !strings.HasPrefix(tier.Name, "avx") {
+				continue
+			}
+			k := engine.Lookup(tier.Name)
+			n := c.elem
+			for _, d := range c.size {
+				n *= d
+			}
+			if r := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe(); !strings.Contains(r.Plan+" "+r.Kernel, c.kernel) {
+				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %s", tier.Name, c.size, c.perm, c.elem, r, c.kernel)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(40, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
+	}
+}
+
 // TestOperatorsAsTransposes runs operators whose elements are of several
 // words and whose rows no kernel takes, with every SIMD tier's kernels,
 // against the reference: as their rank-6 transposes where the kernels

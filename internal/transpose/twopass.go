@@ -279,24 +279,27 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut int, order []int, run
 const minMatrix = 32
 
 // stridedForm is the form of a transpose given as dims with their steps
-// in elements of elem bytes, moving words as engine.Word says, with the
-// kernels k; ok is false where they have no call for it, or where its
-// matrices are smaller than minMatrix.
+// in elements of elem bytes, moving words as engine.Word says, or whole
+// elements of several words where the kernels take those and not the
+// words, with the kernels k; ok is false where they have no call for it,
+// or where its matrices are smaller than minMatrix.
 func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
-	f.word = engine.Word(elem, engine.MaxTileWord)
-	words := elem / f.word
-	f.size = elem
-	in := make([]dim, 0, len(dims)+1)
-	for _, d := range dims {
-		in = append(in, dim{d.n, d.src * words, d.dst * words})
-		f.size *= d.n
+	for _, word := range [2]int{engine.Word(elem, engine.MaxTileWord), elem} {
+		f = wordForm{word: word, size: elem}
+		words := elem / word
+		in := make([]dim, 0, len(dims)+1)
+		for _, d := range dims {
+			in = append(in, dim{d.n, d.src * words, d.dst * words})
+			f.size *= d.n
+		}
+		in = append(in, dim{words, 1, 1})
+		if f.nest, ok = nestOf(in); ok && (f.runs || f.m.Rows*f.m.Cols*word >= minMatrix) {
+			if f.call, f.fold = f.wholeCall(k); f.call != nil {
+				return f, true
+			}
+		}
 	}
-	in = append(in, dim{words, 1, 1})
-	if f.nest, ok = nestOf(in); !ok || !f.runs && f.m.Rows*f.m.Cols*f.word < minMatrix {
-		return f, false
-	}
-	f.call, f.fold = f.wholeCall(k)
-	return f, f.call != nil
+	return f, false
 }
 
 // staged is the call that runs the passes, chunk by chunk.
