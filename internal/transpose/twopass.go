@@ -298,6 +298,9 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 				return f, true
 			}
 		}
+		if word == elem { // an element of one word: tried once
+			break
+		}
 	}
 	return f, false
 }
