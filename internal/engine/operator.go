@@ -17,9 +17,9 @@ var AsTranspose func(k *Kit, g *shape.Geometry) *Prepared
 // (3-byte pixels) and a row call has no kernel of the tier, where its
 // rank-6 transpose goes to the kernels that AsTranspose finds, if any.
 // The lane kernels take such elements only where they zip runs of that
-// size; the transposes' two passes move any (on a Zen 4, NCHW
-// DepthToSpace b = 2 of 3-byte elements at 0.05 of copy() in Go loops,
-// 0.58-1.15 in two passes).
+// size; the transposes' two passes and gather plans move any (on a Zen
+// 4, NCHW DepthToSpace b = 2 of 3-byte elements at 0.05 of copy() in Go
+// loops, 0.58-1.15 in two passes).
 func (k *Kit) Operator(g *shape.Geometry) *Prepared {
 	c, looped := k.operator(g)
 	if looped && AsTranspose != nil && Word(g.Elem, MaxWord) != g.Elem {

@@ -29,14 +29,26 @@ func machines() map[string]isa.Windows {
 type kernel func(p *gather.Prog, dst, src []byte, reps, srcRep, dstRep int)
 
 // run performs a planned call on whole tensors dst and src with k, as the
-// gather calls of internal/simd do.
+// gather calls of internal/simd do: Walk's units in two pieces, where
+// there are two, and each repeat's body run as many times, shifted.
 func run(pl *gather.Plan, k kernel, dst, src []byte) {
-	pl.Each(len(src), func(p *gather.Prog, s, d, reps, srcRep int) {
+	sb, db := 0, 0 // the shift of the repeats around
+	f := func(p *gather.Prog, s, d, reps, srcRep int) {
 		if p == nil {
 			panic("no program for a tile")
 		}
-		k(p, dst[d:], src[s+p.Origin:], reps, srcRep, pl.Fwd.Tile)
-	})
+		k(p, dst[db+d:], src[sb+s+p.Origin:], reps, srcRep, pl.Fwd.Tile)
+	}
+	repeat := func(count, srcStep, dstStep int, body func()) {
+		for i := range count {
+			sb, db = sb+i*srcStep, db+i*dstStep
+			body()
+			sb, db = sb-i*srcStep, db-i*dstStep
+		}
+	}
+	u := pl.Units()
+	pl.Walk(len(src), 0, u/2, f, repeat)
+	pl.Walk(len(src), u/2, u, f, repeat)
 }
 
 // emulate is a kernel that does what the assembly does, window by window,

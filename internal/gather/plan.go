@@ -31,6 +31,10 @@ const MaxTile = 4096
 // tile's worth of index vectors each.
 const MaxEdges = 8
 
+// MaxRuns bounds a plan's calls (see Plan.Walk): the runs of tiles and
+// repeats that move it, whatever the tensor's size.
+const MaxRuns = 1024
+
 // unbounded leaves windows where cover places them (see program): far
 // beyond any source, and far from overflow.
 const unbounded = math.MaxInt / 4
@@ -89,10 +93,23 @@ type dim struct{ n, s int }
 // MaxGroups groups per vector. Of the tiles that do, it takes the one of
 // least cost (see cost).
 func New(w isa.Windows, g *shape.Geometry) (*Plan, bool) {
-	if w.Vector == 0 || g.Len()*g.Elem < w.Vector {
+	size, stride := g.Loops()
+	return Nest(w, size[:], stride[:], g.Elem)
+}
+
+// Nest plans, for kernels of windows w, a move whose output is the loop
+// nest size, outermost first, each iteration of dim k stride[k] elements
+// further on in the source, of elem-byte elements: any transpose (a
+// DepthToSpace is one of six dims). It reports false as New does.
+func Nest(w isa.Windows, size, stride []int, elem int) (*Plan, bool) {
+	n := elem
+	for _, x := range size {
+		n *= x
+	}
+	if w.Vector == 0 || n < w.Vector {
 		return nil, false
 	}
-	d := dims(g)
+	d := dims(size, stride, elem)
 	var best *Plan
 	bestCost := 0
 	for _, t := range tilings(d, w.Vector) {
@@ -111,24 +128,26 @@ func New(w isa.Windows, g *shape.Geometry) (*Plan, bool) {
 	if best.Bwd, ok = program(w, sources(best.tile), true, -unbounded, unbounded); !ok {
 		return nil, false
 	}
-	return best, best.edges(w, g.Len()*g.Elem)
+	return best, best.edges(w, n)
 }
 
 // edges gives each tile of a call on a source of n bytes whose windows
 // leave the source both ways, Fwd's past its end and Bwd's before its
 // start, a program of its own whose windows stay inside (see program),
-// or reports false if more than MaxEdges tiles need one. Such tiles lie
-// near both ends of a small source: a call of one tile, or the first of
-// a few. A Go loop byte by byte ran them 40 times slower than the row
-// kernels on a Zen 4.
+// or reports false if more than MaxEdges tiles need one, or the plan
+// more than MaxRuns calls. Such tiles lie near both ends of a small
+// source: a call of one tile, or the first of a few. A Go loop byte by
+// byte ran them 40 times slower than the row kernels on a Zen 4.
 func (p *Plan) edges(w isa.Windows, n int) bool {
 	var bases []int
-	p.Each(n, func(q *Prog, s, _, _, _ int) {
+	runs := 0
+	p.Walk(n, 0, p.Units(), func(q *Prog, s, _, _, _ int) {
+		runs++
 		if q == nil {
 			bases = append(bases, s)
 		}
-	})
-	if len(bases) > MaxEdges {
+	}, func(int, int, int, func()) { runs++ }) // repeated iterations run Fwd alone
+	if len(bases) > MaxEdges || runs > MaxRuns {
 		return false
 	}
 	src := sources(p.tile)
@@ -202,12 +221,10 @@ func plan(w isa.Windows, d []dim, j, c int) (*Plan, bool) {
 	return p, true
 }
 
-// dims is the call's loop nest in bytes: the six dims of the transpose and
-// the element's bytes, without dims of one iteration, and with each dim
-// merged into the one outside it where the two continue each other's
-// stride.
-func dims(g *shape.Geometry) []dim {
-	size, stride := g.Loops()
+// dims is the loop nest in bytes: Nest's dims and the element's bytes,
+// without dims of one iteration, and with each dim merged into the one
+// outside it where the two continue each other's stride.
+func dims(size, stride []int, elem int) []dim {
 	var out []dim
 	add := func(n, s int) {
 		if n == 1 {
@@ -220,9 +237,9 @@ func dims(g *shape.Geometry) []dim {
 		out = append(out, dim{n, s})
 	}
 	for k := range size {
-		add(size[k], stride[k]*g.Elem)
+		add(size[k], stride[k]*elem)
 	}
-	add(g.Elem, 1)
+	add(elem, 1)
 	return out
 }
 

@@ -1,6 +1,7 @@
 package gather
 
 import (
+	"math"
 	"slices"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
@@ -15,7 +16,8 @@ import (
 // then moved where needed to lie between lo and hi (relative to the tile's
 // base, hi - lo >= w.Window): still over the bytes they hold, as these lie
 // between lo and hi too. It reports false if a vector needs more than
-// w.MaxGroups groups.
+// w.MaxGroups groups, or a window lies further from the tile's first
+// than the kernels' int32 offsets hold.
 func program(w isa.Windows, src []int, down bool, lo, hi int) (Prog, bool) {
 	v := w.Vector
 	steps := (len(src) + v - 1) / v
@@ -41,7 +43,10 @@ func program(w isa.Windows, src []int, down bool, lo, hi int) (Prog, bool) {
 		at := start(s, v, len(src))
 		p.Offs = append(p.Offs, int32(at))
 		for k := range n {
-			o := ws[min(k, len(ws)-1)] // unused windows repeat the last one
+			o := ws[min(k, len(ws)-1)]               // unused windows repeat the last one
+			if o-p.Origin > math.MaxInt32-w.Window { // the kernels' offsets are int32
+				return Prog{}, false
+			}
 			p.Offs = append(p.Offs, int32(o-p.Origin))
 			p.Span = max(p.Span, o-p.Origin+w.Window)
 		}

@@ -1,30 +1,10 @@
 package gather
 
-// Each calls f for every run of tiles of the call on a source of n bytes:
-// reps tiles of program p, the first from source base s and output byte
-// d, the others srcRep and Tile bytes further on. Fwd runs the tiles
-// whose windows end inside the source, Bwd the rest where its windows
-// start inside it, and each tile left its edge program (Edges), or p is
-// nil if it has none.
-func (pl *Plan) Each(n int, f func(p *Prog, s, d, reps, srcRep int)) {
-	iterations, _ := pl.counts()
-	for o := range iterations {
-		sb, db := 0, 0
-		for i := len(pl.Outer) - 1; i >= 0; i-- {
-			l := pl.Outer[i]
-			q := o % l.N
-			o /= l.N
-			sb += q * l.Src
-			db += q * l.Dst
-		}
-		pl.tiles(n, f, sb, db, pl.Reps, pl.SrcRep)
-		if pl.Rem {
-			pl.tiles(n, f, sb+pl.RemSrc, db+pl.RemDst, 1, 0)
-		}
-	}
-}
-
-// tiles is each for reps tiles from source base sb and output byte db.
+// tiles calls f for each run of reps tiles of one program, from source
+// base sb and output byte db, srcRep and Tile bytes apart: Fwd runs the
+// tiles whose windows end inside the source of n bytes, Bwd the rest
+// where its windows start inside it, and each tile left its edge program
+// (Edges), or p is nil if it has none.
 func (pl *Plan) tiles(n int, f func(p *Prog, s, d, reps, srcRep int), sb, db, reps, srcRep int) {
 	fwd, bwd, dstRep := &pl.Fwd, &pl.Bwd, pl.Fwd.Tile
 	nf := 0
@@ -43,6 +23,85 @@ func (pl *Plan) tiles(n int, f func(p *Prog, s, d, reps, srcRep int), sb, db, re
 		}
 		f(pl.edge(s), s, d, 1, 0)
 	}
+}
+
+// Units is how many parts a plan may be cut into for goroutines (Walk):
+// the iterations of its outermost loop, or its tiles where it has none.
+func (pl *Plan) Units() int {
+	if len(pl.Outer) > 0 {
+		return pl.Outer[0].N
+	}
+	return pl.Reps
+}
+
+// Walk calls f for every run of tiles of units [lo, hi) of the call on a
+// source of n bytes (see tiles), but for the iterations of each loop
+// whose tiles all run Fwd, from the first on: it visits the first of
+// those within repeat, which repeats what its body visits count times,
+// src and dst bytes further on each time. A prepared call's size is then
+// bounded whatever the tensor's: the iterations that reach the source's
+// end lie within a tile's windows of it, and New gives up on a plan of
+// more than MaxRuns runs and repeats.
+func (pl *Plan) Walk(n, lo, hi int, f func(p *Prog, s, d, reps, srcRep int), repeat func(count, src, dst int, body func())) {
+	if len(pl.Outer) == 0 {
+		pl.tiles(n, f, lo*pl.SrcRep, lo*pl.Fwd.Tile, hi-lo, pl.SrcRep)
+		if pl.Rem && hi == pl.Reps {
+			pl.tiles(n, f, pl.RemSrc, pl.RemDst, 1, 0)
+		}
+		return
+	}
+	pl.walk(n, 0, lo, hi, 0, 0, f, repeat)
+}
+
+// walk visits iterations [lo, hi) of Outer loop k from source base sb and
+// output byte db.
+func (pl *Plan) walk(n, k, lo, hi, sb, db int, f func(p *Prog, s, d, reps, srcRep int), repeat func(count, src, dst int, body func())) {
+	if k == len(pl.Outer) {
+		pl.tiles(n, f, sb, db, pl.Reps, pl.SrcRep)
+		if pl.Rem {
+			pl.tiles(n, f, sb+pl.RemSrc, db+pl.RemDst, 1, 0)
+		}
+		return
+	}
+	l := pl.Outer[k]
+	inner := func(i int) {
+		pl.walk(n, k+1, 0, pl.countOf(k+1), sb+i*l.Src, db+i*l.Dst, f, repeat)
+	}
+	fwd := lo // iterations [lo, fwd) reach no further than the source's end
+	if last := sb + lo*l.Src + pl.reach(k+1); last <= n {
+		fwd = hi
+		if l.Src > 0 {
+			fwd = min(hi, lo+(n-last)/l.Src+1)
+		}
+	}
+	if fwd-lo > 1 {
+		repeat(fwd-lo, l.Src, l.Dst, func() { inner(lo) })
+		lo = fwd
+	}
+	for i := lo; i < hi; i++ {
+		inner(i)
+	}
+}
+
+// countOf is the iterations of Outer loop k, or 0 past the last one.
+func (pl *Plan) countOf(k int) int {
+	if k < len(pl.Outer) {
+		return pl.Outer[k].N
+	}
+	return 0
+}
+
+// reach is how far past the source base of an iteration of the loops
+// from Outer loop k in its tiles' Fwd windows reach.
+func (pl *Plan) reach(k int) int {
+	r := (pl.Reps - 1) * pl.SrcRep
+	if pl.Rem {
+		r = max(r, pl.RemSrc)
+	}
+	for _, l := range pl.Outer[k:] {
+		r += (l.N - 1) * l.Src
+	}
+	return r + pl.Fwd.Origin + pl.Fwd.Span
 }
 
 // Progs lists the plan's programs: Fwd, Bwd and the edge programs.

@@ -133,45 +133,69 @@ func anyWords[T any](d2s bool, space, depth []T, a *engine.Args) {
 }
 
 // elements moves a call's elements, a.Words bytes each, one at a time,
-// the pixel loop innermost (regroupRows's order): those of 3 to 15 bytes
-// as values of a byte array that size, which the compiler moves with a
-// load and a store or two where copy() calls memmove. On a Zen 4, NCHW
+// the pixel loop innermost (regroupRows's order): those of 3 to 16 bytes
+// by moveElements, where copy() calls memmove. On a Zen 4, NCHW
 // DepthToSpace b = 2 of 5-byte elements (1x12x270x480) ran at 0.73 of
 // package generic's typed loops with a copy() per element, 3.4 times as
 // fast as them so.
 func elements(d2s bool, space, depth []byte, a *engine.Args) {
 	u := a.Words
-	if u >= len(movers) || movers[u] == nil {
+	if u < 3 || u > 16 {
 		anyWords(d2s, space, depth, a)
 		return
 	}
-	move, blk := movers[u], a.B*a.Cp*u
+	blk := a.B * a.Cp * u
 	for r := 0; r < a.Rows; r++ {
 		s, d := space[r*a.SpaceStride:], depth[r*a.DepthStride:]
 		for j := 0; j < a.B; j++ {
 			for c := 0; c < a.Cp; c++ {
 				to, from := s[(j*a.Cp+c)*u:], d[j*a.JS+c*a.CS:]
 				if d2s {
-					move(to, from, a.W, blk, a.XS)
+					moveElements(to, from, a.W, blk, a.XS, u)
 				} else {
-					move(from, to, a.W, a.XS, blk)
+					moveElements(from, to, a.W, a.XS, blk, u)
 				}
 			}
 		}
 	}
 }
 
-// movers are strided for elements of 3 to 15 bytes, on bytes.
-var movers = [...]func(to, from []byte, n, ts, fs int){
-	3: stridedAs[[3]byte], 5: stridedAs[[5]byte], 6: stridedAs[[6]byte], 7: stridedAs[[7]byte],
-	9: stridedAs[[9]byte], 10: stridedAs[[10]byte], 11: stridedAs[[11]byte], 12: stridedAs[[12]byte],
-	13: stridedAs[[13]byte], 14: stridedAs[[14]byte], 15: stridedAs[[15]byte],
+// moveElements moves n elements of u bytes, 3 to 16, element k from
+// from[k*fs:] to to[k*ts:], each as two words that overlap inside it, of
+// 8 bytes for u > 8, 4 for u > 4, else 2: one load and one store each,
+// where a byte array of u bytes takes up to three of each, and one
+// function serves every size (eleven instantiations of a byte array
+// loop took 5 KB of a user's binary).
+func moveElements(to, from []byte, n, ts, fs, u int) {
+	switch {
+	case u > 8:
+		halves[[8]byte](to, from, n, ts, fs, u)
+	case u > 4:
+		halves[[4]byte](to, from, n, ts, fs, u)
+	default:
+		halves[[2]byte](to, from, n, ts, fs, u)
+	}
 }
 
-// stridedAs is strided of elements of type E on bytes, its steps in bytes.
-func stridedAs[E any](to, from []byte, n, ts, fs int) {
-	u := int(unsafe.Sizeof(*new(E)))
-	strided(words[E](to), words[E](from), n, ts/u, fs/u)
+// halves is moveElements with words of type H, of h bytes, h < u <= 2h.
+// It checks the slices' bounds once: with ts, fs >= 0, every element
+// lies before the last one's end. (A bounds check per word ran at a third
+// of the speed.)
+func halves[H [2]byte | [4]byte | [8]byte](to, from []byte, n, ts, fs, u int) {
+	if n <= 0 {
+		return
+	}
+	if ts < 0 || fs < 0 {
+		panic("loops: negative element steps")
+	}
+	_, _ = to[(n-1)*ts+u-1], from[(n-1)*fs+u-1]
+	t, f := unsafe.Pointer(unsafe.SliceData(to)), unsafe.Pointer(unsafe.SliceData(from))
+	h := int(unsafe.Sizeof(*new(H)))
+	for k := range n {
+		tk, fk := unsafe.Add(t, k*ts), unsafe.Add(f, k*fs)
+		*(*H)(tk) = *(*H)(fk) // moves, not values: an array value would go through the stack
+		*(*H)(unsafe.Add(tk, u-h)) = *(*H)(unsafe.Add(fk, u-h))
+	}
 }
 
 // kernels are the generic tier's kernels: the loops on pointer-free
@@ -189,6 +213,11 @@ func (kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *
 
 // OnePass implements engine.Kernels: the loops have no one-pass plans.
 func (kernels) OnePass(*shape.Geometry) (fmt.Stringer, []engine.Call) { return nil, nil }
+
+// Gathered implements engine.Kernels: the loops have no shuffles.
+func (kernels) Gathered(engine.Span, engine.Span, []int, []int, int, int) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
+	return nil, 0, nil
+}
 
 // A call is a loop's row call: its arguments count words of w bytes.
 type call struct {

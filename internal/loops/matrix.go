@@ -84,10 +84,10 @@ func transpose2D[T any](dst, src []T, rows, cols, rowStride, colStride int) {
 }
 
 // TransposeRuns implements engine.Kernels: the runs r, each by Go's copy,
-// or, runs of 3 to 15 bytes a whole number of runs apart, as byte arrays
-// that size (movers): on a Zen 4, the generic tier moved a 1000x1000
-// matrix of 3-byte elements at 0.03 of copy() by a copy() per run, 0.12
-// so (12-byte elements: 0.10 and 0.28).
+// or, runs of 3 to 16 bytes, by moveElements: on a Zen 4, the generic
+// tier moved a 1000x1000 matrix of 3-byte elements at 0.03 of copy() by
+// a copy() per run, 0.12 as byte arrays of that size (12-byte elements:
+// 0.10 and 0.28).
 func (kernels) TransposeRuns(dst, src engine.Span, r engine.TransposeRuns) engine.Call {
 	return &runCopies{dst: dst, src: src, r: r}
 }
@@ -101,15 +101,11 @@ func (c *runCopies) Kernel() string { return "generic: Go copies of runs" }
 
 func (c *runCopies) Run(space, depth []byte) {
 	d, s, r := c.dst.In(space, depth), c.src.In(space, depth), &c.r
-	var move func(to, from []byte, n, ts, fs int)
-	if r.Len < len(movers) && r.DstX%r.Len == 0 && r.SrcX%r.Len == 0 {
-		move = movers[r.Len]
-	}
 	for g := range r.Groups {
 		for row := range r.Rows {
 			to, from := d[g*r.DstGroup+row*r.DstRow:], s[g*r.SrcGroup+row*r.SrcRow:]
-			if move != nil {
-				move(to, from, r.Count, r.DstX, r.SrcX)
+			if r.Len >= 3 && r.Len <= 16 {
+				moveElements(to, from, r.Count, r.DstX, r.SrcX, r.Len)
 				continue
 			}
 			for x := range r.Count {

@@ -27,12 +27,43 @@ func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 		return &p, []engine.Call{f.Call(BundleArgs{Space: space, Depth: depth, N: p.N, Bundles: p.Bundles, Plane: p.Plane,
 			Groups: p.Groups, Group: p.Group}, p.Elem)}
 	}
-	if t.Gather[1] != nil && gather.Pays(g, t.windows) {
-		if p, ok := gather.New(t.windows, g); ok {
-			return p, t.GatherCalls(p, g)
-		}
+	if gather.Pays(g, t.windows) {
+		return t.geometryGathered(g)
 	}
 	return nil, nil
+}
+
+// geometryGathered is the gather plan of a validated call and its calls,
+// or nil.
+func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
+	n := g.Len() * g.Elem
+	dst, src := engine.SpaceSpan(n), engine.DepthSpan(n)
+	if g.ToDepth {
+		dst, src = src, dst
+	}
+	size, stride := g.Loops()
+	p, units, calls := t.Gathered(dst, src, size[:], stride[:], g.Elem, 0)
+	if p == nil {
+		return nil, nil
+	}
+	return p, calls(0, units)
+}
+
+// Gathered implements engine.Kernels: a gather plan of the move, if t has
+// gather kernels and the move a plan.
+func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem, groups int) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
+	if t.Gather[1] == nil {
+		return nil, 0, nil
+	}
+	w := t.windows
+	if groups > 0 {
+		w.MaxGroups = min(w.MaxGroups, groups)
+	}
+	p, ok := gather.Nest(w, size, stride, elem)
+	if !ok {
+		return nil, 0, nil
+	}
+	return p, p.Units(), func(lo, hi int) []engine.Call { return t.GatherCalls(p, dst, src, lo, hi) }
 }
 
 // StackPlan returns the stacked-row kernel of t for a validated call and
@@ -83,19 +114,16 @@ func (t *Kernels) BundlePlan(g *shape.Geometry) (*BundleFunc, stack.Bundles) {
 	return nil, p
 }
 
-// GatherCalls are the calls of a gather plan of a validated call, with
-// the table's gather kernels: one per run of tiles of one program, each
-// program checked once (GatherProg).
-func (t *Kernels) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
-	n := g.Len() * g.Elem
-	dst, src := engine.SpaceSpan(n), engine.DepthSpan(n)
-	if g.ToDepth {
-		dst, src = engine.DepthSpan(n), engine.SpaceSpan(n)
-	}
+// GatherCalls are the calls that move units [lo, hi) of gather plan p
+// (gather.Plan.Units) from span src into span dst, both of the tensors'
+// length: one per run of tiles of one program, each program checked once
+// (GatherProg), in Repeats of the iterations that run alike.
+func (t *Kernels) GatherCalls(p *gather.Plan, dst, src engine.Span, lo, hi int) []engine.Call {
+	n := src.Len
 	checked := map[*gather.Prog]*GatherProg{}
-	var calls []engine.Call
-	p.Each(n, func(q *gather.Prog, s, d, reps, srcRep int) {
-		if q == nil || t.Gather[q.Groups] == nil { // New gave every tile of a source of this length a program
+	calls := []engine.Call{}
+	p.Walk(n, lo, hi, func(q *gather.Prog, s, d, reps, srcRep int) {
+		if q == nil || t.Gather[q.Groups] == nil { // Nest gave every tile of a source of this length a program
 			panic(fmt.Sprintf("simd: no gather program or kernel for the tile at source byte %d of %d", s, n))
 		}
 		c := checked[q]
@@ -103,8 +131,26 @@ func (t *Kernels) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 			c = NewGatherProg(q.Offs, q.Idx, q.Steps, q.Groups, t.windows)
 			checked[q] = c
 		}
-		calls = append(calls, t.Gather[q.Groups].Call(GatherArgs{Dst: dst.From(d), Src: src.From(s + q.Origin),
-			Reps: reps, SrcRep: srcRep, DstRep: p.Fwd.Tile}, c))
+		// Spans of what the call reaches, which a Repeat shifts.
+		to, _ := around(c.dstEnd, reps, q.Tile)
+		from, _ := around(c.srcEnd, reps, srcRep)
+		a := GatherArgs{Dst: dst.From(d), Src: src.From(s + q.Origin), Reps: reps, SrcRep: srcRep, DstRep: q.Tile}
+		a.Dst.Len, a.Src.Len = min(to, a.Dst.Len), min(from, a.Src.Len) // Call checks the reach
+		calls = append(calls, t.Gather[q.Groups].Call(a, c))
+	}, func(count, srcStep, dstStep int, body func()) {
+		outer := calls
+		calls = []engine.Call{}
+		body()
+		r := &engine.Repeat{N: count, Call: engine.Calls(calls)}
+		if len(calls) == 1 {
+			r.Call = calls[0]
+		}
+		if dst.Depth {
+			r.DepthStep, r.SpaceStep = dstStep, srcStep
+		} else {
+			r.SpaceStep, r.DepthStep = dstStep, srcStep
+		}
+		calls = append(outer, r)
 	})
 	return calls
 }
@@ -114,12 +160,9 @@ func (t *Kernels) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
 // false if t has none or the call has no plan: for the kernel tests,
 // which run every plan.
 func (t *Kernels) GatherPlan(g *shape.Geometry) (*gather.Plan, engine.Calls, bool) {
-	if t.Gather[1] == nil {
+	p, calls := t.geometryGathered(g)
+	if calls == nil {
 		return nil, nil, false
 	}
-	p, ok := gather.New(t.windows, g)
-	if !ok {
-		return nil, nil, false
-	}
-	return p, t.GatherCalls(p, g), true
+	return p.(*gather.Plan), calls, true
 }

@@ -8,6 +8,7 @@ import (
 
 	_ "github.com/blockshuffle/blockshuffle/dispatch" // the tiers register, and one is chosen
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
@@ -198,17 +199,20 @@ func TestWholeElements(t *testing.T) {
 // TestOperatorsAsTransposes runs operators whose elements are of several
 // words and whose rows no kernel takes, with every SIMD tier's kernels,
 // against the reference: as their rank-6 transposes where the kernels
-// take those (NCHW DepthToSpace of 3-byte elements in two passes), else
-// by rows in Go.
+// take those (NCHW DepthToSpace of 3-byte elements in two passes, or
+// gathered where the tier has gather kernels and a plan of one group of
+// windows), else by rows in Go.
 func TestOperatorsAsTransposes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(39, 1))
 	for _, c := range []struct {
-		g    shape.Geometry
-		plan string
+		g              shape.Geometry
+		plan, gathered string // on tiers without gather kernels, and with
 	}{
-		{shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}, "two passes"},
-		{shape.Geometry{N: 1, Cp: 1, H: 9, W: 70, B: 2, ToDepth: true, CRD: true, Elem: 6}, "unzip2x6"}, // a lane kernel of 6-byte runs
-		{shape.Geometry{N: 1, Cp: 3, H: 4, W: 50, B: 2, NHWC: true, CRD: true, Elem: 5}, "5-byte elements one by one"},
+		{shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}, "two passes", "gather"},
+		{shape.Geometry{N: 1, Cp: 1, H: 9, W: 70, B: 2, ToDepth: true, CRD: true, Elem: 6}, "unzip2x6", "unzip2x6"}, // a lane kernel of 6-byte runs
+		{shape.Geometry{N: 1, Cp: 3, H: 4, W: 50, B: 2, NHWC: true, CRD: true, Elem: 5}, "5-byte elements one by one", "gather"},
+		{shape.Geometry{N: 2, Cp: 5, H: 7, W: 33, B: 2, Elem: 7}, "7-byte elements one by one", "gather"},
+		{shape.Geometry{N: 1, Cp: 2, H: 6, W: 40, B: 4, ToDepth: true, Elem: 7}, "two passes", "two passes"}, // a gather of two groups would lose
 	} {
 		g := c.g
 		g.C = g.Cp * g.B * g.B
@@ -221,14 +225,84 @@ func TestOperatorsAsTransposes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := p.Describe(); !strings.Contains(d.Plan+"; "+d.Kernel, c.plan) {
-				t.Errorf("%s: %+v: %s; %s, want %q in it", tier.Name, g, d.Plan, d.Kernel, c.plan)
+			want := c.plan
+			if gathers(tier.Name) {
+				want = c.gathered
+			}
+			if d := p.Describe(); !strings.Contains(d.Plan+"; "+d.Kernel, want) {
+				t.Errorf("%s: %+v: %s; %s, want %q in it", tier.Name, g, d.Plan, d.Kernel, want)
 			}
 			src := make([]byte, g.Len()*g.Elem)
 			for i := range src {
 				src[i] = byte(rng.Uint32())
 			}
 			verify.Check(t, tier.Name, tier.Run, &g, make([]byte, len(src)), src)
+		}
+	}
+}
+
+// gathers reports whether the tier of the given name has gather kernels.
+func gathers(tier string) bool {
+	for _, i := range isa.All {
+		if i.TierName == tier {
+			return i.Windows.Vector > 0
+		}
+	}
+	return false
+}
+
+// TestGathered runs transposes that the kernels move neither in one pass
+// nor in two (elements of 5 and 7 bytes, whose widths no lane kernel
+// has, in shapes two passes do not split), with every SIMD tier's kernels, against the naive one: gathered
+// where the tier has gather kernels, else in Go; then one large enough
+// to be cut into pieces for goroutines.
+func TestGathered(t *testing.T) {
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+	}{
+		{[]int{3, 4096}, []int{1, 0}, 5},
+		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 5},
+		{[]int{1, 3, 2, 2, 45, 80}, []int{0, 4, 2, 5, 3, 1}, 5},
+		{[]int{2, 3, 11, 13}, []int{0, 2, 3, 1}, 5},
+		{[]int{1, 3, 2, 2, 9, 10}, []int{0, 4, 2, 5, 3, 1}, 7},
+		{[]int{5, 13}, []int{1, 0}, 7},
+		{[]int{3, 5}, []int{1, 0}, 5}, // a tensor of one vector and a few bytes: an edge program
+	} {
+		for _, tier := range verify.Tiers() {
+			if tier.Name == "generic" {
+				continue
+			}
+			k := engine.Lookup(tier.Name)
+			n := c.elem
+			for _, d := range c.size {
+				n *= d
+			}
+			r := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
+			if got := strings.Contains(r.Plan, "gather"); got != gathers(tier.Name) {
+				t.Errorf("%s: %v by %v of %d-byte elements: %s; gathered %v, want %v", tier.Name, c.size, c.perm, c.elem, r, got, !got)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(41, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	size, perm := []int{1, 64, 270, 480}, []int{0, 2, 3, 1} // 41 MB of 5-byte elements
+	src, want := make([][5]byte, 64*270*480), make([][5]byte, 64*270*480)
+	for i := range src {
+		src[i] = [5]byte{byte(i), byte(i >> 8), byte(i >> 16), byte(i * 7), 5}
+	}
+	ref.Transpose(want, src, size, perm)
+	for _, tier := range verify.Tiers() {
+		if !gathers(tier.Name) {
+			continue
+		}
+		g := transpose.General(engine.Lookup(tier.Name), size, perm, 5, 5*len(src), 0)
+		got := make([][5]byte, len(src))
+		g.Run(engine.Bytes(got), engine.Bytes(src))
+		if r := g.Describe(); !slices.Equal(got, want) || len(g.PieceKernels()) < 2 {
+			t.Errorf("%s: %v by %v of 5-byte elements (%s): right %v, %d pieces", tier.Name, size, perm, r, slices.Equal(got, want), len(g.PieceKernels()))
 		}
 	}
 }
