@@ -27,12 +27,7 @@ func (pl *Plan) tiles(n int, f func(p *Prog, s, d, reps, srcRep int), sb, db, re
 
 // Units is how many parts a plan may be cut into for goroutines (Walk):
 // the iterations of its outermost loop, or its tiles where it has none.
-func (pl *Plan) Units() int {
-	if len(pl.Outer) > 0 {
-		return pl.Outer[0].N
-	}
-	return pl.Reps
-}
+func (pl *Plan) Units() int { return pl.countOf(0) }
 
 // Walk calls f for every run of tiles of units [lo, hi) of the call on a
 // source of n bytes (see tiles), but for the iterations of each loop
@@ -43,22 +38,16 @@ func (pl *Plan) Units() int {
 // end lie within a tile's windows of it, and New gives up on a plan of
 // more than MaxRuns runs and repeats.
 func (pl *Plan) Walk(n, lo, hi int, f func(p *Prog, s, d, reps, srcRep int), repeat func(count, src, dst int, body func())) {
-	if len(pl.Outer) == 0 {
-		pl.tiles(n, f, lo*pl.SrcRep, lo*pl.Fwd.Tile, hi-lo, pl.SrcRep)
-		if pl.Rem && hi == pl.Reps {
-			pl.tiles(n, f, pl.RemSrc, pl.RemDst, 1, 0)
-		}
-		return
-	}
 	pl.walk(n, 0, lo, hi, 0, 0, f, repeat)
 }
 
 // walk visits iterations [lo, hi) of Outer loop k from source base sb and
-// output byte db.
+// output byte db, or past the last loop tiles [lo, hi) and the Rem tile
+// after them.
 func (pl *Plan) walk(n, k, lo, hi, sb, db int, f func(p *Prog, s, d, reps, srcRep int), repeat func(count, src, dst int, body func())) {
 	if k == len(pl.Outer) {
-		pl.tiles(n, f, sb, db, pl.Reps, pl.SrcRep)
-		if pl.Rem {
+		pl.tiles(n, f, sb+lo*pl.SrcRep, db+lo*pl.Fwd.Tile, hi-lo, pl.SrcRep)
+		if pl.Rem && hi == pl.Reps {
 			pl.tiles(n, f, sb+pl.RemSrc, db+pl.RemDst, 1, 0)
 		}
 		return
@@ -83,12 +72,13 @@ func (pl *Plan) walk(n, k, lo, hi, sb, db int, f func(p *Prog, s, d, reps, srcRe
 	}
 }
 
-// countOf is the iterations of Outer loop k, or 0 past the last one.
+// countOf is the iterations of Outer loop k, or past the last one the
+// tiles of one iteration.
 func (pl *Plan) countOf(k int) int {
 	if k < len(pl.Outer) {
 		return pl.Outer[k].N
 	}
-	return 0
+	return pl.Reps
 }
 
 // reach is how far past the source base of an iteration of the loops

@@ -112,7 +112,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		f = newWordForm(size, perm, elem, elem, workers, t.Kernels)
 	}
 	if f.call == nil {
-		if g := gathered(t, size, perm, elem, bytes, workers, 1); g != nil {
+		if g := gathered(t, &f.canonical, f.word, bytes, workers, 1); g != nil {
 			return g, true
 		}
 		p := twoPassOf(size, perm, elem, word, bytes, runs, t.Kernels)
@@ -128,7 +128,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 			}
 			return prepared(t, bytes, want, pieces, s, p), true
 		}
-		if g := gathered(t, size, perm, elem, bytes, workers, 0); g != nil {
+		if g := gathered(t, &f.canonical, f.word, bytes, workers, 0); g != nil {
 			return g, true
 		}
 	}
@@ -139,26 +139,24 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 	return prepared(t, bytes, f.want, f.pieces, f.looped(), f.text()), own
 }
 
-// gathered is the prepared call of a transpose as tier t's gather plan
-// whose output vectors take at most groups groups of source windows (0:
-// any number), or nil where t has none. Of one group it runs ahead of two
-// passes; of more, after them: on an Intel Xeon (one goroutine, of a
-// non-streaming copy) NCHW DepthToSpace b = 2 of 3-byte elements ran at
-// 1.01 so and 0.70 in two passes, SpaceToDepth b = 4 of 7-byte elements
-// (two groups) at 0.39 so and 0.67 in two passes; and ahead of Go's
-// loops, which move elements one by one (b = 2 of 5-byte elements,
-// 1x64x270x480: 0.42 in Go, 0.83 so). Its calls are cut for goroutines
+// gathered is the prepared call of a transpose, canonical form c of
+// word-byte words, as tier t's gather plan whose output vectors take at
+// most groups groups of source windows (0: any number), or nil where t
+// has none. Of one group it runs ahead of two passes; of more, after
+// them: on an Intel Xeon (one goroutine, of a non-streaming copy) NCHW
+// DepthToSpace b = 2 of 3-byte elements ran at 1.01 so and 0.70 in two
+// passes, SpaceToDepth b = 4 of 7-byte elements (two groups) at 0.39 so
+// and 0.67 in two passes; and ahead of Go's loops, which move elements
+// one by one (b = 2 of 5-byte elements, 1x64x270x480: 0.42 in Go, 0.83
+// so). Its calls are cut for goroutines
 // along its outermost loop.
-func gathered(t *engine.Kit, size, perm []int, elem, bytes, workers, groups int) *engine.Prepared {
-	n := len(size)
-	out, stride := make([]int, n), make([]int, n)
-	for k, d := range perm {
-		out[k], stride[k] = size[d], 1
-		for _, x := range size[d+1:] {
-			stride[k] *= x
-		}
+func gathered(t *engine.Kit, c *canonical, word, bytes, workers, groups int) *engine.Prepared {
+	ds := c.strided()
+	out, stride := make([]int, c.n), make([]int, c.n)
+	for k, j := range c.perm[:c.n] {
+		out[k], stride[k] = ds[j].n, ds[j].src
 	}
-	plan, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, elem, groups)
+	plan, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, word, groups)
 	if plan == nil {
 		return nil
 	}
