@@ -64429,6 +64429,240 @@ piecesdone2620: \
 	RET
 	copyRunsAVX2NT_body
 
+// func gather1AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX2
+TEXT ·gather1AVX2(SB), NOSPLIT, $0-64
+#define gather1AVX2_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile2621: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector2622: \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+8, BX; \
+	ADDQ           $+32, SI; \
+	DECQ           DI; \
+	JNZ            vector2622; \
+	ADDQ           srcRep+48(FP), CX; \
+	ADDQ           dstRep+56(FP), AX; \
+	DECQ           DX; \
+	JNZ            tile2621; \
+	VZEROUPPER; \
+	RET
+	gather1AVX2_body
+
+// func gather2AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX2
+TEXT ·gather2AVX2(SB), NOSPLIT, $0-64
+#define gather2AVX2_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile2623: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector2624: \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+12, BX; \
+	ADDQ           $+64, SI; \
+	DECQ           DI; \
+	JNZ            vector2624; \
+	ADDQ           srcRep+48(FP), CX; \
+	ADDQ           dstRep+56(FP), AX; \
+	DECQ           DX; \
+	JNZ            tile2623; \
+	VZEROUPPER; \
+	RET
+	gather2AVX2_body
+
+// func gather3AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX2
+TEXT ·gather3AVX2(SB), NOSPLIT, $0-64
+#define gather3AVX2_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile2625: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector2626: \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+16, BX; \
+	ADDQ           $+96, SI; \
+	DECQ           DI; \
+	JNZ            vector2626; \
+	ADDQ           srcRep+48(FP), CX; \
+	ADDQ           dstRep+56(FP), AX; \
+	DECQ           DX; \
+	JNZ            tile2625; \
+	VZEROUPPER; \
+	RET
+	gather3AVX2_body
+
+// func gather4AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX2
+TEXT ·gather4AVX2(SB), NOSPLIT, $0-64
+#define gather4AVX2_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile2627: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector2628: \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        16(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        96(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+20, BX; \
+	ADDQ           $+128, SI; \
+	DECQ           DI; \
+	JNZ            vector2628; \
+	ADDQ           srcRep+48(FP), CX; \
+	ADDQ           dstRep+56(FP), AX; \
+	DECQ           DX; \
+	JNZ            tile2627; \
+	VZEROUPPER; \
+	RET
+	gather4AVX2_body
+
+// func gather5AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX2
+TEXT ·gather5AVX2(SB), NOSPLIT, $0-64
+#define gather5AVX2_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile2629: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector2630: \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        16(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        96(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        20(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        128(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+24, BX; \
+	ADDQ           $+160, SI; \
+	DECQ           DI; \
+	JNZ            vector2630; \
+	ADDQ           srcRep+48(FP), CX; \
+	ADDQ           dstRep+56(FP), AX; \
+	DECQ           DX; \
+	JNZ            tile2629; \
+	VZEROUPPER; \
+	RET
+	gather5AVX2_body
+
+// func gather6AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX2
+TEXT ·gather6AVX2(SB), NOSPLIT, $0-64
+#define gather6AVX2_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile2631: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector2632: \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        16(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        96(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        20(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        128(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        24(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        160(SI), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+28, BX; \
+	ADDQ           $+192, SI; \
+	DECQ           DI; \
+	JNZ            vector2632; \
+	ADDQ           srcRep+48(FP), CX; \
+	ADDQ           dstRep+56(FP), AX; \
+	DECQ           DX; \
+	JNZ            tile2631; \
+	VZEROUPPER; \
+	RET
+	gather6AVX2_body
+
 // func bundleZip2x1AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
 TEXT ·bundleZip2x1AVX2(SB), NOSPLIT, $0-56
@@ -64440,26 +64674,26 @@ TEXT ·bundleZip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2621; \
+	JLE  rowchunk2633; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2622; \
+	JLE  rowchunk2634; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2623; \
+	JLE  rowchunk2635; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2624; \
+	JLE  rowchunk2636; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2626: \
+group2638: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2627; \
+	JNE  bundle2639; \
 	DECQ R11; \
-	JZ   lastbundle2628; \
-bundle2627: \
+	JZ   lastbundle2640; \
+bundle2639: \
 	XORQ R12, R12; \
-chunk2630: \
+chunk2642: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -64472,9 +64706,9 @@ chunk2630: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2630; \
+	JLT        chunk2642; \
 	XORQ       R12, R12; \
-chunk2631: \
+chunk2643: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -64487,16 +64721,16 @@ chunk2631: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2631; \
+	JLT        chunk2643; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2627; \
+	JNZ        bundle2639; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2629; \
-lastbundle2628: \
+	JNE        nextgroup2641; \
+lastbundle2640: \
 	XORQ R11, R11; \
-exact2632: \
+exact2644: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -64508,15 +64742,15 @@ exact2632: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2633; \
+	JEQ        exactdone2645; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2632; \
+	JLE        exact2644; \
 	MOVQ       R8, R11; \
-	JMP        exact2632; \
-exactdone2633: \
+	JMP        exact2644; \
+exactdone2645: \
 	XORQ R11, R11; \
-exact2634: \
+exact2646: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -64528,32 +64762,32 @@ exact2634: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2635; \
+	JEQ        exactdone2647; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2634; \
+	JLE        exact2646; \
 	MOVQ       R8, R11; \
-	JMP        exact2634; \
-exactdone2635: \
-nextgroup2629: \
+	JMP        exact2646; \
+exactdone2647: \
+nextgroup2641: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2626; \
+	JNZ  group2638; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2624: \
+rowchunk2636: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2636: \
+group2648: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2637; \
+	JNE  bundle2649; \
 	DECQ R11; \
-	JZ   lastbundle2638; \
-bundle2637: \
+	JZ   lastbundle2650; \
+bundle2649: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLBW Y1, Y0, Y2; \
@@ -64573,10 +64807,10 @@ bundle2637: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2637; \
+	JNZ        bundle2649; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2639; \
-lastbundle2638: \
+	JNE        nextgroup2651; \
+lastbundle2650: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -64605,25 +64839,25 @@ lastbundle2638: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHBW X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2639: \
+nextgroup2651: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2636; \
+	JNZ  group2648; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2623: \
+rowchunk2635: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2640: \
+group2652: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2641; \
+	JNE  bundle2653; \
 	DECQ R11; \
-	JZ   lastbundle2642; \
-bundle2641: \
+	JZ   lastbundle2654; \
+bundle2653: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -64639,10 +64873,10 @@ bundle2641: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2641; \
+	JNZ        bundle2653; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2643; \
-lastbundle2642: \
+	JNE        nextgroup2655; \
+lastbundle2654: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64663,25 +64897,25 @@ lastbundle2642: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2643: \
+nextgroup2655: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2640; \
+	JNZ  group2652; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2622: \
+rowchunk2634: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2644: \
+group2656: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2645; \
+	JNE  bundle2657; \
 	DECQ R11; \
-	JZ   lastbundle2646; \
-bundle2645: \
+	JZ   lastbundle2658; \
+bundle2657: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64693,10 +64927,10 @@ bundle2645: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2645; \
+	JNZ        bundle2657; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2647; \
-lastbundle2646: \
+	JNE        nextgroup2659; \
+lastbundle2658: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64717,25 +64951,25 @@ lastbundle2646: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2647: \
+nextgroup2659: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2644; \
+	JNZ  group2656; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2621: \
+rowchunk2633: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2648: \
+group2660: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2649; \
+	JNE  bundle2661; \
 	DECQ R10; \
-	JZ   lastbundle2650; \
-bundle2649: \
+	JZ   lastbundle2662; \
+bundle2661: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64747,10 +64981,10 @@ bundle2649: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2649; \
+	JNZ        bundle2661; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2651; \
-lastbundle2650: \
+	JNE        nextgroup2663; \
+lastbundle2662: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -64759,11 +64993,11 @@ lastbundle2650: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2651: \
+nextgroup2663: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2648; \
+	JNZ  group2660; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x1AVX2_body
@@ -64779,24 +65013,24 @@ TEXT ·bundleUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2652; \
+	JLE  rowchunk2664; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2653; \
+	JLE  rowchunk2665; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2654; \
+	JLE  rowchunk2666; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2655; \
+	JLE  rowchunk2667; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2657: \
+group2669: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2659; \
-bundle2658: \
+	JZ   lastbundle2671; \
+bundle2670: \
 	XORQ R12, R12; \
-chunk2661: \
+chunk2673: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -64813,9 +65047,9 @@ chunk2661: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2661; \
+	JLT         chunk2673; \
 	XORQ        R12, R12; \
-chunk2662: \
+chunk2674: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -64832,14 +65066,14 @@ chunk2662: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2662; \
+	JLT         chunk2674; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2658; \
-lastbundle2659: \
+	JNZ         bundle2670; \
+lastbundle2671: \
 	XORQ R11, R11; \
-exact2663: \
+exact2675: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -64855,15 +65089,15 @@ exact2663: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2664; \
+	JEQ         exactdone2676; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2663; \
+	JLE         exact2675; \
 	MOVQ        R8, R11; \
-	JMP         exact2663; \
-exactdone2664: \
+	JMP         exact2675; \
+exactdone2676: \
 	XORQ R11, R11; \
-exact2665: \
+exact2677: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -64879,29 +65113,29 @@ exact2665: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2666; \
+	JEQ         exactdone2678; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2665; \
+	JLE         exact2677; \
 	MOVQ        R8, R11; \
-	JMP         exact2665; \
-exactdone2666: \
+	JMP         exact2677; \
+exactdone2678: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2657; \
+	JNZ  group2669; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2655: \
+rowchunk2667: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2667: \
+group2679: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2669; \
-bundle2668: \
+	JZ   lastbundle2681; \
+bundle2680: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -64929,8 +65163,8 @@ bundle2668: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2668; \
-lastbundle2669: \
+	JNZ         bundle2680; \
+lastbundle2681: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle1232<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -64958,30 +65192,30 @@ lastbundle2669: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2667; \
+	JNZ          group2679; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2654: \
+rowchunk2666: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2528<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2671: \
+group2683: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastbundle2673; \
+	JZ      lastbundle2685; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2676; \
-pairs2675: \
+	JLT     pairsdone2688; \
+pairs2687: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -65013,11 +65247,11 @@ pairs2675: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2675; \
-pairsdone2676: \
+	JGE         pairs2687; \
+pairsdone2688: \
 	TESTQ R12, R12; \
-	JZ    lastbundle2673; \
-bundle2672: \
+	JZ    lastbundle2685; \
+bundle2684: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle1232<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -65031,8 +65265,8 @@ bundle2672: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          bundle2672; \
-lastbundle2673: \
+	JNZ          bundle2684; \
+lastbundle2685: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle2529<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -65056,19 +65290,19 @@ lastbundle2673: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2671; \
+	JNZ     group2683; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2653: \
+rowchunk2665: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2677: \
+group2689: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2679; \
-bundle2678: \
+	JZ   lastbundle2691; \
+bundle2690: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle2529<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -65080,8 +65314,8 @@ bundle2678: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2678; \
-lastbundle2679: \
+	JNZ     bundle2690; \
+lastbundle2691: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
 	VPAND     shuffle1293<>+0(SB), X0, X2; \
@@ -65125,19 +65359,19 @@ lastbundle2679: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2677; \
+	JNZ       group2689; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2652: \
+rowchunk2664: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2681: \
+group2693: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2683; \
-bundle2682: \
+	JZ   lastbundle2695; \
+bundle2694: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
 	VPAND     shuffle1293<>+0(SB), X0, X2; \
@@ -65159,8 +65393,8 @@ bundle2682: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       bundle2682; \
-lastbundle2683: \
+	JNZ       bundle2694; \
+lastbundle2695: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1293<>+0(SB), X0, X1; \
 	VPAND     shuffle1293<>+0(SB), X0, X2; \
@@ -65182,7 +65416,7 @@ lastbundle2683: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2681; \
+	JNZ       group2693; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x1AVX2_body
@@ -65460,26 +65694,26 @@ TEXT ·bundleZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2685; \
+	JLE  rowchunk2697; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2686; \
+	JLE  rowchunk2698; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2687; \
+	JLE  rowchunk2699; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2688; \
+	JLE  rowchunk2700; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2690: \
+group2702: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2691; \
+	JNE  bundle2703; \
 	DECQ R11; \
-	JZ   lastbundle2692; \
-bundle2691: \
+	JZ   lastbundle2704; \
+bundle2703: \
 	XORQ R12, R12; \
-chunk2694: \
+chunk2706: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -65492,9 +65726,9 @@ chunk2694: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2694; \
+	JLT        chunk2706; \
 	XORQ       R12, R12; \
-chunk2695: \
+chunk2707: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -65507,16 +65741,16 @@ chunk2695: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2695; \
+	JLT        chunk2707; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2691; \
+	JNZ        bundle2703; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2693; \
-lastbundle2692: \
+	JNE        nextgroup2705; \
+lastbundle2704: \
 	XORQ R11, R11; \
-exact2696: \
+exact2708: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -65528,15 +65762,15 @@ exact2696: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2697; \
+	JEQ        exactdone2709; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2696; \
+	JLE        exact2708; \
 	MOVQ       R8, R11; \
-	JMP        exact2696; \
-exactdone2697: \
+	JMP        exact2708; \
+exactdone2709: \
 	XORQ R11, R11; \
-exact2698: \
+exact2710: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -65548,32 +65782,32 @@ exact2698: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2699; \
+	JEQ        exactdone2711; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2698; \
+	JLE        exact2710; \
 	MOVQ       R8, R11; \
-	JMP        exact2698; \
-exactdone2699: \
-nextgroup2693: \
+	JMP        exact2710; \
+exactdone2711: \
+nextgroup2705: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2690; \
+	JNZ  group2702; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2688: \
+rowchunk2700: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2700: \
+group2712: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2701; \
+	JNE  bundle2713; \
 	DECQ R11; \
-	JZ   lastbundle2702; \
-bundle2701: \
+	JZ   lastbundle2714; \
+bundle2713: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLWD Y1, Y0, Y2; \
@@ -65593,10 +65827,10 @@ bundle2701: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2701; \
+	JNZ        bundle2713; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2703; \
-lastbundle2702: \
+	JNE        nextgroup2715; \
+lastbundle2714: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -65625,25 +65859,25 @@ lastbundle2702: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHWD X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2703: \
+nextgroup2715: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2700; \
+	JNZ  group2712; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2687: \
+rowchunk2699: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2704: \
+group2716: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2705; \
+	JNE  bundle2717; \
 	DECQ R11; \
-	JZ   lastbundle2706; \
-bundle2705: \
+	JZ   lastbundle2718; \
+bundle2717: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -65659,10 +65893,10 @@ bundle2705: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2705; \
+	JNZ        bundle2717; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2707; \
-lastbundle2706: \
+	JNE        nextgroup2719; \
+lastbundle2718: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65683,25 +65917,25 @@ lastbundle2706: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2707: \
+nextgroup2719: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2704; \
+	JNZ  group2716; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2686: \
+rowchunk2698: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2708: \
+group2720: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2709; \
+	JNE  bundle2721; \
 	DECQ R11; \
-	JZ   lastbundle2710; \
-bundle2709: \
+	JZ   lastbundle2722; \
+bundle2721: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65713,10 +65947,10 @@ bundle2709: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2709; \
+	JNZ        bundle2721; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2711; \
-lastbundle2710: \
+	JNE        nextgroup2723; \
+lastbundle2722: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65737,25 +65971,25 @@ lastbundle2710: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2711: \
+nextgroup2723: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2708; \
+	JNZ  group2720; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2685: \
+rowchunk2697: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2712: \
+group2724: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2713; \
+	JNE  bundle2725; \
 	DECQ R10; \
-	JZ   lastbundle2714; \
-bundle2713: \
+	JZ   lastbundle2726; \
+bundle2725: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65767,10 +66001,10 @@ bundle2713: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2713; \
+	JNZ        bundle2725; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2715; \
-lastbundle2714: \
+	JNE        nextgroup2727; \
+lastbundle2726: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -65779,11 +66013,11 @@ lastbundle2714: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2715: \
+nextgroup2727: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2712; \
+	JNZ  group2724; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x2AVX2_body
@@ -65799,24 +66033,24 @@ TEXT ·bundleUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2716; \
+	JLE  rowchunk2728; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2717; \
+	JLE  rowchunk2729; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2718; \
+	JLE  rowchunk2730; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2719; \
+	JLE  rowchunk2731; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2721: \
+group2733: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2723; \
-bundle2722: \
+	JZ   lastbundle2735; \
+bundle2734: \
 	XORQ R12, R12; \
-chunk2725: \
+chunk2737: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -65833,9 +66067,9 @@ chunk2725: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2725; \
+	JLT         chunk2737; \
 	XORQ        R12, R12; \
-chunk2726: \
+chunk2738: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -65852,14 +66086,14 @@ chunk2726: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2726; \
+	JLT         chunk2738; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2722; \
-lastbundle2723: \
+	JNZ         bundle2734; \
+lastbundle2735: \
 	XORQ R11, R11; \
-exact2727: \
+exact2739: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -65875,15 +66109,15 @@ exact2727: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2728; \
+	JEQ         exactdone2740; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2727; \
+	JLE         exact2739; \
 	MOVQ        R8, R11; \
-	JMP         exact2727; \
-exactdone2728: \
+	JMP         exact2739; \
+exactdone2740: \
 	XORQ R11, R11; \
-exact2729: \
+exact2741: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -65899,29 +66133,29 @@ exact2729: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2730; \
+	JEQ         exactdone2742; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2729; \
+	JLE         exact2741; \
 	MOVQ        R8, R11; \
-	JMP         exact2729; \
-exactdone2730: \
+	JMP         exact2741; \
+exactdone2742: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2721; \
+	JNZ  group2733; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2719: \
+rowchunk2731: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2731: \
+group2743: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2733; \
-bundle2732: \
+	JZ   lastbundle2745; \
+bundle2744: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -65949,8 +66183,8 @@ bundle2732: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2732; \
-lastbundle2733: \
+	JNZ         bundle2744; \
+lastbundle2745: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -65978,30 +66212,30 @@ lastbundle2733: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2731; \
+	JNZ          group2743; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2718: \
+rowchunk2730: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2530<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2735: \
+group2747: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastbundle2737; \
+	JZ      lastbundle2749; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2740; \
-pairs2739: \
+	JLT     pairsdone2752; \
+pairs2751: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -66033,11 +66267,11 @@ pairs2739: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2739; \
-pairsdone2740: \
+	JGE         pairs2751; \
+pairsdone2752: \
 	TESTQ R12, R12; \
-	JZ    lastbundle2737; \
-bundle2736: \
+	JZ    lastbundle2749; \
+bundle2748: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -66051,8 +66285,8 @@ bundle2736: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          bundle2736; \
-lastbundle2737: \
+	JNZ          bundle2748; \
+lastbundle2749: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -66076,19 +66310,19 @@ lastbundle2737: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2735; \
+	JNZ     group2747; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2717: \
+rowchunk2729: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2741: \
+group2753: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2743; \
-bundle2742: \
+	JZ   lastbundle2755; \
+bundle2754: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle44<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -66100,8 +66334,8 @@ bundle2742: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2742; \
-lastbundle2743: \
+	JNZ     bundle2754; \
+lastbundle2755: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
 	VPAND     shuffle1294<>+0(SB), X0, X2; \
@@ -66145,19 +66379,19 @@ lastbundle2743: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2741; \
+	JNZ       group2753; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2716: \
+rowchunk2728: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2745: \
+group2757: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2747; \
-bundle2746: \
+	JZ   lastbundle2759; \
+bundle2758: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
 	VPAND     shuffle1294<>+0(SB), X0, X2; \
@@ -66179,8 +66413,8 @@ bundle2746: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       bundle2746; \
-lastbundle2747: \
+	JNZ       bundle2758; \
+lastbundle2759: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1294<>+0(SB), X0, X1; \
 	VPAND     shuffle1294<>+0(SB), X0, X2; \
@@ -66202,7 +66436,7 @@ lastbundle2747: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2745; \
+	JNZ       group2757; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x2AVX2_body
@@ -66476,26 +66710,26 @@ TEXT ·bundleZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2749; \
+	JLE  rowchunk2761; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2750; \
+	JLE  rowchunk2762; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2751; \
+	JLE  rowchunk2763; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2752; \
+	JLE  rowchunk2764; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2754: \
+group2766: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2755; \
+	JNE  bundle2767; \
 	DECQ R11; \
-	JZ   lastbundle2756; \
-bundle2755: \
+	JZ   lastbundle2768; \
+bundle2767: \
 	XORQ R12, R12; \
-chunk2758: \
+chunk2770: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -66508,9 +66742,9 @@ chunk2758: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2758; \
+	JLT        chunk2770; \
 	XORQ       R12, R12; \
-chunk2759: \
+chunk2771: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -66523,16 +66757,16 @@ chunk2759: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2759; \
+	JLT        chunk2771; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2755; \
+	JNZ        bundle2767; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2757; \
-lastbundle2756: \
+	JNE        nextgroup2769; \
+lastbundle2768: \
 	XORQ R11, R11; \
-exact2760: \
+exact2772: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -66544,15 +66778,15 @@ exact2760: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2761; \
+	JEQ        exactdone2773; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2760; \
+	JLE        exact2772; \
 	MOVQ       R8, R11; \
-	JMP        exact2760; \
-exactdone2761: \
+	JMP        exact2772; \
+exactdone2773: \
 	XORQ R11, R11; \
-exact2762: \
+exact2774: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -66564,32 +66798,32 @@ exact2762: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2763; \
+	JEQ        exactdone2775; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2762; \
+	JLE        exact2774; \
 	MOVQ       R8, R11; \
-	JMP        exact2762; \
-exactdone2763: \
-nextgroup2757: \
+	JMP        exact2774; \
+exactdone2775: \
+nextgroup2769: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2754; \
+	JNZ  group2766; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2752: \
+rowchunk2764: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2764: \
+group2776: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2765; \
+	JNE  bundle2777; \
 	DECQ R11; \
-	JZ   lastbundle2766; \
-bundle2765: \
+	JZ   lastbundle2778; \
+bundle2777: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLDQ Y1, Y0, Y2; \
@@ -66609,10 +66843,10 @@ bundle2765: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2765; \
+	JNZ        bundle2777; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2767; \
-lastbundle2766: \
+	JNE        nextgroup2779; \
+lastbundle2778: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -66641,25 +66875,25 @@ lastbundle2766: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHDQ X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2767: \
+nextgroup2779: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2764; \
+	JNZ  group2776; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2751: \
+rowchunk2763: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2768: \
+group2780: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2769; \
+	JNE  bundle2781; \
 	DECQ R11; \
-	JZ   lastbundle2770; \
-bundle2769: \
+	JZ   lastbundle2782; \
+bundle2781: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -66675,10 +66909,10 @@ bundle2769: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2769; \
+	JNZ        bundle2781; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2771; \
-lastbundle2770: \
+	JNE        nextgroup2783; \
+lastbundle2782: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66699,25 +66933,25 @@ lastbundle2770: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2771: \
+nextgroup2783: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2768; \
+	JNZ  group2780; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2750: \
+rowchunk2762: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2772: \
+group2784: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2773; \
+	JNE  bundle2785; \
 	DECQ R11; \
-	JZ   lastbundle2774; \
-bundle2773: \
+	JZ   lastbundle2786; \
+bundle2785: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66729,10 +66963,10 @@ bundle2773: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2773; \
+	JNZ        bundle2785; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2775; \
-lastbundle2774: \
+	JNE        nextgroup2787; \
+lastbundle2786: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66753,25 +66987,25 @@ lastbundle2774: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2775: \
+nextgroup2787: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2772; \
+	JNZ  group2784; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2749: \
+rowchunk2761: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2776: \
+group2788: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2777; \
+	JNE  bundle2789; \
 	DECQ R10; \
-	JZ   lastbundle2778; \
-bundle2777: \
+	JZ   lastbundle2790; \
+bundle2789: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66783,10 +67017,10 @@ bundle2777: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2777; \
+	JNZ        bundle2789; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2779; \
-lastbundle2778: \
+	JNE        nextgroup2791; \
+lastbundle2790: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -66795,11 +67029,11 @@ lastbundle2778: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2779: \
+nextgroup2791: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2776; \
+	JNZ  group2788; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x4AVX2_body
@@ -66815,24 +67049,24 @@ TEXT ·bundleUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2780; \
+	JLE  rowchunk2792; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2781; \
+	JLE  rowchunk2793; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2782; \
+	JLE  rowchunk2794; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2783; \
+	JLE  rowchunk2795; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2785: \
+group2797: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2787; \
-bundle2786: \
+	JZ   lastbundle2799; \
+bundle2798: \
 	XORQ R12, R12; \
-chunk2789: \
+chunk2801: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -66845,9 +67079,9 @@ chunk2789: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2789; \
+	JLT         chunk2801; \
 	XORQ        R12, R12; \
-chunk2790: \
+chunk2802: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -66860,14 +67094,14 @@ chunk2790: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2790; \
+	JLT         chunk2802; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2786; \
-lastbundle2787: \
+	JNZ         bundle2798; \
+lastbundle2799: \
 	XORQ R11, R11; \
-exact2791: \
+exact2803: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -66879,15 +67113,15 @@ exact2791: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2792; \
+	JEQ         exactdone2804; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2791; \
+	JLE         exact2803; \
 	MOVQ        R8, R11; \
-	JMP         exact2791; \
-exactdone2792: \
+	JMP         exact2803; \
+exactdone2804: \
 	XORQ R11, R11; \
-exact2793: \
+exact2805: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -66899,29 +67133,29 @@ exact2793: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2794; \
+	JEQ         exactdone2806; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2793; \
+	JLE         exact2805; \
 	MOVQ        R8, R11; \
-	JMP         exact2793; \
-exactdone2794: \
+	JMP         exact2805; \
+exactdone2806: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2785; \
+	JNZ  group2797; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2783: \
+rowchunk2795: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2795: \
+group2807: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2797; \
-bundle2796: \
+	JZ   lastbundle2809; \
+bundle2808: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -66941,8 +67175,8 @@ bundle2796: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2796; \
-lastbundle2797: \
+	JNZ         bundle2808; \
+lastbundle2809: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -66974,19 +67208,19 @@ lastbundle2797: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2795; \
+	JNZ     group2807; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2782: \
+rowchunk2794: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2799: \
+group2811: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2801; \
-bundle2800: \
+	JZ   lastbundle2813; \
+bundle2812: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -67002,8 +67236,8 @@ bundle2800: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2800; \
-lastbundle2801: \
+	JNZ     bundle2812; \
+lastbundle2813: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -67031,19 +67265,19 @@ lastbundle2801: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2799; \
+	JNZ     group2811; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2781: \
+rowchunk2793: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2803: \
+group2815: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2805; \
-bundle2804: \
+	JZ   lastbundle2817; \
+bundle2816: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -67057,8 +67291,8 @@ bundle2804: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2804; \
-lastbundle2805: \
+	JNZ     bundle2816; \
+lastbundle2817: \
 	VMOVQ   (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R9); \
@@ -67086,19 +67320,19 @@ lastbundle2805: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2803; \
+	JNZ     group2815; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2780: \
+rowchunk2792: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2807: \
+group2819: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2809; \
-bundle2808: \
+	JZ   lastbundle2821; \
+bundle2820: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -67112,8 +67346,8 @@ bundle2808: \
 	ADDQ    DX, R8; \
 	LEAQ    (R9)(DX*4), R9; \
 	DECQ    R10; \
-	JNZ     bundle2808; \
-lastbundle2809: \
+	JNZ     bundle2820; \
+lastbundle2821: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -67127,7 +67361,7 @@ lastbundle2809: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2807; \
+	JNZ     group2819; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x4AVX2_body
@@ -67143,24 +67377,24 @@ TEXT ·bundleZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2811; \
+	JLE  rowchunk2823; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2812; \
+	JLE  rowchunk2824; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2813; \
+	JLE  rowchunk2825; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2815: \
+group2827: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2816; \
+	JNE  bundle2828; \
 	DECQ R11; \
-	JZ   lastbundle2817; \
-bundle2816: \
+	JZ   lastbundle2829; \
+bundle2828: \
 	XORQ R12, R12; \
-chunk2819: \
+chunk2831: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -67173,9 +67407,9 @@ chunk2819: \
 	VMOVDQU     Y1, 32(R14); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2819; \
+	JLT         chunk2831; \
 	XORQ        R12, R12; \
-chunk2820: \
+chunk2832: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13)(BX*2), Y0; \
@@ -67188,16 +67422,16 @@ chunk2820: \
 	VMOVDQU     Y1, 32(R14)(DX*2); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2820; \
+	JLT         chunk2832; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2816; \
+	JNZ         bundle2828; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2818; \
-lastbundle2817: \
+	JNE         nextgroup2830; \
+lastbundle2829: \
 	XORQ R11, R11; \
-exact2821: \
+exact2833: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -67209,15 +67443,15 @@ exact2821: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2822; \
+	JEQ         exactdone2834; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2821; \
+	JLE         exact2833; \
 	MOVQ        R8, R11; \
-	JMP         exact2821; \
-exactdone2822: \
+	JMP         exact2833; \
+exactdone2834: \
 	XORQ R11, R11; \
-exact2823: \
+exact2835: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12)(BX*2), Y0; \
@@ -67229,32 +67463,32 @@ exact2823: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13)(DX*2); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2824; \
+	JEQ         exactdone2836; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2823; \
+	JLE         exact2835; \
 	MOVQ        R8, R11; \
-	JMP         exact2823; \
-exactdone2824: \
-nextgroup2818: \
+	JMP         exact2835; \
+exactdone2836: \
+nextgroup2830: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2815; \
+	JNZ  group2827; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2813: \
+rowchunk2825: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2825: \
+group2837: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2826; \
+	JNE  bundle2838; \
 	DECQ R11; \
-	JZ   lastbundle2827; \
-bundle2826: \
+	JZ   lastbundle2839; \
+bundle2838: \
 	VMOVDQU     (R9), Y0; \
 	VMOVDQU     (R9)(BX*1), Y1; \
 	VPUNPCKLQDQ Y1, Y0, Y2; \
@@ -67274,10 +67508,10 @@ bundle2826: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2826; \
+	JNZ         bundle2838; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2828; \
-lastbundle2827: \
+	JNE         nextgroup2840; \
+lastbundle2839: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67306,25 +67540,25 @@ lastbundle2827: \
 	VMOVDQU     X2, (R10)(DX*2); \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, 16(R10)(DX*2); \
-nextgroup2828: \
+nextgroup2840: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2825; \
+	JNZ  group2837; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2812: \
+rowchunk2824: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2829: \
+group2841: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2830; \
+	JNE  bundle2842; \
 	DECQ R11; \
-	JZ   lastbundle2831; \
-bundle2830: \
+	JZ   lastbundle2843; \
+bundle2842: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67340,10 +67574,10 @@ bundle2830: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2830; \
+	JNZ         bundle2842; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2832; \
-lastbundle2831: \
+	JNE         nextgroup2844; \
+lastbundle2843: \
 	VMOVQ       (R9), X0; \
 	VMOVQ       (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -67364,25 +67598,25 @@ lastbundle2831: \
 	VMOVQ       (R9)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R10)(DX*2); \
-nextgroup2832: \
+nextgroup2844: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2829; \
+	JNZ  group2841; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2811: \
+rowchunk2823: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2833: \
+group2845: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2834; \
+	JNE  bundle2846; \
 	DECQ R10; \
-	JZ   lastbundle2835; \
-bundle2834: \
+	JZ   lastbundle2847; \
+bundle2846: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -67394,10 +67628,10 @@ bundle2834: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         bundle2834; \
+	JNZ         bundle2846; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2836; \
-lastbundle2835: \
+	JNE         nextgroup2848; \
+lastbundle2847: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -67406,11 +67640,11 @@ lastbundle2835: \
 	VMOVQ       (R8)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R9)(DX*2); \
-nextgroup2836: \
+nextgroup2848: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2833; \
+	JNZ  group2845; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x8AVX2_body
@@ -67426,22 +67660,22 @@ TEXT ·bundleUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2837; \
+	JLE  rowchunk2849; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2838; \
+	JLE  rowchunk2850; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2839; \
+	JLE  rowchunk2851; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2841: \
+group2853: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2843; \
-bundle2842: \
+	JZ   lastbundle2855; \
+bundle2854: \
 	XORQ R12, R12; \
-chunk2845: \
+chunk2857: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -67454,9 +67688,9 @@ chunk2845: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2845; \
+	JLT         chunk2857; \
 	XORQ        R12, R12; \
-chunk2846: \
+chunk2858: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -67469,14 +67703,14 @@ chunk2846: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2846; \
+	JLT         chunk2858; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2842; \
-lastbundle2843: \
+	JNZ         bundle2854; \
+lastbundle2855: \
 	XORQ R11, R11; \
-exact2847: \
+exact2859: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -67488,15 +67722,15 @@ exact2847: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2848; \
+	JEQ         exactdone2860; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2847; \
+	JLE         exact2859; \
 	MOVQ        R8, R11; \
-	JMP         exact2847; \
-exactdone2848: \
+	JMP         exact2859; \
+exactdone2860: \
 	XORQ R11, R11; \
-exact2849: \
+exact2861: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -67508,29 +67742,29 @@ exact2849: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2850; \
+	JEQ         exactdone2862; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2849; \
+	JLE         exact2861; \
 	MOVQ        R8, R11; \
-	JMP         exact2849; \
-exactdone2850: \
+	JMP         exact2861; \
+exactdone2862: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2841; \
+	JNZ  group2853; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2839: \
+rowchunk2851: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2851: \
+group2863: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2853; \
-bundle2852: \
+	JZ   lastbundle2865; \
+bundle2864: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -67550,8 +67784,8 @@ bundle2852: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2852; \
-lastbundle2853: \
+	JNZ         bundle2864; \
+lastbundle2865: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67583,19 +67817,19 @@ lastbundle2853: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2851; \
+	JNZ         group2863; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2838: \
+rowchunk2850: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2855: \
+group2867: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2857; \
-bundle2856: \
+	JZ   lastbundle2869; \
+bundle2868: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -67611,8 +67845,8 @@ bundle2856: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2856; \
-lastbundle2857: \
+	JNZ         bundle2868; \
+lastbundle2869: \
 	VMOVDQU     (R10), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R9); \
@@ -67640,19 +67874,19 @@ lastbundle2857: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2855; \
+	JNZ         group2867; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2837: \
+rowchunk2849: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2859: \
+group2871: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2861; \
-bundle2860: \
+	JZ   lastbundle2873; \
+bundle2872: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -67666,8 +67900,8 @@ bundle2860: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         bundle2860; \
-lastbundle2861: \
+	JNZ         bundle2872; \
+lastbundle2873: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -67681,7 +67915,7 @@ lastbundle2861: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2859; \
+	JNZ         group2871; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x8AVX2_body
@@ -67696,11 +67930,11 @@ TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2863: \
+band2875: \
 	MOVQ strips+24(FP), R9; \
-strip2864: \
+strip2876: \
 	MOVQ tiles+16(FP), R8; \
-tile2865: \
+tile2877: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -67774,15 +68008,15 @@ tile2865: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2865; \
+	JNZ          tile2877; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2864; \
+	JNZ          strip2876; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2863; \
+	JNZ          band2875; \
 	VZEROUPPER; \
 	RET
 	tile16x1AVX2_body
@@ -67797,11 +68031,11 @@ TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2866: \
+band2878: \
 	MOVQ strips+24(FP), R9; \
-strip2867: \
+strip2879: \
 	MOVQ tiles+16(FP), R8; \
-tile2868: \
+tile2880: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -67857,15 +68091,15 @@ tile2868: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2868; \
+	JNZ         tile2880; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2867; \
+	JNZ         strip2879; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2866; \
+	JNZ         band2878; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX2_body
@@ -67880,11 +68114,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2869: \
+band2881: \
 	MOVQ strips+24(FP), R9; \
-strip2870: \
+strip2882: \
 	MOVQ tiles+16(FP), R8; \
-tile2871: \
+tile2883: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -67930,15 +68164,15 @@ tile2871: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2871; \
+	JNZ         tile2883; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2870; \
+	JNZ         strip2882; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2869; \
+	JNZ         band2881; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -67953,11 +68187,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2872: \
+band2884: \
 	MOVQ strips+24(FP), R9; \
-strip2873: \
+strip2885: \
 	MOVQ tiles+16(FP), R8; \
-tile2874: \
+tile2886: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67977,15 +68211,15 @@ tile2874: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2874; \
+	JNZ         tile2886; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2873; \
+	JNZ         strip2885; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2872; \
+	JNZ         band2884; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -68015,7 +68249,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2531<>+0(SB), DI; \
-group2875: \
+group2887: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -68033,34 +68267,34 @@ group2875: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2879; \
-chunk2876: \
+	JAE     groupdone2891; \
+chunk2888: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2877; \
+	JB      cross2889; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2878; \
+	JB      store2890; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2880; \
+	JNZ     samerow2892; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2880: \
-	JMP store2878; \
-cross2877: \
+samerow2892: \
+	JMP store2890; \
+cross2889: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2881; \
+	JNZ     samerow2893; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2881: \
+samerow2893: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -68068,16 +68302,16 @@ samerow2881: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2878: \
+store2890: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2876; \
-groupdone2879: \
+	JB       chunk2888; \
+groupdone2891: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2875; \
+	JNZ  group2887; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68674,6 +68908,18 @@ DATA ·copyRunsAVX2Entry(SB)/8, $·copyRunsAVX2(SB)
 GLOBL ·copyRunsAVX2Entry(SB), RODATA, $8
 DATA ·copyRunsAVX2NTEntry(SB)/8, $·copyRunsAVX2NT(SB)
 GLOBL ·copyRunsAVX2NTEntry(SB), RODATA, $8
+DATA ·gather1AVX2Entry(SB)/8, $·gather1AVX2(SB)
+GLOBL ·gather1AVX2Entry(SB), RODATA, $8
+DATA ·gather2AVX2Entry(SB)/8, $·gather2AVX2(SB)
+GLOBL ·gather2AVX2Entry(SB), RODATA, $8
+DATA ·gather3AVX2Entry(SB)/8, $·gather3AVX2(SB)
+GLOBL ·gather3AVX2Entry(SB), RODATA, $8
+DATA ·gather4AVX2Entry(SB)/8, $·gather4AVX2(SB)
+GLOBL ·gather4AVX2Entry(SB), RODATA, $8
+DATA ·gather5AVX2Entry(SB)/8, $·gather5AVX2(SB)
+GLOBL ·gather5AVX2Entry(SB), RODATA, $8
+DATA ·gather6AVX2Entry(SB)/8, $·gather6AVX2(SB)
+GLOBL ·gather6AVX2Entry(SB), RODATA, $8
 DATA ·bundleZip2x1AVX2Entry(SB)/8, $·bundleZip2x1AVX2(SB)
 GLOBL ·bundleZip2x1AVX2Entry(SB), RODATA, $8
 DATA ·bundleUnzip2x1AVX2Entry(SB)/8, $·bundleUnzip2x1AVX2(SB)

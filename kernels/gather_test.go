@@ -16,7 +16,8 @@ import (
 // gatherCases are calls for the gather kernels: every op, order and layout
 // at block sizes 2, 3, 4 and 8 on small maps whose rows are shorter than a
 // vector (where the plans are used), YOLO's, and a few with N > 1, H or
-// W = 1 and odd widths; each tensor also as the input of the other op,
+// W = 1 and odd widths, of 1- to 8-byte elements (5 and 7 among them);
+// each tensor also as the input of the other op,
 // where it is one.
 func gatherCases() []shape.Geometry {
 	var out []shape.Geometry
@@ -43,7 +44,7 @@ func eachGatherPlan(t *testing.T, run func(name string, g *shape.Geometry, p *ga
 	planned, edges := 0, 0
 	for name := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
-		cases.Each(t, rng, gatherCases(), []int{1, 2, 4, 8, 3}, func(c *cases.Call) {
+		cases.Each(t, rng, gatherCases(), []int{1, 2, 4, 8, 3, 5, 7}, func(c *cases.Call) {
 			plan, calls, ok := set.GatherPlan(&c.G)
 			if !ok {
 				return

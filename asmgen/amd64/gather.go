@@ -16,17 +16,19 @@ func init() {
 	}
 }
 
-// gather writes gather kernel k (table.Gathers), for AVX-512 VBMI. Per
-// output vector it reads the vector's offset and its windows' offsets from
-// offs; each group of four 32-byte windows makes two 64-byte tables, from
-// which VPERMI2B picks with the group's index vector, zeroing, where there
-// are several groups, the bytes whose index lacks bit 7 (VPMOVB2M). The
-// groups are ORed together and the vector stored.
+// gather writes gather kernel k (table.Gathers). Per output vector it
+// reads the vector's offset and its windows' offsets from offs, shuffles
+// each group of windows with the group's index vector, ORs the groups
+// together and stores the vector. On AVX-512 VBMI a group of four 32-byte
+// windows makes two 64-byte tables, from which VPERMI2B picks, zeroing,
+// where there are several groups, the bytes whose index lacks bit 7
+// (VPMOVB2M). On AVX2 a group is one 16-byte window, broadcast to both
+// lanes, from which VPSHUFB picks, zeroing the bytes whose index has bit 7.
 //
-// An AVX2 twin (16-byte windows broadcast to both lanes, one VPSHUFB and
-// VPOR per window) ran YOLO's 13x13 DepthToSpace no faster than AVX2's row
-// kernels (0.25-0.26 of copy() with 1-byte elements on a Zen 5), so AVX2
-// has none.
+// AVX2's plans ran YOLO's 13x13 DepthToSpace no faster than its row
+// kernels (0.25-0.26 of copy() with 1-byte elements on a Zen 5), so they
+// take no short rows (isa.Windows.ShortRows): they move what no kernel
+// takes, elements of 5 or 7 bytes.
 func (g *Generator) gather(k table.Kernel) {
 	c := g.c
 	w := k.ISA.Windows()
@@ -53,27 +55,41 @@ func (g *Generator) gather(k table.Kernel) {
 	}
 	var acc reg.VecVirtual
 	for grp := range k.Groups {
-		tabs := [2]reg.VecVirtual{c.ZMM(), c.ZMM()}
-		for h, t := range tabs {
-			c.VMOVDQU(window(4*grp+2*h), t.AsY())
-			c.VINSERTI64X4(operand.U8(1), window(4*grp+2*h+1), t, t)
-		}
-		v := c.ZMM()
-		c.VMOVDQU64(operand.Mem{Base: idx, Disp: w.Vector * grp}, v)
-		if k.Groups == 1 {
-			c.VPERMI2B(tabs[1], tabs[0], v)
+		var v reg.VecVirtual
+		index := operand.Mem{Base: idx, Disp: w.Vector * grp}
+		if k.ISA.TwoTable() {
+			tabs := [2]reg.VecVirtual{c.ZMM(), c.ZMM()}
+			for h, t := range tabs {
+				c.VMOVDQU(window(4*grp+2*h), t.AsY())
+				c.VINSERTI64X4(operand.U8(1), window(4*grp+2*h+1), t, t)
+			}
+			v = c.ZMM()
+			c.VMOVDQU64(index, v)
+			if k.Groups == 1 {
+				c.VPERMI2B(tabs[1], tabs[0], v)
+			} else {
+				m := c.K()
+				c.VPMOVB2M(v, m)
+				c.VPERMI2B_Z(tabs[1], tabs[0], m, v)
+			}
 		} else {
-			m := c.K()
-			c.VPMOVB2M(v, m)
-			c.VPERMI2B_Z(tabs[1], tabs[0], m, v)
+			v = c.YMM()
+			c.VBROADCASTI128(window(grp), v)
+			c.VPSHUFB(index, v, v)
 		}
 		if grp == 0 {
 			acc = v
-		} else {
+		} else if k.ISA.TwoTable() {
 			c.VPORQ(v, acc, acc)
+		} else {
+			c.VPOR(v, acc, acc)
 		}
 	}
-	c.VMOVDQU64(acc, operand.Mem{Base: dst, Index: at, Scale: 1})
+	if k.ISA.TwoTable() {
+		c.VMOVDQU64(acc, operand.Mem{Base: dst, Index: at, Scale: 1})
+	} else {
+		c.VMOVDQU(acc, operand.Mem{Base: dst, Index: at, Scale: 1})
+	}
 	c.ADDQ(operand.I32(stride), offs)
 	c.ADDQ(operand.I32(w.Vector*k.Groups), idx)
 	c.DECQ(steps)

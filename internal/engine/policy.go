@@ -95,7 +95,7 @@ func (q Want) alone(bytes int) bool {
 		return true
 	case q.bound != 0:
 		return false
-	case q.work == Rows && 2*bytes <= privateCache():
+	case q.work == Rows && InPrivateCache(bytes):
 		return true
 	}
 	return bytes < 2*q.share()
@@ -168,6 +168,10 @@ var privateCache = func() int {
 	}
 	return 1 << 20
 }
+
+// InPrivateCache reports whether both tensors of a call that moves the
+// given bytes fit in one core's private cache.
+func InPrivateCache(bytes int) bool { return 2*bytes <= privateCache() }
 
 // Streams reports whether a call of w that moves tensors of the given
 // size writes with non-temporal stores, where its kernels have them and

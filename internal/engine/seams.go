@@ -23,6 +23,16 @@ func SetShares(n, cores int) (restore func()) {
 	}
 }
 
+// SetPrivateCache sets one core's private cache to n bytes, which
+// decides whether a call's tensors fit in it (InPrivateCache), and
+// returns a function that restores it.
+func SetPrivateCache(n int) (restore func()) {
+	old := privateCache
+	privateCache = func() int { return n }
+	Forget()
+	return func() { privateCache = old; Forget() }
+}
+
 // SetStreamMin sets the tensor size from which kernels may write with
 // non-temporal stores (a quarter of the CPU's last-level cache), and
 // returns a function that restores it.

@@ -165,9 +165,10 @@ func TestNoPlan(t *testing.T) {
 	}
 }
 
-// TestShort: only NCHW DepthToSpace with output rows shorter than a vector.
+// TestShort: only NCHW DepthToSpace with output rows shorter than a
+// vector, on kernels whose plans beat the row kernels there.
 func TestShort(t *testing.T) {
-	w := isa.Windows{Vector: 64}
+	w := isa.Windows{Vector: 64, ShortRows: true}
 	for _, c := range []struct {
 		toDepth, nhwc bool
 		w, b          int // depth-side width, block size
@@ -184,6 +185,49 @@ func TestShort(t *testing.T) {
 		g := shape.Geometry{ToDepth: c.toDepth, NHWC: c.nhwc, B: c.b, Elem: c.elem, N: 1, C: c.b * c.b, H: 2, W: c.w, Cp: 1}
 		if got := gather.Pays(&g, w); got != c.want {
 			t.Errorf("%+v: Short = %v, want %v", c, got, c.want)
+		}
+		if w := (isa.Windows{Vector: 64}); gather.Pays(&g, w) {
+			t.Errorf("%+v: Short = true on kernels without ShortRows", c)
+		}
+	}
+}
+
+// TestAhead: a plan of more groups than W.Ahead goes ahead of two passes
+// that split its elements into words where its output reads each source
+// line whole before moving on, and the tensors do not fit in a core's
+// cache.
+func TestAhead(t *testing.T) {
+	w := machines()["AVX2"]
+	w.Ahead = 0
+	for _, c := range []struct {
+		name         string
+		size, stride []int
+		elem         int
+		want         bool
+	}{
+		// [b][H][W] rows zipped into [H][W][b]: each plane's rows read along.
+		{"DepthToSpace b = 2, NCHW", []int{64, 2, 480, 2}, []int{480, 64 * 2 * 480, 1, 64 * 480}, 5, true},
+		// [H][W][b] unzipped: each line read for both planes, far apart.
+		{"SpaceToDepth b = 2, NCHW", []int{2, 64, 240}, []int{1, 480, 2}, 3, false},
+		// A matrix: a word or two of each line, then the next line.
+		{"2000x2000 matrix", []int{2000, 2000}, []int{1, 2000}, 7, false},
+		// NCHW to NHWC of three channels: three planes read along.
+		{"NCHW to NHWC", []int{224 * 224, 3}, []int{1, 224 * 224}, 7, true},
+	} {
+		p, ok := gather.Nest(w, c.size, c.stride, c.elem)
+		if !ok {
+			t.Fatalf("%s: no plan", c.name)
+		}
+		if got := p.Ahead(false, true); got != c.want {
+			t.Errorf("%s (%v): ahead %v, want %v", c.name, p, got, c.want)
+		}
+		if p.Ahead(true, true) || p.Ahead(false, false) {
+			t.Errorf("%s (%v): ahead in cache, or of two passes of whole words", c.name, p)
+		}
+		w1 := w
+		w1.Ahead = p.Fwd.Groups
+		if p, _ := gather.Nest(w1, c.size, c.stride, c.elem); !p.Ahead(true, false) {
+			t.Errorf("%s: a plan of %d groups with W.Ahead %d: not ahead", c.name, p.Fwd.Groups, w1.Ahead)
 		}
 	}
 }

@@ -70,7 +70,8 @@ type Plan struct {
 	Outer          []Loop
 	Edges          []Edge
 
-	tile []dim // the dims of one tile
+	tile  []dim   // the dims of one tile
+	reuse float64 // of the source's lines (see reuse)
 }
 
 // An Edge is the program of the tile at source base Base, for a tile whose
@@ -124,6 +125,7 @@ func Nest(w isa.Windows, size, stride []int, elem int) (*Plan, bool) {
 	if best == nil {
 		return nil, false
 	}
+	best.reuse = reuse(d)
 	var ok bool
 	if best.Bwd, ok = program(w, sources(best.tile), true, -unbounded, unbounded); !ok {
 		return nil, false
@@ -304,7 +306,7 @@ func (p *Plan) String() string {
 func Pays(g *shape.Geometry, w isa.Windows) bool {
 	row := g.W * g.B * g.Elem
 	if g.ToDepth {
-		return !g.NHWC && g.B > 2 && 2*row <= w.Vector
+		return w.ShortRows && !g.NHWC && g.B > 2 && 2*row <= w.Vector
 	}
-	return !g.NHWC && g.B > 1 && row < w.Vector
+	return w.ShortRows && !g.NHWC && g.B > 1 && row < w.Vector
 }

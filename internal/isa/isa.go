@@ -81,7 +81,11 @@ var All = []ISA{
 	{
 		Name: "AVX2", TierName: "avx2", GOARCH: "amd64", Streaming: true, Vector: 32,
 		CPUs: "amd64 with AVX2 (Haswell, Zen 1 and later)",
-		has:  func() bool { return cpu.X86.HasAVX2 },
+		// VPSHUFB picks within 16-byte lanes: each window is broadcast to
+		// both lanes and shuffled alone (a group of one), index bit 7
+		// zeroing the bytes other windows supply; VPOR merges.
+		Windows: Windows{Vector: 32, Window: 16, PerGroup: 1, MaxGroups: 6, None: 0x80},
+		has:     func() bool { return cpu.X86.HasAVX2 },
 	},
 	{
 		Name: "AVX512BW", TierName: "avx512bw", GOARCH: "amd64", Base: "AVX2", Vector: 64, TwoTable: true,
@@ -95,7 +99,7 @@ var All = []ISA{
 		// 0-6 of the index); with several groups, index bit 7 marks the
 		// group's bytes (VPMOVB2M) and the others are zeroed, then VPORQ
 		// merges.
-		Windows:      Windows{Vector: 64, Window: 32, PerGroup: 4, MaxGroups: 3, Used: 0x80},
+		Windows:      Windows{Vector: 64, Window: 32, PerGroup: 4, MaxGroups: 3, Ahead: 1, Used: 0x80, ShortRows: true},
 		BytePermutes: true,
 		has:          func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
 	},
@@ -109,15 +113,21 @@ var All = []ISA{
 func always() bool { return true }
 
 // Windows describes an ISA's gather kernels, which write each output
-// vector of a call with rows too short for the row kernels by shuffling
-// bytes from a few source windows (see internal/gather). A kernel of g
-// groups loads g*PerGroup windows of Window bytes per Vector output bytes,
-// and shuffles each group of PerGroup windows with one index vector, whose
-// byte is Used | (k*Window + offset) for byte offset of the group's window
-// k and None for a byte another group supplies.
+// vector of a call by shuffling bytes from a few source windows (see
+// internal/gather). A kernel of g groups loads g*PerGroup windows of
+// Window bytes per Vector output bytes, and shuffles each group of
+// PerGroup windows with one index vector, whose byte is Used | (k*Window
+// + offset) for byte offset of the group's window k and None for a byte
+// another group supplies.
+//
+// Ahead is the most groups of a plan that a transpose takes ahead of two
+// passes through a buffer (internal/transpose's route); ShortRows says
+// that the plans beat the row kernels on NCHW rows shorter than a vector
+// (gather.Pays).
 type Windows struct {
-	Vector, Window, PerGroup, MaxGroups int
-	Used, None                          byte
+	Vector, Window, PerGroup, MaxGroups, Ahead int
+	Used, None                                 byte
+	ShortRows                                  bool
 }
 
 // avx512 is what both AVX-512 tiers need: F, BW, VL and DQ, with AVX2 for

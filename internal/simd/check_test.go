@@ -83,9 +83,9 @@ func TestOutsideSlicesPanics(t *testing.T) {
 			offs := make([]int32, 1+w.PerGroup) // one vector at 0, its windows at 0
 			idx := bytes.Repeat([]byte{w.Used}, w.Vector)
 			mustPanic(t, name+" gather window", v.b[:], func() {
-				// Windows of 32 bytes at 0 and 33: the source has 64.
+				// A window one byte past the source's 64.
 				o := append([]int32{}, offs...)
-				o[len(o)-1] = 33
+				o[len(o)-1] = int32(65 - w.Window)
 				g.Once(v.a[:], src[:64], simd.GatherArgs{Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
 			})
 			mustPanic(t, name+" gather negative offset", v.b[:], func() {

@@ -42,7 +42,7 @@ func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Ca
 		dst, src = src, dst
 	}
 	size, stride := g.Loops()
-	p, units, calls := t.Gathered(dst, src, size[:], stride[:], g.Elem, 0)
+	p, _, units, calls := t.Gathered(dst, src, size[:], stride[:], g.Elem, false)
 	if p == nil {
 		return nil, nil
 	}
@@ -51,19 +51,19 @@ func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Ca
 
 // Gathered implements engine.Kernels: a gather plan of the move, if t has
 // gather kernels and the move a plan.
-func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem, groups int) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
+func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem int, split bool) (fmt.Stringer, bool, int, func(lo, hi int) []engine.Call) {
 	if t.Gather[1] == nil {
-		return nil, 0, nil
+		return nil, false, 0, nil
 	}
-	w := t.windows
-	if groups > 0 {
-		w.MaxGroups = min(w.MaxGroups, groups)
-	}
-	p, ok := gather.Nest(w, size, stride, elem)
+	p, ok := gather.Nest(t.windows, size, stride, elem)
 	if !ok {
-		return nil, 0, nil
+		return nil, false, 0, nil
 	}
-	return p, p.Units(), func(lo, hi int) []engine.Call { return t.GatherCalls(p, dst, src, lo, hi) }
+	n := elem
+	for _, x := range size {
+		n *= x
+	}
+	return p, p.Ahead(engine.InPrivateCache(n), split), p.Units(), func(lo, hi int) []engine.Call { return t.GatherCalls(p, dst, src, lo, hi) }
 }
 
 // StackPlan returns the stacked-row kernel of t for a validated call and

@@ -21,14 +21,16 @@ import (
 //     4 or 8 bytes are words, of a matrix of the dims around them;
 //  5. elements of several words (3, 6, 12 bytes) whole, where the tier's
 //     lane kernels take their width and not the words';
-//  6. a gather plan, where the tier has gather kernels, whose output
-//     vectors each take one group of source windows (internal/gather):
-//     any element size, one pass;
+//  6. a gather plan, where the tier has gather kernels, that goes ahead
+//     of two passes (gather.Plan.Ahead: of one group of source windows
+//     per output vector on AVX-512 VBMI; or, beyond the cache, reading
+//     each source line whole, where two passes would split elements into
+//     words): any element size, one pass;
 //  7. two passes through a buffer, where the tier's kernels take a matrix,
 //     or runs too short for them (elements of several words), only so
 //     (twopass.go), each pass in words or, failing those, in whole
 //     elements;
-//  8. a gather plan of as many groups as the kernels take;
+//  8. any other gather plan;
 //  9. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
 // Each is cut into pieces for goroutines where the parallel policy lets
@@ -112,7 +114,8 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		f = newWordForm(size, perm, elem, elem, workers, t.Kernels)
 	}
 	if f.call == nil {
-		if g := gathered(t, &f.canonical, f.word, bytes, workers, 1); g != nil {
+		g, ahead := gathered(t, &f.canonical, f.word, bytes, workers, runs)
+		if g != nil && ahead {
 			return g, true
 		}
 		p := twoPassOf(size, perm, elem, word, bytes, runs, t.Kernels)
@@ -128,7 +131,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 			}
 			return prepared(t, bytes, want, pieces, s, p), true
 		}
-		if g := gathered(t, &f.canonical, f.word, bytes, workers, 0); g != nil {
+		if g != nil {
 			return g, true
 		}
 	}
@@ -140,25 +143,23 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 }
 
 // gathered is the prepared call of a transpose, canonical form c of
-// word-byte words, as tier t's gather plan whose output vectors take at
-// most groups groups of source windows (0: any number), or nil where t
-// has none. Of one group it runs ahead of two passes; of more, after
-// them: on an Intel Xeon (one goroutine, of a non-streaming copy) NCHW
-// DepthToSpace b = 2 of 3-byte elements ran at 1.01 so and 0.70 in two
-// passes, SpaceToDepth b = 4 of 7-byte elements (two groups) at 0.39 so
-// and 0.67 in two passes; and ahead of Go's loops, which move elements
-// one by one (b = 2 of 5-byte elements, 1x64x270x480: 0.42 in Go, 0.83
-// so). Its calls are cut for goroutines
-// along its outermost loop.
-func gathered(t *engine.Kit, c *canonical, word, bytes, workers, groups int) *engine.Prepared {
+// word-byte words, as tier t's gather plan, and whether it goes ahead of
+// two passes, which split its elements or runs into words where split is
+// set (gather.Plan.Ahead); or nil where t has none. Every plan
+// goes ahead of Go's loops, which move elements one by one (NCHW
+// DepthToSpace b = 2 of 5-byte elements, 1x64x270x480, on an Intel Xeon,
+// one goroutine, of a non-streaming copy: 0.42 in Go, 0.83 by AVX-512
+// VBMI's gather, 0.92 by AVX2's). Its calls are cut for goroutines along
+// its outermost loop.
+func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, split bool) (*engine.Prepared, bool) {
 	ds := c.strided()
 	out, stride := make([]int, c.n), make([]int, c.n)
 	for k, j := range c.perm[:c.n] {
 		out[k], stride[k] = ds[j].n, ds[j].src
 	}
-	plan, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, word, groups)
+	plan, ahead, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, word, split)
 	if plan == nil {
-		return nil
+		return nil, false
 	}
 	want := engine.WantOf(workers, engine.Tiles)
 	var pieces []engine.Call
@@ -168,7 +169,7 @@ func gathered(t *engine.Kit, c *canonical, word, bytes, workers, groups int) *en
 			pieces = append(pieces, engine.Calls(calls(engine.Share(i, k, units), engine.Share(i+1, k, units))))
 		}
 	}
-	return prepared(t, bytes, want, pieces, engine.Calls(calls(0, units)), plan)
+	return prepared(t, bytes, want, pieces, engine.Calls(calls(0, units)), plan), ahead
 }
 
 // prepared is the prepared call of call on tier t, shared by goroutines

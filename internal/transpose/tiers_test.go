@@ -167,7 +167,10 @@ func TestTwoPassLayouts(t *testing.T) {
 // only lane kernels of the element's whole width take (zip3x3 of a
 // 3-byte pixel, zip2x6 and zip3x6), in one pass or two, with every x86
 // SIMD tier's kernels (NEON has other widths), against the naive one.
+// The tensors fit in the cache, where no gather of several groups goes
+// ahead of two passes.
 func TestWholeElements(t *testing.T) {
+	defer engine.SetPrivateCache(1 << 20)()
 	for _, c := range []struct {
 		size, perm []int
 		elem       int
@@ -200,19 +203,21 @@ func TestWholeElements(t *testing.T) {
 // words and whose rows no kernel takes, with every SIMD tier's kernels,
 // against the reference: as their rank-6 transposes where the kernels
 // take those (NCHW DepthToSpace of 3-byte elements in two passes, or
-// gathered where the tier has gather kernels and a plan of one group of
-// windows), else by rows in Go.
+// gathered where the tier has gather kernels and a plan that goes ahead
+// of two passes, which in cache takes one group of windows), else by rows
+// in Go.
 func TestOperatorsAsTransposes(t *testing.T) {
+	defer engine.SetPrivateCache(1 << 20)() // the tensors below fit: gathers go ahead of two passes by their groups alone
 	rng := rand.New(rand.NewPCG(39, 1))
 	for _, c := range []struct {
-		g              shape.Geometry
-		plan, gathered string // on tiers without gather kernels, and with
+		g                        shape.Geometry
+		plan, gathered, oneGroup string // on tiers without gather kernels; with; with plans of one group ahead of two passes
 	}{
-		{shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}, "two passes", "gather"},
-		{shape.Geometry{N: 1, Cp: 1, H: 9, W: 70, B: 2, ToDepth: true, CRD: true, Elem: 6}, "unzip2x6", "unzip2x6"}, // a lane kernel of 6-byte runs
-		{shape.Geometry{N: 1, Cp: 3, H: 4, W: 50, B: 2, NHWC: true, CRD: true, Elem: 5}, "5-byte elements one by one", "gather"},
-		{shape.Geometry{N: 2, Cp: 5, H: 7, W: 33, B: 2, Elem: 7}, "7-byte elements one by one", "gather"},
-		{shape.Geometry{N: 1, Cp: 2, H: 6, W: 40, B: 4, ToDepth: true, Elem: 7}, "two passes", "two passes"}, // a gather of two groups would lose
+		{shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}, "two passes", "two passes", "gather"},
+		{shape.Geometry{N: 1, Cp: 1, H: 9, W: 70, B: 2, ToDepth: true, CRD: true, Elem: 6}, "unzip2x6", "unzip2x6", "unzip2x6"}, // a lane kernel of 6-byte runs
+		{shape.Geometry{N: 1, Cp: 3, H: 4, W: 50, B: 2, NHWC: true, CRD: true, Elem: 5}, "5-byte elements one by one", "gather", "gather"},
+		{shape.Geometry{N: 2, Cp: 5, H: 7, W: 33, B: 2, Elem: 7}, "7-byte elements one by one", "gather", "gather"},
+		{shape.Geometry{N: 1, Cp: 2, H: 6, W: 40, B: 4, ToDepth: true, Elem: 7}, "two passes", "two passes", "two passes"}, // a gather of two groups would lose
 	} {
 		g := c.g
 		g.C = g.Cp * g.B * g.B
@@ -226,7 +231,9 @@ func TestOperatorsAsTransposes(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := c.plan
-			if gathers(tier.Name) {
+			if w := windows(tier.Name); w.Ahead >= 1 {
+				want = c.oneGroup
+			} else if w.Vector > 0 {
 				want = c.gathered
 			}
 			if d := p.Describe(); !strings.Contains(d.Plan+"; "+d.Kernel, want) {
@@ -242,13 +249,21 @@ func TestOperatorsAsTransposes(t *testing.T) {
 }
 
 // gathers reports whether the tier of the given name has gather kernels.
-func gathers(tier string) bool {
+func gathers(tier string) bool { return windows(tier).Vector > 0 }
+
+// windows is how the gather kernels a tier runs read their windows: its
+// own, or its base's.
+func windows(tier string) isa.Windows {
 	for _, i := range isa.All {
-		if i.TierName == tier {
-			return i.Windows.Vector > 0
+		switch {
+		case i.TierName != tier:
+		case i.Windows.Vector == 0 && i.Base != "":
+			return isa.Named(i.Base).Windows
+		default:
+			return i.Windows
 		}
 	}
-	return false
+	return isa.Windows{}
 }
 
 // TestGathered runs transposes that the kernels move neither in one pass
@@ -262,7 +277,7 @@ func TestGathered(t *testing.T) {
 		elem       int
 	}{
 		{[]int{3, 4096}, []int{1, 0}, 5},
-		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 5},
+		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 7},
 		{[]int{1, 3, 2, 2, 45, 80}, []int{0, 4, 2, 5, 3, 1}, 5},
 		{[]int{2, 3, 11, 13}, []int{0, 2, 3, 1}, 5},
 		{[]int{1, 3, 2, 2, 9, 10}, []int{0, 4, 2, 5, 3, 1}, 7},
@@ -338,5 +353,47 @@ func TestShortRunsAsWords(t *testing.T) {
 func TestThinSide(t *testing.T) {
 	if transpose.ThinSide != simd.MaxBlock {
 		t.Errorf("thinSide = %d, the kernels zip sides of up to %d words", transpose.ThinSide, simd.MaxBlock)
+	}
+}
+
+// TestGatherAhead: beyond the cache a gather plan of several groups goes
+// ahead of two passes where it reads the source's lines whole (NCHW
+// DepthToSpace), not where it comes back to them for other planes of its
+// output (NCHW SpaceToDepth b = 4); in the cache, only by its groups.
+func TestGatherAhead(t *testing.T) {
+	zip := shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}
+	unzip := shape.Geometry{N: 1, Cp: 2, H: 32, W: 640, B: 4, ToDepth: true, Elem: 7}
+	for _, c := range []struct {
+		cache int
+		g     shape.Geometry
+		want  func(w isa.Windows) string
+	}{
+		{0, zip, func(isa.Windows) string { return "gather" }},
+		{0, unzip, func(isa.Windows) string { return "two passes" }},
+		{1 << 30, zip, func(w isa.Windows) string {
+			if w.Ahead >= 1 {
+				return "gather" // of one group
+			}
+			return "two passes"
+		}},
+	} {
+		restore := engine.SetPrivateCache(c.cache)
+		g := c.g
+		g.C = g.Cp * g.B * g.B
+		for _, tier := range verify.Tiers() {
+			w := windows(tier.Name)
+			if w.Vector == 0 {
+				continue
+			}
+			r := g.Request()
+			p, err := engine.Lookup(tier.Name).Prepare(&r, engine.PlanOperator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, want := p.Describe(), c.want(w); !strings.Contains(d.Plan, want) {
+				t.Errorf("%s, a private cache of %d bytes: %+v: %s, want %q in it", tier.Name, c.cache, g, d.Plan, want)
+			}
+		}
+		restore()
 	}
 }
