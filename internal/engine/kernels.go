@@ -22,13 +22,13 @@ type Kernels interface {
 	// Gathered returns a plan that moves, in one pass of byte shuffles
 	// from span src into span dst, a tensor whose output is the loop nest
 	// size, outermost first, each iteration of dim k stride[k] elements
-	// of elem bytes further on in the source (any transpose); whether it
-	// goes ahead of two passes through a buffer, which would split its
-	// elements or runs into words where split is set (gather.Plan.Ahead); how
-	// many units its calls may be cut into for goroutines; and calls,
-	// which returns the calls that move units [lo, hi). The plan is nil
-	// where the tier has none. Its calls do not stream.
-	Gathered(dst, src Span, size, stride []int, elem int, split bool) (plan fmt.Stringer, ahead bool, units int, calls func(lo, hi int) []Call)
+	// of elem bytes further on in the source (any transpose), with ahead
+	// set only one that goes ahead of two passes through a buffer, costly
+	// where set (gather.Plan.Ahead); how many units its calls may be cut
+	// into for goroutines; and calls, which returns the calls that move
+	// units [lo, hi). The plan is nil where the tier has none. Its calls
+	// do not stream.
+	Gathered(dst, src Span, size, stride []int, elem int, costly, ahead bool) (plan fmt.Stringer, units int, calls func(lo, hi int) []Call)
 	// Matrix returns the call that transposes matrix m of w-byte words
 	// from span src into span dst, or nil where the tier has no kernel for
 	// it. It must check that the call stays inside the spans.

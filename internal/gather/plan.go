@@ -10,8 +10,9 @@
 // again one stride further on, covers the call. A plan holds the program
 // of one tile (per output vector, where the windows start and which byte
 // of them each output byte takes) and the loops that repeat it. Plans are
-// built once per shape and ISA and cached (see Cached); the kernels that
-// run them are package kernels' gather kernels, through internal/simd.
+// built once per shape and ISA and kept with their prepared calls; the
+// kernels that run them are package kernels' gather kernels, through
+// internal/simd.
 package gather
 
 import (
@@ -70,8 +71,8 @@ type Plan struct {
 	Outer          []Loop
 	Edges          []Edge
 
-	tile  []dim   // the dims of one tile
-	reuse float64 // of the source's lines (see reuse)
+	tile []dim // the dims of one tile
+	nest []dim // the call's loop nest (see dims)
 }
 
 // An Edge is the program of the tile at source base Base, for a tile whose
@@ -125,7 +126,7 @@ func Nest(w isa.Windows, size, stride []int, elem int) (*Plan, bool) {
 	if best == nil {
 		return nil, false
 	}
-	best.reuse = reuse(d)
+	best.nest = d
 	var ok bool
 	if best.Bwd, ok = program(w, sources(best.tile), true, -unbounded, unbounded); !ok {
 		return nil, false

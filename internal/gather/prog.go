@@ -22,9 +22,19 @@ func program(w isa.Windows, src []int, down bool, lo, hi int) (Prog, bool) {
 	v := w.Vector
 	steps := (len(src) + v - 1) / v
 	wins := make([][]int, steps)
+	// Most tilings Nest tries fail: a vector of more windows than a
+	// kernel takes ends the try, where no bounds may move windows
+	// together (planning was most of some tests' time).
+	most := v
+	if lo == -unbounded && hi == unbounded {
+		most = w.MaxGroups * w.PerGroup
+	}
 	groups := 1
 	for s := range steps {
-		ws := cover(src[start(s, v, len(src)):][:v], w.Window, down)
+		ws := cover(src[start(s, v, len(src)):][:v], w.Window, down, most)
+		if ws == nil {
+			return Prog{}, false
+		}
 		for i, o := range ws {
 			ws[i] = min(max(o, lo), hi-w.Window)
 		}
@@ -36,9 +46,13 @@ func program(w isa.Windows, src []int, down bool, lo, hi int) (Prog, bool) {
 	}
 	p := Prog{Steps: steps, Groups: groups, Tile: len(src), Origin: wins[0][0]}
 	for _, ws := range wins {
-		p.Origin = min(p.Origin, slices.Min(ws))
+		p.Origin = min(p.Origin, ws[0])
 	}
 	n := groups * w.PerGroup
+	p.Idx = make([]byte, steps*groups*v)
+	for i := range p.Idx {
+		p.Idx[i] = w.None
+	}
 	for s, ws := range wins {
 		at := start(s, v, len(src))
 		p.Offs = append(p.Offs, int32(at))
@@ -50,15 +64,14 @@ func program(w isa.Windows, src []int, down bool, lo, hi int) (Prog, bool) {
 			p.Offs = append(p.Offs, int32(o-p.Origin))
 			p.Span = max(p.Span, o-p.Origin+w.Window)
 		}
-		idx := make([]byte, groups*v)
-		for i := range idx {
-			idx[i] = w.None
-		}
+		idx := p.Idx[s*groups*v:]
 		for l, a := range src[at : at+v] {
-			k := slices.IndexFunc(ws, func(o int) bool { return o <= a && a < o+w.Window })
+			k := 0 // the window that holds a
+			for a < ws[k] || a >= ws[k]+w.Window {
+				k++
+			}
 			idx[k/w.PerGroup*v+l] = w.Used | byte(k%w.PerGroup*w.Window+a-ws[k])
 		}
-		p.Idx = append(p.Idx, idx...)
 	}
 	return p, true
 }
@@ -68,30 +81,31 @@ func start(s, v, n int) int { return min(s*v, n-v) }
 
 // cover returns the starts of the fewest windows of size bytes that hold
 // every address of a, from the lowest address up, or with down set from
-// the highest down, in increasing order.
-func cover(a []int, size int, down bool) []int {
-	u := slices.Clone(a)
-	slices.Sort(u)
-	u = slices.Compact(u)
+// the highest down, in increasing order, or nil if they are more than
+// most.
+func cover(a []int, size int, down bool, most int) []int {
+	u := a // the sources of a vector rise, more often than not
+	if !slices.IsSorted(u) {
+		u = slices.Clone(a)
+		slices.Sort(u)
+	}
 	var out []int
-	if !down {
-		for i := 0; i < len(u); {
-			o := u[i]
-			out = append(out, o)
-			for i < len(u) && u[i] < o+size {
-				i++
-			}
+	for i := 0; i < len(u) && len(out) <= most; {
+		o := u[i]
+		if down {
+			o = u[len(u)-1-i] + 1 - size
 		}
-		return out
-	}
-	for i := len(u) - 1; i >= 0; {
-		o := u[i] + 1 - size
 		out = append(out, o)
-		for i >= 0 && u[i] >= o {
-			i--
+		for i < len(u) && (!down && u[i] < o+size || down && u[len(u)-1-i] >= o) {
+			i++
 		}
 	}
-	slices.Reverse(out)
+	if len(out) > most {
+		return nil
+	}
+	if down {
+		slices.Reverse(out)
+	}
 	return out
 }
 

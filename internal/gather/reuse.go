@@ -1,5 +1,7 @@
 package gather
 
+import "github.com/blockshuffle/blockshuffle/internal/isa"
+
 // fresh is how many source lines of 64 bytes reuse counts the output's
 // reads over: 32 KiB, the smallest L1 data cache of the CPUs the gather
 // kernels run on.
@@ -8,44 +10,12 @@ const fresh = 512
 // whole is the least reuse of a plan that goes ahead of two passes.
 const whole = 0.75
 
-// reuse is the share of the bytes of the source lines the output reads,
-// in its order, over its first reads of fresh lines, that it uses: near 1
-// where the output reads each line whole before moving on (a DepthToSpace
-// in NCHW reads its planes' rows along), 1/b where it comes back to a line
-// only for another plane of the output (a SpaceToDepth in NCHW), a few
-// hundredths where it reads a word or two of each line of a matrix.
-// Lines are counted as if the source began a line; a line read again
-// counts once.
-func reuse(d []dim) float64 {
-	lines := map[int]struct{}{}
-	at := make([]int, len(d))
-	used, src := 0, 0
-	for len(lines) < fresh {
-		lines[src>>6] = struct{}{}
-		used++
-		k := len(d) - 1
-		for ; k >= 0; k-- { // the next output byte, as an odometer
-			at[k]++
-			src += d[k].s
-			if at[k] < d[k].n {
-				break
-			}
-			src -= at[k] * d[k].s
-			at[k] = 0
-		}
-		if k < 0 {
-			break
-		}
-	}
-	return float64(used) / float64(64*len(lines))
-}
-
 // Ahead reports whether the plan goes ahead of two passes through a
 // buffer, in a transpose's route: where its output vectors take at most
-// W.Ahead groups of windows; or where the two passes would split its
-// elements or runs into words (split), its tensors do not fit in one
-// core's private cache (cached), and it uses the source lines it reads
-// whole (reuse), so that it reads the source once. On an Intel Xeon (one
+// W.Ahead groups of windows; or where the two passes would be costly
+// (they would split its elements or runs into words, on tensors that do
+// not fit in one core's private cache) and it uses the source lines it
+// reads whole (reuse), so that it reads the source once. On an Intel Xeon (one
 // goroutine, of a non-streaming copy) AVX2's gathers of four windows ran
 // NCHW DepthToSpace b = 4 of 5-byte elements, whose lines they read
 // whole, at 0.88 and two passes of bytes at 0.52; but SpaceToDepth b = 2
@@ -56,6 +26,47 @@ func reuse(d []dim) float64 {
 // passes, 0.52-0.73 gathered (AVX2, AVX-512 VBMI). So did two passes in
 // the cache: of 1x64x32x32 6-byte elements, 0.37 in two passes,
 // 0.18-0.21 gathered.
-func (p *Plan) Ahead(cached, split bool) bool {
-	return p.Fwd.Groups <= p.W.Ahead || split && !cached && p.reuse >= whole
+func (p *Plan) Ahead(costly bool) bool {
+	return p.Fwd.Groups <= p.W.Ahead || costly && reuse(p.nest) >= whole
+}
+
+// MayGoAhead reports whether a plan for kernels of windows w could go
+// ahead of two passes (Ahead), before any is planned: planning costs
+// more than two passes' plan.
+func MayGoAhead(w isa.Windows, costly bool) bool { return w.Ahead >= 1 || costly }
+
+// reuse is the share of the bytes of the source lines the output of loop
+// nest d reads, in its order, over its first reads of fresh lines, that
+// it uses: near 1 where the output reads each line whole before moving on
+// (a DepthToSpace in NCHW reads its planes' rows along), 1/b where it
+// comes back to a line only for another plane of the output (a
+// SpaceToDepth in NCHW), a few hundredths where it reads a word or two of
+// each line of a matrix. Lines are counted as if the source began a
+// line; a line read again counts once.
+func reuse(d []dim) float64 {
+	seen := map[int]bool{}
+	run := d[len(d)-1].n // the innermost dim: contiguous bytes (see dims)
+	outer := d[:len(d)-1]
+	at := make([]int, len(outer))
+	used, src := 0, 0
+	for len(seen) < fresh {
+		for l := src >> 6; l <= (src+run-1)>>6 && len(seen) < fresh; l++ {
+			seen[l] = true
+		}
+		used += run
+		k := len(outer) - 1
+		for ; k >= 0; k-- { // the next run, as an odometer
+			at[k]++
+			src += outer[k].s
+			if at[k] < outer[k].n {
+				break
+			}
+			src -= at[k] * outer[k].s
+			at[k] = 0
+		}
+		if k < 0 {
+			break
+		}
+	}
+	return float64(used) / float64(64*len(seen))
 }

@@ -42,7 +42,7 @@ func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Ca
 		dst, src = src, dst
 	}
 	size, stride := g.Loops()
-	p, _, units, calls := t.Gathered(dst, src, size[:], stride[:], g.Elem, false)
+	p, units, calls := t.Gathered(dst, src, size[:], stride[:], g.Elem, false, false)
 	if p == nil {
 		return nil, nil
 	}
@@ -50,20 +50,17 @@ func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Ca
 }
 
 // Gathered implements engine.Kernels: a gather plan of the move, if t has
-// gather kernels and the move a plan.
-func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem int, split bool) (fmt.Stringer, bool, int, func(lo, hi int) []engine.Call) {
-	if t.Gather[1] == nil {
-		return nil, false, 0, nil
+// gather kernels and the move a plan (with ahead set, one that goes ahead
+// of two passes).
+func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem int, costly, ahead bool) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
+	if t.Gather[1] == nil || ahead && !gather.MayGoAhead(t.windows, costly) {
+		return nil, 0, nil
 	}
 	p, ok := gather.Nest(t.windows, size, stride, elem)
-	if !ok {
-		return nil, false, 0, nil
+	if !ok || ahead && !p.Ahead(costly) {
+		return nil, 0, nil
 	}
-	n := elem
-	for _, x := range size {
-		n *= x
-	}
-	return p, p.Ahead(engine.InPrivateCache(n), split), p.Units(), func(lo, hi int) []engine.Call { return t.GatherCalls(p, dst, src, lo, hi) }
+	return p, p.Units(), func(lo, hi int) []engine.Call { return t.GatherCalls(p, dst, src, lo, hi) }
 }
 
 // StackPlan returns the stacked-row kernel of t for a validated call and

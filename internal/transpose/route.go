@@ -114,8 +114,10 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		f = newWordForm(size, perm, elem, elem, workers, t.Kernels)
 	}
 	if f.call == nil {
-		g, ahead := gathered(t, &f.canonical, f.word, bytes, workers, runs)
-		if g != nil && ahead {
+		// Two passes that split elements or runs into words cost more
+		// than a gather plan beyond the cache (gather.Plan.Ahead).
+		costly := runs && !engine.InPrivateCache(bytes)
+		if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, true); g != nil {
 			return g, true
 		}
 		p := twoPassOf(size, perm, elem, word, bytes, runs, t.Kernels)
@@ -131,7 +133,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 			}
 			return prepared(t, bytes, want, pieces, s, p), true
 		}
-		if g != nil {
+		if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, false); g != nil {
 			return g, true
 		}
 	}
@@ -143,23 +145,23 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 }
 
 // gathered is the prepared call of a transpose, canonical form c of
-// word-byte words, as tier t's gather plan, and whether it goes ahead of
-// two passes, which split its elements or runs into words where split is
-// set (gather.Plan.Ahead); or nil where t has none. Every plan
+// word-byte words, as tier t's gather plan, with ahead set only one that
+// goes ahead of two passes, costly where set (gather.Plan.Ahead); or nil
+// where t has none. Every plan
 // goes ahead of Go's loops, which move elements one by one (NCHW
 // DepthToSpace b = 2 of 5-byte elements, 1x64x270x480, on an Intel Xeon,
 // one goroutine, of a non-streaming copy: 0.42 in Go, 0.83 by AVX-512
 // VBMI's gather, 0.92 by AVX2's). Its calls are cut for goroutines along
 // its outermost loop.
-func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, split bool) (*engine.Prepared, bool) {
+func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, costly, ahead bool) *engine.Prepared {
 	ds := c.strided()
 	out, stride := make([]int, c.n), make([]int, c.n)
 	for k, j := range c.perm[:c.n] {
 		out[k], stride[k] = ds[j].n, ds[j].src
 	}
-	plan, ahead, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, word, split)
+	plan, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, word, costly, ahead)
 	if plan == nil {
-		return nil, false
+		return nil
 	}
 	want := engine.WantOf(workers, engine.Tiles)
 	var pieces []engine.Call
@@ -169,7 +171,7 @@ func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, split bool)
 			pieces = append(pieces, engine.Calls(calls(engine.Share(i, k, units), engine.Share(i+1, k, units))))
 		}
 	}
-	return prepared(t, bytes, want, pieces, engine.Calls(calls(0, units)), plan), ahead
+	return prepared(t, bytes, want, pieces, engine.Calls(calls(0, units)), plan)
 }
 
 // prepared is the prepared call of call on tier t, shared by goroutines
@@ -215,27 +217,27 @@ func twoPassOf(size, perm []int, elem, word, bytes int, runs bool, k engine.Kern
 // they have, each shifted to its place.
 func copyOf(tier string, bytes, workers int) *engine.Prepared {
 	k, text := engine.Generic().Kernels, engine.Text(fmt.Sprintf("transpose: a copy of %d bytes", bytes))
-	copyOf := func(n int) engine.Call {
-		return k.TransposeRuns(engine.SpaceSpan(n), engine.DepthSpan(n), engine.TransposeRuns{Len: n, Count: 1, Rows: 1, Groups: 1})
-	}
-	whole := []engine.Call{copyOf(bytes)}
 	want := engine.WantOf(workers, engine.Rows)
 	n := want.Pieces(bytes, bytes)
 	if !want.Splits(bytes) || n < 2 {
-		return engine.NewPrepared(bytes, engine.One, whole, nil, nil, tier, text)
+		want, n = engine.One, 1
 	}
-	short, long := copyOf(bytes/n), copyOf(bytes/n+1) // the pieces' two lengths (Share)
-	shifted := make([]engine.Repeat, n)
-	pieces := make([]engine.Call, n)
-	for i := range n {
-		lo, hi := engine.Share(i, n, bytes), engine.Share(i+1, n, bytes)
-		shifted[i] = engine.Repeat{N: 1, Space: lo, Depth: lo, Call: short}
-		if hi-lo > bytes/n {
-			shifted[i].Call = long
+	var copies [3]engine.Call // of the whole, and of the pieces' two lengths (Share)
+	for i, m := range [3]int{bytes, bytes / n, bytes/n + 1} {
+		copies[i] = k.TransposeRuns(engine.SpaceSpan(m), engine.DepthSpan(m), engine.TransposeRuns{Len: m, Count: 1, Rows: 1, Groups: 1})
+	}
+	whole := copies[:1]
+	pieces, idx, calls := whole, []int(nil), []engine.Call(nil)
+	if n > 1 {
+		shifted := make([]engine.Repeat, n)
+		pieces, idx, calls = make([]engine.Call, n), indexes(n), whole
+		for i := range n {
+			lo, hi := engine.Share(i, n, bytes), engine.Share(i+1, n, bytes)
+			shifted[i] = engine.Repeat{N: 1, Space: lo, Depth: lo, Call: copies[1+(hi-lo)-bytes/n]}
+			pieces[i] = &shifted[i]
 		}
-		pieces[i] = &shifted[i]
 	}
-	return engine.NewPrepared(bytes, want, pieces, indexes(n), whole, tier, text)
+	return engine.NewPrepared(bytes, want, pieces, idx, calls, tier, text)
 }
 
 // indexes are 0, 1, ..., n-1: the pieces of a prepared call whose calls
