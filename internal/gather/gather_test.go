@@ -220,7 +220,7 @@ func TestAhead(t *testing.T) {
 		if got := p.Ahead(true); got != c.want {
 			t.Errorf("%s (%v): ahead %v, want %v", c.name, p, got, c.want)
 		}
-		if p.Ahead(false) || gather.MayGoAhead(w, false) {
+		if p.Ahead(false) || gather.AheadWindows(w, false).MaxGroups > 0 {
 			t.Errorf("%s (%v): ahead of two passes that cost little", c.name, p)
 		}
 		w1 := w

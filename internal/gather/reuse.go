@@ -30,10 +30,16 @@ func (p *Plan) Ahead(costly bool) bool {
 	return p.Fwd.Groups <= p.W.Ahead || costly && reuse(p.nest) >= whole
 }
 
-// MayGoAhead reports whether a plan for kernels of windows w could go
-// ahead of two passes (Ahead), before any is planned: planning costs
-// more than two passes' plan.
-func MayGoAhead(w isa.Windows, costly bool) bool { return w.Ahead >= 1 || costly }
+// AheadWindows is w for the plans that may go ahead of two passes
+// (Ahead): where they are not costly, of at most w.Ahead groups (none
+// where MaxGroups is 0). Planning costs more than two passes' plan, and
+// more the more groups a vector may take.
+func AheadWindows(w isa.Windows, costly bool) isa.Windows {
+	if !costly {
+		w.MaxGroups = min(w.MaxGroups, w.Ahead)
+	}
+	return w
+}
 
 // reuse is the share of the bytes of the source lines the output of loop
 // nest d reads, in its order, over its first reads of fresh lines, that

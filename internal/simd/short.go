@@ -53,10 +53,14 @@ func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Ca
 // gather kernels and the move a plan (with ahead set, one that goes ahead
 // of two passes).
 func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem int, costly, ahead bool) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
-	if t.Gather[1] == nil || ahead && !gather.MayGoAhead(t.windows, costly) {
+	w := t.windows
+	if ahead {
+		w = gather.AheadWindows(w, costly)
+	}
+	if t.Gather[1] == nil || w.MaxGroups == 0 {
 		return nil, 0, nil
 	}
-	p, ok := gather.Nest(t.windows, size, stride, elem)
+	p, ok := gather.Nest(w, size, stride, elem)
 	if !ok || ahead && !p.Ahead(costly) {
 		return nil, 0, nil
 	}
