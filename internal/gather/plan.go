@@ -303,7 +303,8 @@ func (p *Plan) String() string {
 // the row kernels' 0.26); longer rows, SpaceToDepth of b = 2 (which takes
 // the stacked rows first where a table has them: internal/simd) and
 // SpaceToDepth rows of 48 to 60 bytes (up to 1.5x slower) are left to the
-// row kernels.
+// row kernels. Only kernels whose windows say so (w.ShortRows: AVX-512
+// VBMI's) take any: AVX2's ran no faster than its row kernels.
 func Pays(g *shape.Geometry, w isa.Windows) bool {
 	row := g.W * g.B * g.Elem
 	if g.ToDepth {

@@ -15,9 +15,9 @@ const whole = 0.75
 // W.Ahead groups of windows; or where the two passes would be costly
 // (they would split its elements or runs into words, on tensors that do
 // not fit in one core's private cache) and it uses the source lines it
-// reads whole (reuse), so that it reads the source once. On an Intel Xeon (one
-// goroutine, of a non-streaming copy) AVX2's gathers of four windows ran
-// NCHW DepthToSpace b = 4 of 5-byte elements, whose lines they read
+// reads whole (reuse), so that it reads the source once. On an Intel Xeon
+// (one goroutine, of a non-streaming copy) AVX2's gathers of four windows
+// ran NCHW DepthToSpace b = 4 of 5-byte elements, whose lines they read
 // whole, at 0.88 and two passes of bytes at 0.52; but SpaceToDepth b = 2
 // of 3-byte elements, whose lines they read twice (reuse 0.5), at 0.43
 // and two passes at 0.61, and a 2000x2000 matrix of 7-byte elements at
