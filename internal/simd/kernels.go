@@ -53,7 +53,7 @@ func complete(t *Table) *Kernels {
 			k.Lanes[i].MinN = max(l.MinN, uint16(isa.BaseUnzipBelow(int(l.B), int(l.W))))
 		}
 	}
-	slices.SortStableFunc(k.Lanes, func(x, y LaneKernel) int { return compareKeys(laneKeyOf(x), laneKeyOf(y)) })
+	sortLanes(k.Lanes)
 	for w := range MaxBundleWidth + 1 {
 		k.bundleBelow[0][w], k.bundleBelow[1][w] = maxRow, maxRow
 	}
@@ -91,8 +91,29 @@ func complete(t *Table) *Kernels {
 		}
 	}
 	k.Table.inherit(&b.Table)
-	slices.SortStableFunc(k.Lanes, func(x, y LaneKernel) int { return compareKeys(laneKeyOf(x), laneKeyOf(y)) })
+	sortLanes(k.Lanes)
 	return k
+}
+
+// sortLanes sorts lane kernels by laneKey, keeping the order of those of
+// equal keys: a merge sort of runs that double, at the binary size of a
+// few loops where slices.SortStableFunc took 4 KB.
+func sortLanes(ks []LaneKernel) {
+	buf := make([]LaneKernel, len(ks))
+	for run := 1; run < len(ks); run *= 2 {
+		for lo := 0; lo < len(ks); lo += 2 * run {
+			mid, hi := min(lo+run, len(ks)), min(lo+2*run, len(ks))
+			a, b := ks[lo:mid], ks[mid:hi]
+			for k := range buf[lo:hi] { // a's first of equal keys
+				if len(b) == 0 || len(a) > 0 && compareKeys(laneKeyOf(b[0]), laneKeyOf(a[0])) >= 0 {
+					buf[lo+k], a = a[0], a[1:]
+				} else {
+					buf[lo+k], b = b[0], b[1:]
+				}
+			}
+		}
+		copy(ks, buf)
+	}
 }
 
 // maxRow stands for no bound on a row's length.
