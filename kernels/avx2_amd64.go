@@ -1635,6 +1635,12 @@ func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow
 //go:noescape
 func tile16x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile16x4AVX2 transposes tiles of 16 rows of 64 bytes of 4-byte words, in each of strips strips.
+// It moves each as four tiles of 8 rows of 32 bytes, in turn.
+//
+//go:noescape
+func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // tile8x4AVX2 transposes tiles of 8 rows of 32 bytes of 4-byte words, in each of strips strips.
 //
 //go:noescape

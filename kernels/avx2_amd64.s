@@ -68104,10 +68104,10 @@ tile2880: \
 	RET
 	tile16x2AVX2_body
 
-// func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
-TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
-#define tile8x4AVX2_body \
+TEXT ·tile16x4AVX2(SB), NOSPLIT, $8-104
+#define tile16x4AVX2_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -68119,6 +68119,135 @@ band2881: \
 strip2882: \
 	MOVQ tiles+16(FP), R8; \
 tile2883: \
+	MOVQ AX, R10; \
+	LEAQ (AX)(DX*8), R11; \
+	MOVQ CX, R12; \
+	LEAQ 32(CX), R13; \
+	MOVQ $0x00000002, R14; \
+turn2884: \
+	LEAQ        (R10)(DX*4), R15; \
+	LEAQ        (R12)(SI*4), BP; \
+	VMOVDQU     (R10), X0; \
+	VINSERTI128 $0x01, (R15), Y0, Y0; \
+	VMOVDQU     (R10)(DX*2), X1; \
+	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y0, Y2; \
+	VPUNPCKHDQ  Y1, Y0, Y1; \
+	VMOVDQU     (R10)(DX*1), X0; \
+	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
+	VMOVDQU     (R10)(BX*1), X3; \
+	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
+	VPUNPCKLDQ  Y3, Y0, Y4; \
+	VPUNPCKHDQ  Y3, Y0, Y3; \
+	VPUNPCKLDQ  Y4, Y2, Y0; \
+	VMOVDQU     Y0, (R12); \
+	VPUNPCKHDQ  Y4, Y2, Y4; \
+	VMOVDQU     Y4, (R12)(SI*1); \
+	VPUNPCKLDQ  Y3, Y1, Y4; \
+	VMOVDQU     Y4, (R12)(SI*2); \
+	VPUNPCKHDQ  Y3, Y1, Y3; \
+	VMOVDQU     Y3, (R12)(DI*1); \
+	VMOVDQU     16(R10), X3; \
+	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
+	VMOVDQU     16(R10)(DX*2), X1; \
+	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y3, Y4; \
+	VPUNPCKHDQ  Y1, Y3, Y1; \
+	VMOVDQU     16(R10)(DX*1), X3; \
+	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
+	VMOVDQU     16(R10)(BX*1), X2; \
+	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
+	VPUNPCKLDQ  Y2, Y3, Y0; \
+	VPUNPCKHDQ  Y2, Y3, Y2; \
+	VPUNPCKLDQ  Y0, Y4, Y3; \
+	VMOVDQU     Y3, (BP); \
+	VPUNPCKHDQ  Y0, Y4, Y0; \
+	VMOVDQU     Y0, (BP)(SI*1); \
+	VPUNPCKLDQ  Y2, Y1, Y0; \
+	VMOVDQU     Y0, (BP)(SI*2); \
+	VPUNPCKHDQ  Y2, Y1, Y2; \
+	VMOVDQU     Y2, (BP)(DI*1); \
+	LEAQ        (R11)(DX*4), R15; \
+	LEAQ        (R13)(SI*4), BP; \
+	VMOVDQU     (R11), X0; \
+	VINSERTI128 $0x01, (R15), Y0, Y0; \
+	VMOVDQU     (R11)(DX*2), X1; \
+	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y0, Y2; \
+	VPUNPCKHDQ  Y1, Y0, Y1; \
+	VMOVDQU     (R11)(DX*1), X0; \
+	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
+	VMOVDQU     (R11)(BX*1), X3; \
+	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
+	VPUNPCKLDQ  Y3, Y0, Y4; \
+	VPUNPCKHDQ  Y3, Y0, Y3; \
+	VPUNPCKLDQ  Y4, Y2, Y0; \
+	VMOVDQU     Y0, (R13); \
+	VPUNPCKHDQ  Y4, Y2, Y4; \
+	VMOVDQU     Y4, (R13)(SI*1); \
+	VPUNPCKLDQ  Y3, Y1, Y4; \
+	VMOVDQU     Y4, (R13)(SI*2); \
+	VPUNPCKHDQ  Y3, Y1, Y3; \
+	VMOVDQU     Y3, (R13)(DI*1); \
+	VMOVDQU     16(R11), X3; \
+	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
+	VMOVDQU     16(R11)(DX*2), X1; \
+	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y3, Y4; \
+	VPUNPCKHDQ  Y1, Y3, Y1; \
+	VMOVDQU     16(R11)(DX*1), X3; \
+	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
+	VMOVDQU     16(R11)(BX*1), X2; \
+	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
+	VPUNPCKLDQ  Y2, Y3, Y0; \
+	VPUNPCKHDQ  Y2, Y3, Y2; \
+	VPUNPCKLDQ  Y0, Y4, Y3; \
+	VMOVDQU     Y3, (BP); \
+	VPUNPCKHDQ  Y0, Y4, Y0; \
+	VMOVDQU     Y0, (BP)(SI*1); \
+	VPUNPCKLDQ  Y2, Y1, Y0; \
+	VMOVDQU     Y0, (BP)(SI*2); \
+	VPUNPCKHDQ  Y2, Y1, Y2; \
+	VMOVDQU     Y2, (BP)(DI*1); \
+	XCHGQ       R10, R11; \
+	XCHGQ       R12, R13; \
+	ADDQ        $0x00000020, R10; \
+	ADDQ        $0x00000020, R11; \
+	LEAQ        (R12)(SI*8), R12; \
+	LEAQ        (R13)(SI*8), R13; \
+	DECQ        R14; \
+	JNZ         turn2884; \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
+	DECQ        R8; \
+	JNZ         tile2883; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        R9; \
+	JNZ         strip2882; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2881; \
+	VZEROUPPER; \
+	RET
+	tile16x4AVX2_body
+
+// func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
+#define tile8x4AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band2885: \
+	MOVQ strips+24(FP), R9; \
+strip2886: \
+	MOVQ tiles+16(FP), R8; \
+tile2887: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -68164,15 +68293,15 @@ tile2883: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2883; \
+	JNZ         tile2887; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2882; \
+	JNZ         strip2886; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2881; \
+	JNZ         band2885; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -68187,11 +68316,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2884: \
+band2888: \
 	MOVQ strips+24(FP), R9; \
-strip2885: \
+strip2889: \
 	MOVQ tiles+16(FP), R8; \
-tile2886: \
+tile2890: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -68211,15 +68340,15 @@ tile2886: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2886; \
+	JNZ         tile2890; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2885; \
+	JNZ         strip2889; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2884; \
+	JNZ         band2888; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -68249,7 +68378,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2531<>+0(SB), DI; \
-group2887: \
+group2891: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -68267,34 +68396,34 @@ group2887: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2891; \
-chunk2888: \
+	JAE     groupdone2895; \
+chunk2892: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2889; \
+	JB      cross2893; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2890; \
+	JB      store2894; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2892; \
+	JNZ     samerow2896; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2892: \
-	JMP store2890; \
-cross2889: \
+samerow2896: \
+	JMP store2894; \
+cross2893: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2893; \
+	JNZ     samerow2897; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2893: \
+samerow2897: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -68302,16 +68431,16 @@ samerow2893: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2890: \
+store2894: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2888; \
-groupdone2891: \
+	JB       chunk2892; \
+groupdone2895: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2887; \
+	JNZ  group2891; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68940,6 +69069,8 @@ DATA ·tile16x1AVX2Entry(SB)/8, $·tile16x1AVX2(SB)
 GLOBL ·tile16x1AVX2Entry(SB), RODATA, $8
 DATA ·tile16x2AVX2Entry(SB)/8, $·tile16x2AVX2(SB)
 GLOBL ·tile16x2AVX2Entry(SB), RODATA, $8
+DATA ·tile16x4AVX2Entry(SB)/8, $·tile16x4AVX2(SB)
+GLOBL ·tile16x4AVX2Entry(SB), RODATA, $8
 DATA ·tile8x4AVX2Entry(SB)/8, $·tile8x4AVX2(SB)
 GLOBL ·tile8x4AVX2Entry(SB), RODATA, $8
 DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)

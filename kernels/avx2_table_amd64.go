@@ -310,6 +310,7 @@ var (
 	bundleUnzip2x8AVX2Entry simd.BundleFunc
 	tile16x1AVX2Entry       simd.TileFunc
 	tile16x2AVX2Entry       simd.TileFunc
+	tile16x4AVX2Entry       simd.TileFunc
 	tile8x4AVX2Entry        simd.TileFunc
 	tile4x8AVX2Entry        simd.TileFunc
 	streamRunsAVX2Entry     simd.StreamFunc
@@ -609,7 +610,10 @@ var avx2 = simd.Table{
 	BundleZip:   [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleZip2x1AVX2Entry, 2: &bundleZip2x2AVX2Entry, 4: &bundleZip2x4AVX2Entry, 8: &bundleZip2x8AVX2Entry},
 	BundleUnzip: [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleUnzip2x1AVX2Entry, 2: &bundleUnzip2x2AVX2Entry, 4: &bundleUnzip2x4AVX2Entry, 8: &bundleUnzip2x8AVX2Entry},
 	Tiles:       [simd.MaxTileWidth + 1][]simd.Entry[simd.TileFunc]{1: {{F: &tile16x1AVX2Entry, B: 16, W: 1, Chunk: 16}}, 2: {{F: &tile16x2AVX2Entry, B: 16, W: 2, Chunk: 16}}, 4: {{F: &tile8x4AVX2Entry, B: 8, W: 4, Chunk: 32}}, 8: {{F: &tile4x8AVX2Entry, B: 4, W: 8, Chunk: 32}}},
-	StreamRuns:  &streamRunsAVX2Entry,
+	PagedTiles: []simd.Entry[simd.TileFunc]{
+		{F: &tile16x4AVX2Entry, B: 16, W: 4, Chunk: 64},
+	},
+	StreamRuns: &streamRunsAVX2Entry,
 }
 
 func init() { simd.Register("AVX2", &avx2) }

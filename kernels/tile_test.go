@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -69,7 +71,7 @@ func TestMatrix(t *testing.T) {
 	for name := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
-			for _, k := range set.Tiles[w] { // rows from each tile's on: the largest that fits moves them
+			for i, k := range slices.Concat(set.Tiles[w], pagedTiles(set, w)) { // rows from each tile's on: the largest that fits moves them
 				if k.NT {
 					continue
 				}
@@ -77,7 +79,10 @@ func TestMatrix(t *testing.T) {
 				for range many(300) {
 					m := engine.Matrix{Rows: b + rng.IntN(4*b), Cols: cols + rng.IntN(4*cols)}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
-					if rng.IntN(4) == 0 { // dst rows whole KiB apart, in few L1 sets: narrower bands
+					switch {
+					case i >= len(set.Tiles[w]) && rng.IntN(2) == 0: // dst rows whole pages apart, which paged tiles take
+						m.DstRow = (m.Rows*w + 4095) &^ 4095 << rng.IntN(2)
+					case rng.IntN(4) == 0: // dst rows whole KiB apart, in few L1 sets: narrower bands
 						m.DstRow = (m.Rows*w + 1023) &^ 1023 << rng.IntN(3)
 					}
 					m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), 0)
@@ -104,6 +109,12 @@ func TestMatrix(t *testing.T) {
 			}
 		}
 	}
+}
+
+// pagedTiles are the paged tile kernels of w-byte words of a tier
+// (simd.Table.PagedTiles).
+func pagedTiles(set *simd.Kernels, w int) []simd.TileKernel {
+	return slices.DeleteFunc(slices.Clone(set.PagedTiles), func(k simd.TileKernel) bool { return int(k.W) != w })
 }
 
 // TestMatrixStreaming checks the tile kernels' streaming twins against
@@ -177,17 +188,26 @@ func TestMatrixGuardPages(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
-			for _, k := range table.Tiles[w] { // the base table's are tested under its own name
+			own := table.Tiles[w] // the base table's are tested under its own name
+			for i, k := range slices.Concat(own, pagedTiles(set, w)) {
 				if k.NT { // the twin of the tile before, which streaming rows take
 					continue
 				}
 				cols := int(k.Chunk) / w
 				for _, rows := range oneToTwo(int(k.B)) {
 					for _, c := range oneToTwo(cols) {
-						// Rows of whole lines of dst stream where the kernels can.
-						m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: rows * w, Streaming: true}, w, 2, 2, 0)
+						// Rows of whole lines of dst stream where the kernels can;
+						// paged tiles take dst rows a page apart.
+						dstRow := rows * w
+						if i >= len(own) {
+							dstRow = 4096
+						}
+						m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: dstRow, Streaming: true}, w, 2, 2, 0)
 						dl, sl := matrixLens(m, w)
 						call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+						if f := runtime.FuncForPC(uintptr(*k.F)).Name(); i >= len(own) && !strings.HasSuffix(f, "."+call.Kernel()) {
+							t.Fatalf("%s: %+v: the call of %s, not the paged %s", name, m, call.Kernel(), f)
+						}
 						inGuards(t, dl, sl, func(dst, src []byte) {
 							checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
 						})

@@ -44,9 +44,13 @@ func (g *Generator) tile(k table.Kernel) error {
 		return err
 	}
 	b, chunk := k.TileShape()
-	cols := chunk / k.Width
 	g.function(k)
 	doc := []string{fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width)}
+	if k.Quad() { // the program moves one of the four tiles of a quad
+		b, chunk = vec.TileShape(k.Width)
+		doc = append(doc, fmt.Sprintf("It moves each as four tiles of %d rows of %d bytes, in turn.", b, chunk))
+	}
+	cols := chunk / k.Width
 	if k.Streaming {
 		doc = append(doc, "It writes with non-temporal stores: every column's address must be 64-byte aligned.")
 	}
@@ -83,28 +87,37 @@ func (g *Generator) tile(k table.Kernel) error {
 			r.bases = append(r.bases, next)
 		}
 	}
-	in := func(x, off int) operand.Mem { return src.mem(x, off) } // src's bases as they are when it loads
-	out := func(x, off int) operand.Mem { return dst.mem(x, off) }
-	if b <= 16 {
-		bases(&src, s, b)
-	} else { // each 16 rows from a pointer of its own, stepping
-		in = g.stepping(k, src, s, 16)
-	}
-	if cols <= 16 {
-		bases(&dst, d, cols)
-	} else {
-		out = g.stepping(k, dst, d, cols)
-	}
 	if b > 16 || cols > 16 {
 		p = p.Grouped() // loads and stores in stream order, as stepping needs
 	}
-	switch {
-	case k.ISA.TwoTable():
-		g.stream = k.Streaming
-		g.lower512(p, in, out, idx, nil)
-		g.stream = false
-	default:
-		g.lower(p, in, out)
+	// move runs the program on the tile whose first row and column s and
+	// d point at.
+	move := func(s, d reg.GPVirtual) {
+		in := func(x, off int) operand.Mem { return src.mem(x, off) } // src's bases as they are when it loads
+		out := func(x, off int) operand.Mem { return dst.mem(x, off) }
+		if b <= 16 {
+			bases(&src, s, b)
+		} else { // each 16 rows from a pointer of its own, stepping
+			in = g.stepping(k, src, s, 16)
+		}
+		if cols <= 16 {
+			bases(&dst, d, cols)
+		} else {
+			out = g.stepping(k, dst, d, cols)
+		}
+		switch {
+		case k.ISA.TwoTable():
+			g.stream = k.Streaming
+			g.lower512(p, in, out, idx, nil)
+			g.stream = false
+		default:
+			g.lower(p, in, out)
+		}
+	}
+	if k.Quad() {
+		g.quad(k, src, dst, s, d, b, cols, move)
+	} else {
+		move(s, d)
 	}
 	step := func(srcStep, dstStep string) {
 		c.ADDQ(param(c, srcStep), s)
@@ -163,4 +176,40 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 		q.bases = ptrs[span : span+1]
 		return q.mem(x-at[span], off)
 	}
+}
+
+// quad writes the body of a quad tile kernel's tile loop, s and d at the
+// tile's first row and column: move, the program of a tile of b rows of
+// cols words, four times (vec.TileShapeQuad's order), leaving s and d
+// where they were. x and y point at the two tiles of a column of
+// tiles, top first, then bottom first: after each column they trade
+// places and step to the next.
+func (g *Generator) quad(k table.Kernel, src, dst rowAddr, s, d reg.GPVirtual, b, cols int, move func(s, d reg.GPVirtual)) {
+	c := g.c
+	scale := func(n int) uint8 {
+		if n != 1 && n != 2 && n != 4 && n != 8 {
+			panic(fmt.Sprintf("amd64: %s: no quad of tiles %d long", k.Name(), n))
+		}
+		return uint8(n)
+	}
+	xs, ys, xd, yd, turns := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.MOVQ(s, xs)
+	c.LEAQ(operand.Mem{Base: s, Index: src.lane, Scale: scale(b)}, ys) // b rows down
+	c.MOVQ(d, xd)
+	c.LEAQ(operand.Mem{Base: d, Disp: b * k.Width}, yd) // b words along
+	c.MOVQ(operand.U32(2), turns)
+	turn := g.label("turn")
+	c.Label(turn)
+	move(xs, xd)
+	move(ys, yd)
+	c.XCHGQ(xs, ys)
+	c.XCHGQ(xd, yd)
+	for _, r := range []reg.GPVirtual{xs, ys} { // cols words right
+		c.ADDQ(operand.U32(cols*k.Width), r)
+	}
+	for _, r := range []reg.GPVirtual{xd, yd} { // cols rows down
+		c.LEAQ(operand.Mem{Base: r, Index: dst.lane, Scale: scale(cols)}, r)
+	}
+	c.DECQ(turns)
+	c.JNZ(operand.LabelRef(turn))
 }

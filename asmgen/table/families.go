@@ -46,6 +46,8 @@ type Slot struct {
 	// Max constant the array holds indexes up to.
 	Index func(k Kernel) int
 	Bound string
+	// Own: a tier does not take its base's kernels of this slot.
+	Own bool
 }
 
 // Form is how a slot holds its kernels.
@@ -215,8 +217,12 @@ cache, on rows of whole chunks, MinN bytes, whose every output address is
 			b, _ := k.TileShape()
 			return fmt.Sprintf("tile%dx%d%s%s", b, k.Width, k.ISA, nt(k))
 		},
-		Slots: []Slot{{Field: "Tiles", Form: Lists, Index: width, Bound: "MaxTileWidth",
-			Doc: "Tiles[w] are the tile kernels of w-byte words (general transposes), the largest tile first, each (B rows of Chunk bytes) followed by its streaming twin where it has one (NT: every column of a tile is one 64-byte store, which must be aligned)"}},
+		Slots: []Slot{
+			{Field: "Tiles", Form: Lists, Pick: func(k Kernel) bool { return !k.Quad() }, Index: width, Bound: "MaxTileWidth",
+				Doc: "Tiles[w] are the tile kernels of w-byte words (general transposes), the largest tile first, each (B rows of Chunk bytes) followed by its streaming twin where it has one (NT: every column of a tile is one 64-byte store, which must be aligned)"},
+			{Field: "PagedTiles", Form: List, Pick: Kernel.Quad, Own: true,
+				Doc: "PagedTiles are the table's tile kernels for matrices whose dst rows lie whole pages apart, which take them ahead of Tiles[W]"},
+		},
 		Limits: []Limit{{"MaxTileWidth", "the largest word, in bytes, of a tile kernel", width}},
 		Entry: func(k Kernel) Entry {
 			b, chunk := k.TileShape()

@@ -26,6 +26,17 @@ func TileShape(w int) (b, chunk int) {
 	return 2 * LaneBytes / w, 2 * LaneBytes
 }
 
+// TileShapeQuad is the tile of w-byte words a quad tile kernel moves: two
+// by two of TileShape's, 2b rows of 2*chunk bytes, in the order top left,
+// bottom left, bottom right, top right. Each column is then a whole
+// 64-byte line for 4-byte words, written in two 32-byte halves one tile
+// after the other, and the second visit to the rows' lines starts at the
+// rows read last (table.ISA.TileKernels has why).
+func TileShapeQuad(w int) (b, chunk int) {
+	b, chunk = TileShape(w)
+	return 2 * b, 2 * chunk
+}
+
 // TileWant is what a tile's transpose writes: output stream x holds word x
 // of each of the b rows, in row order.
 func TileWant(b, w, chunk int) map[int]Value {

@@ -267,6 +267,10 @@ type Table struct {
 	// 64-byte store, which must be aligned).
 	Tiles [MaxTileWidth + 1][]Entry[TileFunc]
 
+	// PagedTiles are the table's tile kernels for matrices whose dst rows
+	// lie whole pages apart, which take them ahead of Tiles[W].
+	PagedTiles []Entry[TileFunc]
+
 	// StreamRuns is the streaming run copier.
 	StreamRuns *StreamFunc
 
@@ -278,7 +282,8 @@ type Table struct {
 }
 
 // inherit gives t what it has no kernel for from its base's table b:
-// b's functions where t has none, and b's list entries after t's.
+// b's functions where t has none, and b's list entries after t's (but
+// for the slots a tier keeps its own).
 func (t *Table) inherit(b *Table) {
 	t.Lanes = append(slices.Clip(t.Lanes), b.Lanes...)
 	if t.ZipN == nil {

@@ -53,7 +53,7 @@ func TestComplete(t *testing.T) {
 	copier, baseCopier, bundle := new(CopyFunc), new(CopyFunc), new(BundleFunc)
 	own.CopyRuns, base.CopyRuns, base.BundleUnzip[1], base.BundleZip[2] = copier, baseCopier, bundle, bundle
 	own.Lanes = slices.DeleteFunc(own.Lanes, func(k LaneKernel) bool { return !k.Unzip && k.B == 2 && k.W == 2 }) // no zip of its own for the bundles of 2-byte elements
-	own.Tiles[4], base.Tiles[4] = []TileKernel{{B: 16}}, []TileKernel{{B: 8}}
+	own.Tiles[4], base.Tiles[4], base.PagedTiles = []TileKernel{{B: 16}}, []TileKernel{{B: 8}}, []TileKernel{{B: 16, W: 4}}
 	for _, withBase := range []bool{false, true} {
 		own.Base = nil
 		if withBase {
@@ -96,6 +96,9 @@ func TestComplete(t *testing.T) {
 			if tiles := k.Tiles[4]; len(tiles) != 2 || tiles[0].B != 16 || tiles[1].B != 8 {
 				t.Errorf("tiles %+v, want the table's, then its base's", tiles)
 			}
+			if len(k.PagedTiles) != 0 {
+				t.Errorf("paged tiles %+v, want the table's own, none", k.PagedTiles)
+			}
 			if want := map[bool]int{false: 0, true: 1}[isa.BaseTiles(4)]; k.baseTiles[4] != want {
 				t.Errorf("the base's tiles from %d, want %d (isa.BaseTiles(4) is %v)", k.baseTiles[4], want, isa.BaseTiles(4))
 			}
@@ -109,7 +112,8 @@ func TestComplete(t *testing.T) {
 // TestTileFor: where baseTiles says so, a matrix takes the base's tile,
 // but for streaming matrices and dst rows whole pages apart, which take
 // the table's; without it, the table's; a matrix too small for the
-// base's tile takes none of them.
+// base's tile takes none of them; the table's paged tiles go first where
+// dst rows lie whole pages apart.
 func TestTileFor(t *testing.T) {
 	own, base, ownNT := new(TileFunc), new(TileFunc), new(TileFunc)
 	k := &Kernels{}
@@ -132,7 +136,30 @@ func TestTileFor(t *testing.T) {
 			t.Errorf("%+v: tile %+v, want the %v", c, got, map[*TileFunc]string{own: "table's", base: "base's"}[c.want])
 		}
 	}
-	k.baseTiles[4], m.Rows = 2, 7
+	// Paged tiles go first where dst rows lie whole pages apart, if they
+	// fit, and only for their words.
+	paged := new(TileFunc)
+	k.PagedTiles = []TileKernel{{F: paged, B: 16, W: 4, Chunk: 64}}
+	for _, c := range []struct {
+		w, rows, dstRow int
+		want            *TileFunc
+	}{
+		{4, 1000, 4096, paged},
+		{4, 1000, 3 * 4096, paged},
+		{4, 1000, 4000, base},
+		{4, 1000, 2048, base},
+		{4, 12, 4096, base}, // too few rows for the paged tile and the table's
+		{8, 1000, 4096, nil},
+	} {
+		k.baseTiles[4], k.baseTiles[8], m.Rows, m.DstRow, m.Streaming = 2, 0, c.rows, c.dstRow, false
+		k.Tiles[8] = []TileKernel{{F: own, B: 8, Chunk: 64}}
+		got, _ := k.tileFor(m, c.w)
+		if c.want != nil && got.f != c.want || c.want == nil && got.f == paged {
+			t.Errorf("%+v: tile %+v", c, got)
+		}
+	}
+	k.PagedTiles = nil
+	k.baseTiles[4], m.Rows, m.DstRow = 2, 7, 4000
 	if got, ok := k.tileFor(m, 4); ok {
 		t.Errorf("a matrix of 7 rows got a tile: %+v", got)
 	}

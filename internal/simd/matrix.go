@@ -68,11 +68,17 @@ type tile struct {
 
 // tileFor returns the first tile kernel of w-byte words, the table's or
 // its base's, whose tile fits matrix m, with its streaming twin, which
-// follows it in the list: the base's first where this CPU moves the words
-// faster in them (baseTiles), unless the matrix streams (the base has no
-// streaming tiles) or dst's rows lie whole pages apart, where the table's
-// wider tiles kept their lead.
+// follows it in the list: the table's PagedTiles first where dst's rows
+// lie whole pages apart; then the base's first where this CPU moves the
+// words faster in them (baseTiles), unless the matrix streams (the base
+// has no streaming tiles) or dst's rows lie whole pages apart, where the
+// table's wider tiles kept their lead.
 func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
+	for _, k := range t.PagedTiles {
+		if c, ok := firstTile([]TileKernel{k}, m, w); ok && int(k.W) == w && m.DstRow%pageBytes == 0 {
+			return c, true
+		}
+	}
 	if i := t.baseTiles[w]; i > 0 && !m.Streaming && m.DstRow%pageBytes != 0 {
 		if k, ok := firstTile(t.Tiles[w][i:], m, w); ok {
 			return k, true

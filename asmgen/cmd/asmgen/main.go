@@ -414,27 +414,30 @@ func (c *%[1]sCall) Kernel() string { return name(c.F) }
 	}
 	b.WriteString("\n// Table is one ISA's kernels, as generated: a field per slot of each\n// family; a nil function has no kernel. Register merges a table with its\n// base's into its tier's Kernels.\ntype Table struct {\n")
 	var inherit bytes.Buffer
-	inherit.WriteString("\n// inherit gives t what it has no kernel for from its base's table b:\n// b's functions where t has none, and b's list entries after t's.\nfunc (t *Table) inherit(b *Table) {\n")
+	inherit.WriteString("\n// inherit gives t what it has no kernel for from its base's table b:\n// b's functions where t has none, and b's list entries after t's (but\n// for the slots a tier keeps its own).\nfunc (t *Table) inherit(b *Table) {\n")
 	for _, f := range table.Families {
 		fn := f.Name + "Func"
 		for _, s := range f.Slots {
 			if s.Doc != "" {
 				fmt.Fprintf(&b, "\n%s\n", comment(s.Field, s.Doc))
 			}
-			x := s.Field
+			x, inherit := s.Field, &inherit
+			if s.Own { // declared, not inherited
+				inherit = new(bytes.Buffer)
+			}
 			switch s.Form {
 			case table.Single:
 				fmt.Fprintf(&b, "%s *%s\n", x, fn)
-				fmt.Fprintf(&inherit, "if t.%[1]s == nil {\nt.%[1]s = b.%[1]s\n}\n", x)
+				fmt.Fprintf(inherit, "if t.%[1]s == nil {\nt.%[1]s = b.%[1]s\n}\n", x)
 			case table.Indexed:
 				fmt.Fprintf(&b, "%s [%s + 1]*%s\n", x, s.Bound, fn)
-				fmt.Fprintf(&inherit, "for i, f := range b.%[1]s {\nif t.%[1]s[i] == nil {\nt.%[1]s[i] = f\n}\n}\n", x)
+				fmt.Fprintf(inherit, "for i, f := range b.%[1]s {\nif t.%[1]s[i] == nil {\nt.%[1]s[i] = f\n}\n}\n", x)
 			case table.List:
 				fmt.Fprintf(&b, "%s []Entry[%s]\n", x, fn)
-				fmt.Fprintf(&inherit, "t.%[1]s = append(slices.Clip(t.%[1]s), b.%[1]s...)\n", x)
+				fmt.Fprintf(inherit, "t.%[1]s = append(slices.Clip(t.%[1]s), b.%[1]s...)\n", x)
 			case table.Lists:
 				fmt.Fprintf(&b, "%s [%s + 1][]Entry[%s]\n", x, s.Bound, fn)
-				fmt.Fprintf(&inherit, "for i := range b.%[1]s {\nt.%[1]s[i] = append(slices.Clip(t.%[1]s[i]), b.%[1]s[i]...)\n}\n", x)
+				fmt.Fprintf(inherit, "for i := range b.%[1]s {\nt.%[1]s[i] = append(slices.Clip(t.%[1]s[i]), b.%[1]s[i]...)\n}\n", x)
 			}
 		}
 	}
