@@ -30,16 +30,19 @@ func TestBandCols(t *testing.T) {
 }
 
 // TestStripsDown checks the blocks of rows tiles go down in: whole bands
-// for rows in many cache sets that are short or few, blocks of blockRows
-// for tall matrices of long rows and for rows in few sets, and never more
+// for few rows in many cache sets and for matrices of one band, blocks of
+// blockRows for tall matrices and for rows in few sets, and never more
 // than maxBlocks blocks, which are calls.
 func TestStripsDown(t *testing.T) {
-	k := tile{b: 16}
+	k, band := tile{b: 16}, 64
 	for _, c := range []struct {
 		rows, srcRow, want int
 	}{
-		{4096, 4000, 256},        // rows shorter than a page, in many sets: whole bands
-		{1536, 4800, 96},         // few rows, in many sets
+		{4096, 4000, 16}, // a tall matrix: 256 rows
+		{12544, 256, 16}, // of short rows too
+		{12544, 64, 784}, // of one band: whole
+		{1536, 4800, 96}, // few rows, in many sets: whole bands
+		{1536, 300, 96},
 		{4096, 2048, 16},         // rows in 2 sets: 256 rows
 		{1024, 3 << 10, 16},      // in 4 sets
 		{1024, 1000, 64},         // in every set
@@ -48,7 +51,7 @@ func TestStripsDown(t *testing.T) {
 		{1 << 20, 4096, 1 << 10}, // 64 blocks of 16384 rows
 		{1 << 30, 4096, 1 << 20}, // 64 blocks
 	} {
-		got := stripsDown(engine.Matrix{Rows: c.rows, SrcRow: c.srcRow}, k)
+		got := stripsDown(engine.Matrix{Rows: c.rows, Cols: c.srcRow, SrcRow: c.srcRow}, k, band)
 		if got != c.want {
 			t.Errorf("%d rows %d bytes apart: %d strips a block, want %d", c.rows, c.srcRow, got, c.want)
 		}

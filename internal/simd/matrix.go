@@ -154,7 +154,7 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 			tiles(row, m.Cols-cols, 1, down, 1)
 		}
 	}
-	strips, height := m.Rows/k.b, stripsDown(m, k)
+	strips, height := m.Rows/k.b, stripsDown(m, k, band)
 	for s := 0; s < strips; s += height {
 		columns(s*k.b, min(height, strips-s))
 	}
@@ -172,19 +172,30 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 	return c
 }
 
-// stripsDown is how many strips of tiles each band goes down before the
-// next band takes its turn: all of them, but in blocks of blockRows rows
-// where a band goes down more rows than that and either every row of src
-// lies on pages of its own or the rows fall in few cache sets.
+// stripsDown is how many strips of tiles each band, band columns wide,
+// goes down before the next band takes its turn: all of them, but in
+// blocks of blockRows rows in matrices of more than tallRows rows, and of
+// more than blockRows where the rows fall in few cache sets, unless one
+// band takes every column (no band comes back to the rows; NHWC to NCHW
+// of 1x112x112x16 bytes, a band down 12544 rows of 16 bytes, ran at 0.88x
+// in blocks).
 //
 // A band down rows a page or more apart touches a page per row, more than
-// a TLB holds where they are more than pageRows, and the next band comes
+// a TLB holds where they are more than tallRows, and the next band comes
 // back to each page after it left: on a Zen 4 (3,072 L2 TLB entries),
 // 4096x4096 matrices of 4-byte words moved at 0.38-0.40 of a
 // non-streaming copy in whole bands, 0.79-0.86 in blocks of 256 rows
 // (2-byte words 0.23-0.28 and 0.78-0.81, 2048x2048 of 4-byte ones
 // 0.34-0.55 and 0.79-0.88); 2000x2000 and 3000x1200 were as fast either
-// way, 1100 to 1500 rows a little slower blocked.
+// way, 1100 to 1500 rows a little slower blocked. Tall matrices of short
+// rows (NHWC to NCHW) gained as much: on an Intel Xeon (family 6 model
+// 167), one goroutine, a band at a time against blocks of 256 rows,
+// 12544x64 of 4-byte words (1x112x112x64) 0.47 and 0.88 in AVX2's tiles,
+// 3136x64 of 8-byte words 0.57-0.61 and 0.85-0.86, 6000x300 of 4-byte
+// words 0.77 and 0.90, 4096x200 0.61 and 0.86 in AVX-512's, 12544x256 of
+// bytes 0.41 and 0.70; rows 4000 bytes long tied (4096x1000: 0.44 and
+// 0.40 in AVX2's tiles, 0.57 and 0.64 in AVX-512's), and from 1024 to
+// 1536 rows blocks lost up to 15% as often as they won.
 //
 // A band reads a line of each row and leaves the next one, which came
 // with it, to the next band; rows a multiple of 1 KiB apart put those
@@ -200,23 +211,21 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 // taller than blockRows in matrices of more than maxBlocks*blockRows
 // rows: a plan's calls must not grow with its dims (FuzzHugeDims plans
 // matrices of 2^40 rows).
-func stripsDown(m engine.Matrix, k tile) int {
+func stripsDown(m engine.Matrix, k tile, band int) int {
 	strips := m.Rows / k.b
-	pages := m.SrcRow >= pageBytes && m.Rows > pageRows
-	fewSets := sets(m.SrcRow) <= 4 && m.Rows > blockRows
-	if !pages && !fewSets {
+	if m.Cols <= band || m.Rows <= tallRows && (sets(m.SrcRow) > 4 || m.Rows <= blockRows) {
 		return max(1, strips)
 	}
 	return max(1, blockRows/k.b, (strips+maxBlocks-1)/maxBlocks)
 }
 
-// pageBytes is the smallest page; pageRows the most rows of src a band
-// goes down at once, a page each: the smallest L2 TLB of the cores we
-// target (1,536 entries, Skylake-SP); and blockRows the rows of the
-// blocks a taller matrix goes in.
+// pageBytes is the smallest page; tallRows the most rows a band goes down
+// at once, in rows a page or more long a page each: the smallest L2 TLB
+// of the cores we target (1,536 entries, Skylake-SP); and blockRows the
+// rows of the blocks a taller matrix goes in.
 const (
 	pageBytes = 4096
-	pageRows  = 1536
+	tallRows  = 1536
 	blockRows = 256
 	maxBlocks = 64
 )
