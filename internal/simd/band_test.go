@@ -7,9 +7,10 @@ import (
 )
 
 // TestBandCols checks that bands are two lines of src wide for tiles of
-// up to pairRows rows that write whole lines of dst, one line for taller
-// ones, and narrow only for tiles that write part of a line of each dst
-// row, with dst rows in few L1 sets, and never below two tiles.
+// up to pairRows rows that write whole lines of dst and of up to halfRows
+// that write half lines, one line for other ones, and narrow only for
+// tiles that write part of a line of each dst row, with dst rows in few
+// L1 sets, and never below two tiles.
 func TestBandCols(t *testing.T) {
 	for _, c := range []struct{ cols, w, rows, dstRow, want int }{
 		{16, 1, 16, 784, 64},     // rows in 64 sets
@@ -17,6 +18,10 @@ func TestBandCols(t *testing.T) {
 		{16, 1, 16, 4096, 32},    // in 1 set: not below two tiles
 		{8, 2, 16, 2048, 16},     // in 2 sets
 		{8, 4, 8, 4096, 16},      // two tiles already
+		{8, 4, 8, 256, 32},       // 8-row tiles of half lines: two lines
+		{4, 8, 4, 1024, 16},      // in 4 sets
+		{8, 4, 8, 2048, 16},      // in 2 sets: halved
+		{8, 2, 16, 256, 32},      // 16-row ones: a line
 		{64, 1, 64, 1024, 64},    // 64-row tiles write whole lines
 		{16, 4, 16, 4096, 32},    // so do 16-row tiles of 4-byte words: bands of two lines
 		{8, 8, 8, 8192, 16},      // and 8-row tiles of 8-byte words

@@ -239,7 +239,8 @@ const lineBytes = 64
 // of dst, but where a tile writes less than a line of each dst row,
 // halved while the band's dst rows (a line each, half written until the
 // band has gone down a line's worth of rows) fill more than setLines
-// lines of the L1 sets they fall in, down to two tiles. Rows a multiple
+// lines of the L1 sets they fall in, from two lines for tiles of at most
+// halfRows rows that write half lines, down to two tiles. Rows a multiple
 // of 1 KiB apart fall in at most 4 of an L1's 64 sets of 64-byte lines
 // (on a Zen 5, AVX2's tiles moved a 1024x1024 matrix of bytes at 0.13 of
 // copy() in bands of 64 columns, 0.48 in bands of 32). Bands of one tile
@@ -252,7 +253,12 @@ const lineBytes = 64
 // streaming 4096x4096 0.61-0.68 and 0.77-0.81), of 4-byte words 1024x1024
 // at 0.56-0.63 and 0.58-0.68 (streaming 4096x4096 0.62-0.68 and
 // 0.83-0.86); tiles of 32 and 64 rows of 2-byte words and bytes lost up
-// to 15% (2048x2048 of bytes 0.59-0.63 and 0.50-0.54).
+// to 15% (2048x2048 of bytes 0.59-0.63 and 0.50-0.54). So did AVX2's
+// tiles of up to halfRows rows that write half lines (4- and 8-byte
+// words), before the halving: NCHW to NHWC of 1x64x270x480 float32 at
+// 0.66-0.72 in bands of a line, 0.80-0.84 in bands of two (float64 0.61
+// and 0.69), 256x3136 0.80 and 0.96; 16-row tiles of 2-byte words went
+// either way (256x3136 0.80 and 0.72, 1504x2496 0.76 and 0.83).
 func bandCols(cols, w, rows, dstRow int) int {
 	band := max(cols, lineBytes/w)
 	switch {
@@ -260,6 +266,8 @@ func bandCols(cols, w, rows, dstRow int) int {
 		return max(cols, 2*lineBytes/w)
 	case rows*w >= lineBytes:
 		return band
+	case 2*rows*w == lineBytes && rows <= halfRows:
+		band = max(cols, 2*lineBytes/w)
 	}
 	for band > 2*cols && band/sets(dstRow) > setLines {
 		band /= 2
@@ -274,12 +282,14 @@ func sets(stride int) int { return l1Span / gcd(stride, l1Span) }
 // l1Span is the bytes of one way of an L1 data cache (64 sets of 64-byte
 // lines, on the x86 cores we measure); setLines the lines of one set a
 // band may keep half written, of its 12 ways on a Zen 4 or 5, leaving
-// room for src; pairRows the most rows of the tiles whose bands are two
-// lines wide.
+// room for src; pairRows the most rows of the tiles that write whole
+// lines whose bands are two lines wide, halfRows of those that write half
+// lines.
 const (
 	l1Span   = 4096
 	setLines = 8
 	pairRows = 16
+	halfRows = 8
 )
 
 // gcd is the greatest common divisor of a > 0 and b > 0.
