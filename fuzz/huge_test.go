@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	bs "github.com/blockshuffle/blockshuffle"
@@ -228,8 +229,9 @@ func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 		return
 	}
 	var tiers []*engine.Prepared // the plans of the tiers this machine runs
+	runs := verify.Kits()
 	for _, tier := range builtTiers() {
-		if p := transpose.General(tier, size, perm, es, n, 0); runs(tier) {
+		if p := transpose.General(tier, size, perm, es, n, 0); slices.Contains(runs, tier) {
 			tiers = append(tiers, p)
 		}
 		if _, err := transpose.Plan(tier, &r); err != nil {
@@ -261,18 +263,6 @@ func checkHugeTranspose(t *testing.T, size, perm []int, es int) {
 			t.Fatalf("%s: %v: a wrong output", what(), p.Describe())
 		}
 	}
-}
-
-// runs reports whether this machine runs tier t's kernels, and a test
-// should: with -short, as under emulation, only the tier in use
-// (verify.Tiers).
-func runs(t *engine.Kit) bool {
-	for _, i := range isa.All {
-		if i.TierName == t.Name {
-			return i.Supported() && (!testing.Short() || t == engine.Active())
-		}
-	}
-	return false
 }
 
 // ranWithTiny checks that a valid call of n bytes, too large to run, is

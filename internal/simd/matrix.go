@@ -75,7 +75,10 @@ type tile struct {
 // table's wider tiles kept their lead.
 func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
 	for _, k := range t.PagedTiles {
-		if c, ok := firstTile([]TileKernel{k}, m, w); ok && int(k.W) == w && m.DstRow%pageBytes == 0 {
+		if int(k.W) != w || m.DstRow%pageBytes != 0 {
+			continue
+		}
+		if c, ok := firstTile([]TileKernel{k}, m, w); ok {
 			return c, true
 		}
 	}

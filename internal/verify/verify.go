@@ -75,22 +75,31 @@ type Path struct {
 	Run  Runner
 }
 
-// Tiers are the tiers this machine runs, as package dispatch finds them
+// Kits are the tiers this machine runs, as package dispatch finds them
 // (which the root package imports, so that the tiers register and one is
 // chosen); with -short, as under emulation, only the one in use.
-func Tiers() []Path {
+func Kits() []*engine.Kit {
 	// dispatch reads the variable at init, which go test's cache cannot
 	// see: reading it again here makes cached results depend on it.
 	os.Getenv(isa.EnvVar)
 	active := engine.Active()
-	var out []Path
+	var out []*engine.Kit
 	for _, i := range isa.All {
 		if t := engine.Lookup(i.TierName); t != nil && i.Supported() && (!testing.Short() || t == active) {
-			out = append(out, Path{t.Name, func(g *shape.Geometry, dst, src []byte) error {
-				r := g.Request()
-				return t.Do(&r, engine.PlanOperator, 1, dst, src)
-			}})
+			out = append(out, t)
 		}
+	}
+	return out
+}
+
+// Tiers are the operators of the tiers this machine runs (Kits).
+func Tiers() []Path {
+	var out []Path
+	for _, t := range Kits() {
+		out = append(out, Path{t.Name, func(g *shape.Geometry, dst, src []byte) error {
+			r := g.Request()
+			return t.Do(&r, engine.PlanOperator, 1, dst, src)
+		}})
 	}
 	return out
 }
