@@ -1635,6 +1635,11 @@ func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow
 //go:noescape
 func tile16x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile8x3AVX2 transposes tiles of 8 rows of 24 bytes of 3-byte words, in each of strips strips.
+//
+//go:noescape
+func tile8x3AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // tile16x4AVX2 transposes tiles of 16 rows of 64 bytes of 4-byte words, in each of strips strips.
 // It moves each as four tiles of 8 rows of 32 bytes, in turn.
 //
@@ -1645,6 +1650,21 @@ func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow
 //
 //go:noescape
 func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile4x5AVX2 transposes tiles of 4 rows of 20 bytes of 5-byte words, in each of strips strips.
+//
+//go:noescape
+func tile4x5AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile4x6AVX2 transposes tiles of 4 rows of 24 bytes of 6-byte words, in each of strips strips.
+//
+//go:noescape
+func tile4x6AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile4x7AVX2 transposes tiles of 4 rows of 28 bytes of 7-byte words, in each of strips strips.
+//
+//go:noescape
+func tile4x7AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile4x8AVX2 transposes tiles of 4 rows of 32 bytes of 8-byte words, in each of strips strips.
 //

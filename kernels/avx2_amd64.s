@@ -68104,6 +68104,155 @@ tile2880: \
 	RET
 	tile16x2AVX2_body
 
+// func tile8x3AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile8x3AVX2(SB), NOSPLIT, $0-104
+#define tile8x3AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	LEAQ    (DX)(DX*2), BX; \
+	MOVQ    dstRow+40(FP), SI; \
+	LEAQ    (SI)(SI*2), DI; \
+	VMOVDQU shuffle2531<>+0(SB), Y15; \
+	VMOVDQU shuffle2532<>+0(SB), Y14; \
+	VMOVDQU shuffle2533<>+0(SB), Y13; \
+	VMOVDQU shuffle2534<>+0(SB), Y12; \
+band2881: \
+	MOVQ strips+24(FP), R9; \
+strip2882: \
+	MOVQ tiles+16(FP), R8; \
+tile2883: \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (CX)(SI*4), R11; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (R10), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      (AX)(DX*1), X1; \
+	VINSERTI128  $0x01, (R10)(DX*1), Y1, Y1; \
+	VPSHUFB      Y13, Y1, Y1; \
+	VMOVDQU      (AX)(DX*2), X2; \
+	VINSERTI128  $0x01, (R10)(DX*2), Y2, Y2; \
+	VPSHUFB      Y13, Y2, Y2; \
+	VMOVDQU      (AX)(BX*1), X3; \
+	VINSERTI128  $0x01, (R10)(BX*1), Y3, Y3; \
+	VPSHUFB      Y13, Y3, Y3; \
+	VPUNPCKLDQ   Y2, Y0, Y4; \
+	VPUNPCKHDQ   Y2, Y0, Y2; \
+	VPUNPCKLDQ   Y3, Y1, Y0; \
+	VPUNPCKHDQ   Y3, Y1, Y3; \
+	VPUNPCKLDQ   Y0, Y4, Y1; \
+	VPUNPCKHDQ   Y0, Y4, Y0; \
+	VPUNPCKLDQ   Y3, Y2, Y4; \
+	VPUNPCKHDQ   Y3, Y2, Y3; \
+	VMOVDQU      8(AX), X2; \
+	VINSERTI128  $0x01, 8(R10), Y2, Y2; \
+	VPSHUFB      Y12, Y2, Y2; \
+	VMOVDQU      8(AX)(DX*1), X5; \
+	VINSERTI128  $0x01, 8(R10)(DX*1), Y5, Y5; \
+	VPSHUFB      Y12, Y5, Y5; \
+	VMOVDQU      8(AX)(DX*2), X6; \
+	VINSERTI128  $0x01, 8(R10)(DX*2), Y6, Y6; \
+	VPSHUFB      Y12, Y6, Y6; \
+	VMOVDQU      8(AX)(BX*1), X7; \
+	VINSERTI128  $0x01, 8(R10)(BX*1), Y7, Y7; \
+	VPSHUFB      Y12, Y7, Y7; \
+	VPUNPCKLDQ   Y6, Y2, Y8; \
+	VPUNPCKHDQ   Y6, Y2, Y6; \
+	VPUNPCKLDQ   Y7, Y5, Y2; \
+	VPUNPCKHDQ   Y7, Y5, Y7; \
+	VPUNPCKLDQ   Y2, Y8, Y5; \
+	VPUNPCKHDQ   Y2, Y8, Y2; \
+	VPUNPCKLDQ   Y7, Y6, Y8; \
+	VPUNPCKHDQ   Y7, Y6, Y7; \
+	VPERM2I128   $0x01, Y1, Y1, Y6; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y1, Y6; \
+	VMOVDQU      X6, (CX); \
+	VEXTRACTI128 $0x01, Y6, 8(CX); \
+	VPERM2I128   $0x01, Y0, Y0, Y6; \
+	VPSHUFB      Y15, Y0, Y0; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y0, Y6; \
+	VMOVDQU      X6, (CX)(SI*1); \
+	VEXTRACTI128 $0x01, Y6, 8(CX)(SI*1); \
+	VPERM2I128   $0x01, Y4, Y4, Y6; \
+	VPSHUFB      Y15, Y4, Y4; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y4, Y6; \
+	VMOVDQU      X6, (CX)(SI*2); \
+	VEXTRACTI128 $0x01, Y6, 8(CX)(SI*2); \
+	VPERM2I128   $0x01, Y3, Y3, Y6; \
+	VPSHUFB      Y15, Y3, Y3; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y3, Y6; \
+	VMOVDQU      X6, (CX)(DI*1); \
+	VEXTRACTI128 $0x01, Y6, 8(CX)(DI*1); \
+	VPERM2I128   $0x01, Y5, Y5, Y6; \
+	VPSHUFB      Y15, Y5, Y5; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y5, Y6; \
+	VMOVDQU      X6, (R11); \
+	VEXTRACTI128 $0x01, Y6, 8(R11); \
+	VPERM2I128   $0x01, Y2, Y2, Y6; \
+	VPSHUFB      Y15, Y2, Y2; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y2, Y6; \
+	VMOVDQU      X6, (R11)(SI*1); \
+	VEXTRACTI128 $0x01, Y6, 8(R11)(SI*1); \
+	VPERM2I128   $0x01, Y8, Y8, Y6; \
+	VPSHUFB      Y15, Y8, Y8; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y8, Y6; \
+	VMOVDQU      X6, (R11)(SI*2); \
+	VEXTRACTI128 $0x01, Y6, 8(R11)(SI*2); \
+	VPERM2I128   $0x01, Y7, Y7, Y6; \
+	VPSHUFB      Y15, Y7, Y7; \
+	VPSHUFB      Y14, Y6, Y6; \
+	VPOR         Y6, Y7, Y6; \
+	VMOVDQU      X6, (R11)(DI*1); \
+	VEXTRACTI128 $0x01, Y6, 8(R11)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile2883; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip2882; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2881; \
+	VZEROUPPER; \
+	RET
+	tile8x3AVX2_body
+
+DATA shuffle2531<>+0(SB)/8, $0x0908060504020100
+DATA shuffle2531<>+8(SB)/8, $0xffffffff0e0d0c0a
+DATA shuffle2531<>+16(SB)/8, $0x04020100ffffffff
+DATA shuffle2531<>+24(SB)/8, $0x0e0d0c0a09080605
+GLOBL shuffle2531<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2532<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2532<>+8(SB)/8, $0x04020100ffffffff
+DATA shuffle2532<>+16(SB)/8, $0xffffffff0e0d0c0a
+DATA shuffle2532<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2532<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2533<>+0(SB)/8, $0xff050403ff020100
+DATA shuffle2533<>+8(SB)/8, $0xff0b0a09ff080706
+DATA shuffle2533<>+16(SB)/8, $0xff050403ff020100
+DATA shuffle2533<>+24(SB)/8, $0xff0b0a09ff080706
+GLOBL shuffle2533<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2534<>+0(SB)/8, $0xff090807ff060504
+DATA shuffle2534<>+8(SB)/8, $0xff0f0e0dff0c0b0a
+DATA shuffle2534<>+16(SB)/8, $0xff090807ff060504
+DATA shuffle2534<>+24(SB)/8, $0xff0f0e0dff0c0b0a
+GLOBL shuffle2534<>(SB), RODATA|NOPTR, $32
+
 // func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
 TEXT ·tile16x4AVX2(SB), NOSPLIT, $8-104
@@ -68114,17 +68263,17 @@ TEXT ·tile16x4AVX2(SB), NOSPLIT, $8-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2881: \
+band2884: \
 	MOVQ strips+24(FP), R9; \
-strip2882: \
+strip2885: \
 	MOVQ tiles+16(FP), R8; \
-tile2883: \
+tile2886: \
 	MOVQ AX, R10; \
 	LEAQ (AX)(DX*8), R11; \
 	MOVQ CX, R12; \
 	LEAQ 32(CX), R13; \
 	MOVQ $0x00000002, R14; \
-turn2884: \
+turn2887: \
 	LEAQ        (R10)(DX*4), R15; \
 	LEAQ        (R12)(SI*4), BP; \
 	VMOVDQU     (R10), X0; \
@@ -68216,19 +68365,19 @@ turn2884: \
 	LEAQ        (R12)(SI*8), R12; \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
-	JNZ         turn2884; \
+	JNZ         turn2887; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2883; \
+	JNZ         tile2886; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2882; \
+	JNZ         strip2885; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2881; \
+	JNZ         band2884; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX2_body
@@ -68243,11 +68392,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2885: \
+band2888: \
 	MOVQ strips+24(FP), R9; \
-strip2886: \
+strip2889: \
 	MOVQ tiles+16(FP), R8; \
-tile2887: \
+tile2890: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -68293,18 +68442,315 @@ tile2887: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2887; \
+	JNZ         tile2890; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2886; \
+	JNZ         strip2889; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2885; \
+	JNZ         band2888; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
+
+// func tile4x5AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile4x5AVX2(SB), NOSPLIT, $0-104
+#define tile4x5AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	LEAQ    (DX)(DX*2), BX; \
+	MOVQ    dstRow+40(FP), SI; \
+	LEAQ    (SI)(SI*2), DI; \
+	VMOVDQU shuffle2535<>+0(SB), Y15; \
+	VMOVDQU shuffle2536<>+0(SB), Y14; \
+	VMOVDQU shuffle2537<>+0(SB), Y13; \
+	VMOVDQU shuffle2538<>+0(SB), Y12; \
+band2891: \
+	MOVQ strips+24(FP), R9; \
+strip2892: \
+	MOVQ tiles+16(FP), R8; \
+tile2893: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      (AX)(DX*1), X1; \
+	VINSERTI128  $0x01, (AX)(BX*1), Y1, Y1; \
+	VPSHUFB      Y13, Y1, Y1; \
+	VPUNPCKLQDQ  Y1, Y0, Y2; \
+	VPUNPCKHQDQ  Y1, Y0, Y1; \
+	VMOVDQU      4(AX), X0; \
+	VINSERTI128  $0x01, 4(AX)(DX*2), Y0, Y0; \
+	VPSHUFB      Y12, Y0, Y0; \
+	VMOVDQU      4(AX)(DX*1), X3; \
+	VINSERTI128  $0x01, 4(AX)(BX*1), Y3, Y3; \
+	VPSHUFB      Y12, Y3, Y3; \
+	VPUNPCKLQDQ  Y3, Y0, Y4; \
+	VPUNPCKHQDQ  Y3, Y0, Y3; \
+	VPERM2I128   $0x01, Y2, Y2, Y0; \
+	VPSHUFB      Y15, Y2, Y2; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y2, Y0; \
+	VMOVDQU      X0, (CX); \
+	VEXTRACTI128 $0x01, Y0, 4(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y0; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y1, Y0; \
+	VMOVDQU      X0, (CX)(SI*1); \
+	VEXTRACTI128 $0x01, Y0, 4(CX)(SI*1); \
+	VPERM2I128   $0x01, Y4, Y4, Y0; \
+	VPSHUFB      Y15, Y4, Y4; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y4, Y0; \
+	VMOVDQU      X0, (CX)(SI*2); \
+	VEXTRACTI128 $0x01, Y0, 4(CX)(SI*2); \
+	VPERM2I128   $0x01, Y3, Y3, Y0; \
+	VPSHUFB      Y15, Y3, Y3; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y3, Y0; \
+	VMOVDQU      X0, (CX)(DI*1); \
+	VEXTRACTI128 $0x01, Y0, 4(CX)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile2893; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip2892; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2891; \
+	VZEROUPPER; \
+	RET
+	tile4x5AVX2_body
+
+DATA shuffle2535<>+0(SB)/8, $0x0a09080403020100
+DATA shuffle2535<>+8(SB)/8, $0xffffffffffff0c0b
+DATA shuffle2535<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle2535<>+24(SB)/8, $0x0c0b0a0908040302
+GLOBL shuffle2535<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2536<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2536<>+8(SB)/8, $0x080403020100ffff
+DATA shuffle2536<>+16(SB)/8, $0xffff0c0b0a090804
+DATA shuffle2536<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2536<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2537<>+0(SB)/8, $0xffffff0403020100
+DATA shuffle2537<>+8(SB)/8, $0xffffff0908070605
+DATA shuffle2537<>+16(SB)/8, $0xffffff0403020100
+DATA shuffle2537<>+24(SB)/8, $0xffffff0908070605
+GLOBL shuffle2537<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2538<>+0(SB)/8, $0xffffff0a09080706
+DATA shuffle2538<>+8(SB)/8, $0xffffff0f0e0d0c0b
+DATA shuffle2538<>+16(SB)/8, $0xffffff0a09080706
+DATA shuffle2538<>+24(SB)/8, $0xffffff0f0e0d0c0b
+GLOBL shuffle2538<>(SB), RODATA|NOPTR, $32
+
+// func tile4x6AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile4x6AVX2(SB), NOSPLIT, $0-104
+#define tile4x6AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	LEAQ    (DX)(DX*2), BX; \
+	MOVQ    dstRow+40(FP), SI; \
+	LEAQ    (SI)(SI*2), DI; \
+	VMOVDQU shuffle2539<>+0(SB), Y15; \
+	VMOVDQU shuffle2540<>+0(SB), Y14; \
+	VMOVDQU shuffle2541<>+0(SB), Y13; \
+	VMOVDQU shuffle2542<>+0(SB), Y12; \
+band2894: \
+	MOVQ strips+24(FP), R9; \
+strip2895: \
+	MOVQ tiles+16(FP), R8; \
+tile2896: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      (AX)(DX*1), X1; \
+	VINSERTI128  $0x01, (AX)(BX*1), Y1, Y1; \
+	VPSHUFB      Y13, Y1, Y1; \
+	VPUNPCKLQDQ  Y1, Y0, Y2; \
+	VPUNPCKHQDQ  Y1, Y0, Y1; \
+	VMOVDQU      8(AX), X0; \
+	VINSERTI128  $0x01, 8(AX)(DX*2), Y0, Y0; \
+	VPSHUFB      Y12, Y0, Y0; \
+	VMOVDQU      8(AX)(DX*1), X3; \
+	VINSERTI128  $0x01, 8(AX)(BX*1), Y3, Y3; \
+	VPSHUFB      Y12, Y3, Y3; \
+	VPUNPCKLQDQ  Y3, Y0, Y4; \
+	VPUNPCKHQDQ  Y3, Y0, Y3; \
+	VPERM2I128   $0x01, Y2, Y2, Y0; \
+	VPSHUFB      Y15, Y2, Y2; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y2, Y0; \
+	VMOVDQU      X0, (CX); \
+	VEXTRACTI128 $0x01, Y0, 8(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y0; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y1, Y0; \
+	VMOVDQU      X0, (CX)(SI*1); \
+	VEXTRACTI128 $0x01, Y0, 8(CX)(SI*1); \
+	VPERM2I128   $0x01, Y4, Y4, Y0; \
+	VPSHUFB      Y15, Y4, Y4; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y4, Y0; \
+	VMOVDQU      X0, (CX)(SI*2); \
+	VEXTRACTI128 $0x01, Y0, 8(CX)(SI*2); \
+	VPERM2I128   $0x01, Y3, Y3, Y0; \
+	VPSHUFB      Y15, Y3, Y3; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y3, Y0; \
+	VMOVDQU      X0, (CX)(DI*1); \
+	VEXTRACTI128 $0x01, Y0, 8(CX)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile2896; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip2895; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2894; \
+	VZEROUPPER; \
+	RET
+	tile4x6AVX2_body
+
+DATA shuffle2539<>+0(SB)/8, $0x0908050403020100
+DATA shuffle2539<>+8(SB)/8, $0xffffffff0d0c0b0a
+DATA shuffle2539<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle2539<>+24(SB)/8, $0x0d0c0b0a09080504
+GLOBL shuffle2539<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2540<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2540<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle2540<>+16(SB)/8, $0xffffffff0d0c0b0a
+DATA shuffle2540<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2540<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2541<>+0(SB)/8, $0xffff050403020100
+DATA shuffle2541<>+8(SB)/8, $0xffff0b0a09080706
+DATA shuffle2541<>+16(SB)/8, $0xffff050403020100
+DATA shuffle2541<>+24(SB)/8, $0xffff0b0a09080706
+GLOBL shuffle2541<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2542<>+0(SB)/8, $0xffff090807060504
+DATA shuffle2542<>+8(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle2542<>+16(SB)/8, $0xffff090807060504
+DATA shuffle2542<>+24(SB)/8, $0xffff0f0e0d0c0b0a
+GLOBL shuffle2542<>(SB), RODATA|NOPTR, $32
+
+// func tile4x7AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile4x7AVX2(SB), NOSPLIT, $0-104
+#define tile4x7AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	LEAQ    (DX)(DX*2), BX; \
+	MOVQ    dstRow+40(FP), SI; \
+	LEAQ    (SI)(SI*2), DI; \
+	VMOVDQU shuffle2543<>+0(SB), Y15; \
+	VMOVDQU shuffle2544<>+0(SB), Y14; \
+	VMOVDQU shuffle2545<>+0(SB), Y13; \
+	VMOVDQU shuffle2546<>+0(SB), Y12; \
+band2897: \
+	MOVQ strips+24(FP), R9; \
+strip2898: \
+	MOVQ tiles+16(FP), R8; \
+tile2899: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      (AX)(DX*1), X1; \
+	VINSERTI128  $0x01, (AX)(BX*1), Y1, Y1; \
+	VPSHUFB      Y13, Y1, Y1; \
+	VPUNPCKLQDQ  Y1, Y0, Y2; \
+	VPUNPCKHQDQ  Y1, Y0, Y1; \
+	VMOVDQU      12(AX), X0; \
+	VINSERTI128  $0x01, 12(AX)(DX*2), Y0, Y0; \
+	VPSHUFB      Y12, Y0, Y0; \
+	VMOVDQU      12(AX)(DX*1), X3; \
+	VINSERTI128  $0x01, 12(AX)(BX*1), Y3, Y3; \
+	VPSHUFB      Y12, Y3, Y3; \
+	VPUNPCKLQDQ  Y3, Y0, Y4; \
+	VPUNPCKHQDQ  Y3, Y0, Y3; \
+	VPERM2I128   $0x01, Y2, Y2, Y0; \
+	VPSHUFB      Y15, Y2, Y2; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y2, Y0; \
+	VMOVDQU      X0, (CX); \
+	VEXTRACTI128 $0x01, Y0, 12(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y0; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y1, Y0; \
+	VMOVDQU      X0, (CX)(SI*1); \
+	VEXTRACTI128 $0x01, Y0, 12(CX)(SI*1); \
+	VPERM2I128   $0x01, Y4, Y4, Y0; \
+	VPSHUFB      Y15, Y4, Y4; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y4, Y0; \
+	VMOVDQU      X0, (CX)(SI*2); \
+	VEXTRACTI128 $0x01, Y0, 12(CX)(SI*2); \
+	VPERM2I128   $0x01, Y3, Y3, Y0; \
+	VPSHUFB      Y15, Y3, Y3; \
+	VPSHUFB      Y14, Y0, Y0; \
+	VPOR         Y0, Y3, Y0; \
+	VMOVDQU      X0, (CX)(DI*1); \
+	VEXTRACTI128 $0x01, Y0, 12(CX)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile2899; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip2898; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2897; \
+	VZEROUPPER; \
+	RET
+	tile4x7AVX2_body
+
+DATA shuffle2543<>+0(SB)/8, $0x0806050403020100
+DATA shuffle2543<>+8(SB)/8, $0xffff0e0d0c0b0a09
+DATA shuffle2543<>+16(SB)/8, $0x050403020100ffff
+DATA shuffle2543<>+24(SB)/8, $0x0e0d0c0b0a090806
+GLOBL shuffle2543<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2544<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2544<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle2544<>+16(SB)/8, $0xffffffffffff0e0d
+DATA shuffle2544<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2544<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2545<>+0(SB)/8, $0xff06050403020100
+DATA shuffle2545<>+8(SB)/8, $0xff0d0c0b0a090807
+DATA shuffle2545<>+16(SB)/8, $0xff06050403020100
+DATA shuffle2545<>+24(SB)/8, $0xff0d0c0b0a090807
+GLOBL shuffle2545<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2546<>+0(SB)/8, $0xff08070605040302
+DATA shuffle2546<>+8(SB)/8, $0xff0f0e0d0c0b0a09
+DATA shuffle2546<>+16(SB)/8, $0xff08070605040302
+DATA shuffle2546<>+24(SB)/8, $0xff0f0e0d0c0b0a09
+GLOBL shuffle2546<>(SB), RODATA|NOPTR, $32
 
 // func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
@@ -68316,11 +68762,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2888: \
+band2900: \
 	MOVQ strips+24(FP), R9; \
-strip2889: \
+strip2901: \
 	MOVQ tiles+16(FP), R8; \
-tile2890: \
+tile2902: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -68340,15 +68786,15 @@ tile2890: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2890; \
+	JNZ         tile2902; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2889; \
+	JNZ         strip2901; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2888; \
+	JNZ         band2900; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -68377,8 +68823,8 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  SI, 8(SP); \
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
-	LEAQ  shuffle2531<>+0(SB), DI; \
-group2891: \
+	LEAQ  shuffle2547<>+0(SB), DI; \
+group2903: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -68396,34 +68842,34 @@ group2891: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2895; \
-chunk2892: \
+	JAE     groupdone2907; \
+chunk2904: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2893; \
+	JB      cross2905; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2894; \
+	JB      store2906; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2896; \
+	JNZ     samerow2908; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2896: \
-	JMP store2894; \
-cross2893: \
+samerow2908: \
+	JMP store2906; \
+cross2905: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2897; \
+	JNZ     samerow2909; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2897: \
+samerow2909: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -68431,38 +68877,38 @@ samerow2897: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2894: \
+store2906: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2892; \
-groupdone2895: \
+	JB       chunk2904; \
+groupdone2907: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2891; \
+	JNZ  group2903; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
 	streamRunsAVX2_body
 
-DATA shuffle2531<>+0(SB)/8, $0x0000000100000000
-DATA shuffle2531<>+8(SB)/8, $0x0000000300000002
-DATA shuffle2531<>+16(SB)/8, $0x0000000500000004
-DATA shuffle2531<>+24(SB)/8, $0x0000000700000006
-DATA shuffle2531<>+32(SB)/8, $0x0000000100000000
-DATA shuffle2531<>+40(SB)/8, $0x0000000300000002
-DATA shuffle2531<>+48(SB)/8, $0x0000000500000004
-DATA shuffle2531<>+56(SB)/8, $0x0000000700000006
-DATA shuffle2531<>+64(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+72(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+80(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+88(SB)/8, $0x0000000000000000
-DATA shuffle2531<>+96(SB)/8, $0xffffffffffffffff
-DATA shuffle2531<>+104(SB)/8, $0xffffffffffffffff
-DATA shuffle2531<>+112(SB)/8, $0xffffffffffffffff
-DATA shuffle2531<>+120(SB)/8, $0xffffffffffffffff
-GLOBL shuffle2531<>(SB), RODATA|NOPTR, $128
+DATA shuffle2547<>+0(SB)/8, $0x0000000100000000
+DATA shuffle2547<>+8(SB)/8, $0x0000000300000002
+DATA shuffle2547<>+16(SB)/8, $0x0000000500000004
+DATA shuffle2547<>+24(SB)/8, $0x0000000700000006
+DATA shuffle2547<>+32(SB)/8, $0x0000000100000000
+DATA shuffle2547<>+40(SB)/8, $0x0000000300000002
+DATA shuffle2547<>+48(SB)/8, $0x0000000500000004
+DATA shuffle2547<>+56(SB)/8, $0x0000000700000006
+DATA shuffle2547<>+64(SB)/8, $0x0000000000000000
+DATA shuffle2547<>+72(SB)/8, $0x0000000000000000
+DATA shuffle2547<>+80(SB)/8, $0x0000000000000000
+DATA shuffle2547<>+88(SB)/8, $0x0000000000000000
+DATA shuffle2547<>+96(SB)/8, $0xffffffffffffffff
+DATA shuffle2547<>+104(SB)/8, $0xffffffffffffffff
+DATA shuffle2547<>+112(SB)/8, $0xffffffffffffffff
+DATA shuffle2547<>+120(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2547<>(SB), RODATA|NOPTR, $128
 
 // The entry words of the kernels.
 DATA ·zip2x1AVX2Entry(SB)/8, $·zip2x1AVX2(SB)
@@ -69069,10 +69515,18 @@ DATA ·tile16x1AVX2Entry(SB)/8, $·tile16x1AVX2(SB)
 GLOBL ·tile16x1AVX2Entry(SB), RODATA, $8
 DATA ·tile16x2AVX2Entry(SB)/8, $·tile16x2AVX2(SB)
 GLOBL ·tile16x2AVX2Entry(SB), RODATA, $8
+DATA ·tile8x3AVX2Entry(SB)/8, $·tile8x3AVX2(SB)
+GLOBL ·tile8x3AVX2Entry(SB), RODATA, $8
 DATA ·tile16x4AVX2Entry(SB)/8, $·tile16x4AVX2(SB)
 GLOBL ·tile16x4AVX2Entry(SB), RODATA, $8
 DATA ·tile8x4AVX2Entry(SB)/8, $·tile8x4AVX2(SB)
 GLOBL ·tile8x4AVX2Entry(SB), RODATA, $8
+DATA ·tile4x5AVX2Entry(SB)/8, $·tile4x5AVX2(SB)
+GLOBL ·tile4x5AVX2Entry(SB), RODATA, $8
+DATA ·tile4x6AVX2Entry(SB)/8, $·tile4x6AVX2(SB)
+GLOBL ·tile4x6AVX2Entry(SB), RODATA, $8
+DATA ·tile4x7AVX2Entry(SB)/8, $·tile4x7AVX2(SB)
+GLOBL ·tile4x7AVX2Entry(SB), RODATA, $8
 DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)
 GLOBL ·tile4x8AVX2Entry(SB), RODATA, $8
 DATA ·streamRunsAVX2Entry(SB)/8, $·streamRunsAVX2(SB)

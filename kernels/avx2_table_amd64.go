@@ -310,8 +310,12 @@ var (
 	bundleUnzip2x8AVX2Entry simd.BundleFunc
 	tile16x1AVX2Entry       simd.TileFunc
 	tile16x2AVX2Entry       simd.TileFunc
+	tile8x3AVX2Entry        simd.TileFunc
 	tile16x4AVX2Entry       simd.TileFunc
 	tile8x4AVX2Entry        simd.TileFunc
+	tile4x5AVX2Entry        simd.TileFunc
+	tile4x6AVX2Entry        simd.TileFunc
+	tile4x7AVX2Entry        simd.TileFunc
 	tile4x8AVX2Entry        simd.TileFunc
 	streamRunsAVX2Entry     simd.StreamFunc
 )
@@ -609,7 +613,7 @@ var avx2 = simd.Table{
 	Gather:      [simd.MaxGroups + 1]*simd.GatherFunc{1: &gather1AVX2Entry, 2: &gather2AVX2Entry, 3: &gather3AVX2Entry, 4: &gather4AVX2Entry, 5: &gather5AVX2Entry, 6: &gather6AVX2Entry},
 	BundleZip:   [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleZip2x1AVX2Entry, 2: &bundleZip2x2AVX2Entry, 4: &bundleZip2x4AVX2Entry, 8: &bundleZip2x8AVX2Entry},
 	BundleUnzip: [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleUnzip2x1AVX2Entry, 2: &bundleUnzip2x2AVX2Entry, 4: &bundleUnzip2x4AVX2Entry, 8: &bundleUnzip2x8AVX2Entry},
-	Tiles:       [simd.MaxTileWidth + 1][]simd.Entry[simd.TileFunc]{1: {{F: &tile16x1AVX2Entry, B: 16, W: 1, Chunk: 16}}, 2: {{F: &tile16x2AVX2Entry, B: 16, W: 2, Chunk: 16}}, 4: {{F: &tile8x4AVX2Entry, B: 8, W: 4, Chunk: 32}}, 8: {{F: &tile4x8AVX2Entry, B: 4, W: 8, Chunk: 32}}},
+	Tiles:       [simd.MaxTileWidth + 1][]simd.Entry[simd.TileFunc]{1: {{F: &tile16x1AVX2Entry, B: 16, W: 1, Chunk: 16}}, 2: {{F: &tile16x2AVX2Entry, B: 16, W: 2, Chunk: 16}}, 3: {{F: &tile8x3AVX2Entry, B: 8, W: 3, Chunk: 24}}, 4: {{F: &tile8x4AVX2Entry, B: 8, W: 4, Chunk: 32}}, 5: {{F: &tile4x5AVX2Entry, B: 4, W: 5, Chunk: 20}}, 6: {{F: &tile4x6AVX2Entry, B: 4, W: 6, Chunk: 24}}, 7: {{F: &tile4x7AVX2Entry, B: 4, W: 7, Chunk: 28}}, 8: {{F: &tile4x8AVX2Entry, B: 4, W: 8, Chunk: 32}}},
 	PagedTiles: []simd.Entry[simd.TileFunc]{
 		{F: &tile16x4AVX2Entry, B: 16, W: 4, Chunk: 64},
 	},

@@ -62,7 +62,8 @@ func checkMatrix(t *testing.T, name string, call engine.Call, m engine.Matrix, w
 	}
 }
 
-// TestMatrix checks the tile kernels of every table this CPU runs against
+// TestMatrix checks the tile kernels of every table this CPU runs, of
+// every word size (elements of 3 to 7 bytes whole included), against
 // matrixRef: rows and columns from one tile to several, with and without
 // a partial last tile each way, rows padded or not on either side, dst
 // rows some KiB apart or not.
@@ -70,14 +71,14 @@ func TestMatrix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 32))
 	for name := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
-		for _, w := range []int{1, 2, 4, 8} {
+		for w := 1; w <= simd.MaxTileWidth; w++ {
 			for i, k := range slices.Concat(set.Tiles[w], pagedTiles(set, w)) { // rows from each tile's on: the largest that fits moves them
 				if k.NT {
 					continue
 				}
 				b, cols := int(k.B), int(k.Chunk)/w
 				for range many(300) {
-					m := engine.Matrix{Rows: b + rng.IntN(4*b), Cols: cols + rng.IntN(4*cols)}
+					m := engine.Matrix{Rows: minRows(w, b) + rng.IntN(4*b), Cols: cols + rng.IntN(4*cols)}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
 					switch {
 					case i >= len(set.Tiles[w]) && rng.IntN(2) == 0: // dst rows whole pages apart, which paged tiles take
@@ -98,7 +99,7 @@ func TestMatrix(t *testing.T) {
 			// rows padded on both sides, which no lane kernel takes either.
 			least := math.MaxInt
 			for _, k := range set.Tiles[w] {
-				least = min(least, int(k.B))
+				least = min(least, minRows(w, int(k.B)))
 			}
 			if least == math.MaxInt {
 				continue
@@ -109,6 +110,15 @@ func TestMatrix(t *testing.T) {
 			}
 		}
 	}
+}
+
+// minRows is the fewest rows of a matrix of w-byte words a tile of b rows
+// takes: simd.OddRows for elements of 3 to 7 bytes.
+func minRows(w, b int) int {
+	if w&(w-1) != 0 {
+		return max(b, simd.OddRows)
+	}
+	return b
 }
 
 // pagedTiles are the paged tile kernels of w-byte words of a tier
@@ -127,7 +137,7 @@ func TestMatrixStreaming(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 34))
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
-		for _, w := range []int{1, 2, 4, 8} {
+		for w := 1; w <= simd.MaxTileWidth; w++ {
 			if len(table.Tiles[w]) < 2 || !table.Tiles[w][1].NT { // the first tile and its twin
 				continue
 			}
@@ -180,21 +190,22 @@ func TestThinMatrix(t *testing.T) {
 	}
 }
 
-// TestMatrixGuardPages runs the tile kernels on matrices packed tight
-// (rows w*cols bytes apart, no padding) against inaccessible pages, at
-// every row and column count from one tile to past two; with -short, as
-// under emulation, at those next to one tile and two.
+// TestMatrixGuardPages runs the tile kernels of every word size on
+// matrices packed tight (rows w*cols bytes apart, no padding) against
+// inaccessible pages, at every row and column count from one tile to past
+// two; with -short, as under emulation, at those next to one tile and
+// two.
 func TestMatrixGuardPages(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
-		for _, w := range []int{1, 2, 4, 8} {
+		for w := 1; w <= simd.MaxTileWidth; w++ {
 			own := table.Tiles[w] // the base table's are tested under its own name
 			for i, k := range slices.Concat(own, pagedTiles(set, w)) {
 				if k.NT { // the twin of the tile before, which streaming rows take
 					continue
 				}
 				cols := int(k.Chunk) / w
-				for _, rows := range oneToTwo(int(k.B)) {
+				for _, rows := range oneToTwo(minRows(w, int(k.B))) {
 					for _, c := range oneToTwo(cols) {
 						// Rows of whole lines of dst stream where the kernels can;
 						// paged tiles take dst rows a page apart.

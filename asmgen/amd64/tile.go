@@ -71,6 +71,9 @@ func (g *Generator) tile(k table.Kernel) error {
 	var idx map[string]reg.VecPhysical // AVX-512's permute indices, in registers
 	if k.ISA.TwoTable() {
 		idx = g.hoistIndices(p)
+	} else {
+		g.hoist(p) // the shuffle masks of elements of 3 to 7 bytes
+		defer func() { g.hoisted = nil }()
 	}
 	tiles, strips := c.GP64(), c.GP64()
 	bandLoop, stripLoop, tileLoop := g.label("band"), g.label("strip"), g.label("tile")

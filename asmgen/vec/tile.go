@@ -18,12 +18,29 @@ import "fmt"
 // quadword permute per register makes each lane a column. Words in 8 rows
 // of 32 bytes would need that permute too, and lost: NHWC to NCHW of
 // 1x56x56x64 on a Zen 5 ran at 0.65 of copy() in 16 rows, 0.39-0.50 in 8.
+//
+// Elements of 3, 5, 6 and 7 bytes go as the word of the next power of
+// two, slotOf (tileOdd): as many rows and columns as that word's tile, so
+// b rows of b*w bytes.
 func TileShape(w int) (b, chunk int) {
 	switch w {
 	case 1, 2:
 		return 16, LaneBytes
+	case 3, 5, 6, 7:
+		b = 2 * LaneBytes / slotOf(w)
+		return b, b * w
 	}
 	return 2 * LaneBytes / w, 2 * LaneBytes
+}
+
+// slotOf is the word an element of w bytes takes in a register: the least
+// power of two of at least w bytes.
+func slotOf(w int) int {
+	p := 1
+	for p < w {
+		p *= 2
+	}
+	return p
 }
 
 // TileShapeQuad is the tile of w-byte words a quad tile kernel moves: two
@@ -55,7 +72,95 @@ func TileWant(b, w, chunk int) map[int]Value {
 // 32-byte registers and proves it.
 func Tile(w int) (*Prog, error) {
 	b, chunk := TileShape(w)
+	if slotOf(w) != w {
+		return tileOdd(w, b, chunk)
+	}
 	return tile(w, b, chunk)
+}
+
+// tileOdd builds the transpose of b rows of chunk bytes of w-byte
+// elements, w not a power of two, as tile builds it for their slots
+// (slotOf): each half of a row, b/2 elements, is read as the 16 bytes
+// that begin or end the row (never beyond it) and spread into slots, a
+// row and the row b/2 below in the two lanes of a register; the unpacks
+// leave each column in a register, its top half in the low lane; each
+// column is packed back into two overlapping 16-byte stores, the first and
+// the last of its b*w bytes, bytes from the other lane taken from a copy
+// with the lanes swapped. Against two passes (byte tiles, then a zip of
+// each element's bytes), on an Intel Xeon, one goroutine: see
+// table.ISA.TileWidths.
+func tileOdd(w, b, chunk int) (*Prog, error) {
+	slot, half := slotOf(w), b/2
+	if w < 3 || w > 7 || chunk != b*w || chunk < LaneBytes || half*slot != LaneBytes {
+		return nil, fmt.Errorf("vec: no tile of %d-byte elements", w)
+	}
+	p := NewProg(2 * LaneBytes)
+	ends := [2]int{0, chunk - LaneBytes} // where each half's 16 bytes start in a row
+	for h, at := range ends {
+		spread := make([]int8, 2*LaneBytes) // element e of the half into slot e
+		for i := range spread {
+			e, t := i%LaneBytes/slot, i%slot
+			spread[i] = -1
+			if t < w {
+				spread[i] = int8((h*half+e)*w + t - at)
+			}
+		}
+		regs := make([]int, half)
+		for j := range regs {
+			regs[j] = p.Shuffle(p.LoadPair(Mem{j, at}, Mem{j + half, at}), spread)
+		}
+		unpackNetwork(p, regs, slot)
+	}
+	want := TileWant(b, w, chunk)
+	for x := range chunk / w {
+		v := p.withLanes(In(0, x*w), In(half, x*w))
+		if v < 0 {
+			return nil, fmt.Errorf("vec: tile of %d-byte elements: no register holds column %d", w, x)
+		}
+		swapped := p.Lanes(v, v, [2]int{1, 0})
+		// c's low lane is the column's first 16 bytes, its high lane the
+		// last 16, each byte from v's lane or from swapped's.
+		own, other := make([]int8, 2*LaneBytes), make([]int8, 2*LaneBytes)
+		for i := range own {
+			at := i
+			if i >= LaneBytes {
+				at += chunk - 2*LaneBytes
+			}
+			l := want[x][at]
+			own[i], other[i] = laneIndex(p.values[v], i, l), laneIndex(p.values[swapped], i, l)
+			if own[i] >= 0 {
+				other[i] = -1
+			} else if other[i] < 0 {
+				return nil, fmt.Errorf("vec: tile of %d-byte elements, column %d: no lane holds %v", w, x, l)
+			}
+		}
+		c := p.Or(p.Shuffle(v, own), p.Shuffle(swapped, other))
+		p.Store(c, 0, LaneBytes, Mem{x, 0})
+		p.Store(c, 1, LaneBytes, Mem{x, chunk - LaneBytes})
+	}
+	return p.finish(inputs(b, chunk), want)
+}
+
+// withLanes is the last value whose lanes begin with labels lo and hi, or
+// -1.
+func (p *Prog) withLanes(lo, hi Label) int {
+	for v := len(p.values) - 1; v >= 0; v-- {
+		if x := p.values[v]; len(x) == 2*LaneBytes && x[0] == lo && x[LaneBytes] == hi {
+			return v
+		}
+	}
+	return -1
+}
+
+// laneIndex is where in the lane of byte i of v label l lies, or -1.
+func laneIndex(v Value, i int, l Label) int8 {
+	lane := v[i/LaneBytes*LaneBytes:][:LaneBytes]
+	for k, x := range lane {
+		if x == l {
+			return int8(k)
+		}
+	}
+	return -1
 }
 
 // tile builds the transpose of b rows of chunk bytes of w-byte words.

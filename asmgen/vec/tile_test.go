@@ -32,8 +32,8 @@ func TestTile(t *testing.T) {
 			t.Errorf("w = %d: loads %d bytes and stores %d, want %d each", w, loads, stored, b*chunk)
 		}
 	}
-	if _, err := Tile(3); err == nil {
-		t.Error("a tile of 3-byte words built")
+	if _, err := Tile(9); err == nil {
+		t.Error("a tile of 9-byte words built")
 	}
 }
 
@@ -145,5 +145,26 @@ func checkOps(t *testing.T, what string, p *Prog, want map[Op]int) {
 		if count[op] != n {
 			t.Errorf("%s: %d of op %d, want %d", what, count[op], op, n)
 		}
+	}
+}
+
+// TestTileOdd builds the tiles of elements of 3, 5, 6 and 7 bytes: finish
+// proves each, and each fits AVX2's registers.
+func TestTileOdd(t *testing.T) {
+	for _, w := range []int{3, 5, 6, 7} {
+		p, err := Tile(w)
+		if err != nil {
+			t.Fatalf("w %d: %v", w, err)
+		}
+		b, chunk := TileShape(w)
+		if err := p.Check(TileWant(b, w, chunk)); err != nil {
+			t.Errorf("w %d: %v", w, err)
+		}
+		if live := p.MaxLive(nil); live > 16 {
+			t.Errorf("w = %d: %d values live", w, live)
+		}
+	}
+	if _, err := Tile(9); err == nil {
+		t.Error("a tile of 9-byte elements")
 	}
 }

@@ -67,13 +67,17 @@ type tile struct {
 }
 
 // tileFor returns the first tile kernel of w-byte words, the table's or
-// its base's, whose tile fits matrix m, with its streaming twin, which
-// follows it in the list: the table's PagedTiles first where dst's rows
+// its base's, whose tile fits matrix m (of OddRows rows at least, for
+// elements of 3 to 7 bytes), with its streaming twin, which follows it in
+// the list: the table's PagedTiles first where dst's rows
 // lie whole pages apart; then the base's first where this CPU moves the
 // words faster in them (baseTiles), unless the matrix streams (the base
 // has no streaming tiles) or dst's rows lie whole pages apart, where the
 // table's wider tiles kept their lead.
 func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
+	if w&(w-1) != 0 && m.Rows < OddRows {
+		return tile{}, false
+	}
 	for _, k := range t.PagedTiles {
 		if int(k.W) != w || m.DstRow%pageBytes != 0 {
 			continue
@@ -89,6 +93,16 @@ func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
 	}
 	return firstTile(t.Tiles[w], m, w)
 }
+
+// OddRows is the fewest rows of a matrix the tiles of elements of 3 to 7
+// bytes take: two of their tiles of 4 rows. A matrix one such tile high
+// reads 20 to 28 bytes of each of its rows a tile, where a gather reads
+// their lines whole: on an Intel Xeon (family 6 model 167), one
+// goroutine, of a non-streaming copy, NCHW DepthToSpace of 1x48x128x128,
+// b = 4, of 5-byte elements (4x128 matrices) ran at 0.81-0.90 gathered,
+// 0.66-0.70 in tiles; with AVX-512 VBMI's gathers, 6- and 7-byte
+// elements too (0.94-1.02 against 0.80-0.88).
+const OddRows = 8
 
 // firstTile is the first of the tile kernels ks of w-byte words whose tile
 // fits matrix m, with its streaming twin, which follows it in the list.
@@ -175,6 +189,7 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 	return c
 }
 
+
 // stripsDown is how many strips of tiles each band, band columns wide,
 // goes down before the next band takes its turn: all of them, but in
 // blocks of blockRows rows in matrices of more than tallRows rows, and of
@@ -236,7 +251,8 @@ const (
 // lineBytes is the span of a cache line.
 const lineBytes = 64
 
-// bandCols is the width in columns of the bands of tiles cols words of w
+// bandCols is the width in columns, whole tiles (elements of 3 bytes
+// make a line 21.3 columns), of the bands of tiles cols words of w
 // bytes wide and rows high, for dst rows dstRow bytes apart: a line of
 // src, two lines where tiles of at most pairRows rows write whole lines
 // of dst, but where a tile writes less than a line of each dst row,
@@ -263,17 +279,18 @@ const lineBytes = 64
 // and 0.69), 256x3136 0.80 and 0.96; 16-row tiles of 2-byte words went
 // either way (256x3136 0.80 and 0.72, 1504x2496 0.76 and 0.83).
 func bandCols(cols, w, rows, dstRow int) int {
-	band := max(cols, lineBytes/w)
+	lines := func(n int) int { return cols * max(1, (n*lineBytes/w+cols-1)/cols) } // whole tiles n lines of src wide
+	band := lines(1)
 	switch {
 	case rows*w >= lineBytes && rows <= pairRows:
-		return max(cols, 2*lineBytes/w)
+		return lines(2)
 	case rows*w >= lineBytes:
 		return band
 	case 2*rows*w == lineBytes && rows <= halfRows:
-		band = max(cols, 2*lineBytes/w)
+		band = lines(2)
 	}
 	for band > 2*cols && band/sets(dstRow) > setLines {
-		band /= 2
+		band = max(2, band/cols/2) * cols
 	}
 	return band
 }

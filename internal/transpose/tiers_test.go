@@ -1,6 +1,7 @@
 package transpose_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -217,7 +218,7 @@ func TestOperatorsAsTransposes(t *testing.T) {
 		{shape.Geometry{N: 1, Cp: 1, H: 9, W: 70, B: 2, ToDepth: true, CRD: true, Elem: 6}, "unzip2x6", "unzip2x6", "unzip2x6"}, // a lane kernel of 6-byte runs
 		{shape.Geometry{N: 1, Cp: 3, H: 4, W: 50, B: 2, NHWC: true, CRD: true, Elem: 5}, "5-byte elements one by one", "gather", "gather"},
 		{shape.Geometry{N: 2, Cp: 5, H: 7, W: 33, B: 2, Elem: 7}, "7-byte elements one by one", "gather", "gather"},
-		{shape.Geometry{N: 1, Cp: 2, H: 6, W: 40, B: 4, ToDepth: true, Elem: 7}, "two passes", "two passes", "two passes"}, // a gather of two groups would lose
+		{shape.Geometry{N: 1, Cp: 2, H: 6, W: 40, B: 4, ToDepth: true, Elem: 9}, "two passes", "two passes", "two passes"}, // a gather of two groups would lose
 	} {
 		g := c.g
 		g.C = g.Cp * g.B * g.B
@@ -268,7 +269,8 @@ func windows(tier string) isa.Windows {
 
 // TestGathered runs transposes that the kernels move neither in one pass
 // nor in two (elements of 5 and 7 bytes, whose widths no lane kernel
-// has, in shapes two passes do not split), with every SIMD tier's kernels, against the naive one: gathered
+// has, in matrices too short for their tiles or in shapes two passes do
+// not split), with every SIMD tier's kernels, against the naive one: gathered
 // where the tier has gather kernels, else in Go; then one large enough
 // to be cut into pieces for goroutines.
 func TestGathered(t *testing.T) {
@@ -277,7 +279,6 @@ func TestGathered(t *testing.T) {
 		elem       int
 	}{
 		{[]int{3, 4096}, []int{1, 0}, 5},
-		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 7},
 		{[]int{1, 3, 2, 2, 45, 80}, []int{0, 4, 2, 5, 3, 1}, 5},
 		{[]int{2, 3, 11, 13}, []int{0, 2, 3, 1}, 5},
 		{[]int{1, 3, 2, 2, 9, 10}, []int{0, 4, 2, 5, 3, 1}, 7},
@@ -362,7 +363,7 @@ func TestThinSide(t *testing.T) {
 // output (NCHW SpaceToDepth b = 4); in the cache, only by its groups.
 func TestGatherAhead(t *testing.T) {
 	zip := shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}
-	unzip := shape.Geometry{N: 1, Cp: 2, H: 32, W: 640, B: 4, ToDepth: true, Elem: 7}
+	unzip := shape.Geometry{N: 1, Cp: 2, H: 32, W: 640, B: 4, ToDepth: true, Elem: 9}
 	for _, c := range []struct {
 		cache int
 		g     shape.Geometry
@@ -395,5 +396,39 @@ func TestGatherAhead(t *testing.T) {
 			}
 		}
 		restore()
+	}
+}
+
+// TestOddTiles: elements of 3 to 7 bytes go whole through the tiles of
+// their width, where the tier has them, in matrices of 8 rows or more: in
+// one pass, or in two (innerLast) where the matrix is not the innermost
+// work; in fewer rows, otherwise (a gather, or Go).
+func TestOddTiles(t *testing.T) {
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+		plan       string // where the tier has tiles of the width
+	}{
+		{[]int{64, 48}, []int{1, 0}, 3, "3-byte words: 64x48 matrices"},
+		{[]int{2, 9, 33}, []int{0, 2, 1}, 5, "5-byte words: 9x33 matrices"},
+		{[]int{40, 30}, []int{1, 0}, 6, "6-byte words: 40x30 matrices"},
+		{[]int{33, 8}, []int{1, 0}, 7, "7-byte words: 33x8 matrices"},
+		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 5, "two passes through chunks of 100800 bytes: 5-byte words: 8x105 matrices"},
+		{[]int{7, 64}, []int{1, 0}, 5, ""}, // too few rows
+	} {
+		n := c.elem
+		for _, d := range c.size {
+			n *= d
+		}
+		for _, tier := range verify.Tiers() {
+			k := engine.Lookup(tier.Name)
+			d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
+			set, _ := k.Kernels.(*simd.Kernels)
+			tiles := set != nil && len(set.Tiles[c.elem]) > 0 // its own or its base's
+			if odd := strings.Contains(d.Plan, fmt.Sprintf("%d-byte words:", c.elem)); tiles && c.plan != "" && !strings.Contains(d.Plan, c.plan) || odd && (!tiles || c.plan == "") {
+				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %q in it: %v", tier.Name, c.size, c.perm, c.elem, d.Plan, c.plan, tiles && c.plan != "")
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(43, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
 	}
 }

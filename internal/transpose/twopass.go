@@ -305,6 +305,18 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 	return f, false
 }
 
+// oddTiles reports whether a pass moves words whose size is not a power
+// of two (whole elements of 3 to 7 bytes) by tiles, matrices neither of
+// whose sides is thin.
+func (t *twoPass) oddTiles() bool {
+	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
+		if f.word&(f.word-1) != 0 && !f.runs && f.work() == engine.Tiles {
+			return true
+		}
+	}
+	return false
+}
+
 // staged is the call that runs the passes, chunk by chunk.
 func (t *twoPass) staged() *engine.Staged {
 	return &engine.Staged{Buf: t.buf, Loops: t.loops, Whole: t.whole.run, Last: t.last.run, Count: t.count}
