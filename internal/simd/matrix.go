@@ -178,17 +178,36 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 	if m.Rows%k.b != 0 {
 		columns(m.Rows-k.b, 1)
 	}
-	if a := c.calls[0].TileArgs; len(c.calls) == 1 && a.Bands == 1 {
-		// One band: the kernel's band loop takes the matrices, a call of
-		// a few tiles costing as much as their moves (16x16 bytes).
-		a.Bands, a.DstBand, a.SrcBand = m.Reps, m.DstRep, m.SrcRep
-		a.Dst.Len += (m.Reps - 1) * m.DstRep
-		a.Src.Len += (m.Reps - 1) * m.SrcRep
-		c.calls[0], c.reps = f.Call(a, k.b, k.chunk, w), 1
+	if oneBand(c.calls) {
+		// Each call one band: the kernels' band loops take the matrices,
+		// a call of a few tiles costing as much as their moves (16x16
+		// bytes; 16x6 matrices of 6-byte elements, the last tile of each
+		// row shifted back, moved at 0.55x in calls a matrix).
+		for i, call := range c.calls {
+			a := call.TileArgs
+			a.Bands, a.DstBand, a.SrcBand = m.Reps, m.DstRep, m.SrcRep
+			a.Dst.Len += (m.Reps - 1) * m.DstRep
+			a.Src.Len += (m.Reps - 1) * m.SrcRep
+			c.calls[i] = f.Call(a, k.b, k.chunk, w)
+		}
+		c.reps = 1
 	}
 	return c
 }
 
+// oneBand reports whether the calls of a matrix move one band of tiles
+// each, in one block of rows (stripsDown): the band, its narrower
+// neighbour and the last column of tiles, shifted back, of a matrix a
+// band wide or less, whose matrices the kernels' band loops may take
+// each in turn.
+func oneBand(calls []*TileCall) bool {
+	for _, c := range calls {
+		if c.Bands != 1 {
+			return false
+		}
+	}
+	return len(calls) <= 3
+}
 
 // stripsDown is how many strips of tiles each band, band columns wide,
 // goes down before the next band takes its turn: all of them, but in
