@@ -1671,6 +1671,31 @@ func tile4x7AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow 
 //go:noescape
 func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile2x9AVX2 transposes tiles of 2 rows of 18 bytes of 9-byte words, in each of strips strips.
+//
+//go:noescape
+func tile2x9AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile2x10AVX2 transposes tiles of 2 rows of 20 bytes of 10-byte words, in each of strips strips.
+//
+//go:noescape
+func tile2x10AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile2x12AVX2 transposes tiles of 2 rows of 24 bytes of 12-byte words, in each of strips strips.
+//
+//go:noescape
+func tile2x12AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile2x14AVX2 transposes tiles of 2 rows of 28 bytes of 14-byte words, in each of strips strips.
+//
+//go:noescape
+func tile2x14AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile2x15AVX2 transposes tiles of 2 rows of 30 bytes of 15-byte words, in each of strips strips.
+//
+//go:noescape
+func tile2x15AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // streamRunsAVX2 copies, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart,
 // writing each group's block of dst with aligned non-temporal stores.
 //

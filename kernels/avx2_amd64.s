@@ -68799,6 +68799,381 @@ tile2902: \
 	RET
 	tile4x8AVX2_body
 
+// func tile2x9AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile2x9AVX2(SB), NOSPLIT, $0-104
+#define tile2x9AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	MOVQ    dstRow+40(FP), BX; \
+	VMOVDQU shuffle2547<>+0(SB), Y15; \
+	VMOVDQU shuffle2548<>+0(SB), Y14; \
+	VMOVDQU shuffle2549<>+0(SB), Y13; \
+	VMOVDQU shuffle2550<>+0(SB), Y12; \
+band2903: \
+	MOVQ strips+24(FP), DI; \
+strip2904: \
+	MOVQ tiles+16(FP), SI; \
+tile2905: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      2(AX), X1; \
+	VINSERTI128  $0x01, 2(AX)(DX*1), Y1, Y1; \
+	VPSHUFB      Y12, Y1, Y1; \
+	VPERM2I128   $0x01, Y0, Y0, Y2; \
+	VPSHUFB      Y15, Y0, Y0; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y0, Y2; \
+	VMOVDQU      X2, (CX); \
+	VEXTRACTI128 $0x01, Y2, 2(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y2; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y1, Y2; \
+	VMOVDQU      X2, (CX)(BX*1); \
+	VEXTRACTI128 $0x01, Y2, 2(CX)(BX*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         SI; \
+	JNZ          tile2905; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         DI; \
+	JNZ          strip2904; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2903; \
+	VZEROUPPER; \
+	RET
+	tile2x9AVX2_body
+
+DATA shuffle2547<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2547<>+8(SB)/8, $0xffffffffffffff08
+DATA shuffle2547<>+16(SB)/8, $0x00ffffffffffffff
+DATA shuffle2547<>+24(SB)/8, $0x0807060504030201
+GLOBL shuffle2547<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2548<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2548<>+8(SB)/8, $0x06050403020100ff
+DATA shuffle2548<>+16(SB)/8, $0xff08070605040302
+DATA shuffle2548<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2548<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2549<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2549<>+8(SB)/8, $0xffffffffffffff08
+DATA shuffle2549<>+16(SB)/8, $0x0706050403020100
+DATA shuffle2549<>+24(SB)/8, $0xffffffffffffff08
+GLOBL shuffle2549<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2550<>+0(SB)/8, $0x0e0d0c0b0a090807
+DATA shuffle2550<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle2550<>+16(SB)/8, $0x0e0d0c0b0a090807
+DATA shuffle2550<>+24(SB)/8, $0xffffffffffffff0f
+GLOBL shuffle2550<>(SB), RODATA|NOPTR, $32
+
+// func tile2x10AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile2x10AVX2(SB), NOSPLIT, $0-104
+#define tile2x10AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	MOVQ    dstRow+40(FP), BX; \
+	VMOVDQU shuffle2551<>+0(SB), Y15; \
+	VMOVDQU shuffle2552<>+0(SB), Y14; \
+	VMOVDQU shuffle2553<>+0(SB), Y13; \
+	VMOVDQU shuffle2554<>+0(SB), Y12; \
+band2906: \
+	MOVQ strips+24(FP), DI; \
+strip2907: \
+	MOVQ tiles+16(FP), SI; \
+tile2908: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      4(AX), X1; \
+	VINSERTI128  $0x01, 4(AX)(DX*1), Y1, Y1; \
+	VPSHUFB      Y12, Y1, Y1; \
+	VPERM2I128   $0x01, Y0, Y0, Y2; \
+	VPSHUFB      Y15, Y0, Y0; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y0, Y2; \
+	VMOVDQU      X2, (CX); \
+	VEXTRACTI128 $0x01, Y2, 4(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y2; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y1, Y2; \
+	VMOVDQU      X2, (CX)(BX*1); \
+	VEXTRACTI128 $0x01, Y2, 4(CX)(BX*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         SI; \
+	JNZ          tile2908; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         DI; \
+	JNZ          strip2907; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2906; \
+	VZEROUPPER; \
+	RET
+	tile2x10AVX2_body
+
+DATA shuffle2551<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2551<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle2551<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle2551<>+24(SB)/8, $0x0908070605040302
+GLOBL shuffle2551<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2552<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2552<>+8(SB)/8, $0x050403020100ffff
+DATA shuffle2552<>+16(SB)/8, $0xffff090807060504
+DATA shuffle2552<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2552<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2553<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2553<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle2553<>+16(SB)/8, $0x0706050403020100
+DATA shuffle2553<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle2553<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2554<>+0(SB)/8, $0x0d0c0b0a09080706
+DATA shuffle2554<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle2554<>+16(SB)/8, $0x0d0c0b0a09080706
+DATA shuffle2554<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle2554<>(SB), RODATA|NOPTR, $32
+
+// func tile2x12AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile2x12AVX2(SB), NOSPLIT, $0-104
+#define tile2x12AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	MOVQ    dstRow+40(FP), BX; \
+	VMOVDQU shuffle2555<>+0(SB), Y15; \
+	VMOVDQU shuffle2556<>+0(SB), Y14; \
+	VMOVDQU shuffle2557<>+0(SB), Y13; \
+	VMOVDQU shuffle2558<>+0(SB), Y12; \
+band2909: \
+	MOVQ strips+24(FP), DI; \
+strip2910: \
+	MOVQ tiles+16(FP), SI; \
+tile2911: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      8(AX), X1; \
+	VINSERTI128  $0x01, 8(AX)(DX*1), Y1, Y1; \
+	VPSHUFB      Y12, Y1, Y1; \
+	VPERM2I128   $0x01, Y0, Y0, Y2; \
+	VPSHUFB      Y15, Y0, Y0; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y0, Y2; \
+	VMOVDQU      X2, (CX); \
+	VEXTRACTI128 $0x01, Y2, 8(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y2; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y1, Y2; \
+	VMOVDQU      X2, (CX)(BX*1); \
+	VEXTRACTI128 $0x01, Y2, 8(CX)(BX*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         SI; \
+	JNZ          tile2911; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         DI; \
+	JNZ          strip2910; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2909; \
+	VZEROUPPER; \
+	RET
+	tile2x12AVX2_body
+
+DATA shuffle2555<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2555<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle2555<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle2555<>+24(SB)/8, $0x0b0a090807060504
+GLOBL shuffle2555<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2556<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2556<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle2556<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle2556<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2556<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2557<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2557<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle2557<>+16(SB)/8, $0x0706050403020100
+DATA shuffle2557<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle2557<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2558<>+0(SB)/8, $0x0b0a090807060504
+DATA shuffle2558<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle2558<>+16(SB)/8, $0x0b0a090807060504
+DATA shuffle2558<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle2558<>(SB), RODATA|NOPTR, $32
+
+// func tile2x14AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile2x14AVX2(SB), NOSPLIT, $0-104
+#define tile2x14AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	MOVQ    dstRow+40(FP), BX; \
+	VMOVDQU shuffle2559<>+0(SB), Y15; \
+	VMOVDQU shuffle2560<>+0(SB), Y14; \
+	VMOVDQU shuffle2561<>+0(SB), Y13; \
+	VMOVDQU shuffle2562<>+0(SB), Y12; \
+band2912: \
+	MOVQ strips+24(FP), DI; \
+strip2913: \
+	MOVQ tiles+16(FP), SI; \
+tile2914: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      12(AX), X1; \
+	VINSERTI128  $0x01, 12(AX)(DX*1), Y1, Y1; \
+	VPSHUFB      Y12, Y1, Y1; \
+	VPERM2I128   $0x01, Y0, Y0, Y2; \
+	VPSHUFB      Y15, Y0, Y0; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y0, Y2; \
+	VMOVDQU      X2, (CX); \
+	VEXTRACTI128 $0x01, Y2, 12(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y2; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y1, Y2; \
+	VMOVDQU      X2, (CX)(BX*1); \
+	VEXTRACTI128 $0x01, Y2, 12(CX)(BX*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         SI; \
+	JNZ          tile2914; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         DI; \
+	JNZ          strip2913; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2912; \
+	VZEROUPPER; \
+	RET
+	tile2x14AVX2_body
+
+DATA shuffle2559<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2559<>+8(SB)/8, $0xffff0d0c0b0a0908
+DATA shuffle2559<>+16(SB)/8, $0x050403020100ffff
+DATA shuffle2559<>+24(SB)/8, $0x0d0c0b0a09080706
+GLOBL shuffle2559<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2560<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2560<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle2560<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle2560<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2560<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2561<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2561<>+8(SB)/8, $0xffff0d0c0b0a0908
+DATA shuffle2561<>+16(SB)/8, $0x0706050403020100
+DATA shuffle2561<>+24(SB)/8, $0xffff0d0c0b0a0908
+GLOBL shuffle2561<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2562<>+0(SB)/8, $0x0908070605040302
+DATA shuffle2562<>+8(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle2562<>+16(SB)/8, $0x0908070605040302
+DATA shuffle2562<>+24(SB)/8, $0xffff0f0e0d0c0b0a
+GLOBL shuffle2562<>(SB), RODATA|NOPTR, $32
+
+// func tile2x15AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile2x15AVX2(SB), NOSPLIT, $0-104
+#define tile2x15AVX2_body \
+	MOVQ    src+8(FP), AX; \
+	MOVQ    dst+0(FP), CX; \
+	MOVQ    srcRow+48(FP), DX; \
+	MOVQ    dstRow+40(FP), BX; \
+	VMOVDQU shuffle2563<>+0(SB), Y15; \
+	VMOVDQU shuffle2564<>+0(SB), Y14; \
+	VMOVDQU shuffle2565<>+0(SB), Y13; \
+	VMOVDQU shuffle2566<>+0(SB), Y12; \
+band2915: \
+	MOVQ strips+24(FP), DI; \
+strip2916: \
+	MOVQ tiles+16(FP), SI; \
+tile2917: \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
+	VPSHUFB      Y13, Y0, Y0; \
+	VMOVDQU      14(AX), X1; \
+	VINSERTI128  $0x01, 14(AX)(DX*1), Y1, Y1; \
+	VPSHUFB      Y12, Y1, Y1; \
+	VPERM2I128   $0x01, Y0, Y0, Y2; \
+	VPSHUFB      Y15, Y0, Y0; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y0, Y2; \
+	VMOVDQU      X2, (CX); \
+	VEXTRACTI128 $0x01, Y2, 14(CX); \
+	VPERM2I128   $0x01, Y1, Y1, Y2; \
+	VPSHUFB      Y15, Y1, Y1; \
+	VPSHUFB      Y14, Y2, Y2; \
+	VPOR         Y2, Y1, Y2; \
+	VMOVDQU      X2, (CX)(BX*1); \
+	VEXTRACTI128 $0x01, Y2, 14(CX)(BX*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         SI; \
+	JNZ          tile2917; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         DI; \
+	JNZ          strip2916; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2915; \
+	VZEROUPPER; \
+	RET
+	tile2x15AVX2_body
+
+DATA shuffle2563<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2563<>+8(SB)/8, $0xff0e0d0c0b0a0908
+DATA shuffle2563<>+16(SB)/8, $0x06050403020100ff
+DATA shuffle2563<>+24(SB)/8, $0x0e0d0c0b0a090807
+GLOBL shuffle2563<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2564<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2564<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle2564<>+16(SB)/8, $0xffffffffffffff0e
+DATA shuffle2564<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2564<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2565<>+0(SB)/8, $0x0706050403020100
+DATA shuffle2565<>+8(SB)/8, $0xff0e0d0c0b0a0908
+DATA shuffle2565<>+16(SB)/8, $0x0706050403020100
+DATA shuffle2565<>+24(SB)/8, $0xff0e0d0c0b0a0908
+GLOBL shuffle2565<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2566<>+0(SB)/8, $0x0807060504030201
+DATA shuffle2566<>+8(SB)/8, $0xff0f0e0d0c0b0a09
+DATA shuffle2566<>+16(SB)/8, $0x0807060504030201
+DATA shuffle2566<>+24(SB)/8, $0xff0f0e0d0c0b0a09
+GLOBL shuffle2566<>(SB), RODATA|NOPTR, $32
+
 // func streamRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
@@ -68823,8 +69198,8 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  SI, 8(SP); \
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
-	LEAQ  shuffle2547<>+0(SB), DI; \
-group2903: \
+	LEAQ  shuffle2567<>+0(SB), DI; \
+group2918: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -68842,34 +69217,34 @@ group2903: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2907; \
-chunk2904: \
+	JAE     groupdone2922; \
+chunk2919: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2905; \
+	JB      cross2920; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2906; \
+	JB      store2921; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2908; \
+	JNZ     samerow2923; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2908: \
-	JMP store2906; \
-cross2905: \
+samerow2923: \
+	JMP store2921; \
+cross2920: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2909; \
+	JNZ     samerow2924; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2909: \
+samerow2924: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -68877,38 +69252,38 @@ samerow2909: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2906: \
+store2921: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2904; \
-groupdone2907: \
+	JB       chunk2919; \
+groupdone2922: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2903; \
+	JNZ  group2918; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
 	streamRunsAVX2_body
 
-DATA shuffle2547<>+0(SB)/8, $0x0000000100000000
-DATA shuffle2547<>+8(SB)/8, $0x0000000300000002
-DATA shuffle2547<>+16(SB)/8, $0x0000000500000004
-DATA shuffle2547<>+24(SB)/8, $0x0000000700000006
-DATA shuffle2547<>+32(SB)/8, $0x0000000100000000
-DATA shuffle2547<>+40(SB)/8, $0x0000000300000002
-DATA shuffle2547<>+48(SB)/8, $0x0000000500000004
-DATA shuffle2547<>+56(SB)/8, $0x0000000700000006
-DATA shuffle2547<>+64(SB)/8, $0x0000000000000000
-DATA shuffle2547<>+72(SB)/8, $0x0000000000000000
-DATA shuffle2547<>+80(SB)/8, $0x0000000000000000
-DATA shuffle2547<>+88(SB)/8, $0x0000000000000000
-DATA shuffle2547<>+96(SB)/8, $0xffffffffffffffff
-DATA shuffle2547<>+104(SB)/8, $0xffffffffffffffff
-DATA shuffle2547<>+112(SB)/8, $0xffffffffffffffff
-DATA shuffle2547<>+120(SB)/8, $0xffffffffffffffff
-GLOBL shuffle2547<>(SB), RODATA|NOPTR, $128
+DATA shuffle2567<>+0(SB)/8, $0x0000000100000000
+DATA shuffle2567<>+8(SB)/8, $0x0000000300000002
+DATA shuffle2567<>+16(SB)/8, $0x0000000500000004
+DATA shuffle2567<>+24(SB)/8, $0x0000000700000006
+DATA shuffle2567<>+32(SB)/8, $0x0000000100000000
+DATA shuffle2567<>+40(SB)/8, $0x0000000300000002
+DATA shuffle2567<>+48(SB)/8, $0x0000000500000004
+DATA shuffle2567<>+56(SB)/8, $0x0000000700000006
+DATA shuffle2567<>+64(SB)/8, $0x0000000000000000
+DATA shuffle2567<>+72(SB)/8, $0x0000000000000000
+DATA shuffle2567<>+80(SB)/8, $0x0000000000000000
+DATA shuffle2567<>+88(SB)/8, $0x0000000000000000
+DATA shuffle2567<>+96(SB)/8, $0xffffffffffffffff
+DATA shuffle2567<>+104(SB)/8, $0xffffffffffffffff
+DATA shuffle2567<>+112(SB)/8, $0xffffffffffffffff
+DATA shuffle2567<>+120(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2567<>(SB), RODATA|NOPTR, $128
 
 // The entry words of the kernels.
 DATA ·zip2x1AVX2Entry(SB)/8, $·zip2x1AVX2(SB)
@@ -69529,5 +69904,15 @@ DATA ·tile4x7AVX2Entry(SB)/8, $·tile4x7AVX2(SB)
 GLOBL ·tile4x7AVX2Entry(SB), RODATA, $8
 DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)
 GLOBL ·tile4x8AVX2Entry(SB), RODATA, $8
+DATA ·tile2x9AVX2Entry(SB)/8, $·tile2x9AVX2(SB)
+GLOBL ·tile2x9AVX2Entry(SB), RODATA, $8
+DATA ·tile2x10AVX2Entry(SB)/8, $·tile2x10AVX2(SB)
+GLOBL ·tile2x10AVX2Entry(SB), RODATA, $8
+DATA ·tile2x12AVX2Entry(SB)/8, $·tile2x12AVX2(SB)
+GLOBL ·tile2x12AVX2Entry(SB), RODATA, $8
+DATA ·tile2x14AVX2Entry(SB)/8, $·tile2x14AVX2(SB)
+GLOBL ·tile2x14AVX2Entry(SB), RODATA, $8
+DATA ·tile2x15AVX2Entry(SB)/8, $·tile2x15AVX2(SB)
+GLOBL ·tile2x15AVX2Entry(SB), RODATA, $8
 DATA ·streamRunsAVX2Entry(SB)/8, $·streamRunsAVX2(SB)
 GLOBL ·streamRunsAVX2Entry(SB), RODATA, $8

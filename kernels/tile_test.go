@@ -79,6 +79,9 @@ func TestMatrix(t *testing.T) {
 				b, cols := int(k.B), int(k.Chunk)/w
 				for range many(300) {
 					m := engine.Matrix{Rows: minRows(w, b) + rng.IntN(4*b), Cols: cols + rng.IntN(4*cols)}
+					if !takes(w, m.Cols, cols) {
+						m.Cols += cols
+					}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), m.Rows*w+w*rng.IntN(3)
 					switch {
 					case i >= len(set.Tiles[w]) && rng.IntN(2) == 0: // dst rows whole pages apart, which paged tiles take
@@ -119,6 +122,14 @@ func minRows(w, b int) int {
 		return max(b, simd.OddRows)
 	}
 	return b
+}
+
+// takes reports whether a tile of cols columns of w-byte words takes a
+// matrix of c columns: for elements of odd sizes, where its last column
+// of tiles, shifted back, moves less than a third of the matrix again
+// (simd.OddRows).
+func takes(w, c, cols int) bool {
+	return w&(w-1) == 0 || c%cols == 0 || c >= 2*cols
 }
 
 // pagedTiles are the paged tile kernels of w-byte words of a tier
@@ -207,6 +218,9 @@ func TestMatrixGuardPages(t *testing.T) {
 				cols := int(k.Chunk) / w
 				for _, rows := range oneToTwo(minRows(w, int(k.B))) {
 					for _, c := range oneToTwo(cols) {
+						if !takes(w, c, cols) {
+							continue
+						}
 						// Rows of whole lines of dst stream where the kernels can;
 						// paged tiles take dst rows a page apart.
 						dstRow := rows * w

@@ -72,7 +72,7 @@ func (g *Generator) tile(k table.Kernel) error {
 	if k.ISA.TwoTable() {
 		idx = g.hoistIndices(p)
 	} else {
-		g.hoist(p) // the shuffle masks of elements of 3 to 7 bytes
+		g.hoist(p) // the shuffle masks of elements of other sizes than powers of two
 		defer func() { g.hoisted = nil }()
 	}
 	tiles, strips := c.GP64(), c.GP64()

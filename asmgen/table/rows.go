@@ -42,16 +42,17 @@ func (i ISA) BundleWidths() []int {
 // two rows to a register (vec.Tile512Halves), and 4- and 8-byte words a
 // row a register (vec.Tile512Blocks), by in-lane unpacks and lane
 // shuffles; docs/performance.md has what they beat. AVX2 also has tiles
-// of elements of 3 to 7 bytes, whole (vec.Tile), which the AVX-512
+// of elements of 3 to 15 bytes, whole (vec.Tile), which the AVX-512
 // tiers take from it: one pass where two split the elements into bytes
-// or 2-byte words and zipped them back (on an Intel Xeon, one goroutine,
+// or words and zipped them back (on an Intel Xeon, one goroutine,
 // 2000x2000 of 5-byte elements at 0.60 of a non-streaming copy, 0.32 in
-// two passes). ISAs of 16-byte registers (NEON) have vec.Tile16's, one
+// two passes). 11- and 13-byte elements have none: with them the hello
+// world outgrew its budget. ISAs of 16-byte registers (NEON) have vec.Tile16's, one
 // register a row.
 func (i ISA) TileWidths() []int {
 	switch {
 	case i.Vector() == 2*vec.LaneBytes && !i.TwoTable():
-		return []int{1, 2, 3, 4, 5, 6, 7, 8}
+		return []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15}
 	case i.Vector() < 2*vec.LaneBytes:
 		return []int{1, 2, 4, 8}
 	case i.Vector() == vec.ZMM && i.TwoTable():

@@ -19,14 +19,14 @@ import "fmt"
 // of 32 bytes would need that permute too, and lost: NHWC to NCHW of
 // 1x56x56x64 on a Zen 5 ran at 0.65 of copy() in 16 rows, 0.39-0.50 in 8.
 //
-// Elements of 3, 5, 6 and 7 bytes go as the word of the next power of
-// two, slotOf (tileOdd): as many rows and columns as that word's tile, so
-// b rows of b*w bytes.
+// Elements of 3 to 15 bytes, but powers of two, go as the word of the
+// next power of two, slotOf (tileOdd): as many rows and columns as that
+// word's tile (2x2 of 16-byte words, one a lane), so b rows of b*w bytes.
 func TileShape(w int) (b, chunk int) {
 	switch w {
 	case 1, 2:
 		return 16, LaneBytes
-	case 3, 5, 6, 7:
+	case 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15:
 		b = 2 * LaneBytes / slotOf(w)
 		return b, b * w
 	}
@@ -91,7 +91,7 @@ func Tile(w int) (*Prog, error) {
 // table.ISA.TileWidths.
 func tileOdd(w, b, chunk int) (*Prog, error) {
 	slot, half := slotOf(w), b/2
-	if w < 3 || w > 7 || chunk != b*w || chunk < LaneBytes || half*slot != LaneBytes {
+	if w < 3 || w > 15 || chunk != b*w || chunk < LaneBytes || half*slot != LaneBytes {
 		return nil, fmt.Errorf("vec: no tile of %d-byte elements", w)
 	}
 	p := NewProg(2 * LaneBytes)

@@ -32,8 +32,8 @@ func TestTile(t *testing.T) {
 			t.Errorf("w = %d: loads %d bytes and stores %d, want %d each", w, loads, stored, b*chunk)
 		}
 	}
-	if _, err := Tile(9); err == nil {
-		t.Error("a tile of 9-byte words built")
+	if _, err := Tile(16); err == nil {
+		t.Error("a tile of 16-byte words built")
 	}
 }
 
@@ -151,7 +151,7 @@ func checkOps(t *testing.T, what string, p *Prog, want map[Op]int) {
 // TestTileOdd builds the tiles of elements of 3, 5, 6 and 7 bytes: finish
 // proves each, and each fits AVX2's registers.
 func TestTileOdd(t *testing.T) {
-	for _, w := range []int{3, 5, 6, 7} {
+	for _, w := range []int{3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15} {
 		p, err := Tile(w)
 		if err != nil {
 			t.Fatalf("w %d: %v", w, err)
@@ -164,7 +164,7 @@ func TestTileOdd(t *testing.T) {
 			t.Errorf("w = %d: %d values live", w, live)
 		}
 	}
-	if _, err := Tile(9); err == nil {
-		t.Error("a tile of 9-byte elements")
+	if _, err := Tile(17); err == nil {
+		t.Error("a tile of 17-byte elements")
 	}
 }

@@ -17,7 +17,7 @@ const (
 	MaxGroups      = 6  // the most groups of windows of a gather kernel
 	MaxStackGrain  = 4  // the largest permute grain, in bytes, of a stacked-row kernel
 	MaxBundleWidth = 8  // the largest element, in bytes, of a bundle kernel
-	MaxTileWidth   = 8  // the largest word, in bytes, of a tile kernel
+	MaxTileWidth   = 15 // the largest word, in bytes, of a tile kernel
 )
 
 // LaneFunc is one of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups: the word holding its entry address, which the

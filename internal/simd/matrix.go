@@ -67,17 +67,13 @@ type tile struct {
 }
 
 // tileFor returns the first tile kernel of w-byte words, the table's or
-// its base's, whose tile fits matrix m (of OddRows rows at least, for
-// elements of 3 to 7 bytes), with its streaming twin, which follows it in
-// the list: the table's PagedTiles first where dst's rows
-// lie whole pages apart; then the base's first where this CPU moves the
-// words faster in them (baseTiles), unless the matrix streams (the base
-// has no streaming tiles) or dst's rows lie whole pages apart, where the
-// table's wider tiles kept their lead.
+// its base's, whose tile fits matrix m (firstTile), with its streaming
+// twin, which follows it in the list: the table's PagedTiles first where
+// dst's rows lie whole pages apart; then the base's first where this CPU
+// moves the words faster in them (baseTiles), unless the matrix streams
+// (the base has no streaming tiles) or dst's rows lie whole pages apart,
+// where the table's wider tiles kept their lead.
 func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
-	if w&(w-1) != 0 && m.Rows < OddRows {
-		return tile{}, false
-	}
 	for _, k := range t.PagedTiles {
 		if int(k.W) != w || m.DstRow%pageBytes != 0 {
 			continue
@@ -94,10 +90,14 @@ func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
 	return firstTile(t.Tiles[w], m, w)
 }
 
-// OddRows is the fewest rows of a matrix the tiles of elements of 3 to 7
-// bytes take: two of their tiles of 4 rows. A matrix one such tile high
-// reads 20 to 28 bytes of each of its rows a tile, where a gather reads
-// their lines whole: on an Intel Xeon (family 6 model 167), one
+// OddRows is the fewest rows of a matrix the tiles of elements whose size
+// is not a power of two take (firstTile), two of their tiles of 4 rows;
+// nor do they take matrices whose last column of tiles, shifted back,
+// would move a third of it again (224x3 matrices of 10-byte elements ran
+// at 0.53-0.54 of a non-streaming copy in 2x2 tiles, 0.64-0.75 in two
+// passes of 2-byte words; 16x6 of 6-byte elements 0.28 and 0.31). A
+// matrix one tile of 4 rows high reads 20 to 28 bytes of each of its
+// rows a tile, where a gather reads their lines whole: on an Intel Xeon (family 6 model 167), one
 // goroutine, of a non-streaming copy, NCHW DepthToSpace of 1x48x128x128,
 // b = 4, of 5-byte elements (4x128 matrices) ran at 0.81-0.90 gathered,
 // 0.66-0.70 in tiles; with AVX-512 VBMI's gathers, 6- and 7-byte
@@ -105,10 +105,12 @@ func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
 const OddRows = 8
 
 // firstTile is the first of the tile kernels ks of w-byte words whose tile
-// fits matrix m, with its streaming twin, which follows it in the list.
+// fits matrix m (OddRows has what elements of odd sizes need), with its
+// streaming twin, which follows it in the list.
 func firstTile(ks []TileKernel, m engine.Matrix, w int) (tile, bool) {
 	for i, k := range ks {
-		if k.NT || m.Rows < int(k.B) || m.Cols < int(k.Chunk)/w {
+		cols := int(k.Chunk) / w
+		if k.NT || m.Rows < int(k.B) || m.Cols < cols || w&(w-1) != 0 && (m.Rows < OddRows || m.Cols%cols != 0 && m.Cols < 2*cols) {
 			continue
 		}
 		c := tile{f: k.F, b: int(k.B), chunk: int(k.Chunk)}

@@ -111,7 +111,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 	if f.call == nil && word < elem {
 		// Elements of several words, whole: the lane kernels take some
 		// such widths (zip3x3 of a 3-byte pixel, zip2x6), AVX2's tiles
-		// those of 3 to 7 bytes.
+		// those of 3 to 15 bytes.
 		f = newWordForm(size, perm, elem, elem, workers, t.Kernels)
 	}
 	if f.call == nil {
@@ -127,7 +127,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		}
 		if p != nil && p.oddTiles() {
 			// Any gather goes ahead of two passes that move whole elements
-			// of 3 to 7 bytes by tiles: NCHW SpaceToDepth, b = 2, of
+			// of 3 to 15 bytes by tiles: NCHW SpaceToDepth, b = 2, of
 			// 1x64x270x480 of 5-byte elements on AVX2, one goroutine,
 			// 0.70 of mem gathered, 0.36 in two passes of tiles.
 			if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, false); g != nil {

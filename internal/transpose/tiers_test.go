@@ -218,7 +218,7 @@ func TestOperatorsAsTransposes(t *testing.T) {
 		{shape.Geometry{N: 1, Cp: 1, H: 9, W: 70, B: 2, ToDepth: true, CRD: true, Elem: 6}, "unzip2x6", "unzip2x6", "unzip2x6"}, // a lane kernel of 6-byte runs
 		{shape.Geometry{N: 1, Cp: 3, H: 4, W: 50, B: 2, NHWC: true, CRD: true, Elem: 5}, "5-byte elements one by one", "gather", "gather"},
 		{shape.Geometry{N: 2, Cp: 5, H: 7, W: 33, B: 2, Elem: 7}, "7-byte elements one by one", "gather", "gather"},
-		{shape.Geometry{N: 1, Cp: 2, H: 6, W: 40, B: 4, ToDepth: true, Elem: 9}, "two passes", "two passes", "two passes"}, // a gather of two groups would lose
+		{shape.Geometry{N: 1, Cp: 2, H: 6, W: 40, B: 4, ToDepth: true, Elem: 11}, "two passes", "two passes", "two passes"}, // a gather of two groups would lose
 	} {
 		g := c.g
 		g.C = g.Cp * g.B * g.B
@@ -363,7 +363,7 @@ func TestThinSide(t *testing.T) {
 // output (NCHW SpaceToDepth b = 4); in the cache, only by its groups.
 func TestGatherAhead(t *testing.T) {
 	zip := shape.Geometry{N: 2, Cp: 3, H: 5, W: 40, B: 2, Elem: 3}
-	unzip := shape.Geometry{N: 1, Cp: 2, H: 32, W: 640, B: 4, ToDepth: true, Elem: 9}
+	unzip := shape.Geometry{N: 1, Cp: 2, H: 32, W: 640, B: 4, ToDepth: true, Elem: 11}
 	for _, c := range []struct {
 		cache int
 		g     shape.Geometry
@@ -399,10 +399,11 @@ func TestGatherAhead(t *testing.T) {
 	}
 }
 
-// TestOddTiles: elements of 3 to 7 bytes go whole through the tiles of
-// their width, where the tier has them, in matrices of 8 rows or more: in
-// one pass, or in two (innerLast) where the matrix is not the innermost
-// work; in fewer rows, otherwise (a gather, or Go).
+// TestOddTiles: elements of 3 to 15 bytes go whole through the tiles of
+// their width, where the tier has them, in matrices of 8 rows or more
+// whose last column of tiles moves little again (simd.OddRows): in one
+// pass, or in two (innerLast) where the matrix is not the innermost work;
+// other matrices otherwise (a gather, two passes of words, or Go).
 func TestOddTiles(t *testing.T) {
 	for _, c := range []struct {
 		size, perm []int
@@ -414,7 +415,11 @@ func TestOddTiles(t *testing.T) {
 		{[]int{40, 30}, []int{1, 0}, 6, "6-byte words: 40x30 matrices"},
 		{[]int{33, 8}, []int{1, 0}, 7, "7-byte words: 33x8 matrices"},
 		{[]int{4, 6, 8, 5, 7, 3}, []int{5, 3, 1, 0, 4, 2}, 5, "two passes through chunks of 100800 bytes: 5-byte words: 8x105 matrices"},
-		{[]int{7, 64}, []int{1, 0}, 5, ""}, // too few rows
+		{[]int{3, 40, 30}, []int{0, 2, 1}, 12, "12-byte words: 40x30 matrices"},
+		{[]int{9, 20}, []int{1, 0}, 14, "14-byte words: 9x20 matrices"},
+		{[]int{7, 64}, []int{1, 0}, 5, ""},   // too few rows
+		{[]int{40, 3}, []int{1, 0}, 10, ""},  // a last tile moving a third again
+		{[]int{40, 30}, []int{1, 0}, 11, ""}, // no tiles of 11-byte elements
 	} {
 		n := c.elem
 		for _, d := range c.size {

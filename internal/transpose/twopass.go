@@ -306,7 +306,7 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 }
 
 // oddTiles reports whether a pass moves words whose size is not a power
-// of two (whole elements of 3 to 7 bytes) by tiles, matrices neither of
+// of two (whole elements of 3 to 15 bytes) by tiles, matrices neither of
 // whose sides is thin.
 func (t *twoPass) oddTiles() bool {
 	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
