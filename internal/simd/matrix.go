@@ -97,11 +97,12 @@ func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
 // at 0.53-0.54 of a non-streaming copy in 2x2 tiles, 0.64-0.75 in two
 // passes of 2-byte words; 16x6 of 6-byte elements 0.28 and 0.31). A
 // matrix one tile of 4 rows high reads 20 to 28 bytes of each of its
-// rows a tile, where a gather reads their lines whole: on an Intel Xeon (family 6 model 167), one
-// goroutine, of a non-streaming copy, NCHW DepthToSpace of 1x48x128x128,
-// b = 4, of 5-byte elements (4x128 matrices) ran at 0.81-0.90 gathered,
-// 0.66-0.70 in tiles; with AVX-512 VBMI's gathers, 6- and 7-byte
-// elements too (0.94-1.02 against 0.80-0.88).
+// rows a tile, where a gather reads their lines whole: on an Intel Xeon
+// (family 6 model 167), one goroutine, of a non-streaming copy, NCHW
+// DepthToSpace of 1x48x128x128, b = 4, of 5-byte elements (4x128
+// matrices) ran at 0.81-0.90 gathered, 0.66-0.70 in tiles; with AVX-512
+// VBMI's gathers, 6- and 7-byte elements too (0.94-1.02 against
+// 0.80-0.88).
 const OddRows = 8
 
 // firstTile is the first of the tile kernels ks of w-byte words whose tile

@@ -20,7 +20,8 @@ import (
 //     tier's kernels, with as many outer loops as they take; runs of 2,
 //     4 or 8 bytes are words, of a matrix of the dims around them;
 //  5. elements of several words (3, 6, 12 bytes) whole, where the tier's
-//     lane kernels take their width and not the words';
+//     lane kernels take their width and not the words', or its tiles
+//     (AVX2's, of 3 to 15 bytes but 11 and 13: simd.OddRows);
 //  6. a gather plan, where the tier has gather kernels, that goes ahead
 //     of two passes (gather.Plan.Ahead: of one group of source windows
 //     per output vector on AVX-512 VBMI; or, beyond the cache, reading
@@ -29,7 +30,8 @@ import (
 //  7. two passes through a buffer, where the tier's kernels take a matrix,
 //     or runs too short for them (elements of several words), only so
 //     (twopass.go), each pass in words or, failing those, in whole
-//     elements;
+//     elements, after any gather plan where a pass moves whole elements
+//     by tiles (twoPass.oddTiles);
 //  8. any other gather plan;
 //  9. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
