@@ -47,8 +47,8 @@ func (i ISA) BundleWidths() []int {
 // or words and zipped them back (on an Intel Xeon, one goroutine,
 // 2000x2000 of 5-byte elements at 0.60 of a non-streaming copy, 0.32 in
 // two passes). 11- and 13-byte elements have none: with them the hello
-// world outgrew its budget. ISAs of 16-byte registers (NEON) have vec.Tile16's, one
-// register a row.
+// world outgrew its budget. ISAs of 16-byte registers (NEON) have
+// vec.Tile16's, one register a row.
 func (i ISA) TileWidths() []int {
 	switch {
 	case i.Vector() == 2*vec.LaneBytes && !i.TwoTable():

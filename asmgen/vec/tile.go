@@ -1,6 +1,9 @@
 package vec
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Tile kernels transpose a matrix of w-byte words one tile at a time: a
 // tile is b rows of chunk bytes, input streams 0..b-1, and its transpose
@@ -120,23 +123,19 @@ func tileOdd(w, b, chunk int) (*Prog, error) {
 		swapped := p.Lanes(v, v, [2]int{1, 0})
 		// c's low lane is the column's first 16 bytes, its high lane the
 		// last 16, each byte from v's lane or from swapped's.
-		own, other := make([]int8, 2*LaneBytes), make([]int8, 2*LaneBytes)
+		c := slices.Concat(want[x][:LaneBytes], want[x][chunk-LaneBytes:])
+		all := func(Label) bool { return true }
+		own, other := p.maskFor(v, c, all), p.maskFor(swapped, c, all)
 		for i := range own {
-			at := i
-			if i >= LaneBytes {
-				at += chunk - 2*LaneBytes
-			}
-			l := want[x][at]
-			own[i], other[i] = laneIndex(p.values[v], i, l), laneIndex(p.values[swapped], i, l)
 			if own[i] >= 0 {
 				other[i] = -1
 			} else if other[i] < 0 {
-				return nil, fmt.Errorf("vec: tile of %d-byte elements, column %d: no lane holds %v", w, x, l)
+				return nil, fmt.Errorf("vec: tile of %d-byte elements, column %d: no lane holds %v", w, x, c[i])
 			}
 		}
-		c := p.Or(p.Shuffle(v, own), p.Shuffle(swapped, other))
-		p.Store(c, 0, LaneBytes, Mem{x, 0})
-		p.Store(c, 1, LaneBytes, Mem{x, chunk - LaneBytes})
+		packed := p.Or(p.Shuffle(v, own), p.Shuffle(swapped, other))
+		p.Store(packed, 0, LaneBytes, Mem{x, 0})
+		p.Store(packed, 1, LaneBytes, Mem{x, chunk - LaneBytes})
 	}
 	return p.finish(inputs(b, chunk), want)
 }
@@ -147,17 +146,6 @@ func (p *Prog) withLanes(lo, hi Label) int {
 	for v := len(p.values) - 1; v >= 0; v-- {
 		if x := p.values[v]; len(x) == 2*LaneBytes && x[0] == lo && x[LaneBytes] == hi {
 			return v
-		}
-	}
-	return -1
-}
-
-// laneIndex is where in the lane of byte i of v label l lies, or -1.
-func laneIndex(v Value, i int, l Label) int8 {
-	lane := v[i/LaneBytes*LaneBytes:][:LaneBytes]
-	for k, x := range lane {
-		if x == l {
-			return int8(k)
 		}
 	}
 	return -1
