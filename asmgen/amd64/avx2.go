@@ -4,6 +4,7 @@ package amd64
 // kernels of 16-byte elements for any block size, and the run copier.
 
 import (
+	"bytes"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -247,10 +248,22 @@ func (g *Generator) hoist(p *vec.Prog) {
 		if len(key) == vec.LaneBytes {
 			g.c.VMOVDQU(g.constant([]byte(key)), r.AsX())
 		} else {
-			g.c.VMOVDQU(g.constant([]byte(key)), r)
+			g.loadYMM([]byte(key), r)
 		}
 		g.hoisted[key] = r
 	}
+}
+
+// loadYMM loads constant b, 32 bytes, into r: a 16-byte constant
+// broadcast to both lanes where the lanes are the same, so that the
+// read-only data every user's binary carries holds them once (4 KB of
+// AVX2's constants were such pairs).
+func (g *Generator) loadYMM(b []byte, r operand.Op) {
+	if bytes.Equal(b[:vec.LaneBytes], b[vec.LaneBytes:]) {
+		g.c.VBROADCASTI128(g.constant(b[:vec.LaneBytes]), r)
+		return
+	}
+	g.c.VMOVDQU(g.constant(b), r)
 }
 
 // avx2Const is the vector constant an instruction's lowering reads, if

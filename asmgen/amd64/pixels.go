@@ -71,7 +71,7 @@ func (g *Generator) dwordOrder() reg.VecVirtual {
 		binary.LittleEndian.PutUint32(b[4*i:], d)
 	}
 	y := g.c.YMM()
-	g.c.VMOVDQU(g.constant(b[:]), y)
+	g.loadYMM(b[:], y)
 	return y
 }
 
@@ -95,7 +95,7 @@ var pixelBodies = map[string]func(g *Generator, r map[string]reg.GPVirtual) pixe
 			b[i], b[16+i] = byte(i%4*4+i/4), byte(i%4*4+i/4)
 		}
 		ctl := c.YMM()
-		c.VMOVDQU(g.constant(b[:]), ctl)
+		g.loadYMM(b[:], ctl)
 		idx := g.dwordOrder()
 		return pixelStep{func() {
 			y0, y1, lo, hi := c.YMM(), c.YMM(), c.YMM(), c.YMM()

@@ -7,15 +7,15 @@
 // func splitRGBAAVX2(red *byte, green *byte, blue *byte, src *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·splitRGBAAVX2(SB), NOSPLIT, $0-40
-	MOVQ    red+0(FP), AX
-	MOVQ    green+8(FP), CX
-	MOVQ    blue+16(FP), DX
-	MOVQ    src+24(FP), BX
-	MOVQ    n+32(FP), SI
-	TESTQ   SI, SI
-	JZ      done2
-	VMOVDQU shuffle0<>+0(SB), Y0
-	VMOVDQU shuffle1<>+0(SB), Y1
+	MOVQ           red+0(FP), AX
+	MOVQ           green+8(FP), CX
+	MOVQ           blue+16(FP), DX
+	MOVQ           src+24(FP), BX
+	MOVQ           n+32(FP), SI
+	TESTQ          SI, SI
+	JZ             done2
+	VBROADCASTI128 shuffle0<>+0(SB), Y0
+	VMOVDQU        shuffle1<>+0(SB), Y1
 
 block1:
 	VMOVDQU      (BX), Y2
@@ -42,9 +42,7 @@ done2:
 
 DATA shuffle0<>+0(SB)/8, $0x0d0905010c080400
 DATA shuffle0<>+8(SB)/8, $0x0f0b07030e0a0602
-DATA shuffle0<>+16(SB)/8, $0x0d0905010c080400
-DATA shuffle0<>+24(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle0<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle0<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1<>+0(SB)/8, $0x0000000400000000
 DATA shuffle1<>+8(SB)/8, $0x0000000500000001
