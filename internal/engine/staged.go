@@ -5,9 +5,10 @@ import "sync"
 // A Staged call moves a tensor through a buffer of its own, chunk by
 // chunk, with two calls a chunk: the first from the chunk of src into the
 // buffer, the second from the buffer into the chunk of dst. It is how
-// internal/transpose runs a transpose in two passes. The chunks are the
-// iterations of Loops, outermost first; those of the innermost loop's last
-// iteration take Last's calls where it has them (a shorter range).
+// internal/transpose runs a transpose in two passes, and internal/simd
+// a matrix's tiles through a buffer. The chunks are the iterations of
+// Loops, outermost first; those of the innermost loop's last iteration
+// take Last's calls where they have them (a shorter or longer range).
 type Staged struct {
 	Buf         int // bytes of a chunk's buffer
 	Loops       []Loop

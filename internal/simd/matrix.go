@@ -17,6 +17,9 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // and with dst rows a power of two apart those lines fill few cache sets
 // and leave before they are finished: on a Zen 5, a 256x784 matrix of
 // 4-byte words (NCHW to NHWC, C = 256) moved at 0.14 of copy() that way.
+// Tall matrices whose tiles would write dst badly in place (short pieces
+// of rows a multiple of 2 KiB apart; or no streaming stores where the
+// matrix streams) go through a buffer (buffered).
 func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
 	if w < 1 || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
 		return nil
@@ -32,6 +35,9 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 		return nil
 	}
 	c := tileMatrix(dst, src, m, w, k.f, k)
+	if b := t.buffered(dst, src, &m, w, &k); c != nil && b != nil {
+		return b
+	}
 	if c == nil || k.nt == nil || !m.Streaming || !lineStores(m, w, k) {
 		return c
 	}

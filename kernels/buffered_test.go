@@ -1,0 +1,105 @@
+package kernels
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
+)
+
+// bufferedShape is the block of the matrices of w-byte words, more than
+// 1536 rows, whose tiles go through a buffer (internal/simd's buffered):
+// 256 bytes of each dst row (256 rows of bytes, 32 of 8-byte words), 128
+// columns.
+func bufferedShape(w int) (rows, cols int) { return 256 / w, 128 }
+
+// buffers reports whether a table's own tiles of w-byte words take a
+// matrix through a buffer: where they write less than a line of each dst
+// row and dst's rows lie a multiple of 2 KiB apart (bytes and 2-byte
+// words), or where the matrix streams and they have no streaming twin.
+func buffers(table *simd.Table, w int, streaming bool) bool {
+	ks := table.Tiles[w]
+	return len(ks) > 0 && (streaming && (len(ks) < 2 || !ks[1].NT) || w <= 2 && int(ks[0].B)*w < 64)
+}
+
+// TestMatrixBuffered checks the calls that move tall matrices of 1- to
+// 8-byte words, dst rows a multiple of 2 KiB apart, block by block
+// through a buffer, against matrixRef: rows and columns a whole number of
+// blocks or not, fewer left than a tile or more, with repetitions and
+// groups, streaming (the copies out of the buffer then write dst with
+// non-temporal stores) or not. The private cache is set small, so that
+// matrices of a few hundred KiB take the buffer; every tier whose tiles
+// take it so must use it.
+func TestMatrixBuffered(t *testing.T) {
+	defer engine.SetPrivateCache(64 << 10)()
+	rng := rand.New(rand.NewPCG(7, 35))
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		for _, w := range []int{1, 2, 4, 8} {
+			for _, streaming := range []bool{false, true} {
+				want, buffered := buffers(table, w, streaming), 0
+				for range many(20) {
+					rows, cols := bufferedShape(w)
+					m := engine.Matrix{Rows: (1536/rows+1+rng.IntN(3))*rows + rng.IntN(2)*rng.IntN(rows), Cols: cols*(1+rng.IntN(2)) + rng.IntN(cols), Streaming: streaming}
+					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows*w+2047)&^2047<<rng.IntN(2)
+					m = withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2))
+					dl, sl := matrixLens(m, w)
+					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+					if call == nil {
+						t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
+					}
+					if staged(call) {
+						buffered++
+					}
+					checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
+				}
+				if want && buffered == 0 {
+					t.Errorf("%s: %d-byte words, streaming %v: no matrix went through a buffer", name, w, streaming)
+				}
+			}
+		}
+	}
+}
+
+// TestMatrixBufferedGuardPages runs the buffered calls on matrices whose
+// last dst row and last src row end against inaccessible pages, src
+// packed tight, at the row and column counts next to a whole number of
+// blocks and of tiles, streaming or not.
+func TestMatrixBufferedGuardPages(t *testing.T) {
+	defer engine.SetPrivateCache(64 << 10)()
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		for _, w := range []int{1, 2, 4, 8} {
+			rows, cols := bufferedShape(w)
+			for _, r := range []int{(1536/rows + 1) * rows, (1536/rows+1)*rows + 1, (1536/rows+2)*rows - 1} {
+				for i, c := range []int{cols, cols + 1, cols + 15, cols + 16, 2*cols - 1, 2 * cols} {
+					streaming := w > 2 || i%2 == 0
+					if testing.Short() && c != cols+1 || !buffers(table, w, streaming) {
+						continue
+					}
+					m := withGroups(engine.Matrix{Rows: r, Cols: c, SrcRow: c * w, DstRow: (r*w + 2047) &^ 2047, Streaming: streaming}, w, 1, 1, 0)
+					dl, sl := matrixLens(m, w)
+					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+					if call == nil || !staged(call) {
+						t.Fatalf("%s: %d-byte words %+v: the call %v, not through a buffer", name, w, m, call)
+					}
+					inGuards(t, dl, sl, func(dst, src []byte) {
+						checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
+					})
+				}
+			}
+		}
+	}
+}
+
+// staged reports whether a call goes through a buffer: an engine.Staged
+// call, alone or first.
+func staged(call engine.Call) bool {
+	if cs, ok := call.(engine.Calls); ok {
+		call = cs[0]
+	}
+	_, ok := call.(*engine.Staged)
+	return ok
+}
