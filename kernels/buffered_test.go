@@ -29,11 +29,9 @@ func buffers(table *simd.Table, w int, streaming bool) bool {
 // through a buffer, against matrixRef: rows and columns a whole number of
 // blocks or not, fewer left than a tile or more, with repetitions and
 // groups, streaming (the copies out of the buffer then write dst with
-// non-temporal stores) or not. The private cache is set small, so that
-// matrices of a few hundred KiB take the buffer; every tier whose tiles
-// take it so must use it.
+// non-temporal stores) or not. Every tier whose tiles take such
+// matrices so must use it.
 func TestMatrixBuffered(t *testing.T) {
-	defer engine.SetPrivateCache(64 << 10)()
 	rng := rand.New(rand.NewPCG(7, 35))
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
@@ -68,7 +66,6 @@ func TestMatrixBuffered(t *testing.T) {
 // packed tight, at the row and column counts next to a whole number of
 // blocks and of tiles, streaming or not.
 func TestMatrixBufferedGuardPages(t *testing.T) {
-	defer engine.SetPrivateCache(64 << 10)()
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {

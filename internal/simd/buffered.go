@@ -10,17 +10,18 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // block one run of whole lines, streaming where the matrix streams. Two
 // kinds of tiles write dst badly:
 //   - tiles of bytes and 2-byte words that write less than a line of each
-//     dst row (AVX2's 16x16 bytes, 16x8 2-byte words), beyond the private
-//     cache, with dst rows a multiple of 2 KiB apart: in place, each dst
-//     line is left half written in one or two L1 sets, where the lines of
-//     all the other rows go too, each on a page no prefetcher foresees;
+//     dst row (AVX2's 16x16 bytes, 16x8 2-byte words), with dst rows a
+//     multiple of 2 KiB apart: in place, each dst line is left half
+//     written in one or two L1 sets, where the lines of all the other
+//     rows go too, each on a page no prefetcher foresees;
 //   - tiles with no streaming twin (AVX2's), where the matrix streams:
 //     in place they cannot stream.
 //
 // On an Intel Xeon (family 6 model 167), avx2 tier, one goroutine, of a
 // non-streaming copy, in place and so: 2048x2048 of bytes 0.32-0.35 and
-// 0.41-0.48, 4096x1024 0.28-0.29 and 0.50-0.51, of 2-byte words
-// 2048x2048 0.35-0.39 and 0.50, 2048x512 0.35-0.36 and 0.50-0.54;
+// 0.41-0.48, 4096x1024 0.28-0.29 and 0.50-0.51, 2048x128 (256 KiB)
+// 0.13-0.14 and 0.32-0.34, of 2-byte words 2048x2048 0.35-0.39 and 0.50,
+// 2048x512 0.35-0.36 and 0.50-0.54;
 // streaming, 4096x4096 of 4-byte words 0.27-0.29 and 0.63-0.64,
 // 4096x2048 of 8-byte words 0.33-0.41 and 0.95-1.10, 7936x5000 of 2-byte
 // words 0.36-0.37 and 0.79-0.81. Not streaming, they tied or lost with
@@ -44,7 +45,7 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 	rows, cols, left := bufRowBytes/w, bufCols, m.Cols%bufCols
 	streams := m.Streaming && k.nt == nil && w&(w-1) == 0 && m.DstRow%32 == 0 // the copies stream
 	if m.Rows <= tallRows || m.Cols < cols || !streams && (w > 2 || k.b*w >= lineBytes || sets(m.DstRow) > 2) ||
-		engine.InPrivateCache(dst.Len) || dst.Depth || !src.Depth || dst.Own != nil || src.Own != nil {
+		dst.Depth || !src.Depth || dst.Own != nil || src.Own != nil {
 		return nil
 	}
 	row := rows*w + lineBytes // the buffer's rows: one block column each, off the sets of the one before
