@@ -16,12 +16,13 @@ import (
 func bufferedShape(w int) (rows, cols int) { return 256 / w, 128 }
 
 // buffers reports whether a table's own tiles of w-byte words take a
-// matrix through a buffer: where they write less than a line of each dst
-// row and dst's rows lie a multiple of 2 KiB apart (bytes and 2-byte
-// words), or where the matrix streams and they have no streaming twin.
-func buffers(table *simd.Table, w int, streaming bool) bool {
+// matrix through a buffer, with set its tier's kernels: where they write
+// less than a line of each dst row and dst's rows lie a multiple of 2 KiB
+// apart (bytes and 2-byte words), or where the matrix streams, they have
+// no streaming twin and the tier's run copier has one.
+func buffers(set *simd.Kernels, table *simd.Table, w int, streaming bool) bool {
 	ks := table.Tiles[w]
-	return len(ks) > 0 && (streaming && (len(ks) < 2 || !ks[1].NT) || w <= 2 && int(ks[0].B)*w < 64)
+	return len(ks) > 0 && (streaming && (len(ks) < 2 || !ks[1].NT) && set.CopyRunsNT != nil || w <= 2 && int(ks[0].B)*w < 64)
 }
 
 // TestMatrixBuffered checks the calls that move tall matrices of 1- to
@@ -37,7 +38,7 @@ func TestMatrixBuffered(t *testing.T) {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2, 4, 8} {
 			for _, streaming := range []bool{false, true} {
-				want, buffered := buffers(table, w, streaming), 0
+				want, buffered := buffers(set, table, w, streaming), 0
 				for range many(20) {
 					rows, cols := bufferedShape(w)
 					m := engine.Matrix{Rows: (1536/rows+1+rng.IntN(3))*rows + rng.IntN(2)*rng.IntN(rows), Cols: cols*(1+rng.IntN(2)) + rng.IntN(cols), Streaming: streaming}
@@ -73,7 +74,7 @@ func TestMatrixBufferedGuardPages(t *testing.T) {
 			for _, r := range []int{(1536/rows + 1) * rows, (1536/rows+1)*rows + 1, (1536/rows+2)*rows - 1} {
 				for i, c := range []int{cols, cols + 1, cols + 15, cols + 16, 2*cols - 1, 2 * cols} {
 					streaming := w > 2 || i%2 == 0
-					if testing.Short() && c != cols+1 || !buffers(table, w, streaming) {
+					if testing.Short() && c != cols+1 || !buffers(set, table, w, streaming) {
 						continue
 					}
 					m := withGroups(engine.Matrix{Rows: r, Cols: c, SrcRow: c * w, DstRow: (r*w + 2047) &^ 2047, Streaming: streaming}, w, 1, 1, 0)

@@ -43,13 +43,19 @@ const (
 // transposes have them.
 func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *tile) engine.Call {
 	rows, cols, left := bufRowBytes/w, bufCols, m.Cols%bufCols
-	streams := m.Streaming && k.nt == nil && w&(w-1) == 0 && m.DstRow%32 == 0 // the copies stream
-	if m.Rows <= tallRows || m.Cols < cols || !streams && (w > 2 || k.b*w >= lineBytes || sets(m.DstRow) > 2) ||
-		dst.Depth || !src.Depth || dst.Own != nil || src.Own != nil {
+	row := rows*w + lineBytes // the buffer's rows: one block column each, off the sets of the one before
+	if m.Rows <= tallRows || m.Cols < cols || dst.Depth || !src.Depth || dst.Own != nil || src.Own != nil {
 		return nil
 	}
-	row := rows*w + lineBytes // the buffer's rows: one block column each, off the sets of the one before
-	s := &engine.Staged{Buf: (cols + left) * row, Count: 1, Loops: []engine.Loop{
+	runs := CopyArgs{Dst: dst, Src: engine.DepthSpan((cols + left) * row), E: rows * w, W: 1, Rows: cols, DstRow: m.DstRow, SrcRow: row, Groups: 1}
+	streams := false // where the tiles cannot stream and the copies out of the buffer can
+	if m.Streaming && k.nt == nil {
+		_, streams = t.copyRuns(true, runs).(*engine.Aligned)
+	}
+	if !streams && (w > 2 || k.b*w >= lineBytes || sets(m.DstRow) > 2) {
+		return nil
+	}
+	s := &engine.Staged{Buf: runs.Src.Len, Count: 1, Loops: []engine.Loop{
 		{N: m.Groups, Src: m.SrcGroup, Dst: m.DstGroup}, {N: m.Reps, Src: m.SrcRep, Dst: m.DstRep},
 		{N: m.Rows / rows, Src: rows * m.SrcRow, Dst: rows * w}, {N: m.Cols / cols, Src: cols * w, Dst: cols * m.DstRow}}}
 	// The blocks' calls are checked within the spans less the last
@@ -70,7 +76,8 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 		if i > 0 {
 			calls = &s.Last
 		}
-		*calls = [2]engine.Call{tiles, t.copyRuns(m.Streaming, CopyArgs{Dst: to, Src: engine.DepthSpan(s.Buf), E: rows * w, W: 1, Rows: c, DstRow: m.DstRow, SrcRow: row, Groups: 1})}
+		runs.Dst, runs.Rows = to, c
+		*calls = [2]engine.Call{tiles, t.copyRuns(m.Streaming, runs)}
 	}
 	n := m.Rows % rows
 	if n == 0 {

@@ -35,10 +35,13 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 		return nil
 	}
 	c := tileMatrix(dst, src, m, w, k.f, k)
-	if b := t.buffered(dst, src, &m, w, &k); c != nil && b != nil {
+	if c == nil {
+		return nil
+	}
+	if b := t.buffered(dst, src, &m, w, &k); b != nil {
 		return b
 	}
-	if c == nil || k.nt == nil || !m.Streaming || !lineStores(m, w, k) {
+	if k.nt == nil || !m.Streaming || !lineStores(m, w, k) {
 		return c
 	}
 	// Each call checks dst's address; every other store lies a multiple
