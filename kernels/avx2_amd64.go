@@ -1696,6 +1696,11 @@ func tile2x14AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow
 //go:noescape
 func tile2x15AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile2x16AVX2 transposes tiles of 2 rows of 32 bytes of 16-byte words, in each of strips strips.
+//
+//go:noescape
+func tile2x16AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // streamRunsAVX2 copies, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart,
 // writing each group's block of dst with aligned non-temporal stores.
 //

@@ -68228,6 +68228,41 @@ DATA shuffle2430<>+0(SB)/8, $0x0807060504030201
 DATA shuffle2430<>+8(SB)/8, $0xff0f0e0d0c0b0a09
 GLOBL shuffle2430<>(SB), RODATA|NOPTR, $16
 
+// func tile2x16AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
+#define tile2x16AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	MOVQ dstRow+40(FP), BX; \
+band2918: \
+	MOVQ strips+24(FP), DI; \
+strip2919: \
+	MOVQ tiles+16(FP), SI; \
+tile2920: \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
+	VMOVDQU     Y0, (CX); \
+	VMOVDQU     16(AX), X0; \
+	VINSERTI128 $0x01, 16(AX)(DX*1), Y0, Y0; \
+	VMOVDQU     Y0, (CX)(BX*1); \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
+	DECQ        SI; \
+	JNZ         tile2920; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        DI; \
+	JNZ         strip2919; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2918; \
+	VZEROUPPER; \
+	RET
+	tile2x16AVX2_body
+
 // func streamRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
@@ -68253,7 +68288,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2431<>+0(SB), DI; \
-group2918: \
+group2921: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -68271,34 +68306,34 @@ group2918: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2922; \
-chunk2919: \
+	JAE     groupdone2925; \
+chunk2922: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2920; \
+	JB      cross2923; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2921; \
+	JB      store2924; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2923; \
+	JNZ     samerow2926; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2923: \
-	JMP store2921; \
-cross2920: \
+samerow2926: \
+	JMP store2924; \
+cross2923: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2924; \
+	JNZ     samerow2927; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2924: \
+samerow2927: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -68306,16 +68341,16 @@ samerow2924: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2921: \
+store2924: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2919; \
-groupdone2922: \
+	JB       chunk2922; \
+groupdone2925: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2918; \
+	JNZ  group2921; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68968,5 +69003,7 @@ DATA ·tile2x14AVX2Entry(SB)/8, $·tile2x14AVX2(SB)
 GLOBL ·tile2x14AVX2Entry(SB), RODATA, $8
 DATA ·tile2x15AVX2Entry(SB)/8, $·tile2x15AVX2(SB)
 GLOBL ·tile2x15AVX2Entry(SB), RODATA, $8
+DATA ·tile2x16AVX2Entry(SB)/8, $·tile2x16AVX2(SB)
+GLOBL ·tile2x16AVX2Entry(SB), RODATA, $8
 DATA ·streamRunsAVX2Entry(SB)/8, $·streamRunsAVX2(SB)
 GLOBL ·streamRunsAVX2Entry(SB), RODATA, $8

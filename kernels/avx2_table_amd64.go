@@ -322,6 +322,7 @@ var (
 	tile2x12AVX2Entry       simd.TileFunc
 	tile2x14AVX2Entry       simd.TileFunc
 	tile2x15AVX2Entry       simd.TileFunc
+	tile2x16AVX2Entry       simd.TileFunc
 	streamRunsAVX2Entry     simd.StreamFunc
 )
 
@@ -618,7 +619,22 @@ var avx2 = simd.Table{
 	Gather:      [simd.MaxGroups + 1]*simd.GatherFunc{1: &gather1AVX2Entry, 2: &gather2AVX2Entry, 3: &gather3AVX2Entry, 4: &gather4AVX2Entry, 5: &gather5AVX2Entry, 6: &gather6AVX2Entry},
 	BundleZip:   [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleZip2x1AVX2Entry, 2: &bundleZip2x2AVX2Entry, 4: &bundleZip2x4AVX2Entry, 8: &bundleZip2x8AVX2Entry},
 	BundleUnzip: [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleUnzip2x1AVX2Entry, 2: &bundleUnzip2x2AVX2Entry, 4: &bundleUnzip2x4AVX2Entry, 8: &bundleUnzip2x8AVX2Entry},
-	Tiles:       [simd.MaxTileWidth + 1][]simd.Entry[simd.TileFunc]{1: {{F: &tile16x1AVX2Entry, B: 16, W: 1, Chunk: 16}}, 2: {{F: &tile16x2AVX2Entry, B: 16, W: 2, Chunk: 16}}, 3: {{F: &tile8x3AVX2Entry, B: 8, W: 3, Chunk: 24}}, 4: {{F: &tile8x4AVX2Entry, B: 8, W: 4, Chunk: 32}}, 5: {{F: &tile4x5AVX2Entry, B: 4, W: 5, Chunk: 20}}, 6: {{F: &tile4x6AVX2Entry, B: 4, W: 6, Chunk: 24}}, 7: {{F: &tile4x7AVX2Entry, B: 4, W: 7, Chunk: 28}}, 8: {{F: &tile4x8AVX2Entry, B: 4, W: 8, Chunk: 32}}, 9: {{F: &tile2x9AVX2Entry, B: 2, W: 9, Chunk: 18}}, 10: {{F: &tile2x10AVX2Entry, B: 2, W: 10, Chunk: 20}}, 12: {{F: &tile2x12AVX2Entry, B: 2, W: 12, Chunk: 24}}, 14: {{F: &tile2x14AVX2Entry, B: 2, W: 14, Chunk: 28}}, 15: {{F: &tile2x15AVX2Entry, B: 2, W: 15, Chunk: 30}}},
+	Tiles: []simd.Entry[simd.TileFunc]{
+		{F: &tile16x1AVX2Entry, B: 16, W: 1, Chunk: 16},
+		{F: &tile16x2AVX2Entry, B: 16, W: 2, Chunk: 16},
+		{F: &tile8x3AVX2Entry, B: 8, W: 3, Chunk: 24},
+		{F: &tile8x4AVX2Entry, B: 8, W: 4, Chunk: 32},
+		{F: &tile4x5AVX2Entry, B: 4, W: 5, Chunk: 20},
+		{F: &tile4x6AVX2Entry, B: 4, W: 6, Chunk: 24},
+		{F: &tile4x7AVX2Entry, B: 4, W: 7, Chunk: 28},
+		{F: &tile4x8AVX2Entry, B: 4, W: 8, Chunk: 32},
+		{F: &tile2x9AVX2Entry, B: 2, W: 9, Chunk: 18},
+		{F: &tile2x10AVX2Entry, B: 2, W: 10, Chunk: 20},
+		{F: &tile2x12AVX2Entry, B: 2, W: 12, Chunk: 24},
+		{F: &tile2x14AVX2Entry, B: 2, W: 14, Chunk: 28},
+		{F: &tile2x15AVX2Entry, B: 2, W: 15, Chunk: 30},
+		{F: &tile2x16AVX2Entry, B: 2, W: 16, Chunk: 32},
+	},
 	PagedTiles: []simd.Entry[simd.TileFunc]{
 		{F: &tile16x4AVX2Entry, B: 16, W: 4, Chunk: 64},
 	},

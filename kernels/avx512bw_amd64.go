@@ -675,3 +675,14 @@ func tile8x8AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dst
 //
 //go:noescape
 func tile8x8AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile4x16AVX512BW transposes tiles of 4 rows of 64 bytes of 16-byte words, in each of strips strips.
+//
+//go:noescape
+func tile4x16AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile4x16AVX512BWNT transposes tiles of 4 rows of 64 bytes of 16-byte words, in each of strips strips.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
+//
+//go:noescape
+func tile4x16AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)

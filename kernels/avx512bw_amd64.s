@@ -17972,6 +17972,101 @@ tile637: \
 	RET
 	tile8x8AVX512BWNT_body
 
+// func tile4x16AVX512BW(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F
+TEXT ·tile4x16AVX512BW(SB), NOSPLIT, $0-104
+#define tile4x16AVX512BW_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band638: \
+	MOVQ strips+24(FP), R9; \
+strip639: \
+	MOVQ tiles+16(FP), R8; \
+tile640: \
+	VMOVDQU64  (AX), Z0; \
+	VMOVDQU64  (AX)(DX*1), Z1; \
+	VSHUFI64X2 $0x88, Z1, Z0, Z2; \
+	VSHUFI64X2 $0xdd, Z1, Z0, Z0; \
+	VMOVDQU64  (AX)(DX*2), Z1; \
+	VMOVDQU64  (AX)(BX*1), Z3; \
+	VSHUFI64X2 $0x88, Z3, Z1, Z4; \
+	VSHUFI64X2 $0xdd, Z3, Z1, Z1; \
+	VSHUFI64X2 $0x88, Z4, Z2, Z3; \
+	VMOVDQU64  Z3, (CX); \
+	VSHUFI64X2 $0xdd, Z4, Z2, Z2; \
+	VMOVDQU64  Z2, (CX)(SI*2); \
+	VSHUFI64X2 $0x88, Z1, Z0, Z2; \
+	VMOVDQU64  Z2, (CX)(SI*1); \
+	VSHUFI64X2 $0xdd, Z1, Z0, Z0; \
+	VMOVDQU64  Z0, (CX)(DI*1); \
+	ADDQ       srcTile+64(FP), AX; \
+	ADDQ       dstTile+56(FP), CX; \
+	DECQ       R8; \
+	JNZ        tile640; \
+	ADDQ       srcSkip+80(FP), AX; \
+	ADDQ       dstSkip+72(FP), CX; \
+	DECQ       R9; \
+	JNZ        strip639; \
+	ADDQ       srcBandSkip+96(FP), AX; \
+	ADDQ       dstBandSkip+88(FP), CX; \
+	DECQ       bands+32(FP); \
+	JNZ        band638; \
+	VZEROUPPER; \
+	RET
+	tile4x16AVX512BW_body
+
+// func tile4x16AVX512BWNT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·tile4x16AVX512BWNT(SB), NOSPLIT, $0-104
+#define tile4x16AVX512BWNT_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band641: \
+	MOVQ strips+24(FP), R9; \
+strip642: \
+	MOVQ tiles+16(FP), R8; \
+tile643: \
+	VMOVDQU64  (AX), Z0; \
+	VMOVDQU64  (AX)(DX*1), Z1; \
+	VSHUFI64X2 $0x88, Z1, Z0, Z2; \
+	VSHUFI64X2 $0xdd, Z1, Z0, Z0; \
+	VMOVDQU64  (AX)(DX*2), Z1; \
+	VMOVDQU64  (AX)(BX*1), Z3; \
+	VSHUFI64X2 $0x88, Z3, Z1, Z4; \
+	VSHUFI64X2 $0xdd, Z3, Z1, Z1; \
+	VSHUFI64X2 $0x88, Z4, Z2, Z3; \
+	VMOVNTDQ   Z3, (CX); \
+	VSHUFI64X2 $0xdd, Z4, Z2, Z2; \
+	VMOVNTDQ   Z2, (CX)(SI*2); \
+	VSHUFI64X2 $0x88, Z1, Z0, Z2; \
+	VMOVNTDQ   Z2, (CX)(SI*1); \
+	VSHUFI64X2 $0xdd, Z1, Z0, Z0; \
+	VMOVNTDQ   Z0, (CX)(DI*1); \
+	ADDQ       srcTile+64(FP), AX; \
+	ADDQ       dstTile+56(FP), CX; \
+	DECQ       R8; \
+	JNZ        tile643; \
+	ADDQ       srcSkip+80(FP), AX; \
+	ADDQ       dstSkip+72(FP), CX; \
+	DECQ       R9; \
+	JNZ        strip642; \
+	ADDQ       srcBandSkip+96(FP), AX; \
+	ADDQ       dstBandSkip+88(FP), CX; \
+	DECQ       bands+32(FP); \
+	JNZ        band641; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	tile4x16AVX512BWNT_body
+
 
 // The entry words of the kernels.
 DATA ·zip2x16AVX512BWEntry(SB)/8, $·zip2x16AVX512BW(SB)
@@ -18202,3 +18297,7 @@ DATA ·tile8x8AVX512BWEntry(SB)/8, $·tile8x8AVX512BW(SB)
 GLOBL ·tile8x8AVX512BWEntry(SB), RODATA, $8
 DATA ·tile8x8AVX512BWNTEntry(SB)/8, $·tile8x8AVX512BWNT(SB)
 GLOBL ·tile8x8AVX512BWNTEntry(SB), RODATA, $8
+DATA ·tile4x16AVX512BWEntry(SB)/8, $·tile4x16AVX512BW(SB)
+GLOBL ·tile4x16AVX512BWEntry(SB), RODATA, $8
+DATA ·tile4x16AVX512BWNTEntry(SB)/8, $·tile4x16AVX512BWNT(SB)
+GLOBL ·tile4x16AVX512BWNTEntry(SB), RODATA, $8

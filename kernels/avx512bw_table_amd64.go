@@ -122,6 +122,8 @@ var (
 	tile16x4AVX512BWNTEntry    simd.TileFunc
 	tile8x8AVX512BWEntry       simd.TileFunc
 	tile8x8AVX512BWNTEntry     simd.TileFunc
+	tile4x16AVX512BWEntry      simd.TileFunc
+	tile4x16AVX512BWNTEntry    simd.TileFunc
 )
 
 // avx512bw holds the AVX512BW kernels; AVX2's serve the rest.
@@ -229,8 +231,20 @@ var avx512bw = simd.Table{
 	CopyRuns:   &copyRunsAVX512BWEntry,
 	StackZip:   [simd.MaxStackGrain + 1]*simd.StackFunc{1: &stackZip2x1AVX512BWEntry, 2: &stackZip2x2AVX512BWEntry, 4: &stackZip2x4AVX512BWEntry},
 	StackUnzip: [simd.MaxStackGrain + 1]*simd.StackFunc{1: &stackUnzip2x1AVX512BWEntry, 2: &stackUnzip2x2AVX512BWEntry, 4: &stackUnzip2x4AVX512BWEntry},
-	Tiles:      [simd.MaxTileWidth + 1][]simd.Entry[simd.TileFunc]{1: {{F: &tile64x1AVX512BWEntry, B: 64, W: 1, Chunk: 16}, {F: &tile64x1AVX512BWNTEntry, B: 64, W: 1, Chunk: 16, NT: true}, {F: &tile16x1AVX512BWEntry, B: 16, W: 1, Chunk: 64}}, 2: {{F: &tile32x2AVX512BWEntry, B: 32, W: 2, Chunk: 32}, {F: &tile32x2AVX512BWNTEntry, B: 32, W: 2, Chunk: 32, NT: true}}, 4: {{F: &tile16x4AVX512BWEntry, B: 16, W: 4, Chunk: 64}, {F: &tile16x4AVX512BWNTEntry, B: 16, W: 4, Chunk: 64, NT: true}}, 8: {{F: &tile8x8AVX512BWEntry, B: 8, W: 8, Chunk: 64}, {F: &tile8x8AVX512BWNTEntry, B: 8, W: 8, Chunk: 64, NT: true}}},
-	Base:       &avx2,
+	Tiles: []simd.Entry[simd.TileFunc]{
+		{F: &tile64x1AVX512BWEntry, B: 64, W: 1, Chunk: 16},
+		{F: &tile64x1AVX512BWNTEntry, B: 64, W: 1, Chunk: 16, NT: true},
+		{F: &tile16x1AVX512BWEntry, B: 16, W: 1, Chunk: 64},
+		{F: &tile32x2AVX512BWEntry, B: 32, W: 2, Chunk: 32},
+		{F: &tile32x2AVX512BWNTEntry, B: 32, W: 2, Chunk: 32, NT: true},
+		{F: &tile16x4AVX512BWEntry, B: 16, W: 4, Chunk: 64},
+		{F: &tile16x4AVX512BWNTEntry, B: 16, W: 4, Chunk: 64, NT: true},
+		{F: &tile8x8AVX512BWEntry, B: 8, W: 8, Chunk: 64},
+		{F: &tile8x8AVX512BWNTEntry, B: 8, W: 8, Chunk: 64, NT: true},
+		{F: &tile4x16AVX512BWEntry, B: 4, W: 16, Chunk: 64},
+		{F: &tile4x16AVX512BWNTEntry, B: 4, W: 16, Chunk: 64, NT: true},
+	},
+	Base: &avx2,
 }
 
 func init() { simd.Register("AVX512BW", &avx512bw) }

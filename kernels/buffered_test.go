@@ -21,7 +21,7 @@ func bufferedShape(w int) (rows, cols int) { return 256 / w, 128 }
 // apart (bytes and 2-byte words), or where the matrix streams, they have
 // no streaming twin and the tier's run copier has one.
 func buffers(set *simd.Kernels, table *simd.Table, w int, streaming bool) bool {
-	ks := table.Tiles[w]
+	ks := tilesOf(table.Tiles, w)
 	return len(ks) > 0 && (streaming && (len(ks) < 2 || !ks[1].NT) && set.CopyRunsNT != nil || w <= 2 && int(ks[0].B)*w < 64)
 }
 

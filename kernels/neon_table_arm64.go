@@ -352,7 +352,12 @@ var neon = simd.Table{
 	CopyRuns:    &copyRunsNEONEntry,
 	BundleZip:   [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleZip2x1NEONEntry, 2: &bundleZip2x2NEONEntry, 4: &bundleZip2x4NEONEntry, 8: &bundleZip2x8NEONEntry},
 	BundleUnzip: [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleUnzip2x1NEONEntry, 2: &bundleUnzip2x2NEONEntry, 4: &bundleUnzip2x4NEONEntry, 8: &bundleUnzip2x8NEONEntry},
-	Tiles:       [simd.MaxTileWidth + 1][]simd.Entry[simd.TileFunc]{1: {{F: &tile16x1NEONEntry, B: 16, W: 1, Chunk: 16}}, 2: {{F: &tile8x2NEONEntry, B: 8, W: 2, Chunk: 16}}, 4: {{F: &tile4x4NEONEntry, B: 4, W: 4, Chunk: 16}}, 8: {{F: &tile2x8NEONEntry, B: 2, W: 8, Chunk: 16}}},
+	Tiles: []simd.Entry[simd.TileFunc]{
+		{F: &tile16x1NEONEntry, B: 16, W: 1, Chunk: 16},
+		{F: &tile8x2NEONEntry, B: 8, W: 2, Chunk: 16},
+		{F: &tile4x4NEONEntry, B: 4, W: 4, Chunk: 16},
+		{F: &tile2x8NEONEntry, B: 2, W: 8, Chunk: 16},
+	},
 }
 
 func init() { simd.Register("NEON", &neon) }

@@ -36,13 +36,13 @@ type Family struct {
 }
 
 // A Slot is a field of the runtime's table (internal/simd's Table) that
-// holds kernels of one family: those Pick takes, in one of four forms.
+// holds kernels of one family: those Pick takes, in one of three forms.
 type Slot struct {
 	Field string
 	Doc   string
 	Form  Form
 	Pick  func(k Kernel) bool // nil: every kernel of the family
-	// Index and Bound, for the indexed forms: the kernel's index, and the
+	// Index and Bound, for the indexed form: the kernel's index, and the
 	// Max constant the array holds indexes up to.
 	Index func(k Kernel) int
 	Bound string
@@ -57,7 +57,6 @@ const (
 	Single  Form = iota // one function: *<Name>Func
 	Indexed             // an array of functions: [Bound + 1]*<Name>Func
 	List                // a list of entries: []Entry[<Name>Func]
-	Lists               // an array of lists: [Bound + 1][]Entry[<Name>Func]
 )
 
 // Entry is what the runtime's list entries (internal/simd's Entry) say
@@ -218,10 +217,10 @@ cache, on rows of whole chunks, MinN bytes, whose every output address is
 			return fmt.Sprintf("tile%dx%d%s%s", b, k.Width, k.ISA, nt(k))
 		},
 		Slots: []Slot{
-			{Field: "Tiles", Form: Lists, Pick: func(k Kernel) bool { return !k.Quad() }, Index: width, Bound: "MaxTileWidth",
-				Doc: "Tiles[w] are the tile kernels of w-byte words (general transposes), the largest tile first, each (B rows of Chunk bytes) followed by its streaming twin where it has one (NT: every column of a tile is one 64-byte store, which must be aligned)"},
+			{Field: "Tiles", Form: List, Pick: func(k Kernel) bool { return !k.Quad() },
+				Doc: "Tiles are the tile kernels (general transposes), the table's then its base's, by word (W bytes), the largest tile of each first, each (B rows of Chunk bytes) followed by its streaming twin where it has one (NT: every column of a tile is one 64-byte store, which must be aligned)"},
 			{Field: "PagedTiles", Form: List, Pick: Kernel.Quad, Own: true,
-				Doc: "PagedTiles are the table's tile kernels for matrices whose dst rows lie whole pages apart, which take them ahead of Tiles[W]"},
+				Doc: "PagedTiles are the table's tile kernels for matrices whose dst rows lie whole pages apart, which take them ahead of Tiles"},
 		},
 		Limits: []Limit{{"MaxTileWidth", "the largest word, in bytes, of a tile kernel", width}},
 		Entry: func(k Kernel) Entry {

@@ -16,7 +16,8 @@ import (
 // transpose both halves of the tile at once and every lane ends holding
 // half a column. Dwords and qwords take b = 32/w, words 16 rows of 16
 // bytes: half a column fills a lane, so each column is one register,
-// stored whole. Bytes take 16 rows of 16 bytes (32 would need 16
+// stored whole; 16-byte words, 2 rows of 32 bytes, need no unpack at
+// all: each register loads a column. Bytes take 16 rows of 16 bytes (32 would need 16
 // registers and one more): half a column is 8 bytes, and one cross-lane
 // quadword permute per register makes each lane a column. Words in 8 rows
 // of 32 bytes would need that permute too, and lost: NHWC to NCHW of
@@ -154,7 +155,7 @@ func (p *Prog) withLanes(lo, hi Label) int {
 // tile builds the transpose of b rows of chunk bytes of w-byte words.
 func tile(w, b, chunk int) (*Prog, error) {
 	half := b / 2 * w // bytes of half a column, in one lane
-	if w < 1 || w > 8 || w&(w-1) != 0 || half != LaneBytes && half != LaneBytes/2 {
+	if w < 1 || w > 16 || w&(w-1) != 0 || half != LaneBytes && half != LaneBytes/2 {
 		return nil, fmt.Errorf("vec: no tile of %d-byte words", w)
 	}
 	p := NewProg(2 * LaneBytes)
@@ -185,13 +186,13 @@ func (p *Prog) finishTile(what string, b, w, chunk int) (*Prog, error) {
 	return p.finish(inputs(b, chunk), want)
 }
 
-// TileShapeBlocks is the tile of 4- or 8-byte words Tile512Blocks moves:
+// TileShapeBlocks is the tile of 4-, 8- or 16-byte words Tile512Blocks moves:
 // a row of 64 bytes a register, as many rows as make a column 64 bytes.
 func TileShapeBlocks(w int) (b, chunk int) { return ZMM / w, ZMM }
 
-// Tile512Blocks builds the transpose of one tile of 4- or 8-byte words
-// (TileShapeBlocks) in 64-byte registers, each row whole in one: in-lane
-// unpacks transpose each 16-byte lane's square block of words within
+// Tile512Blocks builds the transpose of one tile of 4-, 8- or 16-byte
+// words (TileShapeBlocks) in 64-byte registers, each row whole in one:
+// in-lane unpacks transpose each 16-byte lane's square block of words within
 // every group of rows a lane high, then two stages of lane shuffles, each
 // taking two lanes of one register and two of another (VSHUFI64X2),
 // transpose the 4x4 lanes of the four groups' registers that hold the
@@ -199,7 +200,7 @@ func TileShapeBlocks(w int) (b, chunk int) { return ZMM / w, ZMM }
 // shuffles on two; the lane tiles' 16-byte inserts take a load each, two
 // a cycle. (On a Zen 5, in L1, 1.3x the lane tile for 4-byte words.)
 func Tile512Blocks(w int) (*Prog, error) {
-	if w != 4 && w != 8 {
+	if w != 4 && w != 8 && w != 16 {
 		return nil, fmt.Errorf("vec: no block tile of %d-byte words", w)
 	}
 	b, chunk := TileShapeBlocks(w)

@@ -10,7 +10,7 @@ import (
 // moves every word to its column and reads only its rows; here, that it
 // fits AVX2's registers and moves each byte once.
 func TestTile(t *testing.T) {
-	for _, w := range []int{1, 2, 4, 8} {
+	for _, w := range []int{1, 2, 4, 8, 16} {
 		p, err := Tile(w)
 		if err != nil {
 			t.Fatal(err)
@@ -32,8 +32,8 @@ func TestTile(t *testing.T) {
 			t.Errorf("w = %d: loads %d bytes and stores %d, want %d each", w, loads, stored, b*chunk)
 		}
 	}
-	if _, err := Tile(16); err == nil {
-		t.Error("a tile of 16-byte words built")
+	if _, err := Tile(32); err == nil {
+		t.Error("a tile of 32-byte words built")
 	}
 }
 
@@ -109,7 +109,7 @@ func TestTile512Rows(t *testing.T) {
 // their cost: a load and a store a row, log2(16/w) unpacks a row, and
 // eight lane shuffles for each four groups' registers.
 func TestTile512Blocks(t *testing.T) {
-	for _, w := range []int{4, 8} {
+	for _, w := range []int{4, 8, 16} {
 		p, err := Tile512Blocks(w)
 		if err != nil {
 			t.Fatal(err)

@@ -5,8 +5,10 @@ package engine
 // that move it take. The operators' lane kernels take elements of up to
 // MaxWord bytes; a transpose's tile kernels take words of up to
 // MaxTileWord, and a transpose keeps the words of one element together as
-// a run (a 16-byte element is a run of two 8-byte words). A kernel moves
-// an element of one word; the generic tier's loops, any number.
+// a run (a 16-byte element is a run of two 8-byte words, which the SIMD
+// tiers' tiles of 16-byte words take whole: internal/transpose's route).
+// A kernel moves an element of one word; the generic tier's loops, any
+// number.
 
 // MaxWord and MaxTileWord are the widest words of the operators' and the
 // transposes' kernels (internal/simd's MaxWidth and MaxTileWidth).

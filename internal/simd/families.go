@@ -17,7 +17,7 @@ const (
 	MaxGroups      = 6  // the most groups of windows of a gather kernel
 	MaxStackGrain  = 4  // the largest permute grain, in bytes, of a stacked-row kernel
 	MaxBundleWidth = 8  // the largest element, in bytes, of a bundle kernel
-	MaxTileWidth   = 15 // the largest word, in bytes, of a tile kernel
+	MaxTileWidth   = 16 // the largest word, in bytes, of a tile kernel
 )
 
 // LaneFunc is one of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups: the word holding its entry address, which the
@@ -261,14 +261,15 @@ type Table struct {
 	BundleZip   [MaxBundleWidth + 1]*BundleFunc
 	BundleUnzip [MaxBundleWidth + 1]*BundleFunc
 
-	// Tiles[w] are the tile kernels of w-byte words (general transposes),
-	// the largest tile first, each (B rows of Chunk bytes) followed by its
-	// streaming twin where it has one (NT: every column of a tile is one
-	// 64-byte store, which must be aligned).
-	Tiles [MaxTileWidth + 1][]Entry[TileFunc]
+	// Tiles are the tile kernels (general transposes), the table's then its
+	// base's, by word (W bytes), the largest tile of each first, each (B
+	// rows of Chunk bytes) followed by its streaming twin where it has one
+	// (NT: every column of a tile is one 64-byte store, which must be
+	// aligned).
+	Tiles []Entry[TileFunc]
 
 	// PagedTiles are the table's tile kernels for matrices whose dst rows
-	// lie whole pages apart, which take them ahead of Tiles[W].
+	// lie whole pages apart, which take them ahead of Tiles.
 	PagedTiles []Entry[TileFunc]
 
 	// StreamRuns is the streaming run copier.
@@ -298,34 +299,12 @@ func (t *Table) inherit(b *Table) {
 	if t.CopyRunsNT == nil {
 		t.CopyRunsNT = b.CopyRunsNT
 	}
-	for i, f := range b.Gather {
-		if t.Gather[i] == nil {
-			t.Gather[i] = f
-		}
-	}
-	for i, f := range b.StackZip {
-		if t.StackZip[i] == nil {
-			t.StackZip[i] = f
-		}
-	}
-	for i, f := range b.StackUnzip {
-		if t.StackUnzip[i] == nil {
-			t.StackUnzip[i] = f
-		}
-	}
-	for i, f := range b.BundleZip {
-		if t.BundleZip[i] == nil {
-			t.BundleZip[i] = f
-		}
-	}
-	for i, f := range b.BundleUnzip {
-		if t.BundleUnzip[i] == nil {
-			t.BundleUnzip[i] = f
-		}
-	}
-	for i := range b.Tiles {
-		t.Tiles[i] = append(slices.Clip(t.Tiles[i]), b.Tiles[i]...)
-	}
+	fill(t.Gather[:], b.Gather[:])
+	fill(t.StackZip[:], b.StackZip[:])
+	fill(t.StackUnzip[:], b.StackUnzip[:])
+	fill(t.BundleZip[:], b.BundleZip[:])
+	fill(t.BundleUnzip[:], b.BundleUnzip[:])
+	t.Tiles = append(slices.Clip(t.Tiles), b.Tiles...)
 	if t.StreamRuns == nil {
 		t.StreamRuns = b.StreamRuns
 	}

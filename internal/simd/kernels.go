@@ -1,6 +1,7 @@
 package simd
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
@@ -21,10 +22,11 @@ type Kernels struct {
 	baseCopier *CopyFunc   // the base's run copier, for the runs baseCopies names
 	windows    isa.Windows // how the gather kernels read their windows
 	pairs      bool        // the stacked-row kernels move 1-byte elements as pairs
-	// baseTiles[w]: Tiles[w] from this index on are the base's, which
-	// matrices take first on this CPU (isa.BaseTiles), where they fit and
-	// tileFor does not keep the table's; 0: the list's order.
-	baseTiles [MaxTileWidth + 1]int
+	// baseTiles[w]: the base's tiles of w-byte words, Tiles from
+	// baseFrom on, go first on this CPU (isa.BaseTiles), where they fit and
+	// tileFor does not keep the table's; false: the list's order.
+	baseTiles [MaxTileWidth + 1]bool
+	baseFrom  int
 	// bundleBelow[0][w] and [1][w]: the bundle zips and unzips of w-byte
 	// elements take the rows of fewer bytes; the tier's own lane kernels
 	// take the longer ones.
@@ -85,10 +87,10 @@ func complete(t *Table) *Kernels {
 		k.pairs = b.pairs
 	}
 	k.baseCopier = b.CopyRuns
-	for w := range k.baseTiles {
-		if len(k.Tiles[w]) > 0 && len(b.Tiles[w]) > 0 && isa.BaseTiles(w) {
-			k.baseTiles[w] = len(k.Tiles[w])
-		}
+	k.baseFrom = len(k.Tiles)
+	for _, e := range b.Tiles {
+		w := int(e.W)
+		k.baseTiles[w] = isa.BaseTiles(w) && slices.ContainsFunc(k.Tiles, func(o TileKernel) bool { return o.W == e.W })
 	}
 	k.Table.inherit(&b.Table)
 	sortLanes(k.Lanes)
@@ -105,7 +107,7 @@ func sortLanes(ks []LaneKernel) {
 			mid, hi := min(lo+run, len(ks)), min(lo+2*run, len(ks))
 			a, b := ks[lo:mid], ks[mid:hi]
 			for k := range buf[lo:hi] { // a's first of equal keys
-				if len(b) == 0 || len(a) > 0 && compareKeys(laneKeyOf(b[0]), laneKeyOf(a[0])) >= 0 {
+				if len(b) == 0 || len(a) > 0 && rankOf(b[0]) >= rankOf(a[0]) {
 					buf[lo+k], a = a[0], a[1:]
 				} else {
 					buf[lo+k], b = b[0], b[1:]
@@ -133,13 +135,13 @@ func baseCopies(e int) bool { return e < 64 || e > 64 && e < 128 }
 // lanesOf returns the lane kernels of key (its streaming twins if key.nt
 // is set), the table's first, then its base's.
 func (k *Kernels) lanesOf(key laneKey) []LaneKernel {
-	key.stream = false
-	i, ok := slices.BinarySearchFunc(k.Lanes, key, func(e LaneKernel, key laneKey) int { return compareKeys(laneKeyOf(e), key) })
+	r := key.rank() // the key's stream does not count
+	i, ok := slices.BinarySearchFunc(k.Lanes, r, func(e LaneKernel, r int) int { return cmp.Compare(rankOf(e), r) })
 	if !ok {
 		return nil
 	}
 	j := i + 1
-	for j < len(k.Lanes) && compareKeys(laneKeyOf(k.Lanes[j]), key) == 0 {
+	for j < len(k.Lanes) && rankOf(k.Lanes[j]) == r {
 		j++
 	}
 	return k.Lanes[i:j]

@@ -53,7 +53,7 @@ func TestComplete(t *testing.T) {
 	copier, baseCopier, bundle := new(CopyFunc), new(CopyFunc), new(BundleFunc)
 	own.CopyRuns, base.CopyRuns, base.BundleUnzip[1], base.BundleZip[2] = copier, baseCopier, bundle, bundle
 	own.Lanes = slices.DeleteFunc(own.Lanes, func(k LaneKernel) bool { return !k.Unzip && k.B == 2 && k.W == 2 }) // no zip of its own for the bundles of 2-byte elements
-	own.Tiles[4], base.Tiles[4], base.PagedTiles = []TileKernel{{B: 16}}, []TileKernel{{B: 8}}, []TileKernel{{B: 16, W: 4}}
+	own.Tiles, base.Tiles, base.PagedTiles = []TileKernel{{B: 16, W: 4}}, []TileKernel{{B: 8, W: 4}, {B: 4, W: 8}}, []TileKernel{{B: 16, W: 4}}
 	for _, withBase := range []bool{false, true} {
 		own.Base = nil
 		if withBase {
@@ -93,14 +93,14 @@ func TestComplete(t *testing.T) {
 			if f, below := k.BundleZip[2], k.bundleBelow[0][2]; f != bundle || below != maxRow {
 				t.Errorf("the base's bundle zip: %v below %d, want it for every row: the table has no zip of 2-byte elements", f != nil, below)
 			}
-			if tiles := k.Tiles[4]; len(tiles) != 2 || tiles[0].B != 16 || tiles[1].B != 8 {
-				t.Errorf("tiles %+v, want the table's, then its base's", tiles)
+			if tiles := k.Tiles; len(tiles) != 3 || tiles[0].B != 16 || tiles[1].B != 8 || tiles[2].B != 4 || k.baseFrom != 1 {
+				t.Errorf("tiles %+v, the base's from %d, want the table's, then its base's from 1", tiles, k.baseFrom)
 			}
 			if len(k.PagedTiles) != 0 {
 				t.Errorf("paged tiles %+v, want the table's own, none", k.PagedTiles)
 			}
-			if want := map[bool]int{false: 0, true: 1}[isa.BaseTiles(4)]; k.baseTiles[4] != want {
-				t.Errorf("the base's tiles from %d, want %d (isa.BaseTiles(4) is %v)", k.baseTiles[4], want, isa.BaseTiles(4))
+			if k.baseTiles[4] != isa.BaseTiles(4) || k.baseTiles[8] {
+				t.Errorf("the base's tiles first: %v for 4-byte words, %v for 8 (which the table has none of), want %v (isa.BaseTiles(4))", k.baseTiles[4], k.baseTiles[8], isa.BaseTiles(4))
 			}
 		}
 	}
@@ -117,18 +117,19 @@ func TestComplete(t *testing.T) {
 func TestTileFor(t *testing.T) {
 	own, base, ownNT := new(TileFunc), new(TileFunc), new(TileFunc)
 	k := &Kernels{}
-	k.Tiles[4] = []TileKernel{{F: own, B: 16, Chunk: 64}, {F: ownNT, B: 16, Chunk: 64, NT: true}, {F: base, B: 8, Chunk: 32}}
+	k.Tiles, k.baseFrom = []TileKernel{{F: own, B: 16, W: 4, Chunk: 64}, {F: ownNT, B: 16, W: 4, Chunk: 64, NT: true}, {F: own, B: 8, W: 8, Chunk: 64}, {F: base, B: 8, W: 4, Chunk: 32}}, 3
 	m := engine.Matrix{Rows: 1000, Cols: 1000, DstRow: 4000, SrcRow: 4000}
 	for _, c := range []struct {
-		baseTiles, dstRow int
-		streaming         bool
-		want              *TileFunc
+		baseTiles bool
+		dstRow    int
+		streaming bool
+		want      *TileFunc
 	}{
-		{2, 4000, false, base},
-		{2, 4096, false, own},
-		{2, 3 * 4096, false, own},
-		{2, 4000, true, own},
-		{0, 4000, false, own},
+		{true, 4000, false, base},
+		{true, 4096, false, own},
+		{true, 3 * 4096, false, own},
+		{true, 4000, true, own},
+		{false, 4000, false, own},
 	} {
 		k.baseTiles[4], m.DstRow, m.Streaming = c.baseTiles, c.dstRow, c.streaming
 		got, ok := k.tileFor(m, 4)
@@ -151,15 +152,14 @@ func TestTileFor(t *testing.T) {
 		{4, 12, 4096, base}, // too few rows for the paged tile and the table's
 		{8, 1000, 4096, nil},
 	} {
-		k.baseTiles[4], k.baseTiles[8], m.Rows, m.DstRow, m.Streaming = 2, 0, c.rows, c.dstRow, false
-		k.Tiles[8] = []TileKernel{{F: own, B: 8, Chunk: 64}}
+		k.baseTiles[4], k.baseTiles[8], m.Rows, m.DstRow, m.Streaming = true, false, c.rows, c.dstRow, false
 		got, _ := k.tileFor(m, c.w)
 		if c.want != nil && got.f != c.want || c.want == nil && got.f == paged {
 			t.Errorf("%+v: tile %+v", c, got)
 		}
 	}
 	k.PagedTiles = nil
-	k.baseTiles[4], m.Rows, m.DstRow = 2, 7, 4000
+	k.baseTiles[4], m.Rows, m.DstRow = true, 7, 4000
 	if got, ok := k.tileFor(m, 4); ok {
 		t.Errorf("a matrix of 7 rows got a tile: %+v", got)
 	}

@@ -35,11 +35,8 @@ func (t *Kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, 
 // enough for it: with non-temporal stores where k.stream is set and the
 // output allows, and for 16-byte elements at any b.
 func (t *Kernels) interleave(k laneKey, a LaneArgs) engine.Call {
-	if k.b <= MaxBlock {
-		a.LaneI = Split[k.b] * a.Lane
-		if c := t.lanes(k, a); c != nil {
-			return c
-		}
+	if c := t.evenLanes(k, a); c != nil {
+		return c
 	}
 	if k.w != 16 || a.N < 16 {
 		return nil
@@ -55,6 +52,16 @@ func (t *Kernels) interleave(k laneKey, a LaneArgs) engine.Call {
 		Space: a.Space, Depth: a.Depth, N: a.N, Rows: a.Rows, SpaceStride: a.SpaceStride, DepthStride: a.DepthStride,
 		Lane: a.Lane, Groups: a.Groups, GroupSpace: a.GroupSpace, GroupDepth: a.GroupDepth, B: k.b,
 	})
+}
+
+// evenLanes is interleave by the kernels of b lanes only, not the
+// kernels of any b (16-byte elements), which move a lane at a time.
+func (t *Kernels) evenLanes(k laneKey, a LaneArgs) engine.Call {
+	if k.b > MaxBlock {
+		return nil
+	}
+	a.LaneI = Split[k.b] * a.Lane
+	return t.lanes(k, a)
 }
 
 // lanes is interleave for lanes addressed in two levels, as Table says,

@@ -110,11 +110,26 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		return general(t, slices.Clone(f.dims[:f.n-1]), slices.Clone(f.perm[:f.n-1]), run, bytes, workers)
 	}
 	runs := f.runs // of words
-	if f.call == nil && word < elem {
+	switch {
+	case f.call == nil && word < elem:
 		// Elements of several words, whole: the lane kernels take some
 		// such widths (zip3x3 of a 3-byte pixel, zip2x6), AVX2's tiles
 		// those of 3 to 15 bytes.
 		f = newWordForm(size, perm, elem, elem, workers, t.Kernels)
+	case f.runs && f.runLen*word == elem && elem == 2*engine.MaxTileWord:
+		// 16-byte elements, which the run copiers move one by one, a
+		// quarter of a line of dst each: whole, as 16-byte words, where
+		// the tier's kernels take them (on an Intel Xeon, one goroutine,
+		// 2048x2048 at 12 GB/s in AVX2's tiles and 20-22 in AVX-512's, by
+		// runs at 3-4), but in tiles where dst's rows are short and not
+		// whole lines, which the tiles' stores would straddle while runs
+		// write each row whole (49x20000 at 0.51 of a non-streaming copy
+		// in tiles, 0.72 by runs; 127x10000 0.63 and 0.75; 201x6000 0.65
+		// and 0.62).
+		e := newWordForm(size, perm, elem, elem, workers, t.Kernels)
+		if e.call != nil && (e.work() == engine.Rows || e.m.DstRow*elem%64 == 0 || e.m.Rows*elem >= 2048) {
+			f = e
+		}
 	}
 	if f.call == nil {
 		// Two passes that split elements or runs into words cost more

@@ -399,6 +399,37 @@ func TestGatherAhead(t *testing.T) {
 	}
 }
 
+// TestWideWords checks which transposes of 16-byte elements move them
+// whole, as 16-byte words, on the tiers whose kernels take such words:
+// matrices whose dst rows are whole lines or 2 KiB long, and thin ones
+// that a lane kernel of their b takes; the others as runs of 8-byte words.
+func TestWideWords(t *testing.T) {
+	for _, c := range []struct {
+		size  []int
+		whole bool
+	}{
+		{[]int{64, 64}, true},    // dst rows of 1 KiB, whole lines
+		{[]int{64, 36}, true},    // dst rows of 1 KiB, whole lines
+		{[]int{129, 40}, true},   // dst rows over 2 KiB
+		{[]int{49, 100}, false},  // dst rows short, not whole lines
+		{[]int{127, 100}, false}, // dst rows short, not whole lines
+		{[]int{4, 100}, true},    // a zip of 4 lanes
+		{[]int{3, 100}, false},   // 3 lanes: no kernel of their own
+	} {
+		n := 16 * c.size[0] * c.size[1]
+		for _, tier := range verify.Tiers() {
+			k := engine.Lookup(tier.Name)
+			d := transpose.General(k, c.size, []int{1, 0}, 16, n, 1).Describe()
+			set, _ := k.Kernels.(*simd.Kernels)
+			wide := set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return k.W == 16 })
+			if got := strings.Contains(d.Plan, "16-byte words"); got != (wide && c.whole) {
+				t.Errorf("%s: %v of 16-byte elements: %s, want 16-byte words: %v", tier.Name, c.size, d.Plan, wide && c.whole)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(44, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, []int{1, 0}, 16 })
+		}
+	}
+}
+
 // TestOddTiles: elements of 3 to 15 bytes go whole through the tiles of
 // their width, where the tier has them, in matrices of 8 rows or more
 // whose last column of tiles moves little again (simd.OddRows): in one
@@ -429,7 +460,7 @@ func TestOddTiles(t *testing.T) {
 			k := engine.Lookup(tier.Name)
 			d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
 			set, _ := k.Kernels.(*simd.Kernels)
-			tiles := set != nil && len(set.Tiles[c.elem]) > 0 // its own or its base's
+			tiles := set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return int(k.W) == c.elem }) // its own or its base's
 			if odd := strings.Contains(d.Plan, fmt.Sprintf("%d-byte words:", c.elem)); tiles && c.plan != "" && !strings.Contains(d.Plan, c.plan) || odd && (!tiles || c.plan == "") {
 				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %q in it: %v", tier.Name, c.size, c.perm, c.elem, d.Plan, c.plan, tiles && c.plan != "")
 			}

@@ -301,24 +301,6 @@ func writeSlot(b *bytes.Buffer, f *table.Family, s table.Slot, held []table.Kern
 			fmt.Fprintf(b, "%s,\n", entryOf(f, k, names, minN))
 		}
 		b.WriteString("},\n")
-	case table.Lists:
-		fmt.Fprintf(b, "%s: [simd.%s + 1][]simd.Entry[%s]{", s.Field, s.Bound, fn)
-		at := map[int][]table.Kernel{}
-		var order []int
-		for _, k := range held {
-			if at[s.Index(k)] == nil {
-				order = append(order, s.Index(k))
-			}
-			at[s.Index(k)] = append(at[s.Index(k)], k)
-		}
-		for _, n := range order {
-			fmt.Fprintf(b, "%d: {", n)
-			for _, k := range at[n] {
-				fmt.Fprintf(b, "%s, ", entryOf(f, k, names, minN))
-			}
-			b.WriteString("}, ")
-		}
-		b.WriteString("},\n")
 	}
 	return nil
 }
@@ -431,13 +413,10 @@ func (c *%[1]sCall) Kernel() string { return name(c.F) }
 				fmt.Fprintf(inherit, "if t.%[1]s == nil {\nt.%[1]s = b.%[1]s\n}\n", x)
 			case table.Indexed:
 				fmt.Fprintf(&b, "%s [%s + 1]*%s\n", x, s.Bound, fn)
-				fmt.Fprintf(inherit, "for i, f := range b.%[1]s {\nif t.%[1]s[i] == nil {\nt.%[1]s[i] = f\n}\n}\n", x)
+				fmt.Fprintf(inherit, "fill(t.%[1]s[:], b.%[1]s[:])\n", x)
 			case table.List:
 				fmt.Fprintf(&b, "%s []Entry[%s]\n", x, fn)
 				fmt.Fprintf(inherit, "t.%[1]s = append(slices.Clip(t.%[1]s), b.%[1]s...)\n", x)
-			case table.Lists:
-				fmt.Fprintf(&b, "%s [%s + 1][]Entry[%s]\n", x, s.Bound, fn)
-				fmt.Fprintf(inherit, "for i := range b.%[1]s {\nt.%[1]s[i] = append(slices.Clip(t.%[1]s[i]), b.%[1]s[i]...)\n}\n", x)
 			}
 		}
 	}
