@@ -400,30 +400,32 @@ func TestGatherAhead(t *testing.T) {
 }
 
 // TestWideWords checks which transposes of 16-byte elements move them
-// whole, as 16-byte words, on the tiers whose kernels take such words:
-// matrices whose dst rows are whole lines or 2 KiB long, and thin ones
-// that a lane kernel of their b takes; the others as runs of 8-byte words.
+// whole, as 16-byte words: matrices whose dst rows are whole lines or
+// 2 KiB long, on the tiers with tiles of such words; thin ones that a
+// lane kernel of their b takes, on every SIMD tier; the others as runs
+// of 8-byte words.
 func TestWideWords(t *testing.T) {
 	for _, c := range []struct {
-		size  []int
-		whole bool
+		size        []int
+		tiles, thin bool // whole where the tier has tiles of 16-byte words; on any SIMD tier
 	}{
-		{[]int{64, 64}, true},    // dst rows of 1 KiB, whole lines
-		{[]int{64, 36}, true},    // dst rows of 1 KiB, whole lines
-		{[]int{129, 40}, true},   // dst rows over 2 KiB
-		{[]int{49, 100}, false},  // dst rows short, not whole lines
-		{[]int{127, 100}, false}, // dst rows short, not whole lines
-		{[]int{4, 100}, true},    // a zip of 4 lanes
-		{[]int{3, 100}, false},   // 3 lanes: no kernel of their own
+		{[]int{64, 64}, true, false},   // dst rows of 1 KiB, whole lines
+		{[]int{64, 36}, true, false},   // dst rows of 1 KiB, whole lines
+		{[]int{129, 40}, true, false},  // dst rows over 2 KiB
+		{[]int{49, 100}, false, false}, // dst rows short, not whole lines
+		{[]int{127, 100}, false, false},
+		{[]int{4, 100}, false, true},  // a zip of 4 lanes
+		{[]int{3, 100}, false, false}, // 3 lanes: no kernel of their own
 	} {
 		n := 16 * c.size[0] * c.size[1]
 		for _, tier := range verify.Tiers() {
 			k := engine.Lookup(tier.Name)
 			d := transpose.General(k, c.size, []int{1, 0}, 16, n, 1).Describe()
 			set, _ := k.Kernels.(*simd.Kernels)
-			wide := set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return k.W == 16 })
-			if got := strings.Contains(d.Plan, "16-byte words"); got != (wide && c.whole) {
-				t.Errorf("%s: %v of 16-byte elements: %s, want 16-byte words: %v", tier.Name, c.size, d.Plan, wide && c.whole)
+			tiles := set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return k.W == 16 })
+			want := c.tiles && tiles || c.thin && set != nil
+			if got := strings.Contains(d.Plan, "16-byte words"); got != want {
+				t.Errorf("%s: %v of 16-byte elements: %s, want 16-byte words: %v", tier.Name, c.size, d.Plan, want)
 			}
 			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(44, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, []int{1, 0}, 16 })
 		}
