@@ -11,16 +11,18 @@ import (
 )
 
 // FuzzTranspose gives TransposeBytes and Transpose an arbitrary shape (up
-// to 8 dims of up to 7, 4096 elements), perm and element size: a valid
-// call is handled and equals the naive transpose, through the byte API
-// and, for 4-byte elements, a Plan; an invalid one is handled with an
-// error wrapping exactly one sentinel, and leaves dst untouched.
+// to 8 dims of up to 7, 4096 elements), perm and element size (1 to 16
+// bytes): a valid call is handled and equals the naive transpose, through
+// the byte API and, for 4-byte elements, a Plan; an invalid one is
+// handled with an error wrapping exactly one sentinel, and leaves dst
+// untouched.
 func FuzzTranspose(f *testing.F) {
 	f.Add([]byte{1, 4, 4, 3, 5, 7}, []byte{0, 3, 4, 1, 5, 2}, uint8(2))
 	f.Add([]byte{3, 5, 4, 7, 4}, []byte{0, 2, 4, 1, 3}, uint8(1))
 	f.Add([]byte{2, 5, 2, 3, 2, 3}, []byte{0, 1, 3, 2, 4, 5}, uint8(4))
 	f.Add([]byte{2, 1, 3, 3, 1, 2, 1}, []byte{6, 0, 2, 1, 4, 3, 5}, uint8(3))
 	f.Add([]byte{7, 6, 5, 4, 3, 2}, []byte{5, 3, 1, 0, 4, 2}, uint8(8))
+	f.Add([]byte{4, 4, 6, 6}, []byte{2, 3, 0, 1}, uint8(15)) // 16-byte elements: a 16x36 matrix of 16-byte words
 	f.Fuzz(func(t *testing.T, dims, order []byte, es uint8) {
 		if len(dims) > 8 {
 			dims = dims[:8]
@@ -37,7 +39,7 @@ func FuzzTranspose(f *testing.F) {
 		for k, d := range order {
 			perm[k] = int(d % 9)
 		}
-		size := int(es%9) + 1
+		size := int(es%16) + 1
 		src := fill(dims, n*size)
 		dst := make([]byte, n*size)
 		handled, err := bs.TransposeBytes(dst, src, size, shape, perm)
