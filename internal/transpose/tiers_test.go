@@ -414,20 +414,30 @@ func TestWideWords(t *testing.T) {
 		{[]int{129, 40}, true, false},  // dst rows over 2 KiB
 		{[]int{49, 100}, false, false}, // dst rows short, not whole lines
 		{[]int{127, 100}, false, false},
-		{[]int{4, 100}, false, true},  // a zip of 4 lanes
-		{[]int{3, 100}, false, false}, // 3 lanes: no kernel of their own
+		{[]int{4, 100}, false, true},      // a zip of 4 lanes
+		{[]int{3, 100}, false, false},     // 3 lanes: no kernel of their own
+		{[]int{6, 200, 6}, false, false},  // 6x6 matrices, rows not held whole
+		{[]int{16, 200, 16}, true, false}, // 16x16 matrices, dst rows whole lines
+		{[]int{10, 70, 62}, false, false}, // 10x62 matrices: dst rows 64 lines apart, of 2.5 lines
 	} {
-		n := 16 * c.size[0] * c.size[1]
+		n := 16
+		for _, d := range c.size {
+			n *= d
+		}
+		perm := []int{1, 0}
+		if len(c.size) == 3 {
+			perm = []int{2, 1, 0}
+		}
 		for _, tier := range verify.Tiers() {
 			k := engine.Lookup(tier.Name)
-			d := transpose.General(k, c.size, []int{1, 0}, 16, n, 1).Describe()
+			d := transpose.General(k, c.size, perm, 16, n, 1).Describe()
 			set, _ := k.Kernels.(*simd.Kernels)
 			tiles := set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return k.W == 16 })
 			want := c.tiles && tiles || c.thin && set != nil
 			if got := strings.Contains(d.Plan, "16-byte words"); got != want {
 				t.Errorf("%s: %v of 16-byte elements: %s, want 16-byte words: %v", tier.Name, c.size, d.Plan, want)
 			}
-			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(44, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, []int{1, 0}, 16 })
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(44, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, perm, 16 })
 		}
 	}
 }
