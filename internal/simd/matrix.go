@@ -24,23 +24,24 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if w < 1 || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
 		return nil
 	}
-	c, thin := t.thinMatrix(dst, src, m, w)
-	if c != nil {
+	if c := t.thinMatrix(dst, src, m, w); c != nil {
 		return c
 	}
-	if w > MaxTileWidth || thin && w == 16 {
-		// A thin matrix of 16-byte words that no lane kernel of its b
-		// takes goes as runs of its elements (internal/transpose), each
-		// row of dst written whole, where tiles of 2 or 4 rows overlap:
-		// on an Intel Xeon, one goroutine, 3x50000 at 0.33 of a
-		// non-streaming copy in tiles, 0.61 as runs.
+	if w > MaxTileWidth || w == 16 && min(m.Rows, m.Cols) <= MaxBlock {
+		// A matrix of 16-byte words of at most MaxBlock rows or columns
+		// that no lane kernel of its b takes goes as runs of its elements
+		// (internal/transpose), each row of dst written whole, where
+		// tiles of 2 or 4 rows mostly overlap: on an Intel Xeon, one
+		// goroutine, of a non-streaming copy, in tiles and as runs,
+		// 3x50000 at 0.33 and 0.61, [6,2000,6] by [2,1,0] (6x6 matrices)
+		// at 0.15 and 0.77.
 		return nil
 	}
 	k, ok := t.tileFor(m, w)
 	if !ok {
 		return nil
 	}
-	c = tileMatrix(dst, src, m, w, k.f, k)
+	c := tileMatrix(dst, src, m, w, k.f, k)
 	if c == nil {
 		return nil
 	}
@@ -359,25 +360,25 @@ func gcd(a, b int) int {
 // where the rows are few and dst holds each column of the matrix whole
 // (NCHW to NHWC, C = 3), an unzip where the columns are few and src holds
 // each row whole (NHWC to NCHW); the lanes are the rows of the other side.
-// thin reports whether the matrix is such. The kernels of any b go a
-// lane at a time, each lane here a whole row, and would leave each line
-// of dst partly written for the next lane: on an Intel Xeon, one
-// goroutine, a 3x50000 matrix of 16-byte elements ran at 0.26 of a
-// non-streaming copy in zipNx16AVX2, 0.59 as runs.
-func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) (c engine.Call, thin bool) {
+// Only the kernels of b lanes take them: those of any b go a lane at a
+// time, each lane here a whole row, and would leave each line of dst
+// partly written for the next lane (on an Intel Xeon, one goroutine, a
+// 3x50000 matrix of 16-byte elements ran at 0.26 of a non-streaming copy
+// in zipNx16AVX2, 0.59 as runs).
+func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
 	switch {
 	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w:
 		return t.evenLanes(laneKey{w: w, b: m.Rows, stream: m.Streaming}, LaneArgs{
 			Space: dst, Depth: src, N: m.Cols * w, Rows: m.Reps, SpaceStride: m.DstRep, DepthStride: m.SrcRep, Lane: m.SrcRow,
 			Groups: m.Groups, GroupSpace: m.DstGroup, GroupDepth: m.SrcGroup,
-		}), true
+		})
 	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w:
 		return t.evenLanes(laneKey{unzip: true, w: w, b: m.Cols, stream: m.Streaming}, LaneArgs{
 			Space: src, Depth: dst, N: m.Rows * w, Rows: m.Reps, SpaceStride: m.SrcRep, DepthStride: m.DstRep, Lane: m.DstRow,
 			Groups: m.Groups, GroupSpace: m.SrcGroup, GroupDepth: m.DstGroup,
-		}), true
+		})
 	}
-	return nil, false
+	return nil
 }
 
 // A matrixCall is the tile kernel calls that move each of reps matrices

@@ -66,22 +66,20 @@ func copiesRuns(t *engine.Kit, size, perm []int, elem int) bool {
 	return f.n > 1 && f.runs && f.call != nil
 }
 
-// wholeWords reports whether form e of 16-byte words moves its matrices
-// faster whole than as runs of 8-byte words: thin ones held whole on one
-// side (the lane kernels' zips and unzips), and others more than thin
-// whose rows in dst are whole lines, or 2 KiB long. Tiles would straddle
-// lines where those rows are short and not whole lines, while runs write
-// each row whole (on an Intel Xeon, one goroutine, of a non-streaming
-// copy, in tiles and by runs: 49x20000 0.51 and 0.72, 127x10000 0.63 and
-// 0.75, 201x6000 0.65 and 0.62; [10,70,62] by [2,1,0], 10x62 matrices,
-// 25-26 GB/s and 40), and tiles of matrices of a few rows or columns are
-// mostly the overlap of the last one ([6,2000,6] by [2,1,0], 6x6
-// matrices: 0.15 and 0.77).
+// wholeWords reports whether form e of 16-byte words, which the tier's
+// kernels take, moves its matrices faster whole than as runs of 8-byte
+// words: thin ones (the lane kernels' zips and unzips, the only kernels
+// simd.Matrix gives such words of at most thinSide rows or columns), and
+// others whose rows in dst are whole lines, or 2 KiB long. Tiles would
+// straddle lines where those rows are short and not whole lines, while
+// runs write each row whole (on an Intel Xeon, one goroutine, of a
+// non-streaming copy, in tiles and by runs: 49x20000 0.51 and 0.72,
+// 127x10000 0.63 and 0.75, 201x6000 0.65 and 0.62; [10,70,62] by
+// [2,1,0], 10x62 matrices, 25-26 GB/s and 40).
 func wholeWords(e *wordForm) bool {
 	m, w := e.m, e.word // m in words
-	held := m.Rows <= thinSide && m.DstRow == m.Rows || m.Cols <= thinSide && m.SrcRow == m.Cols
 	lines := (m.Rows*w)%64 == 0 && (m.DstRow*w)%64 == 0
-	return !e.runs && (held || min(m.Rows, m.Cols) > thinSide && (lines || m.Rows*w >= 2048))
+	return !e.runs && (e.work() == engine.Rows || lines || m.Rows*w >= 2048)
 }
 
 // MatchShuffle is Match where the op's blocks are more than one: those
