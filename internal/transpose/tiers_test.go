@@ -399,6 +399,12 @@ func TestGatherAhead(t *testing.T) {
 	}
 }
 
+// hasTiles reports whether a SIMD tier's kernels (nil: the generic
+// tier's) have tiles of w-byte words, its own or its base's.
+func hasTiles(set *simd.Kernels, w int) bool {
+	return set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return int(k.W) == w })
+}
+
 // TestWideWords checks which transposes of 16-byte elements move them
 // whole, as 16-byte words: matrices whose dst rows are whole lines or
 // 2 KiB long, on the tiers with tiles of such words; thin ones that a
@@ -432,7 +438,7 @@ func TestWideWords(t *testing.T) {
 			k := engine.Lookup(tier.Name)
 			d := transpose.General(k, c.size, perm, 16, n, 1).Describe()
 			set, _ := k.Kernels.(*simd.Kernels)
-			tiles := set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return k.W == 16 })
+			tiles := hasTiles(set, 16)
 			want := c.tiles && tiles || c.thin && set != nil
 			if got := strings.Contains(d.Plan, "16-byte words"); got != want {
 				t.Errorf("%s: %v of 16-byte elements: %s, want 16-byte words: %v", tier.Name, c.size, d.Plan, want)
@@ -472,7 +478,7 @@ func TestOddTiles(t *testing.T) {
 			k := engine.Lookup(tier.Name)
 			d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
 			set, _ := k.Kernels.(*simd.Kernels)
-			tiles := set != nil && slices.ContainsFunc(set.Tiles, func(k simd.TileKernel) bool { return int(k.W) == c.elem }) // its own or its base's
+			tiles := hasTiles(set, c.elem)
 			if odd := strings.Contains(d.Plan, fmt.Sprintf("%d-byte words:", c.elem)); tiles && c.plan != "" && !strings.Contains(d.Plan, c.plan) || odd && (!tiles || c.plan == "") {
 				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %q in it: %v", tier.Name, c.size, c.perm, c.elem, d.Plan, c.plan, tiles && c.plan != "")
 			}
