@@ -25,8 +25,16 @@ var CacheSizes = sync.OnceValue(func() Caches { return cacheSizes(cpuidFunc) })
 // answered.
 type cpuidFn func(leaf, subleaf uint32) (eax, ebx, ecx, edx uint32)
 
-// cacheSizes reads the cache descriptors through cpuid.
+// cacheSizes reads the cache descriptors through cpuid, the last level
+// counted at most maxLast bytes.
 func cacheSizes(cpuid cpuidFn) Caches {
+	c := reported(cpuid)
+	c.Last = min(c.Last, maxLast)
+	return c
+}
+
+// reported is what cpuid describes.
+func reported(cpuid cpuidFn) Caches {
 	if cpuid == nil {
 		return Caches{}
 	}
@@ -50,11 +58,9 @@ func cacheSizes(cpuid cpuidFn) Caches {
 
 // described walks the deterministic cache parameters of a leaf (4 or
 // 8000_001Dh, which share their layout): the level-2 data or unified
-// cache, and the largest one, at most maxShare bytes for each logical CPU
-// the leaf says shares it.
+// cache, and the largest one.
 func described(cpuid cpuidFn, leaf uint32) Caches {
 	var c Caches
-	sharing := 0
 	for sub := uint32(0); sub < 16; sub++ {
 		eax, ebx, ecx, _ := cpuid(leaf, sub)
 		kind := eax & 0x1F
@@ -73,19 +79,20 @@ func described(cpuid cpuidFn, leaf uint32) Caches {
 			c.Private = size
 		}
 		if size > c.Last {
-			c.Last, sharing = size, int(eax>>14&0xFFF)+1
+			c.Last = size
 		}
 	}
-	c.Last = min(c.Last, sharing*maxShare)
 	return c
 }
 
-// maxShare is the most last-level cache a logical CPU sharing it counts
-// for. No CPU gives a core more than 12 MiB (AMD's X3D parts: 96 MiB a
-// CCD of 8 cores); a report of far more is a hypervisor passing its
-// host's whole L3 to a VM of a few vCPUs, which gets what its neighbours
-// leave it. An Intel Xeon VM of 2 vCPUs reported 480 MiB shared by 2;
-// copies ran at L3 speed up to tensors of 32 MiB and at memory speed from
-// 64 MiB, and 4096x4096 matrices of 4-byte words moved at 0.25-0.30 of a
-// non-streaming copy with ordinary stores, 0.6-0.8 with streaming ones.
-const maxShare = 48 << 20
+// maxLast is the most last-level cache one call counts on. Hypervisors
+// pass their host's whole L3 to a VM, which gets what its neighbours
+// leave it: on two Intel Xeon VMs, one of 2 vCPUs reporting 480 MiB and
+// one of 16 reporting 300 MiB, a copy on one core ran at cache speed up
+// to tensors of 32 MiB and at memory speed from 48 MiB alike. Counted
+// whole, the 300 MiB kept tiles on ordinary stores up to 150 MiB: 2048x2048
+// matrices of 8-byte words (32 MiB) moved at 0.21-0.27 of a non-streaming
+// copy, 0.84-0.92 with streaming stores. Bare metal loses little to the
+// cap: an output beyond 12 MiB (a quarter of it) is written around a
+// larger cache.
+const maxLast = 48 << 20

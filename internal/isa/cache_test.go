@@ -45,15 +45,21 @@ func TestCacheSize(t *testing.T) {
 		{4, 2}:           {0x4000143, 15<<22 | 63, 2047, 0},
 		{4, 3}:           {0x4004163, 15<<22 | 63, 491519, 0},
 	}
+	xeon16 := replay{} // an Intel Xeon VM of 16 vCPUs, family 6 model 207: 300 MiB of L3, shared by 16
+	for k, v := range vm {
+		xeon16[k] = v
+	}
+	xeon16[[2]uint32{4, 3}] = [4]uint32{0x403C163, 14<<22 | 63, 327679, 0}
 	for _, c := range []struct {
 		name  string
 		cpuid cpuidFn
 		want  Caches
 	}{
 		{"Zen 1, 8000_001Dh", zen1.cpuid, Caches{512 << 10, 8 << 20}},
-		{"Zen 1 without topology extensions, 8000_0006h", oldAMD.cpuid, Caches{512 << 10, 64 << 20}},
+		{"Zen 1 without topology extensions, 8000_0006h", oldAMD.cpuid, Caches{512 << 10, 48 << 20}},
 		{"Intel, leaf 4", intel.cpuid, Caches{2 << 20, 30 << 20}},
-		{"a VM reporting its host's L3, leaf 4", vm.cpuid, Caches{2 << 20, 96 << 20}},
+		{"a VM reporting its host's L3, leaf 4", vm.cpuid, Caches{2 << 20, 48 << 20}},
+		{"a 16-vCPU VM reporting its host's L3, leaf 4", xeon16.cpuid, Caches{2 << 20, 48 << 20}},
 		{"nothing reported", replay{}.cpuid, Caches{}},
 		{"no CPUID", nil, Caches{}},
 	} {
