@@ -179,27 +179,43 @@ func (t *Kernels) regroup(toDepth bool, space, depth engine.Span, a *engine.Args
 // zipsByChannel is the call of a Regroup call as zips by C': in block
 // row i, a pixel's space elements (j, c) interleave C' lanes, lane c
 // holding the b depth elements (c, i, j), j < b, which lie together. Each
-// pixel is a kernel row of b elements per lane, one kernel call per block
-// row. It serves the pixels that outgrow the transposing kernels, such as
-// b = 4, C' = 3 with 8-byte elements (384 bytes), whose lanes of 32 bytes
-// fill a register.
+// pixel is a kernel row of b elements per lane; elements of 16 bytes or
+// more go to the run copier instead, one at a time, space in order. It
+// serves the pixels that outgrow the transposing kernels, such as b = 4,
+// C' = 3 with 8-byte elements (384 bytes), whose lanes of 32 bytes fill a
+// register. A group's b block rows go one after another, so that its
+// depth row, which each of them reads a b-th of, stays in the cache: taken
+// block row by block row over the whole tensor, DepthToSpace b = 3 of
+// 16-byte elements (1x27x224x224) ran at 0.56 of a non-streaming copy,
+// group by group at 0.8.
 func (t *Kernels) zipsByChannel(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
-	if a.Cp > MaxBlock {
-		return nil
-	}
-	var calls engine.Calls
-	for i := range a.B {
-		c := t.interleave(laneKey{unzip: toDepth, stream: a.Streaming, w: w, b: a.Cp}, LaneArgs{
-			Space: space.From(i * a.SpaceStride * w), Depth: depth.From(i * a.DepthStride * w), N: a.B * w, Rows: a.W,
-			SpaceStride: a.B * a.Cp * w, DepthStride: a.XS * w, Lane: a.CS * w,
-			Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w,
-		})
-		if c == nil { // the same kernel serves every i, or none does
+	e := a.Words * w
+	sn, dn := a.W*a.B*a.Cp*e, ((a.W-1)*a.XS+(a.B-1)*a.JS+(a.Cp-1)*a.CS)*w+e // bytes of a block row
+	rows := make(engine.Calls, a.B)
+	for i := range rows {
+		s := engine.Span{Off: space.Off + i*a.SpaceStride*w, Len: sn}
+		d := engine.Span{Off: depth.Off + i*a.DepthStride*w, Len: dn, Depth: true}
+		if e >= 16 {
+			c := CopyArgs{Dst: s, Src: d, E: e, W: a.Cp, DstX: e, SrcX: a.CS * w, Rows: a.B, DstRow: a.Cp * e, SrcRow: a.JS * w,
+				Groups: a.W, DstGroup: a.B * a.Cp * e, SrcGroup: a.XS * w}
+			if toDepth {
+				c.Dst, c.Src, c.DstX, c.SrcX = c.Src, c.Dst, c.SrcX, c.DstX
+				c.DstRow, c.SrcRow, c.DstGroup, c.SrcGroup = c.SrcRow, c.DstRow, c.SrcGroup, c.DstGroup
+			}
+			rows[i] = t.copyRuns(false, c)
+			continue
+		}
+		if a.Cp > MaxBlock {
 			return nil
 		}
-		calls = append(calls, c)
+		rows[i] = t.interleave(laneKey{unzip: toDepth, stream: a.Streaming, w: w, b: a.Cp}, LaneArgs{
+			Space: s, Depth: d, N: a.B * w, Rows: a.W, SpaceStride: a.B * a.Cp * w, DepthStride: a.XS * w, Lane: a.CS * w, Groups: 1,
+		})
+		if rows[i] == nil { // the same kernel serves every i, or none does
+			return nil
+		}
 	}
-	return calls
+	return &engine.Repeat{N: a.Groups, SpaceStep: a.GroupSpace * w, DepthStep: a.GroupDepth * w, Call: rows}
 }
 
 // copyRuns is the call of the tier's run copier (its base's for the runs
