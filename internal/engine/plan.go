@@ -93,7 +93,7 @@ func newPlan(g *shape.Geometry, words int) plan {
 		p.kind, a.Cp, a.XS = Runs, cp, d.C
 		a.JS, a.CS = cp, 1 // DCR: channel (i*b + j)*C' + c, contiguous in (j, c)
 		istep := b * cp
-		if g.CRD && cp > 1 {
+		if g.CRD && cp > 1 && b > 1 { // b = 1: a copy, as DCR
 			p.kind = Regroup // CRD: channel c*b*b + i*b + j
 			a.JS, a.CS = 1, b*b
 			istep = b
