@@ -34,9 +34,9 @@ type Params struct {
 	// copies while a goroutine it starts gets going, if more (probed
 	// once, in under a millisecond: a few hundred KiB on bare metal, up to
 	// 4 MiB on a busy VM), and half that again for transposes by tiles,
-	// which move at about half of copy()'s speed. A call whose two tensors fit in one core's private cache
-	// (as the CPU reports it) stays on the caller's goroutine, but for
-	// transposes by tiles, which are slower than copy() even there.
+	// which move at about half of copy()'s speed. A call whose two tensors
+	// fit in one core's private cache (as the CPU reports it) stays on the
+	// caller's goroutine.
 	// Whatever is asked, a call uses at most GOMAXPROCS goroutines and one
 	// per 256 KiB of tensor: more could not run at once, or would cost
 	// more to start than they save. The goroutines take the call's pieces

@@ -49,10 +49,11 @@ var One = Want{bound: 1}
 // is at least minWorkerBytes, and at least half of what one goroutine
 // copies while a helper it starts gets going (startBytes, probed once), a
 // quarter for tiles, so that each helper moves more than it costs. One
-// exception: rows whose two tensors fit in one core's private cache (as
-// the CPU reports it) stay on the caller's goroutine, moving at cache
+// exception: a call whose two tensors fit in one core's private cache (as
+// the CPU reports it) stays on the caller's goroutine, moving at cache
 // speed, which other cores would spend fetching the tensors from that
-// cache.
+// cache: on a 16-core Xeon, NCHW to NHWC of 1x64x56x56 float32 (tiles, 0.8
+// MB) moved at 23 GB/s on one goroutine and 12 on two.
 //
 // An explicit Workers is a bound that overrides the exception, the probe
 // and the count of cores: no call uses more goroutines than it,
@@ -95,7 +96,7 @@ func (q Want) alone(bytes int) bool {
 		return true
 	case q.bound != 0:
 		return false
-	case q.work == Rows && InPrivateCache(bytes):
+	case InPrivateCache(bytes):
 		return true
 	}
 	return bytes < 2*q.share()

@@ -10,13 +10,12 @@ import (
 // TestAutomaticWorkers pins the policy at GOMAXPROCS 2, 4 and 16 on 16
 // cores and on 4: one goroutine per minWorkerBytes up to GOMAXPROCS, the
 // cores and the pieces; none but the caller's below two shares, or for
-// rows whose tensors fit in the private cache; an explicit bound caps the
+// calls whose tensors fit in the private cache; an explicit bound caps the
 // count and overrides the exception and the cores.
 func TestAutomaticWorkers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(c, s func() int) { coreCount, startBytes = c, s }(coreCount, startBytes)
+	defer func(c, s, p func() int) { coreCount, startBytes, privateCache = c, s, p }(coreCount, startBytes, privateCache)
 	startBytes = func() int { return minWorkerBytes / 2 } // a bare-metal server's
-	l2 := privateCache()
 	const MiB = 1 << 20
 	for _, c := range []struct {
 		procs, cores, bound int
@@ -34,9 +33,6 @@ func TestAutomaticWorkers(t *testing.T) {
 		{16, 4, 0, Tiles, 64 * MiB, 1 << 20, 4}, // four cores: SMT siblings, or a quota
 		{4, 16, 0, Tiles, 64 * MiB, 1 << 20, 4},
 		{2, 16, 0, Tiles, 2 * minWorkerBytes, 1 << 20, 2},
-		{16, 16, 0, Rows, l2 / 2, 1 << 20, 1}, // fits the private cache
-		{16, 16, 0, Rows, max(l2/2+1, 4*minWorkerBytes), 1 << 20, max(l2/2+1, 4*minWorkerBytes) / minWorkerBytes},
-		{16, 16, 0, Tiles, l2 / 2, 1 << 20, max(1, l2/2/minWorkerBytes)},
 		{16, 16, 0, Rows, 16 * MiB, 1 << 20, 16},
 		{16, 16, 0, Rows, 16 * MiB, 2, 2},
 		{2, 16, 0, Rows, 16 * MiB, 1 << 20, 2},
@@ -53,6 +49,7 @@ func TestAutomaticWorkers(t *testing.T) {
 	} {
 		runtime.GOMAXPROCS(c.procs)
 		coreCount = func() int { return c.cores }
+		privateCache = func() int { return 256 << 10 } // no call of two shares fits
 		q := WantOf(c.bound, c.w)
 		got := q.Workers(c.bytes, c.pieces)
 		if got != c.want {
@@ -60,6 +57,18 @@ func TestAutomaticWorkers(t *testing.T) {
 		}
 		if got > 1 && !q.Splits(c.bytes) {
 			t.Errorf("WantOf(%d, %d) runs %d bytes on %d goroutines but does not split them", c.bound, c.w, c.bytes, got)
+		}
+	}
+	// Rows and tiles alike stay alone where both tensors fit the cache.
+	runtime.GOMAXPROCS(16)
+	coreCount = func() int { return 16 }
+	const l2 = 2 * MiB
+	privateCache = func() int { return l2 }
+	for _, w := range []Work{Rows, Tiles} {
+		for bytes, want := range map[int]int{l2 / 2: 1, l2/2 + 1: (l2/2 + 1) / minWorkerBytes} {
+			if got := WantOf(0, w).Workers(bytes, 1<<20); got != want {
+				t.Errorf("work %d, %d bytes, private cache %d: %d goroutines, want %d", w, bytes, l2, got, want)
+			}
 		}
 	}
 }
@@ -88,10 +97,11 @@ func TestShare(t *testing.T) {
 // the probe.
 func TestSlowHelpers(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
-	defer func(c, s func() int) { coreCount, startBytes = c, s }(coreCount, startBytes)
+	defer func(c, s, p func() int) { coreCount, startBytes, privateCache = c, s, p }(coreCount, startBytes, privateCache)
 	const MiB = 1 << 20
 	coreCount = func() int { return 16 }
 	startBytes = func() int { return 4 * MiB }
+	privateCache = func() int { return 1 * MiB }
 	for _, c := range []struct {
 		w                  Work
 		bound, bytes, want int
