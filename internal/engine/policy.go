@@ -171,8 +171,9 @@ var privateCache = func() int {
 }
 
 // InPrivateCache reports whether both tensors of a call that moves the
-// given bytes fit in one core's private cache.
-func InPrivateCache(bytes int) bool { return 2*bytes <= privateCache() }
+// given bytes fit in one core's private cache (halved: twice a tensor of
+// 1 GiB overflows a 32-bit int).
+func InPrivateCache(bytes int) bool { return bytes <= privateCache()/2 }
 
 // Streams reports whether a call of w that moves tensors of the given
 // size writes with non-temporal stores, where its kernels have them and
