@@ -82,8 +82,8 @@ func (a *Args) Contiguous() bool {
 		a.GroupSpace == groupLen && a.GroupDepth == groupLen
 }
 
-// spans returns how many words of space and depth a call touches.
-func (a *Args) spans() (space, depth int) {
+// Spans returns how many words of space and depth a call touches.
+func (a *Args) Spans() (space, depth int) {
 	if a.Groups == 0 || a.Rows == 0 || a.W == 0 {
 		return 0, 0
 	}

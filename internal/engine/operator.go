@@ -84,7 +84,7 @@ func (k *Kit) operator(g *shape.Geometry) (c *Prepared, looped bool) {
 // generic tier's loop where it has none. Offsets and strides count words
 // of w bytes.
 func (k *Kit) row(toDepth bool, kind Kind, a *Args, so, do, w int) (c Call, own bool) {
-	sn, dn := a.spans()
+	sn, dn := a.Spans()
 	space, depth := Span{Off: so * w, Len: sn * w}, Span{Off: do * w, Len: dn * w, Depth: true}
 	if c := k.Kernels.Row(toDepth, kind, space, depth, a, w); c != nil {
 		return c, true
@@ -113,7 +113,7 @@ func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 	total := p.total()
 	run := func(lo, hi int) {
 		p.each(lo, hi, func(a *Args, so, do int) {
-			sn, dn := a.spans()
+			sn, dn := a.Spans()
 			k.Run(g.ToDepth, p.kind, space[so:so+sn], depth[do:do+dn], a)
 		})
 	}

@@ -190,11 +190,13 @@ func (t *Kernels) regroup(toDepth bool, space, depth engine.Span, a *engine.Args
 // group by group at 0.8.
 func (t *Kernels) zipsByChannel(toDepth bool, space, depth engine.Span, a *engine.Args, w int) engine.Call {
 	e := a.Words * w
-	sn, dn := a.W*a.B*a.Cp*e, ((a.W-1)*a.XS+(a.B-1)*a.JS+(a.Cp-1)*a.CS)*w+e // bytes of a block row
+	row := *a
+	row.Groups, row.Rows = 1, 1
+	sn, dn := row.Spans() // words of a block row
 	rows := make(engine.Calls, a.B)
 	for i := range rows {
-		s := engine.Span{Off: space.Off + i*a.SpaceStride*w, Len: sn}
-		d := engine.Span{Off: depth.Off + i*a.DepthStride*w, Len: dn, Depth: true}
+		s := engine.Span{Off: space.Off + i*a.SpaceStride*w, Len: sn * w}
+		d := engine.Span{Off: depth.Off + i*a.DepthStride*w, Len: dn * w, Depth: true}
 		if e >= 16 {
 			c := CopyArgs{Dst: s, Src: d, E: e, W: a.Cp, DstX: e, SrcX: a.CS * w, Rows: a.B, DstRow: a.Cp * e, SrcRow: a.JS * w,
 				Groups: a.W, DstGroup: a.B * a.Cp * e, SrcGroup: a.XS * w}
