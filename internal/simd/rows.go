@@ -138,8 +138,7 @@ func (t *Kernels) runs(toDepth bool, space, depth engine.Span, a *engine.Args, w
 		DstGroup: a.GroupSpace * w, SrcGroup: a.GroupDepth * w,
 	}
 	if toDepth {
-		c.Dst, c.Src, c.DstX, c.SrcX = c.Src, c.Dst, c.SrcX, c.DstX
-		c.DstRow, c.SrcRow, c.DstGroup, c.SrcGroup = c.SrcRow, c.DstRow, c.SrcGroup, c.DstGroup
+		c.reverse()
 	}
 	return t.copyRuns(a.Streaming, c)
 }
@@ -201,8 +200,7 @@ func (t *Kernels) zipsByChannel(toDepth bool, space, depth engine.Span, a *engin
 			c := CopyArgs{Dst: s, Src: d, E: e, W: a.Cp, DstX: e, SrcX: a.CS * w, Rows: a.B, DstRow: a.Cp * e, SrcRow: a.JS * w,
 				Groups: a.W, DstGroup: a.B * a.Cp * e, SrcGroup: a.XS * w}
 			if toDepth {
-				c.Dst, c.Src, c.DstX, c.SrcX = c.Src, c.Dst, c.SrcX, c.DstX
-				c.DstRow, c.SrcRow, c.DstGroup, c.SrcGroup = c.SrcRow, c.DstRow, c.SrcGroup, c.DstGroup
+				c.reverse()
 			}
 			rows[i] = t.copyRuns(false, c)
 			continue
@@ -218,6 +216,13 @@ func (t *Kernels) zipsByChannel(toDepth bool, space, depth engine.Span, a *engin
 		}
 	}
 	return &engine.Repeat{N: a.Groups, SpaceStep: a.GroupSpace * w, DepthStep: a.GroupDepth * w, Call: rows}
+}
+
+// reverse turns a copy of runs around, src to dst: SpaceToDepth's runs
+// from DepthToSpace's.
+func (a *CopyArgs) reverse() {
+	a.Dst, a.Src, a.DstX, a.SrcX = a.Src, a.Dst, a.SrcX, a.DstX
+	a.DstRow, a.SrcRow, a.DstGroup, a.SrcGroup = a.SrcRow, a.DstRow, a.SrcGroup, a.DstGroup
 }
 
 // copyRuns is the call of the tier's run copier (its base's for the runs
