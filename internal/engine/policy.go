@@ -27,7 +27,15 @@ const (
 	// Tiles are a transpose's tile kernels and two passes, which one
 	// goroutine moves at a fraction of copy()'s speed even in cache.
 	Tiles
+	// PagedTiles are tiles whose dst rows lie a whole number of pages
+	// apart (PageBytes), so that a tile's stores all fall in one set of
+	// the L1; they split as Tiles do, and stream where isa says
+	// (Streams).
+	PagedTiles
 )
+
+// PageBytes is the smallest page.
+const PageBytes = 4096
 
 // Want is what a call asks of the policy: the caller's bound on its
 // goroutines (Params.Workers, a transpose plan's workers), or 0 for the
@@ -114,7 +122,7 @@ func (q Want) share() int {
 	if q.bound != 0 {
 		return minWorkerBytes
 	}
-	if q.work == Tiles {
+	if q.work != Rows {
 		return max(minWorkerBytes, startBytes()/4)
 	}
 	return max(minWorkerBytes, startBytes()/2)
@@ -182,14 +190,19 @@ func InPrivateCache(bytes int) bool { return bytes <= privateCache()/2 }
 // tiles, which one goroutine moves well below copy()'s speed, so that
 // ordinary stores left in the cache pay longer. On a Zen 5 (32 MiB of L3),
 // a 1024x1024 matrix of 8-byte words (8 MiB, tiles) moved at 1.13 of
-// copy() with ordinary stores, 0.93 with streaming ones. It is the one
-// rule of streaming: every planner asks it, and every kernel path honours
-// the answer.
+// copy() with ordinary stores, 0.93 with streaming ones. Paged tiles
+// stream from beyond a core's private cache where isa.StreamPagedTiles
+// says this CPU stores them in place far slower. It is the one rule of
+// streaming: every planner asks it, and every kernel path honours the
+// answer.
 func Streams(w Work, bytes int) bool {
-	if w == Tiles {
-		return bytes >= 2*streamMin()
+	switch {
+	case w == Rows:
+		return bytes >= streamMin()
+	case w == PagedTiles && isa.StreamPagedTiles():
+		return !InPrivateCache(bytes)
 	}
-	return bytes >= streamMin()
+	return bytes >= 2*streamMin()
 }
 
 // streamMin is the tensor size from which the operators' kernels write

@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+)
 
 // TestStreamFrom pins the rule that derives the streaming threshold from
 // the last-level cache.
@@ -14,6 +18,24 @@ func TestStreamFrom(t *testing.T) {
 	} {
 		if got := streamFrom(c.llc); got != c.want {
 			t.Errorf("streamFrom(%d MiB) = %d KiB, want %d KiB", c.llc>>20, got>>10, c.want>>10)
+		}
+	}
+}
+
+// TestStreamsPagedTiles: paged tiles stream wherever tiles do, and on the
+// CPUs isa.StreamPagedTiles names from just beyond the private cache,
+// never within it.
+func TestStreamsPagedTiles(t *testing.T) {
+	in, out := privateCache()/2, privateCache()/2+1
+	if Streams(PagedTiles, in) {
+		t.Errorf("paged tiles of %d bytes stream within the private cache", in)
+	}
+	if got := Streams(PagedTiles, out); got != (isa.StreamPagedTiles() || Streams(Tiles, out)) {
+		t.Errorf("paged tiles of %d bytes: streams %v, isa.StreamPagedTiles %v", out, got, isa.StreamPagedTiles())
+	}
+	for _, n := range []int{out, 2 * streamMin(), 1 << 30} {
+		if Streams(Tiles, n) && !Streams(PagedTiles, n) {
+			t.Errorf("%d bytes: tiles stream, paged tiles do not", n)
 		}
 	}
 }

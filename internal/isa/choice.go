@@ -1,6 +1,10 @@
 package isa
 
-import "sync"
+import (
+	"sync"
+
+	"golang.org/x/sys/cpu"
+)
 
 // Per-CPU choice of kernels. An ISA says what a CPU can run, not what runs
 // fastest on it. AMD's Zen 4 and Zen 5 (family 19h and later) execute
@@ -56,6 +60,26 @@ func BaseTiles(w int) bool {
 	return intel() && (w == 2 || w == 4 || w == 8)
 }
 
+// StreamPagedTiles reports whether tiles whose dst rows lie a whole number
+// of pages apart should stream their stores on this CPU wherever both
+// tensors outgrow a core's private cache, rather than from twice the
+// streaming threshold of rows. Each tile stores a line into each of its
+// dst rows, all in one L1 set. On a Zen 5 (family 1Ah model 2, 48 KiB
+// 12-way L1, 32 MiB of L3), one goroutine, of a non-streaming copy, in
+// place and streaming, AVX-512's tiles moved 1024x1024 of 4-byte words (4
+// MiB, in the L3) at 0.22-0.25 and 0.56-0.63, 2048x512 at 0.22 and
+// 0.60-0.63, NHWC to NCHW of 1x64x64x256 at 0.24-0.30 and 0.74-0.75, of
+// 2-byte words 0.27 and 0.69-0.70, of bytes 0.18-0.19 and 0.43-0.44, of
+// 8-byte words 1024x1024 0.40-0.41 and 0.68-0.88; 1024x1024 of bytes lost
+// (0.43-0.53 and 0.44). Rows 6 KiB apart went either way, 2 KiB apart
+// gained less than 0.15, 1 KiB lost. Intel's Xeons moved 1024x1024 of
+// 4-byte words at 0.50-0.73 in place (matrix.go's stripsDown). Only the
+// cores with AVX-512 (Zen 4 and 5) stream: AVX2's tiles have no streaming
+// twins, and the buffer that streams them instead lost on the Zen 5 with
+// 8-byte words (2048x512: 0.53 in place, 0.38 so; 4-byte words 0.16 and
+// 0.44), so Zen 3, unmeasured, keeps its stores in place.
+func StreamPagedTiles() bool { return amd19h() && cpu.X86.HasAVX512F }
+
 // ZipStackRow is the longest depth row, in bytes, that a DepthToSpace of
 // b = 2 moves in AVX-512's stacked rows on this CPU, where AVX2's bundles
 // move longer ones, and whether rows that fill a 32- or 64-byte register
@@ -83,13 +107,30 @@ func ZipStackRow() (row int, wholeRegister bool) {
 
 // amd19h reports whether this CPU is AMD's, of family 19h or later (Zen 3
 // on: those with AVX-512 are Zen 4 and Zen 5).
-var amd19h = sync.OnceValue(func() bool { return isAMD19h(x86Model()) })
+func amd19h() bool { return maker() == amdZen3On }
 
 // intel reports whether this CPU is Intel's.
-var intel = sync.OnceValue(func() bool {
-	vendor, _ := x86Model()
-	return vendor == "GenuineIntel"
+func intel() bool { return maker() == intelCPU }
+
+// maker is the kind of CPU the choices tell apart, asked once: one
+// sync.OnceValue, whose closures cost a few hundred bytes of every
+// importer's binary each.
+var maker = sync.OnceValue(func() int {
+	vendor, family := x86Model()
+	switch {
+	case isAMD19h(vendor, family):
+		return amdZen3On
+	case vendor == "GenuineIntel":
+		return intelCPU
+	}
+	return otherCPU
 })
+
+const (
+	otherCPU = iota
+	amdZen3On
+	intelCPU
+)
 
 // isAMD19h reports whether a CPU of this vendor and display family is an
 // AMD one of family 19h or later.

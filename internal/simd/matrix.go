@@ -90,12 +90,12 @@ type tile struct {
 // (the base has no streaming tiles) or dst's rows lie whole pages apart,
 // where the table's wider tiles kept their lead.
 func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
-	if m.DstRow%pageBytes == 0 {
+	if m.DstRow%engine.PageBytes == 0 {
 		if c, ok := firstTile(t.PagedTiles, m, w); ok {
 			return c, true
 		}
 	}
-	if t.baseTiles[w] && !m.Streaming && m.DstRow%pageBytes != 0 {
+	if t.baseTiles[w] && !m.Streaming && m.DstRow%engine.PageBytes != 0 {
 		if k, ok := firstTile(t.Tiles[t.baseFrom:], m, w); ok {
 			return k, true
 		}
@@ -272,12 +272,11 @@ func stripsDown(m engine.Matrix, k tile, band int) int {
 	return max(1, blockRows/k.b, (strips+maxBlocks-1)/maxBlocks)
 }
 
-// pageBytes is the smallest page; tallRows the most rows a band goes down
-// at once, in rows a page or more long a page each: the smallest L2 TLB
-// of the cores we target (1,536 entries, Skylake-SP); and blockRows the
-// rows of the blocks a taller matrix goes in.
+// tallRows is the most rows a band goes down at once, in rows a page or
+// more long a page each: the smallest L2 TLB of the cores we target (1,536
+// entries, Skylake-SP); and blockRows the rows of the blocks a taller
+// matrix goes in.
 const (
-	pageBytes = 4096
 	tallRows  = 1536
 	blockRows = 256
 	maxBlocks = 64

@@ -70,10 +70,14 @@ func newWordForm(size, perm []int, elem, word, workers int, k engine.Kernels) wo
 const thinSide = 8
 
 // work is what the form's kernels do, for the parallel policy: runs, and
-// matrices with a thin side, move as rows; other matrices by tiles.
+// matrices with a thin side, move as rows; other matrices by tiles, paged
+// where dst's rows lie whole pages apart.
 func (f *wordForm) work() engine.Work {
-	if f.runs || min(f.m.Rows, f.m.Cols) <= thinSide {
+	switch {
+	case f.runs || min(f.m.Rows, f.m.Cols) <= thinSide:
 		return engine.Rows
+	case f.m.DstRow*f.word%engine.PageBytes == 0:
+		return engine.PagedTiles
 	}
 	return engine.Tiles
 }

@@ -310,7 +310,7 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 // whose sides is thin.
 func (t *twoPass) oddTiles() bool {
 	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
-		if f.word&(f.word-1) != 0 && !f.runs && f.work() == engine.Tiles {
+		if f.word&(f.word-1) != 0 && !f.runs && f.work() != engine.Rows {
 			return true
 		}
 	}
