@@ -29,7 +29,7 @@ const (
 	Tiles
 	// PagedTiles are tiles whose dst rows lie a whole number of pages
 	// apart (PageBytes), so that a tile's stores all fall in one set of
-	// the L1; they split as Tiles do, and stream where isa says
+	// the L1; they split as Tiles do, and stream earlier where isa says
 	// (Streams).
 	PagedTiles
 )
@@ -190,17 +190,17 @@ func InPrivateCache(bytes int) bool { return bytes <= privateCache()/2 }
 // tiles, which one goroutine moves well below copy()'s speed, so that
 // ordinary stores left in the cache pay longer. On a Zen 5 (32 MiB of L3),
 // a 1024x1024 matrix of 8-byte words (8 MiB, tiles) moved at 1.13 of
-// copy() with ordinary stores, 0.93 with streaming ones. Paged tiles
-// stream from beyond a core's private cache where isa.StreamPagedTiles
-// says this CPU stores them in place far slower. It is the one rule of
+// copy() with ordinary stores, 0.93 with streaming ones. Where
+// isa.EarlyTileStreams says, tiles stream from streamMin as rows do, and
+// paged ones from beyond a core's private cache. It is the one rule of
 // streaming: every planner asks it, and every kernel path honours the
 // answer.
 func Streams(w Work, bytes int) bool {
 	switch {
 	case w == Rows:
 		return bytes >= streamMin()
-	case w == PagedTiles && isa.StreamPagedTiles():
-		return !InPrivateCache(bytes)
+	case isa.EarlyTileStreams():
+		return bytes >= streamMin() || w == PagedTiles && !InPrivateCache(bytes)
 	}
 	return bytes >= 2*streamMin()
 }

@@ -23,15 +23,18 @@ func TestStreamFrom(t *testing.T) {
 }
 
 // TestStreamsPagedTiles: paged tiles stream wherever tiles do, and on the
-// CPUs isa.StreamPagedTiles names from just beyond the private cache,
-// never within it.
+// CPUs isa.EarlyTileStreams names from just beyond the private cache,
+// never within it; tiles stream there from where rows do.
 func TestStreamsPagedTiles(t *testing.T) {
 	in, out := privateCache()/2, privateCache()/2+1
 	if Streams(PagedTiles, in) {
 		t.Errorf("paged tiles of %d bytes stream within the private cache", in)
 	}
-	if got := Streams(PagedTiles, out); got != (isa.StreamPagedTiles() || Streams(Tiles, out)) {
-		t.Errorf("paged tiles of %d bytes: streams %v, isa.StreamPagedTiles %v", out, got, isa.StreamPagedTiles())
+	if got := Streams(PagedTiles, out); got != (isa.EarlyTileStreams() || Streams(Tiles, out)) {
+		t.Errorf("paged tiles of %d bytes: streams %v, isa.EarlyTileStreams %v", out, got, isa.EarlyTileStreams())
+	}
+	if got, want := Streams(Tiles, streamMin()), isa.EarlyTileStreams(); got != want {
+		t.Errorf("tiles of streamMin bytes: streams %v, isa.EarlyTileStreams %v", got, want)
 	}
 	for _, n := range []int{out, 2 * streamMin(), 1 << 30} {
 		if Streams(Tiles, n) && !Streams(PagedTiles, n) {

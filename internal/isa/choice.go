@@ -60,25 +60,33 @@ func BaseTiles(w int) bool {
 	return intel() && (w == 2 || w == 4 || w == 8)
 }
 
-// StreamPagedTiles reports whether tiles whose dst rows lie a whole number
-// of pages apart should stream their stores on this CPU wherever both
-// tensors outgrow a core's private cache, rather than from twice the
-// streaming threshold of rows. Each tile stores a line into each of its
-// dst rows, all in one L1 set. On a Zen 5 (family 1Ah model 2, 48 KiB
-// 12-way L1, 32 MiB of L3), one goroutine, of a non-streaming copy, in
-// place and streaming, AVX-512's tiles moved 1024x1024 of 4-byte words (4
-// MiB, in the L3) at 0.22-0.25 and 0.56-0.63, 2048x512 at 0.22 and
-// 0.60-0.63, NHWC to NCHW of 1x64x64x256 at 0.24-0.30 and 0.74-0.75, of
-// 2-byte words 0.27 and 0.69-0.70, of bytes 0.18-0.19 and 0.43-0.44, of
-// 8-byte words 1024x1024 0.40-0.41 and 0.68-0.88; 1024x1024 of bytes lost
-// (0.43-0.53 and 0.44). Rows 6 KiB apart went either way, 2 KiB apart
-// gained less than 0.15, 1 KiB lost. Intel's Xeons moved 1024x1024 of
-// 4-byte words at 0.50-0.73 in place (matrix.go's stripsDown). Only the
-// cores with AVX-512 (Zen 4 and 5) stream: AVX2's tiles have no streaming
-// twins, and the buffer that streams them instead lost on the Zen 5 with
-// 8-byte words (2048x512: 0.53 in place, 0.38 so; 4-byte words 0.16 and
-// 0.44), so Zen 3, unmeasured, keeps its stores in place.
-func StreamPagedTiles() bool { return amd19h() && cpu.X86.HasAVX512F }
+// EarlyTileStreams reports whether tiles should stream their stores on
+// this CPU from the size rows do (engine.Streams) rather than twice it,
+// and where their dst rows lie a whole number of pages apart wherever
+// both tensors outgrow a core's private cache. On a Zen 5 (family 1Ah
+// model 2, 48 KiB 12-way L1, 32 MiB of L3, rows streaming from 8 MiB),
+// one goroutine, of a non-streaming copy, in place and streaming:
+//   - from 8 to 16 MiB AVX-512's tiles gained or tied: NCHW to NHWC of
+//     1x256x112x112 float32 0.53 and 0.88, 1x64x270x480 float16 0.37 and
+//     0.79-0.82, 1x96x200x200 float32 0.45 and 0.76, 1200x1200 float64
+//     0.59 and 0.90, 4000x2500 bytes 0.35 and 0.42; 2500x2500 float16
+//     and NHWC to NCHW of 1x128x224x224 float16 tied;
+//   - with dst rows pages apart each tile stores into one L1 set, and
+//     such matrices moved at a quarter of the copy even in the L3:
+//     1024x1024 of 4-byte words (4 MiB) 0.22-0.25 and 0.56-0.63, NHWC to
+//     NCHW of 1x64x64x256 0.24-0.30 and 0.74-0.75, of 2-byte words 0.27
+//     and 0.69-0.70, of bytes 0.18-0.19 and 0.43-0.44, 1024x1024 of
+//     8-byte words 0.40-0.41 and 0.68-0.88; 1024x1024 of bytes lost
+//     (0.43-0.53 and 0.44). Rows 6 KiB apart went either way, 2 KiB
+//     apart gained less than 0.15, 1 KiB lost. Intel's Xeons moved
+//     1024x1024 of 4-byte words at 0.50-0.73 in place (matrix.go's
+//     stripsDown).
+//
+// Only the cores with AVX-512 (Zen 4 and 5) stream early: AVX2's tiles
+// have no streaming twins, and the buffer that streams them instead lost
+// on the Zen 5 with 8-byte words (2048x512: 0.53 in place, 0.38 so;
+// 4-byte words 0.16 and 0.44), so Zen 3, unmeasured, keeps its stores.
+func EarlyTileStreams() bool { return amd19h() && cpu.X86.HasAVX512F }
 
 // ZipStackRow is the longest depth row, in bytes, that a DepthToSpace of
 // b = 2 moves in AVX-512's stacked rows on this CPU, where AVX2's bundles
