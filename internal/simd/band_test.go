@@ -10,8 +10,23 @@ import (
 // up to pairRows rows that write whole lines of dst and of up to halfRows
 // that write half lines, one line for other ones, and narrow only for
 // tiles that write part of a line of each dst row, with dst rows in few
-// L1 sets, and never below two tiles.
+// L1 sets, and never below two tiles; and that bands of tiles that write
+// whole lines span wideLines lines of src in matrices of more than
+// readStreams rows whose short dst rows fall in many sets.
 func TestBandCols(t *testing.T) {
+	for _, c := range []struct{ cols, w, rows, matRows, dstRow, want int }{
+		{16, 4, 16, 64, 256, 256},  // NCHW to NHWC of 64 channels: 16 lines of 4-byte words
+		{64, 1, 64, 96, 96, 1024},  // 96 channels of bytes
+		{8, 8, 8, 96, 768, 128},    // of 8-byte words: in 16 sets
+		{16, 4, 16, 32, 128, 32},   // 32 rows: two lines
+		{16, 4, 16, 128, 512, 32},  // rows in 8 sets
+		{8, 8, 8, 1500, 12000, 16}, // long rows
+		{16, 1, 16, 64, 64, 64},    // 16x16 tiles of bytes write a quarter line: not widened
+	} {
+		if got := bandCols(c.cols, c.w, c.rows, engine.Matrix{Rows: c.matRows, DstRow: c.dstRow}); got != c.want {
+			t.Errorf("bandCols(%d, %d, %d) of %d rows %d bytes apart = %d, want %d", c.cols, c.w, c.rows, c.matRows, c.dstRow, got, c.want)
+		}
+	}
 	for _, c := range []struct{ cols, w, rows, dstRow, want int }{
 		{16, 1, 16, 784, 64},     // rows in 64 sets
 		{16, 1, 16, 1024, 32},    // in 4 sets: 16 lines each in bands of 64
@@ -28,7 +43,7 @@ func TestBandCols(t *testing.T) {
 		{16, 2, 32, 2048, 32},    // 32-row tiles: a line
 		{16, 1, 16, 3 << 10, 32}, // 3 KiB apart: 4 sets
 	} {
-		if got := bandCols(c.cols, c.w, c.rows, c.dstRow); got != c.want {
+		if got := bandCols(c.cols, c.w, c.rows, engine.Matrix{Rows: readStreams, DstRow: c.dstRow}); got != c.want {
 			t.Errorf("bandCols(%d, %d, %d, %d) = %d, want %d", c.cols, c.w, c.rows, c.dstRow, got, c.want)
 		}
 	}

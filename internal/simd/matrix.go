@@ -72,7 +72,7 @@ func (t *Kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) {
 		return m.Cols, m.Rows
 	}
 	rows = k.b * line(k.b*w)
-	return bandCols(k.chunk/w, w, k.b, m.DstRow), rows
+	return bandCols(k.chunk/w, w, k.b, m), rows
 }
 
 // A tile is a tile kernel, its streaming twin (nil: none), and its tile,
@@ -162,7 +162,7 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 	}
 	dst.Len -= dstReps
 	src.Len -= srcReps
-	band := bandCols(cols, w, k.b, m.DstRow)
+	band := bandCols(cols, w, k.b, m)
 	// tiles adds the call of bands bands of down strips of across tiles
 	// from word (row, col).
 	tiles := func(row, col, bands, down, across int) {
@@ -287,9 +287,10 @@ const lineBytes = 64
 
 // bandCols is the width in columns, whole tiles (elements of 3 bytes
 // make a line 21.3 columns), of the bands of tiles cols words of w
-// bytes wide and rows high, for dst rows dstRow bytes apart: a line of
-// src, two lines where tiles of at most pairRows rows write whole lines
-// of dst, but where a tile writes less than a line of each dst row,
+// bytes wide and rows high, in matrix m: a line of src, two lines where
+// tiles of at most pairRows rows write whole lines of dst, wideLines
+// where they do and m has more than readStreams rows with dst rows of at
+// most shortRow bytes in at least spreadSets L1 sets, but where a tile writes less than a line of each dst row,
 // halved while the band's dst rows (a line each, half written until the
 // band has gone down a line's worth of rows) fill more than setLines
 // lines of the L1 sets they fall in, from two lines for tiles of at most
@@ -312,10 +313,12 @@ const lineBytes = 64
 // 0.66-0.72 in bands of a line, 0.80-0.84 in bands of two (float64 0.61
 // and 0.69), 256x3136 0.80 and 0.96; 16-row tiles of 2-byte words went
 // either way (256x3136 0.80 and 0.72, 1504x2496 0.76 and 0.83).
-func bandCols(cols, w, rows, dstRow int) int {
+func bandCols(cols, w, rows int, m engine.Matrix) int {
 	lines := func(n int) int { return cols * max(1, (n*lineBytes/w+cols-1)/cols) } // whole tiles n lines of src wide
-	band := lines(1)
+	band, dstRow := lines(1), m.DstRow
 	switch {
+	case rows*w >= lineBytes && m.Rows > readStreams && dstRow <= shortRow && sets(dstRow) >= spreadSets:
+		return lines(wideLines)
 	case rows*w >= lineBytes && rows <= pairRows:
 		return lines(2)
 	case rows*w >= lineBytes:
@@ -344,6 +347,17 @@ const (
 	setLines = 8
 	pairRows = 16
 	halfRows = 8
+)
+
+// readStreams is the most rows of a matrix whose bands stay narrow;
+// shortRow the longest dst rows, and spreadSets the fewest L1 sets they
+// fall in, for bands to widen; wideLines the lines of src a wide band
+// spans.
+const (
+	readStreams = 32
+	shortRow    = 1024
+	spreadSets  = 16
+	wideLines   = 16
 )
 
 // gcd is the greatest common divisor of a > 0 and b > 0.
