@@ -12,8 +12,21 @@ import (
 // tiles that write part of a line of each dst row, with dst rows in few
 // L1 sets, and never below two tiles; and that bands of tiles that write
 // whole lines span wideLines lines of src in matrices of more than
-// readStreams rows whose short dst rows fall in many sets.
+// readStreams rows whose short dst rows fall in many sets, but not in a
+// core's private cache, nor, for tiles of half lines, where the matrix
+// does not stream.
 func TestBandCols(t *testing.T) {
+	for _, m := range []engine.Matrix{
+		{Rows: 64, Cols: 64, DstRow: 256},      // 16 KiB of 4-byte words
+		{Rows: 64, Cols: 1 << 20, DstRow: 256}, // not streaming
+	} {
+		if got := bandCols(16, 4, 16, m); m.Cols == 64 && got != 32 {
+			t.Errorf("16x16 tiles of 4-byte words, %dx%d matrix: bands of %d columns, want 32", m.Rows, m.Cols, got)
+		}
+		if got := bandCols(8, 4, 8, m); got != 32 {
+			t.Errorf("8x8 tiles of 4-byte words, %dx%d matrix, streaming %v: bands of %d columns, want 32", m.Rows, m.Cols, m.Streaming, got)
+		}
+	}
 	for _, c := range []struct{ cols, w, rows, matRows, dstRow, want int }{
 		{16, 4, 16, 64, 256, 256},  // NCHW to NHWC of 64 channels: 16 lines of 4-byte words
 		{64, 1, 64, 96, 96, 1024},  // 96 channels of bytes
@@ -22,8 +35,10 @@ func TestBandCols(t *testing.T) {
 		{16, 4, 16, 128, 512, 32},  // rows in 8 sets
 		{8, 8, 8, 1500, 12000, 16}, // long rows
 		{16, 1, 16, 64, 64, 64},    // 16x16 tiles of bytes write a quarter line: not widened
+		{8, 4, 8, 64, 256, 256},    // 8x8 tiles of 4-byte words write half lines: the matrix streams
 	} {
-		if got := bandCols(c.cols, c.w, c.rows, engine.Matrix{Rows: c.matRows, DstRow: c.dstRow}); got != c.want {
+		m := engine.Matrix{Rows: c.matRows, Cols: 1 << 20, DstRow: c.dstRow, Streaming: true}
+		if got := bandCols(c.cols, c.w, c.rows, m); got != c.want {
 			t.Errorf("bandCols(%d, %d, %d) of %d rows %d bytes apart = %d, want %d", c.cols, c.w, c.rows, c.matRows, c.dstRow, got, c.want)
 		}
 	}

@@ -288,10 +288,10 @@ const lineBytes = 64
 // bandCols is the width in columns, whole tiles (elements of 3 bytes
 // make a line 21.3 columns), of the bands of tiles cols words of w
 // bytes wide and rows high, in matrix m: a line of src, two lines where
-// tiles of at most pairRows rows write whole lines of dst, wideLines
-// where they do and m has more than readStreams rows with dst rows of at
-// most shortRow bytes in at least spreadSets L1 sets, but where a tile writes less than a line of each dst row,
-// halved while the band's dst rows (a line each, half written until the
+// tiles of at most pairRows rows write whole lines of dst, wideLines in
+// large matrices of more than readStreams short rows (below), but where a
+// tile writes less than a line of each dst row, halved while the band's
+// dst rows (a line each, half written until the
 // band has gone down a line's worth of rows) fill more than setLines
 // lines of the L1 sets they fall in, from two lines for tiles of at most
 // halfRows rows that write half lines, down to two tiles. Rows a multiple
@@ -313,20 +313,43 @@ const lineBytes = 64
 // 0.66-0.72 in bands of a line, 0.80-0.84 in bands of two (float64 0.61
 // and 0.69), 256x3136 0.80 and 0.96; 16-row tiles of 2-byte words went
 // either way (256x3136 0.80 and 0.72, 1504x2496 0.76 and 0.83).
+//
+// A band of a line or two reads as much of each row of src before it
+// moves on to the next row, and a matrix of more than readStreams rows
+// reads more streams at once than the prefetchers follow; in bands of
+// wideLines each strip reads long runs of its few rows, and its stores,
+// a line into each of the band's dst rows, spread over the L1 where the
+// dst rows are short (NCHW to NHWC: a pixel's channels, at most
+// shortRow bytes) and fall in at least spreadSets of its sets. Bands
+// widen so for tiles that write whole lines where the matrix outgrows a
+// core's private cache, from which nothing needs prefetching, and for
+// tiles that write half lines (AVX2's) where it streams. On a Zen 5, one
+// goroutine, of a non-streaming copy, AVX-512's tiles moved NCHW to NHWC
+// of 1x64x270x480 float32 at 0.54-0.58 in bands of two lines, 0.96-0.97
+// in bands of 16 lines, float16 0.69-1.02 and 1.18-1.29; 1x96x200x200
+// float64 0.63-0.64 and 0.98-1.07, float32 0.72-0.81 and 1.10-1.12;
+// 1x48x160x160 float32 0.71-0.73 and 0.99; 1x128x224x224 bytes
+// 0.47-0.49 and 0.62-0.68, but float16 0.79-0.80 and 0.70-0.71. AVX2's
+// tiles of half lines moved 1x64x270x480 float32 at 0.31-0.32 and
+// 0.58-0.63, float16 0.29-0.31 and 0.51-0.53, 1x96x200x200 float64
+// 0.35-0.37 and 0.71-0.75, but lost on tensors in the L3 that do not
+// stream (1x64x112x112 float64: 0.74 and 0.44), as AVX-512's lost in the
+// private cache (1x128x28x28 bytes: 0.77 and 0.65). Rows of 32
+// (1x32x224x224 float64: 0.91-0.96 and 0.78-0.89), dst rows 512 bytes
+// or more a power of two apart, in 8 sets or fewer (1x128x224x224
+// float32, 256x12544 float32 and float64), and long ones (1500x2500
+// float64: 0.60-0.61 and 0.54-0.56) lost.
 func bandCols(cols, w, rows int, m engine.Matrix) int {
-	lines := func(n int) int { return cols * max(1, (n*lineBytes/w+cols-1)/cols) } // whole tiles n lines of src wide
-	band, dstRow := lines(1), m.DstRow
+	n, whole, half, dstSets := 1, rows*w >= lineBytes, 2*rows*w == lineBytes, sets(m.DstRow) // n: lines of src
+	wide := m.Rows > readStreams && m.DstRow <= shortRow && dstSets >= spreadSets
 	switch {
-	case rows*w >= lineBytes && m.Rows > readStreams && dstRow <= shortRow && sets(dstRow) >= spreadSets:
-		return lines(wideLines)
-	case rows*w >= lineBytes && rows <= pairRows:
-		return lines(2)
-	case rows*w >= lineBytes:
-		return band
-	case 2*rows*w == lineBytes && rows <= halfRows:
-		band = lines(2)
+	case wide && (whole && !engine.InPrivateCache(m.Rows*m.Cols*w) || half && m.Streaming):
+		n = wideLines
+	case whole && rows <= pairRows, half && rows <= halfRows:
+		n = 2
 	}
-	for band > 2*cols && band/sets(dstRow) > setLines {
+	band := cols * max(1, (n*lineBytes/w+cols-1)/cols) // whole tiles
+	for !whole && n < wideLines && band > 2*cols && band/dstSets > setLines {
 		band = max(2, band/cols/2) * cols
 	}
 	return band
