@@ -8,13 +8,12 @@ import (
 
 // TestBandCols checks that bands are two lines of src wide for tiles of
 // up to pairRows rows that write whole lines of dst and of up to halfRows
-// that write half lines, one line for other ones, and narrow only for
-// tiles that write part of a line of each dst row, with dst rows in few
-// L1 sets, and never below two tiles; and that bands of tiles that write
-// whole lines span wideLines lines of src in matrices of more than
-// readStreams rows whose short dst rows fall in many sets, but not in a
-// core's private cache, nor, for tiles of half lines, where the matrix
-// does not stream.
+// that write half lines, one line for other ones, narrower only where the
+// band's dst rows fall in few L1 sets, never below two tiles; and that
+// bands of tiles that write whole lines span wideLines lines of src in
+// matrices of more than readStreams rows whose short dst rows fall in
+// many sets, but not in a core's private cache, nor, for tiles of half
+// lines, where the matrix does not stream.
 func TestBandCols(t *testing.T) {
 	for _, m := range []engine.Matrix{
 		{Rows: 64, Cols: 64, DstRow: 256},      // 16 KiB of 4-byte words
@@ -57,6 +56,8 @@ func TestBandCols(t *testing.T) {
 		{8, 8, 8, 8192, 16},      // and 8-row tiles of 8-byte words
 		{16, 2, 32, 2048, 32},    // 32-row tiles: a line
 		{16, 1, 16, 3 << 10, 32}, // 3 KiB apart: 4 sets
+		{16, 1, 64, 2048, 32},    // 64-row tiles of bytes, whole lines, in 2 sets: halved
+		{16, 1, 64, 2000, 64},    // in 64 sets: a line
 	} {
 		if got := bandCols(c.cols, c.w, c.rows, engine.Matrix{Rows: readStreams, DstRow: c.dstRow}); got != c.want {
 			t.Errorf("bandCols(%d, %d, %d, %d) = %d, want %d", c.cols, c.w, c.rows, c.dstRow, got, c.want)

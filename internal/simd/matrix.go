@@ -288,17 +288,22 @@ const lineBytes = 64
 // bandCols is the width in columns, whole tiles (elements of 3 bytes
 // make a line 21.3 columns), of the bands of tiles cols words of w
 // bytes wide and rows high, in matrix m: a line of src, two lines where
-// tiles of at most pairRows rows write whole lines of dst, wideLines in
-// large matrices of more than readStreams short rows (below), but where a
-// tile writes less than a line of each dst row, halved while the band's
-// dst rows (a line each, half written until the
-// band has gone down a line's worth of rows) fill more than setLines
-// lines of the L1 sets they fall in, from two lines for tiles of at most
-// halfRows rows that write half lines, down to two tiles. Rows a multiple
-// of 1 KiB apart fall in at most 4 of an L1's 64 sets of 64-byte lines
-// (on a Zen 5, AVX2's tiles moved a 1024x1024 matrix of bytes at 0.13 of
-// copy() in bands of 64 columns, 0.48 in bands of 32). Bands of one tile
-// lose, each line of src read a piece at a time, a band's height apart.
+// tiles of at most pairRows rows write whole lines of dst or of at most
+// halfRows half lines, wideLines in large matrices of more than
+// readStreams short rows (below); all but those halved while the band's
+// dst rows (a line each, half written until the band has gone down a
+// line's worth of rows where a tile writes less than a line of each) fill
+// more than setLines lines of the L1 sets they fall in, down to two
+// tiles. Rows a multiple of 1 KiB apart fall in at
+// most 4 of an L1's 64 sets of 64-byte lines (on a Zen 5, AVX2's tiles
+// moved a 1024x1024 matrix of bytes at 0.13 of copy() in bands of 64
+// columns, 0.48 in bands of 32). Tiles that write whole lines suffer the
+// few sets too: on a Zen 5, AVX-512's 64-row tiles of bytes moved
+// 2048x1536 at 0.26-0.28 of a non-streaming copy in bands of a line,
+// 0.45-0.52 in bands of half a line, 2048x1024 0.29-0.30 and 0.43-0.44,
+// 4096x512 0.43-0.45 and 0.60-0.64 (2048x2048 and 1024x1024 tied). Bands
+// of one tile lose, each line of src read a piece at a time, a band's
+// height apart.
 //
 // Bands two lines wide read whole the pairs of lines an L2 fetches
 // together. On an Intel Xeon, one goroutine, of a non-streaming copy,
@@ -349,7 +354,7 @@ func bandCols(cols, w, rows int, m engine.Matrix) int {
 		n = 2
 	}
 	band := cols * max(1, (n*lineBytes/w+cols-1)/cols) // whole tiles
-	for !whole && n < wideLines && band > 2*cols && band/dstSets > setLines {
+	for n < wideLines && band > 2*cols && band/dstSets > setLines {
 		band = max(2, band/cols/2) * cols
 	}
 	return band
