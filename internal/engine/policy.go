@@ -188,11 +188,12 @@ func InPrivateCache(bytes int) bool { return bytes <= privateCache()/2 }
 // dst's lines allow: from streamMin for rows (the operators' kernels, a
 // transpose's run copies and its zips of thin matrices), twice that for
 // tiles, which one goroutine moves well below copy()'s speed, so that
-// ordinary stores left in the cache pay longer. On a Zen 5 (32 MiB of L3),
-// a 1024x1024 matrix of 8-byte words (8 MiB, tiles) moved at 1.13 of
-// copy() with ordinary stores, 0.93 with streaming ones. Where
-// isa.EarlyTileStreams says, tiles stream from streamMin as rows do, and
-// paged ones from beyond a core's private cache. It is the one rule of
+// ordinary stores left in the cache pay longer (on a Zen 5, before bands
+// of tiles, a 1024x1024 matrix of 8-byte words, 8 MiB, moved at 1.13 of
+// copy() with ordinary stores, 0.93 with streaming ones). Where
+// isa.EarlyTileStreams says, as on that Zen 5 since, tiles stream from
+// streamMin as rows do, and paged ones from beyond a core's private
+// cache. It is the one rule of
 // streaming: every planner asks it, and every kernel path honours the
 // answer.
 func Streams(w Work, bytes int) bool {
