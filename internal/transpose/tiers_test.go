@@ -20,7 +20,7 @@ import (
 // TestGeneralTiers runs random transposes, planned with the kernels of
 // every tier this machine runs, against the naive one: 100,000 of
 // randomTranspose's shapes and 20,000 with matrices of tile size and more,
-// then a fifth as many streaming.
+// 10,000 of those with no private cache, then a fifth as many streaming.
 func TestGeneralTiers(t *testing.T) {
 	count := 100_000
 	if testing.Short() {
@@ -38,8 +38,16 @@ func TestGeneralTiers(t *testing.T) {
 		check(tier.Name, "", count, 33, transpose.RandomTranspose)
 		check(tier.Name, "/matrices", count/5, 34, transpose.RandomMatrixTranspose)
 	}
+	// Again with no private cache, where AVX-512's tiles of matrices of
+	// many short rows go in wide bands (simd's bandCols).
+	restore := engine.SetPrivateCache(0)
+	for _, tier := range verify.Tiers() {
+		check(tier.Name, "/uncached/matrices", count/10, 38, transpose.RandomMatrixTranspose)
+	}
+	restore()
 	// Again with every tensor taken for one past the cache: every zip, run
-	// copy and tile takes its streaming twin where it has one.
+	// copy and tile takes its streaming twin where it has one, and AVX2's
+	// half-line tiles of matrices of many short rows go in wide bands.
 	defer engine.SetStreamMin(0)()
 	for _, tier := range verify.Tiers() {
 		check(tier.Name, "/streaming", count/5, 36, transpose.RandomTranspose)
