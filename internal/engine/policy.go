@@ -28,14 +28,15 @@ const (
 	// goroutine moves at a fraction of copy()'s speed even in cache.
 	Tiles
 	// PagedTiles are tiles whose dst rows lie a whole number of pages
-	// apart (PageBytes), so that a tile's stores all fall in one set of
+	// apart (Paged), so that a tile's stores all fall in one set of
 	// the L1; they split as Tiles do, and stream earlier where isa says
 	// (Streams).
 	PagedTiles
 )
 
-// PageBytes is the smallest page.
-const PageBytes = 4096
+// Paged reports whether rows rowBytes apart lie a whole number of the
+// smallest pages (4 KiB) apart, and so at the same offset in each page.
+func Paged(rowBytes int) bool { return rowBytes%4096 == 0 }
 
 // Want is what a call asks of the policy: the caller's bound on its
 // goroutines (Params.Workers, a transpose plan's workers), or 0 for the
@@ -193,9 +194,8 @@ func InPrivateCache(bytes int) bool { return bytes <= privateCache()/2 }
 // copy() with ordinary stores, 0.93 with streaming ones). Where
 // isa.EarlyTileStreams says, as on that Zen 5 since, tiles stream from
 // streamMin as rows do, and paged ones from beyond a core's private
-// cache. It is the one rule of
-// streaming: every planner asks it, and every kernel path honours the
-// answer.
+// cache. It is the one rule of streaming: every planner asks it, and
+// every kernel path honours the answer.
 func Streams(w Work, bytes int) bool {
 	switch {
 	case w == Rows:

@@ -86,6 +86,9 @@ func BaseTiles(w int) bool {
 // have no streaming twins, and the buffer that streams them instead lost
 // on the Zen 5 with 8-byte words (2048x512: 0.53 in place, 0.38 so;
 // 4-byte words 0.16 and 0.44), so Zen 3, unmeasured, keeps its stores.
+//
+// AVX512F stands for avx512's full check: every AMD core with it has the
+// rest, and the call to avx512 would cost the hello world a text page.
 func EarlyTileStreams() bool { return amd19h() && cpu.X86.HasAVX512F }
 
 // ZipStackRow is the longest depth row, in bytes, that a DepthToSpace of

@@ -90,12 +90,12 @@ type tile struct {
 // (the base has no streaming tiles) or dst's rows lie whole pages apart,
 // where the table's wider tiles kept their lead.
 func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
-	if m.DstRow%engine.PageBytes == 0 {
+	if engine.Paged(m.DstRow) {
 		if c, ok := firstTile(t.PagedTiles, m, w); ok {
 			return c, true
 		}
 	}
-	if t.baseTiles[w] && !m.Streaming && m.DstRow%engine.PageBytes != 0 {
+	if t.baseTiles[w] && !m.Streaming && !engine.Paged(m.DstRow) {
 		if k, ok := firstTile(t.Tiles[t.baseFrom:], m, w); ok {
 			return k, true
 		}

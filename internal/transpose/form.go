@@ -76,7 +76,7 @@ func (f *wordForm) work() engine.Work {
 	switch {
 	case f.runs || min(f.m.Rows, f.m.Cols) <= thinSide:
 		return engine.Rows
-	case f.m.DstRow*f.word%engine.PageBytes == 0:
+	case engine.Paged(f.m.DstRow * f.word):
 		return engine.PagedTiles
 	}
 	return engine.Tiles
