@@ -237,18 +237,16 @@ func (c *call) Kernel() string { return c.l.name(c.toDepth, &c.a, c.a.Words*c.w)
 func (c *call) Run(space, depth []byte) {
 	s, d, d2s := c.space.In(space, depth), c.depth.In(space, depth), !c.toDepth
 	switch {
-	case c.l == wordsLoop:
+	case c.l == wordsLoop || c.w == 16 && c.byteLoop == wordsLoop:
 		forGroups(s, d, &c.bytes, func(s, d []byte) { elements(d2s, s, d, &c.bytes) })
-	case c.w == 1 || !aligned(s, d, c.w):
+	case c.w == 1 || c.w == 16 || !aligned(s, d, c.w):
 		run(c.byteLoop, d2s, s, d, &c.bytes)
 	case c.w == 2:
 		run(c.l, d2s, words[uint16](s), words[uint16](d), &c.a)
 	case c.w == 4:
 		run(c.l, d2s, words[uint32](s), words[uint32](d), &c.a)
-	case c.w == 8:
-		run(c.l, d2s, words[uint64](s), words[uint64](d), &c.a)
 	default:
-		run(c.l, d2s, words[[2]uint64](s), words[[2]uint64](d), &c.a)
+		run(c.l, d2s, words[uint64](s), words[uint64](d), &c.a)
 	}
 }
 
