@@ -101,3 +101,83 @@ func staged(call engine.Call) bool {
 	_, ok := call.(*engine.Staged)
 	return ok
 }
+
+// paddedShape is the block of the matrices of 1- and 2-byte words whose
+// tiles' src rows crowd the L1's sets and whose dst rows do not (internal/simd's
+// padded): 128 bytes of each dst row, 256 bytes of each src row.
+func paddedShape(w int) (rows, cols int) { return 128 / w, 256 / w }
+
+// paddedMatrix is a matrix of w-byte words of rows rows and cols
+// columns, src rows a multiple of 4 KiB apart, dst rows packed or a few
+// words more apart.
+func paddedMatrix(rng *rand.Rand, rows, cols, w int) engine.Matrix {
+	return engine.Matrix{Rows: rows, Cols: cols, SrcRow: (cols*w + 4095) &^ 4095 << rng.IntN(2), DstRow: rows*w + w*rng.IntN(3)}
+}
+
+// TestMatrixPadded checks the calls that move matrices of bytes and
+// 2-byte words whose src rows lie a multiple of 4 KiB apart block by
+// block through a padded buffer, against matrixRef: rows and columns a
+// whole number of blocks or not, fewer columns left than a tile or more,
+// with repetitions and groups. Every tier with tiles of such words must
+// take them so.
+func TestMatrixPadded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 36))
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		for _, w := range []int{1, 2} {
+			if len(tilesOf(table.Tiles, w)) == 0 {
+				continue
+			}
+			padded := 0
+			for range many(20) {
+				rows, cols := paddedShape(w)
+				m := paddedMatrix(rng, rows*(1+rng.IntN(3))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w)
+				m = withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2))
+				dl, sl := matrixLens(m, w)
+				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+				if call == nil {
+					t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
+				}
+				if staged(call) {
+					padded++
+				}
+				checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
+			}
+			if padded == 0 {
+				t.Errorf("%s: %d-byte words: no matrix went through a padded buffer", name, w)
+			}
+		}
+	}
+}
+
+// TestMatrixPaddedGuardPages runs the padded calls on matrices whose last
+// dst row and last src row end against inaccessible pages, at the row
+// and column counts next to a whole number of blocks and of tiles.
+func TestMatrixPaddedGuardPages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 37))
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		for _, w := range []int{1, 2} {
+			if len(tilesOf(table.Tiles, w)) == 0 {
+				continue
+			}
+			rows, cols := paddedShape(w)
+			for _, r := range []int{rows, rows + 1, 2*rows - 1, 2 * rows} {
+				for _, c := range []int{cols, cols + 1, cols + 15, cols + 16, 2*cols - 1} {
+					if testing.Short() && c != cols+1 {
+						continue
+					}
+					m := withGroups(paddedMatrix(rng, r, c, w), w, 1, 1, 0)
+					dl, sl := matrixLens(m, w)
+					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+					if call == nil || !staged(call) {
+						t.Fatalf("%s: %d-byte words %+v: the call %v, not through a buffer", name, w, m, call)
+					}
+					inGuards(t, dl, sl, func(dst, src []byte) {
+						checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
+					})
+				}
+			}
+		}
+	}
+}

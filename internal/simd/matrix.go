@@ -19,7 +19,9 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // 4-byte words (NCHW to NHWC, C = 256) moved at 0.14 of copy() that way.
 // Tall matrices whose tiles would write dst badly in place (short pieces
 // of rows a multiple of 2 KiB apart; or no streaming stores where the
-// matrix streams) go through a buffer (buffered).
+// matrix streams) go through a buffer (buffered); so do matrices of
+// bytes and 2-byte words whose tiles read src rows crowded in few cache
+// sets, a padded copy of the block's rows (padded).
 func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
 	if w < 1 || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
 		return nil
@@ -41,19 +43,22 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if !ok {
 		return nil
 	}
-	c := tileMatrix(dst, src, m, w, k.f, k)
+	c := tileMatrix(dst, src, &m, w, k.f, &k)
 	if c == nil {
 		return nil
 	}
 	if b := t.buffered(dst, src, &m, w, &k); b != nil {
 		return b
 	}
+	if p := t.padded(dst, src, &m, w, &k); p != nil {
+		return p
+	}
 	if k.nt == nil || !m.Streaming || !lineStores(m, w, k) {
 		return c
 	}
 	// Each call checks dst's address; every other store lies a multiple
 	// of 64 bytes from it.
-	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, m, w, k.nt, k), Else: c}
+	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, k.nt, &k), Else: c}
 }
 
 // MatrixUnits implements engine.Kernels: for a zip, columns of whole
@@ -151,7 +156,7 @@ func lineStores(m engine.Matrix, w int, k tile) bool {
 
 // tileMatrix is the call of f, a tile kernel of k's tile, for the matrices
 // m, or nil.
-func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k tile) engine.Call {
+func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *tile) engine.Call {
 	cols := k.chunk / w
 	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep, groups: m.Groups, dstGroup: m.DstGroup, srcGroup: m.SrcGroup}
 	// Each call runs on the tensors from its matrix's start on.
@@ -162,7 +167,7 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 	}
 	dst.Len -= dstReps
 	src.Len -= srcReps
-	band := bandCols(cols, w, k.b, m)
+	band := bandCols(cols, w, k.b, *m)
 	// tiles adds the call of bands bands of down strips of across tiles
 	// from word (row, col).
 	tiles := func(row, col, bands, down, across int) {
@@ -187,7 +192,7 @@ func tileMatrix(dst, src engine.Span, m engine.Matrix, w int, f *TileFunc, k til
 			tiles(row, m.Cols-cols, 1, down, 1)
 		}
 	}
-	strips, height := m.Rows/k.b, stripsDown(m, k, band)
+	strips, height := m.Rows/k.b, stripsDown(*m, *k, band)
 	for s := 0; s < strips; s += height {
 		columns(s*k.b, min(height, strips-s))
 	}
