@@ -140,7 +140,7 @@ func TestMatrixPadded(t *testing.T) {
 			want, padded := pads(table, w), 0
 			for range many(20) {
 				rows, cols := paddedShape(w)
-				m := paddedMatrix(rng, rows*(1+rng.IntN(3))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w)
+				m := paddedMatrix(rng, rows/2*(1+rng.IntN(5))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w)
 				m = withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2))
 				dl, sl := matrixLens(m, w)
 				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
@@ -161,7 +161,8 @@ func TestMatrixPadded(t *testing.T) {
 
 // TestMatrixPaddedGuardPages runs the padded calls on matrices whose last
 // dst row and last src row end against inaccessible pages, at the row
-// and column counts next to a whole number of blocks and of tiles.
+// and column counts next to a whole number of blocks and of tiles, and
+// with fewer rows than a block (a block of whole tiles then).
 func TestMatrixPaddedGuardPages(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 37))
 	for name, table := range tablesUnderTest() {
@@ -171,7 +172,7 @@ func TestMatrixPaddedGuardPages(t *testing.T) {
 				continue
 			}
 			rows, cols := paddedShape(w)
-			for _, r := range []int{rows, rows + 1, 2*rows - 1, 2 * rows} {
+			for _, r := range []int{rows / 2, rows/2 + 1, rows, rows + 1, 2*rows - 1, 2 * rows} {
 				for _, c := range []int{cols, cols + 1, cols + 15, cols + 16, 2*cols - 1} {
 					if testing.Short() && c != cols+1 {
 						continue
