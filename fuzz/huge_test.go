@@ -45,13 +45,14 @@ func hugeDim(x uint64) int {
 // maxRun is the most bytes a huge case runs against the reference.
 const maxRun = 1 << 16
 
-// dimWord is hugeDim's word for the dim 2^e + small - 4 (e >= 0), or for
-// the small dim v (e < 0).
+// dimWord is hugeDim's word for the dim 2^e + v - 4 (e >= 0, 0 <= v <=
+// 8), or for the small dim v (e < 0). hugeDim takes small from bits 8
+// and up, e's bits included: bits 8 to 15 hold what makes it v.
 func dimWord(e, v int) uint64 {
 	if e < 0 {
 		return uint64(v) << 8
 	}
-	return uint64(e)<<16 | uint64(v)<<8 | 1
+	return uint64(e)<<16 | uint64(((v-256*e)%9+9)%9)<<8 | 1
 }
 
 // FuzzHugeDims: an op of dims up to the checks' limits.
@@ -94,6 +95,10 @@ func FuzzHugeTranspose(f *testing.F) {
 		{[6]uint64{small(0), dimWord(62, 4), small(3)}, 3, 5, 3},                                 // a zero partner
 		{[6]uint64{dimWord(16, 4), small(2), small(2), small(3), small(1), small(2)}, 6, 432, 0}, // by [0 3 4 1 5 2]: DepthToSpace of N = 2^16, H = W = 1
 		{[6]uint64{dimWord(10, 4), dimWord(4, 4)}, 2, 1, 3},                                      // [1024 16] by [1 0] of 4-byte words: dst rows a page apart, AVX2's quad tiles
+		{[6]uint64{dimWord(6, 4), dimWord(10, 4)}, 2, 1, 0},                                      // [64 1024] by [1 0] of bytes: src rows 1 KiB apart, through a padded buffer
+		{[6]uint64{dimWord(4, 4), dimWord(12, 4)}, 2, 1, 0},                                      // [16 4096] of bytes: tiles of 16 rows, src rows a page apart
+		{[6]uint64{dimWord(5, 4), dimWord(10, 4)}, 2, 1, 1},                                      // [32 1024] of 2-byte words, src rows 2 KiB apart
+		{[6]uint64{dimWord(4, 4), dimWord(11, 4)}, 2, 1, 1},                                      // [16 2048] of 2-byte words, src rows a page apart
 	} {
 		f.Add(s.d[0], s.d[1], s.d[2], s.d[3], s.d[4], s.d[5], s.rank, s.order, s.es)
 	}
