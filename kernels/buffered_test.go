@@ -43,16 +43,9 @@ func TestMatrixBuffered(t *testing.T) {
 					rows, cols := bufferedShape(w)
 					m := engine.Matrix{Rows: (1536/rows+1+rng.IntN(3))*rows + rng.IntN(2)*rng.IntN(rows), Cols: cols*(1+rng.IntN(2)) + rng.IntN(cols), Streaming: streaming}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows*w+2047)&^2047<<rng.IntN(2)
-					m = withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2))
-					dl, sl := matrixLens(m, w)
-					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-					if call == nil {
-						t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
-					}
-					if staged(call) {
+					if checkStaged(t, name, set, withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2)), w) {
 						buffered++
 					}
-					checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
 				}
 				if want && buffered == 0 {
 					t.Errorf("%s: %d-byte words, streaming %v: no matrix went through a buffer", name, w, streaming)
@@ -77,19 +70,41 @@ func TestMatrixBufferedGuardPages(t *testing.T) {
 					if testing.Short() && c != cols+1 || !buffers(set, table, w, streaming) {
 						continue
 					}
-					m := withGroups(engine.Matrix{Rows: r, Cols: c, SrcRow: c * w, DstRow: (r*w + 2047) &^ 2047, Streaming: streaming}, w, 1, 1, 0)
-					dl, sl := matrixLens(m, w)
-					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-					if call == nil || !staged(call) {
-						t.Fatalf("%s: %d-byte words %+v: the call %v, not through a buffer", name, w, m, call)
-					}
-					inGuards(t, dl, sl, func(dst, src []byte) {
-						checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
-					})
+					checkStagedGuarded(t, name, set, withGroups(engine.Matrix{Rows: r, Cols: c, SrcRow: c * w, DstRow: (r*w + 2047) &^ 2047, Streaming: streaming}, w, 1, 1, 0), w)
 				}
 			}
 		}
 	}
+}
+
+// checkStaged plans matrices m of w-byte words with a tier's kernels,
+// checks the call against matrixRef and reports whether it goes through
+// a buffer.
+func checkStaged(t *testing.T, name string, set *simd.Kernels, m engine.Matrix, w int) bool {
+	t.Helper()
+	dl, sl := matrixLens(m, w)
+	call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+	if call == nil {
+		t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
+	}
+	checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
+	return staged(call)
+}
+
+// checkStagedGuarded plans matrices m of w-byte words with a tier's
+// kernels, fails unless the call goes through a buffer, and checks it
+// against matrixRef with the tensors' last bytes against inaccessible
+// pages.
+func checkStagedGuarded(t *testing.T, name string, set *simd.Kernels, m engine.Matrix, w int) {
+	t.Helper()
+	dl, sl := matrixLens(m, w)
+	call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+	if call == nil || !staged(call) {
+		t.Fatalf("%s: %d-byte words %+v: the call %v, not through a buffer", name, w, m, call)
+	}
+	inGuards(t, dl, sl, func(dst, src []byte) {
+		checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
+	})
 }
 
 // staged reports whether a call goes through a buffer: an engine.Staged
@@ -141,16 +156,9 @@ func TestMatrixPadded(t *testing.T) {
 			for range many(20) {
 				rows, cols := paddedShape(w)
 				m := paddedMatrix(rng, rows/2*(1+rng.IntN(5))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w)
-				m = withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2))
-				dl, sl := matrixLens(m, w)
-				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-				if call == nil {
-					t.Fatalf("%s: no call for %d-byte words %+v", name, w, m)
-				}
-				if staged(call) {
+				if checkStaged(t, name, set, withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2)), w) {
 					padded++
 				}
-				checkMatrix(t, name, call, m, w, make([]byte, dl), make([]byte, sl))
 			}
 			if want && padded == 0 {
 				t.Errorf("%s: %d-byte words: no matrix went through a padded buffer", name, w)
@@ -177,15 +185,7 @@ func TestMatrixPaddedGuardPages(t *testing.T) {
 					if testing.Short() && c != cols+1 {
 						continue
 					}
-					m := withGroups(paddedMatrix(rng, r, c, w), w, 1, 1, 0)
-					dl, sl := matrixLens(m, w)
-					call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-					if call == nil || !staged(call) {
-						t.Fatalf("%s: %d-byte words %+v: the call %v, not through a buffer", name, w, m, call)
-					}
-					inGuards(t, dl, sl, func(dst, src []byte) {
-						checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)
-					})
+					checkStagedGuarded(t, name, set, withGroups(paddedMatrix(rng, r, c, w), w, 1, 1, 0), w)
 				}
 			}
 		}

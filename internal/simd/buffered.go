@@ -93,13 +93,16 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 	buf, out := engine.SpaceSpan(s.Buf), engine.DepthSpan(s.Buf)
 	// A block, and the last one of each row (column) of blocks.
 	for i, more := range []int{0, left}[:1+min(left, 1)] {
-		b := engine.Matrix{Rows: rows, Cols: cols + more, SrcRow: m.SrcRow, DstRow: row, Reps: 1, Groups: 1}
-		runs := CopyArgs{Dst: to, Src: out, E: rows * w, W: 1, Rows: b.Cols, DstRow: m.DstRow, SrcRow: row, Groups: 1}
+		var b engine.Matrix
+		var runs CopyArgs
 		into, of := buf, from // the tiles' dst and src
 		if pad {
 			b = engine.Matrix{Rows: rows + more, Cols: cols, SrcRow: row, DstRow: m.DstRow, Reps: 1, Groups: 1}
 			runs = CopyArgs{Dst: buf, Src: from, E: cols * w, W: 1, Rows: b.Rows, DstRow: row, SrcRow: m.SrcRow, Groups: 1}
 			into, of = to, out
+		} else {
+			b = engine.Matrix{Rows: rows, Cols: cols + more, SrcRow: m.SrcRow, DstRow: row, Reps: 1, Groups: 1}
+			runs = CopyArgs{Dst: to, Src: out, E: rows * w, W: 1, Rows: b.Cols, DstRow: m.DstRow, SrcRow: row, Groups: 1}
 		}
 		tiles := tileMatrix(into, of, &b, w, k.f, k)
 		if tiles == nil {
@@ -109,16 +112,17 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 		if i > 0 {
 			calls = &s.Last
 		}
-		*calls = [2]engine.Call{tiles, t.copyRuns(stream, runs)}
+		copies := t.copyRuns(stream, runs)
+		*calls = [2]engine.Call{tiles, copies}
 		if pad {
-			*calls = [2]engine.Call{calls[1], tiles}
+			*calls = [2]engine.Call{copies, tiles}
 		}
 	}
-	switch n := m.Rows % rows; {
+	switch {
 	case pad && m.Cols%cols != 0:
 		return corner(s, dst, src, m, w, k, m.Rows, max(m.Cols%cols, k.chunk/w))
-	case !pad && n != 0:
-		return corner(s, dst, src, m, w, k, max(n, k.b), m.Cols)
+	case !pad && m.Rows%rows != 0:
+		return corner(s, dst, src, m, w, k, max(m.Rows%rows, k.b), m.Cols)
 	}
 	return s
 }
