@@ -118,9 +118,14 @@ func staged(call engine.Call) bool {
 }
 
 // paddedShape is the block of the matrices of 1- and 2-byte words whose
-// tiles' src rows crowd the L1's sets and whose dst rows do not (internal/simd's
-// padded): 128 bytes of each dst row, 256 bytes of each src row.
-func paddedShape(w int) (rows, cols int) { return 128 / w, 256 / w }
+// tiles' src rows crowd the L1's sets (internal/simd's padded), whose dst
+// rows fall in two sets where crowded, in every set if not.
+func paddedShape(w int, crowded bool) (rows, cols int) {
+	if crowded {
+		return simd.PaddedBlock(2048, w)
+	}
+	return simd.PaddedBlock(w, w)
+}
 
 // pads reports whether a table's tiles of w-byte words take matrices
 // whose src rows lie a multiple of 4 KiB apart through a padded buffer:
@@ -132,10 +137,15 @@ func pads(table *simd.Table, w int) bool {
 }
 
 // paddedMatrix is a matrix of w-byte words of rows rows and cols
-// columns, src rows a multiple of 4 KiB apart, dst rows packed or a few
+// columns, src rows a multiple of 4 KiB apart, dst rows an odd multiple
+// of 2 KiB apart (in two L1 sets) where crowded, else packed or a few
 // words more apart.
-func paddedMatrix(rng *rand.Rand, rows, cols, w int) engine.Matrix {
-	return engine.Matrix{Rows: rows, Cols: cols, SrcRow: (cols*w + 4095) &^ 4095 << rng.IntN(2), DstRow: rows*w + w*rng.IntN(3)}
+func paddedMatrix(rng *rand.Rand, rows, cols, w int, crowded bool) engine.Matrix {
+	m := engine.Matrix{Rows: rows, Cols: cols, SrcRow: (cols*w + 4095) &^ 4095 << rng.IntN(2), DstRow: rows*w + w*rng.IntN(3)}
+	if crowded {
+		m.DstRow = (rows*w+2047)&^2047 | 2048
+	}
+	return m
 }
 
 // TestMatrixPadded checks the calls that move matrices of bytes and
@@ -154,8 +164,9 @@ func TestMatrixPadded(t *testing.T) {
 			}
 			want, padded := pads(table, w), 0
 			for range many(20) {
-				rows, cols := paddedShape(w)
-				m := paddedMatrix(rng, rows/2*(1+rng.IntN(5))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w)
+				crowded := rng.IntN(2) == 0
+				rows, cols := paddedShape(w, crowded)
+				m := paddedMatrix(rng, rows/2*(1+rng.IntN(5))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w, crowded)
 				if checkStaged(t, name, set, withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2)), w) {
 					padded++
 				}
@@ -179,13 +190,15 @@ func TestMatrixPaddedGuardPages(t *testing.T) {
 			if !pads(table, w) {
 				continue
 			}
-			rows, cols := paddedShape(w)
-			for _, r := range []int{rows / 2, rows/2 + 1, rows, rows + 1, 2*rows - 1, 2 * rows} {
-				for _, c := range []int{cols, cols + 1, cols + 15, cols + 16, 2*cols - 1} {
-					if testing.Short() && c != cols+1 {
-						continue
+			for _, crowded := range []bool{false, true} {
+				rows, cols := paddedShape(w, crowded)
+				for _, r := range []int{rows / 2, rows/2 + 1, rows, rows + 1, 2*rows - 1, 2 * rows} {
+					for _, c := range []int{cols, cols + 1, cols + 15, cols + 16, 2*cols - 1} {
+						if testing.Short() && c != cols+1 {
+							continue
+						}
+						checkStagedGuarded(t, name, set, withGroups(paddedMatrix(rng, r, c, w, crowded), w, 1, 1, 0), w)
 					}
-					checkStagedGuarded(t, name, set, withGroups(paddedMatrix(rng, r, c, w), w, 1, 1, 0), w)
 				}
 			}
 		}

@@ -7,6 +7,9 @@ import "sync"
 // 8000_001Dh on AMD, or AMD's older 8000_0006h); 0 where there is no
 // CPUID to ask or it does not say.
 type Caches struct {
+	// First is the level-1 data cache of one core: what a block of a
+	// matrix moved through a buffer may take.
+	First int
 	// Private is the level-2 cache of one core: where a call's tensors
 	// stay while one core moves them, and a second core would have to
 	// fetch them from.
@@ -49,16 +52,17 @@ func reported(cpuid cpuidFn) Caches {
 			return c
 		}
 	}
-	if maxExt >= 0x8000_0006 { // AMD before topology extensions: ECX[31:16] in KiB, EDX[31:18] in 512 KiB
+	if maxExt >= 0x8000_0006 { // AMD before topology extensions: 8000_0005h ECX[31:24] in KiB, 8000_0006h ECX[31:16] in KiB, EDX[31:18] in 512 KiB
+		_, _, l1, _ := cpuid(0x8000_0005, 0)
 		_, _, ecx, edx := cpuid(0x8000_0006, 0)
-		return Caches{Private: int(ecx>>16) << 10, Last: int(edx>>18) * 512 << 10}
+		return Caches{First: int(l1>>24) << 10, Private: int(ecx>>16) << 10, Last: int(edx>>18) * 512 << 10}
 	}
 	return Caches{}
 }
 
 // described walks the deterministic cache parameters of a leaf (4 or
-// 8000_001Dh, which share their layout): the level-2 data or unified
-// cache, and the largest one.
+// 8000_001Dh, which share their layout): the level-1 data cache, the
+// level-2 data or unified cache, and the largest one.
 func described(cpuid cpuidFn, leaf uint32) Caches {
 	var c Caches
 	for sub := uint32(0); sub < 16; sub++ {
@@ -75,7 +79,10 @@ func described(cpuid cpuidFn, leaf uint32) Caches {
 		line := int(ebx&0xFFF) + 1
 		sets := int(ecx) + 1
 		size := ways * partitions * line * sets
-		if eax>>5&7 == 2 {
+		switch level := eax >> 5 & 7; {
+		case level == 1 && kind == 1:
+			c.First = size
+		case level == 2:
 			c.Private = size
 		}
 		if size > c.Last {

@@ -16,6 +16,7 @@ func TestCacheSize(t *testing.T) {
 		{0, 0}:           {0xd, 0x68747541, 0x444d4163, 0x69746e65},
 		{0x8000_0000, 0}: {0x80000021, 0x68747541, 0x444d4163, 0x69746e65},
 		{0x8000_0001, 0}: {0x800f12, 0x40000000, 0x4003f3, 0x2fd3fbff},
+		{0x8000_0005, 0}: {0xff40ff40, 0xff40ff40, 0x20080140, 0x40040140},
 		{0x8000_0006, 0}: {0x36006400, 0x56006400, 0x2006140, 0x200c140},
 		{0x8000_001D, 0}: {0x121, 0x1c0003f, 0x3f, 0x0},
 		{0x8000_001D, 1}: {0x122, 0xc0003f, 0xff, 0x0},
@@ -55,11 +56,11 @@ func TestCacheSize(t *testing.T) {
 		cpuid cpuidFn
 		want  Caches
 	}{
-		{"Zen 1, 8000_001Dh", zen1.cpuid, Caches{512 << 10, 8 << 20}},
-		{"Zen 1 without topology extensions, 8000_0006h", oldAMD.cpuid, Caches{512 << 10, 48 << 20}},
-		{"Intel, leaf 4", intel.cpuid, Caches{2 << 20, 30 << 20}},
-		{"a VM reporting its host's L3, leaf 4", vm.cpuid, Caches{2 << 20, 48 << 20}},
-		{"a 16-vCPU VM reporting its host's L3, leaf 4", xeon16.cpuid, Caches{2 << 20, 48 << 20}},
+		{"Zen 1, 8000_001Dh", zen1.cpuid, Caches{32 << 10, 512 << 10, 8 << 20}},
+		{"Zen 1 without topology extensions, 8000_0005h and 8000_0006h", oldAMD.cpuid, Caches{32 << 10, 512 << 10, 48 << 20}},
+		{"Intel, leaf 4", intel.cpuid, Caches{48 << 10, 2 << 20, 30 << 20}},
+		{"a VM reporting its host's L3, leaf 4", vm.cpuid, Caches{48 << 10, 2 << 20, 48 << 20}},
+		{"a 16-vCPU VM reporting its host's L3, leaf 4", xeon16.cpuid, Caches{48 << 10, 2 << 20, 48 << 20}},
 		{"nothing reported", replay{}.cpuid, Caches{}},
 		{"no CPUID", nil, Caches{}},
 	} {
@@ -76,8 +77,8 @@ func TestCacheSizes(t *testing.T) {
 	if c.Last == 0 {
 		t.Skip("the CPU reports no cache sizes")
 	}
-	t.Logf("private cache: %d KiB, last-level cache: %d KiB", c.Private>>10, c.Last>>10)
-	if c.Last < 256<<10 || c.Last > 1<<30 || c.Private < 0 || c.Private > c.Last {
+	t.Logf("L1 data cache: %d KiB, private cache: %d KiB, last-level cache: %d KiB", c.First>>10, c.Private>>10, c.Last>>10)
+	if c.Last < 256<<10 || c.Last > 1<<30 || c.Private < 0 || c.Private > c.Last || c.First < 0 || c.First > c.Private {
 		t.Errorf("caches of %+v bytes", c)
 	}
 }

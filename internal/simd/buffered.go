@@ -1,6 +1,9 @@
 package simd
 
-import "github.com/blockshuffle/blockshuffle/internal/engine"
+import (
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+)
 
 // Blocks through a buffer: matrices of more than 1536 rows whose tiles
 // write dst badly in place go a block of bufRowBytes/w rows by bufCols
@@ -56,15 +59,38 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 
 // padded is the call that moves matrices m of w-byte words, which
 // tileMatrix moves in place in tiles k, through a padded buffer where
-// they go so (through: the tiles out of the buffer), in blocks of fewer
-// rows, whole tiles, where m has fewer than padRowBytes/w (NCHW to NHWC
-// of 64 or 96 channels of bytes: 1x64x128x128 0.17 -> 0.58-0.61 of a
+// they go so (through: the tiles out of the buffer), in blocks
+// (PaddedBlock) of fewer rows, whole tiles, where m has fewer (NCHW to
+// NHWC of 64 or 96 channels of bytes: 1x64x128x128 0.17 -> 0.58-0.61 of a
 // non-streaming copy, 1x96x128x128 0.14 -> 0.55); or nil.
 func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k *tile) engine.Call {
-	if w > 2 || k.b/sets(m.SrcRow) <= setLines || sets(m.DstRow) < 4 || padRowBytes/w%k.b != 0 {
+	rows, cols := PaddedBlock(m.DstRow, w)
+	if w > 2 || k.b/sets(m.SrcRow) <= setLines || sets(m.DstRow) < 2 || rows%k.b != 0 || cols*w < k.chunk {
 		return nil
 	}
-	return t.through(dst, src, m, w, k, max(k.b, min(padRowBytes/w, m.Rows/k.b*k.b)), padCols/w, true, false)
+	return t.through(dst, src, m, w, k, max(k.b, min(rows, m.Rows/k.b*k.b)), cols, true, false)
+}
+
+// PaddedBlock is the block, rows by cols words, in which matrices of
+// w-byte words whose dst rows lie dstRow bytes apart go through a padded
+// buffer: padRowBytes of each dst row, twice as many where dst rows fall
+// in fewer than 4 L1 sets; and the most bytes of each src row, a power of
+// two, with which the block, each row a line longer, fits the L1 data
+// cache (32 KiB where the CPU does not say).
+func PaddedBlock(dstRow, w int) (rows, cols int) {
+	run := padRowBytes
+	if sets(dstRow) < 4 {
+		run *= 2
+	}
+	l1 := isa.CacheSizes().First
+	if l1 == 0 {
+		l1 = 32 << 10
+	}
+	rows, n := run/w, lineBytes
+	for rows*(2*n+lineBytes) <= l1 {
+		n *= 2
+	}
+	return rows, n / w
 }
 
 // through is the call that moves matrices m of w-byte words through a
@@ -90,6 +116,10 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 		outer, inner, left, row, lines = across, down, m.Rows%rows, cols*w+lineBytes, rows
 	}
 	s, from, to := blocks(dst, src, m, (lines+left)*row, outer, inner)
+	blockTile := *k
+	if pad && sets(m.DstRow) < 4 {
+		blockTile.band = k.chunk / w
+	}
 	buf, out := engine.SpaceSpan(s.Buf), engine.DepthSpan(s.Buf)
 	// A block, and the last one of each row (column) of blocks.
 	for i, more := range []int{0, left}[:1+min(left, 1)] {
@@ -104,7 +134,7 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 			b = engine.Matrix{Rows: rows, Cols: cols + more, SrcRow: m.SrcRow, DstRow: row, Reps: 1, Groups: 1}
 			runs = CopyArgs{Dst: to, Src: out, E: rows * w, W: 1, Rows: b.Cols, DstRow: m.DstRow, SrcRow: row, Groups: 1}
 		}
-		tiles := tileMatrix(into, of, &b, w, k.f, k)
+		tiles := tileMatrix(into, of, &b, w, k.f, &blockTile)
 		if tiles == nil {
 			return nil
 		}
@@ -161,17 +191,20 @@ func blocks(dst, src engine.Span, m *engine.Matrix, buf int, outer, inner engine
 // few of the L1's sets (more than setLines a set: rows a multiple of 1
 // KiB apart, in 64-row tiles of bytes) its lines are gone before it comes
 // back for the next piece. Such matrices go through a buffer (padded) a
-// block of padRowBytes of each dst row by padCols bytes of each src row
-// at a time, where dst rows do not crowd the sets too (in at least 4):
-// on a Zen 5, one goroutine, of a non-streaming copy, in place and so,
-// 1024x4096 bytes 0.18 and 0.61-0.64, 1024x2048 0.31 and 0.70, 512x8192
-// 0.20 and 0.59-0.61; 2-byte words 512x2048 0.57-0.60 and 0.71-0.72,
-// 512x8192 0.34 and 0.47-0.51. Blocks of 64 bytes of each src row lost
-// (1024x4096 bytes 0.52-0.57), and 4-byte words, which AVX-512's tiles
-// read a line at a time, lost too (512x4096 0.57 and 0.37); with dst
-// rows 2 or 4 KiB apart, in one or two sets, the buffer lost or tied
-// (4096x1024 bytes 0.53 and 0.22, 1024x1024 2-byte words 0.50 and 0.49).
-const (
-	padRowBytes = 128
-	padCols     = 256
-)
+// block (PaddedBlock) of padRowBytes of each dst row by as many bytes of
+// each src row as the L1 holds at a time, where dst rows fall in at least
+// 4 sets: on a Zen 5 (48 KiB L1), one goroutine, of a non-streaming copy,
+// in place and so, 1024x4096 bytes 0.18 and 0.61-0.64, 1024x2048 0.31 and
+// 0.70, 512x8192 0.20 and 0.59-0.61; 2-byte words 512x2048 0.57-0.60 and
+// 0.71-0.72, 512x8192 0.34 and 0.47-0.51. Blocks of 64 bytes of each src
+// row lost (1024x4096 bytes 0.52-0.57), and 4-byte words, which
+// AVX-512's tiles read a line at a time, lost too (512x4096 0.57 and
+// 0.37). Where dst rows fall in two sets (2 KiB apart), 16 whole lines a
+// tile, the blocks write twice as much of each dst row and go in bands
+// of one tile, so that fewer dst rows take stores at once: 2048x2048
+// bytes 0.25-0.29 and 0.48-0.54, 2048x1024 0.44-0.47 and 0.57-0.63,
+// 2-byte words 1024x1024 0.47-0.53 and 0.68-0.77, 1024x2048 0.35-0.43 and
+// 0.55-0.65 (2048x2048 bytes in bands of a line: 0.40-0.42; in blocks of
+// 128 bytes of each dst row: 0.33-0.37). In one set (4 KiB apart) the
+// buffer lost (4096x1024 bytes 0.53 and 0.22).
+const padRowBytes = 128

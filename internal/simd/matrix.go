@@ -80,11 +80,12 @@ func (t *Kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) {
 	return bandCols(k.chunk/w, w, k.b, m), rows
 }
 
-// A tile is a tile kernel, its streaming twin (nil: none), and its tile,
-// b rows of chunk bytes.
+// A tile is a tile kernel, its streaming twin (nil: none), its tile, b
+// rows of chunk bytes, and the columns of the bands its tiles go in
+// where they are not bandCols' (0).
 type tile struct {
-	f, nt    *TileFunc
-	b, chunk int
+	f, nt          *TileFunc
+	b, chunk, band int
 }
 
 // tileFor returns the first tile kernel of w-byte words, the table's or
@@ -168,6 +169,9 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 	dst.Len -= dstReps
 	src.Len -= srcReps
 	band := bandCols(cols, w, k.b, *m)
+	if k.band > 0 {
+		band = k.band
+	}
 	// tiles adds the call of bands bands of down strips of across tiles
 	// from word (row, col).
 	tiles := func(row, col, bands, down, across int) {
