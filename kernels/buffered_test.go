@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
@@ -117,33 +118,51 @@ func staged(call engine.Call) bool {
 	return ok
 }
 
-// paddedShape is the block of the matrices of 1- and 2-byte words whose
-// tiles' src rows crowd the L1's sets (internal/simd's padded), whose dst
-// rows fall in two sets where crowded, in every set if not.
-func paddedShape(w int, crowded bool) (rows, cols int) {
-	if crowded {
-		return simd.PaddedBlock(2048, w)
-	}
-	return simd.PaddedBlock(w, w)
+// The dst rows of the matrices the padded calls take, whose src rows lie
+// a multiple of 4 KiB apart: packed or a few words more apart (in every
+// L1 set), an odd multiple of 2 KiB apart (in two sets), or whole pages
+// apart in a matrix that streams (in one set: bytes by streaming tiles).
+type padKind int
+
+const (
+	spread padKind = iota
+	crowded
+	streamed
+)
+
+// paddedShape is the block of the padded matrices of w-byte words of a
+// kind (internal/simd's padded).
+func paddedShape(w int, kind padKind) (rows, cols int) {
+	return simd.PaddedBlock(paddedMatrix(nil, 1, 1, w, kind).DstRow, w, kind == streamed)
 }
 
-// pads reports whether a table's tiles of w-byte words take matrices
-// whose src rows lie a multiple of 4 KiB apart through a padded buffer:
-// words of 1 or 2 bytes, in tiles of more than 8 rows (more than 8 lines
-// in one L1 set; NEON's tiles of 2-byte words have 8).
-func pads(table *simd.Table, w int) bool {
+// pads reports whether a table's tiles of w-byte words take matrices of
+// a kind whose src rows lie a multiple of 4 KiB apart through a padded
+// buffer: words of 1 or 2 bytes, in tiles of more than 8 rows (more than
+// 8 lines in one L1 set; NEON's tiles of 2-byte words have 8); streamed
+// ones, bytes in tiles with streaming twins.
+func pads(table *simd.Table, w int, kind padKind) bool {
 	ks := tilesOf(table.Tiles, w)
-	return w <= 2 && len(ks) > 0 && ks[0].B > 8
+	return w <= 2 && len(ks) > 0 && ks[0].B > 8 &&
+		(kind != streamed || w == 1 && slices.ContainsFunc(ks, func(k simd.TileKernel) bool { return k.NT }))
 }
 
 // paddedMatrix is a matrix of w-byte words of rows rows and cols
-// columns, src rows a multiple of 4 KiB apart, dst rows an odd multiple
-// of 2 KiB apart (in two L1 sets) where crowded, else packed or a few
-// words more apart.
-func paddedMatrix(rng *rand.Rand, rows, cols, w int, crowded bool) engine.Matrix {
-	m := engine.Matrix{Rows: rows, Cols: cols, SrcRow: (cols*w + 4095) &^ 4095 << rng.IntN(2), DstRow: rows*w + w*rng.IntN(3)}
-	if crowded {
+// columns of a kind, src rows a multiple of 4 KiB apart (rng nil: 4 KiB
+// exactly, and packed dst rows where spread).
+func paddedMatrix(rng *rand.Rand, rows, cols, w int, kind padKind) engine.Matrix {
+	intN := func(n int) int {
+		if rng == nil {
+			return 0
+		}
+		return rng.IntN(n)
+	}
+	m := engine.Matrix{Rows: rows, Cols: cols, SrcRow: (cols*w + 4095) &^ 4095 << intN(2), DstRow: rows*w + w*intN(3)}
+	switch kind {
+	case crowded:
 		m.DstRow = (rows*w+2047)&^2047 | 2048
+	case streamed:
+		m.DstRow, m.Streaming = (rows*w+4095)&^4095, true
 	}
 	return m
 }
@@ -152,8 +171,8 @@ func paddedMatrix(rng *rand.Rand, rows, cols, w int, crowded bool) engine.Matrix
 // 2-byte words whose src rows lie a multiple of 4 KiB apart block by
 // block through a padded buffer, against matrixRef: rows and columns a
 // whole number of blocks or not, fewer columns left than a tile or more,
-// with repetitions and groups. Every tier whose tiles of such words
-// pads must take them so.
+// with repetitions and groups, dst rows of every kind. Every tier whose
+// tiles of such words pads must take them so.
 func TestMatrixPadded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 36))
 	for name, table := range tablesUnderTest() {
@@ -162,17 +181,18 @@ func TestMatrixPadded(t *testing.T) {
 			if len(tilesOf(table.Tiles, w)) == 0 {
 				continue
 			}
-			want, padded := pads(table, w), 0
-			for range many(20) {
-				crowded := rng.IntN(2) == 0
-				rows, cols := paddedShape(w, crowded)
-				m := paddedMatrix(rng, rows/2*(1+rng.IntN(5))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w, crowded)
-				if checkStaged(t, name, set, withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2)), w) {
-					padded++
+			for _, kind := range []padKind{spread, crowded, streamed} {
+				want, padded := pads(table, w, kind), 0
+				for range many(8) {
+					rows, cols := paddedShape(w, kind)
+					m := paddedMatrix(rng, rows/2*(1+rng.IntN(5))+rng.IntN(2)*rng.IntN(rows), cols*(1+rng.IntN(2))+rng.IntN(2)*rng.IntN(cols), w, kind)
+					if checkStaged(t, name, set, withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(3)), w) {
+						padded++
+					}
 				}
-			}
-			if want && padded == 0 {
-				t.Errorf("%s: %d-byte words: no matrix went through a padded buffer", name, w)
+				if want && padded == 0 {
+					t.Errorf("%s: %d-byte words, dst rows of kind %d: no matrix went through a padded buffer", name, w, kind)
+				}
 			}
 		}
 	}
@@ -187,17 +207,17 @@ func TestMatrixPaddedGuardPages(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2} {
-			if !pads(table, w) {
-				continue
-			}
-			for _, crowded := range []bool{false, true} {
-				rows, cols := paddedShape(w, crowded)
+			for _, kind := range []padKind{spread, crowded, streamed} {
+				if !pads(table, w, kind) {
+					continue
+				}
+				rows, cols := paddedShape(w, kind)
 				for _, r := range []int{rows / 2, rows/2 + 1, rows, rows + 1, 2*rows - 1, 2 * rows} {
 					for _, c := range []int{cols, cols + 1, cols + 15, cols + 16, 2*cols - 1} {
 						if testing.Short() && c != cols+1 {
 							continue
 						}
-						checkStagedGuarded(t, name, set, withGroups(paddedMatrix(rng, r, c, w, crowded), w, 1, 1, 0), w)
+						checkStagedGuarded(t, name, set, withGroups(paddedMatrix(rng, r, c, w, kind), w, 1, 1, 0), w)
 					}
 				}
 			}

@@ -64,20 +64,29 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 // NHWC of 64 or 96 channels of bytes: 1x64x128x128 0.17 -> 0.58-0.61 of a
 // non-streaming copy, 1x96x128x128 0.14 -> 0.55); or nil.
 func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k *tile) engine.Call {
-	rows, cols := PaddedBlock(m.DstRow, w)
-	if w > 2 || k.b/sets(m.SrcRow) <= setLines || sets(m.DstRow) < 2 || rows%k.b != 0 || cols*w < k.chunk {
+	stream := StreamsPadded(m, w) && k.nt != nil
+	rows, cols := PaddedBlock(m.DstRow, w, stream)
+	if w > 2 || k.b/sets(m.SrcRow) <= setLines || sets(m.DstRow) < 2 && !stream || rows%k.b != 0 || cols*w < k.chunk {
 		return nil
 	}
-	return t.through(dst, src, m, w, k, max(k.b, min(rows, m.Rows/k.b*k.b)), cols, true, false)
+	return t.through(dst, src, m, w, k, max(k.b, min(rows, m.Rows/k.b*k.b)), cols, true, stream)
+}
+
+// StreamsPadded reports whether the padded blocks of matrix m of w-byte
+// words go into dst by streaming tiles: bytes, where the matrix streams
+// and both its src and its dst rows fall in one or two L1 sets.
+func StreamsPadded(m *engine.Matrix, w int) bool {
+	return w == 1 && m.Streaming && sets(m.DstRow) <= 2 && sets(m.SrcRow) <= 2
 }
 
 // PaddedBlock is the block, rows by cols words, in which matrices of
 // w-byte words whose dst rows lie dstRow bytes apart go through a padded
-// buffer: padRowBytes of each dst row, twice as many where dst rows fall
-// in fewer than 4 L1 sets; and the most bytes of each src row, a power of
-// two, with which the block, each row a line longer, fits the L1 data
-// cache (32 KiB where the CPU does not say).
-func PaddedBlock(dstRow, w int) (rows, cols int) {
+// buffer, whose tiles stream where stream says: padRowBytes of each dst
+// row, twice as many where dst rows fall in fewer than 4 L1 sets; and the
+// most bytes of each src row, a power of two, with which the block, each
+// row a line longer, fits the L1 data cache (32 KiB where the CPU does
+// not say), or twice it where the tiles' stores stream around it.
+func PaddedBlock(dstRow, w int, stream bool) (rows, cols int) {
 	run := padRowBytes
 	if sets(dstRow) < 4 {
 		run *= 2
@@ -85,6 +94,9 @@ func PaddedBlock(dstRow, w int) (rows, cols int) {
 	l1 := isa.CacheSizes().First
 	if l1 == 0 {
 		l1 = 32 << 10
+	}
+	if stream {
+		l1 *= 2
 	}
 	rows, n := run/w, lineBytes
 	for rows*(2*n+lineBytes) <= l1 {
@@ -97,7 +109,9 @@ func PaddedBlock(dstRow, w int) (rows, cols int) {
 // buffer, a block of rows rows by cols columns at a time, or nil. Where
 // pad, each block's rows of src are copied into the buffer, each a line
 // longer than the block's so that they fall in every L1 set, and its
-// tiles go from there into dst, each column of blocks from the top down;
+// tiles go from there into dst (in bands of one tile where dst rows fall
+// in fewer than 4 sets; by their streaming twins where stream says and
+// their stores are whole lines), each column of blocks from the top down;
 // else its tiles go into the buffer, a row for each of its columns, a
 // line longer than the block's, and each of its dst rows is copied out
 // of there whole (streaming where stream says), each row of blocks from
@@ -138,11 +152,18 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 		if tiles == nil {
 			return nil
 		}
+		if pad && stream && k.nt != nil && lineStores(b, w, *k) {
+			// Each call checks its block's address; every other store
+			// lies a multiple of 64 bytes from it.
+			if nt := tileMatrix(into, of, &b, w, k.nt, &blockTile); nt != nil {
+				tiles = &engine.Aligned{A: into, Mask: lineBytes - 1, Then: nt, Else: tiles}
+			}
+		}
 		calls := &s.Whole
 		if i > 0 {
 			calls = &s.Last
 		}
-		copies := t.copyRuns(stream, runs)
+		copies := t.copyRuns(stream && !pad, runs)
 		*calls = [2]engine.Call{tiles, copies}
 		if pad {
 			*calls = [2]engine.Call{copies, tiles}
@@ -206,5 +227,12 @@ func blocks(dst, src engine.Span, m *engine.Matrix, buf int, outer, inner engine
 // 2-byte words 1024x1024 0.47-0.53 and 0.68-0.77, 1024x2048 0.35-0.43 and
 // 0.55-0.65 (2048x2048 bytes in bands of a line: 0.40-0.42; in blocks of
 // 128 bytes of each dst row: 0.33-0.37). In one set (4 KiB apart) the
-// buffer lost (4096x1024 bytes 0.53 and 0.22).
+// buffer lost (4096x1024 bytes 0.53 and 0.22), but for bytes where the
+// matrix streams and src rows fall in one or two sets too: there the
+// tiles stream out of blocks that take twice the L1, as their stores go
+// around it (StreamsPadded): 4096x4096 0.24-0.27 and 0.45-0.53, 8192x2048
+// 0.40-0.41 and 0.51-0.55, 4096x2048 0.27-0.29 and 0.42-0.47, and with dst
+// rows in two sets 2048x8192 0.24-0.25 and 0.50-0.55. Src rows in four
+// sets lost so (8192x1024 0.47 and 0.41), and so did 2-byte words
+// (4096x2048 0.59 and 0.47).
 const padRowBytes = 128
