@@ -32,6 +32,10 @@ const (
 	// the L1; they split as Tiles do, and stream earlier where isa says
 	// (Streams).
 	PagedTiles
+	// PaddedTiles are tiles out of a buffer that holds a block of the
+	// src rows they read (internal/simd's padded blocks): they ask only
+	// whether to stream, and do from twice streamMin on every CPU.
+	PaddedTiles
 )
 
 // Paged reports whether rows rowBytes apart lie a whole number of the
@@ -200,6 +204,8 @@ func Streams(w Work, bytes int) bool {
 	switch {
 	case w == Rows:
 		return bytes >= streamMin()
+	case w == PaddedTiles:
+		return bytes >= 2*streamMin()
 	case isa.EarlyTileStreams():
 		return bytes >= streamMin() || w == PagedTiles && !InPrivateCache(bytes)
 	}

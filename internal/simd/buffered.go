@@ -74,32 +74,36 @@ func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k *tile)
 
 // StreamsPadded reports whether the padded blocks of matrix m of w-byte
 // words go into dst by streaming tiles: bytes, where the matrix streams
-// and both its src and its dst rows fall in one or two L1 sets.
+// and either both its src and its dst rows fall in one or two L1 sets or
+// the tensors outgrow the shared cache (engine.PaddedTiles).
 func StreamsPadded(m *engine.Matrix, w int) bool {
-	return w == 1 && m.Streaming && sets(m.DstRow) <= 2 && sets(m.SrcRow) <= 2
+	crowded := sets(m.DstRow) <= 2 && sets(m.SrcRow) <= 2
+	return w == 1 && m.Streaming && (crowded || engine.Streams(engine.PaddedTiles, m.Rows*m.Cols*w*m.Reps*m.Groups))
 }
 
 // PaddedBlock is the block, rows by cols words, in which matrices of
 // w-byte words whose dst rows lie dstRow bytes apart go through a padded
 // buffer, whose tiles stream where stream says: padRowBytes of each dst
-// row, twice as many where dst rows fall in fewer than 4 L1 sets; and the
-// most bytes of each src row, a power of two, with which the block, each
-// row a line longer, fits the L1 data cache (32 KiB where the CPU does
-// not say), or twice it where the tiles' stores stream around it.
+// row, twice as many where dst rows fall in fewer than 4 L1 sets or the
+// tiles stream; and the most bytes of each src row, a power of two, with
+// which the block, each row a line longer, fits the L1 data cache (32 KiB
+// where the CPU does not say), or, where the tiles' stores stream around
+// the caches, half the private cache (at least twice the L1).
 func PaddedBlock(dstRow, w int, stream bool) (rows, cols int) {
 	run := padRowBytes
-	if sets(dstRow) < 4 {
+	if sets(dstRow) < 4 || stream {
 		run *= 2
 	}
-	l1 := isa.CacheSizes().First
-	if l1 == 0 {
-		l1 = 32 << 10
+	c := isa.CacheSizes()
+	budget := c.First
+	if budget == 0 {
+		budget = 32 << 10
 	}
 	if stream {
-		l1 *= 2
+		budget = max(2*budget, c.Private/2)
 	}
 	rows, n := run/w, lineBytes
-	for rows*(2*n+lineBytes) <= l1 {
+	for rows*(2*n+lineBytes) <= budget {
 		n *= 2
 	}
 	return rows, n / w
@@ -232,7 +236,14 @@ func blocks(dst, src engine.Span, m *engine.Matrix, buf int, outer, inner engine
 // tiles stream out of blocks that take twice the L1, as their stores go
 // around it (StreamsPadded): 4096x4096 0.24-0.27 and 0.45-0.53, 8192x2048
 // 0.40-0.41 and 0.51-0.55, 4096x2048 0.27-0.29 and 0.42-0.47, and with dst
-// rows in two sets 2048x8192 0.24-0.25 and 0.50-0.55. Src rows in four
-// sets lost so (8192x1024 0.47 and 0.41), and so did 2-byte words
-// (4096x2048 0.59 and 0.47).
+// rows in two sets 2048x8192 0.24-0.25 and 0.50-0.55, 2048x4096 (8 MiB)
+// 0.15 and 0.40. Src rows in four sets lost so (8192x1024 0.47 and 0.41),
+// and so did 2-byte words (4096x2048 0.59 and 0.47). Beyond the shared
+// cache (from 16 MiB here) every padded matrix of bytes streams so, in
+// blocks of 256 rows and half the L2: 1024x16384 0.24-0.26 and
+// 0.52-0.60, NCHW to NHWC of 1x256x256x256 0.25-0.29 and 0.54-0.69, of
+// 1x64x512x512 0.27-0.29 and 0.54-0.77, 4096x4096 0.48-0.55 and
+// 0.51-0.61 (blocks of 256 x 512 bytes 0.51-0.59, 256 x 256 0.53-0.58,
+// 128 x 512 0.44); those of 8 MiB, in the L3, lost so (512x16384 0.40-0.48
+// and 0.33, 1024x8192 0.43 and 0.32-0.45).
 const padRowBytes = 128
