@@ -224,3 +224,35 @@ func TestMatrixPaddedGuardPages(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixPaddedOutgrown checks the padded calls of matrices that
+// outgrow the shared cache (engine.PaddedTiles), whose tiles stream out
+// of taller and wider blocks, against matrixRef: one matrix of each
+// width, its dst rows spread, as large as it takes.
+func TestMatrixPaddedOutgrown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tensors of 16 MiB or more")
+	}
+	bytes := 1 << 20
+	for !engine.Streams(engine.PaddedTiles, bytes) {
+		bytes *= 2
+	}
+	rng := rand.New(rand.NewPCG(7, 38))
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		for _, w := range []int{1, 2} {
+			if !pads(table, w, streamed) && !(w == 2 && pads(table, 1, streamed)) {
+				continue
+			}
+			rows := 640 / w // two blocks and a half of 256 bytes of each dst row
+			m := withGroups(paddedMatrix(rng, rows, bytes/(rows*w)+rng.IntN(100), w, spread), w, 1, 1, 0)
+			m.Streaming = true
+			if !simd.StreamsPadded(&m, w) {
+				t.Fatalf("%s: %d-byte words %+v: the padded blocks do not stream", name, w, m)
+			}
+			if !checkStaged(t, name, set, m, w) {
+				t.Errorf("%s: %d-byte words %+v: not through a buffer", name, w, m)
+			}
+		}
+	}
+}

@@ -73,12 +73,14 @@ func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k *tile)
 }
 
 // StreamsPadded reports whether the padded blocks of matrix m of w-byte
-// words go into dst by streaming tiles: bytes, where the matrix streams
-// and either both its src and its dst rows fall in one or two L1 sets or
-// the tensors outgrow the shared cache (engine.PaddedTiles).
+// words go into dst by streaming tiles, where the matrix streams: bytes
+// whose src and dst rows both fall in one or two L1 sets, and words of
+// either size whose dst rows fall in two sets or more where the tensors
+// outgrow the shared cache (engine.PaddedTiles).
 func StreamsPadded(m *engine.Matrix, w int) bool {
 	crowded := sets(m.DstRow) <= 2 && sets(m.SrcRow) <= 2
-	return w == 1 && m.Streaming && (crowded || engine.Streams(engine.PaddedTiles, m.Rows*m.Cols*w*m.Reps*m.Groups))
+	outgrown := sets(m.DstRow) >= 2 && engine.Streams(engine.PaddedTiles, m.Rows*m.Cols*w*m.Reps*m.Groups)
+	return m.Streaming && (w == 1 && crowded || outgrown)
 }
 
 // PaddedBlock is the block, rows by cols words, in which matrices of
@@ -211,39 +213,42 @@ func blocks(dst, src engine.Span, m *engine.Matrix, buf int, outer, inner engine
 	return s, from, to
 }
 
-// Padded blocks: tiles of bytes and 2-byte words read each line of src
-// in pieces, 16 or 32 bytes at a time, and where a tile's rows fall in
-// few of the L1's sets (more than setLines a set: rows a multiple of 1
-// KiB apart, in 64-row tiles of bytes) its lines are gone before it comes
-// back for the next piece. Such matrices go through a buffer (padded) a
-// block (PaddedBlock) of padRowBytes of each dst row by as many bytes of
-// each src row as the L1 holds at a time, where dst rows fall in at least
-// 4 sets: on a Zen 5 (48 KiB L1), one goroutine, of a non-streaming copy,
-// in place and so, 1024x4096 bytes 0.18 and 0.61-0.64, 1024x2048 0.31 and
+// Padded blocks: tiles of bytes and 2-byte words read each line of src in
+// pieces, 16 or 32 bytes at a time, and where a tile's rows fall in few of
+// the L1's sets (more than setLines a set: rows a multiple of 1 KiB apart,
+// in 64-row tiles of bytes) its lines are gone before it comes back for
+// the next piece. Such matrices go through a buffer (padded) a block
+// (PaddedBlock) of padRowBytes of each dst row by as many bytes of each
+// src row as the L1 holds at a time, where dst rows fall in at least 4
+// sets: on a Zen 5 (48 KiB L1), one goroutine, of a non-streaming copy, in
+// place and so, 1024x4096 bytes 0.18 and 0.61-0.64, 1024x2048 0.31 and
 // 0.70, 512x8192 0.20 and 0.59-0.61; 2-byte words 512x2048 0.57-0.60 and
 // 0.71-0.72, 512x8192 0.34 and 0.47-0.51. Blocks of 64 bytes of each src
-// row lost (1024x4096 bytes 0.52-0.57), and 4-byte words, which
-// AVX-512's tiles read a line at a time, lost too (512x4096 0.57 and
-// 0.37). Where dst rows fall in two sets (2 KiB apart), 16 whole lines a
-// tile, the blocks write twice as much of each dst row and go in bands
-// of one tile, so that fewer dst rows take stores at once: 2048x2048
-// bytes 0.25-0.29 and 0.48-0.54, 2048x1024 0.44-0.47 and 0.57-0.63,
-// 2-byte words 1024x1024 0.47-0.53 and 0.68-0.77, 1024x2048 0.35-0.43 and
-// 0.55-0.65 (2048x2048 bytes in bands of a line: 0.40-0.42; in blocks of
-// 128 bytes of each dst row: 0.33-0.37). In one set (4 KiB apart) the
-// buffer lost (4096x1024 bytes 0.53 and 0.22), but for bytes where the
-// matrix streams and src rows fall in one or two sets too: there the
-// tiles stream out of blocks that take twice the L1, as their stores go
-// around it (StreamsPadded): 4096x4096 0.24-0.27 and 0.45-0.53, 8192x2048
-// 0.40-0.41 and 0.51-0.55, 4096x2048 0.27-0.29 and 0.42-0.47, and with dst
-// rows in two sets 2048x8192 0.24-0.25 and 0.50-0.55, 2048x4096 (8 MiB)
-// 0.15 and 0.40. Src rows in four sets lost so (8192x1024 0.47 and 0.41),
-// and so did 2-byte words (4096x2048 0.59 and 0.47). Beyond the shared
-// cache (from 16 MiB here) every padded matrix of bytes streams so, in
-// blocks of 256 rows and half the L2: 1024x16384 0.24-0.26 and
+// row lost (1024x4096 bytes 0.52-0.57), and 4-byte words, which AVX-512's
+// tiles read a line at a time, lost too (512x4096 0.57 and 0.37). Where
+// dst rows fall in two sets (2 KiB apart), 16 whole lines a tile, the
+// blocks write twice as much of each dst row and go in bands of one tile,
+// so that fewer dst rows take stores at once: 2048x2048 bytes 0.25-0.29
+// and 0.48-0.54, 2048x1024 0.44-0.47 and 0.57-0.63, 2-byte words 1024x1024
+// 0.47-0.53 and 0.68-0.77, 1024x2048 0.35-0.43 and 0.55-0.65 (2048x2048
+// bytes in bands of a line: 0.40-0.42; in blocks of 128 bytes of each dst
+// row: 0.33-0.37). In one set (4 KiB apart) the buffer lost (4096x1024
+// bytes 0.53 and 0.22), but for bytes where the matrix streams and src
+// rows fall in one or two sets too: there the tiles stream out of blocks
+// that take twice the L1, as their stores go around it (StreamsPadded):
+// 4096x4096 0.24-0.27 and 0.45-0.53, 8192x2048 0.40-0.41 and 0.51-0.55,
+// 4096x2048 0.27-0.29 and 0.42-0.47, and with dst rows in two sets
+// 2048x8192 0.24-0.25 and 0.50-0.55, 2048x4096 (8 MiB) 0.15 and 0.40. Src
+// rows in four sets lost so (8192x1024 0.47 and 0.41), and so did 2-byte
+// words (4096x2048 0.59 and 0.47). Beyond the shared cache (from 16 MiB
+// here) every padded matrix whose dst rows fall in two sets or more
+// streams so, in blocks of 256 bytes of each dst row by half the L2:
+// 2-byte words 1024x8192 0.30-0.32 and 0.50-0.55, 512x16384 0.26-0.27 and
+// 0.44-0.51, NCHW to NHWC of 1x256x256x256 0.35 and 0.51-0.57 (in one set
+// they tied: 4096x2048 0.56-0.58); bytes 1024x16384 0.24-0.26 and
 // 0.52-0.60, NCHW to NHWC of 1x256x256x256 0.25-0.29 and 0.54-0.69, of
-// 1x64x512x512 0.27-0.29 and 0.54-0.77, 4096x4096 0.48-0.55 and
-// 0.51-0.61 (blocks of 256 x 512 bytes 0.51-0.59, 256 x 256 0.53-0.58,
-// 128 x 512 0.44); those of 8 MiB, in the L3, lost so (512x16384 0.40-0.48
-// and 0.33, 1024x8192 0.43 and 0.32-0.45).
+// 1x64x512x512 0.27-0.29 and 0.54-0.77, 4096x4096 0.48-0.55 and 0.51-0.61
+// (blocks of 256 x 512 bytes 0.51-0.59, 256 x 256 0.53-0.58, 128 x 512
+// 0.44); those of 8 MiB, in the L3, lost so (512x16384 0.40-0.48 and 0.33,
+// 1024x8192 0.43 and 0.32-0.45).
 const padRowBytes = 128
