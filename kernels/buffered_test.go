@@ -143,8 +143,13 @@ func paddedShape(w int, kind padKind) (rows, cols int) {
 // ones, bytes in tiles with streaming twins.
 func pads(table *simd.Table, w int, kind padKind) bool {
 	ks := tilesOf(table.Tiles, w)
-	return w <= 2 && len(ks) > 0 && ks[0].B > 8 &&
-		(kind != streamed || w == 1 && slices.ContainsFunc(ks, func(k simd.TileKernel) bool { return k.NT }))
+	return w <= 2 && len(ks) > 0 && ks[0].B > 8 && (kind != streamed || w == 1 && streamingTiles(table, w))
+}
+
+// streamingTiles reports whether a table has tile kernels of w-byte
+// words with streaming twins.
+func streamingTiles(table *simd.Table, w int) bool {
+	return slices.ContainsFunc(tilesOf(table.Tiles, w), func(k simd.TileKernel) bool { return k.NT })
 }
 
 // paddedMatrix is a matrix of w-byte words of rows rows and cols
@@ -245,7 +250,7 @@ func TestMatrixPaddedOutgrown(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2} {
-			if !pads(table, w, streamed) && !(w == 2 && pads(table, 1, streamed)) {
+			if !pads(table, w, spread) || !streamingTiles(table, w) {
 				continue
 			}
 			rows := 640 / w // two blocks and a half of 256 bytes of each dst row

@@ -93,7 +93,7 @@ func StreamsPadded(m *engine.Matrix, w int) bool {
 // the caches, half the private cache (at least twice the L1).
 func PaddedBlock(dstRow, w int, stream bool) (rows, cols int) {
 	run := padRowBytes
-	if sets(dstRow) < 4 || stream {
+	if crowdsDst(dstRow) || stream {
 		run *= 2
 	}
 	c := isa.CacheSizes()
@@ -110,6 +110,11 @@ func PaddedBlock(dstRow, w int, stream bool) (rows, cols int) {
 	}
 	return rows, n / w
 }
+
+// crowdsDst reports whether dst rows dstRow bytes apart fall in fewer
+// than 4 L1 sets, where the padded blocks go twice as tall (PaddedBlock)
+// and in bands of one tile (through).
+func crowdsDst(dstRow int) bool { return sets(dstRow) < 4 }
 
 // through is the call that moves matrices m of w-byte words through a
 // buffer, a block of rows rows by cols columns at a time, or nil. Where
@@ -137,7 +142,7 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 	}
 	s, from, to := blocks(dst, src, m, (lines+left)*row, outer, inner)
 	blockTile := *k
-	if pad && sets(m.DstRow) < 4 {
+	if pad && crowdsDst(m.DstRow) {
 		blockTile.band = k.chunk / w
 	}
 	buf, out := engine.SpaceSpan(s.Buf), engine.DepthSpan(s.Buf)
