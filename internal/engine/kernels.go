@@ -50,11 +50,33 @@ type Kernels interface {
 // g*SrcGroup + i*SrcRep + r*SrcRow + c*w of src to g*DstGroup + i*DstRep +
 // c*DstRow + r*w of dst. Streaming asks for non-temporal stores where the
 // kernels have them and dst's lines allow.
+//
+// Where Split is more than 0, the rows lie in src (SrcSplit set), or the
+// columns in dst (DstSplit set), in two levels: row r at (r%Split)*SrcRow
+// + (r/Split)*SrcSplit, column c at (c%Split)*DstRow + (c/Split)*DstSplit.
+// Such are the six lanes of pixel_shuffle to HWC (dims [C,2,2,H,W] by
+// [3,1,4,2,0]): channel c and column j of a block at c*SrcRow +
+// j*SrcSplit, which two small dims of the transpose hold apart.
 type Matrix struct {
 	Rows, Cols, SrcRow, DstRow int
 	Reps, SrcRep, DstRep       int
 	Groups, SrcGroup, DstGroup int
+	Split, SrcSplit, DstSplit  int
 	Streaming                  bool
+}
+
+// Reach is the bytes from the first word of matrices m of w-byte words
+// to past their last, in src and in dst.
+func (m *Matrix) Reach(w int) (src, dst int) {
+	last := func(n, step, split int) int { // the offset of the last of n rows (columns)
+		if m.Split > 0 && split != 0 {
+			return (min(n, m.Split)-1)*step + (n-1)/m.Split*split
+		}
+		return (n - 1) * step
+	}
+	src = (m.Groups-1)*m.SrcGroup + (m.Reps-1)*m.SrcRep + last(m.Rows, m.SrcRow, m.SrcSplit) + m.Cols*w
+	dst = (m.Groups-1)*m.DstGroup + (m.Reps-1)*m.DstRep + last(m.Cols, m.DstRow, m.DstSplit) + m.Rows*w
+	return src, dst
 }
 
 // TransposeRuns are the innermost work of a general transpose's plan whose last

@@ -26,7 +26,7 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if w < 1 || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
 		return nil
 	}
-	if c := t.thinMatrix(dst, src, m, w); c != nil {
+	if c := t.thinMatrix(dst, src, m, w); c != nil || m.Split > 0 {
 		return c
 	}
 	if w > MaxTileWidth || w == 16 && min(m.Rows, m.Cols) <= MaxBlock {
@@ -67,10 +67,12 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 func (t *Kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) {
 	line := func(bytes int) int { return lineBytes / gcd(bytes, lineBytes) } // the least count of bytes-long items that fills whole lines
 	switch {
-	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w:
+	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w && m.DstSplit == 0:
 		return line(m.Rows * w), m.Rows
-	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w:
+	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w && m.SrcSplit == 0:
 		return m.Cols, line(w)
+	case m.Split > 0:
+		return m.Cols, m.Rows
 	}
 	k, ok := t.tileFor(m, w)
 	if w > MaxTileWidth || !ok {
@@ -417,18 +419,33 @@ func gcd(a, b int) int {
 // in zipNx16AVX2, 0.59 as runs).
 func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
 	switch {
-	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w:
-		return t.evenLanes(laneKey{w: w, b: m.Rows, stream: m.Streaming}, LaneArgs{
+	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w && m.DstSplit == 0:
+		return t.splitLanes(laneKey{w: w, b: m.Rows, stream: m.Streaming}, m.Split, m.SrcSplit, LaneArgs{
 			Space: dst, Depth: src, N: m.Cols * w, Rows: m.Reps, SpaceStride: m.DstRep, DepthStride: m.SrcRep, Lane: m.SrcRow,
 			Groups: m.Groups, GroupSpace: m.DstGroup, GroupDepth: m.SrcGroup,
 		})
-	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w:
-		return t.evenLanes(laneKey{unzip: true, w: w, b: m.Cols, stream: m.Streaming}, LaneArgs{
+	case m.Cols <= MaxBlock && m.SrcRow == m.Cols*w && m.SrcSplit == 0:
+		return t.splitLanes(laneKey{unzip: true, w: w, b: m.Cols, stream: m.Streaming}, m.Split, m.DstSplit, LaneArgs{
 			Space: src, Depth: dst, N: m.Rows * w, Rows: m.Reps, SpaceStride: m.SrcRep, DepthStride: m.DstRep, Lane: m.DstRow,
 			Groups: m.Groups, GroupSpace: m.SrcGroup, GroupDepth: m.DstGroup,
 		})
 	}
 	return nil
+}
+
+// splitLanes is the call of the kernel of k's b lanes whose lanes lie in
+// two levels, split to a level and the level's step laneI (engine.Matrix.
+// Split), where the kernel's addressing (Split) takes them; evenLanes
+// where split is 0.
+func (t *Kernels) splitLanes(k laneKey, split, laneI int, a LaneArgs) engine.Call {
+	switch {
+	case split == 0:
+		return t.evenLanes(k, a)
+	case k.b > MaxBlock || Split[k.b] != split:
+		return nil
+	}
+	a.LaneI = laneI
+	return t.lanes(k, a)
 }
 
 // A matrixCall is the tile kernel calls that move each of reps matrices

@@ -44,8 +44,7 @@ func (f *wordForm) levels(k engine.Kernels) []level {
 		}
 		return out
 	}
-	m := f.m
-	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
+	m := f.matrix(w)
 	cols, rows := k.MatrixUnits(m, w)
 	cols, rows = max(1, min(cols, m.Cols)), max(1, min(rows, m.Rows))
 	return append(out,

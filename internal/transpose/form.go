@@ -55,8 +55,14 @@ func newWordForm(size, perm []int, elem, word, workers int, k engine.Kernels) wo
 	if f.n <= 1 {
 		return f
 	}
-	f.nest, _ = nestOf(f.strided())
-	f.call, f.fold = f.wholeCall(k)
+	for _, split := range []bool{true, false} {
+		f.nest, _ = nestOf(f.strided(), split)
+		if f.m.Split == 0 || f.splitPays() {
+			if f.call, f.fold = f.wholeCall(k); f.call != nil || f.m.Split == 0 {
+				break
+			}
+		}
+	}
 	f.want = engine.WantOf(workers, f.work())
 	if f.call != nil && f.want.Splits(f.size) {
 		f.pieces = f.cut(k)
@@ -68,6 +74,28 @@ func newWordForm(size, perm []int, elem, word, workers int, k engine.Kernels) wo
 // zip or unzip it whole, near copy()'s speed, rather than move it by
 // tiles (simd.MaxBlock).
 const thinSide = 8
+
+// splitPays reports whether the form's split matrix (engine.Matrix.Split)
+// should go by the lane kernels in one pass, where they take it, rather
+// than as a plain one, which the tiers' kernels take in two passes
+// through a buffer: but for 6 lanes where both tensors fit a core's
+// private cache. On a Zen 5, one goroutine, of a non-streaming copy,
+// pixel_shuffle to HWC (dims [C,2,2,H,W] by [3,1,4,2,0]) in two passes
+// and in one: C = 3, 135x240 of 8-byte words (3 MiB) 0.54-0.58 and
+// 0.95-1.00, 540x960 of bytes 0.39-0.53 and 0.59-0.64 on AVX2,
+// 0.37-0.48 and 0.75-0.94 on AVX-512 VBMI; C = 4, 56x56 of 4-byte words
+// 0.22 and 0.70; and back (HWC to [C,2,2,H,W]) C = 3, 135x240 of 2-byte
+// words 0.34-0.37 and 0.55-0.56 on AVX2. In the cache AVX2's lane
+// kernels of 6 (a rare block size: their rows go in 32- and 16-byte
+// chunks only) lost: [3,2,2,64,128] of bytes 0.40-0.43 and 0.39-0.41,
+// of 4-byte words 0.38-0.43 and 0.30-0.40.
+func (f *wordForm) splitPays() bool {
+	lanes := f.m.Rows
+	if f.m.DstSplit != 0 {
+		lanes = f.m.Cols
+	}
+	return lanes != 6 || !engine.InPrivateCache(f.size)
+}
 
 // work is what the form's kernels do, for the parallel policy: runs, and
 // matrices with a thin side, move as rows; other matrices by tiles, paged
@@ -126,14 +154,12 @@ func (f *wordForm) kernelAt(k engine.Kernels, fold int, extent []int, src, dst i
 		reach := func(x, row, group int) int { return r.Len + (count-1)*x + (rows-1)*row + (groups-1)*group }
 		return k.TransposeRuns(engine.SpaceSpan(dst+reach(dx, dr, dg)).From(dst), engine.DepthSpan(src+reach(sx, sr, sg)).From(src), r)
 	}
-	m := f.m
-	m.SrcRow, m.DstRow = m.SrcRow*w, m.DstRow*w
+	m := f.matrix(w)
 	m.Streaming = engine.Streams(f.work(), f.size)
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
 	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
 	m.Cols, m.Rows = extent[fold], extent[fold+1]
-	dstReach := (m.Groups-1)*m.DstGroup + (m.Reps-1)*m.DstRep + (m.Cols-1)*m.DstRow + m.Rows*w
-	srcReach := (m.Groups-1)*m.SrcGroup + (m.Reps-1)*m.SrcRep + (m.Rows-1)*m.SrcRow + m.Cols*w
+	srcReach, dstReach := m.Reach(w)
 	return k.Matrix(engine.SpaceSpan(dst+dstReach).From(dst), engine.DepthSpan(src+srcReach).From(src), m, w)
 }
 
@@ -164,9 +190,10 @@ func (f *canonical) strided() []dim {
 // on both sides merged, the outer loops in output order (the largest dst
 // step first) around either runs, where one dim has a step of one word on
 // both sides, or a matrix between the dim of one word's step in dst (its
-// rows) and the one in src (its columns). ok is false where a side has
-// no such dim, or for dims of one element.
-func nestOf(dims []dim) (l nest, ok bool) {
+// rows) and the one in src (its columns), its thin side in two levels
+// where split says and a dim allows (splitOf). ok is false where a side
+// has no such dim, or for dims of one element.
+func nestOf(dims []dim, split bool) (l nest, ok bool) {
 	var d [maxRank + 1]dim
 	n := 0
 	for _, x := range dims { // in src order: the largest step first
@@ -199,8 +226,12 @@ func nestOf(dims []dim) (l nest, ok bool) {
 	if rows < 0 || cols < 0 {
 		return l, false
 	}
+	two := -1 // the second level of split rows or columns
+	if split && rows != cols {
+		two = splitOf(d[:m], rows, cols)
+	}
 	for j, x := range d[:m] { // the outer loops in output order
-		if j == rows || j == cols {
+		if j == rows || j == cols || j == two {
 			continue
 		}
 		i := l.outer
@@ -216,7 +247,41 @@ func nestOf(dims []dim) (l nest, ok bool) {
 	} else {
 		l.m = engine.Matrix{Rows: d[rows].n, Cols: d[cols].n, SrcRow: d[rows].src, DstRow: d[cols].dst}
 	}
+	switch {
+	case two < 0:
+	case d[two].dst == l.m.Rows: // the rows, lanes that dst holds together
+		l.m.Split, l.m.SrcSplit, l.m.Rows = l.m.Rows, d[two].src, l.m.Rows*d[two].n
+	default: // the columns, lanes that src holds together
+		l.m.Split, l.m.DstSplit, l.m.Cols = l.m.Cols, d[two].dst, l.m.Cols*d[two].n
+	}
 	return l, true
+}
+
+// splitOf is the dim of ds, if any (else -1), that makes two levels of a
+// matrix's thin side (engine.Matrix.Split), where rows and cols are its
+// rows and columns: the next dim in dst after the rows, where dst holds
+// each column's words of both whole, or the next in src after the
+// columns, where src holds each row's words of both whole; at most
+// thinSide words in all.
+func splitOf(ds []dim, rows, cols int) int {
+	r, c := ds[rows], ds[cols]
+	for j, x := range ds {
+		switch {
+		case j == rows || j == cols:
+		case x.dst == r.n && c.dst == x.n*r.n && x.n*r.n <= thinSide:
+			return j
+		case x.src == c.n && r.src == x.n*c.n && x.n*c.n <= thinSide:
+			return j
+		}
+	}
+	return -1
+}
+
+// matrix is the nest's matrix with its steps in bytes of w-byte words.
+func (l *nest) matrix(w int) engine.Matrix {
+	m := l.m
+	m.SrcRow, m.DstRow, m.SrcSplit, m.DstSplit = m.SrcRow*w, m.DstRow*w, m.SrcSplit*w, m.DstSplit*w
+	return m
 }
 
 // looped is the kernels' call inside Repeats of the outer loops it does
@@ -243,7 +308,14 @@ func (f *wordForm) how() string {
 	if f.runs {
 		return fmt.Sprintf("%d-byte words: runs of %d words%s", f.word, f.runLen, f.shared())
 	}
-	return fmt.Sprintf("%d-byte words: %dx%d matrices into %dx%d%s", f.word, f.m.Rows, f.m.Cols, f.m.Cols, f.m.Rows, f.shared())
+	split := ""
+	switch m := f.m; {
+	case m.SrcSplit != 0:
+		split = fmt.Sprintf(" (rows %d by %d in src)", m.Rows/m.Split, m.Split)
+	case m.DstSplit != 0:
+		split = fmt.Sprintf(" (columns %d by %d in dst)", m.Cols/m.Split, m.Split)
+	}
+	return fmt.Sprintf("%d-byte words: %dx%d matrices%s into %dx%d%s", f.word, f.m.Rows, f.m.Cols, split, f.m.Cols, f.m.Rows, f.shared())
 }
 
 // shared says how many pieces goroutines share, if any.

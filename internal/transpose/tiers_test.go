@@ -208,6 +208,56 @@ func TestWholeElements(t *testing.T) {
 	}
 }
 
+// TestSplitLanes runs transposes whose thin side lies in two dims
+// (engine.Matrix.Split): pixel_shuffle to HWC ([N,C,2,2,H,W] by
+// [0,4,2,5,3,1]) and back, C of 2 to 4, with every tier's kernels,
+// against the naive one; and checks that the SIMD tiers move those of
+// 4-, 6- and 8-byte words beyond the private cache in one pass of their
+// lane kernels, as the plan says.
+func TestSplitLanes(t *testing.T) {
+	forward, back := []int{0, 4, 2, 5, 3, 1}, []int{0, 5, 2, 4, 1, 3}
+	draw := func(rng *rand.Rand) (size, perm []int, elem int) {
+		n, c, h, w := 1+rng.IntN(2), 2+rng.IntN(3), 1+rng.IntN(40), 1+rng.IntN(40)
+		elem = []int{1, 2, 4, 8, 3, 6, 16}[rng.IntN(7)]
+		if rng.IntN(2) == 0 {
+			return []int{n, c, 2, 2, h, w}, forward, elem
+		}
+		return []int{n, h, 2, w, 2, c}, back, elem
+	}
+	count := 2_000
+	if testing.Short() {
+		count = 300
+	}
+	for _, tier := range verify.Tiers() {
+		k := engine.Lookup(tier.Name)
+		transpose.CheckGeneral(t, k, count, rand.New(rand.NewPCG(42, 1)), draw)
+		if tier.Name == isa.Generic {
+			continue
+		}
+		for _, c := range []struct {
+			size, perm []int
+			lanes      string
+		}{
+			{[]int{1, 3, 2, 2, 64, 256}, forward, "zip6x"},
+			{[]int{1, 64, 2, 256, 2, 3}, back, "unzip6x"},
+			{[]int{2, 2, 2, 2, 32, 256}, forward, "zip4x"},
+			{[]int{1, 32, 2, 256, 2, 4}, back, "unzip8x"},
+		} {
+			for _, elem := range []int{4, 8} {
+				n := elem
+				for _, d := range c.size {
+					n *= d
+				}
+				r := transpose.General(k, c.size, c.perm, elem, n, 1).Describe()
+				if split := strings.Contains(r.Plan, " in src)") || strings.Contains(r.Plan, " in dst)"); !split || !strings.HasPrefix(r.Kernel, c.lanes) {
+					t.Errorf("%s: %v by %v of %d-byte elements: %s, want one pass of %s", tier.Name, c.size, c.perm, elem, r, c.lanes)
+				}
+				transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(43, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, elem })
+			}
+		}
+	}
+}
+
 // TestOperatorsAsTransposes runs operators whose elements are of several
 // words and whose rows no kernel takes, with every SIMD tier's kernels,
 // against the reference: as their rank-6 transposes where the kernels

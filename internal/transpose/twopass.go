@@ -293,7 +293,7 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 			f.size *= d.n
 		}
 		in = append(in, dim{words, 1, 1})
-		if f.nest, ok = nestOf(in); ok && (f.runs || f.m.Rows*f.m.Cols*word >= minMatrix) {
+		if f.nest, ok = nestOf(in, false); ok && (f.runs || f.m.Rows*f.m.Cols*word >= minMatrix) {
 			if f.call, f.fold = f.wholeCall(k); f.call != nil {
 				return f, true
 			}
