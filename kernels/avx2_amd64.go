@@ -1646,6 +1646,13 @@ func tile8x3AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow 
 //go:noescape
 func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile16x4AVX2NT transposes tiles of 16 rows of 64 bytes of 4-byte words, in each of strips strips.
+// It moves each as four tiles of 8 rows of 32 bytes, in turn.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
+//
+//go:noescape
+func tile16x4AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // tile8x4AVX2 transposes tiles of 8 rows of 32 bytes of 4-byte words, in each of strips strips.
 //
 //go:noescape

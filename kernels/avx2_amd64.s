@@ -67480,10 +67480,10 @@ turn2887: \
 	RET
 	tile16x4AVX2_body
 
-// func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX2
-TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
-#define tile8x4AVX2_body \
+// func tile16x4AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $8-104
+#define tile16x4AVX2NT_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -67495,6 +67495,136 @@ band2888: \
 strip2889: \
 	MOVQ tiles+16(FP), R8; \
 tile2890: \
+	MOVQ AX, R10; \
+	LEAQ (AX)(DX*8), R11; \
+	MOVQ CX, R12; \
+	LEAQ 32(CX), R13; \
+	MOVQ $0x00000002, R14; \
+turn2891: \
+	LEAQ        (R10)(DX*4), R15; \
+	LEAQ        (R12)(SI*4), BP; \
+	VMOVDQU     (R10), X0; \
+	VINSERTI128 $0x01, (R15), Y0, Y0; \
+	VMOVDQU     (R10)(DX*2), X1; \
+	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y0, Y2; \
+	VPUNPCKHDQ  Y1, Y0, Y1; \
+	VMOVDQU     (R10)(DX*1), X0; \
+	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
+	VMOVDQU     (R10)(BX*1), X3; \
+	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
+	VPUNPCKLDQ  Y3, Y0, Y4; \
+	VPUNPCKHDQ  Y3, Y0, Y3; \
+	VPUNPCKLDQ  Y4, Y2, Y0; \
+	VMOVNTDQ    Y0, (R12); \
+	VPUNPCKHDQ  Y4, Y2, Y4; \
+	VMOVNTDQ    Y4, (R12)(SI*1); \
+	VPUNPCKLDQ  Y3, Y1, Y4; \
+	VMOVNTDQ    Y4, (R12)(SI*2); \
+	VPUNPCKHDQ  Y3, Y1, Y3; \
+	VMOVNTDQ    Y3, (R12)(DI*1); \
+	VMOVDQU     16(R10), X3; \
+	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
+	VMOVDQU     16(R10)(DX*2), X1; \
+	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y3, Y4; \
+	VPUNPCKHDQ  Y1, Y3, Y1; \
+	VMOVDQU     16(R10)(DX*1), X3; \
+	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
+	VMOVDQU     16(R10)(BX*1), X2; \
+	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
+	VPUNPCKLDQ  Y2, Y3, Y0; \
+	VPUNPCKHDQ  Y2, Y3, Y2; \
+	VPUNPCKLDQ  Y0, Y4, Y3; \
+	VMOVNTDQ    Y3, (BP); \
+	VPUNPCKHDQ  Y0, Y4, Y0; \
+	VMOVNTDQ    Y0, (BP)(SI*1); \
+	VPUNPCKLDQ  Y2, Y1, Y0; \
+	VMOVNTDQ    Y0, (BP)(SI*2); \
+	VPUNPCKHDQ  Y2, Y1, Y2; \
+	VMOVNTDQ    Y2, (BP)(DI*1); \
+	LEAQ        (R11)(DX*4), R15; \
+	LEAQ        (R13)(SI*4), BP; \
+	VMOVDQU     (R11), X0; \
+	VINSERTI128 $0x01, (R15), Y0, Y0; \
+	VMOVDQU     (R11)(DX*2), X1; \
+	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y0, Y2; \
+	VPUNPCKHDQ  Y1, Y0, Y1; \
+	VMOVDQU     (R11)(DX*1), X0; \
+	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
+	VMOVDQU     (R11)(BX*1), X3; \
+	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
+	VPUNPCKLDQ  Y3, Y0, Y4; \
+	VPUNPCKHDQ  Y3, Y0, Y3; \
+	VPUNPCKLDQ  Y4, Y2, Y0; \
+	VMOVNTDQ    Y0, (R13); \
+	VPUNPCKHDQ  Y4, Y2, Y4; \
+	VMOVNTDQ    Y4, (R13)(SI*1); \
+	VPUNPCKLDQ  Y3, Y1, Y4; \
+	VMOVNTDQ    Y4, (R13)(SI*2); \
+	VPUNPCKHDQ  Y3, Y1, Y3; \
+	VMOVNTDQ    Y3, (R13)(DI*1); \
+	VMOVDQU     16(R11), X3; \
+	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
+	VMOVDQU     16(R11)(DX*2), X1; \
+	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
+	VPUNPCKLDQ  Y1, Y3, Y4; \
+	VPUNPCKHDQ  Y1, Y3, Y1; \
+	VMOVDQU     16(R11)(DX*1), X3; \
+	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
+	VMOVDQU     16(R11)(BX*1), X2; \
+	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
+	VPUNPCKLDQ  Y2, Y3, Y0; \
+	VPUNPCKHDQ  Y2, Y3, Y2; \
+	VPUNPCKLDQ  Y0, Y4, Y3; \
+	VMOVNTDQ    Y3, (BP); \
+	VPUNPCKHDQ  Y0, Y4, Y0; \
+	VMOVNTDQ    Y0, (BP)(SI*1); \
+	VPUNPCKLDQ  Y2, Y1, Y0; \
+	VMOVNTDQ    Y0, (BP)(SI*2); \
+	VPUNPCKHDQ  Y2, Y1, Y2; \
+	VMOVNTDQ    Y2, (BP)(DI*1); \
+	XCHGQ       R10, R11; \
+	XCHGQ       R12, R13; \
+	ADDQ        $0x00000020, R10; \
+	ADDQ        $0x00000020, R11; \
+	LEAQ        (R12)(SI*8), R12; \
+	LEAQ        (R13)(SI*8), R13; \
+	DECQ        R14; \
+	JNZ         turn2891; \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
+	DECQ        R8; \
+	JNZ         tile2890; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        R9; \
+	JNZ         strip2889; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2888; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	tile16x4AVX2NT_body
+
+// func tile8x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
+#define tile8x4AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band2892: \
+	MOVQ strips+24(FP), R9; \
+strip2893: \
+	MOVQ tiles+16(FP), R8; \
+tile2894: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -67540,15 +67670,15 @@ tile2890: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2890; \
+	JNZ         tile2894; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2889; \
+	JNZ         strip2893; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2888; \
+	JNZ         band2892; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -67567,11 +67697,11 @@ TEXT ·tile4x5AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2403<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2404<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2405<>+0(SB), Y12; \
-band2891: \
+band2895: \
 	MOVQ strips+24(FP), R9; \
-strip2892: \
+strip2896: \
 	MOVQ tiles+16(FP), R8; \
-tile2893: \
+tile2897: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67615,15 +67745,15 @@ tile2893: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2893; \
+	JNZ          tile2897; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2892; \
+	JNZ          strip2896; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2891; \
+	JNZ          band2895; \
 	VZEROUPPER; \
 	RET
 	tile4x5AVX2_body
@@ -67662,11 +67792,11 @@ TEXT ·tile4x6AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2407<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2408<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2409<>+0(SB), Y12; \
-band2894: \
+band2898: \
 	MOVQ strips+24(FP), R9; \
-strip2895: \
+strip2899: \
 	MOVQ tiles+16(FP), R8; \
-tile2896: \
+tile2900: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67710,15 +67840,15 @@ tile2896: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2896; \
+	JNZ          tile2900; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2895; \
+	JNZ          strip2899; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2894; \
+	JNZ          band2898; \
 	VZEROUPPER; \
 	RET
 	tile4x6AVX2_body
@@ -67757,11 +67887,11 @@ TEXT ·tile4x7AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2411<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2412<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2413<>+0(SB), Y12; \
-band2897: \
+band2901: \
 	MOVQ strips+24(FP), R9; \
-strip2898: \
+strip2902: \
 	MOVQ tiles+16(FP), R8; \
-tile2899: \
+tile2903: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67805,15 +67935,15 @@ tile2899: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2899; \
+	JNZ          tile2903; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2898; \
+	JNZ          strip2902; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2897; \
+	JNZ          band2901; \
 	VZEROUPPER; \
 	RET
 	tile4x7AVX2_body
@@ -67848,11 +67978,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2900: \
+band2904: \
 	MOVQ strips+24(FP), R9; \
-strip2901: \
+strip2905: \
 	MOVQ tiles+16(FP), R8; \
-tile2902: \
+tile2906: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67872,15 +68002,15 @@ tile2902: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2902; \
+	JNZ         tile2906; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2901; \
+	JNZ         strip2905; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2900; \
+	JNZ         band2904; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -67897,11 +68027,11 @@ TEXT ·tile2x9AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2415<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle309<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2416<>+0(SB), Y12; \
-band2903: \
+band2907: \
 	MOVQ strips+24(FP), DI; \
-strip2904: \
+strip2908: \
 	MOVQ tiles+16(FP), SI; \
-tile2905: \
+tile2909: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67923,15 +68053,15 @@ tile2905: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2905; \
+	JNZ          tile2909; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2904; \
+	JNZ          strip2908; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2903; \
+	JNZ          band2907; \
 	VZEROUPPER; \
 	RET
 	tile2x9AVX2_body
@@ -67964,11 +68094,11 @@ TEXT ·tile2x10AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2418<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2419<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2420<>+0(SB), Y12; \
-band2906: \
+band2910: \
 	MOVQ strips+24(FP), DI; \
-strip2907: \
+strip2911: \
 	MOVQ tiles+16(FP), SI; \
-tile2908: \
+tile2912: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67990,15 +68120,15 @@ tile2908: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2908; \
+	JNZ          tile2912; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2907; \
+	JNZ          strip2911; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2906; \
+	JNZ          band2910; \
 	VZEROUPPER; \
 	RET
 	tile2x10AVX2_body
@@ -68035,11 +68165,11 @@ TEXT ·tile2x12AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2422<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle25<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle31<>+0(SB), Y12; \
-band2909: \
+band2913: \
 	MOVQ strips+24(FP), DI; \
-strip2910: \
+strip2914: \
 	MOVQ tiles+16(FP), SI; \
-tile2911: \
+tile2915: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -68061,15 +68191,15 @@ tile2911: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2911; \
+	JNZ          tile2915; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2910; \
+	JNZ          strip2914; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2909; \
+	JNZ          band2913; \
 	VZEROUPPER; \
 	RET
 	tile2x12AVX2_body
@@ -68098,11 +68228,11 @@ TEXT ·tile2x14AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2424<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2425<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2426<>+0(SB), Y12; \
-band2912: \
+band2916: \
 	MOVQ strips+24(FP), DI; \
-strip2913: \
+strip2917: \
 	MOVQ tiles+16(FP), SI; \
-tile2914: \
+tile2918: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -68124,15 +68254,15 @@ tile2914: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2914; \
+	JNZ          tile2918; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2913; \
+	JNZ          strip2917; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2912; \
+	JNZ          band2916; \
 	VZEROUPPER; \
 	RET
 	tile2x14AVX2_body
@@ -68169,11 +68299,11 @@ TEXT ·tile2x15AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2428<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2429<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2430<>+0(SB), Y12; \
-band2915: \
+band2919: \
 	MOVQ strips+24(FP), DI; \
-strip2916: \
+strip2920: \
 	MOVQ tiles+16(FP), SI; \
-tile2917: \
+tile2921: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -68195,15 +68325,15 @@ tile2917: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2917; \
+	JNZ          tile2921; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2916; \
+	JNZ          strip2920; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2915; \
+	JNZ          band2919; \
 	VZEROUPPER; \
 	RET
 	tile2x15AVX2_body
@@ -68236,11 +68366,11 @@ TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
 	MOVQ dstRow+40(FP), BX; \
-band2918: \
+band2922: \
 	MOVQ strips+24(FP), DI; \
-strip2919: \
+strip2923: \
 	MOVQ tiles+16(FP), SI; \
-tile2920: \
+tile2924: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     Y0, (CX); \
@@ -68250,15 +68380,15 @@ tile2920: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        SI; \
-	JNZ         tile2920; \
+	JNZ         tile2924; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        DI; \
-	JNZ         strip2919; \
+	JNZ         strip2923; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2918; \
+	JNZ         band2922; \
 	VZEROUPPER; \
 	RET
 	tile2x16AVX2_body
@@ -68288,7 +68418,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2431<>+0(SB), DI; \
-group2921: \
+group2925: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -68306,34 +68436,34 @@ group2921: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2925; \
-chunk2922: \
+	JAE     groupdone2929; \
+chunk2926: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2923; \
+	JB      cross2927; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2924; \
+	JB      store2928; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2926; \
+	JNZ     samerow2930; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2926: \
-	JMP store2924; \
-cross2923: \
+samerow2930: \
+	JMP store2928; \
+cross2927: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2927; \
+	JNZ     samerow2931; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2927: \
+samerow2931: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -68341,16 +68471,16 @@ samerow2927: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2924: \
+store2928: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2922; \
-groupdone2925: \
+	JB       chunk2926; \
+groupdone2929: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2921; \
+	JNZ  group2925; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68983,6 +69113,8 @@ DATA ·tile8x3AVX2Entry(SB)/8, $·tile8x3AVX2(SB)
 GLOBL ·tile8x3AVX2Entry(SB), RODATA, $8
 DATA ·tile16x4AVX2Entry(SB)/8, $·tile16x4AVX2(SB)
 GLOBL ·tile16x4AVX2Entry(SB), RODATA, $8
+DATA ·tile16x4AVX2NTEntry(SB)/8, $·tile16x4AVX2NT(SB)
+GLOBL ·tile16x4AVX2NTEntry(SB), RODATA, $8
 DATA ·tile8x4AVX2Entry(SB)/8, $·tile8x4AVX2(SB)
 GLOBL ·tile8x4AVX2Entry(SB), RODATA, $8
 DATA ·tile4x5AVX2Entry(SB)/8, $·tile4x5AVX2(SB)

@@ -312,6 +312,7 @@ var (
 	tile16x2AVX2Entry       simd.TileFunc
 	tile8x3AVX2Entry        simd.TileFunc
 	tile16x4AVX2Entry       simd.TileFunc
+	tile16x4AVX2NTEntry     simd.TileFunc
 	tile8x4AVX2Entry        simd.TileFunc
 	tile4x5AVX2Entry        simd.TileFunc
 	tile4x6AVX2Entry        simd.TileFunc
@@ -637,6 +638,7 @@ var avx2 = simd.Table{
 	},
 	PagedTiles: []simd.Entry[simd.TileFunc]{
 		{F: &tile16x4AVX2Entry, B: 16, W: 4, Chunk: 64},
+		{F: &tile16x4AVX2NTEntry, B: 16, W: 4, Chunk: 64, NT: true},
 	},
 	StreamRuns: &streamRunsAVX2Entry,
 }

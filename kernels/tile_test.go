@@ -162,7 +162,8 @@ func tilesOf(ks []simd.TileKernel, w int) []simd.TileKernel {
 }
 
 // TestMatrixStreaming checks the tile kernels' streaming twins against
-// matrixRef: matrices whose every column store is a whole line of a
+// matrixRef, the paged tiles' (AVX2's quads) with dst rows whole pages
+// apart: matrices whose every column store is a whole line of a
 // line-aligned dst, as simd.Matrix gives them, with rows and columns
 // from one tile to several (more than a lane kernel takes). The call must
 // be the twin's where dst is aligned, and the ordinary kernel's where it
@@ -172,27 +173,39 @@ func TestMatrixStreaming(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for w := 1; w <= simd.MaxTileWidth; w++ {
-			own := tilesOf(table.Tiles, w)
-			if len(own) < 2 || !own[1].NT { // the first tile and its twin
-				continue
-			}
-			k := own[0]
-			b, cols, line := int(k.B), int(k.Chunk)/w, 64/w // a tile's rows and columns; words a line
-			for range many(100) {
-				m := engine.Matrix{Rows: line * (max(b/line, 2, simd.MaxBlock/line+1) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
-				m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows+line*rng.IntN(2))*w
-				m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), line*rng.IntN(2))
-				dl, sl := matrixLens(m, w)
-				call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-				if call == nil || !strings.HasSuffix(call.Kernel(), "NT") {
-					t.Fatalf("%s: %d-byte words %+v: no streaming call", name, w, m)
+			for paged, list := range [][]simd.TileKernel{table.Tiles, table.PagedTiles} {
+				own := tilesOf(list, w)
+				if len(own) < 2 || !own[1].NT { // the first tile and its twin
+					continue
 				}
-				buf := make([]byte, dl+64+1)
-				at := int(64-uintptr(unsafe.Pointer(&buf[0]))%64) % 64
-				checkMatrix(t, name, call, m, w, buf[at:at+dl], make([]byte, sl))
-				checkMatrix(t, name+" unaligned", call, m, w, buf[at+1:at+1+dl], make([]byte, sl))
+				checkStreaming(t, rng, name, set, own[0], w, paged == 1)
 			}
 		}
+	}
+}
+
+// checkStreaming is TestMatrixStreaming's check of tile kernel k, of
+// w-byte words, on the kernels of table name, with dst rows whole pages
+// apart where paged says.
+func checkStreaming(t *testing.T, rng *rand.Rand, name string, set *simd.Kernels, k simd.TileKernel, w int, paged bool) {
+	t.Helper()
+	b, cols, line := int(k.B), int(k.Chunk)/w, 64/w // a tile's rows and columns; words a line
+	for range many(100) {
+		m := engine.Matrix{Rows: line * (max(b/line, 2, simd.MaxBlock/line+1) + rng.IntN(4)), Cols: max(cols, simd.MaxBlock+1) + rng.IntN(4*cols), Streaming: true}
+		m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows+line*rng.IntN(2))*w
+		if paged {
+			m.DstRow = (m.DstRow + 4095) &^ 4095
+		}
+		m = withGroups(m, w, 1+rng.IntN(3), 1+rng.IntN(2), line*rng.IntN(2))
+		dl, sl := matrixLens(m, w)
+		call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+		if call == nil || !strings.HasPrefix(call.Kernel(), fmt.Sprintf("tile%dx%d", b, w)) || !strings.HasSuffix(call.Kernel(), "NT") {
+			t.Fatalf("%s: %d-byte words %+v: no streaming call of tiles of %d rows", name, w, m, b)
+		}
+		buf := make([]byte, dl+64+1)
+		at := int(64-uintptr(unsafe.Pointer(&buf[0]))%64) % 64
+		checkMatrix(t, name, call, m, w, buf[at:at+dl], make([]byte, sl))
+		checkMatrix(t, name+" unaligned", call, m, w, buf[at+1:at+1+dl], make([]byte, sl))
 	}
 }
 
@@ -260,7 +273,7 @@ func TestMatrixGuardPages(t *testing.T) {
 						m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: dstRow, Streaming: true}, w, 2, 2, 0)
 						dl, sl := matrixLens(m, w)
 						call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-						if f := runtime.FuncForPC(uintptr(*k.F)).Name(); i >= len(own) && !strings.HasSuffix(f, "."+call.Kernel()) {
+						if f := runtime.FuncForPC(uintptr(*k.F)).Name(); i >= len(own) && !strings.HasSuffix(f, "."+strings.TrimSuffix(call.Kernel(), "NT")) { // its twin where dst's lines take it
 							t.Fatalf("%s: %+v: the call of %s, not the paged %s", name, m, call.Kernel(), f)
 						}
 						inGuards(t, dl, sl, func(dst, src []byte) {

@@ -108,14 +108,13 @@ func (g *Generator) tile(k table.Kernel) error {
 		} else {
 			out = g.stepping(k, dst, d, cols)
 		}
-		switch {
-		case k.ISA.TwoTable():
-			g.stream = k.Streaming
+		g.stream = k.Streaming
+		if k.ISA.TwoTable() {
 			g.lower512(p, in, out, idx, nil)
-			g.stream = false
-		default:
+		} else {
 			g.lower(p, in, out)
 		}
+		g.stream = false
 	}
 	if k.Quad() {
 		g.quad(k, src, dst, s, d, b, cols, move)

@@ -116,11 +116,17 @@ func (k Kernel) Quad() bool {
 // StreamingTile reports whether a tile kernel has a twin that writes with
 // non-temporal stores: AVX-512's whose tiles store each column as one
 // whole 64-byte line (on a Zen 5, NCHW to NHWC of 1x64x270x480 of 4-byte
-// words, 33 MB: 0.87 of copy() streaming, 0.65 not). Columns of 16 or 32
-// bytes (AVX2's tiles) would leave lines half written.
+// words, 33 MB: 0.87 of copy() streaming, 0.65 not), and AVX2's quads,
+// which write each line in two halves, one tile after the other (on a
+// Zen 5, avx2 tier, one goroutine, of a non-streaming copy, in place and
+// streaming: 1024x1024 of 4-byte words 0.13-0.15 and 0.54-0.58, 4096x1024
+// 0.43-0.47 and 0.76-0.99, NCHW to NHWC of 1x1024x28x28 0.15 and
+// 0.60-0.73; 4096x4096, through a buffer before, 0.34-0.37 and
+// 0.51-0.53). Columns of 16 or 32 bytes (AVX2's other tiles) would leave
+// lines half written.
 func (k Kernel) StreamingTile() bool {
 	b, _ := k.TileShape()
-	return k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM
+	return k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM || k.Quad()
 }
 
 // TileShape is the tile of a tile kernel: b rows of chunk bytes. B

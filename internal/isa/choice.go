@@ -83,9 +83,10 @@ func BaseTiles(w int) bool {
 //     stripsDown).
 //
 // Only the cores with AVX-512 (Zen 4 and 5) stream early: AVX2's tiles
-// have no streaming twins, and the buffer that streams them instead lost
-// on the Zen 5 with 8-byte words (2048x512: 0.53 in place, 0.38 so;
-// 4-byte words 0.16 and 0.44), so Zen 3, unmeasured, keeps its stores.
+// have no streaming twins but its quads (4-byte words, dst rows whole
+// pages apart), and the buffer that streams the others instead lost on
+// the Zen 5 with 8-byte words (2048x512: 0.53 in place, 0.38 so; 4-byte
+// words 0.16 and 0.44), so Zen 3, unmeasured, keeps its stores.
 //
 // AVX512F stands for avx512's full check: every AMD core with it has the
 // rest, and the call to avx512 would cost the hello world a text page.

@@ -309,11 +309,12 @@ func (f *wordForm) how() string {
 		return fmt.Sprintf("%d-byte words: runs of %d words%s", f.word, f.runLen, f.shared())
 	}
 	split := ""
-	switch m := f.m; {
-	case m.SrcSplit != 0:
-		split = fmt.Sprintf(" (rows %d by %d in src)", m.Rows/m.Split, m.Split)
-	case m.DstSplit != 0:
-		split = fmt.Sprintf(" (columns %d by %d in dst)", m.Cols/m.Split, m.Split)
+	if m := f.m; m.Split > 0 {
+		side, n := "rows", m.Rows
+		if m.DstSplit != 0 {
+			side, n = "columns", m.Cols
+		}
+		split = fmt.Sprintf(" (%s in two dims, %d by %d)", side, n/m.Split, m.Split)
 	}
 	return fmt.Sprintf("%d-byte words: %dx%d matrices%s into %dx%d%s", f.word, f.m.Rows, f.m.Cols, split, f.m.Cols, f.m.Rows, f.shared())
 }
