@@ -129,14 +129,20 @@ func staged(call engine.Call) bool {
 // The dst rows of the matrices the padded calls take, whose src rows lie
 // a multiple of 4 KiB apart: packed or a few words more apart (in every
 // L1 set), an odd multiple of 2 KiB apart (in two sets), or whole pages
-// apart in a matrix that streams (in one set: bytes by streaming tiles).
+// apart in a matrix that streams (in one set: bytes by streaming tiles);
+// or both src and dst rows an odd multiple of 2 KiB apart, where tiles of
+// more than 8 rows crowd the two sets with dst's lines (simd's crowdsSrc).
 type padKind int
 
 const (
 	spread padKind = iota
 	crowded
 	streamed
+	bothCrowded
 )
+
+// padKinds are every padKind.
+var padKinds = []padKind{spread, crowded, streamed, bothCrowded}
 
 // paddedShape is the block of the padded matrices of w-byte words of a
 // kind (internal/simd's padded).
@@ -145,10 +151,10 @@ func paddedShape(w int, kind padKind) (rows, cols int) {
 }
 
 // pads reports whether a table's tiles of w-byte words take matrices of
-// a kind whose src rows lie a multiple of 4 KiB apart through a padded
-// buffer: words of 1 or 2 bytes, in tiles of more than 8 rows (more than
-// 8 lines in one L1 set; NEON's tiles of 2-byte words have 8); streamed
-// ones, bytes in tiles with streaming twins.
+// a kind through a padded buffer: words of 1 or 2 bytes, in tiles of more
+// than 8 rows (more than 8 lines in one L1 set, or 4 in each of two where
+// dst's rows crowd them too; NEON's tiles of 2-byte words have 8);
+// streamed ones, bytes in tiles with streaming twins.
 func pads(table *simd.Table, w int, kind padKind) bool {
 	ks := tilesOf(table.Tiles, w)
 	return w <= 2 && len(ks) > 0 && ks[0].B > 8 && (kind != streamed || w == 1 && streamingTiles(table, w))
@@ -172,6 +178,9 @@ func paddedMatrix(rng *rand.Rand, rows, cols, w int, kind padKind) engine.Matrix
 	}
 	m := engine.Matrix{Rows: rows, Cols: cols, SrcRow: (cols*w + 4095) &^ 4095 << intN(2), DstRow: rows*w + w*intN(3)}
 	switch kind {
+	case bothCrowded:
+		m.SrcRow = (cols*w+2047)&^2047 | 2048
+		fallthrough
 	case crowded:
 		m.DstRow = (rows*w+2047)&^2047 | 2048
 	case streamed:
@@ -194,7 +203,7 @@ func TestMatrixPadded(t *testing.T) {
 			if len(tilesOf(table.Tiles, w)) == 0 {
 				continue
 			}
-			for _, kind := range []padKind{spread, crowded, streamed} {
+			for _, kind := range padKinds {
 				want, padded := pads(table, w, kind), 0
 				for range many(8) {
 					rows, cols := paddedShape(w, kind)
@@ -224,7 +233,7 @@ func TestMatrixPaddedGuardPages(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for _, w := range []int{1, 2} {
-			for _, kind := range []padKind{spread, crowded, streamed} {
+			for _, kind := range padKinds {
 				if !pads(table, w, kind) {
 					continue
 				}

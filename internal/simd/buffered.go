@@ -66,7 +66,7 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k *tile) engine.Call {
 	stream := StreamsPadded(m, w) && k.nt != nil
 	rows, cols := PaddedBlock(m.DstRow, w, stream)
-	if w > 2 || k.b/sets(m.SrcRow) <= setLines || sets(m.DstRow) < 2 && !stream || rows%k.b != 0 || cols*w < k.chunk {
+	if w > 2 || !crowdsSrc(m.SrcRow, m.DstRow, k.b) || sets(m.DstRow) < 2 && !stream || rows%k.b != 0 || cols*w < k.chunk {
 		return nil
 	}
 	return t.through(dst, src, m, w, k, max(k.b, min(rows, m.Rows/k.b*k.b)), cols, true, stream)
@@ -109,6 +109,23 @@ func PaddedBlock(dstRow, w int, stream bool) (rows, cols int) {
 		n *= 2
 	}
 	return rows, n / w
+}
+
+// crowdsSrc reports whether the b rows of a tile, srcRow bytes apart,
+// crowd the L1 sets they fall in: more than setLines lines a set, or
+// half as many where dst rows dstRow bytes apart crowd the sets too
+// (crowdsDst), whose half-written lines the tiles keep there as well. On
+// a Zen 5, one goroutine, of a non-streaming copy, in place and through
+// the padded buffer so: 1024x1024 of 2-byte words in AVX2's tiles of 16
+// rows 0.37-0.39 and 0.59-0.62; in AVX-512's of 32, 1024x512 0.49-0.50
+// and 0.59-0.68, 1024x1536 0.48-0.51 and 0.62-0.71; bytes 2048x512 (64
+// rows in 8 sets) 0.50-0.51 and 0.54-0.55, 2048x1536 tied.
+func crowdsSrc(srcRow, dstRow, b int) bool {
+	most := setLines
+	if crowdsDst(dstRow) {
+		most /= 2
+	}
+	return b/sets(srcRow) > most
 }
 
 // crowdsDst reports whether dst rows dstRow bytes apart fall in fewer

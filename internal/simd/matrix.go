@@ -438,10 +438,13 @@ func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engin
 // Split), where the kernel's addressing (Split) takes them; evenLanes
 // where split is 0.
 func (t *Kernels) splitLanes(k laneKey, split, laneI int, a LaneArgs) engine.Call {
-	switch {
-	case split == 0:
-		return t.evenLanes(k, a)
-	case k.b > MaxBlock || Split[k.b] != split:
+	if k.b > MaxBlock {
+		return nil
+	}
+	if split == 0 {
+		split, laneI = Split[k.b], Split[k.b]*a.Lane
+	}
+	if Split[k.b] != split {
 		return nil
 	}
 	a.LaneI = laneI
