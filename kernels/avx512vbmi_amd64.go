@@ -250,6 +250,12 @@ func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //go:noescape
 func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
+// tunzip2x16x1AVX512VBMI moves NHWC CRD pixels of 16 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip2x16x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+
 // unzip3x1AVX512VBMI splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //

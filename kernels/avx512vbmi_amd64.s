@@ -5812,10 +5812,10 @@ DATA shuffle213<>+48(SB)/8, $0x5f5e57564f4e4746
 DATA shuffle213<>+56(SB)/8, $0x7f7e77766f6e6766
 GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func tunzip2x16x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $0-88
-#define unzip3x1AVX512VBMI_body \
+TEXT ·tunzip2x16x1AVX512VBMI(SB), NOSPLIT, $0-88
+#define tunzip2x16x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
@@ -5823,9 +5823,6 @@ TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle214<>+0(SB), Z31; \
 	VMOVDQU64 shuffle215<>+0(SB), Z30; \
-	VMOVDQU64 shuffle216<>+0(SB), Z29; \
-	VMOVDQU64 shuffle217<>+0(SB), Z28; \
-	VMOVDQU64 shuffle218<>+0(SB), Z27; \
 group242: \
 	MOVQ rows+24(FP), DI; \
 row243: \
@@ -5835,6 +5832,81 @@ row243: \
 	CMPQ R9, $+64; \
 	JB   last245; \
 chunks244: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle214<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks244; \
+last245: \
+	TESTQ R9, R9; \
+	JZ    rowdone246; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks244; \
+rowdone246: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row243; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group242; \
+	VZEROUPPER; \
+	RET
+	tunzip2x16x1AVX512VBMI_body
+
+DATA shuffle214<>+0(SB)/8, $0x1c1814100c080400
+DATA shuffle214<>+8(SB)/8, $0x3c3834302c282420
+DATA shuffle214<>+16(SB)/8, $0x1d1915110d090501
+DATA shuffle214<>+24(SB)/8, $0x3d3935312d292521
+DATA shuffle214<>+32(SB)/8, $0x5c5854504c484440
+DATA shuffle214<>+40(SB)/8, $0x7c7874706c686460
+DATA shuffle214<>+48(SB)/8, $0x5d5955514d494541
+DATA shuffle214<>+56(SB)/8, $0x7d7975716d696561
+GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle215<>+0(SB)/8, $0x1e1a16120e0a0602
+DATA shuffle215<>+8(SB)/8, $0x3e3a36322e2a2622
+DATA shuffle215<>+16(SB)/8, $0x1f1b17130f0b0703
+DATA shuffle215<>+24(SB)/8, $0x3f3b37332f2b2723
+DATA shuffle215<>+32(SB)/8, $0x5e5a56524e4a4642
+DATA shuffle215<>+40(SB)/8, $0x7e7a76726e6a6662
+DATA shuffle215<>+48(SB)/8, $0x5f5b57534f4b4743
+DATA shuffle215<>+56(SB)/8, $0x7f7b77736f6b6763
+GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
+
+// func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $0-88
+#define unzip3x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle216<>+0(SB), Z31; \
+	VMOVDQU64 shuffle217<>+0(SB), Z30; \
+	VMOVDQU64 shuffle218<>+0(SB), Z29; \
+	VMOVDQU64 shuffle219<>+0(SB), Z28; \
+	VMOVDQU64 shuffle220<>+0(SB), Z27; \
+group247: \
+	MOVQ rows+24(FP), DI; \
+row248: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last250; \
+chunks249: \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R10; \
 	ADDQ       AX, R10; \
@@ -5859,75 +5931,75 @@ chunks244: \
 	MOVQ       n+16(FP), R9; \
 	SUBQ       R8, R9; \
 	CMPQ       R9, $+64; \
-	JAE        chunks244; \
-last245: \
+	JAE        chunks249; \
+last250: \
 	TESTQ R9, R9; \
-	JZ    rowdone246; \
+	JZ    rowdone251; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks244; \
-rowdone246: \
+	JMP   chunks249; \
+rowdone251: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row243; \
+	JNZ  row248; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group242; \
+	JNZ  group247; \
 	VZEROUPPER; \
 	RET
 	unzip3x1AVX512VBMI_body
 
-DATA shuffle214<>+0(SB)/8, $0x0000ff0000ff0000
-DATA shuffle214<>+8(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle214<>+16(SB)/8, $0xff0000ff0000ff00
-DATA shuffle214<>+24(SB)/8, $0x0000ff0000ff0000
-DATA shuffle214<>+32(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle214<>+40(SB)/8, $0xff0000ff0000ff00
-DATA shuffle214<>+48(SB)/8, $0x0000ff0000ff0000
-DATA shuffle214<>+56(SB)/8, $0x00ff0000ff0000ff
-GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle215<>+0(SB)/8, $0xff0000ff0000ff00
-DATA shuffle215<>+8(SB)/8, $0x0000ff0000ff0000
-DATA shuffle215<>+16(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle215<>+24(SB)/8, $0xff0000ff0000ff00
-DATA shuffle215<>+32(SB)/8, $0x0000ff0000ff0000
-DATA shuffle215<>+40(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle215<>+48(SB)/8, $0xff0000ff0000ff00
-DATA shuffle215<>+56(SB)/8, $0x0000ff0000ff0000
-GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle216<>+0(SB)/8, $0x15120f0c09060300
-DATA shuffle216<>+8(SB)/8, $0x2d2a2724211e1b18
-DATA shuffle216<>+16(SB)/8, $0x05023f3c39363330
-DATA shuffle216<>+24(SB)/8, $0x1d1a1714110e0b08
-DATA shuffle216<>+32(SB)/8, $0x35322f2c29262320
-DATA shuffle216<>+40(SB)/8, $0x0d0a0704013e3b38
-DATA shuffle216<>+48(SB)/8, $0x25221f1c19161310
-DATA shuffle216<>+56(SB)/8, $0x3d3a3734312e2b28
+DATA shuffle216<>+0(SB)/8, $0x0000ff0000ff0000
+DATA shuffle216<>+8(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle216<>+16(SB)/8, $0xff0000ff0000ff00
+DATA shuffle216<>+24(SB)/8, $0x0000ff0000ff0000
+DATA shuffle216<>+32(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle216<>+40(SB)/8, $0xff0000ff0000ff00
+DATA shuffle216<>+48(SB)/8, $0x0000ff0000ff0000
+DATA shuffle216<>+56(SB)/8, $0x00ff0000ff0000ff
 GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle217<>+0(SB)/8, $0x1613100d0a070401
-DATA shuffle217<>+8(SB)/8, $0x2e2b2825221f1c19
-DATA shuffle217<>+16(SB)/8, $0x0603003d3a373431
-DATA shuffle217<>+24(SB)/8, $0x1e1b1815120f0c09
-DATA shuffle217<>+32(SB)/8, $0x3633302d2a272421
-DATA shuffle217<>+40(SB)/8, $0x0e0b0805023f3c39
-DATA shuffle217<>+48(SB)/8, $0x2623201d1a171411
-DATA shuffle217<>+56(SB)/8, $0x3e3b3835322f2c29
+DATA shuffle217<>+0(SB)/8, $0xff0000ff0000ff00
+DATA shuffle217<>+8(SB)/8, $0x0000ff0000ff0000
+DATA shuffle217<>+16(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle217<>+24(SB)/8, $0xff0000ff0000ff00
+DATA shuffle217<>+32(SB)/8, $0x0000ff0000ff0000
+DATA shuffle217<>+40(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle217<>+48(SB)/8, $0xff0000ff0000ff00
+DATA shuffle217<>+56(SB)/8, $0x0000ff0000ff0000
 GLOBL shuffle217<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle218<>+0(SB)/8, $0x1714110e0b080502
-DATA shuffle218<>+8(SB)/8, $0x2f2c292623201d1a
-DATA shuffle218<>+16(SB)/8, $0x0704013e3b383532
-DATA shuffle218<>+24(SB)/8, $0x1f1c191613100d0a
-DATA shuffle218<>+32(SB)/8, $0x3734312e2b282522
-DATA shuffle218<>+40(SB)/8, $0x0f0c090603003d3a
-DATA shuffle218<>+48(SB)/8, $0x2724211e1b181512
-DATA shuffle218<>+56(SB)/8, $0x3f3c393633302d2a
+DATA shuffle218<>+0(SB)/8, $0x15120f0c09060300
+DATA shuffle218<>+8(SB)/8, $0x2d2a2724211e1b18
+DATA shuffle218<>+16(SB)/8, $0x05023f3c39363330
+DATA shuffle218<>+24(SB)/8, $0x1d1a1714110e0b08
+DATA shuffle218<>+32(SB)/8, $0x35322f2c29262320
+DATA shuffle218<>+40(SB)/8, $0x0d0a0704013e3b38
+DATA shuffle218<>+48(SB)/8, $0x25221f1c19161310
+DATA shuffle218<>+56(SB)/8, $0x3d3a3734312e2b28
 GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle219<>+0(SB)/8, $0x1613100d0a070401
+DATA shuffle219<>+8(SB)/8, $0x2e2b2825221f1c19
+DATA shuffle219<>+16(SB)/8, $0x0603003d3a373431
+DATA shuffle219<>+24(SB)/8, $0x1e1b1815120f0c09
+DATA shuffle219<>+32(SB)/8, $0x3633302d2a272421
+DATA shuffle219<>+40(SB)/8, $0x0e0b0805023f3c39
+DATA shuffle219<>+48(SB)/8, $0x2623201d1a171411
+DATA shuffle219<>+56(SB)/8, $0x3e3b3835322f2c29
+GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle220<>+0(SB)/8, $0x1714110e0b080502
+DATA shuffle220<>+8(SB)/8, $0x2f2c292623201d1a
+DATA shuffle220<>+16(SB)/8, $0x0704013e3b383532
+DATA shuffle220<>+24(SB)/8, $0x1f1c191613100d0a
+DATA shuffle220<>+32(SB)/8, $0x3734312e2b282522
+DATA shuffle220<>+40(SB)/8, $0x0f0c090603003d3a
+DATA shuffle220<>+48(SB)/8, $0x2724211e1b181512
+DATA shuffle220<>+56(SB)/8, $0x3f3c393633302d2a
+GLOBL shuffle220<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -5938,20 +6010,20 @@ TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      lane+48(FP), DX; \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle219<>+0(SB), Z31; \
-	VMOVDQU64 shuffle220<>+0(SB), Z30; \
-	VMOVDQU64 shuffle221<>+0(SB), Z29; \
-	VMOVDQU64 shuffle222<>+0(SB), Z28; \
-	VMOVDQU64 shuffle223<>+0(SB), Z27; \
-group247: \
+	VMOVDQU64 shuffle221<>+0(SB), Z31; \
+	VMOVDQU64 shuffle222<>+0(SB), Z30; \
+	VMOVDQU64 shuffle223<>+0(SB), Z29; \
+	VMOVDQU64 shuffle224<>+0(SB), Z28; \
+	VMOVDQU64 shuffle225<>+0(SB), Z27; \
+group252: \
 	MOVQ rows+24(FP), DI; \
-row248: \
+row253: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last250; \
-chunks249: \
+	JB   last255; \
+chunks254: \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R10; \
 	ADDQ       AX, R10; \
@@ -5976,75 +6048,75 @@ chunks249: \
 	MOVQ       n+16(FP), R9; \
 	SUBQ       R8, R9; \
 	CMPQ       R9, $+64; \
-	JAE        chunks249; \
-last250: \
+	JAE        chunks254; \
+last255: \
 	TESTQ R9, R9; \
-	JZ    rowdone251; \
+	JZ    rowdone256; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks249; \
-rowdone251: \
+	JMP   chunks254; \
+rowdone256: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row248; \
+	JNZ  row253; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group247; \
+	JNZ  group252; \
 	VZEROUPPER; \
 	RET
 	unzip3x2AVX512VBMI_body
 
-DATA shuffle219<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle219<>+8(SB)/8, $0xffff00000000ffff
-DATA shuffle219<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle219<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle219<>+32(SB)/8, $0xffff00000000ffff
-DATA shuffle219<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle219<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle219<>+56(SB)/8, $0xffff00000000ffff
-GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle220<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle220<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle220<>+16(SB)/8, $0xffff00000000ffff
-DATA shuffle220<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle220<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle220<>+40(SB)/8, $0xffff00000000ffff
-DATA shuffle220<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle220<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle220<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle221<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle221<>+8(SB)/8, $0x2b2a25241f1e1918
-DATA shuffle221<>+16(SB)/8, $0x03023d3c37363130
-DATA shuffle221<>+24(SB)/8, $0x1b1a15140f0e0908
-DATA shuffle221<>+32(SB)/8, $0x33322d2c27262120
-DATA shuffle221<>+40(SB)/8, $0x0b0a05043f3e3938
-DATA shuffle221<>+48(SB)/8, $0x23221d1c17161110
-DATA shuffle221<>+56(SB)/8, $0x3b3a35342f2e2928
+DATA shuffle221<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle221<>+8(SB)/8, $0xffff00000000ffff
+DATA shuffle221<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle221<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle221<>+32(SB)/8, $0xffff00000000ffff
+DATA shuffle221<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle221<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle221<>+56(SB)/8, $0xffff00000000ffff
 GLOBL shuffle221<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle222<>+0(SB)/8, $0x15140f0e09080302
-DATA shuffle222<>+8(SB)/8, $0x2d2c272621201b1a
-DATA shuffle222<>+16(SB)/8, $0x05043f3e39383332
-DATA shuffle222<>+24(SB)/8, $0x1d1c171611100b0a
-DATA shuffle222<>+32(SB)/8, $0x35342f2e29282322
-DATA shuffle222<>+40(SB)/8, $0x0d0c070601003b3a
-DATA shuffle222<>+48(SB)/8, $0x25241f1e19181312
-DATA shuffle222<>+56(SB)/8, $0x3d3c373631302b2a
+DATA shuffle222<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle222<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle222<>+16(SB)/8, $0xffff00000000ffff
+DATA shuffle222<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle222<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle222<>+40(SB)/8, $0xffff00000000ffff
+DATA shuffle222<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle222<>+56(SB)/8, $0x00000000ffff0000
 GLOBL shuffle222<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle223<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle223<>+8(SB)/8, $0x2f2e292823221d1c
-DATA shuffle223<>+16(SB)/8, $0x070601003b3a3534
-DATA shuffle223<>+24(SB)/8, $0x1f1e191813120d0c
-DATA shuffle223<>+32(SB)/8, $0x373631302b2a2524
-DATA shuffle223<>+40(SB)/8, $0x0f0e090803023d3c
-DATA shuffle223<>+48(SB)/8, $0x272621201b1a1514
-DATA shuffle223<>+56(SB)/8, $0x3f3e393833322d2c
+DATA shuffle223<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle223<>+8(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle223<>+16(SB)/8, $0x03023d3c37363130
+DATA shuffle223<>+24(SB)/8, $0x1b1a15140f0e0908
+DATA shuffle223<>+32(SB)/8, $0x33322d2c27262120
+DATA shuffle223<>+40(SB)/8, $0x0b0a05043f3e3938
+DATA shuffle223<>+48(SB)/8, $0x23221d1c17161110
+DATA shuffle223<>+56(SB)/8, $0x3b3a35342f2e2928
 GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle224<>+0(SB)/8, $0x15140f0e09080302
+DATA shuffle224<>+8(SB)/8, $0x2d2c272621201b1a
+DATA shuffle224<>+16(SB)/8, $0x05043f3e39383332
+DATA shuffle224<>+24(SB)/8, $0x1d1c171611100b0a
+DATA shuffle224<>+32(SB)/8, $0x35342f2e29282322
+DATA shuffle224<>+40(SB)/8, $0x0d0c070601003b3a
+DATA shuffle224<>+48(SB)/8, $0x25241f1e19181312
+DATA shuffle224<>+56(SB)/8, $0x3d3c373631302b2a
+GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle225<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle225<>+8(SB)/8, $0x2f2e292823221d1c
+DATA shuffle225<>+16(SB)/8, $0x070601003b3a3534
+DATA shuffle225<>+24(SB)/8, $0x1f1e191813120d0c
+DATA shuffle225<>+32(SB)/8, $0x373631302b2a2524
+DATA shuffle225<>+40(SB)/8, $0x0f0e090803023d3c
+DATA shuffle225<>+48(SB)/8, $0x272621201b1a1514
+DATA shuffle225<>+56(SB)/8, $0x3f3e393833322d2c
+GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6056,12 +6128,12 @@ TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem252: \
+rem257: \
 	CMPQ DI, $+64; \
-	JB   remdone253; \
+	JB   remdone258; \
 	SUBQ $+63, DI; \
-	JMP  rem252; \
-remdone253: \
+	JMP  rem257; \
+remdone258: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -6087,110 +6159,90 @@ remdone253: \
 	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
-	BZHIQ     DI, shuffle224<>+0(SB), DI; \
+	BZHIQ     DI, shuffle226<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle225<>+0(SB), Z31; \
-	VMOVDQU64 shuffle226<>+0(SB), Z30; \
-	VMOVDQU64 shuffle227<>+0(SB), Z29; \
-	VMOVDQU64 shuffle228<>+0(SB), Z28; \
-	VMOVDQU64 shuffle229<>+0(SB), Z27; \
-	VMOVDQU64 shuffle230<>+0(SB), Z26; \
-group254: \
+	VMOVDQU64 shuffle227<>+0(SB), Z31; \
+	VMOVDQU64 shuffle228<>+0(SB), Z30; \
+	VMOVDQU64 shuffle229<>+0(SB), Z29; \
+	VMOVDQU64 shuffle230<>+0(SB), Z28; \
+	VMOVDQU64 shuffle231<>+0(SB), Z27; \
+	VMOVDQU64 shuffle232<>+0(SB), Z26; \
+group259: \
 	MOVQ rows+24(FP), DI; \
-row255: \
+row260: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last257; \
-chunks256: \
+	JB   last262; \
+chunks261: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle225<>+0(SB), Z3; \
+	VMOVDQU64 shuffle227<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle227<>+0(SB), Z4; \
+	VMOVDQU64 shuffle229<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z0; \
 	VPERMT2B  Z2, Z26, Z0; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*2); \
 	ADDQ      $+63, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks256; \
-last257: \
+	JAE       chunks261; \
+last262: \
 	TESTQ      R9, R9; \
-	JZ         rowdone258; \
+	JZ         rowdone263; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle225<>+0(SB), Z3; \
+	VMOVDQU64  shuffle227<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle227<>+0(SB), Z4; \
+	VMOVDQU64  shuffle229<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone258: \
+rowdone263: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row255; \
+	JNZ  row260; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group254; \
+	JNZ  group259; \
 	VZEROUPPER; \
 	RET
 	unzip3x3AVX512VBMI_body
 
-DATA shuffle224<>+0(SB)/8, $0x7fffffffffffffff
-GLOBL shuffle224<>(SB), RODATA|NOPTR, $8
+DATA shuffle226<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL shuffle226<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle225<>+0(SB)/8, $0x13120b0a09020100
-DATA shuffle225<>+8(SB)/8, $0x2d2625241d1c1b14
-DATA shuffle225<>+16(SB)/8, $0x41403f3837362f2e
-DATA shuffle225<>+24(SB)/8, $0x5b5a5352514a4948
-DATA shuffle225<>+32(SB)/8, $0x756e6d6c6564635c
-DATA shuffle225<>+40(SB)/8, $0x000000007f7e7776
-DATA shuffle225<>+48(SB)/8, $0x0000000000000000
-DATA shuffle225<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle226<>+0(SB)/8, $0x0706050403020100
-DATA shuffle226<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle226<>+16(SB)/8, $0x1716151413121110
-DATA shuffle226<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle226<>+32(SB)/8, $0x2726252423222120
-DATA shuffle226<>+40(SB)/8, $0x494847402b2a2928
-DATA shuffle226<>+48(SB)/8, $0x63625b5a59525150
-DATA shuffle226<>+56(SB)/8, $0x3f7675746d6c6b64
-GLOBL shuffle226<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle227<>+0(SB)/8, $0x16150e0d0c050403
-DATA shuffle227<>+8(SB)/8, $0x30292827201f1e17
-DATA shuffle227<>+16(SB)/8, $0x4443423b3a393231
-DATA shuffle227<>+24(SB)/8, $0x5e5d5655544d4c4b
-DATA shuffle227<>+32(SB)/8, $0x7871706f6867665f
-DATA shuffle227<>+40(SB)/8, $0x0000000000007a79
+DATA shuffle227<>+0(SB)/8, $0x13120b0a09020100
+DATA shuffle227<>+8(SB)/8, $0x2d2625241d1c1b14
+DATA shuffle227<>+16(SB)/8, $0x41403f3837362f2e
+DATA shuffle227<>+24(SB)/8, $0x5b5a5352514a4948
+DATA shuffle227<>+32(SB)/8, $0x756e6d6c6564635c
+DATA shuffle227<>+40(SB)/8, $0x000000007f7e7776
 DATA shuffle227<>+48(SB)/8, $0x0000000000000000
 DATA shuffle227<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
@@ -6200,17 +6252,17 @@ DATA shuffle228<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle228<>+16(SB)/8, $0x1716151413121110
 DATA shuffle228<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle228<>+32(SB)/8, $0x2726252423222120
-DATA shuffle228<>+40(SB)/8, $0x4c4b4a4342412928
-DATA shuffle228<>+48(SB)/8, $0x66655e5d5c555453
-DATA shuffle228<>+56(SB)/8, $0x3f797877706f6e67
+DATA shuffle228<>+40(SB)/8, $0x494847402b2a2928
+DATA shuffle228<>+48(SB)/8, $0x63625b5a59525150
+DATA shuffle228<>+56(SB)/8, $0x3f7675746d6c6b64
 GLOBL shuffle228<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle229<>+0(SB)/8, $0x191811100f080706
-DATA shuffle229<>+8(SB)/8, $0x332c2b2a2322211a
-DATA shuffle229<>+16(SB)/8, $0x4746453e3d3c3534
-DATA shuffle229<>+24(SB)/8, $0x6160595857504f4e
-DATA shuffle229<>+32(SB)/8, $0x7b7473726b6a6962
-DATA shuffle229<>+40(SB)/8, $0x0000000000007d7c
+DATA shuffle229<>+0(SB)/8, $0x16150e0d0c050403
+DATA shuffle229<>+8(SB)/8, $0x30292827201f1e17
+DATA shuffle229<>+16(SB)/8, $0x4443423b3a393231
+DATA shuffle229<>+24(SB)/8, $0x5e5d5655544d4c4b
+DATA shuffle229<>+32(SB)/8, $0x7871706f6867665f
+DATA shuffle229<>+40(SB)/8, $0x0000000000007a79
 DATA shuffle229<>+48(SB)/8, $0x0000000000000000
 DATA shuffle229<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
@@ -6220,10 +6272,30 @@ DATA shuffle230<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle230<>+16(SB)/8, $0x1716151413121110
 DATA shuffle230<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle230<>+32(SB)/8, $0x2726252423222120
-DATA shuffle230<>+40(SB)/8, $0x4f4e4d4645442928
-DATA shuffle230<>+48(SB)/8, $0x696861605f585756
-DATA shuffle230<>+56(SB)/8, $0x3f7c7b7a7372716a
+DATA shuffle230<>+40(SB)/8, $0x4c4b4a4342412928
+DATA shuffle230<>+48(SB)/8, $0x66655e5d5c555453
+DATA shuffle230<>+56(SB)/8, $0x3f797877706f6e67
 GLOBL shuffle230<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle231<>+0(SB)/8, $0x191811100f080706
+DATA shuffle231<>+8(SB)/8, $0x332c2b2a2322211a
+DATA shuffle231<>+16(SB)/8, $0x4746453e3d3c3534
+DATA shuffle231<>+24(SB)/8, $0x6160595857504f4e
+DATA shuffle231<>+32(SB)/8, $0x7b7473726b6a6962
+DATA shuffle231<>+40(SB)/8, $0x0000000000007d7c
+DATA shuffle231<>+48(SB)/8, $0x0000000000000000
+DATA shuffle231<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle232<>+0(SB)/8, $0x0706050403020100
+DATA shuffle232<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle232<>+16(SB)/8, $0x1716151413121110
+DATA shuffle232<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle232<>+32(SB)/8, $0x2726252423222120
+DATA shuffle232<>+40(SB)/8, $0x4f4e4d4645442928
+DATA shuffle232<>+48(SB)/8, $0x696861605f585756
+DATA shuffle232<>+56(SB)/8, $0x3f7c7b7a7372716a
+GLOBL shuffle232<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6235,12 +6307,12 @@ TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem259: \
+rem264: \
 	CMPQ DI, $+64; \
-	JB   remdone260; \
+	JB   remdone265; \
 	SUBQ $+60, DI; \
-	JMP  rem259; \
-remdone260: \
+	JMP  rem264; \
+remdone265: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -6268,33 +6340,33 @@ remdone260: \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
 	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle231<>+0(SB), Z31; \
-	VMOVDQU64 shuffle232<>+0(SB), Z30; \
-	VMOVDQU64 shuffle233<>+0(SB), Z29; \
-	VMOVDQU64 shuffle234<>+0(SB), Z28; \
-	VMOVDQU64 shuffle235<>+0(SB), Z27; \
-	VMOVDQU64 shuffle236<>+0(SB), Z26; \
-group261: \
+	VMOVDQU64 shuffle233<>+0(SB), Z31; \
+	VMOVDQU64 shuffle234<>+0(SB), Z30; \
+	VMOVDQU64 shuffle235<>+0(SB), Z29; \
+	VMOVDQU64 shuffle236<>+0(SB), Z28; \
+	VMOVDQU64 shuffle237<>+0(SB), Z27; \
+	VMOVDQU64 shuffle238<>+0(SB), Z26; \
+group266: \
 	MOVQ rows+24(FP), DI; \
-row262: \
+row267: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last264; \
-chunks263: \
+	JB   last269; \
+chunks268: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle231<>+0(SB), Z3; \
+	VMOVDQU64 shuffle233<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle233<>+0(SB), Z4; \
+	VMOVDQU64 shuffle235<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
@@ -6307,66 +6379,46 @@ chunks263: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks263; \
-last264: \
+	JAE       chunks268; \
+last269: \
 	TESTQ      R9, R9; \
-	JZ         rowdone265; \
+	JZ         rowdone270; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle231<>+0(SB), Z3; \
+	VMOVDQU64  shuffle233<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle233<>+0(SB), Z4; \
+	VMOVDQU64  shuffle235<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone265: \
+rowdone270: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row262; \
+	JNZ  row267; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group261; \
+	JNZ  group266; \
 	VZEROUPPER; \
 	RET
 	unzip3x6AVX512VBMI_body
 
-DATA shuffle231<>+0(SB)/8, $0x1312050403020100
-DATA shuffle231<>+8(SB)/8, $0x2726252417161514
-DATA shuffle231<>+16(SB)/8, $0x3b3a393837362928
-DATA shuffle231<>+24(SB)/8, $0x5b5a4d4c4b4a4948
-DATA shuffle231<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
-DATA shuffle231<>+40(SB)/8, $0x000000007f7e7170
-DATA shuffle231<>+48(SB)/8, $0x0000000000000000
-DATA shuffle231<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle232<>+0(SB)/8, $0x0706050403020100
-DATA shuffle232<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle232<>+16(SB)/8, $0x1716151413121110
-DATA shuffle232<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle232<>+32(SB)/8, $0x2726252423222120
-DATA shuffle232<>+40(SB)/8, $0x434241402b2a2928
-DATA shuffle232<>+48(SB)/8, $0x6362555453525150
-DATA shuffle232<>+56(SB)/8, $0x3f3e3d3c67666564
-GLOBL shuffle232<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle233<>+0(SB)/8, $0x19180b0a09080706
-DATA shuffle233<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
-DATA shuffle233<>+16(SB)/8, $0x41403f3e3d3c2f2e
-DATA shuffle233<>+24(SB)/8, $0x6160535251504f4e
-DATA shuffle233<>+32(SB)/8, $0x7574737265646362
-DATA shuffle233<>+40(SB)/8, $0x0000000000007776
+DATA shuffle233<>+0(SB)/8, $0x1312050403020100
+DATA shuffle233<>+8(SB)/8, $0x2726252417161514
+DATA shuffle233<>+16(SB)/8, $0x3b3a393837362928
+DATA shuffle233<>+24(SB)/8, $0x5b5a4d4c4b4a4948
+DATA shuffle233<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
+DATA shuffle233<>+40(SB)/8, $0x000000007f7e7170
 DATA shuffle233<>+48(SB)/8, $0x0000000000000000
 DATA shuffle233<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle233<>(SB), RODATA|NOPTR, $64
@@ -6376,17 +6428,17 @@ DATA shuffle234<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle234<>+16(SB)/8, $0x1716151413121110
 DATA shuffle234<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle234<>+32(SB)/8, $0x2726252423222120
-DATA shuffle234<>+40(SB)/8, $0x4948474645442928
-DATA shuffle234<>+48(SB)/8, $0x69685b5a59585756
-DATA shuffle234<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
+DATA shuffle234<>+40(SB)/8, $0x434241402b2a2928
+DATA shuffle234<>+48(SB)/8, $0x6362555453525150
+DATA shuffle234<>+56(SB)/8, $0x3f3e3d3c67666564
 GLOBL shuffle234<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle235<>+0(SB)/8, $0x5f5e51504f4e4d4c
-DATA shuffle235<>+8(SB)/8, $0x7372717063626160
-DATA shuffle235<>+16(SB)/8, $0x0706050403027574
-DATA shuffle235<>+24(SB)/8, $0x2726191817161514
-DATA shuffle235<>+32(SB)/8, $0x3b3a39382b2a2928
-DATA shuffle235<>+40(SB)/8, $0x0000000000003d3c
+DATA shuffle235<>+0(SB)/8, $0x19180b0a09080706
+DATA shuffle235<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
+DATA shuffle235<>+16(SB)/8, $0x41403f3e3d3c2f2e
+DATA shuffle235<>+24(SB)/8, $0x6160535251504f4e
+DATA shuffle235<>+32(SB)/8, $0x7574737265646362
+DATA shuffle235<>+40(SB)/8, $0x0000000000007776
 DATA shuffle235<>+48(SB)/8, $0x0000000000000000
 DATA shuffle235<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle235<>(SB), RODATA|NOPTR, $64
@@ -6396,10 +6448,30 @@ DATA shuffle236<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle236<>+16(SB)/8, $0x1716151413121110
 DATA shuffle236<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle236<>+32(SB)/8, $0x2726252423222120
-DATA shuffle236<>+40(SB)/8, $0x4f4e4d4c4b4a2928
-DATA shuffle236<>+48(SB)/8, $0x6f6e61605f5e5d5c
-DATA shuffle236<>+56(SB)/8, $0x3f3e3d3c73727170
+DATA shuffle236<>+40(SB)/8, $0x4948474645442928
+DATA shuffle236<>+48(SB)/8, $0x69685b5a59585756
+DATA shuffle236<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
 GLOBL shuffle236<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle237<>+0(SB)/8, $0x5f5e51504f4e4d4c
+DATA shuffle237<>+8(SB)/8, $0x7372717063626160
+DATA shuffle237<>+16(SB)/8, $0x0706050403027574
+DATA shuffle237<>+24(SB)/8, $0x2726191817161514
+DATA shuffle237<>+32(SB)/8, $0x3b3a39382b2a2928
+DATA shuffle237<>+40(SB)/8, $0x0000000000003d3c
+DATA shuffle237<>+48(SB)/8, $0x0000000000000000
+DATA shuffle237<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle237<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle238<>+0(SB)/8, $0x0706050403020100
+DATA shuffle238<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle238<>+16(SB)/8, $0x1716151413121110
+DATA shuffle238<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle238<>+32(SB)/8, $0x2726252423222120
+DATA shuffle238<>+40(SB)/8, $0x4f4e4d4c4b4a2928
+DATA shuffle238<>+48(SB)/8, $0x6f6e61605f5e5d5c
+DATA shuffle238<>+56(SB)/8, $0x3f3e3d3c73727170
+GLOBL shuffle238<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6411,12 +6483,12 @@ TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem266: \
+rem271: \
 	CMPQ DI, $+64; \
-	JB   remdone267; \
+	JB   remdone272; \
 	SUBQ $+63, DI; \
-	JMP  rem266; \
-remdone267: \
+	JMP  rem271; \
+remdone272: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -6442,107 +6514,87 @@ remdone267: \
 	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
-	BZHIQ     DI, shuffle224<>+0(SB), DI; \
+	BZHIQ     DI, shuffle226<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle237<>+0(SB), Z31; \
-	VMOVDQU64 shuffle238<>+0(SB), Z30; \
-	VMOVDQU64 shuffle239<>+0(SB), Z29; \
-	VMOVDQU64 shuffle240<>+0(SB), Z28; \
-	VMOVDQU64 shuffle241<>+0(SB), Z27; \
-	VMOVDQU64 shuffle242<>+0(SB), Z26; \
-group268: \
+	VMOVDQU64 shuffle239<>+0(SB), Z31; \
+	VMOVDQU64 shuffle240<>+0(SB), Z30; \
+	VMOVDQU64 shuffle241<>+0(SB), Z29; \
+	VMOVDQU64 shuffle242<>+0(SB), Z28; \
+	VMOVDQU64 shuffle243<>+0(SB), Z27; \
+	VMOVDQU64 shuffle244<>+0(SB), Z26; \
+group273: \
 	MOVQ rows+24(FP), DI; \
-row269: \
+row274: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last271; \
-chunks270: \
+	JB   last276; \
+chunks275: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle237<>+0(SB), Z3; \
+	VMOVDQU64 shuffle239<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle239<>+0(SB), Z4; \
+	VMOVDQU64 shuffle241<>+0(SB), Z4; \
 	VPERMI2B  Z0, Z1, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z2; \
 	VPERMT2B  Z0, Z26, Z2; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z2, K7, (R9)(DX*2); \
 	ADDQ      $+63, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks270; \
-last271: \
+	JAE       chunks275; \
+last276: \
 	TESTQ      R9, R9; \
-	JZ         rowdone272; \
+	JZ         rowdone277; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle237<>+0(SB), Z3; \
+	VMOVDQU64  shuffle239<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle239<>+0(SB), Z4; \
+	VMOVDQU64  shuffle241<>+0(SB), Z4; \
 	VPERMI2B   Z0, Z1, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z2; \
 	VPERMT2B   Z0, Z26, Z2; \
 	VMOVDQU8   Z2, K4, (R9)(DX*2); \
-rowdone272: \
+rowdone277: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row269; \
+	JNZ  row274; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group268; \
+	JNZ  group273; \
 	VZEROUPPER; \
 	RET
 	unzip3x9AVX512VBMI_body
 
-DATA shuffle237<>+0(SB)/8, $0x0706050403020100
-DATA shuffle237<>+8(SB)/8, $0x21201f1e1d1c1b08
-DATA shuffle237<>+16(SB)/8, $0x3b3a393837362322
-DATA shuffle237<>+24(SB)/8, $0x55545352513e3d3c
-DATA shuffle237<>+32(SB)/8, $0x6f6e6d6c59585756
-DATA shuffle237<>+40(SB)/8, $0x0000007473727170
-DATA shuffle237<>+48(SB)/8, $0x0000000000000000
-DATA shuffle237<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle237<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle238<>+0(SB)/8, $0x0706050403020100
-DATA shuffle238<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle238<>+16(SB)/8, $0x1716151413121110
-DATA shuffle238<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle238<>+32(SB)/8, $0x2726252423222120
-DATA shuffle238<>+40(SB)/8, $0x4948472c2b2a2928
-DATA shuffle238<>+48(SB)/8, $0x63624f4e4d4c4b4a
-DATA shuffle238<>+56(SB)/8, $0x3f6a696867666564
-GLOBL shuffle238<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle239<>+0(SB)/8, $0x504f4e4d4c4b4a49
-DATA shuffle239<>+8(SB)/8, $0x6a69686766656451
-DATA shuffle239<>+16(SB)/8, $0x04030201007f6c6b
-DATA shuffle239<>+24(SB)/8, $0x1e1d1c1b1a070605
-DATA shuffle239<>+32(SB)/8, $0x383736352221201f
-DATA shuffle239<>+40(SB)/8, $0x0000003d3c3b3a39
+DATA shuffle239<>+0(SB)/8, $0x0706050403020100
+DATA shuffle239<>+8(SB)/8, $0x21201f1e1d1c1b08
+DATA shuffle239<>+16(SB)/8, $0x3b3a393837362322
+DATA shuffle239<>+24(SB)/8, $0x55545352513e3d3c
+DATA shuffle239<>+32(SB)/8, $0x6f6e6d6c59585756
+DATA shuffle239<>+40(SB)/8, $0x0000007473727170
 DATA shuffle239<>+48(SB)/8, $0x0000000000000000
 DATA shuffle239<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle239<>(SB), RODATA|NOPTR, $64
@@ -6552,30 +6604,50 @@ DATA shuffle240<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle240<>+16(SB)/8, $0x1716151413121110
 DATA shuffle240<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle240<>+32(SB)/8, $0x2726252423222120
-DATA shuffle240<>+40(SB)/8, $0x5251502c2b2a2928
-DATA shuffle240<>+48(SB)/8, $0x6c6b585756555453
-DATA shuffle240<>+56(SB)/8, $0x3f737271706f6e6d
+DATA shuffle240<>+40(SB)/8, $0x4948472c2b2a2928
+DATA shuffle240<>+48(SB)/8, $0x63624f4e4d4c4b4a
+DATA shuffle240<>+56(SB)/8, $0x3f6a696867666564
 GLOBL shuffle240<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle241<>+0(SB)/8, $0x0000000000000000
-DATA shuffle241<>+8(SB)/8, $0x0000000000000000
-DATA shuffle241<>+16(SB)/8, $0x4d4c4b4a49480000
-DATA shuffle241<>+24(SB)/8, $0x6766656463504f4e
-DATA shuffle241<>+32(SB)/8, $0x01007f7e6b6a6968
-DATA shuffle241<>+40(SB)/8, $0x1b1a190605040302
-DATA shuffle241<>+48(SB)/8, $0x353421201f1e1d1c
-DATA shuffle241<>+56(SB)/8, $0x003c3b3a39383736
+DATA shuffle241<>+0(SB)/8, $0x504f4e4d4c4b4a49
+DATA shuffle241<>+8(SB)/8, $0x6a69686766656451
+DATA shuffle241<>+16(SB)/8, $0x04030201007f6c6b
+DATA shuffle241<>+24(SB)/8, $0x1e1d1c1b1a070605
+DATA shuffle241<>+32(SB)/8, $0x383736352221201f
+DATA shuffle241<>+40(SB)/8, $0x0000003d3c3b3a39
+DATA shuffle241<>+48(SB)/8, $0x0000000000000000
+DATA shuffle241<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle241<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle242<>+0(SB)/8, $0x5958575655545352
-DATA shuffle242<>+8(SB)/8, $0x737271706f6e6d5a
-DATA shuffle242<>+16(SB)/8, $0x1716151413127574
+DATA shuffle242<>+0(SB)/8, $0x0706050403020100
+DATA shuffle242<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle242<>+16(SB)/8, $0x1716151413121110
 DATA shuffle242<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle242<>+32(SB)/8, $0x2726252423222120
-DATA shuffle242<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle242<>+48(SB)/8, $0x3736353433323130
-DATA shuffle242<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle242<>+40(SB)/8, $0x5251502c2b2a2928
+DATA shuffle242<>+48(SB)/8, $0x6c6b585756555453
+DATA shuffle242<>+56(SB)/8, $0x3f737271706f6e6d
 GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle243<>+0(SB)/8, $0x0000000000000000
+DATA shuffle243<>+8(SB)/8, $0x0000000000000000
+DATA shuffle243<>+16(SB)/8, $0x4d4c4b4a49480000
+DATA shuffle243<>+24(SB)/8, $0x6766656463504f4e
+DATA shuffle243<>+32(SB)/8, $0x01007f7e6b6a6968
+DATA shuffle243<>+40(SB)/8, $0x1b1a190605040302
+DATA shuffle243<>+48(SB)/8, $0x353421201f1e1d1c
+DATA shuffle243<>+56(SB)/8, $0x003c3b3a39383736
+GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle244<>+0(SB)/8, $0x5958575655545352
+DATA shuffle244<>+8(SB)/8, $0x737271706f6e6d5a
+DATA shuffle244<>+16(SB)/8, $0x1716151413127574
+DATA shuffle244<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle244<>+32(SB)/8, $0x2726252423222120
+DATA shuffle244<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle244<>+48(SB)/8, $0x3736353433323130
+DATA shuffle244<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6587,12 +6659,12 @@ TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem273: \
+rem278: \
 	CMPQ DI, $+64; \
-	JB   remdone274; \
+	JB   remdone279; \
 	SUBQ $+60, DI; \
-	JMP  rem273; \
-remdone274: \
+	JMP  rem278; \
+remdone279: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -6620,33 +6692,33 @@ remdone274: \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
 	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle243<>+0(SB), Z31; \
-	VMOVDQU64 shuffle244<>+0(SB), Z30; \
-	VMOVDQU64 shuffle245<>+0(SB), Z29; \
-	VMOVDQU64 shuffle246<>+0(SB), Z28; \
-	VMOVDQU64 shuffle247<>+0(SB), Z27; \
-	VMOVDQU64 shuffle248<>+0(SB), Z26; \
-group275: \
+	VMOVDQU64 shuffle245<>+0(SB), Z31; \
+	VMOVDQU64 shuffle246<>+0(SB), Z30; \
+	VMOVDQU64 shuffle247<>+0(SB), Z29; \
+	VMOVDQU64 shuffle248<>+0(SB), Z28; \
+	VMOVDQU64 shuffle249<>+0(SB), Z27; \
+	VMOVDQU64 shuffle250<>+0(SB), Z26; \
+group280: \
 	MOVQ rows+24(FP), DI; \
-row276: \
+row281: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last278; \
-chunks277: \
+	JB   last283; \
+chunks282: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle243<>+0(SB), Z3; \
+	VMOVDQU64 shuffle245<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle245<>+0(SB), Z4; \
+	VMOVDQU64 shuffle247<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
@@ -6659,66 +6731,46 @@ chunks277: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks277; \
-last278: \
+	JAE       chunks282; \
+last283: \
 	TESTQ      R9, R9; \
-	JZ         rowdone279; \
+	JZ         rowdone284; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle243<>+0(SB), Z3; \
+	VMOVDQU64  shuffle245<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle245<>+0(SB), Z4; \
+	VMOVDQU64  shuffle247<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone279: \
+rowdone284: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row276; \
+	JNZ  row281; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group275; \
+	JNZ  group280; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x1AVX512VBMI_body
 
-DATA shuffle243<>+0(SB)/8, $0x1b120b020a010900
-DATA shuffle243<>+8(SB)/8, $0x2e252d241d141c13
-DATA shuffle243<>+16(SB)/8, $0x413840373f362f26
-DATA shuffle243<>+24(SB)/8, $0x635a534a52495148
-DATA shuffle243<>+32(SB)/8, $0x766d756c655c645b
-DATA shuffle243<>+40(SB)/8, $0x0000007f007e776e
-DATA shuffle243<>+48(SB)/8, $0x0000000000000000
-DATA shuffle243<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle244<>+0(SB)/8, $0x0706050403020100
-DATA shuffle244<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle244<>+16(SB)/8, $0x1716151413121110
-DATA shuffle244<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle244<>+32(SB)/8, $0x2726252423222120
-DATA shuffle244<>+40(SB)/8, $0x4940482c472a2928
-DATA shuffle244<>+48(SB)/8, $0x6b625b525a515950
-DATA shuffle244<>+56(SB)/8, $0x3f3e3d3c6d646c63
-GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle245<>+0(SB)/8, $0x1e150e050d040c03
-DATA shuffle245<>+8(SB)/8, $0x3128302720171f16
-DATA shuffle245<>+16(SB)/8, $0x443b433a42393229
-DATA shuffle245<>+24(SB)/8, $0x665d564d554c544b
-DATA shuffle245<>+32(SB)/8, $0x7970786f685f675e
-DATA shuffle245<>+40(SB)/8, $0x0000000000007a71
+DATA shuffle245<>+0(SB)/8, $0x1b120b020a010900
+DATA shuffle245<>+8(SB)/8, $0x2e252d241d141c13
+DATA shuffle245<>+16(SB)/8, $0x413840373f362f26
+DATA shuffle245<>+24(SB)/8, $0x635a534a52495148
+DATA shuffle245<>+32(SB)/8, $0x766d756c655c645b
+DATA shuffle245<>+40(SB)/8, $0x0000007f007e776e
 DATA shuffle245<>+48(SB)/8, $0x0000000000000000
 DATA shuffle245<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
@@ -6728,17 +6780,17 @@ DATA shuffle246<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle246<>+16(SB)/8, $0x1716151413121110
 DATA shuffle246<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle246<>+32(SB)/8, $0x2726252423222120
-DATA shuffle246<>+40(SB)/8, $0x4c434b424a412928
-DATA shuffle246<>+48(SB)/8, $0x6e655e555d545c53
-DATA shuffle246<>+56(SB)/8, $0x3f3e3d3c70676f66
+DATA shuffle246<>+40(SB)/8, $0x4940482c472a2928
+DATA shuffle246<>+48(SB)/8, $0x6b625b525a515950
+DATA shuffle246<>+56(SB)/8, $0x3f3e3d3c6d646c63
 GLOBL shuffle246<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle247<>+0(SB)/8, $0x2118110810070f06
-DATA shuffle247<>+8(SB)/8, $0x342b332a231a2219
-DATA shuffle247<>+16(SB)/8, $0x473e463d453c352c
-DATA shuffle247<>+24(SB)/8, $0x69605950584f574e
-DATA shuffle247<>+32(SB)/8, $0x7c737b726b626a61
-DATA shuffle247<>+40(SB)/8, $0x0000000000007d74
+DATA shuffle247<>+0(SB)/8, $0x1e150e050d040c03
+DATA shuffle247<>+8(SB)/8, $0x3128302720171f16
+DATA shuffle247<>+16(SB)/8, $0x443b433a42393229
+DATA shuffle247<>+24(SB)/8, $0x665d564d554c544b
+DATA shuffle247<>+32(SB)/8, $0x7970786f685f675e
+DATA shuffle247<>+40(SB)/8, $0x0000000000007a71
 DATA shuffle247<>+48(SB)/8, $0x0000000000000000
 DATA shuffle247<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle247<>(SB), RODATA|NOPTR, $64
@@ -6748,10 +6800,30 @@ DATA shuffle248<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle248<>+16(SB)/8, $0x1716151413121110
 DATA shuffle248<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle248<>+32(SB)/8, $0x2726252423222120
-DATA shuffle248<>+40(SB)/8, $0x4f464e454d442928
-DATA shuffle248<>+48(SB)/8, $0x7168615860575f56
-DATA shuffle248<>+56(SB)/8, $0x3f3e3d3c736a7269
+DATA shuffle248<>+40(SB)/8, $0x4c434b424a412928
+DATA shuffle248<>+48(SB)/8, $0x6e655e555d545c53
+DATA shuffle248<>+56(SB)/8, $0x3f3e3d3c70676f66
 GLOBL shuffle248<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle249<>+0(SB)/8, $0x2118110810070f06
+DATA shuffle249<>+8(SB)/8, $0x342b332a231a2219
+DATA shuffle249<>+16(SB)/8, $0x473e463d453c352c
+DATA shuffle249<>+24(SB)/8, $0x69605950584f574e
+DATA shuffle249<>+32(SB)/8, $0x7c737b726b626a61
+DATA shuffle249<>+40(SB)/8, $0x0000000000007d74
+DATA shuffle249<>+48(SB)/8, $0x0000000000000000
+DATA shuffle249<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle249<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle250<>+0(SB)/8, $0x0706050403020100
+DATA shuffle250<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle250<>+16(SB)/8, $0x1716151413121110
+DATA shuffle250<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle250<>+32(SB)/8, $0x2726252423222120
+DATA shuffle250<>+40(SB)/8, $0x4f464e454d442928
+DATA shuffle250<>+48(SB)/8, $0x7168615860575f56
+DATA shuffle250<>+56(SB)/8, $0x3f3e3d3c736a7269
+GLOBL shuffle250<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6763,12 +6835,12 @@ TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem280: \
+rem285: \
 	CMPQ DI, $+64; \
-	JB   remdone281; \
+	JB   remdone286; \
 	SUBQ $+60, DI; \
-	JMP  rem280; \
-remdone281: \
+	JMP  rem285; \
+remdone286: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -6796,33 +6868,33 @@ remdone281: \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
 	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle249<>+0(SB), Z31; \
-	VMOVDQU64 shuffle250<>+0(SB), Z30; \
-	VMOVDQU64 shuffle251<>+0(SB), Z29; \
-	VMOVDQU64 shuffle252<>+0(SB), Z28; \
-	VMOVDQU64 shuffle253<>+0(SB), Z27; \
-	VMOVDQU64 shuffle254<>+0(SB), Z26; \
-group282: \
+	VMOVDQU64 shuffle251<>+0(SB), Z31; \
+	VMOVDQU64 shuffle252<>+0(SB), Z30; \
+	VMOVDQU64 shuffle253<>+0(SB), Z29; \
+	VMOVDQU64 shuffle254<>+0(SB), Z28; \
+	VMOVDQU64 shuffle255<>+0(SB), Z27; \
+	VMOVDQU64 shuffle256<>+0(SB), Z26; \
+group287: \
 	MOVQ rows+24(FP), DI; \
-row283: \
+row288: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last285; \
-chunks284: \
+	JB   last290; \
+chunks289: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle249<>+0(SB), Z3; \
+	VMOVDQU64 shuffle251<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle251<>+0(SB), Z4; \
+	VMOVDQU64 shuffle253<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
@@ -6835,66 +6907,46 @@ chunks284: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks284; \
-last285: \
+	JAE       chunks289; \
+last290: \
 	TESTQ      R9, R9; \
-	JZ         rowdone286; \
+	JZ         rowdone291; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle249<>+0(SB), Z3; \
+	VMOVDQU64  shuffle251<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle251<>+0(SB), Z4; \
+	VMOVDQU64  shuffle253<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone286: \
+rowdone291: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row283; \
+	JNZ  row288; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group282; \
+	JNZ  group287; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x2AVX512VBMI_body
 
-DATA shuffle249<>+0(SB)/8, $0x1514030213120100
-DATA shuffle249<>+8(SB)/8, $0x3736252417160504
-DATA shuffle249<>+16(SB)/8, $0x3b3a292839382726
-DATA shuffle249<>+24(SB)/8, $0x5d5c4b4a5b5a4948
-DATA shuffle249<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle249<>+40(SB)/8, $0x0000717000006f6e
-DATA shuffle249<>+48(SB)/8, $0x0000000000000000
-DATA shuffle249<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle249<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle250<>+0(SB)/8, $0x0706050403020100
-DATA shuffle250<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle250<>+16(SB)/8, $0x1716151413121110
-DATA shuffle250<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle250<>+32(SB)/8, $0x2726252423222120
-DATA shuffle250<>+40(SB)/8, $0x43422d2c41402928
-DATA shuffle250<>+48(SB)/8, $0x6564535263625150
-DATA shuffle250<>+56(SB)/8, $0x3f3e3d3c67665554
-GLOBL shuffle250<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle251<>+0(SB)/8, $0x1b1a090819180706
-DATA shuffle251<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
-DATA shuffle251<>+16(SB)/8, $0x41402f2e3f3e2d2c
-DATA shuffle251<>+24(SB)/8, $0x6362515061604f4e
-DATA shuffle251<>+32(SB)/8, $0x0000737265645352
-DATA shuffle251<>+40(SB)/8, $0x0000777600007574
+DATA shuffle251<>+0(SB)/8, $0x1514030213120100
+DATA shuffle251<>+8(SB)/8, $0x3736252417160504
+DATA shuffle251<>+16(SB)/8, $0x3b3a292839382726
+DATA shuffle251<>+24(SB)/8, $0x5d5c4b4a5b5a4948
+DATA shuffle251<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle251<>+40(SB)/8, $0x0000717000006f6e
 DATA shuffle251<>+48(SB)/8, $0x0000000000000000
 DATA shuffle251<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle251<>(SB), RODATA|NOPTR, $64
@@ -6903,18 +6955,18 @@ DATA shuffle252<>+0(SB)/8, $0x0706050403020100
 DATA shuffle252<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle252<>+16(SB)/8, $0x1716151413121110
 DATA shuffle252<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle252<>+32(SB)/8, $0x4544252423222120
-DATA shuffle252<>+40(SB)/8, $0x49482d2c47462928
-DATA shuffle252<>+48(SB)/8, $0x6b6a595869685756
-DATA shuffle252<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
+DATA shuffle252<>+32(SB)/8, $0x2726252423222120
+DATA shuffle252<>+40(SB)/8, $0x43422d2c41402928
+DATA shuffle252<>+48(SB)/8, $0x6564535263625150
+DATA shuffle252<>+56(SB)/8, $0x3f3e3d3c67665554
 GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle253<>+0(SB)/8, $0x61604f4e5f5e4d4c
-DATA shuffle253<>+8(SB)/8, $0x0302717063625150
-DATA shuffle253<>+16(SB)/8, $0x0706757405047372
-DATA shuffle253<>+24(SB)/8, $0x2928171627261514
-DATA shuffle253<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle253<>+40(SB)/8, $0x00003d3c00003b3a
+DATA shuffle253<>+0(SB)/8, $0x1b1a090819180706
+DATA shuffle253<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
+DATA shuffle253<>+16(SB)/8, $0x41402f2e3f3e2d2c
+DATA shuffle253<>+24(SB)/8, $0x6362515061604f4e
+DATA shuffle253<>+32(SB)/8, $0x0000737265645352
+DATA shuffle253<>+40(SB)/8, $0x0000777600007574
 DATA shuffle253<>+48(SB)/8, $0x0000000000000000
 DATA shuffle253<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle253<>(SB), RODATA|NOPTR, $64
@@ -6923,11 +6975,31 @@ DATA shuffle254<>+0(SB)/8, $0x0706050403020100
 DATA shuffle254<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle254<>+16(SB)/8, $0x1716151413121110
 DATA shuffle254<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle254<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle254<>+40(SB)/8, $0x4f4e2d2c4d4c2928
-DATA shuffle254<>+48(SB)/8, $0x71705f5e6f6e5d5c
-DATA shuffle254<>+56(SB)/8, $0x3f3e3d3c73726160
+DATA shuffle254<>+32(SB)/8, $0x4544252423222120
+DATA shuffle254<>+40(SB)/8, $0x49482d2c47462928
+DATA shuffle254<>+48(SB)/8, $0x6b6a595869685756
+DATA shuffle254<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
 GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle255<>+0(SB)/8, $0x61604f4e5f5e4d4c
+DATA shuffle255<>+8(SB)/8, $0x0302717063625150
+DATA shuffle255<>+16(SB)/8, $0x0706757405047372
+DATA shuffle255<>+24(SB)/8, $0x2928171627261514
+DATA shuffle255<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle255<>+40(SB)/8, $0x00003d3c00003b3a
+DATA shuffle255<>+48(SB)/8, $0x0000000000000000
+DATA shuffle255<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle256<>+0(SB)/8, $0x0706050403020100
+DATA shuffle256<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle256<>+16(SB)/8, $0x1716151413121110
+DATA shuffle256<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle256<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle256<>+40(SB)/8, $0x4f4e2d2c4d4c2928
+DATA shuffle256<>+48(SB)/8, $0x71705f5e6f6e5d5c
+DATA shuffle256<>+56(SB)/8, $0x3f3e3d3c73726160
+GLOBL shuffle256<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6939,12 +7011,12 @@ TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem287: \
+rem292: \
 	CMPQ DI, $+64; \
-	JB   remdone288; \
+	JB   remdone293; \
 	SUBQ $+63, DI; \
-	JMP  rem287; \
-remdone288: \
+	JMP  rem292; \
+remdone293: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -6970,107 +7042,87 @@ remdone288: \
 	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
-	BZHIQ     DI, shuffle224<>+0(SB), DI; \
+	BZHIQ     DI, shuffle226<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle255<>+0(SB), Z31; \
-	VMOVDQU64 shuffle256<>+0(SB), Z30; \
-	VMOVDQU64 shuffle257<>+0(SB), Z29; \
-	VMOVDQU64 shuffle258<>+0(SB), Z28; \
-	VMOVDQU64 shuffle259<>+0(SB), Z27; \
-	VMOVDQU64 shuffle260<>+0(SB), Z26; \
-group289: \
+	VMOVDQU64 shuffle257<>+0(SB), Z31; \
+	VMOVDQU64 shuffle258<>+0(SB), Z30; \
+	VMOVDQU64 shuffle259<>+0(SB), Z29; \
+	VMOVDQU64 shuffle260<>+0(SB), Z28; \
+	VMOVDQU64 shuffle261<>+0(SB), Z27; \
+	VMOVDQU64 shuffle262<>+0(SB), Z26; \
+group294: \
 	MOVQ rows+24(FP), DI; \
-row290: \
+row295: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last292; \
-chunks291: \
+	JB   last297; \
+chunks296: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle255<>+0(SB), Z3; \
+	VMOVDQU64 shuffle257<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle257<>+0(SB), Z4; \
+	VMOVDQU64 shuffle259<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z0; \
 	VPERMT2B  Z2, Z26, Z0; \
-	KMOVQ     shuffle224<>+0(SB), K7; \
+	KMOVQ     shuffle226<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*2); \
 	ADDQ      $+63, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks291; \
-last292: \
+	JAE       chunks296; \
+last297: \
 	TESTQ      R9, R9; \
-	JZ         rowdone293; \
+	JZ         rowdone298; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle255<>+0(SB), Z3; \
+	VMOVDQU64  shuffle257<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle257<>+0(SB), Z4; \
+	VMOVDQU64  shuffle259<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone293: \
+rowdone298: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row290; \
+	JNZ  row295; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group289; \
+	JNZ  group294; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x1AVX512VBMI_body
 
-DATA shuffle255<>+0(SB)/8, $0x0b02130a01120900
-DATA shuffle255<>+8(SB)/8, $0x1d2e251c2d241b14
-DATA shuffle255<>+16(SB)/8, $0x494037483f362f26
-DATA shuffle255<>+24(SB)/8, $0x5b52635a514a4138
-DATA shuffle255<>+32(SB)/8, $0x6d7e756c655c5364
-DATA shuffle255<>+40(SB)/8, $0x00000000776e7f76
-DATA shuffle255<>+48(SB)/8, $0x0000000000000000
-DATA shuffle255<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle256<>+0(SB)/8, $0x0706050403020100
-DATA shuffle256<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle256<>+16(SB)/8, $0x1716151413121110
-DATA shuffle256<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle256<>+32(SB)/8, $0x2726252423222120
-DATA shuffle256<>+40(SB)/8, $0x595047402b2a2928
-DATA shuffle256<>+48(SB)/8, $0x6b625b52495a5148
-DATA shuffle256<>+56(SB)/8, $0x3f766d64756c6374
-GLOBL shuffle256<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle257<>+0(SB)/8, $0x0e05160d04150c03
-DATA shuffle257<>+8(SB)/8, $0x2031281f30271e17
-DATA shuffle257<>+16(SB)/8, $0x4c433a4b42393229
-DATA shuffle257<>+24(SB)/8, $0x5e55665d544d443b
-DATA shuffle257<>+32(SB)/8, $0x7000786f685f5667
-DATA shuffle257<>+40(SB)/8, $0x000000007a710079
+DATA shuffle257<>+0(SB)/8, $0x0b02130a01120900
+DATA shuffle257<>+8(SB)/8, $0x1d2e251c2d241b14
+DATA shuffle257<>+16(SB)/8, $0x494037483f362f26
+DATA shuffle257<>+24(SB)/8, $0x5b52635a514a4138
+DATA shuffle257<>+32(SB)/8, $0x6d7e756c655c5364
+DATA shuffle257<>+40(SB)/8, $0x00000000776e7f76
 DATA shuffle257<>+48(SB)/8, $0x0000000000000000
 DATA shuffle257<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle257<>(SB), RODATA|NOPTR, $64
@@ -7079,18 +7131,18 @@ DATA shuffle258<>+0(SB)/8, $0x0706050403020100
 DATA shuffle258<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle258<>+16(SB)/8, $0x1716151413121110
 DATA shuffle258<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle258<>+32(SB)/8, $0x2741252423222120
-DATA shuffle258<>+40(SB)/8, $0x5c534a432b2a4228
-DATA shuffle258<>+48(SB)/8, $0x6e655e554c5d544b
-DATA shuffle258<>+56(SB)/8, $0x3f797067786f6677
+DATA shuffle258<>+32(SB)/8, $0x2726252423222120
+DATA shuffle258<>+40(SB)/8, $0x595047402b2a2928
+DATA shuffle258<>+48(SB)/8, $0x6b625b52495a5148
+DATA shuffle258<>+56(SB)/8, $0x3f766d64756c6374
 GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle259<>+0(SB)/8, $0x1108191007180f06
-DATA shuffle259<>+8(SB)/8, $0x23342b22332a211a
-DATA shuffle259<>+16(SB)/8, $0x4f463d4e453c352c
-DATA shuffle259<>+24(SB)/8, $0x615869605750473e
-DATA shuffle259<>+32(SB)/8, $0x73007b726b62596a
-DATA shuffle259<>+40(SB)/8, $0x000000007d74007c
+DATA shuffle259<>+0(SB)/8, $0x0e05160d04150c03
+DATA shuffle259<>+8(SB)/8, $0x2031281f30271e17
+DATA shuffle259<>+16(SB)/8, $0x4c433a4b42393229
+DATA shuffle259<>+24(SB)/8, $0x5e55665d544d443b
+DATA shuffle259<>+32(SB)/8, $0x7000786f685f5667
+DATA shuffle259<>+40(SB)/8, $0x000000007a710079
 DATA shuffle259<>+48(SB)/8, $0x0000000000000000
 DATA shuffle259<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle259<>(SB), RODATA|NOPTR, $64
@@ -7099,11 +7151,31 @@ DATA shuffle260<>+0(SB)/8, $0x0706050403020100
 DATA shuffle260<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle260<>+16(SB)/8, $0x1716151413121110
 DATA shuffle260<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle260<>+32(SB)/8, $0x2744252423222120
-DATA shuffle260<>+40(SB)/8, $0x5f564d462b2a4528
-DATA shuffle260<>+48(SB)/8, $0x716861584f60574e
-DATA shuffle260<>+56(SB)/8, $0x3f7c736a7b72697a
+DATA shuffle260<>+32(SB)/8, $0x2741252423222120
+DATA shuffle260<>+40(SB)/8, $0x5c534a432b2a4228
+DATA shuffle260<>+48(SB)/8, $0x6e655e554c5d544b
+DATA shuffle260<>+56(SB)/8, $0x3f797067786f6677
 GLOBL shuffle260<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle261<>+0(SB)/8, $0x1108191007180f06
+DATA shuffle261<>+8(SB)/8, $0x23342b22332a211a
+DATA shuffle261<>+16(SB)/8, $0x4f463d4e453c352c
+DATA shuffle261<>+24(SB)/8, $0x615869605750473e
+DATA shuffle261<>+32(SB)/8, $0x73007b726b62596a
+DATA shuffle261<>+40(SB)/8, $0x000000007d74007c
+DATA shuffle261<>+48(SB)/8, $0x0000000000000000
+DATA shuffle261<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle261<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle262<>+0(SB)/8, $0x0706050403020100
+DATA shuffle262<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle262<>+16(SB)/8, $0x1716151413121110
+DATA shuffle262<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle262<>+32(SB)/8, $0x2744252423222120
+DATA shuffle262<>+40(SB)/8, $0x5f564d462b2a4528
+DATA shuffle262<>+48(SB)/8, $0x716861584f60574e
+DATA shuffle262<>+56(SB)/8, $0x3f7c736a7b72697a
+GLOBL shuffle262<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -7115,12 +7187,12 @@ TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem294: \
+rem299: \
 	CMPQ DI, $+64; \
-	JB   remdone295; \
+	JB   remdone300; \
 	SUBQ $+54, DI; \
-	JMP  rem294; \
-remdone295: \
+	JMP  rem299; \
+remdone300: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -7146,111 +7218,91 @@ remdone295: \
 	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
-	BZHIQ     DI, shuffle261<>+0(SB), DI; \
+	BZHIQ     DI, shuffle263<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle262<>+0(SB), Z31; \
-	VMOVDQU64 shuffle263<>+0(SB), Z30; \
-	VMOVDQU64 shuffle264<>+0(SB), Z29; \
-	VMOVDQU64 shuffle265<>+0(SB), Z28; \
-	VMOVDQU64 shuffle266<>+0(SB), Z27; \
-	VMOVDQU64 shuffle267<>+0(SB), Z26; \
-group296: \
+	VMOVDQU64 shuffle264<>+0(SB), Z31; \
+	VMOVDQU64 shuffle265<>+0(SB), Z30; \
+	VMOVDQU64 shuffle266<>+0(SB), Z29; \
+	VMOVDQU64 shuffle267<>+0(SB), Z28; \
+	VMOVDQU64 shuffle268<>+0(SB), Z27; \
+	VMOVDQU64 shuffle269<>+0(SB), Z26; \
+group301: \
 	MOVQ rows+24(FP), DI; \
-row297: \
+row302: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last299; \
-chunks298: \
+	JB   last304; \
+chunks303: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle262<>+0(SB), Z3; \
+	VMOVDQU64 shuffle264<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle261<>+0(SB), K7; \
+	KMOVQ     shuffle263<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle264<>+0(SB), Z4; \
+	VMOVDQU64 shuffle266<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle261<>+0(SB), K7; \
+	KMOVQ     shuffle263<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z0, Z27, Z1; \
 	VPERMT2B  Z2, Z26, Z1; \
-	KMOVQ     shuffle261<>+0(SB), K7; \
+	KMOVQ     shuffle263<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+54, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks298; \
-last299: \
+	JAE       chunks303; \
+last304: \
 	TESTQ      R9, R9; \
-	JZ         rowdone300; \
+	JZ         rowdone305; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle262<>+0(SB), Z3; \
+	VMOVDQU64  shuffle264<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle264<>+0(SB), Z4; \
+	VMOVDQU64  shuffle266<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone300: \
+rowdone305: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row297; \
+	JNZ  row302; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group296; \
+	JNZ  group301; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x2AVX512VBMI_body
 
-DATA shuffle261<>+0(SB)/8, $0x003fffffffffffff
-GLOBL shuffle261<>(SB), RODATA|NOPTR, $8
+DATA shuffle263<>+0(SB)/8, $0x003fffffffffffff
+GLOBL shuffle263<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle262<>+0(SB)/8, $0x0302252413120100
-DATA shuffle262<>+8(SB)/8, $0x1716050427261514
-DATA shuffle262<>+16(SB)/8, $0x5b5a494837362928
-DATA shuffle262<>+24(SB)/8, $0x3b3a5d5c4b4a3938
-DATA shuffle262<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle262<>+40(SB)/8, $0x000000006f6e0000
-DATA shuffle262<>+48(SB)/8, $0x0000000000007170
-DATA shuffle262<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle262<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle263<>+0(SB)/8, $0x0706050403020100
-DATA shuffle263<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle263<>+16(SB)/8, $0x1716151413121110
-DATA shuffle263<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle263<>+32(SB)/8, $0x2726252423222120
-DATA shuffle263<>+40(SB)/8, $0x535241402b2a5150
-DATA shuffle263<>+48(SB)/8, $0x3736555443423130
-DATA shuffle263<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle263<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle264<>+0(SB)/8, $0x09082b2a19180706
-DATA shuffle264<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
-DATA shuffle264<>+16(SB)/8, $0x61604f4e3d3c2f2e
-DATA shuffle264<>+24(SB)/8, $0x4140636251503f3e
-DATA shuffle264<>+32(SB)/8, $0x0000737265645352
-DATA shuffle264<>+40(SB)/8, $0x0000000075740000
-DATA shuffle264<>+48(SB)/8, $0x0000000000007776
+DATA shuffle264<>+0(SB)/8, $0x0302252413120100
+DATA shuffle264<>+8(SB)/8, $0x1716050427261514
+DATA shuffle264<>+16(SB)/8, $0x5b5a494837362928
+DATA shuffle264<>+24(SB)/8, $0x3b3a5d5c4b4a3938
+DATA shuffle264<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle264<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle264<>+48(SB)/8, $0x0000000000007170
 DATA shuffle264<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
 
@@ -7258,19 +7310,19 @@ DATA shuffle265<>+0(SB)/8, $0x0706050403020100
 DATA shuffle265<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle265<>+16(SB)/8, $0x1716151413121110
 DATA shuffle265<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle265<>+32(SB)/8, $0x4544252423222120
-DATA shuffle265<>+40(SB)/8, $0x595847462b2a5756
-DATA shuffle265<>+48(SB)/8, $0x37365b5a49483130
+DATA shuffle265<>+32(SB)/8, $0x2726252423222120
+DATA shuffle265<>+40(SB)/8, $0x535241402b2a5150
+DATA shuffle265<>+48(SB)/8, $0x3736555443423130
 DATA shuffle265<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle266<>+0(SB)/8, $0x4f4e71705f5e4d4c
-DATA shuffle266<>+8(SB)/8, $0x6362515073726160
-DATA shuffle266<>+16(SB)/8, $0x2726151403027574
-DATA shuffle266<>+24(SB)/8, $0x0706292817160504
-DATA shuffle266<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle266<>+40(SB)/8, $0x000000003b3a0000
-DATA shuffle266<>+48(SB)/8, $0x0000000000003d3c
+DATA shuffle266<>+0(SB)/8, $0x09082b2a19180706
+DATA shuffle266<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
+DATA shuffle266<>+16(SB)/8, $0x61604f4e3d3c2f2e
+DATA shuffle266<>+24(SB)/8, $0x4140636251503f3e
+DATA shuffle266<>+32(SB)/8, $0x0000737265645352
+DATA shuffle266<>+40(SB)/8, $0x0000000075740000
+DATA shuffle266<>+48(SB)/8, $0x0000000000007776
 DATA shuffle266<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
 
@@ -7278,11 +7330,31 @@ DATA shuffle267<>+0(SB)/8, $0x0706050403020100
 DATA shuffle267<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle267<>+16(SB)/8, $0x1716151413121110
 DATA shuffle267<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle267<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle267<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
-DATA shuffle267<>+48(SB)/8, $0x373661604f4e3130
+DATA shuffle267<>+32(SB)/8, $0x4544252423222120
+DATA shuffle267<>+40(SB)/8, $0x595847462b2a5756
+DATA shuffle267<>+48(SB)/8, $0x37365b5a49483130
 DATA shuffle267<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle268<>+0(SB)/8, $0x4f4e71705f5e4d4c
+DATA shuffle268<>+8(SB)/8, $0x6362515073726160
+DATA shuffle268<>+16(SB)/8, $0x2726151403027574
+DATA shuffle268<>+24(SB)/8, $0x0706292817160504
+DATA shuffle268<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle268<>+40(SB)/8, $0x000000003b3a0000
+DATA shuffle268<>+48(SB)/8, $0x0000000000003d3c
+DATA shuffle268<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle269<>+0(SB)/8, $0x0706050403020100
+DATA shuffle269<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle269<>+16(SB)/8, $0x1716151413121110
+DATA shuffle269<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle269<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle269<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
+DATA shuffle269<>+48(SB)/8, $0x373661604f4e3130
+DATA shuffle269<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle269<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -7294,12 +7366,12 @@ TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem301: \
+rem306: \
 	CMPQ DI, $+64; \
-	JB   remdone302; \
+	JB   remdone307; \
 	SUBQ $+60, DI; \
-	JMP  rem301; \
-remdone302: \
+	JMP  rem306; \
+remdone307: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -7327,33 +7399,33 @@ remdone302: \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
 	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle268<>+0(SB), Z31; \
-	VMOVDQU64 shuffle269<>+0(SB), Z30; \
-	VMOVDQU64 shuffle270<>+0(SB), Z29; \
-	VMOVDQU64 shuffle271<>+0(SB), Z28; \
-	VMOVDQU64 shuffle272<>+0(SB), Z27; \
-	VMOVDQU64 shuffle273<>+0(SB), Z26; \
-group303: \
+	VMOVDQU64 shuffle270<>+0(SB), Z31; \
+	VMOVDQU64 shuffle271<>+0(SB), Z30; \
+	VMOVDQU64 shuffle272<>+0(SB), Z29; \
+	VMOVDQU64 shuffle273<>+0(SB), Z28; \
+	VMOVDQU64 shuffle274<>+0(SB), Z27; \
+	VMOVDQU64 shuffle275<>+0(SB), Z26; \
+group308: \
 	MOVQ rows+24(FP), DI; \
-row304: \
+row309: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last306; \
-chunks305: \
+	JB   last311; \
+chunks310: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle268<>+0(SB), Z3; \
+	VMOVDQU64 shuffle270<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle270<>+0(SB), Z4; \
+	VMOVDQU64 shuffle272<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
@@ -7366,66 +7438,46 @@ chunks305: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks305; \
-last306: \
+	JAE       chunks310; \
+last311: \
 	TESTQ      R9, R9; \
-	JZ         rowdone307; \
+	JZ         rowdone312; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle268<>+0(SB), Z3; \
+	VMOVDQU64  shuffle270<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle270<>+0(SB), Z4; \
+	VMOVDQU64  shuffle272<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone307: \
+rowdone312: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row304; \
+	JNZ  row309; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group303; \
+	JNZ  group308; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x1AVX512VBMI_body
 
-DATA shuffle268<>+0(SB)/8, $0x1c130a011b120900
-DATA shuffle268<>+8(SB)/8, $0x3f362d241d140b02
-DATA shuffle268<>+16(SB)/8, $0x41382f2640372e25
-DATA shuffle268<>+24(SB)/8, $0x645b5249635a5148
-DATA shuffle268<>+32(SB)/8, $0x007e756c655c534a
-DATA shuffle268<>+40(SB)/8, $0x0000776e007f766d
-DATA shuffle268<>+48(SB)/8, $0x0000000000000000
-DATA shuffle268<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle269<>+0(SB)/8, $0x0706050403020100
-DATA shuffle269<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle269<>+16(SB)/8, $0x1716151413121110
-DATA shuffle269<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle269<>+32(SB)/8, $0x4726252423222120
-DATA shuffle269<>+40(SB)/8, $0x49402d2c482a2928
-DATA shuffle269<>+48(SB)/8, $0x6c635a516b625950
-DATA shuffle269<>+56(SB)/8, $0x3f3e3d3c6d645b52
-GLOBL shuffle269<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle270<>+0(SB)/8, $0x1f160d041e150c03
-DATA shuffle270<>+8(SB)/8, $0x4239302720170e05
-DATA shuffle270<>+16(SB)/8, $0x443b3229433a3128
-DATA shuffle270<>+24(SB)/8, $0x675e554c665d544b
-DATA shuffle270<>+32(SB)/8, $0x0000786f685f564d
-DATA shuffle270<>+40(SB)/8, $0x00007a7100007970
+DATA shuffle270<>+0(SB)/8, $0x1c130a011b120900
+DATA shuffle270<>+8(SB)/8, $0x3f362d241d140b02
+DATA shuffle270<>+16(SB)/8, $0x41382f2640372e25
+DATA shuffle270<>+24(SB)/8, $0x645b5249635a5148
+DATA shuffle270<>+32(SB)/8, $0x007e756c655c534a
+DATA shuffle270<>+40(SB)/8, $0x0000776e007f766d
 DATA shuffle270<>+48(SB)/8, $0x0000000000000000
 DATA shuffle270<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
@@ -7434,18 +7486,18 @@ DATA shuffle271<>+0(SB)/8, $0x0706050403020100
 DATA shuffle271<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle271<>+16(SB)/8, $0x1716151413121110
 DATA shuffle271<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle271<>+32(SB)/8, $0x4a41252423222120
-DATA shuffle271<>+40(SB)/8, $0x4c432d2c4b422928
-DATA shuffle271<>+48(SB)/8, $0x6f665d546e655c53
-DATA shuffle271<>+56(SB)/8, $0x3f3e3d3c70675e55
+DATA shuffle271<>+32(SB)/8, $0x4726252423222120
+DATA shuffle271<>+40(SB)/8, $0x49402d2c482a2928
+DATA shuffle271<>+48(SB)/8, $0x6c635a516b625950
+DATA shuffle271<>+56(SB)/8, $0x3f3e3d3c6d645b52
 GLOBL shuffle271<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle272<>+0(SB)/8, $0x2219100721180f06
-DATA shuffle272<>+8(SB)/8, $0x453c332a231a1108
-DATA shuffle272<>+16(SB)/8, $0x473e352c463d342b
-DATA shuffle272<>+24(SB)/8, $0x6a61584f6960574e
-DATA shuffle272<>+32(SB)/8, $0x00007b726b625950
-DATA shuffle272<>+40(SB)/8, $0x00007d7400007c73
+DATA shuffle272<>+0(SB)/8, $0x1f160d041e150c03
+DATA shuffle272<>+8(SB)/8, $0x4239302720170e05
+DATA shuffle272<>+16(SB)/8, $0x443b3229433a3128
+DATA shuffle272<>+24(SB)/8, $0x675e554c665d544b
+DATA shuffle272<>+32(SB)/8, $0x0000786f685f564d
+DATA shuffle272<>+40(SB)/8, $0x00007a7100007970
 DATA shuffle272<>+48(SB)/8, $0x0000000000000000
 DATA shuffle272<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
@@ -7454,11 +7506,31 @@ DATA shuffle273<>+0(SB)/8, $0x0706050403020100
 DATA shuffle273<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle273<>+16(SB)/8, $0x1716151413121110
 DATA shuffle273<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle273<>+32(SB)/8, $0x4d44252423222120
-DATA shuffle273<>+40(SB)/8, $0x4f462d2c4e452928
-DATA shuffle273<>+48(SB)/8, $0x7269605771685f56
-DATA shuffle273<>+56(SB)/8, $0x3f3e3d3c736a6158
+DATA shuffle273<>+32(SB)/8, $0x4a41252423222120
+DATA shuffle273<>+40(SB)/8, $0x4c432d2c4b422928
+DATA shuffle273<>+48(SB)/8, $0x6f665d546e655c53
+DATA shuffle273<>+56(SB)/8, $0x3f3e3d3c70675e55
 GLOBL shuffle273<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle274<>+0(SB)/8, $0x2219100721180f06
+DATA shuffle274<>+8(SB)/8, $0x453c332a231a1108
+DATA shuffle274<>+16(SB)/8, $0x473e352c463d342b
+DATA shuffle274<>+24(SB)/8, $0x6a61584f6960574e
+DATA shuffle274<>+32(SB)/8, $0x00007b726b625950
+DATA shuffle274<>+40(SB)/8, $0x00007d7400007c73
+DATA shuffle274<>+48(SB)/8, $0x0000000000000000
+DATA shuffle274<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle275<>+0(SB)/8, $0x0706050403020100
+DATA shuffle275<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle275<>+16(SB)/8, $0x1716151413121110
+DATA shuffle275<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle275<>+32(SB)/8, $0x4d44252423222120
+DATA shuffle275<>+40(SB)/8, $0x4f462d2c4e452928
+DATA shuffle275<>+48(SB)/8, $0x7269605771685f56
+DATA shuffle275<>+56(SB)/8, $0x3f3e3d3c736a6158
+GLOBL shuffle275<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -7470,12 +7542,12 @@ TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), BX; \
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ n+16(FP), DI; \
-rem308: \
+rem313: \
 	CMPQ DI, $+64; \
-	JB   remdone309; \
+	JB   remdone314; \
 	SUBQ $+48, DI; \
-	JMP  rem308; \
-remdone309: \
+	JMP  rem313; \
+remdone314: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
 	CMOVQLT   shuffle0<>+0(SB), R8; \
@@ -7503,33 +7575,33 @@ remdone309: \
 	CMOVQGT   shuffle1<>+0(SB), DI; \
 	BZHIQ     DI, shuffle111<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle274<>+0(SB), Z31; \
-	VMOVDQU64 shuffle275<>+0(SB), Z30; \
-	VMOVDQU64 shuffle276<>+0(SB), Z29; \
-	VMOVDQU64 shuffle277<>+0(SB), Z28; \
-	VMOVDQU64 shuffle278<>+0(SB), Z27; \
-	VMOVDQU64 shuffle279<>+0(SB), Z26; \
-group310: \
+	VMOVDQU64 shuffle276<>+0(SB), Z31; \
+	VMOVDQU64 shuffle277<>+0(SB), Z30; \
+	VMOVDQU64 shuffle278<>+0(SB), Z29; \
+	VMOVDQU64 shuffle279<>+0(SB), Z28; \
+	VMOVDQU64 shuffle280<>+0(SB), Z27; \
+	VMOVDQU64 shuffle281<>+0(SB), Z26; \
+group315: \
 	MOVQ rows+24(FP), DI; \
-row311: \
+row316: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last313; \
-chunks312: \
+	JB   last318; \
+chunks317: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle274<>+0(SB), Z3; \
+	VMOVDQU64 shuffle276<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle276<>+0(SB), Z4; \
+	VMOVDQU64 shuffle278<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
 	KMOVQ     shuffle111<>+0(SB), K7; \
@@ -7542,66 +7614,46 @@ chunks312: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks312; \
-last313: \
+	JAE       chunks317; \
+last318: \
 	TESTQ      R9, R9; \
-	JZ         rowdone314; \
+	JZ         rowdone319; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle274<>+0(SB), Z3; \
+	VMOVDQU64  shuffle276<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle276<>+0(SB), Z4; \
+	VMOVDQU64  shuffle278<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone314: \
+rowdone319: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row311; \
+	JNZ  row316; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group310; \
+	JNZ  group315; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x2AVX512VBMI_body
 
-DATA shuffle274<>+0(SB)/8, $0x3736252413120100
-DATA shuffle274<>+8(SB)/8, $0x3938272615140302
-DATA shuffle274<>+16(SB)/8, $0x3b3a292817160504
-DATA shuffle274<>+24(SB)/8, $0x7f7e6d6c5b5a4948
-DATA shuffle274<>+32(SB)/8, $0x00006f6e5d5c4b4a
-DATA shuffle274<>+40(SB)/8, $0x000071705f5e4d4c
-DATA shuffle274<>+48(SB)/8, $0x0000000000000000
-DATA shuffle274<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle275<>+0(SB)/8, $0x0706050403020100
-DATA shuffle275<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle275<>+16(SB)/8, $0x1716151413121110
-DATA shuffle275<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle275<>+32(SB)/8, $0x4140252423222120
-DATA shuffle275<>+40(SB)/8, $0x43422d2c2b2a2928
-DATA shuffle275<>+48(SB)/8, $0x3736353433323130
-DATA shuffle275<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle275<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle276<>+0(SB)/8, $0x3d3c2b2a19180706
-DATA shuffle276<>+8(SB)/8, $0x3f3e2d2c1b1a0908
-DATA shuffle276<>+16(SB)/8, $0x41402f2e1d1c0b0a
-DATA shuffle276<>+24(SB)/8, $0x0000737261604f4e
-DATA shuffle276<>+32(SB)/8, $0x0000757463625150
-DATA shuffle276<>+40(SB)/8, $0x0000777665645352
+DATA shuffle276<>+0(SB)/8, $0x3736252413120100
+DATA shuffle276<>+8(SB)/8, $0x3938272615140302
+DATA shuffle276<>+16(SB)/8, $0x3b3a292817160504
+DATA shuffle276<>+24(SB)/8, $0x7f7e6d6c5b5a4948
+DATA shuffle276<>+32(SB)/8, $0x00006f6e5d5c4b4a
+DATA shuffle276<>+40(SB)/8, $0x000071705f5e4d4c
 DATA shuffle276<>+48(SB)/8, $0x0000000000000000
 DATA shuffle276<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
@@ -7609,19 +7661,19 @@ GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
 DATA shuffle277<>+0(SB)/8, $0x0706050403020100
 DATA shuffle277<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle277<>+16(SB)/8, $0x1716151413121110
-DATA shuffle277<>+24(SB)/8, $0x45441d1c1b1a1918
-DATA shuffle277<>+32(SB)/8, $0x4746252423222120
-DATA shuffle277<>+40(SB)/8, $0x49482d2c2b2a2928
+DATA shuffle277<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle277<>+32(SB)/8, $0x4140252423222120
+DATA shuffle277<>+40(SB)/8, $0x43422d2c2b2a2928
 DATA shuffle277<>+48(SB)/8, $0x3736353433323130
 DATA shuffle277<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle278<>+0(SB)/8, $0x030271705f5e4d4c
-DATA shuffle278<>+8(SB)/8, $0x0504737261604f4e
-DATA shuffle278<>+16(SB)/8, $0x0706757463625150
-DATA shuffle278<>+24(SB)/8, $0x0000393827261514
-DATA shuffle278<>+32(SB)/8, $0x00003b3a29281716
-DATA shuffle278<>+40(SB)/8, $0x00003d3c2b2a1918
+DATA shuffle278<>+0(SB)/8, $0x3d3c2b2a19180706
+DATA shuffle278<>+8(SB)/8, $0x3f3e2d2c1b1a0908
+DATA shuffle278<>+16(SB)/8, $0x41402f2e1d1c0b0a
+DATA shuffle278<>+24(SB)/8, $0x0000737261604f4e
+DATA shuffle278<>+32(SB)/8, $0x0000757463625150
+DATA shuffle278<>+40(SB)/8, $0x0000777665645352
 DATA shuffle278<>+48(SB)/8, $0x0000000000000000
 DATA shuffle278<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
@@ -7629,12 +7681,32 @@ GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
 DATA shuffle279<>+0(SB)/8, $0x0706050403020100
 DATA shuffle279<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle279<>+16(SB)/8, $0x1716151413121110
-DATA shuffle279<>+24(SB)/8, $0x4b4a1d1c1b1a1918
-DATA shuffle279<>+32(SB)/8, $0x4d4c252423222120
-DATA shuffle279<>+40(SB)/8, $0x4f4e2d2c2b2a2928
+DATA shuffle279<>+24(SB)/8, $0x45441d1c1b1a1918
+DATA shuffle279<>+32(SB)/8, $0x4746252423222120
+DATA shuffle279<>+40(SB)/8, $0x49482d2c2b2a2928
 DATA shuffle279<>+48(SB)/8, $0x3736353433323130
 DATA shuffle279<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle280<>+0(SB)/8, $0x030271705f5e4d4c
+DATA shuffle280<>+8(SB)/8, $0x0504737261604f4e
+DATA shuffle280<>+16(SB)/8, $0x0706757463625150
+DATA shuffle280<>+24(SB)/8, $0x0000393827261514
+DATA shuffle280<>+32(SB)/8, $0x00003b3a29281716
+DATA shuffle280<>+40(SB)/8, $0x00003d3c2b2a1918
+DATA shuffle280<>+48(SB)/8, $0x0000000000000000
+DATA shuffle280<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle281<>+0(SB)/8, $0x0706050403020100
+DATA shuffle281<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle281<>+16(SB)/8, $0x1716151413121110
+DATA shuffle281<>+24(SB)/8, $0x4b4a1d1c1b1a1918
+DATA shuffle281<>+32(SB)/8, $0x4d4c252423222120
+DATA shuffle281<>+40(SB)/8, $0x4f4e2d2c2b2a2928
+DATA shuffle281<>+48(SB)/8, $0x3736353433323130
+DATA shuffle281<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
 
 // func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7648,15 +7720,15 @@ TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      laneI+56(FP), DI; \
 	VMOVDQU64 shuffle195<>+0(SB), Z31; \
 	VMOVDQU64 shuffle196<>+0(SB), Z30; \
-group315: \
+group320: \
 	MOVQ rows+24(FP), R8; \
-row316: \
+row321: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last318; \
-chunks317: \
+	JB   last323; \
+chunks322: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
@@ -7683,22 +7755,22 @@ chunks317: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks317; \
-last318: \
+	JAE       chunks322; \
+last323: \
 	TESTQ R10, R10; \
-	JZ    rowdone319; \
+	JZ    rowdone324; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks317; \
-rowdone319: \
+	JMP   chunks322; \
+rowdone324: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row316; \
+	JNZ  row321; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group315; \
+	JNZ  group320; \
 	VZEROUPPER; \
 	RET
 	unzip4x1AVX512VBMI_body
@@ -7715,15 +7787,15 @@ TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      laneI+56(FP), DI; \
 	VMOVDQU64 shuffle172<>+0(SB), Z31; \
 	VMOVDQU64 shuffle173<>+0(SB), Z30; \
-group320: \
+group325: \
 	MOVQ rows+24(FP), R8; \
-row321: \
+row326: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last323; \
-chunks322: \
+	JB   last328; \
+chunks327: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
@@ -7750,22 +7822,22 @@ chunks322: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks322; \
-last323: \
+	JAE       chunks327; \
+last328: \
 	TESTQ R10, R10; \
-	JZ    rowdone324; \
+	JZ    rowdone329; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks322; \
-rowdone324: \
+	JMP   chunks327; \
+rowdone329: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row321; \
+	JNZ  row326; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group320; \
+	JNZ  group325; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX512VBMI_body
@@ -7781,12 +7853,12 @@ TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), SI; \
 	MOVQ laneI+56(FP), DI; \
 	MOVQ n+16(FP), R8; \
-rem325: \
+rem330: \
 	CMPQ R8, $+64; \
-	JB   remdone326; \
+	JB   remdone331; \
 	SUBQ $+60, R8; \
-	JMP  rem325; \
-remdone326: \
+	JMP  rem330; \
+remdone331: \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+0, R9; \
 	CMOVQLT   shuffle0<>+0(SB), R9; \
@@ -7821,32 +7893,32 @@ remdone326: \
 	CMOVQGT   shuffle1<>+0(SB), R8; \
 	BZHIQ     R8, shuffle197<>+0(SB), R8; \
 	KMOVQ     R8, K5; \
-	VMOVDQU64 shuffle280<>+0(SB), Z31; \
-	VMOVDQU64 shuffle281<>+0(SB), Z30; \
-	VMOVDQU64 shuffle282<>+0(SB), Z29; \
-	VMOVDQU64 shuffle283<>+0(SB), Z28; \
-	VMOVDQU64 shuffle284<>+0(SB), Z27; \
-	VMOVDQU64 shuffle285<>+0(SB), Z26; \
-	VMOVDQU64 shuffle286<>+0(SB), Z25; \
-	VMOVDQU64 shuffle287<>+0(SB), Z24; \
-	VMOVDQU64 shuffle288<>+0(SB), Z23; \
-	VMOVDQU64 shuffle289<>+0(SB), Z22; \
-	VMOVDQU64 shuffle290<>+0(SB), Z21; \
-	VMOVDQU64 shuffle291<>+0(SB), Z20; \
-group327: \
+	VMOVDQU64 shuffle282<>+0(SB), Z31; \
+	VMOVDQU64 shuffle283<>+0(SB), Z30; \
+	VMOVDQU64 shuffle284<>+0(SB), Z29; \
+	VMOVDQU64 shuffle285<>+0(SB), Z28; \
+	VMOVDQU64 shuffle286<>+0(SB), Z27; \
+	VMOVDQU64 shuffle287<>+0(SB), Z26; \
+	VMOVDQU64 shuffle288<>+0(SB), Z25; \
+	VMOVDQU64 shuffle289<>+0(SB), Z24; \
+	VMOVDQU64 shuffle290<>+0(SB), Z23; \
+	VMOVDQU64 shuffle291<>+0(SB), Z22; \
+	VMOVDQU64 shuffle292<>+0(SB), Z21; \
+	VMOVDQU64 shuffle293<>+0(SB), Z20; \
+group332: \
 	MOVQ rows+24(FP), R8; \
-row328: \
+row333: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last330; \
-chunks329: \
+	JB   last335; \
+chunks334: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle280<>+0(SB), Z3; \
+	VMOVDQU64 shuffle282<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
@@ -7854,13 +7926,13 @@ chunks329: \
 	VPERMT2B  Z4, Z29, Z3; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R10); \
-	VMOVDQU64 shuffle283<>+0(SB), Z5; \
+	VMOVDQU64 shuffle285<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z0, Z5; \
 	VPERMT2B  Z2, Z27, Z5; \
 	VPERMT2B  Z4, Z26, Z5; \
 	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z5, K7, (R10)(DX*1); \
-	VMOVDQU64 shuffle286<>+0(SB), Z3; \
+	VMOVDQU64 shuffle288<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z24, Z3; \
 	VPERMT2B  Z4, Z23, Z3; \
@@ -7875,27 +7947,27 @@ chunks329: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks329; \
-last330: \
+	JAE       chunks334; \
+last335: \
 	TESTQ      R10, R10; \
-	JZ         rowdone331; \
+	JZ         rowdone336; \
 	LEAQ       (CX)(R9*1), R10; \
 	LEAQ       (R10)(DI*1), R11; \
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1; \
-	VMOVDQU64  shuffle280<>+0(SB), Z3; \
+	VMOVDQU64  shuffle282<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4; \
 	VPERMT2B   Z4, Z29, Z3; \
 	VMOVDQU8   Z3, K5, (R10); \
-	VMOVDQU64  shuffle283<>+0(SB), Z5; \
+	VMOVDQU64  shuffle285<>+0(SB), Z5; \
 	VPERMI2B   Z1, Z0, Z5; \
 	VPERMT2B   Z2, Z27, Z5; \
 	VPERMT2B   Z4, Z26, Z5; \
 	VMOVDQU8   Z5, K5, (R10)(DX*1); \
-	VMOVDQU64  shuffle286<>+0(SB), Z3; \
+	VMOVDQU64  shuffle288<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VPERMT2B   Z2, Z24, Z3; \
 	VPERMT2B   Z4, Z23, Z3; \
@@ -7904,138 +7976,138 @@ last330: \
 	VPERMT2B   Z2, Z21, Z0; \
 	VPERMT2B   Z4, Z20, Z0; \
 	VMOVDQU8   Z0, K5, (R11)(DX*1); \
-rowdone331: \
+rowdone336: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row328; \
+	JNZ  row333; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group327; \
+	JNZ  group332; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x1AVX512VBMI_body
 
-DATA shuffle280<>+0(SB)/8, $0x1202211101201000
-DATA shuffle280<>+8(SB)/8, $0x3150403023130322
-DATA shuffle280<>+16(SB)/8, $0x5343335242325141
-DATA shuffle280<>+24(SB)/8, $0x7262007161007060
-DATA shuffle280<>+32(SB)/8, $0x0000000000736300
-DATA shuffle280<>+40(SB)/8, $0x0000000000000000
-DATA shuffle280<>+48(SB)/8, $0x0000000000000000
-DATA shuffle280<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle281<>+0(SB)/8, $0x0706050403020100
-DATA shuffle281<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle281<>+16(SB)/8, $0x1716151413121110
-DATA shuffle281<>+24(SB)/8, $0x1f1e411c1b401918
-DATA shuffle281<>+32(SB)/8, $0x5170605043222142
-DATA shuffle281<>+40(SB)/8, $0x7363537262527161
-DATA shuffle281<>+48(SB)/8, $0x3736353433323130
-DATA shuffle281<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle282<>+0(SB)/8, $0x0706050403020100
-DATA shuffle282<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle282<>+16(SB)/8, $0x1716151413121110
-DATA shuffle282<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle282<>+32(SB)/8, $0x2726252423222120
-DATA shuffle282<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle282<>+48(SB)/8, $0x5242615141605040
-DATA shuffle282<>+56(SB)/8, $0x3f3e3d3c63534362
+DATA shuffle282<>+0(SB)/8, $0x1202211101201000
+DATA shuffle282<>+8(SB)/8, $0x3150403023130322
+DATA shuffle282<>+16(SB)/8, $0x5343335242325141
+DATA shuffle282<>+24(SB)/8, $0x7262007161007060
+DATA shuffle282<>+32(SB)/8, $0x0000000000736300
+DATA shuffle282<>+40(SB)/8, $0x0000000000000000
+DATA shuffle282<>+48(SB)/8, $0x0000000000000000
+DATA shuffle282<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle283<>+0(SB)/8, $0x1606251505241404
-DATA shuffle283<>+8(SB)/8, $0x3554443427170726
-DATA shuffle283<>+16(SB)/8, $0x5747375646365545
-DATA shuffle283<>+24(SB)/8, $0x7666007565007464
-DATA shuffle283<>+32(SB)/8, $0x0000000000776700
-DATA shuffle283<>+40(SB)/8, $0x0000000000000000
-DATA shuffle283<>+48(SB)/8, $0x0000000000000000
-DATA shuffle283<>+56(SB)/8, $0x0000000000000000
+DATA shuffle283<>+0(SB)/8, $0x0706050403020100
+DATA shuffle283<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle283<>+16(SB)/8, $0x1716151413121110
+DATA shuffle283<>+24(SB)/8, $0x1f1e411c1b401918
+DATA shuffle283<>+32(SB)/8, $0x5170605043222142
+DATA shuffle283<>+40(SB)/8, $0x7363537262527161
+DATA shuffle283<>+48(SB)/8, $0x3736353433323130
+DATA shuffle283<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle284<>+0(SB)/8, $0x0706050403020100
 DATA shuffle284<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle284<>+16(SB)/8, $0x1716151413121110
-DATA shuffle284<>+24(SB)/8, $0x1f1e451c1b441918
-DATA shuffle284<>+32(SB)/8, $0x5574645447222146
-DATA shuffle284<>+40(SB)/8, $0x7767577666567565
-DATA shuffle284<>+48(SB)/8, $0x3736353433323130
-DATA shuffle284<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle284<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle284<>+32(SB)/8, $0x2726252423222120
+DATA shuffle284<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle284<>+48(SB)/8, $0x5242615141605040
+DATA shuffle284<>+56(SB)/8, $0x3f3e3d3c63534362
 GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle285<>+0(SB)/8, $0x0706050403020100
-DATA shuffle285<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle285<>+16(SB)/8, $0x1716151413121110
-DATA shuffle285<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle285<>+32(SB)/8, $0x2726252423222120
-DATA shuffle285<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle285<>+48(SB)/8, $0x5646655545645444
-DATA shuffle285<>+56(SB)/8, $0x3f3e3d3c67574766
+DATA shuffle285<>+0(SB)/8, $0x1606251505241404
+DATA shuffle285<>+8(SB)/8, $0x3554443427170726
+DATA shuffle285<>+16(SB)/8, $0x5747375646365545
+DATA shuffle285<>+24(SB)/8, $0x7666007565007464
+DATA shuffle285<>+32(SB)/8, $0x0000000000776700
+DATA shuffle285<>+40(SB)/8, $0x0000000000000000
+DATA shuffle285<>+48(SB)/8, $0x0000000000000000
+DATA shuffle285<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle286<>+0(SB)/8, $0x1a0a291909281808
-DATA shuffle286<>+8(SB)/8, $0x395848382b1b0b2a
-DATA shuffle286<>+16(SB)/8, $0x5b4b3b5a4a3a5949
-DATA shuffle286<>+24(SB)/8, $0x7a6a007969007868
-DATA shuffle286<>+32(SB)/8, $0x00000000007b6b00
-DATA shuffle286<>+40(SB)/8, $0x0000000000000000
-DATA shuffle286<>+48(SB)/8, $0x0000000000000000
-DATA shuffle286<>+56(SB)/8, $0x0000000000000000
+DATA shuffle286<>+0(SB)/8, $0x0706050403020100
+DATA shuffle286<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle286<>+16(SB)/8, $0x1716151413121110
+DATA shuffle286<>+24(SB)/8, $0x1f1e451c1b441918
+DATA shuffle286<>+32(SB)/8, $0x5574645447222146
+DATA shuffle286<>+40(SB)/8, $0x7767577666567565
+DATA shuffle286<>+48(SB)/8, $0x3736353433323130
+DATA shuffle286<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle286<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle287<>+0(SB)/8, $0x0706050403020100
 DATA shuffle287<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle287<>+16(SB)/8, $0x1716151413121110
-DATA shuffle287<>+24(SB)/8, $0x1f1e491c1b481918
-DATA shuffle287<>+32(SB)/8, $0x597868584b22214a
-DATA shuffle287<>+40(SB)/8, $0x7b6b5b7a6a5a7969
-DATA shuffle287<>+48(SB)/8, $0x3736353433323130
-DATA shuffle287<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle287<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle287<>+32(SB)/8, $0x2726252423222120
+DATA shuffle287<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle287<>+48(SB)/8, $0x5646655545645444
+DATA shuffle287<>+56(SB)/8, $0x3f3e3d3c67574766
 GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle288<>+0(SB)/8, $0x0706050403020100
-DATA shuffle288<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle288<>+16(SB)/8, $0x1716151413121110
-DATA shuffle288<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle288<>+32(SB)/8, $0x2726252423222120
-DATA shuffle288<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle288<>+48(SB)/8, $0x5a4a695949685848
-DATA shuffle288<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
+DATA shuffle288<>+0(SB)/8, $0x1a0a291909281808
+DATA shuffle288<>+8(SB)/8, $0x395848382b1b0b2a
+DATA shuffle288<>+16(SB)/8, $0x5b4b3b5a4a3a5949
+DATA shuffle288<>+24(SB)/8, $0x7a6a007969007868
+DATA shuffle288<>+32(SB)/8, $0x00000000007b6b00
+DATA shuffle288<>+40(SB)/8, $0x0000000000000000
+DATA shuffle288<>+48(SB)/8, $0x0000000000000000
+DATA shuffle288<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle289<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
-DATA shuffle289<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
-DATA shuffle289<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
-DATA shuffle289<>+24(SB)/8, $0x7e6e007d6d007c6c
-DATA shuffle289<>+32(SB)/8, $0x00000000007f6f00
-DATA shuffle289<>+40(SB)/8, $0x0000000000000000
-DATA shuffle289<>+48(SB)/8, $0x0000000000000000
-DATA shuffle289<>+56(SB)/8, $0x0000000000000000
+DATA shuffle289<>+0(SB)/8, $0x0706050403020100
+DATA shuffle289<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle289<>+16(SB)/8, $0x1716151413121110
+DATA shuffle289<>+24(SB)/8, $0x1f1e491c1b481918
+DATA shuffle289<>+32(SB)/8, $0x597868584b22214a
+DATA shuffle289<>+40(SB)/8, $0x7b6b5b7a6a5a7969
+DATA shuffle289<>+48(SB)/8, $0x3736353433323130
+DATA shuffle289<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle290<>+0(SB)/8, $0x0706050403020100
 DATA shuffle290<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle290<>+16(SB)/8, $0x1716151413121110
-DATA shuffle290<>+24(SB)/8, $0x1f1e4d1c1b4c1918
-DATA shuffle290<>+32(SB)/8, $0x5d7c6c5c4f22214e
-DATA shuffle290<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
-DATA shuffle290<>+48(SB)/8, $0x3736353433323130
-DATA shuffle290<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle290<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle290<>+32(SB)/8, $0x2726252423222120
+DATA shuffle290<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle290<>+48(SB)/8, $0x5a4a695949685848
+DATA shuffle290<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
 GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle291<>+0(SB)/8, $0x0706050403020100
-DATA shuffle291<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle291<>+16(SB)/8, $0x1716151413121110
-DATA shuffle291<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle291<>+32(SB)/8, $0x2726252423222120
-DATA shuffle291<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle291<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
-DATA shuffle291<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
+DATA shuffle291<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
+DATA shuffle291<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
+DATA shuffle291<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
+DATA shuffle291<>+24(SB)/8, $0x7e6e007d6d007c6c
+DATA shuffle291<>+32(SB)/8, $0x00000000007f6f00
+DATA shuffle291<>+40(SB)/8, $0x0000000000000000
+DATA shuffle291<>+48(SB)/8, $0x0000000000000000
+DATA shuffle291<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle292<>+0(SB)/8, $0x0706050403020100
+DATA shuffle292<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle292<>+16(SB)/8, $0x1716151413121110
+DATA shuffle292<>+24(SB)/8, $0x1f1e4d1c1b4c1918
+DATA shuffle292<>+32(SB)/8, $0x5d7c6c5c4f22214e
+DATA shuffle292<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
+DATA shuffle292<>+48(SB)/8, $0x3736353433323130
+DATA shuffle292<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle293<>+0(SB)/8, $0x0706050403020100
+DATA shuffle293<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle293<>+16(SB)/8, $0x1716151413121110
+DATA shuffle293<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle293<>+32(SB)/8, $0x2726252423222120
+DATA shuffle293<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle293<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
+DATA shuffle293<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
+GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -8047,39 +8119,39 @@ TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle292<>+0(SB), Z31; \
-	VMOVDQU64 shuffle293<>+0(SB), Z30; \
-	VMOVDQU64 shuffle294<>+0(SB), Z29; \
-	VMOVDQU64 shuffle295<>+0(SB), Z28; \
-	VMOVDQU64 shuffle296<>+0(SB), Z27; \
-	VMOVDQU64 shuffle297<>+0(SB), Z26; \
-	VMOVDQU64 shuffle298<>+0(SB), Z25; \
-	VMOVDQU64 shuffle299<>+0(SB), Z24; \
-group332: \
+	VMOVDQU64 shuffle294<>+0(SB), Z31; \
+	VMOVDQU64 shuffle295<>+0(SB), Z30; \
+	VMOVDQU64 shuffle296<>+0(SB), Z29; \
+	VMOVDQU64 shuffle297<>+0(SB), Z28; \
+	VMOVDQU64 shuffle298<>+0(SB), Z27; \
+	VMOVDQU64 shuffle299<>+0(SB), Z26; \
+	VMOVDQU64 shuffle300<>+0(SB), Z25; \
+	VMOVDQU64 shuffle301<>+0(SB), Z24; \
+group337: \
 	MOVQ rows+24(FP), R8; \
-row333: \
+row338: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+48; \
-	JB   last335; \
-chunks334: \
+	JB   last340; \
+chunks339: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle292<>+0(SB), Z3; \
+	VMOVDQU64 shuffle294<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R10); \
-	VMOVDQU64 shuffle294<>+0(SB), Z4; \
+	VMOVDQU64 shuffle296<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
 	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R10)(DX*1); \
-	VMOVDQU64 shuffle296<>+0(SB), Z3; \
+	VMOVDQU64 shuffle298<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z26, Z3; \
 	KMOVQ     shuffle111<>+0(SB), K7; \
@@ -8092,172 +8164,12 @@ chunks334: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+48; \
-	JAE       chunks334; \
-last335: \
-	TESTQ R10, R10; \
-	JZ    rowdone336; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+48, R9; \
-	JMP   chunks334; \
-rowdone336: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row333; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group332; \
-	VZEROUPPER; \
-	RET
-	tunzip4x3x2AVX512VBMI_body
-
-DATA shuffle292<>+0(SB)/8, $0x0302414021200100
-DATA shuffle292<>+8(SB)/8, $0x2524050443422322
-DATA shuffle292<>+16(SB)/8, $0x4746272607064544
-DATA shuffle292<>+24(SB)/8, $0x6362000000006160
-DATA shuffle292<>+32(SB)/8, $0x0000656400000000
-DATA shuffle292<>+40(SB)/8, $0x0000000067660000
-DATA shuffle292<>+48(SB)/8, $0x0000000000000000
-DATA shuffle292<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle293<>+0(SB)/8, $0x0706050403020100
-DATA shuffle293<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle293<>+16(SB)/8, $0x1716151413121110
-DATA shuffle293<>+24(SB)/8, $0x1f1e616041401918
-DATA shuffle293<>+32(SB)/8, $0x4544252463624342
-DATA shuffle293<>+40(SB)/8, $0x676647462b2a6564
-DATA shuffle293<>+48(SB)/8, $0x3736353433323130
-DATA shuffle293<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle294<>+0(SB)/8, $0x0b0a494829280908
-DATA shuffle294<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle294<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle294<>+24(SB)/8, $0x6b6a000000006968
-DATA shuffle294<>+32(SB)/8, $0x00006d6c00000000
-DATA shuffle294<>+40(SB)/8, $0x000000006f6e0000
-DATA shuffle294<>+48(SB)/8, $0x0000000000000000
-DATA shuffle294<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle295<>+0(SB)/8, $0x0706050403020100
-DATA shuffle295<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle295<>+16(SB)/8, $0x1716151413121110
-DATA shuffle295<>+24(SB)/8, $0x1f1e696849481918
-DATA shuffle295<>+32(SB)/8, $0x4d4c25246b6a4b4a
-DATA shuffle295<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
-DATA shuffle295<>+48(SB)/8, $0x3736353433323130
-DATA shuffle295<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle296<>+0(SB)/8, $0x1312515031301110
-DATA shuffle296<>+8(SB)/8, $0x3534151453523332
-DATA shuffle296<>+16(SB)/8, $0x5756373617165554
-DATA shuffle296<>+24(SB)/8, $0x7372000000007170
-DATA shuffle296<>+32(SB)/8, $0x0000757400000000
-DATA shuffle296<>+40(SB)/8, $0x0000000077760000
-DATA shuffle296<>+48(SB)/8, $0x0000000000000000
-DATA shuffle296<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle297<>+0(SB)/8, $0x0706050403020100
-DATA shuffle297<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle297<>+16(SB)/8, $0x1716151413121110
-DATA shuffle297<>+24(SB)/8, $0x1f1e717051501918
-DATA shuffle297<>+32(SB)/8, $0x5554252473725352
-DATA shuffle297<>+40(SB)/8, $0x777657562b2a7574
-DATA shuffle297<>+48(SB)/8, $0x3736353433323130
-DATA shuffle297<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle298<>+0(SB)/8, $0x1b1a595839381918
-DATA shuffle298<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
-DATA shuffle298<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
-DATA shuffle298<>+24(SB)/8, $0x7b7a000000007978
-DATA shuffle298<>+32(SB)/8, $0x00007d7c00000000
-DATA shuffle298<>+40(SB)/8, $0x000000007f7e0000
-DATA shuffle298<>+48(SB)/8, $0x0000000000000000
-DATA shuffle298<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle299<>+0(SB)/8, $0x0706050403020100
-DATA shuffle299<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle299<>+16(SB)/8, $0x1716151413121110
-DATA shuffle299<>+24(SB)/8, $0x1f1e797859581918
-DATA shuffle299<>+32(SB)/8, $0x5d5c25247b7a5b5a
-DATA shuffle299<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
-DATA shuffle299<>+48(SB)/8, $0x3736353433323130
-DATA shuffle299<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $0-88
-#define tunzip4x4x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle300<>+0(SB), Z31; \
-	VMOVDQU64 shuffle301<>+0(SB), Z30; \
-	VMOVDQU64 shuffle302<>+0(SB), Z29; \
-	VMOVDQU64 shuffle303<>+0(SB), Z28; \
-	VMOVDQU64 shuffle304<>+0(SB), Z27; \
-	VMOVDQU64 shuffle305<>+0(SB), Z26; \
-	VMOVDQU64 shuffle306<>+0(SB), Z25; \
-	VMOVDQU64 shuffle307<>+0(SB), Z24; \
-	VMOVDQU64 shuffle308<>+0(SB), Z23; \
-	VMOVDQU64 shuffle309<>+0(SB), Z22; \
-	VMOVDQU64 shuffle310<>+0(SB), Z21; \
-	VMOVDQU64 shuffle311<>+0(SB), Z20; \
-group337: \
-	MOVQ rows+24(FP), R8; \
-row338: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last340; \
-chunks339: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle300<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VPERMT2B  Z2, Z30, Z3; \
-	VMOVDQU64 192(AX)(R9*4), Z4; \
-	VPERMT2B  Z4, Z29, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle303<>+0(SB), Z5; \
-	VPERMI2B  Z1, Z0, Z5; \
-	VPERMT2B  Z2, Z27, Z5; \
-	VPERMT2B  Z4, Z26, Z5; \
-	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle306<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VPERMT2B  Z2, Z24, Z3; \
-	VPERMT2B  Z4, Z23, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VPERMT2B  Z1, Z22, Z0; \
-	VPERMT2B  Z2, Z21, Z0; \
-	VPERMT2B  Z4, Z20, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
 	JAE       chunks339; \
 last340: \
 	TESTQ R10, R10; \
 	JZ    rowdone341; \
 	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
+	SUBQ  $+48, R9; \
 	JMP   chunks339; \
 rowdone341: \
 	ADDQ BX, AX; \
@@ -8270,14 +8182,74 @@ rowdone341: \
 	JNZ  group337; \
 	VZEROUPPER; \
 	RET
-	tunzip4x4x2AVX512VBMI_body
+	tunzip4x3x2AVX512VBMI_body
 
-DATA shuffle300<>+0(SB)/8, $0x6160414021200100
-DATA shuffle300<>+8(SB)/8, $0x6362434223220302
-DATA shuffle300<>+16(SB)/8, $0x6564454425240504
-DATA shuffle300<>+24(SB)/8, $0x6766474627260706
-DATA shuffle300<>+32(SB)/8, $0x0000000000000000
-DATA shuffle300<>+40(SB)/8, $0x0000000000000000
+DATA shuffle294<>+0(SB)/8, $0x0302414021200100
+DATA shuffle294<>+8(SB)/8, $0x2524050443422322
+DATA shuffle294<>+16(SB)/8, $0x4746272607064544
+DATA shuffle294<>+24(SB)/8, $0x6362000000006160
+DATA shuffle294<>+32(SB)/8, $0x0000656400000000
+DATA shuffle294<>+40(SB)/8, $0x0000000067660000
+DATA shuffle294<>+48(SB)/8, $0x0000000000000000
+DATA shuffle294<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle295<>+0(SB)/8, $0x0706050403020100
+DATA shuffle295<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle295<>+16(SB)/8, $0x1716151413121110
+DATA shuffle295<>+24(SB)/8, $0x1f1e616041401918
+DATA shuffle295<>+32(SB)/8, $0x4544252463624342
+DATA shuffle295<>+40(SB)/8, $0x676647462b2a6564
+DATA shuffle295<>+48(SB)/8, $0x3736353433323130
+DATA shuffle295<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle296<>+0(SB)/8, $0x0b0a494829280908
+DATA shuffle296<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle296<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle296<>+24(SB)/8, $0x6b6a000000006968
+DATA shuffle296<>+32(SB)/8, $0x00006d6c00000000
+DATA shuffle296<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle296<>+48(SB)/8, $0x0000000000000000
+DATA shuffle296<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle297<>+0(SB)/8, $0x0706050403020100
+DATA shuffle297<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle297<>+16(SB)/8, $0x1716151413121110
+DATA shuffle297<>+24(SB)/8, $0x1f1e696849481918
+DATA shuffle297<>+32(SB)/8, $0x4d4c25246b6a4b4a
+DATA shuffle297<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
+DATA shuffle297<>+48(SB)/8, $0x3736353433323130
+DATA shuffle297<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle298<>+0(SB)/8, $0x1312515031301110
+DATA shuffle298<>+8(SB)/8, $0x3534151453523332
+DATA shuffle298<>+16(SB)/8, $0x5756373617165554
+DATA shuffle298<>+24(SB)/8, $0x7372000000007170
+DATA shuffle298<>+32(SB)/8, $0x0000757400000000
+DATA shuffle298<>+40(SB)/8, $0x0000000077760000
+DATA shuffle298<>+48(SB)/8, $0x0000000000000000
+DATA shuffle298<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle299<>+0(SB)/8, $0x0706050403020100
+DATA shuffle299<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle299<>+16(SB)/8, $0x1716151413121110
+DATA shuffle299<>+24(SB)/8, $0x1f1e717051501918
+DATA shuffle299<>+32(SB)/8, $0x5554252473725352
+DATA shuffle299<>+40(SB)/8, $0x777657562b2a7574
+DATA shuffle299<>+48(SB)/8, $0x3736353433323130
+DATA shuffle299<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle300<>+0(SB)/8, $0x1b1a595839381918
+DATA shuffle300<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
+DATA shuffle300<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
+DATA shuffle300<>+24(SB)/8, $0x7b7a000000007978
+DATA shuffle300<>+32(SB)/8, $0x00007d7c00000000
+DATA shuffle300<>+40(SB)/8, $0x000000007f7e0000
 DATA shuffle300<>+48(SB)/8, $0x0000000000000000
 DATA shuffle300<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
@@ -8285,112 +8257,212 @@ GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
 DATA shuffle301<>+0(SB)/8, $0x0706050403020100
 DATA shuffle301<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle301<>+16(SB)/8, $0x1716151413121110
-DATA shuffle301<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle301<>+32(SB)/8, $0x2726252461604140
-DATA shuffle301<>+40(SB)/8, $0x2f2e2d2c63624342
-DATA shuffle301<>+48(SB)/8, $0x3736353465644544
-DATA shuffle301<>+56(SB)/8, $0x3f3e3d3c67664746
+DATA shuffle301<>+24(SB)/8, $0x1f1e797859581918
+DATA shuffle301<>+32(SB)/8, $0x5d5c25247b7a5b5a
+DATA shuffle301<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
+DATA shuffle301<>+48(SB)/8, $0x3736353433323130
+DATA shuffle301<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle302<>+0(SB)/8, $0x0706050403020100
-DATA shuffle302<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle302<>+16(SB)/8, $0x1716151413121110
-DATA shuffle302<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle302<>+32(SB)/8, $0x6160414023222120
-DATA shuffle302<>+40(SB)/8, $0x636243422b2a2928
-DATA shuffle302<>+48(SB)/8, $0x6564454433323130
-DATA shuffle302<>+56(SB)/8, $0x676647463b3a3938
+// func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $0-88
+#define tunzip4x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle302<>+0(SB), Z31; \
+	VMOVDQU64 shuffle303<>+0(SB), Z30; \
+	VMOVDQU64 shuffle304<>+0(SB), Z29; \
+	VMOVDQU64 shuffle305<>+0(SB), Z28; \
+	VMOVDQU64 shuffle306<>+0(SB), Z27; \
+	VMOVDQU64 shuffle307<>+0(SB), Z26; \
+	VMOVDQU64 shuffle308<>+0(SB), Z25; \
+	VMOVDQU64 shuffle309<>+0(SB), Z24; \
+	VMOVDQU64 shuffle310<>+0(SB), Z23; \
+	VMOVDQU64 shuffle311<>+0(SB), Z22; \
+	VMOVDQU64 shuffle312<>+0(SB), Z21; \
+	VMOVDQU64 shuffle313<>+0(SB), Z20; \
+group342: \
+	MOVQ rows+24(FP), R8; \
+row343: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last345; \
+chunks344: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle302<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle305<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle308<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks344; \
+last345: \
+	TESTQ R10, R10; \
+	JZ    rowdone346; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks344; \
+rowdone346: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row343; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group342; \
+	VZEROUPPER; \
+	RET
+	tunzip4x4x2AVX512VBMI_body
+
+DATA shuffle302<>+0(SB)/8, $0x6160414021200100
+DATA shuffle302<>+8(SB)/8, $0x6362434223220302
+DATA shuffle302<>+16(SB)/8, $0x6564454425240504
+DATA shuffle302<>+24(SB)/8, $0x6766474627260706
+DATA shuffle302<>+32(SB)/8, $0x0000000000000000
+DATA shuffle302<>+40(SB)/8, $0x0000000000000000
+DATA shuffle302<>+48(SB)/8, $0x0000000000000000
+DATA shuffle302<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle303<>+0(SB)/8, $0x6968494829280908
-DATA shuffle303<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
-DATA shuffle303<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
-DATA shuffle303<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
-DATA shuffle303<>+32(SB)/8, $0x0000000000000000
-DATA shuffle303<>+40(SB)/8, $0x0000000000000000
-DATA shuffle303<>+48(SB)/8, $0x0000000000000000
-DATA shuffle303<>+56(SB)/8, $0x0000000000000000
+DATA shuffle303<>+0(SB)/8, $0x0706050403020100
+DATA shuffle303<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle303<>+16(SB)/8, $0x1716151413121110
+DATA shuffle303<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle303<>+32(SB)/8, $0x2726252461604140
+DATA shuffle303<>+40(SB)/8, $0x2f2e2d2c63624342
+DATA shuffle303<>+48(SB)/8, $0x3736353465644544
+DATA shuffle303<>+56(SB)/8, $0x3f3e3d3c67664746
 GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle304<>+0(SB)/8, $0x0706050403020100
 DATA shuffle304<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle304<>+16(SB)/8, $0x1716151413121110
 DATA shuffle304<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle304<>+32(SB)/8, $0x2726252469684948
-DATA shuffle304<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
-DATA shuffle304<>+48(SB)/8, $0x373635346d6c4d4c
-DATA shuffle304<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
+DATA shuffle304<>+32(SB)/8, $0x6160414023222120
+DATA shuffle304<>+40(SB)/8, $0x636243422b2a2928
+DATA shuffle304<>+48(SB)/8, $0x6564454433323130
+DATA shuffle304<>+56(SB)/8, $0x676647463b3a3938
 GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle305<>+0(SB)/8, $0x0706050403020100
-DATA shuffle305<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle305<>+16(SB)/8, $0x1716151413121110
-DATA shuffle305<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle305<>+32(SB)/8, $0x6968494823222120
-DATA shuffle305<>+40(SB)/8, $0x6b6a4b4a2b2a2928
-DATA shuffle305<>+48(SB)/8, $0x6d6c4d4c33323130
-DATA shuffle305<>+56(SB)/8, $0x6f6e4f4e3b3a3938
+DATA shuffle305<>+0(SB)/8, $0x6968494829280908
+DATA shuffle305<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
+DATA shuffle305<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
+DATA shuffle305<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
+DATA shuffle305<>+32(SB)/8, $0x0000000000000000
+DATA shuffle305<>+40(SB)/8, $0x0000000000000000
+DATA shuffle305<>+48(SB)/8, $0x0000000000000000
+DATA shuffle305<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle306<>+0(SB)/8, $0x7170515031301110
-DATA shuffle306<>+8(SB)/8, $0x7372535233321312
-DATA shuffle306<>+16(SB)/8, $0x7574555435341514
-DATA shuffle306<>+24(SB)/8, $0x7776575637361716
-DATA shuffle306<>+32(SB)/8, $0x0000000000000000
-DATA shuffle306<>+40(SB)/8, $0x0000000000000000
-DATA shuffle306<>+48(SB)/8, $0x0000000000000000
-DATA shuffle306<>+56(SB)/8, $0x0000000000000000
+DATA shuffle306<>+0(SB)/8, $0x0706050403020100
+DATA shuffle306<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle306<>+16(SB)/8, $0x1716151413121110
+DATA shuffle306<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle306<>+32(SB)/8, $0x2726252469684948
+DATA shuffle306<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
+DATA shuffle306<>+48(SB)/8, $0x373635346d6c4d4c
+DATA shuffle306<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
 GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle307<>+0(SB)/8, $0x0706050403020100
 DATA shuffle307<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle307<>+16(SB)/8, $0x1716151413121110
 DATA shuffle307<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle307<>+32(SB)/8, $0x2726252471705150
-DATA shuffle307<>+40(SB)/8, $0x2f2e2d2c73725352
-DATA shuffle307<>+48(SB)/8, $0x3736353475745554
-DATA shuffle307<>+56(SB)/8, $0x3f3e3d3c77765756
+DATA shuffle307<>+32(SB)/8, $0x6968494823222120
+DATA shuffle307<>+40(SB)/8, $0x6b6a4b4a2b2a2928
+DATA shuffle307<>+48(SB)/8, $0x6d6c4d4c33323130
+DATA shuffle307<>+56(SB)/8, $0x6f6e4f4e3b3a3938
 GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle308<>+0(SB)/8, $0x0706050403020100
-DATA shuffle308<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle308<>+16(SB)/8, $0x1716151413121110
-DATA shuffle308<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle308<>+32(SB)/8, $0x7170515023222120
-DATA shuffle308<>+40(SB)/8, $0x737253522b2a2928
-DATA shuffle308<>+48(SB)/8, $0x7574555433323130
-DATA shuffle308<>+56(SB)/8, $0x777657563b3a3938
+DATA shuffle308<>+0(SB)/8, $0x7170515031301110
+DATA shuffle308<>+8(SB)/8, $0x7372535233321312
+DATA shuffle308<>+16(SB)/8, $0x7574555435341514
+DATA shuffle308<>+24(SB)/8, $0x7776575637361716
+DATA shuffle308<>+32(SB)/8, $0x0000000000000000
+DATA shuffle308<>+40(SB)/8, $0x0000000000000000
+DATA shuffle308<>+48(SB)/8, $0x0000000000000000
+DATA shuffle308<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle309<>+0(SB)/8, $0x7978595839381918
-DATA shuffle309<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
-DATA shuffle309<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
-DATA shuffle309<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
-DATA shuffle309<>+32(SB)/8, $0x0000000000000000
-DATA shuffle309<>+40(SB)/8, $0x0000000000000000
-DATA shuffle309<>+48(SB)/8, $0x0000000000000000
-DATA shuffle309<>+56(SB)/8, $0x0000000000000000
+DATA shuffle309<>+0(SB)/8, $0x0706050403020100
+DATA shuffle309<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle309<>+16(SB)/8, $0x1716151413121110
+DATA shuffle309<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle309<>+32(SB)/8, $0x2726252471705150
+DATA shuffle309<>+40(SB)/8, $0x2f2e2d2c73725352
+DATA shuffle309<>+48(SB)/8, $0x3736353475745554
+DATA shuffle309<>+56(SB)/8, $0x3f3e3d3c77765756
 GLOBL shuffle309<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle310<>+0(SB)/8, $0x0706050403020100
 DATA shuffle310<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle310<>+16(SB)/8, $0x1716151413121110
 DATA shuffle310<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle310<>+32(SB)/8, $0x2726252479785958
-DATA shuffle310<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
-DATA shuffle310<>+48(SB)/8, $0x373635347d7c5d5c
-DATA shuffle310<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
+DATA shuffle310<>+32(SB)/8, $0x7170515023222120
+DATA shuffle310<>+40(SB)/8, $0x737253522b2a2928
+DATA shuffle310<>+48(SB)/8, $0x7574555433323130
+DATA shuffle310<>+56(SB)/8, $0x777657563b3a3938
 GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle311<>+0(SB)/8, $0x0706050403020100
-DATA shuffle311<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle311<>+16(SB)/8, $0x1716151413121110
-DATA shuffle311<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle311<>+32(SB)/8, $0x7978595823222120
-DATA shuffle311<>+40(SB)/8, $0x7b7a5b5a2b2a2928
-DATA shuffle311<>+48(SB)/8, $0x7d7c5d5c33323130
-DATA shuffle311<>+56(SB)/8, $0x7f7e5f5e3b3a3938
+DATA shuffle311<>+0(SB)/8, $0x7978595839381918
+DATA shuffle311<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
+DATA shuffle311<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
+DATA shuffle311<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
+DATA shuffle311<>+32(SB)/8, $0x0000000000000000
+DATA shuffle311<>+40(SB)/8, $0x0000000000000000
+DATA shuffle311<>+48(SB)/8, $0x0000000000000000
+DATA shuffle311<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle312<>+0(SB)/8, $0x0706050403020100
+DATA shuffle312<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle312<>+16(SB)/8, $0x1716151413121110
+DATA shuffle312<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle312<>+32(SB)/8, $0x2726252479785958
+DATA shuffle312<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
+DATA shuffle312<>+48(SB)/8, $0x373635347d7c5d5c
+DATA shuffle312<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
+GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle313<>+0(SB)/8, $0x0706050403020100
+DATA shuffle313<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle313<>+16(SB)/8, $0x1716151413121110
+DATA shuffle313<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle313<>+32(SB)/8, $0x7978595823222120
+DATA shuffle313<>+40(SB)/8, $0x7b7a5b5a2b2a2928
+DATA shuffle313<>+48(SB)/8, $0x7d7c5d5c33323130
+DATA shuffle313<>+56(SB)/8, $0x7f7e5f5e3b3a3938
+GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8403,24 +8475,24 @@ TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle312<>+0(SB), Z31; \
-	VMOVDQU64 shuffle313<>+0(SB), Z30; \
-	VMOVDQU64 shuffle314<>+0(SB), Z29; \
-	VMOVDQU64 shuffle315<>+0(SB), Z28; \
-	VMOVDQU64 shuffle316<>+0(SB), Z27; \
-	VMOVDQU64 shuffle317<>+0(SB), Z26; \
-	VMOVDQU64 shuffle318<>+0(SB), Z25; \
-	VMOVDQU64 shuffle319<>+0(SB), Z24; \
-	VMOVDQU64 shuffle320<>+0(SB), Z23; \
-group342: \
+	VMOVDQU64 shuffle314<>+0(SB), Z31; \
+	VMOVDQU64 shuffle315<>+0(SB), Z30; \
+	VMOVDQU64 shuffle316<>+0(SB), Z29; \
+	VMOVDQU64 shuffle317<>+0(SB), Z28; \
+	VMOVDQU64 shuffle318<>+0(SB), Z27; \
+	VMOVDQU64 shuffle319<>+0(SB), Z26; \
+	VMOVDQU64 shuffle320<>+0(SB), Z25; \
+	VMOVDQU64 shuffle321<>+0(SB), Z24; \
+	VMOVDQU64 shuffle322<>+0(SB), Z23; \
+group347: \
 	MOVQ rows+24(FP), R9; \
-row343: \
+row348: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last345; \
-chunks344: \
+	JB   last350; \
+chunks349: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x05, R10, R13; \
@@ -8468,115 +8540,115 @@ chunks344: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks344; \
-last345: \
+	JAE        chunks349; \
+last350: \
 	TESTQ R11, R11; \
-	JZ    rowdone346; \
+	JZ    rowdone351; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks344; \
-rowdone346: \
+	JMP   chunks349; \
+rowdone351: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row343; \
+	JNZ  row348; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group342; \
+	JNZ  group347; \
 	VZEROUPPER; \
 	RET
 	unzip5x1AVX512VBMI_body
 
-DATA shuffle312<>+0(SB)/8, $0x00ff00000000ff00
-DATA shuffle312<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle312<>+16(SB)/8, $0x0000ff00000000ff
-DATA shuffle312<>+24(SB)/8, $0xff00000000ff0000
-DATA shuffle312<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle312<>+40(SB)/8, $0x00ff00000000ff00
-DATA shuffle312<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle312<>+56(SB)/8, $0x0000ff00000000ff
-GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle313<>+0(SB)/8, $0xff00000000ff0000
-DATA shuffle313<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle313<>+16(SB)/8, $0x00ff00000000ff00
-DATA shuffle313<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle313<>+32(SB)/8, $0x0000ff00000000ff
-DATA shuffle313<>+40(SB)/8, $0xff00000000ff0000
-DATA shuffle313<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle313<>+56(SB)/8, $0x00ff00000000ff00
-GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle314<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle314<>+8(SB)/8, $0x0000ff00000000ff
-DATA shuffle314<>+16(SB)/8, $0xff00000000ff0000
-DATA shuffle314<>+24(SB)/8, $0x000000ff00000000
-DATA shuffle314<>+32(SB)/8, $0x00ff00000000ff00
-DATA shuffle314<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle314<>+48(SB)/8, $0x0000ff00000000ff
-DATA shuffle314<>+56(SB)/8, $0xff00000000ff0000
+DATA shuffle314<>+0(SB)/8, $0x00ff00000000ff00
+DATA shuffle314<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle314<>+16(SB)/8, $0x0000ff00000000ff
+DATA shuffle314<>+24(SB)/8, $0xff00000000ff0000
+DATA shuffle314<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle314<>+40(SB)/8, $0x00ff00000000ff00
+DATA shuffle314<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle314<>+56(SB)/8, $0x0000ff00000000ff
 GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle315<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle315<>+8(SB)/8, $0x00ff00000000ff00
-DATA shuffle315<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle315<>+24(SB)/8, $0x0000ff00000000ff
-DATA shuffle315<>+32(SB)/8, $0xff00000000ff0000
-DATA shuffle315<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle315<>+48(SB)/8, $0x00ff00000000ff00
-DATA shuffle315<>+56(SB)/8, $0x00000000ff000000
+DATA shuffle315<>+0(SB)/8, $0xff00000000ff0000
+DATA shuffle315<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle315<>+16(SB)/8, $0x00ff00000000ff00
+DATA shuffle315<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle315<>+32(SB)/8, $0x0000ff00000000ff
+DATA shuffle315<>+40(SB)/8, $0xff00000000ff0000
+DATA shuffle315<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle315<>+56(SB)/8, $0x00ff00000000ff00
 GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle316<>+0(SB)/8, $0x231e19140f0a0500
-DATA shuffle316<>+8(SB)/8, $0x0b06013c37322d28
-DATA shuffle316<>+16(SB)/8, $0x332e29241f1a1510
-DATA shuffle316<>+24(SB)/8, $0x1b16110c07023d38
-DATA shuffle316<>+32(SB)/8, $0x033e39342f2a2520
-DATA shuffle316<>+40(SB)/8, $0x2b26211c17120d08
-DATA shuffle316<>+48(SB)/8, $0x130e09043f3a3530
-DATA shuffle316<>+56(SB)/8, $0x3b36312c27221d18
+DATA shuffle316<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle316<>+8(SB)/8, $0x0000ff00000000ff
+DATA shuffle316<>+16(SB)/8, $0xff00000000ff0000
+DATA shuffle316<>+24(SB)/8, $0x000000ff00000000
+DATA shuffle316<>+32(SB)/8, $0x00ff00000000ff00
+DATA shuffle316<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle316<>+48(SB)/8, $0x0000ff00000000ff
+DATA shuffle316<>+56(SB)/8, $0xff00000000ff0000
 GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle317<>+0(SB)/8, $0x241f1a15100b0601
-DATA shuffle317<>+8(SB)/8, $0x0c07023d38332e29
-DATA shuffle317<>+16(SB)/8, $0x342f2a25201b1611
-DATA shuffle317<>+24(SB)/8, $0x1c17120d08033e39
-DATA shuffle317<>+32(SB)/8, $0x043f3a35302b2621
-DATA shuffle317<>+40(SB)/8, $0x2c27221d18130e09
-DATA shuffle317<>+48(SB)/8, $0x140f0a05003b3631
-DATA shuffle317<>+56(SB)/8, $0x3c37322d28231e19
+DATA shuffle317<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle317<>+8(SB)/8, $0x00ff00000000ff00
+DATA shuffle317<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle317<>+24(SB)/8, $0x0000ff00000000ff
+DATA shuffle317<>+32(SB)/8, $0xff00000000ff0000
+DATA shuffle317<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle317<>+48(SB)/8, $0x00ff00000000ff00
+DATA shuffle317<>+56(SB)/8, $0x00000000ff000000
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle318<>+0(SB)/8, $0x25201b16110c0702
-DATA shuffle318<>+8(SB)/8, $0x0d08033e39342f2a
-DATA shuffle318<>+16(SB)/8, $0x35302b26211c1712
-DATA shuffle318<>+24(SB)/8, $0x1d18130e09043f3a
-DATA shuffle318<>+32(SB)/8, $0x05003b36312c2722
-DATA shuffle318<>+40(SB)/8, $0x2d28231e19140f0a
-DATA shuffle318<>+48(SB)/8, $0x15100b06013c3732
-DATA shuffle318<>+56(SB)/8, $0x3d38332e29241f1a
+DATA shuffle318<>+0(SB)/8, $0x231e19140f0a0500
+DATA shuffle318<>+8(SB)/8, $0x0b06013c37322d28
+DATA shuffle318<>+16(SB)/8, $0x332e29241f1a1510
+DATA shuffle318<>+24(SB)/8, $0x1b16110c07023d38
+DATA shuffle318<>+32(SB)/8, $0x033e39342f2a2520
+DATA shuffle318<>+40(SB)/8, $0x2b26211c17120d08
+DATA shuffle318<>+48(SB)/8, $0x130e09043f3a3530
+DATA shuffle318<>+56(SB)/8, $0x3b36312c27221d18
 GLOBL shuffle318<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle319<>+0(SB)/8, $0x26211c17120d0803
-DATA shuffle319<>+8(SB)/8, $0x0e09043f3a35302b
-DATA shuffle319<>+16(SB)/8, $0x36312c27221d1813
-DATA shuffle319<>+24(SB)/8, $0x1e19140f0a05003b
-DATA shuffle319<>+32(SB)/8, $0x06013c37322d2823
-DATA shuffle319<>+40(SB)/8, $0x2e29241f1a15100b
-DATA shuffle319<>+48(SB)/8, $0x16110c07023d3833
-DATA shuffle319<>+56(SB)/8, $0x3e39342f2a25201b
+DATA shuffle319<>+0(SB)/8, $0x241f1a15100b0601
+DATA shuffle319<>+8(SB)/8, $0x0c07023d38332e29
+DATA shuffle319<>+16(SB)/8, $0x342f2a25201b1611
+DATA shuffle319<>+24(SB)/8, $0x1c17120d08033e39
+DATA shuffle319<>+32(SB)/8, $0x043f3a35302b2621
+DATA shuffle319<>+40(SB)/8, $0x2c27221d18130e09
+DATA shuffle319<>+48(SB)/8, $0x140f0a05003b3631
+DATA shuffle319<>+56(SB)/8, $0x3c37322d28231e19
 GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle320<>+0(SB)/8, $0x27221d18130e0904
-DATA shuffle320<>+8(SB)/8, $0x0f0a05003b36312c
-DATA shuffle320<>+16(SB)/8, $0x37322d28231e1914
-DATA shuffle320<>+24(SB)/8, $0x1f1a15100b06013c
-DATA shuffle320<>+32(SB)/8, $0x07023d38332e2924
-DATA shuffle320<>+40(SB)/8, $0x2f2a25201b16110c
-DATA shuffle320<>+48(SB)/8, $0x17120d08033e3934
-DATA shuffle320<>+56(SB)/8, $0x3f3a35302b26211c
+DATA shuffle320<>+0(SB)/8, $0x25201b16110c0702
+DATA shuffle320<>+8(SB)/8, $0x0d08033e39342f2a
+DATA shuffle320<>+16(SB)/8, $0x35302b26211c1712
+DATA shuffle320<>+24(SB)/8, $0x1d18130e09043f3a
+DATA shuffle320<>+32(SB)/8, $0x05003b36312c2722
+DATA shuffle320<>+40(SB)/8, $0x2d28231e19140f0a
+DATA shuffle320<>+48(SB)/8, $0x15100b06013c3732
+DATA shuffle320<>+56(SB)/8, $0x3d38332e29241f1a
 GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle321<>+0(SB)/8, $0x26211c17120d0803
+DATA shuffle321<>+8(SB)/8, $0x0e09043f3a35302b
+DATA shuffle321<>+16(SB)/8, $0x36312c27221d1813
+DATA shuffle321<>+24(SB)/8, $0x1e19140f0a05003b
+DATA shuffle321<>+32(SB)/8, $0x06013c37322d2823
+DATA shuffle321<>+40(SB)/8, $0x2e29241f1a15100b
+DATA shuffle321<>+48(SB)/8, $0x16110c07023d3833
+DATA shuffle321<>+56(SB)/8, $0x3e39342f2a25201b
+GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle322<>+0(SB)/8, $0x27221d18130e0904
+DATA shuffle322<>+8(SB)/8, $0x0f0a05003b36312c
+DATA shuffle322<>+16(SB)/8, $0x37322d28231e1914
+DATA shuffle322<>+24(SB)/8, $0x1f1a15100b06013c
+DATA shuffle322<>+32(SB)/8, $0x07023d38332e2924
+DATA shuffle322<>+40(SB)/8, $0x2f2a25201b16110c
+DATA shuffle322<>+48(SB)/8, $0x17120d08033e3934
+DATA shuffle322<>+56(SB)/8, $0x3f3a35302b26211c
+GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8589,24 +8661,24 @@ TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle321<>+0(SB), Z31; \
-	VMOVDQU64 shuffle322<>+0(SB), Z30; \
-	VMOVDQU64 shuffle323<>+0(SB), Z29; \
-	VMOVDQU64 shuffle324<>+0(SB), Z28; \
-	VMOVDQU64 shuffle325<>+0(SB), Z27; \
-	VMOVDQU64 shuffle326<>+0(SB), Z26; \
-	VMOVDQU64 shuffle327<>+0(SB), Z25; \
-	VMOVDQU64 shuffle328<>+0(SB), Z24; \
-	VMOVDQU64 shuffle329<>+0(SB), Z23; \
-group347: \
+	VMOVDQU64 shuffle323<>+0(SB), Z31; \
+	VMOVDQU64 shuffle324<>+0(SB), Z30; \
+	VMOVDQU64 shuffle325<>+0(SB), Z29; \
+	VMOVDQU64 shuffle326<>+0(SB), Z28; \
+	VMOVDQU64 shuffle327<>+0(SB), Z27; \
+	VMOVDQU64 shuffle328<>+0(SB), Z26; \
+	VMOVDQU64 shuffle329<>+0(SB), Z25; \
+	VMOVDQU64 shuffle330<>+0(SB), Z24; \
+	VMOVDQU64 shuffle331<>+0(SB), Z23; \
+group352: \
 	MOVQ rows+24(FP), R9; \
-row348: \
+row353: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last350; \
-chunks349: \
+	JB   last355; \
+chunks354: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x05, R10, R13; \
@@ -8654,226 +8726,17 @@ chunks349: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks349; \
-last350: \
+	JAE        chunks354; \
+last355: \
 	TESTQ R11, R11; \
-	JZ    rowdone351; \
+	JZ    rowdone356; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks349; \
-rowdone351: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row348; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group347; \
-	VZEROUPPER; \
-	RET
-	unzip5x2AVX512VBMI_body
-
-DATA shuffle321<>+0(SB)/8, $0xffff000000000000
-DATA shuffle321<>+8(SB)/8, $0x0000000000000000
-DATA shuffle321<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle321<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle321<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle321<>+40(SB)/8, $0xffff000000000000
-DATA shuffle321<>+48(SB)/8, $0x0000000000000000
-DATA shuffle321<>+56(SB)/8, $0x000000000000ffff
-GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle322<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle322<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle322<>+16(SB)/8, $0xffff000000000000
-DATA shuffle322<>+24(SB)/8, $0x0000000000000000
-DATA shuffle322<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle322<>+40(SB)/8, $0x00000000ffff0000
-DATA shuffle322<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle322<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle323<>+0(SB)/8, $0x0000000000000000
-DATA shuffle323<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle323<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle323<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle323<>+32(SB)/8, $0xffff000000000000
-DATA shuffle323<>+40(SB)/8, $0x0000000000000000
-DATA shuffle323<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle323<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle324<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle324<>+8(SB)/8, $0xffff000000000000
-DATA shuffle324<>+16(SB)/8, $0x0000000000000000
-DATA shuffle324<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle324<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle324<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle324<>+48(SB)/8, $0xffff000000000000
-DATA shuffle324<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle325<>+0(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle325<>+8(SB)/8, $0x07063d3c33322928
-DATA shuffle325<>+16(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle325<>+24(SB)/8, $0x17160d0c03023938
-DATA shuffle325<>+32(SB)/8, $0x3f3e35342b2a2120
-DATA shuffle325<>+40(SB)/8, $0x27261d1c13120908
-DATA shuffle325<>+48(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle325<>+56(SB)/8, $0x37362d2c23221918
-GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle326<>+0(SB)/8, $0x212017160d0c0302
-DATA shuffle326<>+8(SB)/8, $0x09083f3e35342b2a
-DATA shuffle326<>+16(SB)/8, $0x313027261d1c1312
-DATA shuffle326<>+24(SB)/8, $0x19180f0e05043b3a
-DATA shuffle326<>+32(SB)/8, $0x010037362d2c2322
-DATA shuffle326<>+40(SB)/8, $0x29281f1e15140b0a
-DATA shuffle326<>+48(SB)/8, $0x111007063d3c3332
-DATA shuffle326<>+56(SB)/8, $0x39382f2e25241b1a
-GLOBL shuffle326<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle327<>+0(SB)/8, $0x232219180f0e0504
-DATA shuffle327<>+8(SB)/8, $0x0b0a010037362d2c
-DATA shuffle327<>+16(SB)/8, $0x333229281f1e1514
-DATA shuffle327<>+24(SB)/8, $0x1b1a111007063d3c
-DATA shuffle327<>+32(SB)/8, $0x030239382f2e2524
-DATA shuffle327<>+40(SB)/8, $0x2b2a212017160d0c
-DATA shuffle327<>+48(SB)/8, $0x131209083f3e3534
-DATA shuffle327<>+56(SB)/8, $0x3b3a313027261d1c
-GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle328<>+0(SB)/8, $0x25241b1a11100706
-DATA shuffle328<>+8(SB)/8, $0x0d0c030239382f2e
-DATA shuffle328<>+16(SB)/8, $0x35342b2a21201716
-DATA shuffle328<>+24(SB)/8, $0x1d1c131209083f3e
-DATA shuffle328<>+32(SB)/8, $0x05043b3a31302726
-DATA shuffle328<>+40(SB)/8, $0x2d2c232219180f0e
-DATA shuffle328<>+48(SB)/8, $0x15140b0a01003736
-DATA shuffle328<>+56(SB)/8, $0x3d3c333229281f1e
-GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle329<>+0(SB)/8, $0x27261d1c13120908
-DATA shuffle329<>+8(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle329<>+16(SB)/8, $0x37362d2c23221918
-DATA shuffle329<>+24(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle329<>+32(SB)/8, $0x07063d3c33322928
-DATA shuffle329<>+40(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle329<>+48(SB)/8, $0x17160d0c03023938
-DATA shuffle329<>+56(SB)/8, $0x3f3e35342b2a2120
-GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
-
-// func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $0-88
-#define unzip6x1AVX512VBMI_body \
-	MOVQ space+0(FP), AX; \
-	MOVQ depth+8(FP), CX; \
-	MOVQ lane+48(FP), DX; \
-	MOVQ spaceStride+32(FP), BX; \
-	MOVQ depthStride+40(FP), SI; \
-	MOVQ laneI+56(FP), DI; \
-group352: \
-	MOVQ rows+24(FP), R8; \
-row353: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last355; \
-chunks354: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	IMUL3Q    $0x06, R9, R12; \
-	ADDQ      AX, R12; \
-	VMOVDQU64 (R12), Z0; \
-	VMOVDQU64 64(R12), Z1; \
-	VMOVDQU64 shuffle330<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 192(R12), Z2; \
-	VMOVDQU64 shuffle331<>+0(SB), Z4; \
-	VPERMT2B  Z2, Z4, Z3; \
-	VMOVDQU64 256(R12), Z4; \
-	VMOVDQU64 shuffle332<>+0(SB), Z5; \
-	VPERMT2B  Z4, Z5, Z3; \
-	VMOVDQU64 128(R12), Z5; \
-	VMOVDQU64 shuffle333<>+0(SB), Z6; \
-	VPERMT2B  Z5, Z6, Z3; \
-	VMOVDQU64 320(R12), Z6; \
-	VMOVDQU64 shuffle334<>+0(SB), Z7; \
-	VPERMT2B  Z6, Z7, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle335<>+0(SB), Z7; \
-	VPERMI2B  Z1, Z0, Z7; \
-	VMOVDQU64 shuffle336<>+0(SB), Z3; \
-	VPERMT2B  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle337<>+0(SB), Z3; \
-	VPERMT2B  Z4, Z3, Z7; \
-	VMOVDQU64 shuffle338<>+0(SB), Z3; \
-	VPERMT2B  Z5, Z3, Z7; \
-	VMOVDQU64 shuffle339<>+0(SB), Z3; \
-	VPERMT2B  Z6, Z3, Z7; \
-	VMOVDQU64 Z7, (R10)(DX*1); \
-	VMOVDQU64 shuffle340<>+0(SB), Z3; \
-	VPERMI2B  Z5, Z0, Z3; \
-	VMOVDQU64 shuffle341<>+0(SB), Z7; \
-	VPERMT2B  Z2, Z7, Z3; \
-	VMOVDQU64 shuffle342<>+0(SB), Z7; \
-	VPERMT2B  Z6, Z7, Z3; \
-	VMOVDQU64 shuffle343<>+0(SB), Z7; \
-	VPERMT2B  Z1, Z7, Z3; \
-	VMOVDQU64 shuffle344<>+0(SB), Z7; \
-	VPERMT2B  Z4, Z7, Z3; \
-	VMOVDQU64 Z3, (R10)(DX*2); \
-	VMOVDQU64 shuffle345<>+0(SB), Z7; \
-	VPERMI2B  Z5, Z0, Z7; \
-	VMOVDQU64 shuffle346<>+0(SB), Z3; \
-	VPERMT2B  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle347<>+0(SB), Z3; \
-	VPERMT2B  Z6, Z3, Z7; \
-	VMOVDQU64 shuffle348<>+0(SB), Z3; \
-	VPERMT2B  Z1, Z3, Z7; \
-	VMOVDQU64 shuffle349<>+0(SB), Z3; \
-	VPERMT2B  Z4, Z3, Z7; \
-	VMOVDQU64 Z7, (R11); \
-	VMOVDQU64 shuffle350<>+0(SB), Z3; \
-	VPERMI2B  Z5, Z1, Z3; \
-	VMOVDQU64 shuffle351<>+0(SB), Z7; \
-	VPERMT2B  Z4, Z7, Z3; \
-	VMOVDQU64 shuffle352<>+0(SB), Z7; \
-	VPERMT2B  Z6, Z7, Z3; \
-	VMOVDQU64 shuffle353<>+0(SB), Z7; \
-	VPERMT2B  Z0, Z7, Z3; \
-	VMOVDQU64 shuffle354<>+0(SB), Z7; \
-	VPERMT2B  Z2, Z7, Z3; \
-	VMOVDQU64 Z3, (R11)(DX*1); \
-	VMOVDQU64 shuffle355<>+0(SB), Z3; \
-	VPERMT2B  Z5, Z3, Z1; \
-	VMOVDQU64 shuffle356<>+0(SB), Z3; \
-	VPERMT2B  Z4, Z3, Z1; \
-	VMOVDQU64 shuffle357<>+0(SB), Z3; \
-	VPERMT2B  Z6, Z3, Z1; \
-	VMOVDQU64 shuffle358<>+0(SB), Z3; \
-	VPERMT2B  Z0, Z3, Z1; \
-	VMOVDQU64 shuffle359<>+0(SB), Z3; \
-	VPERMT2B  Z2, Z3, Z1; \
-	VMOVDQU64 Z1, (R11)(DX*2); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks354; \
-last355: \
-	TESTQ R10, R10; \
-	JZ    rowdone356; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
 	JMP   chunks354; \
 rowdone356: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
-	DECQ R8; \
+	DECQ R9; \
 	JNZ  row353; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
@@ -8881,312 +8744,102 @@ rowdone356: \
 	JNZ  group352; \
 	VZEROUPPER; \
 	RET
-	unzip6x1AVX512VBMI_body
+	unzip5x2AVX512VBMI_body
 
-DATA shuffle330<>+0(SB)/8, $0x2a241e18120c0600
-DATA shuffle330<>+8(SB)/8, $0x5a544e48423c3630
-DATA shuffle330<>+16(SB)/8, $0x00007e78726c6660
-DATA shuffle330<>+24(SB)/8, $0x0000000000000000
-DATA shuffle330<>+32(SB)/8, $0x0000000000000000
-DATA shuffle330<>+40(SB)/8, $0x0000000000000000
-DATA shuffle330<>+48(SB)/8, $0x0000000000000000
-DATA shuffle330<>+56(SB)/8, $0x0000000000000000
+DATA shuffle323<>+0(SB)/8, $0xffff000000000000
+DATA shuffle323<>+8(SB)/8, $0x0000000000000000
+DATA shuffle323<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle323<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle323<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle323<>+40(SB)/8, $0xffff000000000000
+DATA shuffle323<>+48(SB)/8, $0x0000000000000000
+DATA shuffle323<>+56(SB)/8, $0x000000000000ffff
+GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle324<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle324<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle324<>+16(SB)/8, $0xffff000000000000
+DATA shuffle324<>+24(SB)/8, $0x0000000000000000
+DATA shuffle324<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle324<>+40(SB)/8, $0x00000000ffff0000
+DATA shuffle324<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle324<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle325<>+0(SB)/8, $0x0000000000000000
+DATA shuffle325<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle325<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle325<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle325<>+32(SB)/8, $0xffff000000000000
+DATA shuffle325<>+40(SB)/8, $0x0000000000000000
+DATA shuffle325<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle325<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle326<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle326<>+8(SB)/8, $0xffff000000000000
+DATA shuffle326<>+16(SB)/8, $0x0000000000000000
+DATA shuffle326<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle326<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle326<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle326<>+48(SB)/8, $0xffff000000000000
+DATA shuffle326<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle326<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle327<>+0(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle327<>+8(SB)/8, $0x07063d3c33322928
+DATA shuffle327<>+16(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle327<>+24(SB)/8, $0x17160d0c03023938
+DATA shuffle327<>+32(SB)/8, $0x3f3e35342b2a2120
+DATA shuffle327<>+40(SB)/8, $0x27261d1c13120908
+DATA shuffle327<>+48(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle327<>+56(SB)/8, $0x37362d2c23221918
+GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle328<>+0(SB)/8, $0x212017160d0c0302
+DATA shuffle328<>+8(SB)/8, $0x09083f3e35342b2a
+DATA shuffle328<>+16(SB)/8, $0x313027261d1c1312
+DATA shuffle328<>+24(SB)/8, $0x19180f0e05043b3a
+DATA shuffle328<>+32(SB)/8, $0x010037362d2c2322
+DATA shuffle328<>+40(SB)/8, $0x29281f1e15140b0a
+DATA shuffle328<>+48(SB)/8, $0x111007063d3c3332
+DATA shuffle328<>+56(SB)/8, $0x39382f2e25241b1a
+GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle329<>+0(SB)/8, $0x232219180f0e0504
+DATA shuffle329<>+8(SB)/8, $0x0b0a010037362d2c
+DATA shuffle329<>+16(SB)/8, $0x333229281f1e1514
+DATA shuffle329<>+24(SB)/8, $0x1b1a111007063d3c
+DATA shuffle329<>+32(SB)/8, $0x030239382f2e2524
+DATA shuffle329<>+40(SB)/8, $0x2b2a212017160d0c
+DATA shuffle329<>+48(SB)/8, $0x131209083f3e3534
+DATA shuffle329<>+56(SB)/8, $0x3b3a313027261d1c
+GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle330<>+0(SB)/8, $0x25241b1a11100706
+DATA shuffle330<>+8(SB)/8, $0x0d0c030239382f2e
+DATA shuffle330<>+16(SB)/8, $0x35342b2a21201716
+DATA shuffle330<>+24(SB)/8, $0x1d1c131209083f3e
+DATA shuffle330<>+32(SB)/8, $0x05043b3a31302726
+DATA shuffle330<>+40(SB)/8, $0x2d2c232219180f0e
+DATA shuffle330<>+48(SB)/8, $0x15140b0a01003736
+DATA shuffle330<>+56(SB)/8, $0x3d3c333229281f1e
 GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle331<>+0(SB)/8, $0x0706050403020100
-DATA shuffle331<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle331<>+16(SB)/8, $0x1716151413121110
-DATA shuffle331<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle331<>+32(SB)/8, $0x6a645e58524c4640
-DATA shuffle331<>+40(SB)/8, $0x2f2e2d2c2b7c7670
-DATA shuffle331<>+48(SB)/8, $0x3736353433323130
-DATA shuffle331<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle331<>+0(SB)/8, $0x27261d1c13120908
+DATA shuffle331<>+8(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle331<>+16(SB)/8, $0x37362d2c23221918
+DATA shuffle331<>+24(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle331<>+32(SB)/8, $0x07063d3c33322928
+DATA shuffle331<>+40(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle331<>+48(SB)/8, $0x17160d0c03023938
+DATA shuffle331<>+56(SB)/8, $0x3f3e35342b2a2120
 GLOBL shuffle331<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle332<>+0(SB)/8, $0x0706050403020100
-DATA shuffle332<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle332<>+16(SB)/8, $0x1716151413121110
-DATA shuffle332<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle332<>+32(SB)/8, $0x2726252423222120
-DATA shuffle332<>+40(SB)/8, $0x5a544e48422a2928
-DATA shuffle332<>+48(SB)/8, $0x37367e78726c6660
-DATA shuffle332<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle333<>+0(SB)/8, $0x0706050403020100
-DATA shuffle333<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle333<>+16(SB)/8, $0x4a44151413121110
-DATA shuffle333<>+24(SB)/8, $0x7a746e68625c5650
-DATA shuffle333<>+32(SB)/8, $0x2726252423222120
-DATA shuffle333<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle333<>+48(SB)/8, $0x3736353433323130
-DATA shuffle333<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle334<>+0(SB)/8, $0x0706050403020100
-DATA shuffle334<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle334<>+16(SB)/8, $0x1716151413121110
-DATA shuffle334<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle334<>+32(SB)/8, $0x2726252423222120
-DATA shuffle334<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle334<>+48(SB)/8, $0x4a44353433323130
-DATA shuffle334<>+56(SB)/8, $0x7a746e68625c5650
-GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle335<>+0(SB)/8, $0x2b251f19130d0701
-DATA shuffle335<>+8(SB)/8, $0x5b554f49433d3731
-DATA shuffle335<>+16(SB)/8, $0x00007f79736d6761
-DATA shuffle335<>+24(SB)/8, $0x0000000000000000
-DATA shuffle335<>+32(SB)/8, $0x0000000000000000
-DATA shuffle335<>+40(SB)/8, $0x0000000000000000
-DATA shuffle335<>+48(SB)/8, $0x0000000000000000
-DATA shuffle335<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle336<>+0(SB)/8, $0x0706050403020100
-DATA shuffle336<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle336<>+16(SB)/8, $0x1716151413121110
-DATA shuffle336<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle336<>+32(SB)/8, $0x6b655f59534d4741
-DATA shuffle336<>+40(SB)/8, $0x2f2e2d2c2b7d7771
-DATA shuffle336<>+48(SB)/8, $0x3736353433323130
-DATA shuffle336<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle337<>+0(SB)/8, $0x0706050403020100
-DATA shuffle337<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle337<>+16(SB)/8, $0x1716151413121110
-DATA shuffle337<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle337<>+32(SB)/8, $0x2726252423222120
-DATA shuffle337<>+40(SB)/8, $0x5b554f49432a2928
-DATA shuffle337<>+48(SB)/8, $0x37367f79736d6761
-DATA shuffle337<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle338<>+0(SB)/8, $0x0706050403020100
-DATA shuffle338<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle338<>+16(SB)/8, $0x4b45151413121110
-DATA shuffle338<>+24(SB)/8, $0x7b756f69635d5751
-DATA shuffle338<>+32(SB)/8, $0x2726252423222120
-DATA shuffle338<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle338<>+48(SB)/8, $0x3736353433323130
-DATA shuffle338<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle339<>+0(SB)/8, $0x0706050403020100
-DATA shuffle339<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle339<>+16(SB)/8, $0x1716151413121110
-DATA shuffle339<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle339<>+32(SB)/8, $0x2726252423222120
-DATA shuffle339<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle339<>+48(SB)/8, $0x4b45353433323130
-DATA shuffle339<>+56(SB)/8, $0x7b756f69635d5751
-GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle340<>+0(SB)/8, $0x2c26201a140e0802
-DATA shuffle340<>+8(SB)/8, $0x00000000003e3832
-DATA shuffle340<>+16(SB)/8, $0x4c46400000000000
-DATA shuffle340<>+24(SB)/8, $0x7c76706a645e5852
-DATA shuffle340<>+32(SB)/8, $0x0000000000000000
-DATA shuffle340<>+40(SB)/8, $0x0000000000000000
-DATA shuffle340<>+48(SB)/8, $0x0000000000000000
-DATA shuffle340<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle341<>+0(SB)/8, $0x0706050403020100
-DATA shuffle341<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle341<>+16(SB)/8, $0x1716151413121110
-DATA shuffle341<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle341<>+32(SB)/8, $0x6c66605a544e4842
-DATA shuffle341<>+40(SB)/8, $0x2f2e2d2c2b7e7872
-DATA shuffle341<>+48(SB)/8, $0x3736353433323130
-DATA shuffle341<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle342<>+0(SB)/8, $0x0706050403020100
-DATA shuffle342<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle342<>+16(SB)/8, $0x1716151413121110
-DATA shuffle342<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle342<>+32(SB)/8, $0x2726252423222120
-DATA shuffle342<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle342<>+48(SB)/8, $0x4c46403433323130
-DATA shuffle342<>+56(SB)/8, $0x7c76706a645e5852
-GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle343<>+0(SB)/8, $0x0706050403020100
-DATA shuffle343<>+8(SB)/8, $0x5c56504a440a0908
-DATA shuffle343<>+16(SB)/8, $0x1716157a746e6862
-DATA shuffle343<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle343<>+32(SB)/8, $0x2726252423222120
-DATA shuffle343<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle343<>+48(SB)/8, $0x3736353433323130
-DATA shuffle343<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle343<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle344<>+0(SB)/8, $0x0706050403020100
-DATA shuffle344<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle344<>+16(SB)/8, $0x1716151413121110
-DATA shuffle344<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle344<>+32(SB)/8, $0x2726252423222120
-DATA shuffle344<>+40(SB)/8, $0x5c56504a442a2928
-DATA shuffle344<>+48(SB)/8, $0x3736357a746e6862
-DATA shuffle344<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle345<>+0(SB)/8, $0x2d27211b150f0903
-DATA shuffle345<>+8(SB)/8, $0x00000000003f3933
-DATA shuffle345<>+16(SB)/8, $0x4d47410000000000
-DATA shuffle345<>+24(SB)/8, $0x7d77716b655f5953
-DATA shuffle345<>+32(SB)/8, $0x0000000000000000
-DATA shuffle345<>+40(SB)/8, $0x0000000000000000
-DATA shuffle345<>+48(SB)/8, $0x0000000000000000
-DATA shuffle345<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle346<>+0(SB)/8, $0x0706050403020100
-DATA shuffle346<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle346<>+16(SB)/8, $0x1716151413121110
-DATA shuffle346<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle346<>+32(SB)/8, $0x6d67615b554f4943
-DATA shuffle346<>+40(SB)/8, $0x2f2e2d2c2b7f7973
-DATA shuffle346<>+48(SB)/8, $0x3736353433323130
-DATA shuffle346<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle347<>+0(SB)/8, $0x0706050403020100
-DATA shuffle347<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle347<>+16(SB)/8, $0x1716151413121110
-DATA shuffle347<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle347<>+32(SB)/8, $0x2726252423222120
-DATA shuffle347<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle347<>+48(SB)/8, $0x4d47413433323130
-DATA shuffle347<>+56(SB)/8, $0x7d77716b655f5953
-GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle348<>+0(SB)/8, $0x0706050403020100
-DATA shuffle348<>+8(SB)/8, $0x5d57514b450a0908
-DATA shuffle348<>+16(SB)/8, $0x1716157b756f6963
-DATA shuffle348<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle348<>+32(SB)/8, $0x2726252423222120
-DATA shuffle348<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle348<>+48(SB)/8, $0x3736353433323130
-DATA shuffle348<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle349<>+0(SB)/8, $0x0706050403020100
-DATA shuffle349<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle349<>+16(SB)/8, $0x1716151413121110
-DATA shuffle349<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle349<>+32(SB)/8, $0x2726252423222120
-DATA shuffle349<>+40(SB)/8, $0x5d57514b452a2928
-DATA shuffle349<>+48(SB)/8, $0x3736357b756f6963
-DATA shuffle349<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle350<>+0(SB)/8, $0x0000000000000000
-DATA shuffle350<>+8(SB)/8, $0x1e18120c06000000
-DATA shuffle350<>+16(SB)/8, $0x4e48423c36302a24
-DATA shuffle350<>+24(SB)/8, $0x7e78726c66605a54
-DATA shuffle350<>+32(SB)/8, $0x0000000000000000
-DATA shuffle350<>+40(SB)/8, $0x0000000000000000
-DATA shuffle350<>+48(SB)/8, $0x0000000000000000
-DATA shuffle350<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle351<>+0(SB)/8, $0x0706050403020100
-DATA shuffle351<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle351<>+16(SB)/8, $0x1716151413121110
-DATA shuffle351<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle351<>+32(SB)/8, $0x2726252423222120
-DATA shuffle351<>+40(SB)/8, $0x5e58524c46402928
-DATA shuffle351<>+48(SB)/8, $0x3736357c76706a64
-DATA shuffle351<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle352<>+0(SB)/8, $0x0706050403020100
-DATA shuffle352<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle352<>+16(SB)/8, $0x1716151413121110
-DATA shuffle352<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle352<>+32(SB)/8, $0x2726252423222120
-DATA shuffle352<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle352<>+48(SB)/8, $0x4e48423433323130
-DATA shuffle352<>+56(SB)/8, $0x7e78726c66605a54
-GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle353<>+0(SB)/8, $0x6e68625c56504a44
-DATA shuffle353<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
-DATA shuffle353<>+16(SB)/8, $0x1716151413121110
-DATA shuffle353<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle353<>+32(SB)/8, $0x2726252423222120
-DATA shuffle353<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle353<>+48(SB)/8, $0x3736353433323130
-DATA shuffle353<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle354<>+0(SB)/8, $0x0706050403020100
-DATA shuffle354<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle354<>+16(SB)/8, $0x1716151413121110
-DATA shuffle354<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle354<>+32(SB)/8, $0x6e68625c56504a44
-DATA shuffle354<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
-DATA shuffle354<>+48(SB)/8, $0x3736353433323130
-DATA shuffle354<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle355<>+0(SB)/8, $0x0000000000000000
-DATA shuffle355<>+8(SB)/8, $0x1f19130d07010000
-DATA shuffle355<>+16(SB)/8, $0x4f49433d37312b25
-DATA shuffle355<>+24(SB)/8, $0x7f79736d67615b55
-DATA shuffle355<>+32(SB)/8, $0x0000000000000000
-DATA shuffle355<>+40(SB)/8, $0x0000000000000000
-DATA shuffle355<>+48(SB)/8, $0x0000000000000000
-DATA shuffle355<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle356<>+0(SB)/8, $0x0706050403020100
-DATA shuffle356<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle356<>+16(SB)/8, $0x1716151413121110
-DATA shuffle356<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle356<>+32(SB)/8, $0x2726252423222120
-DATA shuffle356<>+40(SB)/8, $0x5f59534d47412928
-DATA shuffle356<>+48(SB)/8, $0x3736357d77716b65
-DATA shuffle356<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle357<>+0(SB)/8, $0x0706050403020100
-DATA shuffle357<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle357<>+16(SB)/8, $0x1716151413121110
-DATA shuffle357<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle357<>+32(SB)/8, $0x2726252423222120
-DATA shuffle357<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle357<>+48(SB)/8, $0x4f49433433323130
-DATA shuffle357<>+56(SB)/8, $0x7f79736d67615b55
-GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle358<>+0(SB)/8, $0x6f69635d57514b45
-DATA shuffle358<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
-DATA shuffle358<>+16(SB)/8, $0x1716151413121110
-DATA shuffle358<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle358<>+32(SB)/8, $0x2726252423222120
-DATA shuffle358<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle358<>+48(SB)/8, $0x3736353433323130
-DATA shuffle358<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle359<>+0(SB)/8, $0x0706050403020100
-DATA shuffle359<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle359<>+16(SB)/8, $0x1716151413121110
-DATA shuffle359<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle359<>+32(SB)/8, $0x6f69635d57514b45
-DATA shuffle359<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
-DATA shuffle359<>+48(SB)/8, $0x3736353433323130
-DATA shuffle359<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
-
-// func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $0-88
-#define unzip6x2AVX512VBMI_body \
+TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $0-88
+#define unzip6x1AVX512VBMI_body \
 	MOVQ space+0(FP), AX; \
 	MOVQ depth+8(FP), CX; \
 	MOVQ lane+48(FP), DX; \
@@ -9207,77 +8860,77 @@ chunks359: \
 	IMUL3Q    $0x06, R9, R12; \
 	ADDQ      AX, R12; \
 	VMOVDQU64 (R12), Z0; \
-	VMOVDQU64 192(R12), Z1; \
-	VMOVDQU64 shuffle360<>+0(SB), Z3; \
+	VMOVDQU64 64(R12), Z1; \
+	VMOVDQU64 shuffle332<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 64(R12), Z2; \
-	VMOVDQU64 shuffle361<>+0(SB), Z4; \
+	VMOVDQU64 192(R12), Z2; \
+	VMOVDQU64 shuffle333<>+0(SB), Z4; \
 	VPERMT2B  Z2, Z4, Z3; \
-	VMOVDQU64 128(R12), Z4; \
-	VMOVDQU64 shuffle362<>+0(SB), Z5; \
+	VMOVDQU64 256(R12), Z4; \
+	VMOVDQU64 shuffle334<>+0(SB), Z5; \
 	VPERMT2B  Z4, Z5, Z3; \
-	VMOVDQU64 256(R12), Z5; \
-	VMOVDQU64 shuffle363<>+0(SB), Z6; \
+	VMOVDQU64 128(R12), Z5; \
+	VMOVDQU64 shuffle335<>+0(SB), Z6; \
 	VPERMT2B  Z5, Z6, Z3; \
 	VMOVDQU64 320(R12), Z6; \
-	VMOVDQU64 shuffle364<>+0(SB), Z7; \
+	VMOVDQU64 shuffle336<>+0(SB), Z7; \
 	VPERMT2B  Z6, Z7, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle365<>+0(SB), Z7; \
+	VMOVDQU64 shuffle337<>+0(SB), Z7; \
 	VPERMI2B  Z1, Z0, Z7; \
-	VMOVDQU64 shuffle366<>+0(SB), Z3; \
+	VMOVDQU64 shuffle338<>+0(SB), Z3; \
 	VPERMT2B  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle367<>+0(SB), Z3; \
+	VMOVDQU64 shuffle339<>+0(SB), Z3; \
 	VPERMT2B  Z4, Z3, Z7; \
-	VMOVDQU64 shuffle368<>+0(SB), Z3; \
+	VMOVDQU64 shuffle340<>+0(SB), Z3; \
 	VPERMT2B  Z5, Z3, Z7; \
-	VMOVDQU64 shuffle369<>+0(SB), Z3; \
+	VMOVDQU64 shuffle341<>+0(SB), Z3; \
 	VPERMT2B  Z6, Z3, Z7; \
 	VMOVDQU64 Z7, (R10)(DX*1); \
-	VMOVDQU64 shuffle370<>+0(SB), Z3; \
-	VPERMI2B  Z5, Z2, Z3; \
-	VMOVDQU64 shuffle371<>+0(SB), Z7; \
-	VPERMT2B  Z0, Z7, Z3; \
-	VMOVDQU64 shuffle372<>+0(SB), Z7; \
-	VPERMT2B  Z4, Z7, Z3; \
-	VMOVDQU64 shuffle373<>+0(SB), Z7; \
-	VPERMT2B  Z1, Z7, Z3; \
-	VMOVDQU64 shuffle374<>+0(SB), Z7; \
-	VPERMT2B  Z6, Z7, Z3; \
-	VMOVDQU64 Z3, (R10)(DX*2); \
-	VMOVDQU64 shuffle375<>+0(SB), Z7; \
-	VPERMI2B  Z5, Z2, Z7; \
-	VMOVDQU64 shuffle376<>+0(SB), Z3; \
-	VPERMT2B  Z0, Z3, Z7; \
-	VMOVDQU64 shuffle377<>+0(SB), Z3; \
-	VPERMT2B  Z4, Z3, Z7; \
-	VMOVDQU64 shuffle378<>+0(SB), Z3; \
-	VPERMT2B  Z1, Z3, Z7; \
-	VMOVDQU64 shuffle379<>+0(SB), Z3; \
-	VPERMT2B  Z6, Z3, Z7; \
-	VMOVDQU64 Z7, (R11); \
-	VMOVDQU64 shuffle380<>+0(SB), Z3; \
-	VPERMI2B  Z6, Z4, Z3; \
-	VMOVDQU64 shuffle381<>+0(SB), Z7; \
-	VPERMT2B  Z0, Z7, Z3; \
-	VMOVDQU64 shuffle382<>+0(SB), Z7; \
+	VMOVDQU64 shuffle342<>+0(SB), Z3; \
+	VPERMI2B  Z5, Z0, Z3; \
+	VMOVDQU64 shuffle343<>+0(SB), Z7; \
 	VPERMT2B  Z2, Z7, Z3; \
-	VMOVDQU64 shuffle383<>+0(SB), Z7; \
+	VMOVDQU64 shuffle344<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 shuffle345<>+0(SB), Z7; \
 	VPERMT2B  Z1, Z7, Z3; \
-	VMOVDQU64 shuffle384<>+0(SB), Z7; \
-	VPERMT2B  Z5, Z7, Z3; \
+	VMOVDQU64 shuffle346<>+0(SB), Z7; \
+	VPERMT2B  Z4, Z7, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*2); \
+	VMOVDQU64 shuffle347<>+0(SB), Z7; \
+	VPERMI2B  Z5, Z0, Z7; \
+	VMOVDQU64 shuffle348<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z7; \
+	VMOVDQU64 shuffle349<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z7; \
+	VMOVDQU64 shuffle350<>+0(SB), Z3; \
+	VPERMT2B  Z1, Z3, Z7; \
+	VMOVDQU64 shuffle351<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z7; \
+	VMOVDQU64 Z7, (R11); \
+	VMOVDQU64 shuffle352<>+0(SB), Z3; \
+	VPERMI2B  Z5, Z1, Z3; \
+	VMOVDQU64 shuffle353<>+0(SB), Z7; \
+	VPERMT2B  Z4, Z7, Z3; \
+	VMOVDQU64 shuffle354<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 shuffle355<>+0(SB), Z7; \
+	VPERMT2B  Z0, Z7, Z3; \
+	VMOVDQU64 shuffle356<>+0(SB), Z7; \
+	VPERMT2B  Z2, Z7, Z3; \
 	VMOVDQU64 Z3, (R11)(DX*1); \
-	VMOVDQU64 shuffle385<>+0(SB), Z3; \
-	VPERMT2B  Z6, Z3, Z4; \
-	VMOVDQU64 shuffle386<>+0(SB), Z3; \
-	VPERMT2B  Z0, Z3, Z4; \
-	VMOVDQU64 shuffle387<>+0(SB), Z3; \
-	VPERMT2B  Z2, Z3, Z4; \
-	VMOVDQU64 shuffle388<>+0(SB), Z3; \
-	VPERMT2B  Z1, Z3, Z4; \
-	VMOVDQU64 shuffle389<>+0(SB), Z3; \
-	VPERMT2B  Z5, Z3, Z4; \
-	VMOVDQU64 Z4, (R11)(DX*2); \
+	VMOVDQU64 shuffle357<>+0(SB), Z3; \
+	VPERMT2B  Z5, Z3, Z1; \
+	VMOVDQU64 shuffle358<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z1; \
+	VMOVDQU64 shuffle359<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z1; \
+	VMOVDQU64 shuffle360<>+0(SB), Z3; \
+	VPERMT2B  Z0, Z3, Z1; \
+	VMOVDQU64 shuffle361<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z1; \
+	VMOVDQU64 Z1, (R11)(DX*2); \
 	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
@@ -9300,307 +8953,726 @@ rowdone361: \
 	JNZ  group357; \
 	VZEROUPPER; \
 	RET
-	unzip6x2AVX512VBMI_body
+	unzip6x1AVX512VBMI_body
 
-DATA shuffle360<>+0(SB)/8, $0x252419180d0c0100
-DATA shuffle360<>+8(SB)/8, $0x000000003d3c3130
-DATA shuffle360<>+16(SB)/8, $0x0000000000000000
-DATA shuffle360<>+24(SB)/8, $0x0000000000000000
-DATA shuffle360<>+32(SB)/8, $0x656459584d4c4140
-DATA shuffle360<>+40(SB)/8, $0x000000007d7c7170
-DATA shuffle360<>+48(SB)/8, $0x0000000000000000
-DATA shuffle360<>+56(SB)/8, $0x0000000000000000
+DATA shuffle332<>+0(SB)/8, $0x2a241e18120c0600
+DATA shuffle332<>+8(SB)/8, $0x5a544e48423c3630
+DATA shuffle332<>+16(SB)/8, $0x00007e78726c6660
+DATA shuffle332<>+24(SB)/8, $0x0000000000000000
+DATA shuffle332<>+32(SB)/8, $0x0000000000000000
+DATA shuffle332<>+40(SB)/8, $0x0000000000000000
+DATA shuffle332<>+48(SB)/8, $0x0000000000000000
+DATA shuffle332<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle333<>+0(SB)/8, $0x0706050403020100
+DATA shuffle333<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle333<>+16(SB)/8, $0x1716151413121110
+DATA shuffle333<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle333<>+32(SB)/8, $0x6a645e58524c4640
+DATA shuffle333<>+40(SB)/8, $0x2f2e2d2c2b7c7670
+DATA shuffle333<>+48(SB)/8, $0x3736353433323130
+DATA shuffle333<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle334<>+0(SB)/8, $0x0706050403020100
+DATA shuffle334<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle334<>+16(SB)/8, $0x1716151413121110
+DATA shuffle334<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle334<>+32(SB)/8, $0x2726252423222120
+DATA shuffle334<>+40(SB)/8, $0x5a544e48422a2928
+DATA shuffle334<>+48(SB)/8, $0x37367e78726c6660
+DATA shuffle334<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle335<>+0(SB)/8, $0x0706050403020100
+DATA shuffle335<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle335<>+16(SB)/8, $0x4a44151413121110
+DATA shuffle335<>+24(SB)/8, $0x7a746e68625c5650
+DATA shuffle335<>+32(SB)/8, $0x2726252423222120
+DATA shuffle335<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle335<>+48(SB)/8, $0x3736353433323130
+DATA shuffle335<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle336<>+0(SB)/8, $0x0706050403020100
+DATA shuffle336<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle336<>+16(SB)/8, $0x1716151413121110
+DATA shuffle336<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle336<>+32(SB)/8, $0x2726252423222120
+DATA shuffle336<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle336<>+48(SB)/8, $0x4a44353433323130
+DATA shuffle336<>+56(SB)/8, $0x7a746e68625c5650
+GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle337<>+0(SB)/8, $0x2b251f19130d0701
+DATA shuffle337<>+8(SB)/8, $0x5b554f49433d3731
+DATA shuffle337<>+16(SB)/8, $0x00007f79736d6761
+DATA shuffle337<>+24(SB)/8, $0x0000000000000000
+DATA shuffle337<>+32(SB)/8, $0x0000000000000000
+DATA shuffle337<>+40(SB)/8, $0x0000000000000000
+DATA shuffle337<>+48(SB)/8, $0x0000000000000000
+DATA shuffle337<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle338<>+0(SB)/8, $0x0706050403020100
+DATA shuffle338<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle338<>+16(SB)/8, $0x1716151413121110
+DATA shuffle338<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle338<>+32(SB)/8, $0x6b655f59534d4741
+DATA shuffle338<>+40(SB)/8, $0x2f2e2d2c2b7d7771
+DATA shuffle338<>+48(SB)/8, $0x3736353433323130
+DATA shuffle338<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle339<>+0(SB)/8, $0x0706050403020100
+DATA shuffle339<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle339<>+16(SB)/8, $0x1716151413121110
+DATA shuffle339<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle339<>+32(SB)/8, $0x2726252423222120
+DATA shuffle339<>+40(SB)/8, $0x5b554f49432a2928
+DATA shuffle339<>+48(SB)/8, $0x37367f79736d6761
+DATA shuffle339<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle340<>+0(SB)/8, $0x0706050403020100
+DATA shuffle340<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle340<>+16(SB)/8, $0x4b45151413121110
+DATA shuffle340<>+24(SB)/8, $0x7b756f69635d5751
+DATA shuffle340<>+32(SB)/8, $0x2726252423222120
+DATA shuffle340<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle340<>+48(SB)/8, $0x3736353433323130
+DATA shuffle340<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle341<>+0(SB)/8, $0x0706050403020100
+DATA shuffle341<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle341<>+16(SB)/8, $0x1716151413121110
+DATA shuffle341<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle341<>+32(SB)/8, $0x2726252423222120
+DATA shuffle341<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle341<>+48(SB)/8, $0x4b45353433323130
+DATA shuffle341<>+56(SB)/8, $0x7b756f69635d5751
+GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle342<>+0(SB)/8, $0x2c26201a140e0802
+DATA shuffle342<>+8(SB)/8, $0x00000000003e3832
+DATA shuffle342<>+16(SB)/8, $0x4c46400000000000
+DATA shuffle342<>+24(SB)/8, $0x7c76706a645e5852
+DATA shuffle342<>+32(SB)/8, $0x0000000000000000
+DATA shuffle342<>+40(SB)/8, $0x0000000000000000
+DATA shuffle342<>+48(SB)/8, $0x0000000000000000
+DATA shuffle342<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle343<>+0(SB)/8, $0x0706050403020100
+DATA shuffle343<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle343<>+16(SB)/8, $0x1716151413121110
+DATA shuffle343<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle343<>+32(SB)/8, $0x6c66605a544e4842
+DATA shuffle343<>+40(SB)/8, $0x2f2e2d2c2b7e7872
+DATA shuffle343<>+48(SB)/8, $0x3736353433323130
+DATA shuffle343<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle343<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle344<>+0(SB)/8, $0x0706050403020100
+DATA shuffle344<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle344<>+16(SB)/8, $0x1716151413121110
+DATA shuffle344<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle344<>+32(SB)/8, $0x2726252423222120
+DATA shuffle344<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle344<>+48(SB)/8, $0x4c46403433323130
+DATA shuffle344<>+56(SB)/8, $0x7c76706a645e5852
+GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle345<>+0(SB)/8, $0x0706050403020100
+DATA shuffle345<>+8(SB)/8, $0x5c56504a440a0908
+DATA shuffle345<>+16(SB)/8, $0x1716157a746e6862
+DATA shuffle345<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle345<>+32(SB)/8, $0x2726252423222120
+DATA shuffle345<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle345<>+48(SB)/8, $0x3736353433323130
+DATA shuffle345<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle346<>+0(SB)/8, $0x0706050403020100
+DATA shuffle346<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle346<>+16(SB)/8, $0x1716151413121110
+DATA shuffle346<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle346<>+32(SB)/8, $0x2726252423222120
+DATA shuffle346<>+40(SB)/8, $0x5c56504a442a2928
+DATA shuffle346<>+48(SB)/8, $0x3736357a746e6862
+DATA shuffle346<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle347<>+0(SB)/8, $0x2d27211b150f0903
+DATA shuffle347<>+8(SB)/8, $0x00000000003f3933
+DATA shuffle347<>+16(SB)/8, $0x4d47410000000000
+DATA shuffle347<>+24(SB)/8, $0x7d77716b655f5953
+DATA shuffle347<>+32(SB)/8, $0x0000000000000000
+DATA shuffle347<>+40(SB)/8, $0x0000000000000000
+DATA shuffle347<>+48(SB)/8, $0x0000000000000000
+DATA shuffle347<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle348<>+0(SB)/8, $0x0706050403020100
+DATA shuffle348<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle348<>+16(SB)/8, $0x1716151413121110
+DATA shuffle348<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle348<>+32(SB)/8, $0x6d67615b554f4943
+DATA shuffle348<>+40(SB)/8, $0x2f2e2d2c2b7f7973
+DATA shuffle348<>+48(SB)/8, $0x3736353433323130
+DATA shuffle348<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle349<>+0(SB)/8, $0x0706050403020100
+DATA shuffle349<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle349<>+16(SB)/8, $0x1716151413121110
+DATA shuffle349<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle349<>+32(SB)/8, $0x2726252423222120
+DATA shuffle349<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle349<>+48(SB)/8, $0x4d47413433323130
+DATA shuffle349<>+56(SB)/8, $0x7d77716b655f5953
+GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle350<>+0(SB)/8, $0x0706050403020100
+DATA shuffle350<>+8(SB)/8, $0x5d57514b450a0908
+DATA shuffle350<>+16(SB)/8, $0x1716157b756f6963
+DATA shuffle350<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle350<>+32(SB)/8, $0x2726252423222120
+DATA shuffle350<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle350<>+48(SB)/8, $0x3736353433323130
+DATA shuffle350<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle351<>+0(SB)/8, $0x0706050403020100
+DATA shuffle351<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle351<>+16(SB)/8, $0x1716151413121110
+DATA shuffle351<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle351<>+32(SB)/8, $0x2726252423222120
+DATA shuffle351<>+40(SB)/8, $0x5d57514b452a2928
+DATA shuffle351<>+48(SB)/8, $0x3736357b756f6963
+DATA shuffle351<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle352<>+0(SB)/8, $0x0000000000000000
+DATA shuffle352<>+8(SB)/8, $0x1e18120c06000000
+DATA shuffle352<>+16(SB)/8, $0x4e48423c36302a24
+DATA shuffle352<>+24(SB)/8, $0x7e78726c66605a54
+DATA shuffle352<>+32(SB)/8, $0x0000000000000000
+DATA shuffle352<>+40(SB)/8, $0x0000000000000000
+DATA shuffle352<>+48(SB)/8, $0x0000000000000000
+DATA shuffle352<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle353<>+0(SB)/8, $0x0706050403020100
+DATA shuffle353<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle353<>+16(SB)/8, $0x1716151413121110
+DATA shuffle353<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle353<>+32(SB)/8, $0x2726252423222120
+DATA shuffle353<>+40(SB)/8, $0x5e58524c46402928
+DATA shuffle353<>+48(SB)/8, $0x3736357c76706a64
+DATA shuffle353<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle354<>+0(SB)/8, $0x0706050403020100
+DATA shuffle354<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle354<>+16(SB)/8, $0x1716151413121110
+DATA shuffle354<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle354<>+32(SB)/8, $0x2726252423222120
+DATA shuffle354<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle354<>+48(SB)/8, $0x4e48423433323130
+DATA shuffle354<>+56(SB)/8, $0x7e78726c66605a54
+GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle355<>+0(SB)/8, $0x6e68625c56504a44
+DATA shuffle355<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
+DATA shuffle355<>+16(SB)/8, $0x1716151413121110
+DATA shuffle355<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle355<>+32(SB)/8, $0x2726252423222120
+DATA shuffle355<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle355<>+48(SB)/8, $0x3736353433323130
+DATA shuffle355<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle356<>+0(SB)/8, $0x0706050403020100
+DATA shuffle356<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle356<>+16(SB)/8, $0x1716151413121110
+DATA shuffle356<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle356<>+32(SB)/8, $0x6e68625c56504a44
+DATA shuffle356<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
+DATA shuffle356<>+48(SB)/8, $0x3736353433323130
+DATA shuffle356<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle357<>+0(SB)/8, $0x0000000000000000
+DATA shuffle357<>+8(SB)/8, $0x1f19130d07010000
+DATA shuffle357<>+16(SB)/8, $0x4f49433d37312b25
+DATA shuffle357<>+24(SB)/8, $0x7f79736d67615b55
+DATA shuffle357<>+32(SB)/8, $0x0000000000000000
+DATA shuffle357<>+40(SB)/8, $0x0000000000000000
+DATA shuffle357<>+48(SB)/8, $0x0000000000000000
+DATA shuffle357<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle358<>+0(SB)/8, $0x0706050403020100
+DATA shuffle358<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle358<>+16(SB)/8, $0x1716151413121110
+DATA shuffle358<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle358<>+32(SB)/8, $0x2726252423222120
+DATA shuffle358<>+40(SB)/8, $0x5f59534d47412928
+DATA shuffle358<>+48(SB)/8, $0x3736357d77716b65
+DATA shuffle358<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle359<>+0(SB)/8, $0x0706050403020100
+DATA shuffle359<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle359<>+16(SB)/8, $0x1716151413121110
+DATA shuffle359<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle359<>+32(SB)/8, $0x2726252423222120
+DATA shuffle359<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle359<>+48(SB)/8, $0x4f49433433323130
+DATA shuffle359<>+56(SB)/8, $0x7f79736d67615b55
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle360<>+0(SB)/8, $0x6f69635d57514b45
+DATA shuffle360<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
+DATA shuffle360<>+16(SB)/8, $0x1716151413121110
+DATA shuffle360<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle360<>+32(SB)/8, $0x2726252423222120
+DATA shuffle360<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle360<>+48(SB)/8, $0x3736353433323130
+DATA shuffle360<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle361<>+0(SB)/8, $0x0706050403020100
-DATA shuffle361<>+8(SB)/8, $0x555449480b0a0908
-DATA shuffle361<>+16(SB)/8, $0x171679786d6c6160
+DATA shuffle361<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle361<>+16(SB)/8, $0x1716151413121110
 DATA shuffle361<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle361<>+32(SB)/8, $0x2726252423222120
-DATA shuffle361<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle361<>+32(SB)/8, $0x6f69635d57514b45
+DATA shuffle361<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
 DATA shuffle361<>+48(SB)/8, $0x3736353433323130
 DATA shuffle361<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle362<>+0(SB)/8, $0x0706050403020100
-DATA shuffle362<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle362<>+16(SB)/8, $0x4544151413121110
-DATA shuffle362<>+24(SB)/8, $0x757469685d5c5150
-DATA shuffle362<>+32(SB)/8, $0x2726252423222120
-DATA shuffle362<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle362<>+48(SB)/8, $0x3736353433323130
-DATA shuffle362<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+// func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $0-88
+#define unzip6x2AVX512VBMI_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
+group362: \
+	MOVQ rows+24(FP), R8; \
+row363: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last365; \
+chunks364: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	IMUL3Q    $0x06, R9, R12; \
+	ADDQ      AX, R12; \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 192(R12), Z1; \
+	VMOVDQU64 shuffle362<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 64(R12), Z2; \
+	VMOVDQU64 shuffle363<>+0(SB), Z4; \
+	VPERMT2B  Z2, Z4, Z3; \
+	VMOVDQU64 128(R12), Z4; \
+	VMOVDQU64 shuffle364<>+0(SB), Z5; \
+	VPERMT2B  Z4, Z5, Z3; \
+	VMOVDQU64 256(R12), Z5; \
+	VMOVDQU64 shuffle365<>+0(SB), Z6; \
+	VPERMT2B  Z5, Z6, Z3; \
+	VMOVDQU64 320(R12), Z6; \
+	VMOVDQU64 shuffle366<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle367<>+0(SB), Z7; \
+	VPERMI2B  Z1, Z0, Z7; \
+	VMOVDQU64 shuffle368<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z7; \
+	VMOVDQU64 shuffle369<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z7; \
+	VMOVDQU64 shuffle370<>+0(SB), Z3; \
+	VPERMT2B  Z5, Z3, Z7; \
+	VMOVDQU64 shuffle371<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z7; \
+	VMOVDQU64 Z7, (R10)(DX*1); \
+	VMOVDQU64 shuffle372<>+0(SB), Z3; \
+	VPERMI2B  Z5, Z2, Z3; \
+	VMOVDQU64 shuffle373<>+0(SB), Z7; \
+	VPERMT2B  Z0, Z7, Z3; \
+	VMOVDQU64 shuffle374<>+0(SB), Z7; \
+	VPERMT2B  Z4, Z7, Z3; \
+	VMOVDQU64 shuffle375<>+0(SB), Z7; \
+	VPERMT2B  Z1, Z7, Z3; \
+	VMOVDQU64 shuffle376<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*2); \
+	VMOVDQU64 shuffle377<>+0(SB), Z7; \
+	VPERMI2B  Z5, Z2, Z7; \
+	VMOVDQU64 shuffle378<>+0(SB), Z3; \
+	VPERMT2B  Z0, Z3, Z7; \
+	VMOVDQU64 shuffle379<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z7; \
+	VMOVDQU64 shuffle380<>+0(SB), Z3; \
+	VPERMT2B  Z1, Z3, Z7; \
+	VMOVDQU64 shuffle381<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z7; \
+	VMOVDQU64 Z7, (R11); \
+	VMOVDQU64 shuffle382<>+0(SB), Z3; \
+	VPERMI2B  Z6, Z4, Z3; \
+	VMOVDQU64 shuffle383<>+0(SB), Z7; \
+	VPERMT2B  Z0, Z7, Z3; \
+	VMOVDQU64 shuffle384<>+0(SB), Z7; \
+	VPERMT2B  Z2, Z7, Z3; \
+	VMOVDQU64 shuffle385<>+0(SB), Z7; \
+	VPERMT2B  Z1, Z7, Z3; \
+	VMOVDQU64 shuffle386<>+0(SB), Z7; \
+	VPERMT2B  Z5, Z7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*1); \
+	VMOVDQU64 shuffle387<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z4; \
+	VMOVDQU64 shuffle388<>+0(SB), Z3; \
+	VPERMT2B  Z0, Z3, Z4; \
+	VMOVDQU64 shuffle389<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z4; \
+	VMOVDQU64 shuffle390<>+0(SB), Z3; \
+	VPERMT2B  Z1, Z3, Z4; \
+	VMOVDQU64 shuffle391<>+0(SB), Z3; \
+	VPERMT2B  Z5, Z3, Z4; \
+	VMOVDQU64 Z4, (R11)(DX*2); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks364; \
+last365: \
+	TESTQ R10, R10; \
+	JZ    rowdone366; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks364; \
+rowdone366: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row363; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group362; \
+	VZEROUPPER; \
+	RET
+	unzip6x2AVX512VBMI_body
+
+DATA shuffle362<>+0(SB)/8, $0x252419180d0c0100
+DATA shuffle362<>+8(SB)/8, $0x000000003d3c3130
+DATA shuffle362<>+16(SB)/8, $0x0000000000000000
+DATA shuffle362<>+24(SB)/8, $0x0000000000000000
+DATA shuffle362<>+32(SB)/8, $0x656459584d4c4140
+DATA shuffle362<>+40(SB)/8, $0x000000007d7c7170
+DATA shuffle362<>+48(SB)/8, $0x0000000000000000
+DATA shuffle362<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle363<>+0(SB)/8, $0x0706050403020100
-DATA shuffle363<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle363<>+16(SB)/8, $0x1716151413121110
+DATA shuffle363<>+8(SB)/8, $0x555449480b0a0908
+DATA shuffle363<>+16(SB)/8, $0x171679786d6c6160
 DATA shuffle363<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle363<>+32(SB)/8, $0x2726252423222120
-DATA shuffle363<>+40(SB)/8, $0x555449482b2a2928
-DATA shuffle363<>+48(SB)/8, $0x373679786d6c6160
+DATA shuffle363<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle363<>+48(SB)/8, $0x3736353433323130
 DATA shuffle363<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle364<>+0(SB)/8, $0x0706050403020100
 DATA shuffle364<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle364<>+16(SB)/8, $0x1716151413121110
-DATA shuffle364<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle364<>+16(SB)/8, $0x4544151413121110
+DATA shuffle364<>+24(SB)/8, $0x757469685d5c5150
 DATA shuffle364<>+32(SB)/8, $0x2726252423222120
 DATA shuffle364<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle364<>+48(SB)/8, $0x4544353433323130
-DATA shuffle364<>+56(SB)/8, $0x757469685d5c5150
+DATA shuffle364<>+48(SB)/8, $0x3736353433323130
+DATA shuffle364<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle365<>+0(SB)/8, $0x27261b1a0f0e0302
-DATA shuffle365<>+8(SB)/8, $0x000000003f3e3332
-DATA shuffle365<>+16(SB)/8, $0x0000000000000000
-DATA shuffle365<>+24(SB)/8, $0x0000000000000000
-DATA shuffle365<>+32(SB)/8, $0x67665b5a4f4e4342
-DATA shuffle365<>+40(SB)/8, $0x000000007f7e7372
-DATA shuffle365<>+48(SB)/8, $0x0000000000000000
-DATA shuffle365<>+56(SB)/8, $0x0000000000000000
+DATA shuffle365<>+0(SB)/8, $0x0706050403020100
+DATA shuffle365<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle365<>+16(SB)/8, $0x1716151413121110
+DATA shuffle365<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle365<>+32(SB)/8, $0x2726252423222120
+DATA shuffle365<>+40(SB)/8, $0x555449482b2a2928
+DATA shuffle365<>+48(SB)/8, $0x373679786d6c6160
+DATA shuffle365<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle366<>+0(SB)/8, $0x0706050403020100
-DATA shuffle366<>+8(SB)/8, $0x57564b4a0b0a0908
-DATA shuffle366<>+16(SB)/8, $0x17167b7a6f6e6362
+DATA shuffle366<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle366<>+16(SB)/8, $0x1716151413121110
 DATA shuffle366<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle366<>+32(SB)/8, $0x2726252423222120
 DATA shuffle366<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle366<>+48(SB)/8, $0x3736353433323130
-DATA shuffle366<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle366<>+48(SB)/8, $0x4544353433323130
+DATA shuffle366<>+56(SB)/8, $0x757469685d5c5150
 GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle367<>+0(SB)/8, $0x0706050403020100
-DATA shuffle367<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle367<>+16(SB)/8, $0x4746151413121110
-DATA shuffle367<>+24(SB)/8, $0x77766b6a5f5e5352
-DATA shuffle367<>+32(SB)/8, $0x2726252423222120
-DATA shuffle367<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle367<>+48(SB)/8, $0x3736353433323130
-DATA shuffle367<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle367<>+0(SB)/8, $0x27261b1a0f0e0302
+DATA shuffle367<>+8(SB)/8, $0x000000003f3e3332
+DATA shuffle367<>+16(SB)/8, $0x0000000000000000
+DATA shuffle367<>+24(SB)/8, $0x0000000000000000
+DATA shuffle367<>+32(SB)/8, $0x67665b5a4f4e4342
+DATA shuffle367<>+40(SB)/8, $0x000000007f7e7372
+DATA shuffle367<>+48(SB)/8, $0x0000000000000000
+DATA shuffle367<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle368<>+0(SB)/8, $0x0706050403020100
-DATA shuffle368<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle368<>+16(SB)/8, $0x1716151413121110
+DATA shuffle368<>+8(SB)/8, $0x57564b4a0b0a0908
+DATA shuffle368<>+16(SB)/8, $0x17167b7a6f6e6362
 DATA shuffle368<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle368<>+32(SB)/8, $0x2726252423222120
-DATA shuffle368<>+40(SB)/8, $0x57564b4a2b2a2928
-DATA shuffle368<>+48(SB)/8, $0x37367b7a6f6e6362
+DATA shuffle368<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle368<>+48(SB)/8, $0x3736353433323130
 DATA shuffle368<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle369<>+0(SB)/8, $0x0706050403020100
 DATA shuffle369<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle369<>+16(SB)/8, $0x1716151413121110
-DATA shuffle369<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle369<>+16(SB)/8, $0x4746151413121110
+DATA shuffle369<>+24(SB)/8, $0x77766b6a5f5e5352
 DATA shuffle369<>+32(SB)/8, $0x2726252423222120
 DATA shuffle369<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle369<>+48(SB)/8, $0x4746353433323130
-DATA shuffle369<>+56(SB)/8, $0x77766b6a5f5e5352
+DATA shuffle369<>+48(SB)/8, $0x3736353433323130
+DATA shuffle369<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle370<>+0(SB)/8, $0x0000000000000000
-DATA shuffle370<>+8(SB)/8, $0x19180d0c01000000
-DATA shuffle370<>+16(SB)/8, $0x00003d3c31302524
-DATA shuffle370<>+24(SB)/8, $0x0000000000000000
-DATA shuffle370<>+32(SB)/8, $0x0000000000000000
-DATA shuffle370<>+40(SB)/8, $0x59584d4c41400000
-DATA shuffle370<>+48(SB)/8, $0x00007d7c71706564
-DATA shuffle370<>+56(SB)/8, $0x0000000000000000
+DATA shuffle370<>+0(SB)/8, $0x0706050403020100
+DATA shuffle370<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle370<>+16(SB)/8, $0x1716151413121110
+DATA shuffle370<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle370<>+32(SB)/8, $0x2726252423222120
+DATA shuffle370<>+40(SB)/8, $0x57564b4a2b2a2928
+DATA shuffle370<>+48(SB)/8, $0x37367b7a6f6e6362
+DATA shuffle370<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle371<>+0(SB)/8, $0x69685d5c51504544
-DATA shuffle371<>+8(SB)/8, $0x0f0e0d0c0b0a7574
+DATA shuffle371<>+0(SB)/8, $0x0706050403020100
+DATA shuffle371<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle371<>+16(SB)/8, $0x1716151413121110
 DATA shuffle371<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle371<>+32(SB)/8, $0x2726252423222120
 DATA shuffle371<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle371<>+48(SB)/8, $0x3736353433323130
-DATA shuffle371<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle371<>+48(SB)/8, $0x4746353433323130
+DATA shuffle371<>+56(SB)/8, $0x77766b6a5f5e5352
 GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle372<>+0(SB)/8, $0x0706050403020100
-DATA shuffle372<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle372<>+16(SB)/8, $0x4948151413121110
-DATA shuffle372<>+24(SB)/8, $0x79786d6c61605554
-DATA shuffle372<>+32(SB)/8, $0x2726252423222120
-DATA shuffle372<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle372<>+48(SB)/8, $0x3736353433323130
-DATA shuffle372<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle372<>+0(SB)/8, $0x0000000000000000
+DATA shuffle372<>+8(SB)/8, $0x19180d0c01000000
+DATA shuffle372<>+16(SB)/8, $0x00003d3c31302524
+DATA shuffle372<>+24(SB)/8, $0x0000000000000000
+DATA shuffle372<>+32(SB)/8, $0x0000000000000000
+DATA shuffle372<>+40(SB)/8, $0x59584d4c41400000
+DATA shuffle372<>+48(SB)/8, $0x00007d7c71706564
+DATA shuffle372<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle373<>+0(SB)/8, $0x0706050403020100
-DATA shuffle373<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle373<>+0(SB)/8, $0x69685d5c51504544
+DATA shuffle373<>+8(SB)/8, $0x0f0e0d0c0b0a7574
 DATA shuffle373<>+16(SB)/8, $0x1716151413121110
 DATA shuffle373<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle373<>+32(SB)/8, $0x69685d5c51504544
-DATA shuffle373<>+40(SB)/8, $0x2f2e2d2c2b2a7574
+DATA shuffle373<>+32(SB)/8, $0x2726252423222120
+DATA shuffle373<>+40(SB)/8, $0x2f2e2d2c2b2a2928
 DATA shuffle373<>+48(SB)/8, $0x3736353433323130
 DATA shuffle373<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle374<>+0(SB)/8, $0x0706050403020100
 DATA shuffle374<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle374<>+16(SB)/8, $0x1716151413121110
-DATA shuffle374<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle374<>+16(SB)/8, $0x4948151413121110
+DATA shuffle374<>+24(SB)/8, $0x79786d6c61605554
 DATA shuffle374<>+32(SB)/8, $0x2726252423222120
 DATA shuffle374<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle374<>+48(SB)/8, $0x4948353433323130
-DATA shuffle374<>+56(SB)/8, $0x79786d6c61605554
+DATA shuffle374<>+48(SB)/8, $0x3736353433323130
+DATA shuffle374<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle375<>+0(SB)/8, $0x0000000000000000
-DATA shuffle375<>+8(SB)/8, $0x1b1a0f0e03020000
-DATA shuffle375<>+16(SB)/8, $0x00003f3e33322726
-DATA shuffle375<>+24(SB)/8, $0x0000000000000000
-DATA shuffle375<>+32(SB)/8, $0x0000000000000000
-DATA shuffle375<>+40(SB)/8, $0x5b5a4f4e43420000
-DATA shuffle375<>+48(SB)/8, $0x00007f7e73726766
-DATA shuffle375<>+56(SB)/8, $0x0000000000000000
+DATA shuffle375<>+0(SB)/8, $0x0706050403020100
+DATA shuffle375<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle375<>+16(SB)/8, $0x1716151413121110
+DATA shuffle375<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle375<>+32(SB)/8, $0x69685d5c51504544
+DATA shuffle375<>+40(SB)/8, $0x2f2e2d2c2b2a7574
+DATA shuffle375<>+48(SB)/8, $0x3736353433323130
+DATA shuffle375<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle376<>+0(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle376<>+8(SB)/8, $0x0f0e0d0c0b0a7776
+DATA shuffle376<>+0(SB)/8, $0x0706050403020100
+DATA shuffle376<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle376<>+16(SB)/8, $0x1716151413121110
 DATA shuffle376<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle376<>+32(SB)/8, $0x2726252423222120
 DATA shuffle376<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle376<>+48(SB)/8, $0x3736353433323130
-DATA shuffle376<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle376<>+48(SB)/8, $0x4948353433323130
+DATA shuffle376<>+56(SB)/8, $0x79786d6c61605554
 GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle377<>+0(SB)/8, $0x0706050403020100
-DATA shuffle377<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle377<>+16(SB)/8, $0x4b4a151413121110
-DATA shuffle377<>+24(SB)/8, $0x7b7a6f6e63625756
-DATA shuffle377<>+32(SB)/8, $0x2726252423222120
-DATA shuffle377<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle377<>+48(SB)/8, $0x3736353433323130
-DATA shuffle377<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle377<>+0(SB)/8, $0x0000000000000000
+DATA shuffle377<>+8(SB)/8, $0x1b1a0f0e03020000
+DATA shuffle377<>+16(SB)/8, $0x00003f3e33322726
+DATA shuffle377<>+24(SB)/8, $0x0000000000000000
+DATA shuffle377<>+32(SB)/8, $0x0000000000000000
+DATA shuffle377<>+40(SB)/8, $0x5b5a4f4e43420000
+DATA shuffle377<>+48(SB)/8, $0x00007f7e73726766
+DATA shuffle377<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle378<>+0(SB)/8, $0x0706050403020100
-DATA shuffle378<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle378<>+0(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle378<>+8(SB)/8, $0x0f0e0d0c0b0a7776
 DATA shuffle378<>+16(SB)/8, $0x1716151413121110
 DATA shuffle378<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle378<>+32(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle378<>+40(SB)/8, $0x2f2e2d2c2b2a7776
+DATA shuffle378<>+32(SB)/8, $0x2726252423222120
+DATA shuffle378<>+40(SB)/8, $0x2f2e2d2c2b2a2928
 DATA shuffle378<>+48(SB)/8, $0x3736353433323130
 DATA shuffle378<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle379<>+0(SB)/8, $0x0706050403020100
 DATA shuffle379<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle379<>+16(SB)/8, $0x1716151413121110
-DATA shuffle379<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle379<>+16(SB)/8, $0x4b4a151413121110
+DATA shuffle379<>+24(SB)/8, $0x7b7a6f6e63625756
 DATA shuffle379<>+32(SB)/8, $0x2726252423222120
 DATA shuffle379<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle379<>+48(SB)/8, $0x4b4a353433323130
-DATA shuffle379<>+56(SB)/8, $0x7b7a6f6e63625756
+DATA shuffle379<>+48(SB)/8, $0x3736353433323130
+DATA shuffle379<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle380<>+0(SB)/8, $0x0000000000000000
-DATA shuffle380<>+8(SB)/8, $0x0000000000000000
-DATA shuffle380<>+16(SB)/8, $0x0d0c010000000000
-DATA shuffle380<>+24(SB)/8, $0x3d3c313025241918
-DATA shuffle380<>+32(SB)/8, $0x0000000000000000
-DATA shuffle380<>+40(SB)/8, $0x0000000000000000
-DATA shuffle380<>+48(SB)/8, $0x4d4c414000000000
-DATA shuffle380<>+56(SB)/8, $0x7d7c717065645958
+DATA shuffle380<>+0(SB)/8, $0x0706050403020100
+DATA shuffle380<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle380<>+16(SB)/8, $0x1716151413121110
+DATA shuffle380<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle380<>+32(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle380<>+40(SB)/8, $0x2f2e2d2c2b2a7776
+DATA shuffle380<>+48(SB)/8, $0x3736353433323130
+DATA shuffle380<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle381<>+0(SB)/8, $0x6d6c616055544948
-DATA shuffle381<>+8(SB)/8, $0x0f0e0d0c0b0a7978
+DATA shuffle381<>+0(SB)/8, $0x0706050403020100
+DATA shuffle381<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle381<>+16(SB)/8, $0x1716151413121110
 DATA shuffle381<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle381<>+32(SB)/8, $0x2726252423222120
 DATA shuffle381<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle381<>+48(SB)/8, $0x3736353433323130
-DATA shuffle381<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle381<>+48(SB)/8, $0x4b4a353433323130
+DATA shuffle381<>+56(SB)/8, $0x7b7a6f6e63625756
 GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle382<>+0(SB)/8, $0x0706050403020100
-DATA shuffle382<>+8(SB)/8, $0x5d5c515045440908
-DATA shuffle382<>+16(SB)/8, $0x1716151475746968
-DATA shuffle382<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle382<>+32(SB)/8, $0x2726252423222120
-DATA shuffle382<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle382<>+48(SB)/8, $0x3736353433323130
-DATA shuffle382<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle382<>+0(SB)/8, $0x0000000000000000
+DATA shuffle382<>+8(SB)/8, $0x0000000000000000
+DATA shuffle382<>+16(SB)/8, $0x0d0c010000000000
+DATA shuffle382<>+24(SB)/8, $0x3d3c313025241918
+DATA shuffle382<>+32(SB)/8, $0x0000000000000000
+DATA shuffle382<>+40(SB)/8, $0x0000000000000000
+DATA shuffle382<>+48(SB)/8, $0x4d4c414000000000
+DATA shuffle382<>+56(SB)/8, $0x7d7c717065645958
 GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle383<>+0(SB)/8, $0x0706050403020100
-DATA shuffle383<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle383<>+0(SB)/8, $0x6d6c616055544948
+DATA shuffle383<>+8(SB)/8, $0x0f0e0d0c0b0a7978
 DATA shuffle383<>+16(SB)/8, $0x1716151413121110
 DATA shuffle383<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle383<>+32(SB)/8, $0x6d6c616055544948
-DATA shuffle383<>+40(SB)/8, $0x2f2e2d2c2b2a7978
+DATA shuffle383<>+32(SB)/8, $0x2726252423222120
+DATA shuffle383<>+40(SB)/8, $0x2f2e2d2c2b2a2928
 DATA shuffle383<>+48(SB)/8, $0x3736353433323130
 DATA shuffle383<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle384<>+0(SB)/8, $0x0706050403020100
-DATA shuffle384<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle384<>+16(SB)/8, $0x1716151413121110
+DATA shuffle384<>+8(SB)/8, $0x5d5c515045440908
+DATA shuffle384<>+16(SB)/8, $0x1716151475746968
 DATA shuffle384<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle384<>+32(SB)/8, $0x2726252423222120
-DATA shuffle384<>+40(SB)/8, $0x5d5c515045442928
-DATA shuffle384<>+48(SB)/8, $0x3736353475746968
+DATA shuffle384<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle384<>+48(SB)/8, $0x3736353433323130
 DATA shuffle384<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle385<>+0(SB)/8, $0x0000000000000000
-DATA shuffle385<>+8(SB)/8, $0x0000000000000000
-DATA shuffle385<>+16(SB)/8, $0x0f0e030200000000
-DATA shuffle385<>+24(SB)/8, $0x3f3e333227261b1a
-DATA shuffle385<>+32(SB)/8, $0x0000000000000000
-DATA shuffle385<>+40(SB)/8, $0x0000000000000000
-DATA shuffle385<>+48(SB)/8, $0x4f4e434200000000
-DATA shuffle385<>+56(SB)/8, $0x7f7e737267665b5a
+DATA shuffle385<>+0(SB)/8, $0x0706050403020100
+DATA shuffle385<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle385<>+16(SB)/8, $0x1716151413121110
+DATA shuffle385<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle385<>+32(SB)/8, $0x6d6c616055544948
+DATA shuffle385<>+40(SB)/8, $0x2f2e2d2c2b2a7978
+DATA shuffle385<>+48(SB)/8, $0x3736353433323130
+DATA shuffle385<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle386<>+0(SB)/8, $0x6f6e636257564b4a
-DATA shuffle386<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
+DATA shuffle386<>+0(SB)/8, $0x0706050403020100
+DATA shuffle386<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle386<>+16(SB)/8, $0x1716151413121110
 DATA shuffle386<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle386<>+32(SB)/8, $0x2726252423222120
-DATA shuffle386<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle386<>+48(SB)/8, $0x3736353433323130
+DATA shuffle386<>+40(SB)/8, $0x5d5c515045442928
+DATA shuffle386<>+48(SB)/8, $0x3736353475746968
 DATA shuffle386<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle387<>+0(SB)/8, $0x0706050403020100
-DATA shuffle387<>+8(SB)/8, $0x5f5e535247460908
-DATA shuffle387<>+16(SB)/8, $0x1716151477766b6a
-DATA shuffle387<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle387<>+32(SB)/8, $0x2726252423222120
-DATA shuffle387<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle387<>+48(SB)/8, $0x3736353433323130
-DATA shuffle387<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle387<>+0(SB)/8, $0x0000000000000000
+DATA shuffle387<>+8(SB)/8, $0x0000000000000000
+DATA shuffle387<>+16(SB)/8, $0x0f0e030200000000
+DATA shuffle387<>+24(SB)/8, $0x3f3e333227261b1a
+DATA shuffle387<>+32(SB)/8, $0x0000000000000000
+DATA shuffle387<>+40(SB)/8, $0x0000000000000000
+DATA shuffle387<>+48(SB)/8, $0x4f4e434200000000
+DATA shuffle387<>+56(SB)/8, $0x7f7e737267665b5a
 GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle388<>+0(SB)/8, $0x0706050403020100
-DATA shuffle388<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle388<>+0(SB)/8, $0x6f6e636257564b4a
+DATA shuffle388<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
 DATA shuffle388<>+16(SB)/8, $0x1716151413121110
 DATA shuffle388<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle388<>+32(SB)/8, $0x6f6e636257564b4a
-DATA shuffle388<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
+DATA shuffle388<>+32(SB)/8, $0x2726252423222120
+DATA shuffle388<>+40(SB)/8, $0x2f2e2d2c2b2a2928
 DATA shuffle388<>+48(SB)/8, $0x3736353433323130
 DATA shuffle388<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle389<>+0(SB)/8, $0x0706050403020100
-DATA shuffle389<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle389<>+16(SB)/8, $0x1716151413121110
+DATA shuffle389<>+8(SB)/8, $0x5f5e535247460908
+DATA shuffle389<>+16(SB)/8, $0x1716151477766b6a
 DATA shuffle389<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle389<>+32(SB)/8, $0x2726252423222120
-DATA shuffle389<>+40(SB)/8, $0x5f5e535247462928
-DATA shuffle389<>+48(SB)/8, $0x3736353477766b6a
+DATA shuffle389<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle389<>+48(SB)/8, $0x3736353433323130
 DATA shuffle389<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle390<>+0(SB)/8, $0x0706050403020100
+DATA shuffle390<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle390<>+16(SB)/8, $0x1716151413121110
+DATA shuffle390<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle390<>+32(SB)/8, $0x6f6e636257564b4a
+DATA shuffle390<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
+DATA shuffle390<>+48(SB)/8, $0x3736353433323130
+DATA shuffle390<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle391<>+0(SB)/8, $0x0706050403020100
+DATA shuffle391<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle391<>+16(SB)/8, $0x1716151413121110
+DATA shuffle391<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle391<>+32(SB)/8, $0x2726252423222120
+DATA shuffle391<>+40(SB)/8, $0x5f5e535247462928
+DATA shuffle391<>+48(SB)/8, $0x3736353477766b6a
+DATA shuffle391<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -9613,28 +9685,28 @@ TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle390<>+0(SB), Z31; \
-	VMOVDQU64 shuffle391<>+0(SB), Z30; \
-	VMOVDQU64 shuffle392<>+0(SB), Z29; \
-	VMOVDQU64 shuffle393<>+0(SB), Z28; \
-	VMOVDQU64 shuffle394<>+0(SB), Z27; \
-	VMOVDQU64 shuffle395<>+0(SB), Z26; \
-	VMOVDQU64 shuffle396<>+0(SB), Z25; \
-	VMOVDQU64 shuffle397<>+0(SB), Z24; \
-	VMOVDQU64 shuffle398<>+0(SB), Z23; \
-	VMOVDQU64 shuffle399<>+0(SB), Z22; \
-	VMOVDQU64 shuffle400<>+0(SB), Z21; \
-	VMOVDQU64 shuffle401<>+0(SB), Z20; \
-	VMOVDQU64 shuffle402<>+0(SB), Z19; \
-group362: \
+	VMOVDQU64 shuffle392<>+0(SB), Z31; \
+	VMOVDQU64 shuffle393<>+0(SB), Z30; \
+	VMOVDQU64 shuffle394<>+0(SB), Z29; \
+	VMOVDQU64 shuffle395<>+0(SB), Z28; \
+	VMOVDQU64 shuffle396<>+0(SB), Z27; \
+	VMOVDQU64 shuffle397<>+0(SB), Z26; \
+	VMOVDQU64 shuffle398<>+0(SB), Z25; \
+	VMOVDQU64 shuffle399<>+0(SB), Z24; \
+	VMOVDQU64 shuffle400<>+0(SB), Z23; \
+	VMOVDQU64 shuffle401<>+0(SB), Z22; \
+	VMOVDQU64 shuffle402<>+0(SB), Z21; \
+	VMOVDQU64 shuffle403<>+0(SB), Z20; \
+	VMOVDQU64 shuffle404<>+0(SB), Z19; \
+group367: \
 	MOVQ rows+24(FP), R9; \
-row363: \
+row368: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last365; \
-chunks364: \
+	JB   last370; \
+chunks369: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x07, R10, R13; \
@@ -9712,155 +9784,155 @@ chunks364: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks364; \
-last365: \
+	JAE        chunks369; \
+last370: \
 	TESTQ R11, R11; \
-	JZ    rowdone366; \
+	JZ    rowdone371; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks364; \
-rowdone366: \
+	JMP   chunks369; \
+rowdone371: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row363; \
+	JNZ  row368; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group362; \
+	JNZ  group367; \
 	VZEROUPPER; \
 	RET
 	unzip7x1AVX512VBMI_body
 
-DATA shuffle390<>+0(SB)/8, $0x00ff000000000000
-DATA shuffle390<>+8(SB)/8, $0x0000ff0000000000
-DATA shuffle390<>+16(SB)/8, $0x000000ff00000000
-DATA shuffle390<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle390<>+32(SB)/8, $0x0000000000ff0000
-DATA shuffle390<>+40(SB)/8, $0x000000000000ff00
-DATA shuffle390<>+48(SB)/8, $0xff000000000000ff
-DATA shuffle390<>+56(SB)/8, $0x00ff000000000000
-GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle391<>+0(SB)/8, $0x0000ff0000000000
-DATA shuffle391<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle391<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle391<>+24(SB)/8, $0x0000000000ff0000
-DATA shuffle391<>+32(SB)/8, $0x000000000000ff00
-DATA shuffle391<>+40(SB)/8, $0xff000000000000ff
-DATA shuffle391<>+48(SB)/8, $0x00ff000000000000
-DATA shuffle391<>+56(SB)/8, $0x0000ff0000000000
-GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle392<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle392<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle392<>+16(SB)/8, $0x0000000000ff0000
-DATA shuffle392<>+24(SB)/8, $0x000000000000ff00
-DATA shuffle392<>+32(SB)/8, $0xff000000000000ff
-DATA shuffle392<>+40(SB)/8, $0x00ff000000000000
-DATA shuffle392<>+48(SB)/8, $0x0000ff0000000000
-DATA shuffle392<>+56(SB)/8, $0x000000ff00000000
+DATA shuffle392<>+0(SB)/8, $0x00ff000000000000
+DATA shuffle392<>+8(SB)/8, $0x0000ff0000000000
+DATA shuffle392<>+16(SB)/8, $0x000000ff00000000
+DATA shuffle392<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle392<>+32(SB)/8, $0x0000000000ff0000
+DATA shuffle392<>+40(SB)/8, $0x000000000000ff00
+DATA shuffle392<>+48(SB)/8, $0xff000000000000ff
+DATA shuffle392<>+56(SB)/8, $0x00ff000000000000
 GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle393<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle393<>+8(SB)/8, $0x0000000000ff0000
-DATA shuffle393<>+16(SB)/8, $0x000000000000ff00
-DATA shuffle393<>+24(SB)/8, $0xff000000000000ff
-DATA shuffle393<>+32(SB)/8, $0x00ff000000000000
-DATA shuffle393<>+40(SB)/8, $0x0000ff0000000000
-DATA shuffle393<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle393<>+56(SB)/8, $0x00000000ff000000
+DATA shuffle393<>+0(SB)/8, $0x0000ff0000000000
+DATA shuffle393<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle393<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle393<>+24(SB)/8, $0x0000000000ff0000
+DATA shuffle393<>+32(SB)/8, $0x000000000000ff00
+DATA shuffle393<>+40(SB)/8, $0xff000000000000ff
+DATA shuffle393<>+48(SB)/8, $0x00ff000000000000
+DATA shuffle393<>+56(SB)/8, $0x0000ff0000000000
 GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle394<>+0(SB)/8, $0x0000000000ff0000
-DATA shuffle394<>+8(SB)/8, $0x000000000000ff00
-DATA shuffle394<>+16(SB)/8, $0xff000000000000ff
-DATA shuffle394<>+24(SB)/8, $0x00ff000000000000
-DATA shuffle394<>+32(SB)/8, $0x0000ff0000000000
-DATA shuffle394<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle394<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle394<>+56(SB)/8, $0x0000000000ff0000
+DATA shuffle394<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle394<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle394<>+16(SB)/8, $0x0000000000ff0000
+DATA shuffle394<>+24(SB)/8, $0x000000000000ff00
+DATA shuffle394<>+32(SB)/8, $0xff000000000000ff
+DATA shuffle394<>+40(SB)/8, $0x00ff000000000000
+DATA shuffle394<>+48(SB)/8, $0x0000ff0000000000
+DATA shuffle394<>+56(SB)/8, $0x000000ff00000000
 GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle395<>+0(SB)/8, $0x000000000000ff00
-DATA shuffle395<>+8(SB)/8, $0xff000000000000ff
-DATA shuffle395<>+16(SB)/8, $0x00ff000000000000
-DATA shuffle395<>+24(SB)/8, $0x0000ff0000000000
-DATA shuffle395<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle395<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle395<>+48(SB)/8, $0x0000000000ff0000
-DATA shuffle395<>+56(SB)/8, $0x000000000000ff00
+DATA shuffle395<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle395<>+8(SB)/8, $0x0000000000ff0000
+DATA shuffle395<>+16(SB)/8, $0x000000000000ff00
+DATA shuffle395<>+24(SB)/8, $0xff000000000000ff
+DATA shuffle395<>+32(SB)/8, $0x00ff000000000000
+DATA shuffle395<>+40(SB)/8, $0x0000ff0000000000
+DATA shuffle395<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle395<>+56(SB)/8, $0x00000000ff000000
 GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle396<>+0(SB)/8, $0x312a231c150e0700
-DATA shuffle396<>+8(SB)/8, $0x29221b140d063f38
-DATA shuffle396<>+16(SB)/8, $0x211a130c053e3730
-DATA shuffle396<>+24(SB)/8, $0x19120b043d362f28
-DATA shuffle396<>+32(SB)/8, $0x110a033c352e2720
-DATA shuffle396<>+40(SB)/8, $0x09023b342d261f18
-DATA shuffle396<>+48(SB)/8, $0x013a332c251e1710
-DATA shuffle396<>+56(SB)/8, $0x39322b241d160f08
+DATA shuffle396<>+0(SB)/8, $0x0000000000ff0000
+DATA shuffle396<>+8(SB)/8, $0x000000000000ff00
+DATA shuffle396<>+16(SB)/8, $0xff000000000000ff
+DATA shuffle396<>+24(SB)/8, $0x00ff000000000000
+DATA shuffle396<>+32(SB)/8, $0x0000ff0000000000
+DATA shuffle396<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle396<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle396<>+56(SB)/8, $0x0000000000ff0000
 GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle397<>+0(SB)/8, $0x322b241d160f0801
-DATA shuffle397<>+8(SB)/8, $0x2a231c150e070039
-DATA shuffle397<>+16(SB)/8, $0x221b140d063f3831
-DATA shuffle397<>+24(SB)/8, $0x1a130c053e373029
-DATA shuffle397<>+32(SB)/8, $0x120b043d362f2821
-DATA shuffle397<>+40(SB)/8, $0x0a033c352e272019
-DATA shuffle397<>+48(SB)/8, $0x023b342d261f1811
-DATA shuffle397<>+56(SB)/8, $0x3a332c251e171009
+DATA shuffle397<>+0(SB)/8, $0x000000000000ff00
+DATA shuffle397<>+8(SB)/8, $0xff000000000000ff
+DATA shuffle397<>+16(SB)/8, $0x00ff000000000000
+DATA shuffle397<>+24(SB)/8, $0x0000ff0000000000
+DATA shuffle397<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle397<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle397<>+48(SB)/8, $0x0000000000ff0000
+DATA shuffle397<>+56(SB)/8, $0x000000000000ff00
 GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle398<>+0(SB)/8, $0x332c251e17100902
-DATA shuffle398<>+8(SB)/8, $0x2b241d160f08013a
-DATA shuffle398<>+16(SB)/8, $0x231c150e07003932
-DATA shuffle398<>+24(SB)/8, $0x1b140d063f38312a
-DATA shuffle398<>+32(SB)/8, $0x130c053e37302922
-DATA shuffle398<>+40(SB)/8, $0x0b043d362f28211a
-DATA shuffle398<>+48(SB)/8, $0x033c352e27201912
-DATA shuffle398<>+56(SB)/8, $0x3b342d261f18110a
+DATA shuffle398<>+0(SB)/8, $0x312a231c150e0700
+DATA shuffle398<>+8(SB)/8, $0x29221b140d063f38
+DATA shuffle398<>+16(SB)/8, $0x211a130c053e3730
+DATA shuffle398<>+24(SB)/8, $0x19120b043d362f28
+DATA shuffle398<>+32(SB)/8, $0x110a033c352e2720
+DATA shuffle398<>+40(SB)/8, $0x09023b342d261f18
+DATA shuffle398<>+48(SB)/8, $0x013a332c251e1710
+DATA shuffle398<>+56(SB)/8, $0x39322b241d160f08
 GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle399<>+0(SB)/8, $0x342d261f18110a03
-DATA shuffle399<>+8(SB)/8, $0x2c251e171009023b
-DATA shuffle399<>+16(SB)/8, $0x241d160f08013a33
-DATA shuffle399<>+24(SB)/8, $0x1c150e070039322b
-DATA shuffle399<>+32(SB)/8, $0x140d063f38312a23
-DATA shuffle399<>+40(SB)/8, $0x0c053e373029221b
-DATA shuffle399<>+48(SB)/8, $0x043d362f28211a13
-DATA shuffle399<>+56(SB)/8, $0x3c352e272019120b
+DATA shuffle399<>+0(SB)/8, $0x322b241d160f0801
+DATA shuffle399<>+8(SB)/8, $0x2a231c150e070039
+DATA shuffle399<>+16(SB)/8, $0x221b140d063f3831
+DATA shuffle399<>+24(SB)/8, $0x1a130c053e373029
+DATA shuffle399<>+32(SB)/8, $0x120b043d362f2821
+DATA shuffle399<>+40(SB)/8, $0x0a033c352e272019
+DATA shuffle399<>+48(SB)/8, $0x023b342d261f1811
+DATA shuffle399<>+56(SB)/8, $0x3a332c251e171009
 GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle400<>+0(SB)/8, $0x352e272019120b04
-DATA shuffle400<>+8(SB)/8, $0x2d261f18110a033c
-DATA shuffle400<>+16(SB)/8, $0x251e171009023b34
-DATA shuffle400<>+24(SB)/8, $0x1d160f08013a332c
-DATA shuffle400<>+32(SB)/8, $0x150e070039322b24
-DATA shuffle400<>+40(SB)/8, $0x0d063f38312a231c
-DATA shuffle400<>+48(SB)/8, $0x053e373029221b14
-DATA shuffle400<>+56(SB)/8, $0x3d362f28211a130c
+DATA shuffle400<>+0(SB)/8, $0x332c251e17100902
+DATA shuffle400<>+8(SB)/8, $0x2b241d160f08013a
+DATA shuffle400<>+16(SB)/8, $0x231c150e07003932
+DATA shuffle400<>+24(SB)/8, $0x1b140d063f38312a
+DATA shuffle400<>+32(SB)/8, $0x130c053e37302922
+DATA shuffle400<>+40(SB)/8, $0x0b043d362f28211a
+DATA shuffle400<>+48(SB)/8, $0x033c352e27201912
+DATA shuffle400<>+56(SB)/8, $0x3b342d261f18110a
 GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle401<>+0(SB)/8, $0x362f28211a130c05
-DATA shuffle401<>+8(SB)/8, $0x2e272019120b043d
-DATA shuffle401<>+16(SB)/8, $0x261f18110a033c35
-DATA shuffle401<>+24(SB)/8, $0x1e171009023b342d
-DATA shuffle401<>+32(SB)/8, $0x160f08013a332c25
-DATA shuffle401<>+40(SB)/8, $0x0e070039322b241d
-DATA shuffle401<>+48(SB)/8, $0x063f38312a231c15
-DATA shuffle401<>+56(SB)/8, $0x3e373029221b140d
+DATA shuffle401<>+0(SB)/8, $0x342d261f18110a03
+DATA shuffle401<>+8(SB)/8, $0x2c251e171009023b
+DATA shuffle401<>+16(SB)/8, $0x241d160f08013a33
+DATA shuffle401<>+24(SB)/8, $0x1c150e070039322b
+DATA shuffle401<>+32(SB)/8, $0x140d063f38312a23
+DATA shuffle401<>+40(SB)/8, $0x0c053e373029221b
+DATA shuffle401<>+48(SB)/8, $0x043d362f28211a13
+DATA shuffle401<>+56(SB)/8, $0x3c352e272019120b
 GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle402<>+0(SB)/8, $0x373029221b140d06
-DATA shuffle402<>+8(SB)/8, $0x2f28211a130c053e
-DATA shuffle402<>+16(SB)/8, $0x272019120b043d36
-DATA shuffle402<>+24(SB)/8, $0x1f18110a033c352e
-DATA shuffle402<>+32(SB)/8, $0x171009023b342d26
-DATA shuffle402<>+40(SB)/8, $0x0f08013a332c251e
-DATA shuffle402<>+48(SB)/8, $0x070039322b241d16
-DATA shuffle402<>+56(SB)/8, $0x3f38312a231c150e
+DATA shuffle402<>+0(SB)/8, $0x352e272019120b04
+DATA shuffle402<>+8(SB)/8, $0x2d261f18110a033c
+DATA shuffle402<>+16(SB)/8, $0x251e171009023b34
+DATA shuffle402<>+24(SB)/8, $0x1d160f08013a332c
+DATA shuffle402<>+32(SB)/8, $0x150e070039322b24
+DATA shuffle402<>+40(SB)/8, $0x0d063f38312a231c
+DATA shuffle402<>+48(SB)/8, $0x053e373029221b14
+DATA shuffle402<>+56(SB)/8, $0x3d362f28211a130c
 GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle403<>+0(SB)/8, $0x362f28211a130c05
+DATA shuffle403<>+8(SB)/8, $0x2e272019120b043d
+DATA shuffle403<>+16(SB)/8, $0x261f18110a033c35
+DATA shuffle403<>+24(SB)/8, $0x1e171009023b342d
+DATA shuffle403<>+32(SB)/8, $0x160f08013a332c25
+DATA shuffle403<>+40(SB)/8, $0x0e070039322b241d
+DATA shuffle403<>+48(SB)/8, $0x063f38312a231c15
+DATA shuffle403<>+56(SB)/8, $0x3e373029221b140d
+GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle404<>+0(SB)/8, $0x373029221b140d06
+DATA shuffle404<>+8(SB)/8, $0x2f28211a130c053e
+DATA shuffle404<>+16(SB)/8, $0x272019120b043d36
+DATA shuffle404<>+24(SB)/8, $0x1f18110a033c352e
+DATA shuffle404<>+32(SB)/8, $0x171009023b342d26
+DATA shuffle404<>+40(SB)/8, $0x0f08013a332c251e
+DATA shuffle404<>+48(SB)/8, $0x070039322b241d16
+DATA shuffle404<>+56(SB)/8, $0x3f38312a231c150e
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -9873,28 +9945,28 @@ TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle403<>+0(SB), Z31; \
-	VMOVDQU64 shuffle404<>+0(SB), Z30; \
-	VMOVDQU64 shuffle405<>+0(SB), Z29; \
-	VMOVDQU64 shuffle406<>+0(SB), Z28; \
-	VMOVDQU64 shuffle407<>+0(SB), Z27; \
-	VMOVDQU64 shuffle408<>+0(SB), Z26; \
-	VMOVDQU64 shuffle409<>+0(SB), Z25; \
-	VMOVDQU64 shuffle410<>+0(SB), Z24; \
-	VMOVDQU64 shuffle411<>+0(SB), Z23; \
-	VMOVDQU64 shuffle412<>+0(SB), Z22; \
-	VMOVDQU64 shuffle413<>+0(SB), Z21; \
-	VMOVDQU64 shuffle414<>+0(SB), Z20; \
-	VMOVDQU64 shuffle415<>+0(SB), Z19; \
-group367: \
+	VMOVDQU64 shuffle405<>+0(SB), Z31; \
+	VMOVDQU64 shuffle406<>+0(SB), Z30; \
+	VMOVDQU64 shuffle407<>+0(SB), Z29; \
+	VMOVDQU64 shuffle408<>+0(SB), Z28; \
+	VMOVDQU64 shuffle409<>+0(SB), Z27; \
+	VMOVDQU64 shuffle410<>+0(SB), Z26; \
+	VMOVDQU64 shuffle411<>+0(SB), Z25; \
+	VMOVDQU64 shuffle412<>+0(SB), Z24; \
+	VMOVDQU64 shuffle413<>+0(SB), Z23; \
+	VMOVDQU64 shuffle414<>+0(SB), Z22; \
+	VMOVDQU64 shuffle415<>+0(SB), Z21; \
+	VMOVDQU64 shuffle416<>+0(SB), Z20; \
+	VMOVDQU64 shuffle417<>+0(SB), Z19; \
+group372: \
 	MOVQ rows+24(FP), R9; \
-row368: \
+row373: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last370; \
-chunks369: \
+	JB   last375; \
+chunks374: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x07, R10, R13; \
@@ -9972,155 +10044,155 @@ chunks369: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks369; \
-last370: \
+	JAE        chunks374; \
+last375: \
 	TESTQ R11, R11; \
-	JZ    rowdone371; \
+	JZ    rowdone376; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks369; \
-rowdone371: \
+	JMP   chunks374; \
+rowdone376: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row368; \
+	JNZ  row373; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ groups+64(FP); \
-	JNZ  group367; \
+	JNZ  group372; \
 	VZEROUPPER; \
 	RET
 	unzip7x2AVX512VBMI_body
 
-DATA shuffle403<>+0(SB)/8, $0xffff000000000000
-DATA shuffle403<>+8(SB)/8, $0x0000000000000000
-DATA shuffle403<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle403<>+24(SB)/8, $0x0000000000000000
-DATA shuffle403<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle403<>+40(SB)/8, $0x0000000000000000
-DATA shuffle403<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle403<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle404<>+0(SB)/8, $0x0000000000000000
-DATA shuffle404<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle404<>+16(SB)/8, $0x0000000000000000
-DATA shuffle404<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle404<>+32(SB)/8, $0x0000000000000000
-DATA shuffle404<>+40(SB)/8, $0x000000000000ffff
-DATA shuffle404<>+48(SB)/8, $0xffff000000000000
-DATA shuffle404<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle405<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle405<>+0(SB)/8, $0xffff000000000000
 DATA shuffle405<>+8(SB)/8, $0x0000000000000000
-DATA shuffle405<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle405<>+16(SB)/8, $0x0000ffff00000000
 DATA shuffle405<>+24(SB)/8, $0x0000000000000000
-DATA shuffle405<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle405<>+40(SB)/8, $0xffff000000000000
-DATA shuffle405<>+48(SB)/8, $0x0000000000000000
-DATA shuffle405<>+56(SB)/8, $0x0000ffff00000000
+DATA shuffle405<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle405<>+40(SB)/8, $0x0000000000000000
+DATA shuffle405<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle405<>+56(SB)/8, $0xffff000000000000
 GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle406<>+0(SB)/8, $0x0000000000000000
-DATA shuffle406<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle406<>+8(SB)/8, $0x0000ffff00000000
 DATA shuffle406<>+16(SB)/8, $0x0000000000000000
-DATA shuffle406<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle406<>+32(SB)/8, $0xffff000000000000
-DATA shuffle406<>+40(SB)/8, $0x0000000000000000
-DATA shuffle406<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle406<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle406<>+32(SB)/8, $0x0000000000000000
+DATA shuffle406<>+40(SB)/8, $0x000000000000ffff
+DATA shuffle406<>+48(SB)/8, $0xffff000000000000
 DATA shuffle406<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle407<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle407<>+0(SB)/8, $0x0000ffff00000000
 DATA shuffle407<>+8(SB)/8, $0x0000000000000000
-DATA shuffle407<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle407<>+24(SB)/8, $0xffff000000000000
-DATA shuffle407<>+32(SB)/8, $0x0000000000000000
-DATA shuffle407<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle407<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle407<>+24(SB)/8, $0x0000000000000000
+DATA shuffle407<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle407<>+40(SB)/8, $0xffff000000000000
 DATA shuffle407<>+48(SB)/8, $0x0000000000000000
-DATA shuffle407<>+56(SB)/8, $0x00000000ffff0000
+DATA shuffle407<>+56(SB)/8, $0x0000ffff00000000
 GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle408<>+0(SB)/8, $0x0000000000000000
-DATA shuffle408<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle408<>+16(SB)/8, $0xffff000000000000
-DATA shuffle408<>+24(SB)/8, $0x0000000000000000
-DATA shuffle408<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle408<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle408<>+16(SB)/8, $0x0000000000000000
+DATA shuffle408<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle408<>+32(SB)/8, $0xffff000000000000
 DATA shuffle408<>+40(SB)/8, $0x0000000000000000
-DATA shuffle408<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle408<>+48(SB)/8, $0x0000ffff00000000
 DATA shuffle408<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle409<>+0(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle409<>+8(SB)/8, $0x2322151407063938
-DATA shuffle409<>+16(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle409<>+24(SB)/8, $0x1312050437362928
-DATA shuffle409<>+32(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle409<>+40(SB)/8, $0x0302353427261918
-DATA shuffle409<>+48(SB)/8, $0x3b3a2d2c1f1e1110
-DATA shuffle409<>+56(SB)/8, $0x3332252417160908
+DATA shuffle409<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle409<>+8(SB)/8, $0x0000000000000000
+DATA shuffle409<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle409<>+24(SB)/8, $0xffff000000000000
+DATA shuffle409<>+32(SB)/8, $0x0000000000000000
+DATA shuffle409<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle409<>+48(SB)/8, $0x0000000000000000
+DATA shuffle409<>+56(SB)/8, $0x00000000ffff0000
 GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle410<>+0(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle410<>+8(SB)/8, $0x2524171609083b3a
-DATA shuffle410<>+16(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle410<>+24(SB)/8, $0x1514070639382b2a
-DATA shuffle410<>+32(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle410<>+40(SB)/8, $0x0504373629281b1a
-DATA shuffle410<>+48(SB)/8, $0x3d3c2f2e21201312
-DATA shuffle410<>+56(SB)/8, $0x3534272619180b0a
+DATA shuffle410<>+0(SB)/8, $0x0000000000000000
+DATA shuffle410<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle410<>+16(SB)/8, $0xffff000000000000
+DATA shuffle410<>+24(SB)/8, $0x0000000000000000
+DATA shuffle410<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle410<>+40(SB)/8, $0x0000000000000000
+DATA shuffle410<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle410<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle411<>+0(SB)/8, $0x2f2e212013120504
-DATA shuffle411<>+8(SB)/8, $0x272619180b0a3d3c
-DATA shuffle411<>+16(SB)/8, $0x1f1e111003023534
-DATA shuffle411<>+24(SB)/8, $0x171609083b3a2d2c
-DATA shuffle411<>+32(SB)/8, $0x0f0e010033322524
-DATA shuffle411<>+40(SB)/8, $0x070639382b2a1d1c
-DATA shuffle411<>+48(SB)/8, $0x3f3e313023221514
-DATA shuffle411<>+56(SB)/8, $0x373629281b1a0d0c
+DATA shuffle411<>+0(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle411<>+8(SB)/8, $0x2322151407063938
+DATA shuffle411<>+16(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle411<>+24(SB)/8, $0x1312050437362928
+DATA shuffle411<>+32(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle411<>+40(SB)/8, $0x0302353427261918
+DATA shuffle411<>+48(SB)/8, $0x3b3a2d2c1f1e1110
+DATA shuffle411<>+56(SB)/8, $0x3332252417160908
 GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle412<>+0(SB)/8, $0x3130232215140706
-DATA shuffle412<>+8(SB)/8, $0x29281b1a0d0c3f3e
-DATA shuffle412<>+16(SB)/8, $0x2120131205043736
-DATA shuffle412<>+24(SB)/8, $0x19180b0a3d3c2f2e
-DATA shuffle412<>+32(SB)/8, $0x1110030235342726
-DATA shuffle412<>+40(SB)/8, $0x09083b3a2d2c1f1e
-DATA shuffle412<>+48(SB)/8, $0x0100333225241716
-DATA shuffle412<>+56(SB)/8, $0x39382b2a1d1c0f0e
+DATA shuffle412<>+0(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle412<>+8(SB)/8, $0x2524171609083b3a
+DATA shuffle412<>+16(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle412<>+24(SB)/8, $0x1514070639382b2a
+DATA shuffle412<>+32(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle412<>+40(SB)/8, $0x0504373629281b1a
+DATA shuffle412<>+48(SB)/8, $0x3d3c2f2e21201312
+DATA shuffle412<>+56(SB)/8, $0x3534272619180b0a
 GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle413<>+0(SB)/8, $0x3332252417160908
-DATA shuffle413<>+8(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle413<>+16(SB)/8, $0x2322151407063938
-DATA shuffle413<>+24(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle413<>+32(SB)/8, $0x1312050437362928
-DATA shuffle413<>+40(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle413<>+48(SB)/8, $0x0302353427261918
-DATA shuffle413<>+56(SB)/8, $0x3b3a2d2c1f1e1110
+DATA shuffle413<>+0(SB)/8, $0x2f2e212013120504
+DATA shuffle413<>+8(SB)/8, $0x272619180b0a3d3c
+DATA shuffle413<>+16(SB)/8, $0x1f1e111003023534
+DATA shuffle413<>+24(SB)/8, $0x171609083b3a2d2c
+DATA shuffle413<>+32(SB)/8, $0x0f0e010033322524
+DATA shuffle413<>+40(SB)/8, $0x070639382b2a1d1c
+DATA shuffle413<>+48(SB)/8, $0x3f3e313023221514
+DATA shuffle413<>+56(SB)/8, $0x373629281b1a0d0c
 GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle414<>+0(SB)/8, $0x3534272619180b0a
-DATA shuffle414<>+8(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle414<>+16(SB)/8, $0x2524171609083b3a
-DATA shuffle414<>+24(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle414<>+32(SB)/8, $0x1514070639382b2a
-DATA shuffle414<>+40(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle414<>+48(SB)/8, $0x0504373629281b1a
-DATA shuffle414<>+56(SB)/8, $0x3d3c2f2e21201312
+DATA shuffle414<>+0(SB)/8, $0x3130232215140706
+DATA shuffle414<>+8(SB)/8, $0x29281b1a0d0c3f3e
+DATA shuffle414<>+16(SB)/8, $0x2120131205043736
+DATA shuffle414<>+24(SB)/8, $0x19180b0a3d3c2f2e
+DATA shuffle414<>+32(SB)/8, $0x1110030235342726
+DATA shuffle414<>+40(SB)/8, $0x09083b3a2d2c1f1e
+DATA shuffle414<>+48(SB)/8, $0x0100333225241716
+DATA shuffle414<>+56(SB)/8, $0x39382b2a1d1c0f0e
 GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle415<>+0(SB)/8, $0x373629281b1a0d0c
-DATA shuffle415<>+8(SB)/8, $0x2f2e212013120504
-DATA shuffle415<>+16(SB)/8, $0x272619180b0a3d3c
-DATA shuffle415<>+24(SB)/8, $0x1f1e111003023534
-DATA shuffle415<>+32(SB)/8, $0x171609083b3a2d2c
-DATA shuffle415<>+40(SB)/8, $0x0f0e010033322524
-DATA shuffle415<>+48(SB)/8, $0x070639382b2a1d1c
-DATA shuffle415<>+56(SB)/8, $0x3f3e313023221514
+DATA shuffle415<>+0(SB)/8, $0x3332252417160908
+DATA shuffle415<>+8(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle415<>+16(SB)/8, $0x2322151407063938
+DATA shuffle415<>+24(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle415<>+32(SB)/8, $0x1312050437362928
+DATA shuffle415<>+40(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle415<>+48(SB)/8, $0x0302353427261918
+DATA shuffle415<>+56(SB)/8, $0x3b3a2d2c1f1e1110
 GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle416<>+0(SB)/8, $0x3534272619180b0a
+DATA shuffle416<>+8(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle416<>+16(SB)/8, $0x2524171609083b3a
+DATA shuffle416<>+24(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle416<>+32(SB)/8, $0x1514070639382b2a
+DATA shuffle416<>+40(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle416<>+48(SB)/8, $0x0504373629281b1a
+DATA shuffle416<>+56(SB)/8, $0x3d3c2f2e21201312
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle417<>+0(SB)/8, $0x373629281b1a0d0c
+DATA shuffle417<>+8(SB)/8, $0x2f2e212013120504
+DATA shuffle417<>+16(SB)/8, $0x272619180b0a3d3c
+DATA shuffle417<>+24(SB)/8, $0x1f1e111003023534
+DATA shuffle417<>+32(SB)/8, $0x171609083b3a2d2c
+DATA shuffle417<>+40(SB)/8, $0x0f0e010033322524
+DATA shuffle417<>+48(SB)/8, $0x070639382b2a1d1c
+DATA shuffle417<>+56(SB)/8, $0x3f3e313023221514
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
 
 // func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -10135,15 +10207,15 @@ TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      laneI+56(FP), R8; \
 	VMOVDQU64 shuffle172<>+0(SB), Z31; \
 	VMOVDQU64 shuffle173<>+0(SB), Z30; \
-group372: \
+group377: \
 	MOVQ rows+24(FP), R9; \
-row373: \
+row378: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last375; \
-chunks374: \
+	JB   last380; \
+chunks379: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
@@ -10202,110 +10274,6 @@ chunks374: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks374; \
-last375: \
-	TESTQ R11, R11; \
-	JZ    rowdone376; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
-	JMP   chunks374; \
-rowdone376: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row373; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group372; \
-	VZEROUPPER; \
-	RET
-	unzip8x2AVX512VBMI_body
-
-// func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $0-88
-#define tunzip8x2x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle416<>+0(SB), Z31; \
-	VMOVDQU64 shuffle417<>+0(SB), Z30; \
-	VMOVDQU64 shuffle418<>+0(SB), Z29; \
-	VMOVDQU64 shuffle419<>+0(SB), Z28; \
-	VMOVDQU64 shuffle420<>+0(SB), Z27; \
-	VMOVDQU64 shuffle421<>+0(SB), Z26; \
-	VMOVDQU64 shuffle422<>+0(SB), Z25; \
-	VMOVDQU64 shuffle423<>+0(SB), Z24; \
-	VMOVDQU64 shuffle424<>+0(SB), Z23; \
-	VMOVDQU64 shuffle425<>+0(SB), Z22; \
-	VMOVDQU64 shuffle426<>+0(SB), Z21; \
-	VMOVDQU64 shuffle427<>+0(SB), Z20; \
-group377: \
-	MOVQ rows+24(FP), R9; \
-row378: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last380; \
-chunks379: \
-	LEAQ      (CX)(R10*1), R11; \
-	LEAQ      (R11)(R8*1), R12; \
-	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle416<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 256(AX)(R10*8), Z2; \
-	VPERMT2B  Z2, Z30, Z3; \
-	VMOVDQU64 384(AX)(R10*8), Z4; \
-	VPERMT2B  Z4, Z29, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle419<>+0(SB), Z5; \
-	VPERMI2B  Z1, Z0, Z5; \
-	VPERMT2B  Z2, Z27, Z5; \
-	VPERMT2B  Z4, Z26, Z5; \
-	VMOVDQU64 Z5, (R11)(DX*1); \
-	VMOVDQU64 shuffle422<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VPERMT2B  Z2, Z24, Z3; \
-	VPERMT2B  Z4, Z23, Z3; \
-	VMOVDQU64 Z3, (R11)(DX*2); \
-	VPERMT2B  Z1, Z22, Z0; \
-	VPERMT2B  Z2, Z21, Z0; \
-	VPERMT2B  Z4, Z20, Z0; \
-	VMOVDQU64 Z0, (R11)(DI*1); \
-	VMOVDQU64 64(AX)(R10*8), Z0; \
-	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle416<>+0(SB), Z2; \
-	VPERMI2B  Z3, Z0, Z2; \
-	VMOVDQU64 320(AX)(R10*8), Z4; \
-	VPERMT2B  Z4, Z30, Z2; \
-	VMOVDQU64 448(AX)(R10*8), Z1; \
-	VPERMT2B  Z1, Z29, Z2; \
-	VMOVDQU64 Z2, (R12); \
-	VMOVDQU64 shuffle419<>+0(SB), Z5; \
-	VPERMI2B  Z3, Z0, Z5; \
-	VPERMT2B  Z4, Z27, Z5; \
-	VPERMT2B  Z1, Z26, Z5; \
-	VMOVDQU64 Z5, (R12)(DX*1); \
-	VMOVDQU64 shuffle422<>+0(SB), Z2; \
-	VPERMI2B  Z3, Z0, Z2; \
-	VPERMT2B  Z4, Z24, Z2; \
-	VPERMT2B  Z1, Z23, Z2; \
-	VMOVDQU64 Z2, (R12)(DX*2); \
-	VPERMT2B  Z3, Z22, Z0; \
-	VPERMT2B  Z4, Z21, Z0; \
-	VPERMT2B  Z1, Z20, Z0; \
-	VMOVDQU64 Z0, (R12)(DI*1); \
-	ADDQ      $+64, R10; \
-	MOVQ      n+16(FP), R11; \
-	SUBQ      R10, R11; \
-	CMPQ      R11, $+64; \
 	JAE       chunks379; \
 last380: \
 	TESTQ R11, R11; \
@@ -10324,132 +10292,12 @@ rowdone381: \
 	JNZ  group377; \
 	VZEROUPPER; \
 	RET
-	tunzip8x2x2AVX512VBMI_body
+	unzip8x2AVX512VBMI_body
 
-DATA shuffle416<>+0(SB)/8, $0x4342030241400100
-DATA shuffle416<>+8(SB)/8, $0x4746070645440504
-DATA shuffle416<>+16(SB)/8, $0x4b4a0b0a49480908
-DATA shuffle416<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
-DATA shuffle416<>+32(SB)/8, $0x0000000000000000
-DATA shuffle416<>+40(SB)/8, $0x0000000000000000
-DATA shuffle416<>+48(SB)/8, $0x0000000000000000
-DATA shuffle416<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle417<>+0(SB)/8, $0x0706050403020100
-DATA shuffle417<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle417<>+16(SB)/8, $0x1716151413121110
-DATA shuffle417<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle417<>+32(SB)/8, $0x2726434223224140
-DATA shuffle417<>+40(SB)/8, $0x2f2e47462b2a4544
-DATA shuffle417<>+48(SB)/8, $0x37364b4a33324948
-DATA shuffle417<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle418<>+0(SB)/8, $0x0706050403020100
-DATA shuffle418<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle418<>+16(SB)/8, $0x1716151413121110
-DATA shuffle418<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle418<>+32(SB)/8, $0x4342252441402120
-DATA shuffle418<>+40(SB)/8, $0x47462d2c45442928
-DATA shuffle418<>+48(SB)/8, $0x4b4a353449483130
-DATA shuffle418<>+56(SB)/8, $0x4f4e3d3c4d4c3938
-GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle419<>+0(SB)/8, $0x5352131251501110
-DATA shuffle419<>+8(SB)/8, $0x5756171655541514
-DATA shuffle419<>+16(SB)/8, $0x5b5a1b1a59581918
-DATA shuffle419<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
-DATA shuffle419<>+32(SB)/8, $0x0000000000000000
-DATA shuffle419<>+40(SB)/8, $0x0000000000000000
-DATA shuffle419<>+48(SB)/8, $0x0000000000000000
-DATA shuffle419<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle420<>+0(SB)/8, $0x0706050403020100
-DATA shuffle420<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle420<>+16(SB)/8, $0x1716151413121110
-DATA shuffle420<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle420<>+32(SB)/8, $0x2726535223225150
-DATA shuffle420<>+40(SB)/8, $0x2f2e57562b2a5554
-DATA shuffle420<>+48(SB)/8, $0x37365b5a33325958
-DATA shuffle420<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle421<>+0(SB)/8, $0x0706050403020100
-DATA shuffle421<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle421<>+16(SB)/8, $0x1716151413121110
-DATA shuffle421<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle421<>+32(SB)/8, $0x5352252451502120
-DATA shuffle421<>+40(SB)/8, $0x57562d2c55542928
-DATA shuffle421<>+48(SB)/8, $0x5b5a353459583130
-DATA shuffle421<>+56(SB)/8, $0x5f5e3d3c5d5c3938
-GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle422<>+0(SB)/8, $0x6362232261602120
-DATA shuffle422<>+8(SB)/8, $0x6766272665642524
-DATA shuffle422<>+16(SB)/8, $0x6b6a2b2a69682928
-DATA shuffle422<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
-DATA shuffle422<>+32(SB)/8, $0x0000000000000000
-DATA shuffle422<>+40(SB)/8, $0x0000000000000000
-DATA shuffle422<>+48(SB)/8, $0x0000000000000000
-DATA shuffle422<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle423<>+0(SB)/8, $0x0706050403020100
-DATA shuffle423<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle423<>+16(SB)/8, $0x1716151413121110
-DATA shuffle423<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle423<>+32(SB)/8, $0x2726636223226160
-DATA shuffle423<>+40(SB)/8, $0x2f2e67662b2a6564
-DATA shuffle423<>+48(SB)/8, $0x37366b6a33326968
-DATA shuffle423<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle424<>+0(SB)/8, $0x0706050403020100
-DATA shuffle424<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle424<>+16(SB)/8, $0x1716151413121110
-DATA shuffle424<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle424<>+32(SB)/8, $0x6362252461602120
-DATA shuffle424<>+40(SB)/8, $0x67662d2c65642928
-DATA shuffle424<>+48(SB)/8, $0x6b6a353469683130
-DATA shuffle424<>+56(SB)/8, $0x6f6e3d3c6d6c3938
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle425<>+0(SB)/8, $0x7372333271703130
-DATA shuffle425<>+8(SB)/8, $0x7776373675743534
-DATA shuffle425<>+16(SB)/8, $0x7b7a3b3a79783938
-DATA shuffle425<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
-DATA shuffle425<>+32(SB)/8, $0x0000000000000000
-DATA shuffle425<>+40(SB)/8, $0x0000000000000000
-DATA shuffle425<>+48(SB)/8, $0x0000000000000000
-DATA shuffle425<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle426<>+0(SB)/8, $0x0706050403020100
-DATA shuffle426<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle426<>+16(SB)/8, $0x1716151413121110
-DATA shuffle426<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle426<>+32(SB)/8, $0x2726737223227170
-DATA shuffle426<>+40(SB)/8, $0x2f2e77762b2a7574
-DATA shuffle426<>+48(SB)/8, $0x37367b7a33327978
-DATA shuffle426<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle427<>+0(SB)/8, $0x0706050403020100
-DATA shuffle427<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle427<>+16(SB)/8, $0x1716151413121110
-DATA shuffle427<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle427<>+32(SB)/8, $0x7372252471702120
-DATA shuffle427<>+40(SB)/8, $0x77762d2c75742928
-DATA shuffle427<>+48(SB)/8, $0x7b7a353479783130
-DATA shuffle427<>+56(SB)/8, $0x7f7e3d3c7d7c3938
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
-
-// func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $0-88
-#define tunzip8x3x2AVX512VBMI_body \
+// func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $0-88
+#define tunzip8x2x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
 	MOVQ      lane+48(FP), DX; \
@@ -10457,222 +10305,44 @@ TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle428<>+0(SB), Z31; \
-	VMOVDQU64 shuffle429<>+0(SB), Z30; \
-	VMOVDQU64 shuffle430<>+0(SB), Z29; \
-	VMOVDQU64 shuffle431<>+0(SB), Z28; \
-	VMOVDQU64 shuffle432<>+0(SB), Z27; \
-	VMOVDQU64 shuffle433<>+0(SB), Z26; \
-	VMOVDQU64 shuffle434<>+0(SB), Z25; \
-	VMOVDQU64 shuffle435<>+0(SB), Z24; \
+	VMOVDQU64 shuffle418<>+0(SB), Z31; \
+	VMOVDQU64 shuffle419<>+0(SB), Z30; \
+	VMOVDQU64 shuffle420<>+0(SB), Z29; \
+	VMOVDQU64 shuffle421<>+0(SB), Z28; \
+	VMOVDQU64 shuffle422<>+0(SB), Z27; \
+	VMOVDQU64 shuffle423<>+0(SB), Z26; \
+	VMOVDQU64 shuffle424<>+0(SB), Z25; \
+	VMOVDQU64 shuffle425<>+0(SB), Z24; \
+	VMOVDQU64 shuffle426<>+0(SB), Z23; \
+	VMOVDQU64 shuffle427<>+0(SB), Z22; \
+	VMOVDQU64 shuffle428<>+0(SB), Z21; \
+	VMOVDQU64 shuffle429<>+0(SB), Z20; \
 group382: \
 	MOVQ rows+24(FP), R9; \
 row383: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
-	CMPQ R11, $+48; \
+	CMPQ R11, $+64; \
 	JB   last385; \
 chunks384: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
 	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle428<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 256(AX)(R10*8), Z2; \
-	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R11); \
-	VMOVDQU64 shuffle430<>+0(SB), Z4; \
-	VPERMI2B  Z1, Z0, Z4; \
-	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z4, K7, (R11)(DX*1); \
-	VMOVDQU64 shuffle432<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VPERMT2B  Z2, Z26, Z3; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z3, K7, (R11)(DX*2); \
-	VPERMT2B  Z1, Z25, Z0; \
-	VPERMT2B  Z2, Z24, Z0; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z0, K7, (R11)(DI*1); \
-	VMOVDQU64 64(AX)(R10*8), Z0; \
-	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle428<>+0(SB), Z1; \
-	VPERMI2B  Z3, Z0, Z1; \
-	VMOVDQU64 320(AX)(R10*8), Z2; \
-	VPERMT2B  Z2, Z30, Z1; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z1, K7, (R12); \
-	VMOVDQU64 shuffle430<>+0(SB), Z4; \
-	VPERMI2B  Z3, Z0, Z4; \
-	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z4, K7, (R12)(DX*1); \
-	VMOVDQU64 shuffle432<>+0(SB), Z1; \
-	VPERMI2B  Z3, Z0, Z1; \
-	VPERMT2B  Z2, Z26, Z1; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z1, K7, (R12)(DX*2); \
-	VPERMT2B  Z3, Z25, Z0; \
-	VPERMT2B  Z2, Z24, Z0; \
-	KMOVQ     shuffle111<>+0(SB), K7; \
-	VMOVDQU8  Z0, K7, (R12)(DI*1); \
-	ADDQ      $+48, R10; \
-	MOVQ      n+16(FP), R11; \
-	SUBQ      R10, R11; \
-	CMPQ      R11, $+48; \
-	JAE       chunks384; \
-last385: \
-	TESTQ R11, R11; \
-	JZ    rowdone386; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+48, R10; \
-	JMP   chunks384; \
-rowdone386: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row383; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ groups+64(FP); \
-	JNZ  group382; \
-	VZEROUPPER; \
-	RET
-	tunzip8x3x2AVX512VBMI_body
-
-DATA shuffle428<>+0(SB)/8, $0x0302000041400100
-DATA shuffle428<>+8(SB)/8, $0x4544050400004342
-DATA shuffle428<>+16(SB)/8, $0x0000474607060000
-DATA shuffle428<>+24(SB)/8, $0x0b0a000049480908
-DATA shuffle428<>+32(SB)/8, $0x4d4c0d0c00004b4a
-DATA shuffle428<>+40(SB)/8, $0x00004f4e0f0e0000
-DATA shuffle428<>+48(SB)/8, $0x0000000000000000
-DATA shuffle428<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle429<>+0(SB)/8, $0x0706414003020100
-DATA shuffle429<>+8(SB)/8, $0x0f0e0d0c43420908
-DATA shuffle429<>+16(SB)/8, $0x4746151413124544
-DATA shuffle429<>+24(SB)/8, $0x1f1e49481b1a1918
-DATA shuffle429<>+32(SB)/8, $0x272625244b4a2120
-DATA shuffle429<>+40(SB)/8, $0x4f4e2d2c2b2a4d4c
-DATA shuffle429<>+48(SB)/8, $0x3736353433323130
-DATA shuffle429<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle430<>+0(SB)/8, $0x1312000051501110
-DATA shuffle430<>+8(SB)/8, $0x5554151400005352
-DATA shuffle430<>+16(SB)/8, $0x0000575617160000
-DATA shuffle430<>+24(SB)/8, $0x1b1a000059581918
-DATA shuffle430<>+32(SB)/8, $0x5d5c1d1c00005b5a
-DATA shuffle430<>+40(SB)/8, $0x00005f5e1f1e0000
-DATA shuffle430<>+48(SB)/8, $0x0000000000000000
-DATA shuffle430<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle431<>+0(SB)/8, $0x0706515003020100
-DATA shuffle431<>+8(SB)/8, $0x0f0e0d0c53520908
-DATA shuffle431<>+16(SB)/8, $0x5756151413125554
-DATA shuffle431<>+24(SB)/8, $0x1f1e59581b1a1918
-DATA shuffle431<>+32(SB)/8, $0x272625245b5a2120
-DATA shuffle431<>+40(SB)/8, $0x5f5e2d2c2b2a5d5c
-DATA shuffle431<>+48(SB)/8, $0x3736353433323130
-DATA shuffle431<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle432<>+0(SB)/8, $0x2322000061602120
-DATA shuffle432<>+8(SB)/8, $0x6564252400006362
-DATA shuffle432<>+16(SB)/8, $0x0000676627260000
-DATA shuffle432<>+24(SB)/8, $0x2b2a000069682928
-DATA shuffle432<>+32(SB)/8, $0x6d6c2d2c00006b6a
-DATA shuffle432<>+40(SB)/8, $0x00006f6e2f2e0000
-DATA shuffle432<>+48(SB)/8, $0x0000000000000000
-DATA shuffle432<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle433<>+0(SB)/8, $0x0706616003020100
-DATA shuffle433<>+8(SB)/8, $0x0f0e0d0c63620908
-DATA shuffle433<>+16(SB)/8, $0x6766151413126564
-DATA shuffle433<>+24(SB)/8, $0x1f1e69681b1a1918
-DATA shuffle433<>+32(SB)/8, $0x272625246b6a2120
-DATA shuffle433<>+40(SB)/8, $0x6f6e2d2c2b2a6d6c
-DATA shuffle433<>+48(SB)/8, $0x3736353433323130
-DATA shuffle433<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle434<>+0(SB)/8, $0x3332000071703130
-DATA shuffle434<>+8(SB)/8, $0x7574353400007372
-DATA shuffle434<>+16(SB)/8, $0x0000777637360000
-DATA shuffle434<>+24(SB)/8, $0x3b3a000079783938
-DATA shuffle434<>+32(SB)/8, $0x7d7c3d3c00007b7a
-DATA shuffle434<>+40(SB)/8, $0x00007f7e3f3e0000
-DATA shuffle434<>+48(SB)/8, $0x0000000000000000
-DATA shuffle434<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle435<>+0(SB)/8, $0x0706717003020100
-DATA shuffle435<>+8(SB)/8, $0x0f0e0d0c73720908
-DATA shuffle435<>+16(SB)/8, $0x7776151413127574
-DATA shuffle435<>+24(SB)/8, $0x1f1e79781b1a1918
-DATA shuffle435<>+32(SB)/8, $0x272625247b7a2120
-DATA shuffle435<>+40(SB)/8, $0x7f7e2d2c2b2a7d7c
-DATA shuffle435<>+48(SB)/8, $0x3736353433323130
-DATA shuffle435<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
-
-// func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip8x4x2AVX512VBMI(SB), NOSPLIT, $0-88
-#define tunzip8x4x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle436<>+0(SB), Z31; \
-	VMOVDQU64 shuffle437<>+0(SB), Z30; \
-	VMOVDQU64 shuffle438<>+0(SB), Z29; \
-	VMOVDQU64 shuffle439<>+0(SB), Z28; \
-	VMOVDQU64 shuffle440<>+0(SB), Z27; \
-	VMOVDQU64 shuffle441<>+0(SB), Z26; \
-	VMOVDQU64 shuffle442<>+0(SB), Z25; \
-	VMOVDQU64 shuffle443<>+0(SB), Z24; \
-	VMOVDQU64 shuffle444<>+0(SB), Z23; \
-	VMOVDQU64 shuffle445<>+0(SB), Z22; \
-	VMOVDQU64 shuffle446<>+0(SB), Z21; \
-	VMOVDQU64 shuffle447<>+0(SB), Z20; \
-group387: \
-	MOVQ rows+24(FP), R9; \
-row388: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last390; \
-chunks389: \
-	LEAQ      (CX)(R10*1), R11; \
-	LEAQ      (R11)(R8*1), R12; \
-	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle436<>+0(SB), Z3; \
+	VMOVDQU64 shuffle418<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 256(AX)(R10*8), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	VMOVDQU64 384(AX)(R10*8), Z4; \
 	VPERMT2B  Z4, Z29, Z3; \
 	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle439<>+0(SB), Z5; \
+	VMOVDQU64 shuffle421<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z0, Z5; \
 	VPERMT2B  Z2, Z27, Z5; \
 	VPERMT2B  Z4, Z26, Z5; \
 	VMOVDQU64 Z5, (R11)(DX*1); \
-	VMOVDQU64 shuffle442<>+0(SB), Z3; \
+	VMOVDQU64 shuffle424<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z24, Z3; \
 	VPERMT2B  Z4, Z23, Z3; \
@@ -10683,19 +10353,19 @@ chunks389: \
 	VMOVDQU64 Z0, (R11)(DI*1); \
 	VMOVDQU64 64(AX)(R10*8), Z0; \
 	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle436<>+0(SB), Z2; \
+	VMOVDQU64 shuffle418<>+0(SB), Z2; \
 	VPERMI2B  Z3, Z0, Z2; \
 	VMOVDQU64 320(AX)(R10*8), Z4; \
 	VPERMT2B  Z4, Z30, Z2; \
 	VMOVDQU64 448(AX)(R10*8), Z1; \
 	VPERMT2B  Z1, Z29, Z2; \
 	VMOVDQU64 Z2, (R12); \
-	VMOVDQU64 shuffle439<>+0(SB), Z5; \
+	VMOVDQU64 shuffle421<>+0(SB), Z5; \
 	VPERMI2B  Z3, Z0, Z5; \
 	VPERMT2B  Z4, Z27, Z5; \
 	VPERMT2B  Z1, Z26, Z5; \
 	VMOVDQU64 Z5, (R12)(DX*1); \
-	VMOVDQU64 shuffle442<>+0(SB), Z2; \
+	VMOVDQU64 shuffle424<>+0(SB), Z2; \
 	VPERMI2B  Z3, Z0, Z2; \
 	VPERMT2B  Z4, Z24, Z2; \
 	VPERMT2B  Z1, Z23, Z2; \
@@ -10708,12 +10378,230 @@ chunks389: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
+	JAE       chunks384; \
+last385: \
+	TESTQ R11, R11; \
+	JZ    rowdone386; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks384; \
+rowdone386: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row383; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group382; \
+	VZEROUPPER; \
+	RET
+	tunzip8x2x2AVX512VBMI_body
+
+DATA shuffle418<>+0(SB)/8, $0x4342030241400100
+DATA shuffle418<>+8(SB)/8, $0x4746070645440504
+DATA shuffle418<>+16(SB)/8, $0x4b4a0b0a49480908
+DATA shuffle418<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
+DATA shuffle418<>+32(SB)/8, $0x0000000000000000
+DATA shuffle418<>+40(SB)/8, $0x0000000000000000
+DATA shuffle418<>+48(SB)/8, $0x0000000000000000
+DATA shuffle418<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle419<>+0(SB)/8, $0x0706050403020100
+DATA shuffle419<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle419<>+16(SB)/8, $0x1716151413121110
+DATA shuffle419<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle419<>+32(SB)/8, $0x2726434223224140
+DATA shuffle419<>+40(SB)/8, $0x2f2e47462b2a4544
+DATA shuffle419<>+48(SB)/8, $0x37364b4a33324948
+DATA shuffle419<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle420<>+0(SB)/8, $0x0706050403020100
+DATA shuffle420<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle420<>+16(SB)/8, $0x1716151413121110
+DATA shuffle420<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle420<>+32(SB)/8, $0x4342252441402120
+DATA shuffle420<>+40(SB)/8, $0x47462d2c45442928
+DATA shuffle420<>+48(SB)/8, $0x4b4a353449483130
+DATA shuffle420<>+56(SB)/8, $0x4f4e3d3c4d4c3938
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle421<>+0(SB)/8, $0x5352131251501110
+DATA shuffle421<>+8(SB)/8, $0x5756171655541514
+DATA shuffle421<>+16(SB)/8, $0x5b5a1b1a59581918
+DATA shuffle421<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
+DATA shuffle421<>+32(SB)/8, $0x0000000000000000
+DATA shuffle421<>+40(SB)/8, $0x0000000000000000
+DATA shuffle421<>+48(SB)/8, $0x0000000000000000
+DATA shuffle421<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle422<>+0(SB)/8, $0x0706050403020100
+DATA shuffle422<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle422<>+16(SB)/8, $0x1716151413121110
+DATA shuffle422<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle422<>+32(SB)/8, $0x2726535223225150
+DATA shuffle422<>+40(SB)/8, $0x2f2e57562b2a5554
+DATA shuffle422<>+48(SB)/8, $0x37365b5a33325958
+DATA shuffle422<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle423<>+0(SB)/8, $0x0706050403020100
+DATA shuffle423<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle423<>+16(SB)/8, $0x1716151413121110
+DATA shuffle423<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle423<>+32(SB)/8, $0x5352252451502120
+DATA shuffle423<>+40(SB)/8, $0x57562d2c55542928
+DATA shuffle423<>+48(SB)/8, $0x5b5a353459583130
+DATA shuffle423<>+56(SB)/8, $0x5f5e3d3c5d5c3938
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle424<>+0(SB)/8, $0x6362232261602120
+DATA shuffle424<>+8(SB)/8, $0x6766272665642524
+DATA shuffle424<>+16(SB)/8, $0x6b6a2b2a69682928
+DATA shuffle424<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
+DATA shuffle424<>+32(SB)/8, $0x0000000000000000
+DATA shuffle424<>+40(SB)/8, $0x0000000000000000
+DATA shuffle424<>+48(SB)/8, $0x0000000000000000
+DATA shuffle424<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle425<>+0(SB)/8, $0x0706050403020100
+DATA shuffle425<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle425<>+16(SB)/8, $0x1716151413121110
+DATA shuffle425<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle425<>+32(SB)/8, $0x2726636223226160
+DATA shuffle425<>+40(SB)/8, $0x2f2e67662b2a6564
+DATA shuffle425<>+48(SB)/8, $0x37366b6a33326968
+DATA shuffle425<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle426<>+0(SB)/8, $0x0706050403020100
+DATA shuffle426<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle426<>+16(SB)/8, $0x1716151413121110
+DATA shuffle426<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle426<>+32(SB)/8, $0x6362252461602120
+DATA shuffle426<>+40(SB)/8, $0x67662d2c65642928
+DATA shuffle426<>+48(SB)/8, $0x6b6a353469683130
+DATA shuffle426<>+56(SB)/8, $0x6f6e3d3c6d6c3938
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle427<>+0(SB)/8, $0x7372333271703130
+DATA shuffle427<>+8(SB)/8, $0x7776373675743534
+DATA shuffle427<>+16(SB)/8, $0x7b7a3b3a79783938
+DATA shuffle427<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
+DATA shuffle427<>+32(SB)/8, $0x0000000000000000
+DATA shuffle427<>+40(SB)/8, $0x0000000000000000
+DATA shuffle427<>+48(SB)/8, $0x0000000000000000
+DATA shuffle427<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle428<>+0(SB)/8, $0x0706050403020100
+DATA shuffle428<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle428<>+16(SB)/8, $0x1716151413121110
+DATA shuffle428<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle428<>+32(SB)/8, $0x2726737223227170
+DATA shuffle428<>+40(SB)/8, $0x2f2e77762b2a7574
+DATA shuffle428<>+48(SB)/8, $0x37367b7a33327978
+DATA shuffle428<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle429<>+0(SB)/8, $0x0706050403020100
+DATA shuffle429<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle429<>+16(SB)/8, $0x1716151413121110
+DATA shuffle429<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle429<>+32(SB)/8, $0x7372252471702120
+DATA shuffle429<>+40(SB)/8, $0x77762d2c75742928
+DATA shuffle429<>+48(SB)/8, $0x7b7a353479783130
+DATA shuffle429<>+56(SB)/8, $0x7f7e3d3c7d7c3938
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
+
+// func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $0-88
+#define tunzip8x3x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle430<>+0(SB), Z31; \
+	VMOVDQU64 shuffle431<>+0(SB), Z30; \
+	VMOVDQU64 shuffle432<>+0(SB), Z29; \
+	VMOVDQU64 shuffle433<>+0(SB), Z28; \
+	VMOVDQU64 shuffle434<>+0(SB), Z27; \
+	VMOVDQU64 shuffle435<>+0(SB), Z26; \
+	VMOVDQU64 shuffle436<>+0(SB), Z25; \
+	VMOVDQU64 shuffle437<>+0(SB), Z24; \
+group387: \
+	MOVQ rows+24(FP), R9; \
+row388: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+48; \
+	JB   last390; \
+chunks389: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle430<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VMOVDQU64 shuffle432<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R11)(DX*1); \
+	VMOVDQU64 shuffle434<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z26, Z3; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11)(DX*2); \
+	VPERMT2B  Z1, Z25, Z0; \
+	VPERMT2B  Z2, Z24, Z0; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle430<>+0(SB), Z1; \
+	VPERMI2B  Z3, Z0, Z1; \
+	VMOVDQU64 320(AX)(R10*8), Z2; \
+	VPERMT2B  Z2, Z30, Z1; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12); \
+	VMOVDQU64 shuffle432<>+0(SB), Z4; \
+	VPERMI2B  Z3, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R12)(DX*1); \
+	VMOVDQU64 shuffle434<>+0(SB), Z1; \
+	VPERMI2B  Z3, Z0, Z1; \
+	VPERMT2B  Z2, Z26, Z1; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12)(DX*2); \
+	VPERMT2B  Z3, Z25, Z0; \
+	VPERMT2B  Z2, Z24, Z0; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R12)(DI*1); \
+	ADDQ      $+48, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+48; \
 	JAE       chunks389; \
 last390: \
 	TESTQ R11, R11; \
 	JZ    rowdone391; \
 	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
+	SUBQ  $+48, R10; \
 	JMP   chunks389; \
 rowdone391: \
 	ADDQ BX, AX; \
@@ -10726,127 +10614,311 @@ rowdone391: \
 	JNZ  group387; \
 	VZEROUPPER; \
 	RET
-	tunzip8x4x2AVX512VBMI_body
+	tunzip8x3x2AVX512VBMI_body
 
-DATA shuffle436<>+0(SB)/8, $0x0000000041400100
-DATA shuffle436<>+8(SB)/8, $0x0000000043420302
-DATA shuffle436<>+16(SB)/8, $0x0000000045440504
-DATA shuffle436<>+24(SB)/8, $0x0000000047460706
-DATA shuffle436<>+32(SB)/8, $0x0000000049480908
-DATA shuffle436<>+40(SB)/8, $0x000000004b4a0b0a
-DATA shuffle436<>+48(SB)/8, $0x000000004d4c0d0c
-DATA shuffle436<>+56(SB)/8, $0x000000004f4e0f0e
+DATA shuffle430<>+0(SB)/8, $0x0302000041400100
+DATA shuffle430<>+8(SB)/8, $0x4544050400004342
+DATA shuffle430<>+16(SB)/8, $0x0000474607060000
+DATA shuffle430<>+24(SB)/8, $0x0b0a000049480908
+DATA shuffle430<>+32(SB)/8, $0x4d4c0d0c00004b4a
+DATA shuffle430<>+40(SB)/8, $0x00004f4e0f0e0000
+DATA shuffle430<>+48(SB)/8, $0x0000000000000000
+DATA shuffle430<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle431<>+0(SB)/8, $0x0706414003020100
+DATA shuffle431<>+8(SB)/8, $0x0f0e0d0c43420908
+DATA shuffle431<>+16(SB)/8, $0x4746151413124544
+DATA shuffle431<>+24(SB)/8, $0x1f1e49481b1a1918
+DATA shuffle431<>+32(SB)/8, $0x272625244b4a2120
+DATA shuffle431<>+40(SB)/8, $0x4f4e2d2c2b2a4d4c
+DATA shuffle431<>+48(SB)/8, $0x3736353433323130
+DATA shuffle431<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle432<>+0(SB)/8, $0x1312000051501110
+DATA shuffle432<>+8(SB)/8, $0x5554151400005352
+DATA shuffle432<>+16(SB)/8, $0x0000575617160000
+DATA shuffle432<>+24(SB)/8, $0x1b1a000059581918
+DATA shuffle432<>+32(SB)/8, $0x5d5c1d1c00005b5a
+DATA shuffle432<>+40(SB)/8, $0x00005f5e1f1e0000
+DATA shuffle432<>+48(SB)/8, $0x0000000000000000
+DATA shuffle432<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle433<>+0(SB)/8, $0x0706515003020100
+DATA shuffle433<>+8(SB)/8, $0x0f0e0d0c53520908
+DATA shuffle433<>+16(SB)/8, $0x5756151413125554
+DATA shuffle433<>+24(SB)/8, $0x1f1e59581b1a1918
+DATA shuffle433<>+32(SB)/8, $0x272625245b5a2120
+DATA shuffle433<>+40(SB)/8, $0x5f5e2d2c2b2a5d5c
+DATA shuffle433<>+48(SB)/8, $0x3736353433323130
+DATA shuffle433<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle434<>+0(SB)/8, $0x2322000061602120
+DATA shuffle434<>+8(SB)/8, $0x6564252400006362
+DATA shuffle434<>+16(SB)/8, $0x0000676627260000
+DATA shuffle434<>+24(SB)/8, $0x2b2a000069682928
+DATA shuffle434<>+32(SB)/8, $0x6d6c2d2c00006b6a
+DATA shuffle434<>+40(SB)/8, $0x00006f6e2f2e0000
+DATA shuffle434<>+48(SB)/8, $0x0000000000000000
+DATA shuffle434<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle435<>+0(SB)/8, $0x0706616003020100
+DATA shuffle435<>+8(SB)/8, $0x0f0e0d0c63620908
+DATA shuffle435<>+16(SB)/8, $0x6766151413126564
+DATA shuffle435<>+24(SB)/8, $0x1f1e69681b1a1918
+DATA shuffle435<>+32(SB)/8, $0x272625246b6a2120
+DATA shuffle435<>+40(SB)/8, $0x6f6e2d2c2b2a6d6c
+DATA shuffle435<>+48(SB)/8, $0x3736353433323130
+DATA shuffle435<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle436<>+0(SB)/8, $0x3332000071703130
+DATA shuffle436<>+8(SB)/8, $0x7574353400007372
+DATA shuffle436<>+16(SB)/8, $0x0000777637360000
+DATA shuffle436<>+24(SB)/8, $0x3b3a000079783938
+DATA shuffle436<>+32(SB)/8, $0x7d7c3d3c00007b7a
+DATA shuffle436<>+40(SB)/8, $0x00007f7e3f3e0000
+DATA shuffle436<>+48(SB)/8, $0x0000000000000000
+DATA shuffle436<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle437<>+0(SB)/8, $0x0706414003020100
-DATA shuffle437<>+8(SB)/8, $0x0f0e43420b0a0908
-DATA shuffle437<>+16(SB)/8, $0x1716454413121110
-DATA shuffle437<>+24(SB)/8, $0x1f1e47461b1a1918
-DATA shuffle437<>+32(SB)/8, $0x2726494823222120
-DATA shuffle437<>+40(SB)/8, $0x2f2e4b4a2b2a2928
-DATA shuffle437<>+48(SB)/8, $0x37364d4c33323130
-DATA shuffle437<>+56(SB)/8, $0x3f3e4f4e3b3a3938
+DATA shuffle437<>+0(SB)/8, $0x0706717003020100
+DATA shuffle437<>+8(SB)/8, $0x0f0e0d0c73720908
+DATA shuffle437<>+16(SB)/8, $0x7776151413127574
+DATA shuffle437<>+24(SB)/8, $0x1f1e79781b1a1918
+DATA shuffle437<>+32(SB)/8, $0x272625247b7a2120
+DATA shuffle437<>+40(SB)/8, $0x7f7e2d2c2b2a7d7c
+DATA shuffle437<>+48(SB)/8, $0x3736353433323130
+DATA shuffle437<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle438<>+0(SB)/8, $0x4140050403020100
-DATA shuffle438<>+8(SB)/8, $0x43420d0c0b0a0908
-DATA shuffle438<>+16(SB)/8, $0x4544151413121110
-DATA shuffle438<>+24(SB)/8, $0x47461d1c1b1a1918
-DATA shuffle438<>+32(SB)/8, $0x4948252423222120
-DATA shuffle438<>+40(SB)/8, $0x4b4a2d2c2b2a2928
-DATA shuffle438<>+48(SB)/8, $0x4d4c353433323130
-DATA shuffle438<>+56(SB)/8, $0x4f4e3d3c3b3a3938
+// func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip8x4x2AVX512VBMI(SB), NOSPLIT, $0-88
+#define tunzip8x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle438<>+0(SB), Z31; \
+	VMOVDQU64 shuffle439<>+0(SB), Z30; \
+	VMOVDQU64 shuffle440<>+0(SB), Z29; \
+	VMOVDQU64 shuffle441<>+0(SB), Z28; \
+	VMOVDQU64 shuffle442<>+0(SB), Z27; \
+	VMOVDQU64 shuffle443<>+0(SB), Z26; \
+	VMOVDQU64 shuffle444<>+0(SB), Z25; \
+	VMOVDQU64 shuffle445<>+0(SB), Z24; \
+	VMOVDQU64 shuffle446<>+0(SB), Z23; \
+	VMOVDQU64 shuffle447<>+0(SB), Z22; \
+	VMOVDQU64 shuffle448<>+0(SB), Z21; \
+	VMOVDQU64 shuffle449<>+0(SB), Z20; \
+group392: \
+	MOVQ rows+24(FP), R9; \
+row393: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last395; \
+chunks394: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle438<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 384(AX)(R10*8), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle441<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R11)(DX*1); \
+	VMOVDQU64 shuffle444<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*2); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle438<>+0(SB), Z2; \
+	VPERMI2B  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R10*8), Z4; \
+	VPERMT2B  Z4, Z30, Z2; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VPERMT2B  Z1, Z29, Z2; \
+	VMOVDQU64 Z2, (R12); \
+	VMOVDQU64 shuffle441<>+0(SB), Z5; \
+	VPERMI2B  Z3, Z0, Z5; \
+	VPERMT2B  Z4, Z27, Z5; \
+	VPERMT2B  Z1, Z26, Z5; \
+	VMOVDQU64 Z5, (R12)(DX*1); \
+	VMOVDQU64 shuffle444<>+0(SB), Z2; \
+	VPERMI2B  Z3, Z0, Z2; \
+	VPERMT2B  Z4, Z24, Z2; \
+	VPERMT2B  Z1, Z23, Z2; \
+	VMOVDQU64 Z2, (R12)(DX*2); \
+	VPERMT2B  Z3, Z22, Z0; \
+	VPERMT2B  Z4, Z21, Z0; \
+	VPERMT2B  Z1, Z20, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks394; \
+last395: \
+	TESTQ R11, R11; \
+	JZ    rowdone396; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks394; \
+rowdone396: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row393; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
+	JNZ  group392; \
+	VZEROUPPER; \
+	RET
+	tunzip8x4x2AVX512VBMI_body
+
+DATA shuffle438<>+0(SB)/8, $0x0000000041400100
+DATA shuffle438<>+8(SB)/8, $0x0000000043420302
+DATA shuffle438<>+16(SB)/8, $0x0000000045440504
+DATA shuffle438<>+24(SB)/8, $0x0000000047460706
+DATA shuffle438<>+32(SB)/8, $0x0000000049480908
+DATA shuffle438<>+40(SB)/8, $0x000000004b4a0b0a
+DATA shuffle438<>+48(SB)/8, $0x000000004d4c0d0c
+DATA shuffle438<>+56(SB)/8, $0x000000004f4e0f0e
 GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle439<>+0(SB)/8, $0x0000000051501110
-DATA shuffle439<>+8(SB)/8, $0x0000000053521312
-DATA shuffle439<>+16(SB)/8, $0x0000000055541514
-DATA shuffle439<>+24(SB)/8, $0x0000000057561716
-DATA shuffle439<>+32(SB)/8, $0x0000000059581918
-DATA shuffle439<>+40(SB)/8, $0x000000005b5a1b1a
-DATA shuffle439<>+48(SB)/8, $0x000000005d5c1d1c
-DATA shuffle439<>+56(SB)/8, $0x000000005f5e1f1e
+DATA shuffle439<>+0(SB)/8, $0x0706414003020100
+DATA shuffle439<>+8(SB)/8, $0x0f0e43420b0a0908
+DATA shuffle439<>+16(SB)/8, $0x1716454413121110
+DATA shuffle439<>+24(SB)/8, $0x1f1e47461b1a1918
+DATA shuffle439<>+32(SB)/8, $0x2726494823222120
+DATA shuffle439<>+40(SB)/8, $0x2f2e4b4a2b2a2928
+DATA shuffle439<>+48(SB)/8, $0x37364d4c33323130
+DATA shuffle439<>+56(SB)/8, $0x3f3e4f4e3b3a3938
 GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle440<>+0(SB)/8, $0x0706515003020100
-DATA shuffle440<>+8(SB)/8, $0x0f0e53520b0a0908
-DATA shuffle440<>+16(SB)/8, $0x1716555413121110
-DATA shuffle440<>+24(SB)/8, $0x1f1e57561b1a1918
-DATA shuffle440<>+32(SB)/8, $0x2726595823222120
-DATA shuffle440<>+40(SB)/8, $0x2f2e5b5a2b2a2928
-DATA shuffle440<>+48(SB)/8, $0x37365d5c33323130
-DATA shuffle440<>+56(SB)/8, $0x3f3e5f5e3b3a3938
+DATA shuffle440<>+0(SB)/8, $0x4140050403020100
+DATA shuffle440<>+8(SB)/8, $0x43420d0c0b0a0908
+DATA shuffle440<>+16(SB)/8, $0x4544151413121110
+DATA shuffle440<>+24(SB)/8, $0x47461d1c1b1a1918
+DATA shuffle440<>+32(SB)/8, $0x4948252423222120
+DATA shuffle440<>+40(SB)/8, $0x4b4a2d2c2b2a2928
+DATA shuffle440<>+48(SB)/8, $0x4d4c353433323130
+DATA shuffle440<>+56(SB)/8, $0x4f4e3d3c3b3a3938
 GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle441<>+0(SB)/8, $0x5150050403020100
-DATA shuffle441<>+8(SB)/8, $0x53520d0c0b0a0908
-DATA shuffle441<>+16(SB)/8, $0x5554151413121110
-DATA shuffle441<>+24(SB)/8, $0x57561d1c1b1a1918
-DATA shuffle441<>+32(SB)/8, $0x5958252423222120
-DATA shuffle441<>+40(SB)/8, $0x5b5a2d2c2b2a2928
-DATA shuffle441<>+48(SB)/8, $0x5d5c353433323130
-DATA shuffle441<>+56(SB)/8, $0x5f5e3d3c3b3a3938
+DATA shuffle441<>+0(SB)/8, $0x0000000051501110
+DATA shuffle441<>+8(SB)/8, $0x0000000053521312
+DATA shuffle441<>+16(SB)/8, $0x0000000055541514
+DATA shuffle441<>+24(SB)/8, $0x0000000057561716
+DATA shuffle441<>+32(SB)/8, $0x0000000059581918
+DATA shuffle441<>+40(SB)/8, $0x000000005b5a1b1a
+DATA shuffle441<>+48(SB)/8, $0x000000005d5c1d1c
+DATA shuffle441<>+56(SB)/8, $0x000000005f5e1f1e
 GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle442<>+0(SB)/8, $0x0000000061602120
-DATA shuffle442<>+8(SB)/8, $0x0000000063622322
-DATA shuffle442<>+16(SB)/8, $0x0000000065642524
-DATA shuffle442<>+24(SB)/8, $0x0000000067662726
-DATA shuffle442<>+32(SB)/8, $0x0000000069682928
-DATA shuffle442<>+40(SB)/8, $0x000000006b6a2b2a
-DATA shuffle442<>+48(SB)/8, $0x000000006d6c2d2c
-DATA shuffle442<>+56(SB)/8, $0x000000006f6e2f2e
+DATA shuffle442<>+0(SB)/8, $0x0706515003020100
+DATA shuffle442<>+8(SB)/8, $0x0f0e53520b0a0908
+DATA shuffle442<>+16(SB)/8, $0x1716555413121110
+DATA shuffle442<>+24(SB)/8, $0x1f1e57561b1a1918
+DATA shuffle442<>+32(SB)/8, $0x2726595823222120
+DATA shuffle442<>+40(SB)/8, $0x2f2e5b5a2b2a2928
+DATA shuffle442<>+48(SB)/8, $0x37365d5c33323130
+DATA shuffle442<>+56(SB)/8, $0x3f3e5f5e3b3a3938
 GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle443<>+0(SB)/8, $0x0706616003020100
-DATA shuffle443<>+8(SB)/8, $0x0f0e63620b0a0908
-DATA shuffle443<>+16(SB)/8, $0x1716656413121110
-DATA shuffle443<>+24(SB)/8, $0x1f1e67661b1a1918
-DATA shuffle443<>+32(SB)/8, $0x2726696823222120
-DATA shuffle443<>+40(SB)/8, $0x2f2e6b6a2b2a2928
-DATA shuffle443<>+48(SB)/8, $0x37366d6c33323130
-DATA shuffle443<>+56(SB)/8, $0x3f3e6f6e3b3a3938
+DATA shuffle443<>+0(SB)/8, $0x5150050403020100
+DATA shuffle443<>+8(SB)/8, $0x53520d0c0b0a0908
+DATA shuffle443<>+16(SB)/8, $0x5554151413121110
+DATA shuffle443<>+24(SB)/8, $0x57561d1c1b1a1918
+DATA shuffle443<>+32(SB)/8, $0x5958252423222120
+DATA shuffle443<>+40(SB)/8, $0x5b5a2d2c2b2a2928
+DATA shuffle443<>+48(SB)/8, $0x5d5c353433323130
+DATA shuffle443<>+56(SB)/8, $0x5f5e3d3c3b3a3938
 GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle444<>+0(SB)/8, $0x6160050403020100
-DATA shuffle444<>+8(SB)/8, $0x63620d0c0b0a0908
-DATA shuffle444<>+16(SB)/8, $0x6564151413121110
-DATA shuffle444<>+24(SB)/8, $0x67661d1c1b1a1918
-DATA shuffle444<>+32(SB)/8, $0x6968252423222120
-DATA shuffle444<>+40(SB)/8, $0x6b6a2d2c2b2a2928
-DATA shuffle444<>+48(SB)/8, $0x6d6c353433323130
-DATA shuffle444<>+56(SB)/8, $0x6f6e3d3c3b3a3938
+DATA shuffle444<>+0(SB)/8, $0x0000000061602120
+DATA shuffle444<>+8(SB)/8, $0x0000000063622322
+DATA shuffle444<>+16(SB)/8, $0x0000000065642524
+DATA shuffle444<>+24(SB)/8, $0x0000000067662726
+DATA shuffle444<>+32(SB)/8, $0x0000000069682928
+DATA shuffle444<>+40(SB)/8, $0x000000006b6a2b2a
+DATA shuffle444<>+48(SB)/8, $0x000000006d6c2d2c
+DATA shuffle444<>+56(SB)/8, $0x000000006f6e2f2e
 GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle445<>+0(SB)/8, $0x0000000071703130
-DATA shuffle445<>+8(SB)/8, $0x0000000073723332
-DATA shuffle445<>+16(SB)/8, $0x0000000075743534
-DATA shuffle445<>+24(SB)/8, $0x0000000077763736
-DATA shuffle445<>+32(SB)/8, $0x0000000079783938
-DATA shuffle445<>+40(SB)/8, $0x000000007b7a3b3a
-DATA shuffle445<>+48(SB)/8, $0x000000007d7c3d3c
-DATA shuffle445<>+56(SB)/8, $0x000000007f7e3f3e
+DATA shuffle445<>+0(SB)/8, $0x0706616003020100
+DATA shuffle445<>+8(SB)/8, $0x0f0e63620b0a0908
+DATA shuffle445<>+16(SB)/8, $0x1716656413121110
+DATA shuffle445<>+24(SB)/8, $0x1f1e67661b1a1918
+DATA shuffle445<>+32(SB)/8, $0x2726696823222120
+DATA shuffle445<>+40(SB)/8, $0x2f2e6b6a2b2a2928
+DATA shuffle445<>+48(SB)/8, $0x37366d6c33323130
+DATA shuffle445<>+56(SB)/8, $0x3f3e6f6e3b3a3938
 GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle446<>+0(SB)/8, $0x0706717003020100
-DATA shuffle446<>+8(SB)/8, $0x0f0e73720b0a0908
-DATA shuffle446<>+16(SB)/8, $0x1716757413121110
-DATA shuffle446<>+24(SB)/8, $0x1f1e77761b1a1918
-DATA shuffle446<>+32(SB)/8, $0x2726797823222120
-DATA shuffle446<>+40(SB)/8, $0x2f2e7b7a2b2a2928
-DATA shuffle446<>+48(SB)/8, $0x37367d7c33323130
-DATA shuffle446<>+56(SB)/8, $0x3f3e7f7e3b3a3938
+DATA shuffle446<>+0(SB)/8, $0x6160050403020100
+DATA shuffle446<>+8(SB)/8, $0x63620d0c0b0a0908
+DATA shuffle446<>+16(SB)/8, $0x6564151413121110
+DATA shuffle446<>+24(SB)/8, $0x67661d1c1b1a1918
+DATA shuffle446<>+32(SB)/8, $0x6968252423222120
+DATA shuffle446<>+40(SB)/8, $0x6b6a2d2c2b2a2928
+DATA shuffle446<>+48(SB)/8, $0x6d6c353433323130
+DATA shuffle446<>+56(SB)/8, $0x6f6e3d3c3b3a3938
 GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle447<>+0(SB)/8, $0x7170050403020100
-DATA shuffle447<>+8(SB)/8, $0x73720d0c0b0a0908
-DATA shuffle447<>+16(SB)/8, $0x7574151413121110
-DATA shuffle447<>+24(SB)/8, $0x77761d1c1b1a1918
-DATA shuffle447<>+32(SB)/8, $0x7978252423222120
-DATA shuffle447<>+40(SB)/8, $0x7b7a2d2c2b2a2928
-DATA shuffle447<>+48(SB)/8, $0x7d7c353433323130
-DATA shuffle447<>+56(SB)/8, $0x7f7e3d3c3b3a3938
+DATA shuffle447<>+0(SB)/8, $0x0000000071703130
+DATA shuffle447<>+8(SB)/8, $0x0000000073723332
+DATA shuffle447<>+16(SB)/8, $0x0000000075743534
+DATA shuffle447<>+24(SB)/8, $0x0000000077763736
+DATA shuffle447<>+32(SB)/8, $0x0000000079783938
+DATA shuffle447<>+40(SB)/8, $0x000000007b7a3b3a
+DATA shuffle447<>+48(SB)/8, $0x000000007d7c3d3c
+DATA shuffle447<>+56(SB)/8, $0x000000007f7e3f3e
 GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle448<>+0(SB)/8, $0x0706717003020100
+DATA shuffle448<>+8(SB)/8, $0x0f0e73720b0a0908
+DATA shuffle448<>+16(SB)/8, $0x1716757413121110
+DATA shuffle448<>+24(SB)/8, $0x1f1e77761b1a1918
+DATA shuffle448<>+32(SB)/8, $0x2726797823222120
+DATA shuffle448<>+40(SB)/8, $0x2f2e7b7a2b2a2928
+DATA shuffle448<>+48(SB)/8, $0x37367d7c33323130
+DATA shuffle448<>+56(SB)/8, $0x3f3e7f7e3b3a3938
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle449<>+0(SB)/8, $0x7170050403020100
+DATA shuffle449<>+8(SB)/8, $0x73720d0c0b0a0908
+DATA shuffle449<>+16(SB)/8, $0x7574151413121110
+DATA shuffle449<>+24(SB)/8, $0x77761d1c1b1a1918
+DATA shuffle449<>+32(SB)/8, $0x7978252423222120
+DATA shuffle449<>+40(SB)/8, $0x7b7a2d2c2b2a2928
+DATA shuffle449<>+48(SB)/8, $0x7d7c353433323130
+DATA shuffle449<>+56(SB)/8, $0x7f7e3d3c3b3a3938
+GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
 
 // func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -10855,11 +10927,11 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile392: \
+tile397: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector393: \
+vector398: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -10875,11 +10947,11 @@ vector393: \
 	ADDQ         $+20, BX; \
 	ADDQ         $+64, SI; \
 	DECQ         DI; \
-	JNZ          vector393; \
+	JNZ          vector398; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile392; \
+	JNZ          tile397; \
 	VZEROUPPER; \
 	RET
 	gather1AVX512VBMI_body
@@ -10891,11 +10963,11 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile394: \
+tile399: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector395: \
+vector400: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -10924,11 +10996,11 @@ vector395: \
 	ADDQ         $+36, BX; \
 	ADDQ         $+128, SI; \
 	DECQ         DI; \
-	JNZ          vector395; \
+	JNZ          vector400; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile394; \
+	JNZ          tile399; \
 	VZEROUPPER; \
 	RET
 	gather2AVX512VBMI_body
@@ -10940,11 +11012,11 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile396: \
+tile401: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector397: \
+vector402: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -10985,11 +11057,11 @@ vector397: \
 	ADDQ         $+52, BX; \
 	ADDQ         $+192, SI; \
 	DECQ         DI; \
-	JNZ          vector397; \
+	JNZ          vector402; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile396; \
+	JNZ          tile401; \
 	VZEROUPPER; \
 	RET
 	gather3AVX512VBMI_body
@@ -11018,29 +11090,29 @@ TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack398: \
+stack403: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final400; \
+	JGT     final405; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split401; \
-whole399: \
+	JB      split406; \
+whole404: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved402; \
-final400: \
+	JMP        moved407; \
+final405: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole399; \
-split401: \
+	JMP  whole404; \
+split406: \
 	BZHIQ      R14, shuffle2<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
@@ -11054,7 +11126,7 @@ split401: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved402: \
+moved407: \
 	VMOVDQA64 Z8, Z4; \
 	VPMOVB2M  Z8, K6; \
 	KNOTQ     K6, K7; \
@@ -11083,12 +11155,12 @@ moved402: \
 	ADDQ      SI, R10; \
 	ADDQ      SI, R11; \
 	CMPQ      R11, DX; \
-	JB        same403; \
+	JB        same408; \
 	SUBQ      DX, R11; \
 	ADDQ      BX, R10; \
-same403: \
+same408: \
 	DECQ R8; \
-	JNZ  stack398; \
+	JNZ  stack403; \
 	VZEROUPPER; \
 	RET
 	stackZip2x1AVX512VBMI_body
@@ -11117,7 +11189,7 @@ TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-stack404: \
+stack409: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -11147,23 +11219,23 @@ stack404: \
 	VPERMI2B   Z3, Z2, K6, Z7; \
 	VPERMI2B   Z1, Z0, K7, Z7; \
 	CMPQ       R9, DI; \
-	JGT        final406; \
+	JGT        final411; \
 	LEAQ       (CX)(R10*1), R12; \
 	MOVQ       DX, R13; \
 	SUBQ       R11, R13; \
 	CMPQ       R13, SI; \
-	JB         split407; \
-whole405: \
+	JB         split412; \
+whole410: \
 	VMOVDQU8 Z4, K1, (R12); \
 	VMOVDQU8 Z5, K1, (R12)(DX*1); \
 	VMOVDQU8 Z6, K1, (R12)(DX*2); \
 	VMOVDQU8 Z7, K1, (R12)(BX*1); \
-	JMP      moved408; \
-final406: \
+	JMP      moved413; \
+final411: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole405; \
-split407: \
+	JMP  whole410; \
+split412: \
 	BZHIQ    R13, shuffle2<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
@@ -11177,17 +11249,17 @@ split407: \
 	VMOVDQU8 Z5, K7, (R12)(DX*1); \
 	VMOVDQU8 Z6, K7, (R12)(DX*2); \
 	VMOVDQU8 Z7, K7, (R12)(BX*1); \
-moved408: \
+moved413: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same409; \
+	JB   same414; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same409: \
+same414: \
 	DECQ R8; \
-	JNZ  stack404; \
+	JNZ  stack409; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x1AVX512VBMI_body
@@ -11276,6 +11348,8 @@ DATA ·tunzip2x8x1AVX512VBMIEntry(SB)/8, $·tunzip2x8x1AVX512VBMI(SB)
 GLOBL ·tunzip2x8x1AVX512VBMIEntry(SB), RODATA, $8
 DATA ·tunzip2x8x2AVX512VBMIEntry(SB)/8, $·tunzip2x8x2AVX512VBMI(SB)
 GLOBL ·tunzip2x8x2AVX512VBMIEntry(SB), RODATA, $8
+DATA ·tunzip2x16x1AVX512VBMIEntry(SB)/8, $·tunzip2x16x1AVX512VBMI(SB)
+GLOBL ·tunzip2x16x1AVX512VBMIEntry(SB), RODATA, $8
 DATA ·unzip3x1AVX512VBMIEntry(SB)/8, $·unzip3x1AVX512VBMI(SB)
 GLOBL ·unzip3x1AVX512VBMIEntry(SB), RODATA, $8
 DATA ·unzip3x2AVX512VBMIEntry(SB)/8, $·unzip3x2AVX512VBMI(SB)

@@ -49,6 +49,7 @@ var (
 	tunzip2x4x2AVX512VBMIEntry   simd.LaneFunc
 	tunzip2x8x1AVX512VBMIEntry   simd.LaneFunc
 	tunzip2x8x2AVX512VBMIEntry   simd.LaneFunc
+	tunzip2x16x1AVX512VBMIEntry  simd.LaneFunc
 	unzip3x1AVX512VBMIEntry      simd.LaneFunc
 	unzip3x2AVX512VBMIEntry      simd.LaneFunc
 	unzip3x3AVX512VBMIEntry      simd.LaneFunc
@@ -159,6 +160,7 @@ var avx512vbmi = simd.Table{
 		{F: &tunzip2x4x4AVX512BWEntry, B: 2, Cp: 4, W: 4, Unzip: true, MinN: 64},
 		{F: &tunzip2x8x1AVX512VBMIEntry, B: 2, Cp: 8, W: 1, Unzip: true, MinN: 64},
 		{F: &tunzip2x8x2AVX512VBMIEntry, B: 2, Cp: 8, W: 2, Unzip: true, MinN: 64},
+		{F: &tunzip2x16x1AVX512VBMIEntry, B: 2, Cp: 16, W: 1, Unzip: true, MinN: 64},
 		{F: &unzip3x1AVX512VBMIEntry, B: 3, W: 1, Unzip: true, MinN: 64},
 		{F: &unzip3x2AVX512VBMIEntry, B: 3, W: 2, Unzip: true, MinN: 64},
 		{F: &unzip3x4AVX512BWEntry, B: 3, W: 4, Unzip: true, MinN: 64},

@@ -71,10 +71,21 @@ func RunWidths(b int) []int {
 	return out
 }
 
+// regroups reports whether an ISA has regrouping kernels of C' channels
+// in a direction: of C' = 16 (b = 2, bytes: pixels of 64 bytes) only
+// AVX-512's DepthToSpace, where the lanes path unzips each pixel by 4 in
+// lanes of 16 bytes: on a Zen 5, one goroutine, NHWC CRD DepthToSpace of
+// 1x64x270x480, of a non-streaming copy, 0.63-0.71 that way, 1.02-1.17
+// in VBMI's kernel (191 bytes). AVX2's (0.65-0.69 -> 0.86-0.93, with its
+// streaming twin 981 bytes) and the SpaceToDepth kernels (1.00-1.06 ->
+// 1.06-1.16) would cost the hello world a page of text.
+func (i ISA) regroups(unzip bool, cp int) bool { return cp < 16 || unzip && i.TwoTable() }
+
 // Regroups are the NHWC CRD shapes with their own kernels, of the
 // element widths whose pixels fit (pixelFits): block sizes 2 to 4 with C'
 // of 2 to 4 channels (RGB among them); b = 2 with C' = 8, which otherwise
-// unzips every pixel by 4 as a kernel row of 8-byte lanes; and b = 8 with
+// unzips every pixel by 4 as a kernel row of 8-byte lanes, and C' = 16
+// (ISA.regroups); and b = 8 with
 // C' of 2 to 4 (8x8 patches of a few channels), whose other path, zips by
 // channel, makes every pixel a kernel row of a few bytes (1x256x64x64 b = 8
 // of bytes on a Zen 4: 108 µs that way, 34 with AVX2's kernels).
@@ -82,7 +93,7 @@ func Regroups(b int) (cps, widths []int) {
 	widths = []int{1, 2, 4, 8}
 	switch {
 	case b == 2:
-		return []int{2, 3, 4, 8}, widths
+		return []int{2, 3, 4, 8, 16}, widths
 	case b <= 4:
 		return []int{2, 3, 4}, widths
 	case b == 8:
@@ -259,6 +270,9 @@ func laneKernels(i ISA) []Kernel {
 			}
 			cps, widths := Regroups(b)
 			for _, cp := range cps {
+				if !i.regroups(unzip, cp) {
+					continue
+				}
 				for _, w := range widths {
 					if pixelFits(b, cp, w) && i.has(b, w) && i.beatsLanes(unzip, b, cp, w) {
 						ks = append(ks, Kernel{B: b, Width: w, Cp: cp})

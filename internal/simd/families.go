@@ -13,7 +13,7 @@ import (
 const (
 	MaxBlock       = 8  // the largest block size with kernels of its own
 	MaxWidth       = 16 // the largest element size, in bytes
-	MaxCp          = 8  // the largest C' of a regrouping kernel
+	MaxCp          = 16 // the largest C' of a regrouping kernel
 	MaxGroups      = 6  // the most groups of windows of a gather kernel
 	MaxStackGrain  = 4  // the largest permute grain, in bytes, of a stacked-row kernel
 	MaxBundleWidth = 8  // the largest element, in bytes, of a bundle kernel
