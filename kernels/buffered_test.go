@@ -64,8 +64,9 @@ func TestMatrixBuffered(t *testing.T) {
 
 // TestMatrixBufferedGuardPages runs the buffered calls on matrices whose
 // last dst row and last src row end against inaccessible pages, src
-// packed tight, dst rows an odd multiple of 2 KiB apart, at the row and column counts next to a whole number of
-// blocks and of tiles, streaming or not.
+// packed tight, dst rows an odd multiple of 2 KiB apart, at the row and
+// column counts next to a whole number of blocks and of tiles, streaming
+// or not.
 func TestMatrixBufferedGuardPages(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)

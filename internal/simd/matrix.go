@@ -435,8 +435,8 @@ func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engin
 
 // splitLanes is the call of the kernel of k's b lanes whose lanes lie in
 // two levels, split to a level and the level's step laneI (engine.Matrix.
-// Split), where the kernel's addressing (Split) takes them; evenLanes
-// where split is 0.
+// Split), where the kernel's addressing (Split) takes them; where split
+// is 0, evenly spaced lanes, a.Lane apart (evenLanes).
 func (t *Kernels) splitLanes(k laneKey, split, laneI int, a LaneArgs) engine.Call {
 	if k.b > MaxBlock {
 		return nil

@@ -56,13 +56,7 @@ func (t *Kernels) interleave(k laneKey, a LaneArgs) engine.Call {
 
 // evenLanes is interleave by the kernels of b lanes only, not the
 // kernels of any b (16-byte elements), which move a lane at a time.
-func (t *Kernels) evenLanes(k laneKey, a LaneArgs) engine.Call {
-	if k.b > MaxBlock {
-		return nil
-	}
-	a.LaneI = Split[k.b] * a.Lane
-	return t.lanes(k, a)
-}
+func (t *Kernels) evenLanes(k laneKey, a LaneArgs) engine.Call { return t.splitLanes(k, 0, 0, a) }
 
 // lanes is interleave for lanes addressed in two levels, as Table says,
 // for the block sizes with their own kernels, and the transposing kernels

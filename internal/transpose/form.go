@@ -55,8 +55,9 @@ func newWordForm(size, perm []int, elem, word, workers int, k engine.Kernels) wo
 	if f.n <= 1 {
 		return f
 	}
+	dims := f.strided()
 	for _, split := range []bool{true, false} {
-		f.nest, _ = nestOf(f.strided(), split)
+		f.nest, _ = nestOf(dims, split)
 		if f.m.Split == 0 || f.splitPays() {
 			if f.call, f.fold = f.wholeCall(k); f.call != nil || f.m.Split == 0 {
 				break
