@@ -741,22 +741,10 @@ func tzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
-// tzip8x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-
 // tzip8x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-
-// tzip8x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 //
@@ -933,12 +921,6 @@ func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-
-// tunzip2x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tunzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x8x1AVX2 moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
@@ -1259,12 +1241,6 @@ func tunzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride in
 //
 //go:noescape
 func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-
-// tunzip4x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //

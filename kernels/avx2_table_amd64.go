@@ -144,9 +144,7 @@ var (
 	tzip8x3x1AVX2NTEntry    simd.LaneFunc
 	tzip8x3x2AVX2NTEntry    simd.LaneFunc
 	tzip8x4x1AVX2Entry      simd.LaneFunc
-	tzip8x4x1AVX2NTEntry    simd.LaneFunc
 	tzip8x4x2AVX2Entry      simd.LaneFunc
-	tzip8x4x2AVX2NTEntry    simd.LaneFunc
 	unzip2x1AVX2Entry       simd.LaneFunc
 	unzip2x2AVX2Entry       simd.LaneFunc
 	unzip2x4AVX2Entry       simd.LaneFunc
@@ -179,7 +177,6 @@ var (
 	tunzip2x4x2AVX2NTEntry  simd.LaneFunc
 	tunzip2x4x4AVX2Entry    simd.LaneFunc
 	tunzip2x4x4AVX2NTEntry  simd.LaneFunc
-	tunzip2x4x8AVX2NTEntry  simd.LaneFunc
 	tunzip2x8x1AVX2Entry    simd.LaneFunc
 	tunzip2x8x1AVX2NTEntry  simd.LaneFunc
 	tunzip2x8x2AVX2Entry    simd.LaneFunc
@@ -239,7 +236,6 @@ var (
 	tunzip4x2x8AVX2Entry    simd.LaneFunc
 	tunzip4x2x8AVX2NTEntry  simd.LaneFunc
 	tunzip4x3x1AVX2Entry    simd.LaneFunc
-	tunzip4x3x1AVX2NTEntry  simd.LaneFunc
 	tunzip4x3x2AVX2Entry    simd.LaneFunc
 	tunzip4x3x4AVX2Entry    simd.LaneFunc
 	tunzip4x3x4AVX2NTEntry  simd.LaneFunc
@@ -466,9 +462,7 @@ var avx2 = simd.Table{
 		{F: &tzip8x3x1AVX2NTEntry, B: 8, Cp: 3, W: 1, NT: true, MinN: 96},
 		{F: &tzip8x3x2AVX2NTEntry, B: 8, Cp: 3, W: 2, NT: true, MinN: 96},
 		{F: &tzip8x4x1AVX2Entry, B: 8, Cp: 4, W: 1, MinN: 32},
-		{F: &tzip8x4x1AVX2NTEntry, B: 8, Cp: 4, W: 1, NT: true, MinN: 32},
 		{F: &tzip8x4x2AVX2Entry, B: 8, Cp: 4, W: 2, MinN: 64},
-		{F: &tzip8x4x2AVX2NTEntry, B: 8, Cp: 4, W: 2, NT: true, MinN: 64},
 		{F: &unzip2x1AVX2Entry, B: 2, W: 1, Unzip: true, MinN: 4},
 		{F: &unzip2x2AVX2Entry, B: 2, W: 2, Unzip: true, MinN: 4},
 		{F: &unzip2x4AVX2Entry, B: 2, W: 4, Unzip: true, MinN: 4},
@@ -501,7 +495,6 @@ var avx2 = simd.Table{
 		{F: &tunzip2x4x2AVX2NTEntry, B: 2, Cp: 4, W: 2, Unzip: true, NT: true, MinN: 32},
 		{F: &tunzip2x4x4AVX2Entry, B: 2, Cp: 4, W: 4, Unzip: true, MinN: 32},
 		{F: &tunzip2x4x4AVX2NTEntry, B: 2, Cp: 4, W: 4, Unzip: true, NT: true, MinN: 32},
-		{F: &tunzip2x4x8AVX2NTEntry, B: 2, Cp: 4, W: 8, Unzip: true, NT: true, MinN: 64},
 		{F: &tunzip2x8x1AVX2Entry, B: 2, Cp: 8, W: 1, Unzip: true, MinN: 16},
 		{F: &tunzip2x8x1AVX2NTEntry, B: 2, Cp: 8, W: 1, Unzip: true, NT: true, MinN: 32},
 		{F: &tunzip2x8x2AVX2Entry, B: 2, Cp: 8, W: 2, Unzip: true, MinN: 32},
@@ -561,7 +554,6 @@ var avx2 = simd.Table{
 		{F: &tunzip4x2x8AVX2Entry, B: 4, Cp: 2, W: 8, Unzip: true, MinN: 64},
 		{F: &tunzip4x2x8AVX2NTEntry, B: 4, Cp: 2, W: 8, Unzip: true, NT: true, MinN: 64},
 		{F: &tunzip4x3x1AVX2Entry, B: 4, Cp: 3, W: 1, Unzip: true, MinN: 24},
-		{F: &tunzip4x3x1AVX2NTEntry, B: 4, Cp: 3, W: 1, Unzip: true, NT: true, MinN: 96},
 		{F: &tunzip4x3x2AVX2Entry, B: 4, Cp: 3, W: 2, Unzip: true, MinN: 24},
 		{F: &tunzip4x3x4AVX2Entry, B: 4, Cp: 3, W: 4, Unzip: true, MinN: 48},
 		{F: &tunzip4x3x4AVX2NTEntry, B: 4, Cp: 3, W: 4, Unzip: true, NT: true, MinN: 96},
