@@ -1606,6 +1606,13 @@ func bundleUnzip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int,
 //go:noescape
 func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile32x2AVX2NT transposes tiles of 32 rows of 16 bytes of 2-byte words, in each of strips strips.
+// It moves each as two tiles of 16 rows of 16 bytes, in turn.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
+//
+//go:noescape
+func tile32x2AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // tile16x2AVX2 transposes tiles of 16 rows of 16 bytes of 2-byte words, in each of strips strips.
 //
 //go:noescape
@@ -1648,6 +1655,13 @@ func tile4x6AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow 
 //
 //go:noescape
 func tile4x7AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
+// tile8x8AVX2NT transposes tiles of 8 rows of 32 bytes of 8-byte words, in each of strips strips.
+// It moves each as two tiles of 4 rows of 32 bytes, in turn.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
+//
+//go:noescape
+func tile8x8AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile4x8AVX2 transposes tiles of 4 rows of 32 bytes of 8-byte words, in each of strips strips.
 //

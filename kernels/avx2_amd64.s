@@ -66153,10 +66153,10 @@ tile2857: \
 	RET
 	tile16x1AVX2_body
 
-// func tile16x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX2
-TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
-#define tile16x2AVX2_body \
+// func tile32x2AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·tile32x2AVX2NT(SB), NOSPLIT, $0-104
+#define tile32x2AVX2NT_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -66168,6 +66168,145 @@ band2858: \
 strip2859: \
 	MOVQ tiles+16(FP), R8; \
 tile2860: \
+	LEAQ        (AX)(DX*4), R10; \
+	LEAQ        (R10)(DX*4), R11; \
+	LEAQ        (R11)(DX*4), R12; \
+	LEAQ        (CX)(SI*4), R13; \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (R11), Y0, Y0; \
+	VMOVDQU     (R10), X1; \
+	VINSERTI128 $0x01, (R12), Y1, Y1; \
+	VPUNPCKLWD  Y1, Y0, Y2; \
+	VPUNPCKHWD  Y1, Y0, Y1; \
+	VMOVDQU     (AX)(DX*1), X0; \
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU     (R10)(DX*1), X3; \
+	VINSERTI128 $0x01, (R12)(DX*1), Y3, Y3; \
+	VPUNPCKLWD  Y3, Y0, Y4; \
+	VPUNPCKHWD  Y3, Y0, Y3; \
+	VMOVDQU     (AX)(DX*2), X0; \
+	VINSERTI128 $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU     (R10)(DX*2), X5; \
+	VINSERTI128 $0x01, (R12)(DX*2), Y5, Y5; \
+	VPUNPCKLWD  Y5, Y0, Y6; \
+	VPUNPCKHWD  Y5, Y0, Y5; \
+	VMOVDQU     (AX)(BX*1), X0; \
+	VINSERTI128 $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU     (R10)(BX*1), X7; \
+	VINSERTI128 $0x01, (R12)(BX*1), Y7, Y7; \
+	VPUNPCKLWD  Y7, Y0, Y8; \
+	VPUNPCKHWD  Y7, Y0, Y7; \
+	VPUNPCKLWD  Y6, Y2, Y0; \
+	VPUNPCKHWD  Y6, Y2, Y6; \
+	VPUNPCKLWD  Y5, Y1, Y2; \
+	VPUNPCKHWD  Y5, Y1, Y5; \
+	VPUNPCKLWD  Y8, Y4, Y1; \
+	VPUNPCKHWD  Y8, Y4, Y8; \
+	VPUNPCKLWD  Y7, Y3, Y4; \
+	VPUNPCKHWD  Y7, Y3, Y7; \
+	VPUNPCKLWD  Y1, Y0, Y3; \
+	VMOVNTDQ    Y3, (CX); \
+	VPUNPCKHWD  Y1, Y0, Y1; \
+	VMOVNTDQ    Y1, (CX)(SI*1); \
+	VPUNPCKLWD  Y8, Y6, Y1; \
+	VMOVNTDQ    Y1, (CX)(SI*2); \
+	VPUNPCKHWD  Y8, Y6, Y8; \
+	VMOVNTDQ    Y8, (CX)(DI*1); \
+	VPUNPCKLWD  Y4, Y2, Y8; \
+	VMOVNTDQ    Y8, (R13); \
+	VPUNPCKHWD  Y4, Y2, Y4; \
+	VMOVNTDQ    Y4, (R13)(SI*1); \
+	VPUNPCKLWD  Y7, Y5, Y4; \
+	VMOVNTDQ    Y4, (R13)(SI*2); \
+	VPUNPCKHWD  Y7, Y5, Y7; \
+	VMOVNTDQ    Y7, (R13)(DI*1); \
+	LEAQ        (AX)(DX*8), R10; \
+	LEAQ        (R10)(DX*8), R10; \
+	LEAQ        32(CX), R11; \
+	LEAQ        (R10)(DX*4), R12; \
+	LEAQ        (R12)(DX*4), R13; \
+	LEAQ        (R13)(DX*4), R14; \
+	LEAQ        (R11)(SI*4), R15; \
+	VMOVDQU     (R10), X0; \
+	VINSERTI128 $0x01, (R13), Y0, Y0; \
+	VMOVDQU     (R12), X1; \
+	VINSERTI128 $0x01, (R14), Y1, Y1; \
+	VPUNPCKLWD  Y1, Y0, Y2; \
+	VPUNPCKHWD  Y1, Y0, Y1; \
+	VMOVDQU     (R10)(DX*1), X0; \
+	VINSERTI128 $0x01, (R13)(DX*1), Y0, Y0; \
+	VMOVDQU     (R12)(DX*1), X3; \
+	VINSERTI128 $0x01, (R14)(DX*1), Y3, Y3; \
+	VPUNPCKLWD  Y3, Y0, Y4; \
+	VPUNPCKHWD  Y3, Y0, Y3; \
+	VMOVDQU     (R10)(DX*2), X0; \
+	VINSERTI128 $0x01, (R13)(DX*2), Y0, Y0; \
+	VMOVDQU     (R12)(DX*2), X5; \
+	VINSERTI128 $0x01, (R14)(DX*2), Y5, Y5; \
+	VPUNPCKLWD  Y5, Y0, Y6; \
+	VPUNPCKHWD  Y5, Y0, Y5; \
+	VMOVDQU     (R10)(BX*1), X0; \
+	VINSERTI128 $0x01, (R13)(BX*1), Y0, Y0; \
+	VMOVDQU     (R12)(BX*1), X7; \
+	VINSERTI128 $0x01, (R14)(BX*1), Y7, Y7; \
+	VPUNPCKLWD  Y7, Y0, Y8; \
+	VPUNPCKHWD  Y7, Y0, Y7; \
+	VPUNPCKLWD  Y6, Y2, Y0; \
+	VPUNPCKHWD  Y6, Y2, Y6; \
+	VPUNPCKLWD  Y5, Y1, Y2; \
+	VPUNPCKHWD  Y5, Y1, Y5; \
+	VPUNPCKLWD  Y8, Y4, Y1; \
+	VPUNPCKHWD  Y8, Y4, Y8; \
+	VPUNPCKLWD  Y7, Y3, Y4; \
+	VPUNPCKHWD  Y7, Y3, Y7; \
+	VPUNPCKLWD  Y1, Y0, Y3; \
+	VMOVNTDQ    Y3, (R11); \
+	VPUNPCKHWD  Y1, Y0, Y1; \
+	VMOVNTDQ    Y1, (R11)(SI*1); \
+	VPUNPCKLWD  Y8, Y6, Y1; \
+	VMOVNTDQ    Y1, (R11)(SI*2); \
+	VPUNPCKHWD  Y8, Y6, Y8; \
+	VMOVNTDQ    Y8, (R11)(DI*1); \
+	VPUNPCKLWD  Y4, Y2, Y8; \
+	VMOVNTDQ    Y8, (R15); \
+	VPUNPCKHWD  Y4, Y2, Y4; \
+	VMOVNTDQ    Y4, (R15)(SI*1); \
+	VPUNPCKLWD  Y7, Y5, Y4; \
+	VMOVNTDQ    Y4, (R15)(SI*2); \
+	VPUNPCKHWD  Y7, Y5, Y7; \
+	VMOVNTDQ    Y7, (R15)(DI*1); \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
+	DECQ        R8; \
+	JNZ         tile2860; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        R9; \
+	JNZ         strip2859; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2858; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	tile32x2AVX2NT_body
+
+// func tile16x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
+#define tile16x2AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band2861: \
+	MOVQ strips+24(FP), R9; \
+strip2862: \
+	MOVQ tiles+16(FP), R8; \
+tile2863: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -66223,15 +66362,15 @@ tile2860: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2860; \
+	JNZ         tile2863; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2859; \
+	JNZ         strip2862; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2858; \
+	JNZ         band2861; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX2_body
@@ -66250,11 +66389,11 @@ TEXT ·tile8x3AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2380<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2381<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2382<>+0(SB), Y12; \
-band2861: \
+band2864: \
 	MOVQ strips+24(FP), R9; \
-strip2862: \
+strip2865: \
 	MOVQ tiles+16(FP), R8; \
-tile2863: \
+tile2866: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (CX)(SI*4), R11; \
 	VMOVDQU      (AX), X0; \
@@ -66348,15 +66487,15 @@ tile2863: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2863; \
+	JNZ          tile2866; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2862; \
+	JNZ          strip2865; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2861; \
+	JNZ          band2864; \
 	VZEROUPPER; \
 	RET
 	tile8x3AVX2_body
@@ -66391,17 +66530,17 @@ TEXT ·tile16x4AVX2(SB), NOSPLIT, $8-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2864: \
+band2867: \
 	MOVQ strips+24(FP), R9; \
-strip2865: \
+strip2868: \
 	MOVQ tiles+16(FP), R8; \
-tile2866: \
+tile2869: \
 	MOVQ AX, R10; \
 	LEAQ (AX)(DX*8), R11; \
 	MOVQ CX, R12; \
 	LEAQ 32(CX), R13; \
 	MOVQ $0x00000002, R14; \
-turn2867: \
+turn2870: \
 	LEAQ        (R10)(DX*4), R15; \
 	LEAQ        (R12)(SI*4), BP; \
 	VMOVDQU     (R10), X0; \
@@ -66493,19 +66632,19 @@ turn2867: \
 	LEAQ        (R12)(SI*8), R12; \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
-	JNZ         turn2867; \
+	JNZ         turn2870; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2866; \
+	JNZ         tile2869; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2865; \
+	JNZ         strip2868; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2864; \
+	JNZ         band2867; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX2_body
@@ -66520,17 +66659,17 @@ TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $8-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2868: \
+band2871: \
 	MOVQ strips+24(FP), R9; \
-strip2869: \
+strip2872: \
 	MOVQ tiles+16(FP), R8; \
-tile2870: \
+tile2873: \
 	MOVQ AX, R10; \
 	LEAQ (AX)(DX*8), R11; \
 	MOVQ CX, R12; \
 	LEAQ 32(CX), R13; \
 	MOVQ $0x00000002, R14; \
-turn2871: \
+turn2874: \
 	LEAQ        (R10)(DX*4), R15; \
 	LEAQ        (R12)(SI*4), BP; \
 	VMOVDQU     (R10), X0; \
@@ -66622,19 +66761,19 @@ turn2871: \
 	LEAQ        (R12)(SI*8), R12; \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
-	JNZ         turn2871; \
+	JNZ         turn2874; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2870; \
+	JNZ         tile2873; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2869; \
+	JNZ         strip2872; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2868; \
+	JNZ         band2871; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66650,11 +66789,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2872: \
+band2875: \
 	MOVQ strips+24(FP), R9; \
-strip2873: \
+strip2876: \
 	MOVQ tiles+16(FP), R8; \
-tile2874: \
+tile2877: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -66700,15 +66839,15 @@ tile2874: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2874; \
+	JNZ         tile2877; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2873; \
+	JNZ         strip2876; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2872; \
+	JNZ         band2875; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -66727,11 +66866,11 @@ TEXT ·tile4x5AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2384<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2385<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2386<>+0(SB), Y12; \
-band2875: \
+band2878: \
 	MOVQ strips+24(FP), R9; \
-strip2876: \
+strip2879: \
 	MOVQ tiles+16(FP), R8; \
-tile2877: \
+tile2880: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -66775,15 +66914,15 @@ tile2877: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2877; \
+	JNZ          tile2880; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2876; \
+	JNZ          strip2879; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2875; \
+	JNZ          band2878; \
 	VZEROUPPER; \
 	RET
 	tile4x5AVX2_body
@@ -66822,11 +66961,11 @@ TEXT ·tile4x6AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2388<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2389<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2390<>+0(SB), Y12; \
-band2878: \
+band2881: \
 	MOVQ strips+24(FP), R9; \
-strip2879: \
+strip2882: \
 	MOVQ tiles+16(FP), R8; \
-tile2880: \
+tile2883: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -66870,15 +67009,15 @@ tile2880: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2880; \
+	JNZ          tile2883; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2879; \
+	JNZ          strip2882; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2878; \
+	JNZ          band2881; \
 	VZEROUPPER; \
 	RET
 	tile4x6AVX2_body
@@ -66917,11 +67056,11 @@ TEXT ·tile4x7AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2392<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2393<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2394<>+0(SB), Y12; \
-band2881: \
+band2884: \
 	MOVQ strips+24(FP), R9; \
-strip2882: \
+strip2885: \
 	MOVQ tiles+16(FP), R8; \
-tile2883: \
+tile2886: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -66965,15 +67104,15 @@ tile2883: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2883; \
+	JNZ          tile2886; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2882; \
+	JNZ          strip2885; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2881; \
+	JNZ          band2884; \
 	VZEROUPPER; \
 	RET
 	tile4x7AVX2_body
@@ -66998,6 +67137,72 @@ DATA shuffle2394<>+0(SB)/8, $0xff08070605040302
 DATA shuffle2394<>+8(SB)/8, $0xff0f0e0d0c0b0a09
 GLOBL shuffle2394<>(SB), RODATA|NOPTR, $16
 
+// func tile8x8AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·tile8x8AVX2NT(SB), NOSPLIT, $0-104
+#define tile8x8AVX2NT_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band2887: \
+	MOVQ strips+24(FP), R9; \
+strip2888: \
+	MOVQ tiles+16(FP), R8; \
+tile2889: \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
+	VMOVDQU     (AX)(DX*1), X1; \
+	VINSERTI128 $0x01, (AX)(BX*1), Y1, Y1; \
+	VPUNPCKLQDQ Y1, Y0, Y2; \
+	VMOVNTDQ    Y2, (CX); \
+	VPUNPCKHQDQ Y1, Y0, Y1; \
+	VMOVNTDQ    Y1, (CX)(SI*1); \
+	VMOVDQU     16(AX), X1; \
+	VINSERTI128 $0x01, 16(AX)(DX*2), Y1, Y1; \
+	VMOVDQU     16(AX)(DX*1), X0; \
+	VINSERTI128 $0x01, 16(AX)(BX*1), Y0, Y0; \
+	VPUNPCKLQDQ Y0, Y1, Y2; \
+	VMOVNTDQ    Y2, (CX)(SI*2); \
+	VPUNPCKHQDQ Y0, Y1, Y0; \
+	VMOVNTDQ    Y0, (CX)(DI*1); \
+	LEAQ        (AX)(DX*4), R10; \
+	LEAQ        32(CX), R11; \
+	VMOVDQU     (R10), X0; \
+	VINSERTI128 $0x01, (R10)(DX*2), Y0, Y0; \
+	VMOVDQU     (R10)(DX*1), X1; \
+	VINSERTI128 $0x01, (R10)(BX*1), Y1, Y1; \
+	VPUNPCKLQDQ Y1, Y0, Y2; \
+	VMOVNTDQ    Y2, (R11); \
+	VPUNPCKHQDQ Y1, Y0, Y1; \
+	VMOVNTDQ    Y1, (R11)(SI*1); \
+	VMOVDQU     16(R10), X1; \
+	VINSERTI128 $0x01, 16(R10)(DX*2), Y1, Y1; \
+	VMOVDQU     16(R10)(DX*1), X0; \
+	VINSERTI128 $0x01, 16(R10)(BX*1), Y0, Y0; \
+	VPUNPCKLQDQ Y0, Y1, Y2; \
+	VMOVNTDQ    Y2, (R11)(SI*2); \
+	VPUNPCKHQDQ Y0, Y1, Y0; \
+	VMOVNTDQ    Y0, (R11)(DI*1); \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
+	DECQ        R8; \
+	JNZ         tile2889; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        R9; \
+	JNZ         strip2888; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2887; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	tile8x8AVX2NT_body
+
 // func tile4x8AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
 TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
@@ -67008,11 +67213,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2884: \
+band2890: \
 	MOVQ strips+24(FP), R9; \
-strip2885: \
+strip2891: \
 	MOVQ tiles+16(FP), R8; \
-tile2886: \
+tile2892: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67032,15 +67237,15 @@ tile2886: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2886; \
+	JNZ         tile2892; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2885; \
+	JNZ         strip2891; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2884; \
+	JNZ         band2890; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -67057,11 +67262,11 @@ TEXT ·tile2x9AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2396<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle309<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2397<>+0(SB), Y12; \
-band2887: \
+band2893: \
 	MOVQ strips+24(FP), DI; \
-strip2888: \
+strip2894: \
 	MOVQ tiles+16(FP), SI; \
-tile2889: \
+tile2895: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67083,15 +67288,15 @@ tile2889: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2889; \
+	JNZ          tile2895; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2888; \
+	JNZ          strip2894; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2887; \
+	JNZ          band2893; \
 	VZEROUPPER; \
 	RET
 	tile2x9AVX2_body
@@ -67124,11 +67329,11 @@ TEXT ·tile2x10AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2399<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2400<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2401<>+0(SB), Y12; \
-band2890: \
+band2896: \
 	MOVQ strips+24(FP), DI; \
-strip2891: \
+strip2897: \
 	MOVQ tiles+16(FP), SI; \
-tile2892: \
+tile2898: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67150,15 +67355,15 @@ tile2892: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2892; \
+	JNZ          tile2898; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2891; \
+	JNZ          strip2897; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2890; \
+	JNZ          band2896; \
 	VZEROUPPER; \
 	RET
 	tile2x10AVX2_body
@@ -67195,11 +67400,11 @@ TEXT ·tile2x12AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2403<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle25<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle31<>+0(SB), Y12; \
-band2893: \
+band2899: \
 	MOVQ strips+24(FP), DI; \
-strip2894: \
+strip2900: \
 	MOVQ tiles+16(FP), SI; \
-tile2895: \
+tile2901: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67221,15 +67426,15 @@ tile2895: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2895; \
+	JNZ          tile2901; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2894; \
+	JNZ          strip2900; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2893; \
+	JNZ          band2899; \
 	VZEROUPPER; \
 	RET
 	tile2x12AVX2_body
@@ -67258,11 +67463,11 @@ TEXT ·tile2x14AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2405<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2406<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2407<>+0(SB), Y12; \
-band2896: \
+band2902: \
 	MOVQ strips+24(FP), DI; \
-strip2897: \
+strip2903: \
 	MOVQ tiles+16(FP), SI; \
-tile2898: \
+tile2904: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67284,15 +67489,15 @@ tile2898: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2898; \
+	JNZ          tile2904; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2897; \
+	JNZ          strip2903; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2896; \
+	JNZ          band2902; \
 	VZEROUPPER; \
 	RET
 	tile2x14AVX2_body
@@ -67329,11 +67534,11 @@ TEXT ·tile2x15AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2409<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2410<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2411<>+0(SB), Y12; \
-band2899: \
+band2905: \
 	MOVQ strips+24(FP), DI; \
-strip2900: \
+strip2906: \
 	MOVQ tiles+16(FP), SI; \
-tile2901: \
+tile2907: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67355,15 +67560,15 @@ tile2901: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2901; \
+	JNZ          tile2907; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2900; \
+	JNZ          strip2906; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2899; \
+	JNZ          band2905; \
 	VZEROUPPER; \
 	RET
 	tile2x15AVX2_body
@@ -67396,11 +67601,11 @@ TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
 	MOVQ dstRow+40(FP), BX; \
-band2902: \
+band2908: \
 	MOVQ strips+24(FP), DI; \
-strip2903: \
+strip2909: \
 	MOVQ tiles+16(FP), SI; \
-tile2904: \
+tile2910: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     Y0, (CX); \
@@ -67410,15 +67615,15 @@ tile2904: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        SI; \
-	JNZ         tile2904; \
+	JNZ         tile2910; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        DI; \
-	JNZ         strip2903; \
+	JNZ         strip2909; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2902; \
+	JNZ         band2908; \
 	VZEROUPPER; \
 	RET
 	tile2x16AVX2_body
@@ -67448,7 +67653,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2412<>+0(SB), DI; \
-group2905: \
+group2911: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67466,34 +67671,34 @@ group2905: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2909; \
-chunk2906: \
+	JAE     groupdone2915; \
+chunk2912: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2907; \
+	JB      cross2913; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2908; \
+	JB      store2914; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2910; \
+	JNZ     samerow2916; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2910: \
-	JMP store2908; \
-cross2907: \
+samerow2916: \
+	JMP store2914; \
+cross2913: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2911; \
+	JNZ     samerow2917; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2911: \
+samerow2917: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67501,16 +67706,16 @@ samerow2911: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2908: \
+store2914: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2906; \
-groupdone2909: \
+	JB       chunk2912; \
+groupdone2915: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2905; \
+	JNZ  group2911; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68129,6 +68334,8 @@ DATA ·bundleUnzip2x8AVX2Entry(SB)/8, $·bundleUnzip2x8AVX2(SB)
 GLOBL ·bundleUnzip2x8AVX2Entry(SB), RODATA, $8
 DATA ·tile16x1AVX2Entry(SB)/8, $·tile16x1AVX2(SB)
 GLOBL ·tile16x1AVX2Entry(SB), RODATA, $8
+DATA ·tile32x2AVX2NTEntry(SB)/8, $·tile32x2AVX2NT(SB)
+GLOBL ·tile32x2AVX2NTEntry(SB), RODATA, $8
 DATA ·tile16x2AVX2Entry(SB)/8, $·tile16x2AVX2(SB)
 GLOBL ·tile16x2AVX2Entry(SB), RODATA, $8
 DATA ·tile8x3AVX2Entry(SB)/8, $·tile8x3AVX2(SB)
@@ -68145,6 +68352,8 @@ DATA ·tile4x6AVX2Entry(SB)/8, $·tile4x6AVX2(SB)
 GLOBL ·tile4x6AVX2Entry(SB), RODATA, $8
 DATA ·tile4x7AVX2Entry(SB)/8, $·tile4x7AVX2(SB)
 GLOBL ·tile4x7AVX2Entry(SB), RODATA, $8
+DATA ·tile8x8AVX2NTEntry(SB)/8, $·tile8x8AVX2NT(SB)
+GLOBL ·tile8x8AVX2NTEntry(SB), RODATA, $8
 DATA ·tile4x8AVX2Entry(SB)/8, $·tile4x8AVX2(SB)
 GLOBL ·tile4x8AVX2Entry(SB), RODATA, $8
 DATA ·tile2x9AVX2Entry(SB)/8, $·tile2x9AVX2(SB)

@@ -305,6 +305,7 @@ var (
 	bundleZip2x8AVX2Entry   simd.BundleFunc
 	bundleUnzip2x8AVX2Entry simd.BundleFunc
 	tile16x1AVX2Entry       simd.TileFunc
+	tile32x2AVX2NTEntry     simd.TileFunc
 	tile16x2AVX2Entry       simd.TileFunc
 	tile8x3AVX2Entry        simd.TileFunc
 	tile16x4AVX2Entry       simd.TileFunc
@@ -313,6 +314,7 @@ var (
 	tile4x5AVX2Entry        simd.TileFunc
 	tile4x6AVX2Entry        simd.TileFunc
 	tile4x7AVX2Entry        simd.TileFunc
+	tile8x8AVX2NTEntry      simd.TileFunc
 	tile4x8AVX2Entry        simd.TileFunc
 	tile2x9AVX2Entry        simd.TileFunc
 	tile2x10AVX2Entry       simd.TileFunc
@@ -631,6 +633,10 @@ var avx2 = simd.Table{
 	PagedTiles: []simd.Entry[simd.TileFunc]{
 		{F: &tile16x4AVX2Entry, B: 16, W: 4, Chunk: 64},
 		{F: &tile16x4AVX2NTEntry, B: 16, W: 4, Chunk: 64, NT: true},
+	},
+	StreamTiles: []simd.Entry[simd.TileFunc]{
+		{F: &tile32x2AVX2NTEntry, B: 32, W: 2, Chunk: 16, NT: true},
+		{F: &tile8x8AVX2NTEntry, B: 8, W: 8, Chunk: 32, NT: true},
 	},
 	StreamRuns: &streamRunsAVX2Entry,
 }

@@ -16,19 +16,27 @@ import (
 // columns.
 func bufferedShape(w int) (rows, cols int) { return 256 / w, 128 }
 
-// buffers reports whether a table's own tiles of w-byte words take a
-// matrix whose dst rows lie dstRow bytes apart through a buffer, with set
-// its tier's kernels: where they write less than a line of each dst row
-// and dst's rows lie a multiple of 2 KiB apart (bytes and 2-byte words),
-// or where the matrix streams, they have no streaming twin and the
-// tier's run copier has one. Rows whole pages apart take the table's
-// paged tiles where it has them.
-func buffers(set *simd.Kernels, table *simd.Table, w int, streaming bool, dstRow int) bool {
+// buffers reports whether a table's own tiles of w-byte words take
+// matrices m, whose dst rows lie a multiple of 2 KiB apart, through a
+// buffer, with set its tier's kernels: where they write less than a line
+// of each dst row (bytes and 2-byte words), or where the matrix streams,
+// they have no streaming twin and the tier's run copier has one; but
+// where the tier's stream tiles take them, their dst lines whole (every
+// column of a stream tile is one). Rows whole pages apart take the
+// table's paged tiles where it has them.
+func buffers(set *simd.Kernels, table *simd.Table, m engine.Matrix, w int) bool {
 	ks := tilesOf(table.Tiles, w)
-	if p := tilesOf(table.PagedTiles, w); len(p) > 0 && engine.Paged(dstRow) {
+	if p := tilesOf(table.PagedTiles, w); len(p) > 0 && engine.Paged(m.DstRow) {
 		ks = p
 	}
-	return len(ks) > 0 && (streaming && (len(ks) < 2 || !ks[1].NT) && set.CopyRunsNT != nil || w <= 2 && int(ks[0].B)*w < 64)
+	if len(ks) == 0 {
+		return false
+	}
+	twinless := m.Streaming && (len(ks) < 2 || !ks[1].NT)
+	if twinless && len(tilesOf(set.StreamTiles, w)) > 0 && (m.Rows*w|m.DstRow|m.DstRep|m.DstGroup)%64 == 0 {
+		return false
+	}
+	return twinless && set.CopyRunsNT != nil || w <= 2 && int(ks[0].B)*w < 64
 }
 
 // TestMatrixBuffered checks the calls that move tall matrices of 1- to
@@ -49,8 +57,9 @@ func TestMatrixBuffered(t *testing.T) {
 					rows, cols := bufferedShape(w)
 					m := engine.Matrix{Rows: (1536/rows+1+rng.IntN(3))*rows + rng.IntN(2)*rng.IntN(rows), Cols: cols*(1+rng.IntN(2)) + rng.IntN(cols), Streaming: streaming}
 					m.SrcRow, m.DstRow = m.Cols*w+w*rng.IntN(3), (m.Rows*w+2047)&^2047<<rng.IntN(2)
-					want = want || buffers(set, table, w, streaming, m.DstRow)
-					if checkStaged(t, name, set, withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2)), w) {
+					m = withGroups(m, w, 1+rng.IntN(2), 1+rng.IntN(2), 32/w*rng.IntN(2))
+					want = want || buffers(set, table, m, w)
+					if checkStaged(t, name, set, m, w) {
 						buffered++
 					}
 				}
@@ -77,10 +86,11 @@ func TestMatrixBufferedGuardPages(t *testing.T) {
 					// dst rows an odd multiple of 2 KiB apart: not whole
 					// pages, which AVX2's streaming quads take in place.
 					streaming, dstRow := w > 2 || i%2 == 0, (r*w+2047)&^2047|2048
-					if testing.Short() && c != cols+1 || !buffers(set, table, w, streaming, dstRow) {
+					m := withGroups(engine.Matrix{Rows: r, Cols: c, SrcRow: c * w, DstRow: dstRow, Streaming: streaming}, w, 1, 1, 0)
+					if testing.Short() && c != cols+1 || !buffers(set, table, m, w) {
 						continue
 					}
-					checkStagedGuarded(t, name, set, withGroups(engine.Matrix{Rows: r, Cols: c, SrcRow: c * w, DstRow: dstRow, Streaming: streaming}, w, 1, 1, 0), w)
+					checkStagedGuarded(t, name, set, m, w)
 				}
 			}
 		}

@@ -163,7 +163,8 @@ func tilesOf(ks []simd.TileKernel, w int) []simd.TileKernel {
 
 // TestMatrixStreaming checks the tile kernels' streaming twins against
 // matrixRef, the paged tiles' (AVX2's quads) with dst rows whole pages
-// apart: matrices whose every column store is a whole line of a
+// apart, and the stream tiles (AVX2's pairs, twins of no plain kernel):
+// matrices whose every column store is a whole line of a
 // line-aligned dst, as simd.Matrix gives them, with rows and columns
 // from one tile to several (more than a lane kernel takes). The call must
 // be the twin's where dst is aligned, and the ordinary kernel's where it
@@ -179,6 +180,9 @@ func TestMatrixStreaming(t *testing.T) {
 					continue
 				}
 				checkStreaming(t, rng, name, set, own[0], w, paged == 1)
+			}
+			for _, k := range tilesOf(table.StreamTiles, w) {
+				checkStreaming(t, rng, name, set, k, w, false)
 			}
 		}
 	}
@@ -254,8 +258,9 @@ func TestMatrixGuardPages(t *testing.T) {
 		set := simd.KernelsOf(name)
 		for w := 1; w <= simd.MaxTileWidth; w++ {
 			own := tilesOf(table.Tiles, w) // the base table's are tested under its own name
-			for i, k := range slices.Concat(own, pagedTiles(set, w)) {
-				if k.NT { // the twin of the tile before, which streaming rows take
+			paged, streams := len(own), len(own)+len(pagedTiles(set, w))
+			for i, k := range slices.Concat(own, pagedTiles(set, w), tilesOf(set.StreamTiles, w)) {
+				if k.NT && i < streams { // the twin of the tile before, which streaming rows take
 					continue
 				}
 				cols := int(k.Chunk) / w
@@ -267,14 +272,21 @@ func TestMatrixGuardPages(t *testing.T) {
 						// Rows of whole lines of dst stream where the kernels can;
 						// paged tiles take dst rows a page apart.
 						dstRow := rows * w
-						if i >= len(own) {
+						if i >= paged && i < streams {
 							dstRow = 4096
 						}
 						m := withGroups(engine.Matrix{Rows: rows, Cols: c, SrcRow: c * w, DstRow: dstRow, Streaming: true}, w, 2, 2, 0)
 						dl, sl := matrixLens(m, w)
 						call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
-						if f := runtime.FuncForPC(uintptr(*k.F)).Name(); i >= len(own) && !strings.HasSuffix(f, "."+strings.TrimSuffix(call.Kernel(), "NT")) { // its twin where dst's lines take it
-							t.Fatalf("%s: %+v: the call of %s, not the paged %s", name, m, call.Kernel(), f)
+						f := "." + strings.TrimSuffix(call.Kernel(), "NT")
+						if i >= streams { // a stream tile: where dst's lines take it, and no lane kernel
+							f = "." + call.Kernel()
+							if dstRow%64 != 0 || min(rows, c) <= simd.MaxBlock {
+								f = ""
+							}
+						}
+						if i >= paged && !strings.HasSuffix(runtime.FuncForPC(uintptr(*k.F)).Name(), f) { // the paged tile, or its twin, where dst's lines take it
+							t.Fatalf("%s: %+v: the call of %s, not %s", name, m, call.Kernel(), runtime.FuncForPC(uintptr(*k.F)).Name())
 						}
 						inGuards(t, dl, sl, func(dst, src []byte) {
 							checkMatrix(t, fmt.Sprint(name, " guarded"), call, m, w, dst, src)

@@ -46,9 +46,13 @@ func (g *Generator) tile(k table.Kernel) error {
 	b, chunk := k.TileShape()
 	g.function(k)
 	doc := []string{fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width)}
-	if k.Quad() { // the program moves one of the four tiles of a quad
+	if k.Quad() || k.Pair() { // the program moves one of the tiles of a quad or pair
+		n := "two"
+		if k.Quad() {
+			n = "four"
+		}
 		b, chunk = vec.TileShape(k.Width)
-		doc = append(doc, fmt.Sprintf("It moves each as four tiles of %d rows of %d bytes, in turn.", b, chunk))
+		doc = append(doc, fmt.Sprintf("It moves each as %s tiles of %d rows of %d bytes, in turn.", n, b, chunk))
 	}
 	cols := chunk / k.Width
 	if k.Streaming {
@@ -116,9 +120,16 @@ func (g *Generator) tile(k table.Kernel) error {
 		}
 		g.stream = false
 	}
-	if k.Quad() {
+	switch {
+	case k.Quad():
 		g.quad(k, src, dst, s, d, b, cols, move)
-	} else {
+	case k.Pair(): // the top tile, then the one b rows below it
+		move(s, d)
+		ys, yd := c.GP64(), c.GP64()
+		g.rowsDown(k, s, src.lane, ys, b)
+		c.LEAQ(operand.Mem{Base: d, Disp: b * k.Width}, yd)
+		move(ys, yd)
+	default:
 		move(s, d)
 	}
 	step := func(srcStep, dstStep string) {
@@ -188,15 +199,9 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 // places and step to the next.
 func (g *Generator) quad(k table.Kernel, src, dst rowAddr, s, d reg.GPVirtual, b, cols int, move func(s, d reg.GPVirtual)) {
 	c := g.c
-	scale := func(n int) uint8 {
-		if n != 1 && n != 2 && n != 4 && n != 8 {
-			panic(fmt.Sprintf("amd64: %s: no quad of tiles %d long", k.Name(), n))
-		}
-		return uint8(n)
-	}
 	xs, ys, xd, yd, turns := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.MOVQ(s, xs)
-	c.LEAQ(operand.Mem{Base: s, Index: src.lane, Scale: scale(b)}, ys) // b rows down
+	g.rowsDown(k, s, src.lane, ys, b)
 	c.MOVQ(d, xd)
 	c.LEAQ(operand.Mem{Base: d, Disp: b * k.Width}, yd) // b words along
 	c.MOVQ(operand.U32(2), turns)
@@ -210,8 +215,21 @@ func (g *Generator) quad(k table.Kernel, src, dst rowAddr, s, d reg.GPVirtual, b
 		c.ADDQ(operand.U32(cols*k.Width), r)
 	}
 	for _, r := range []reg.GPVirtual{xd, yd} { // cols rows down
-		c.LEAQ(operand.Mem{Base: r, Index: dst.lane, Scale: scale(cols)}, r)
+		g.rowsDown(k, r, dst.lane, r, cols)
 	}
 	c.DECQ(turns)
 	c.JNZ(operand.LabelRef(turn))
+}
+
+// rowsDown sets r to base plus n rows of row bytes, in steps of at most 8
+// rows (a scaled index).
+func (g *Generator) rowsDown(k table.Kernel, base, row, r reg.GPVirtual, n int) {
+	for ; n > 0; n -= 8 {
+		m := min(n, 8)
+		if m&(m-1) != 0 {
+			panic(fmt.Sprintf("amd64: %s: no step of %d rows", k.Name(), m))
+		}
+		g.c.LEAQ(operand.Mem{Base: base, Index: row, Scale: uint8(m)}, r)
+		base = r
+	}
 }

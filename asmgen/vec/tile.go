@@ -58,6 +58,15 @@ func TileShapeQuad(w int) (b, chunk int) {
 	return 2 * b, 2 * chunk
 }
 
+// TileShapePair is the tile of w-byte words a pair tile kernel moves:
+// two of TileShape's, one above the other, 2b rows of chunk bytes, top
+// first, so that each column of 2- and 8-byte words is a whole 64-byte
+// line, written in two 32-byte halves one right after the other.
+func TileShapePair(w int) (b, chunk int) {
+	b, chunk = TileShape(w)
+	return 2 * b, chunk
+}
+
 // TileWant is what a tile's transpose writes: output stream x holds word x
 // of each of the b rows, in row order.
 func TileWant(b, w, chunk int) map[int]Value {

@@ -17,8 +17,9 @@ import (
 //     multiple of 2 KiB apart: in place, each dst line is left half
 //     written in one or two L1 sets, where the lines of all the other
 //     rows go too, each on a page no prefetcher foresees;
-//   - tiles with no streaming twin (AVX2's but its quads), where the
-//     matrix streams: in place they cannot stream.
+//   - tiles with no streaming twin (AVX2's of bytes and 4-byte words but
+//     its quads), where the matrix streams and no stream tile
+//     (streamTile) takes it: in place they cannot stream.
 //
 // On an Intel Xeon (family 6 model 167), avx2 tier, one goroutine, of a
 // non-streaming copy, in place and so: 2048x2048 of bytes 0.32-0.35 and

@@ -272,6 +272,10 @@ type Table struct {
 	// lie whole pages apart, which take them ahead of Tiles.
 	PagedTiles []Entry[TileFunc]
 
+	// StreamTiles are the table's streaming tile kernels without a plain
+	// twin, for matrices that stream whose tiles have no streaming twin.
+	StreamTiles []Entry[TileFunc]
+
 	// StreamRuns is the streaming run copier.
 	StreamRuns *StreamFunc
 

@@ -47,6 +47,9 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if c == nil {
 		return nil
 	}
+	if s := streamTile(t.StreamTiles, m, w); m.Streaming && k.nt == nil && s.nt != nil && lineStores(m, w, s) {
+		return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, s.nt, &s), Else: c}
+	}
 	if b := t.buffered(dst, src, &m, w, &k); b != nil {
 		return b
 	}
@@ -59,6 +62,30 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	// Each call checks dst's address; every other store lies a multiple
 	// of 64 bytes from it.
 	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, k.nt, &k), Else: c}
+}
+
+// streamTile is the first of the streaming tile kernels ks of w-byte
+// words without a plain twin (StreamTiles) whose tile fits matrix m, as
+// a tile of no plain kernel, in bands of wideLines lines of src; or none
+// (nt nil). Matrices that stream in tiles with no twin take them, tall
+// ones too, ahead of the buffer: on a Zen 5, avx2 tier, one goroutine,
+// of a non-streaming copy, through the buffer and in pairs, 4096x2048 of
+// 8-byte words 0.53-0.59 and 0.83-0.93, 3000x5000 0.54-0.57 and
+// 0.95-1.06, of 2-byte words 7936x5000 0.40-0.59 and 0.59-0.66, 4096x4096
+// 0.46-0.53 and 0.44-0.53. Their stores go around the L1, so that dst
+// rows crowded in its sets (bandCols' spreadSets) do not keep the bands
+// narrow: NCHW to NHWC of 8-byte words moved 1x64x129600 at 0.36-0.37 in
+// bands of two lines, 0.74-0.82 of 16 (1x256x16384 0.37-0.41 and
+// 0.80-0.85, 1x32x259200 0.66-0.67 and 0.86-0.89), of 2-byte words
+// 1x64x129600 0.96-0.97 and 1.14-1.17.
+func streamTile(ks []TileKernel, m engine.Matrix, w int) tile {
+	for _, k := range ks {
+		if int(k.W) == w && m.Rows >= int(k.B) && m.Cols >= int(k.Chunk)/w {
+			cols := int(k.Chunk) / w
+			return tile{nt: k.F, b: int(k.B), chunk: int(k.Chunk), band: max(1, wideLines*lineBytes/w/cols) * cols}
+		}
+	}
+	return tile{}
 }
 
 // MatrixUnits implements engine.Kernels: for a zip, columns of whole
