@@ -944,6 +944,17 @@ func tunzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
+// tunzip2x16x1AVX2 moves NHWC CRD pixels of 16 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip2x16x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+
+// tunzip2x16x1AVX2NT moves NHWC CRD pixels of 16 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x16x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+
 // unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape

@@ -34312,6 +34312,225 @@ DATA shuffle1361<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1361<>+24(SB)/8, $0x0f0e0706ffffffff
 GLOBL shuffle1361<>(SB), RODATA|NOPTR, $32
 
+// func tunzip2x16x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX2
+TEXT ·tunzip2x16x1AVX2(SB), NOSPLIT, $0-88
+#define tunzip2x16x1AVX2_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1576; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1577; \
+	RET; \
+chunk1576: \
+	SUBQ $0x40, BX; \
+group1578: \
+	MOVQ rows+24(FP), R10; \
+row1579: \
+	XORQ R9, R9; \
+chunks1580: \
+	LEAQ        (CX)(R9*1), R11; \
+	VMOVDQU     (AX)(R9*2), X0; \
+	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0; \
+	VMOVDQU     16(AX)(R9*2), X1; \
+	VINSERTI128 $0x01, 80(AX)(R9*2), Y1, Y1; \
+	VPAND       shuffle1226<>+0(SB), Y0, Y2; \
+	VPAND       shuffle1226<>+0(SB), Y1, Y3; \
+	VPACKUSWB   Y3, Y2, Y3; \
+	VPSRLW      $0x08, Y0, Y2; \
+	VPSRLW      $0x08, Y1, Y4; \
+	VPACKUSWB   Y4, Y2, Y1; \
+	VMOVDQU     32(AX)(R9*2), X0; \
+	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0; \
+	VMOVDQU     48(AX)(R9*2), X4; \
+	VINSERTI128 $0x01, 112(AX)(R9*2), Y4, Y4; \
+	VPAND       shuffle1226<>+0(SB), Y0, Y2; \
+	VPAND       shuffle1226<>+0(SB), Y4, Y5; \
+	VPACKUSWB   Y5, Y2, Y5; \
+	VPSRLW      $0x08, Y0, Y2; \
+	VPSRLW      $0x08, Y4, Y6; \
+	VPACKUSWB   Y6, Y2, Y4; \
+	VPAND       shuffle1226<>+0(SB), Y3, Y0; \
+	VPAND       shuffle1226<>+0(SB), Y5, Y6; \
+	VPACKUSWB   Y6, Y0, Y6; \
+	VPSRLW      $0x08, Y3, Y0; \
+	VPSRLW      $0x08, Y5, Y2; \
+	VPACKUSWB   Y2, Y0, Y5; \
+	VPAND       shuffle1226<>+0(SB), Y1, Y3; \
+	VPAND       shuffle1226<>+0(SB), Y4, Y2; \
+	VPACKUSWB   Y2, Y3, Y2; \
+	VPSRLW      $0x08, Y1, Y3; \
+	VPSRLW      $0x08, Y4, Y0; \
+	VPACKUSWB   Y0, Y3, Y4; \
+	VPERM2I128  $0x20, Y2, Y6, Y1; \
+	VMOVDQU     Y1, (R11); \
+	VPERM2I128  $0x31, Y2, Y6, Y2; \
+	VMOVDQU     Y2, 32(R11); \
+	VPERM2I128  $0x20, Y4, Y5, Y2; \
+	VMOVDQU     Y2, (R11)(DX*1); \
+	VPERM2I128  $0x31, Y4, Y5, Y4; \
+	VMOVDQU     Y4, 32(R11)(DX*1); \
+	CMPQ        R9, BX; \
+	JEQ         rowdone1581; \
+	ADDQ        $0x40, R9; \
+	CMPQ        R9, BX; \
+	JLE         chunks1580; \
+	MOVQ        BX, R9; \
+	JMP         chunks1580; \
+rowdone1581: \
+	ADDQ DI, AX; \
+	ADDQ R8, CX; \
+	DECQ R10; \
+	JNZ  row1579; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ SI; \
+	JNZ  group1578; \
+	VZEROUPPER; \
+	RET; \
+chunk1577: \
+	SUBQ $0x20, BX; \
+group1582: \
+	MOVQ rows+24(FP), R10; \
+row1583: \
+	XORQ R9, R9; \
+chunks1584: \
+	LEAQ      (CX)(R9*1), R11; \
+	VMOVDQU   (AX)(R9*2), X0; \
+	VMOVDQU   16(AX)(R9*2), X1; \
+	VPAND     shuffle1226<>+0(SB), X0, X2; \
+	VPAND     shuffle1226<>+0(SB), X1, X3; \
+	VPACKUSWB X3, X2, X3; \
+	VPSRLW    $0x08, X0, X2; \
+	VPSRLW    $0x08, X1, X4; \
+	VPACKUSWB X4, X2, X1; \
+	VMOVDQU   32(AX)(R9*2), X0; \
+	VMOVDQU   48(AX)(R9*2), X4; \
+	VPAND     shuffle1226<>+0(SB), X0, X2; \
+	VPAND     shuffle1226<>+0(SB), X4, X5; \
+	VPACKUSWB X5, X2, X5; \
+	VPSRLW    $0x08, X0, X2; \
+	VPSRLW    $0x08, X4, X6; \
+	VPACKUSWB X6, X2, X4; \
+	VPAND     shuffle1226<>+0(SB), X3, X0; \
+	VPAND     shuffle1226<>+0(SB), X5, X6; \
+	VPACKUSWB X6, X0, X6; \
+	VMOVDQU   X6, (R11); \
+	VPSRLW    $0x08, X3, X6; \
+	VPSRLW    $0x08, X5, X0; \
+	VPACKUSWB X0, X6, X5; \
+	VMOVDQU   X5, (R11)(DX*1); \
+	VPAND     shuffle1226<>+0(SB), X1, X5; \
+	VPAND     shuffle1226<>+0(SB), X4, X3; \
+	VPACKUSWB X3, X5, X3; \
+	VMOVDQU   X3, 16(R11); \
+	VPSRLW    $0x08, X1, X3; \
+	VPSRLW    $0x08, X4, X5; \
+	VPACKUSWB X5, X3, X4; \
+	VMOVDQU   X4, 16(R11)(DX*1); \
+	CMPQ      R9, BX; \
+	JEQ       rowdone1585; \
+	ADDQ      $0x20, R9; \
+	CMPQ      R9, BX; \
+	JLE       chunks1584; \
+	MOVQ      BX, R9; \
+	JMP       chunks1584; \
+rowdone1585: \
+	ADDQ DI, AX; \
+	ADDQ R8, CX; \
+	DECQ R10; \
+	JNZ  row1583; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ SI; \
+	JNZ  group1582; \
+	VZEROUPPER; \
+	RET
+	tunzip2x16x1AVX2_body
+
+// func tunzip2x16x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·tunzip2x16x1AVX2NT(SB), NOSPLIT, $0-88
+#define tunzip2x16x1AVX2NT_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1586; \
+	RET; \
+chunk1586: \
+	VBROADCASTI128 shuffle935<>+0(SB), Y15; \
+	VBROADCASTI128 shuffle936<>+0(SB), Y14; \
+	VBROADCASTI128 shuffle937<>+0(SB), Y13; \
+	VMOVDQU        shuffle954<>+0(SB), Y12; \
+	VMOVDQU        shuffle958<>+0(SB), Y11; \
+	SUBQ           $0x20, BX; \
+group1587: \
+	MOVQ rows+24(FP), R10; \
+row1588: \
+	XORQ R9, R9; \
+chunks1589: \
+	LEAQ           (CX)(R9*1), R11; \
+	VMOVDQU        (AX)(R9*2), X0; \
+	VINSERTI128    $0x01, 1(AX)(R9*2), Y0, Y0; \
+	VPSHUFB        Y15, Y0, Y0; \
+	VMOVDQU        16(AX)(R9*2), X1; \
+	VINSERTI128    $0x01, 17(AX)(R9*2), Y1, Y1; \
+	VPSHUFB        Y14, Y1, Y1; \
+	VPOR           Y1, Y0, Y1; \
+	VMOVDQU        32(AX)(R9*2), X0; \
+	VINSERTI128    $0x01, 33(AX)(R9*2), Y0, Y0; \
+	VPSHUFB        Y13, Y0, Y0; \
+	VPOR           Y0, Y1, Y0; \
+	VBROADCASTI128 48(AX)(R9*2), Y1; \
+	VPSHUFB        Y12, Y1, Y2; \
+	VPOR           Y2, Y0, Y2; \
+	VMOVNTDQ       Y2, (R11); \
+	VMOVDQU        2(AX)(R9*2), X2; \
+	VINSERTI128    $0x01, 3(AX)(R9*2), Y2, Y2; \
+	VPSHUFB        Y15, Y2, Y2; \
+	VMOVDQU        18(AX)(R9*2), X0; \
+	VINSERTI128    $0x01, 19(AX)(R9*2), Y0, Y0; \
+	VPSHUFB        Y14, Y0, Y0; \
+	VPOR           Y0, Y2, Y0; \
+	VMOVDQU        34(AX)(R9*2), X2; \
+	VINSERTI128    $0x01, 35(AX)(R9*2), Y2, Y2; \
+	VPSHUFB        Y13, Y2, Y2; \
+	VPOR           Y2, Y0, Y2; \
+	VPSHUFB        Y11, Y1, Y1; \
+	VPOR           Y1, Y2, Y1; \
+	VMOVNTDQ       Y1, (R11)(DX*1); \
+	CMPQ           R9, BX; \
+	JEQ            rowdone1590; \
+	ADDQ           $0x20, R9; \
+	CMPQ           R9, BX; \
+	JLE            chunks1589; \
+	MOVQ           BX, R9; \
+	JMP            chunks1589; \
+rowdone1590: \
+	ADDQ DI, AX; \
+	ADDQ R8, CX; \
+	DECQ R10; \
+	JNZ  row1588; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ SI; \
+	JNZ  group1587; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	tunzip2x16x1AVX2NT_body
+
 // func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
 TEXT ·unzip3x1AVX2(SB), NOSPLIT, $0-88
@@ -34324,15 +34543,15 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1576; \
+	JAE  chunk1591; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1577; \
+	JAE  chunk1592; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1578; \
+	JAE  chunk1593; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1579; \
+	JAE  chunk1594; \
 	RET; \
-chunk1576: \
+chunk1591: \
 	VBROADCASTI128 shuffle1205<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1362<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1363<>+0(SB), Y13; \
@@ -34343,11 +34562,11 @@ chunk1576: \
 	VBROADCASTI128 shuffle1368<>+0(SB), Y8; \
 	VBROADCASTI128 shuffle1369<>+0(SB), Y7; \
 	SUBQ           $0x20, BX; \
-group1580: \
+group1595: \
 	MOVQ rows+24(FP), R10; \
-row1581: \
+row1596: \
 	XORQ R9, R9; \
-chunks1582: \
+chunks1597: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -34376,24 +34595,24 @@ chunks1582: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVDQU     Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1583; \
+	JEQ         rowdone1598; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1582; \
+	JLE         chunks1597; \
 	MOVQ        BX, R9; \
-	JMP         chunks1582; \
-rowdone1583: \
+	JMP         chunks1597; \
+rowdone1598: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1581; \
+	JNZ  row1596; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1580; \
+	JNZ  group1595; \
 	VZEROUPPER; \
 	RET; \
-chunk1577: \
+chunk1592: \
 	VMOVDQU shuffle1205<>+0(SB), X15; \
 	VMOVDQU shuffle1362<>+0(SB), X14; \
 	VMOVDQU shuffle1363<>+0(SB), X13; \
@@ -34404,11 +34623,11 @@ chunk1577: \
 	VMOVDQU shuffle1368<>+0(SB), X8; \
 	VMOVDQU shuffle1369<>+0(SB), X7; \
 	SUBQ    $0x10, BX; \
-group1584: \
+group1599: \
 	MOVQ rows+24(FP), R10; \
-row1585: \
+row1600: \
 	XORQ R9, R9; \
-chunks1586: \
+chunks1601: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -34434,24 +34653,24 @@ chunks1586: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1587; \
+	JEQ     rowdone1602; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1586; \
+	JLE     chunks1601; \
 	MOVQ    BX, R9; \
-	JMP     chunks1586; \
-rowdone1587: \
+	JMP     chunks1601; \
+rowdone1602: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1585; \
+	JNZ  row1600; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1584; \
+	JNZ  group1599; \
 	VZEROUPPER; \
 	RET; \
-chunk1578: \
+chunk1593: \
 	VMOVDQU shuffle1205<>+0(SB), X15; \
 	VMOVDQU shuffle1209<>+0(SB), X14; \
 	VMOVDQU shuffle1364<>+0(SB), X13; \
@@ -34459,11 +34678,11 @@ chunk1578: \
 	VMOVDQU shuffle1367<>+0(SB), X11; \
 	VMOVDQU shuffle1371<>+0(SB), X10; \
 	SUBQ    $0x08, BX; \
-group1588: \
+group1603: \
 	MOVQ rows+24(FP), R10; \
-row1589: \
+row1604: \
 	XORQ R9, R9; \
-chunks1590: \
+chunks1605: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -34482,24 +34701,24 @@ chunks1590: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1591; \
+	JEQ     rowdone1606; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1590; \
+	JLE     chunks1605; \
 	MOVQ    BX, R9; \
-	JMP     chunks1590; \
-rowdone1591: \
+	JMP     chunks1605; \
+rowdone1606: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1589; \
+	JNZ  row1604; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1588; \
+	JNZ  group1603; \
 	VZEROUPPER; \
 	RET; \
-chunk1579: \
+chunk1594: \
 	VMOVDQU shuffle1372<>+0(SB), X15; \
 	VMOVDQU shuffle1373<>+0(SB), X14; \
 	VMOVDQU shuffle1374<>+0(SB), X13; \
@@ -34507,11 +34726,11 @@ chunk1579: \
 	VMOVDQU shuffle1376<>+0(SB), X11; \
 	VMOVDQU shuffle1377<>+0(SB), X10; \
 	SUBQ    $0x04, BX; \
-group1592: \
+group1607: \
 	MOVQ rows+24(FP), R10; \
-row1593: \
+row1608: \
 	XORQ R9, R9; \
-chunks1594: \
+chunks1609: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -34530,21 +34749,21 @@ chunks1594: \
 	VPOR    X2, X0, X2; \
 	VMOVD   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1595; \
+	JEQ     rowdone1610; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1594; \
+	JLE     chunks1609; \
 	MOVQ    BX, R9; \
-	JMP     chunks1594; \
-rowdone1595: \
+	JMP     chunks1609; \
+rowdone1610: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1593; \
+	JNZ  row1608; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1592; \
+	JNZ  group1607; \
 	VZEROUPPER; \
 	RET
 	unzip3x1AVX2_body
@@ -34625,15 +34844,15 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1596; \
+	JAE  chunk1611; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1597; \
+	JAE  chunk1612; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1598; \
+	JAE  chunk1613; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1599; \
+	JAE  chunk1614; \
 	RET; \
-chunk1596: \
+chunk1611: \
 	VBROADCASTI128 shuffle610<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle622<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1216<>+0(SB), Y13; \
@@ -34644,11 +34863,11 @@ chunk1596: \
 	VBROADCASTI128 shuffle616<>+0(SB), Y8; \
 	VBROADCASTI128 shuffle620<>+0(SB), Y7; \
 	SUBQ           $0x20, BX; \
-group1600: \
+group1615: \
 	MOVQ rows+24(FP), R10; \
-row1601: \
+row1616: \
 	XORQ R9, R9; \
-chunks1602: \
+chunks1617: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -34677,24 +34896,24 @@ chunks1602: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVDQU     Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1603; \
+	JEQ         rowdone1618; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1602; \
+	JLE         chunks1617; \
 	MOVQ        BX, R9; \
-	JMP         chunks1602; \
-rowdone1603: \
+	JMP         chunks1617; \
+rowdone1618: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1601; \
+	JNZ  row1616; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1600; \
+	JNZ  group1615; \
 	VZEROUPPER; \
 	RET; \
-chunk1597: \
+chunk1612: \
 	VMOVDQU shuffle610<>+0(SB), X15; \
 	VMOVDQU shuffle622<>+0(SB), X14; \
 	VMOVDQU shuffle1216<>+0(SB), X13; \
@@ -34705,11 +34924,11 @@ chunk1597: \
 	VMOVDQU shuffle616<>+0(SB), X8; \
 	VMOVDQU shuffle620<>+0(SB), X7; \
 	SUBQ    $0x10, BX; \
-group1604: \
+group1619: \
 	MOVQ rows+24(FP), R10; \
-row1605: \
+row1620: \
 	XORQ R9, R9; \
-chunks1606: \
+chunks1621: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -34735,24 +34954,24 @@ chunks1606: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1607; \
+	JEQ     rowdone1622; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1606; \
+	JLE     chunks1621; \
 	MOVQ    BX, R9; \
-	JMP     chunks1606; \
-rowdone1607: \
+	JMP     chunks1621; \
+rowdone1622: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1605; \
+	JNZ  row1620; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1604; \
+	JNZ  group1619; \
 	VZEROUPPER; \
 	RET; \
-chunk1598: \
+chunk1613: \
 	VMOVDQU shuffle610<>+0(SB), X15; \
 	VMOVDQU shuffle821<>+0(SB), X14; \
 	VMOVDQU shuffle621<>+0(SB), X13; \
@@ -34760,11 +34979,11 @@ chunk1598: \
 	VMOVDQU shuffle1379<>+0(SB), X11; \
 	VMOVDQU shuffle93<>+0(SB), X10; \
 	SUBQ    $0x08, BX; \
-group1608: \
+group1623: \
 	MOVQ rows+24(FP), R10; \
-row1609: \
+row1624: \
 	XORQ R9, R9; \
-chunks1610: \
+chunks1625: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -34783,35 +35002,35 @@ chunks1610: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1611; \
+	JEQ     rowdone1626; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1610; \
+	JLE     chunks1625; \
 	MOVQ    BX, R9; \
-	JMP     chunks1610; \
-rowdone1611: \
+	JMP     chunks1625; \
+rowdone1626: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1609; \
+	JNZ  row1624; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1608; \
+	JNZ  group1623; \
 	VZEROUPPER; \
 	RET; \
-chunk1599: \
+chunk1614: \
 	VMOVDQU shuffle617<>+0(SB), X15; \
 	VMOVDQU shuffle1380<>+0(SB), X14; \
 	VMOVDQU shuffle1381<>+0(SB), X13; \
 	VMOVDQU shuffle1382<>+0(SB), X12; \
 	VMOVDQU shuffle168<>+0(SB), X11; \
 	SUBQ    $0x04, BX; \
-group1612: \
+group1627: \
 	MOVQ rows+24(FP), R10; \
-row1613: \
+row1628: \
 	XORQ R9, R9; \
-chunks1614: \
+chunks1629: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -34828,21 +35047,21 @@ chunks1614: \
 	VPOR    X2, X0, X2; \
 	VMOVD   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1615; \
+	JEQ     rowdone1630; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1614; \
+	JLE     chunks1629; \
 	MOVQ    BX, R9; \
-	JMP     chunks1614; \
-rowdone1615: \
+	JMP     chunks1629; \
+rowdone1630: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1613; \
+	JNZ  row1628; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1612; \
+	JNZ  group1627; \
 	VZEROUPPER; \
 	RET
 	unzip3x2AVX2_body
@@ -34879,24 +35098,24 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1616; \
+	JAE  chunk1631; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1617; \
+	JAE  chunk1632; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1618; \
+	JAE  chunk1633; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1619; \
+	JAE  chunk1634; \
 	RET; \
-chunk1616: \
+chunk1631: \
 	VMOVDQU shuffle173<>+0(SB), Y15; \
 	VMOVDQU shuffle1383<>+0(SB), Y14; \
 	VMOVDQU shuffle175<>+0(SB), Y13; \
 	SUBQ    $0x20, BX; \
-group1620: \
+group1635: \
 	MOVQ rows+24(FP), R10; \
-row1621: \
+row1636: \
 	XORQ R9, R9; \
-chunks1622: \
+chunks1637: \
 	LEAQ     (CX)(R9*1), R11; \
 	IMUL3Q   $0x03, R9, R12; \
 	ADDQ     AX, R12; \
@@ -34916,24 +35135,24 @@ chunks1622: \
 	VPERMD   Y3, Y13, Y3; \
 	VMOVDQU  Y3, (R11)(DX*2); \
 	CMPQ     R9, BX; \
-	JEQ      rowdone1623; \
+	JEQ      rowdone1638; \
 	ADDQ     $0x20, R9; \
 	CMPQ     R9, BX; \
-	JLE      chunks1622; \
+	JLE      chunks1637; \
 	MOVQ     BX, R9; \
-	JMP      chunks1622; \
-rowdone1623: \
+	JMP      chunks1637; \
+rowdone1638: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1621; \
+	JNZ  row1636; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1620; \
+	JNZ  group1635; \
 	VZEROUPPER; \
 	RET; \
-chunk1617: \
+chunk1632: \
 	VMOVDQU shuffle108<>+0(SB), X15; \
 	VMOVDQU shuffle503<>+0(SB), X14; \
 	VMOVDQU shuffle32<>+0(SB), X13; \
@@ -34944,11 +35163,11 @@ chunk1617: \
 	VMOVDQU shuffle182<>+0(SB), X8; \
 	VMOVDQU shuffle109<>+0(SB), X7; \
 	SUBQ    $0x10, BX; \
-group1624: \
+group1639: \
 	MOVQ rows+24(FP), R10; \
-row1625: \
+row1640: \
 	XORQ R9, R9; \
-chunks1626: \
+chunks1641: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -34974,35 +35193,35 @@ chunks1626: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1627; \
+	JEQ     rowdone1642; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1626; \
+	JLE     chunks1641; \
 	MOVQ    BX, R9; \
-	JMP     chunks1626; \
-rowdone1627: \
+	JMP     chunks1641; \
+rowdone1642: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1625; \
+	JNZ  row1640; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1624; \
+	JNZ  group1639; \
 	VZEROUPPER; \
 	RET; \
-chunk1618: \
+chunk1633: \
 	VMOVDQU shuffle108<>+0(SB), X15; \
 	VMOVDQU shuffle181<>+0(SB), X14; \
 	VMOVDQU shuffle1118<>+0(SB), X13; \
 	VMOVDQU shuffle501<>+0(SB), X12; \
 	VMOVDQU shuffle854<>+0(SB), X11; \
 	SUBQ    $0x08, BX; \
-group1628: \
+group1643: \
 	MOVQ rows+24(FP), R10; \
-row1629: \
+row1644: \
 	XORQ R9, R9; \
-chunks1630: \
+chunks1645: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35019,32 +35238,32 @@ chunks1630: \
 	VPOR    X2, X0, X2; \
 	VMOVQ   X2, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1631; \
+	JEQ     rowdone1646; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1630; \
+	JLE     chunks1645; \
 	MOVQ    BX, R9; \
-	JMP     chunks1630; \
-rowdone1631: \
+	JMP     chunks1645; \
+rowdone1646: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1629; \
+	JNZ  row1644; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1628; \
+	JNZ  group1643; \
 	VZEROUPPER; \
 	RET; \
-chunk1619: \
+chunk1634: \
 	VMOVDQU shuffle181<>+0(SB), X15; \
 	VMOVDQU shuffle29<>+0(SB), X14; \
 	SUBQ    $0x04, BX; \
-group1632: \
+group1647: \
 	MOVQ rows+24(FP), R10; \
-row1633: \
+row1648: \
 	XORQ R9, R9; \
-chunks1634: \
+chunks1649: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35057,21 +35276,21 @@ chunks1634: \
 	VPSHUFB X15, X0, X0; \
 	VMOVD   X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1635; \
+	JEQ     rowdone1650; \
 	ADDQ    $0x04, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1634; \
+	JLE     chunks1649; \
 	MOVQ    BX, R9; \
-	JMP     chunks1634; \
-rowdone1635: \
+	JMP     chunks1649; \
+rowdone1650: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1633; \
+	JNZ  row1648; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1632; \
+	JNZ  group1647; \
 	VZEROUPPER; \
 	RET
 	unzip3x4AVX2_body
@@ -35094,19 +35313,19 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1636; \
+	JAE  chunk1651; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1637; \
+	JAE  chunk1652; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1638; \
+	JAE  chunk1653; \
 	RET; \
-chunk1636: \
+chunk1651: \
 	SUBQ $0x20, BX; \
-group1639: \
+group1654: \
 	MOVQ rows+24(FP), R10; \
-row1640: \
+row1655: \
 	XORQ R9, R9; \
-chunks1641: \
+chunks1656: \
 	LEAQ     (CX)(R9*1), R11; \
 	IMUL3Q   $0x03, R9, R12; \
 	ADDQ     AX, R12; \
@@ -35126,34 +35345,34 @@ chunks1641: \
 	VPERMQ   $0xc6, Y1, Y1; \
 	VMOVDQU  Y1, (R11)(DX*2); \
 	CMPQ     R9, BX; \
-	JEQ      rowdone1642; \
+	JEQ      rowdone1657; \
 	ADDQ     $0x20, R9; \
 	CMPQ     R9, BX; \
-	JLE      chunks1641; \
+	JLE      chunks1656; \
 	MOVQ     BX, R9; \
-	JMP      chunks1641; \
-rowdone1642: \
+	JMP      chunks1656; \
+rowdone1657: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1640; \
+	JNZ  row1655; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1639; \
+	JNZ  group1654; \
 	VZEROUPPER; \
 	RET; \
-chunk1637: \
+chunk1652: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle53<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle28<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group1643: \
+group1658: \
 	MOVQ rows+24(FP), R10; \
-row1644: \
+row1659: \
 	XORQ R9, R9; \
-chunks1645: \
+chunks1660: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35173,32 +35392,32 @@ chunks1645: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1646; \
+	JEQ     rowdone1661; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1645; \
+	JLE     chunks1660; \
 	MOVQ    BX, R9; \
-	JMP     chunks1645; \
-rowdone1646: \
+	JMP     chunks1660; \
+rowdone1661: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1644; \
+	JNZ  row1659; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1643; \
+	JNZ  group1658; \
 	VZEROUPPER; \
 	RET; \
-chunk1638: \
+chunk1653: \
 	VMOVDQU shuffle33<>+0(SB), X15; \
 	VMOVDQU shuffle27<>+0(SB), X14; \
 	SUBQ    $0x08, BX; \
-group1647: \
+group1662: \
 	MOVQ rows+24(FP), R10; \
-row1648: \
+row1663: \
 	XORQ R9, R9; \
-chunks1649: \
+chunks1664: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35211,21 +35430,21 @@ chunks1649: \
 	VPSHUFB X15, X0, X0; \
 	VMOVQ   X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1650; \
+	JEQ     rowdone1665; \
 	ADDQ    $0x08, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1649; \
+	JLE     chunks1664; \
 	MOVQ    BX, R9; \
-	JMP     chunks1649; \
-rowdone1650: \
+	JMP     chunks1664; \
+rowdone1665: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1648; \
+	JNZ  row1663; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1647; \
+	JNZ  group1662; \
 	VZEROUPPER; \
 	RET
 	unzip3x8AVX2_body
@@ -35242,17 +35461,17 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1651; \
+	JAE  chunk1666; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1652; \
+	JAE  chunk1667; \
 	RET; \
-chunk1651: \
+chunk1666: \
 	SUBQ $0x20, BX; \
-group1653: \
+group1668: \
 	MOVQ rows+24(FP), R10; \
-row1654: \
+row1669: \
 	XORQ R9, R9; \
-chunks1655: \
+chunks1670: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -35266,30 +35485,30 @@ chunks1655: \
 	VINSERTI128 $0x01, 80(R12), Y0, Y0; \
 	VMOVDQU     Y0, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1656; \
+	JEQ         rowdone1671; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1655; \
+	JLE         chunks1670; \
 	MOVQ        BX, R9; \
-	JMP         chunks1655; \
-rowdone1656: \
+	JMP         chunks1670; \
+rowdone1671: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1654; \
+	JNZ  row1669; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1653; \
+	JNZ  group1668; \
 	VZEROUPPER; \
 	RET; \
-chunk1652: \
+chunk1667: \
 	SUBQ $0x10, BX; \
-group1657: \
+group1672: \
 	MOVQ rows+24(FP), R10; \
-row1658: \
+row1673: \
 	XORQ R9, R9; \
-chunks1659: \
+chunks1674: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35300,21 +35519,21 @@ chunks1659: \
 	VMOVDQU 32(R12), X0; \
 	VMOVDQU X0, (R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1660; \
+	JEQ     rowdone1675; \
 	ADDQ    $0x10, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1659; \
+	JLE     chunks1674; \
 	MOVQ    BX, R9; \
-	JMP     chunks1659; \
-rowdone1660: \
+	JMP     chunks1674; \
+rowdone1675: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1658; \
+	JNZ  row1673; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1657; \
+	JNZ  group1672; \
 	VZEROUPPER; \
 	RET
 	unzip3x16AVX2_body
@@ -35331,24 +35550,24 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1661; \
+	JAE  chunk1676; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1662; \
+	JAE  chunk1677; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1663; \
+	JAE  chunk1678; \
 	RET; \
-chunk1661: \
+chunk1676: \
 	VMOVDQU shuffle1384<>+0(SB), Y15; \
 	VMOVDQU shuffle1385<>+0(SB), Y14; \
 	VMOVDQU shuffle1386<>+0(SB), Y13; \
 	VMOVDQU shuffle1387<>+0(SB), Y12; \
 	VMOVDQU shuffle1388<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group1664: \
+group1679: \
 	MOVQ rows+24(FP), R10; \
-row1665: \
+row1680: \
 	XORQ R9, R9; \
-chunks1666: \
+chunks1681: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -35464,24 +35683,24 @@ chunks1666: \
 	VPOR           Y0, Y6, Y0; \
 	VMOVDQU        Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1667; \
+	JEQ            rowdone1682; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1666; \
+	JLE            chunks1681; \
 	MOVQ           BX, R9; \
-	JMP            chunks1666; \
-rowdone1667: \
+	JMP            chunks1681; \
+rowdone1682: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1665; \
+	JNZ  row1680; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1664; \
+	JNZ  group1679; \
 	VZEROUPPER; \
 	RET; \
-chunk1662: \
+chunk1677: \
 	VMOVDQU shuffle1411<>+0(SB), X15; \
 	VMOVDQU shuffle1412<>+0(SB), X14; \
 	VMOVDQU shuffle1413<>+0(SB), X13; \
@@ -35492,11 +35711,11 @@ chunk1662: \
 	VMOVDQU shuffle1418<>+0(SB), X8; \
 	VMOVDQU shuffle1419<>+0(SB), X7; \
 	SUBQ    $0x24, BX; \
-group1668: \
+group1683: \
 	MOVQ rows+24(FP), R10; \
-row1669: \
+row1684: \
 	XORQ R9, R9; \
-chunks1670: \
+chunks1685: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35562,24 +35781,24 @@ chunks1670: \
 	VPSHUFB X7, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1671; \
+	JEQ     rowdone1686; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1670; \
+	JLE     chunks1685; \
 	MOVQ    BX, R9; \
-	JMP     chunks1670; \
-rowdone1671: \
+	JMP     chunks1685; \
+rowdone1686: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1669; \
+	JNZ  row1684; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1668; \
+	JNZ  group1683; \
 	VZEROUPPER; \
 	RET; \
-chunk1663: \
+chunk1678: \
 	VMOVDQU shuffle1411<>+0(SB), X15; \
 	VMOVDQU shuffle1412<>+0(SB), X14; \
 	VMOVDQU shuffle1413<>+0(SB), X13; \
@@ -35588,11 +35807,11 @@ chunk1663: \
 	VMOVDQU shuffle1421<>+0(SB), X10; \
 	VMOVDQU shuffle237<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1672: \
+group1687: \
 	MOVQ rows+24(FP), R10; \
-row1673: \
+row1688: \
 	XORQ R9, R9; \
-chunks1674: \
+chunks1689: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -35640,21 +35859,21 @@ chunks1674: \
 	VPOR    X1, X0, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1675; \
+	JEQ     rowdone1690; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1674; \
+	JLE     chunks1689; \
 	MOVQ    BX, R9; \
-	JMP     chunks1674; \
-rowdone1675: \
+	JMP     chunks1689; \
+rowdone1690: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1673; \
+	JNZ  row1688; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1672; \
+	JNZ  group1687; \
 	VZEROUPPER; \
 	RET
 	unzip3x3AVX2_body
@@ -35877,24 +36096,24 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1676; \
+	JAE  chunk1691; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1677; \
+	JAE  chunk1692; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1678; \
+	JAE  chunk1693; \
 	RET; \
-chunk1676: \
+chunk1691: \
 	VMOVDQU shuffle238<>+0(SB), Y15; \
 	VMOVDQU shuffle1422<>+0(SB), Y14; \
 	VMOVDQU shuffle1423<>+0(SB), Y13; \
 	VMOVDQU shuffle1424<>+0(SB), Y12; \
 	VMOVDQU shuffle1425<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group1679: \
+group1694: \
 	MOVQ rows+24(FP), R10; \
-row1680: \
+row1695: \
 	XORQ R9, R9; \
-chunks1681: \
+chunks1696: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -36012,24 +36231,24 @@ chunks1681: \
 	VPOR           Y5, Y3, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1682; \
+	JEQ            rowdone1697; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1681; \
+	JLE            chunks1696; \
 	MOVQ           BX, R9; \
-	JMP            chunks1681; \
-rowdone1682: \
+	JMP            chunks1696; \
+rowdone1697: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1680; \
+	JNZ  row1695; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1679; \
+	JNZ  group1694; \
 	VZEROUPPER; \
 	RET; \
-chunk1677: \
+chunk1692: \
 	VMOVDQU shuffle265<>+0(SB), X15; \
 	VMOVDQU shuffle7<>+0(SB), X14; \
 	VMOVDQU shuffle26<>+0(SB), X13; \
@@ -36043,11 +36262,11 @@ chunk1677: \
 	VMOVDQU shuffle811<>+0(SB), X5; \
 	VMOVDQU shuffle35<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1683: \
+group1698: \
 	MOVQ rows+24(FP), R10; \
-row1684: \
+row1699: \
 	XORQ R9, R9; \
-chunks1685: \
+chunks1700: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36120,24 +36339,24 @@ chunks1685: \
 	VPSHUFB X4, X1, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1686; \
+	JEQ     rowdone1701; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1685; \
+	JLE     chunks1700; \
 	MOVQ    BX, R9; \
-	JMP     chunks1685; \
-rowdone1686: \
+	JMP     chunks1700; \
+rowdone1701: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1684; \
+	JNZ  row1699; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1683; \
+	JNZ  group1698; \
 	VZEROUPPER; \
 	RET; \
-chunk1678: \
+chunk1693: \
 	VMOVDQU shuffle265<>+0(SB), X15; \
 	VMOVDQU shuffle7<>+0(SB), X14; \
 	VMOVDQU shuffle26<>+0(SB), X13; \
@@ -36146,11 +36365,11 @@ chunk1678: \
 	VMOVDQU shuffle1450<>+0(SB), X10; \
 	VMOVDQU shuffle854<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1687: \
+group1702: \
 	MOVQ rows+24(FP), R10; \
-row1688: \
+row1703: \
 	XORQ R9, R9; \
-chunks1689: \
+chunks1704: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36198,21 +36417,21 @@ chunks1689: \
 	VPOR    X1, X0, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1690; \
+	JEQ     rowdone1705; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1689; \
+	JLE     chunks1704; \
 	MOVQ    BX, R9; \
-	JMP     chunks1689; \
-rowdone1690: \
+	JMP     chunks1704; \
+rowdone1705: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1688; \
+	JNZ  row1703; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1687; \
+	JNZ  group1702; \
 	VZEROUPPER; \
 	RET
 	unzip3x6AVX2_body
@@ -36399,11 +36618,11 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1691; \
+	JAE  chunk1706; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1692; \
+	JAE  chunk1707; \
 	RET; \
-chunk1691: \
+chunk1706: \
 	VMOVDQU shuffle1451<>+0(SB), Y15; \
 	VMOVDQU shuffle1452<>+0(SB), Y14; \
 	VMOVDQU shuffle1453<>+0(SB), Y13; \
@@ -36411,11 +36630,11 @@ chunk1691: \
 	VMOVDQU shuffle1455<>+0(SB), Y11; \
 	VMOVDQU shuffle1456<>+0(SB), Y10; \
 	SUBQ    $0x6c, BX; \
-group1693: \
+group1708: \
 	MOVQ rows+24(FP), R10; \
-row1694: \
+row1709: \
 	XORQ R9, R9; \
-chunks1695: \
+chunks1710: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -36549,24 +36768,24 @@ chunks1695: \
 	VPOR           Y8, Y3, Y8; \
 	VMOVDQU        Y8, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1696; \
+	JEQ            rowdone1711; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1695; \
+	JLE            chunks1710; \
 	MOVQ           BX, R9; \
-	JMP            chunks1695; \
-rowdone1696: \
+	JMP            chunks1710; \
+rowdone1711: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1694; \
+	JNZ  row1709; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1693; \
+	JNZ  group1708; \
 	VZEROUPPER; \
 	RET; \
-chunk1692: \
+chunk1707: \
 	VMOVDQU shuffle309<>+0(SB), X15; \
 	VMOVDQU shuffle310<>+0(SB), X14; \
 	VMOVDQU shuffle311<>+0(SB), X13; \
@@ -36577,11 +36796,11 @@ chunk1692: \
 	VMOVDQU shuffle1480<>+0(SB), X8; \
 	VMOVDQU shuffle35<>+0(SB), X7; \
 	SUBQ    $0x24, BX; \
-group1697: \
+group1712: \
 	MOVQ rows+24(FP), R10; \
-row1698: \
+row1713: \
 	XORQ R9, R9; \
-chunks1699: \
+chunks1714: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -36638,21 +36857,21 @@ chunks1699: \
 	VPSHUFB X7, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1700; \
+	JEQ     rowdone1715; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1699; \
+	JLE     chunks1714; \
 	MOVQ    BX, R9; \
-	JMP     chunks1699; \
-rowdone1700: \
+	JMP     chunks1714; \
+rowdone1715: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1698; \
+	JNZ  row1713; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1697; \
+	JNZ  group1712; \
 	VZEROUPPER; \
 	RET
 	unzip3x9AVX2_body
@@ -36845,13 +37064,13 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1701; \
+	JAE  chunk1716; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1702; \
+	JAE  chunk1717; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1703; \
+	JAE  chunk1718; \
 	RET; \
-chunk1701: \
+chunk1716: \
 	VMOVDQU shuffle1481<>+0(SB), Y15; \
 	VMOVDQU shuffle1482<>+0(SB), Y14; \
 	VMOVDQU shuffle1483<>+0(SB), Y13; \
@@ -36861,11 +37080,11 @@ chunk1701: \
 	VMOVDQU shuffle1487<>+0(SB), Y9; \
 	VMOVDQU shuffle1488<>+0(SB), Y8; \
 	SUBQ    $0x60, BX; \
-group1704: \
+group1719: \
 	MOVQ rows+24(FP), R10; \
-row1705: \
+row1720: \
 	XORQ R9, R9; \
-chunks1706: \
+chunks1721: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -36948,24 +37167,24 @@ chunks1706: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVDQU        Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1707; \
+	JEQ            rowdone1722; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1706; \
+	JLE            chunks1721; \
 	MOVQ           BX, R9; \
-	JMP            chunks1706; \
-rowdone1707: \
+	JMP            chunks1721; \
+rowdone1722: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1705; \
+	JNZ  row1720; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1704; \
+	JNZ  group1719; \
 	VZEROUPPER; \
 	RET; \
-chunk1702: \
+chunk1717: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
@@ -36974,11 +37193,11 @@ chunk1702: \
 	VMOVDQU shuffle34<>+0(SB), X10; \
 	VMOVDQU shuffle35<>+0(SB), X9; \
 	SUBQ    $0x24, BX; \
-group1708: \
+group1723: \
 	MOVQ rows+24(FP), R10; \
-row1709: \
+row1724: \
 	XORQ R9, R9; \
-chunks1710: \
+chunks1725: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -37026,35 +37245,35 @@ chunks1710: \
 	VPSHUFB X9, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1711; \
+	JEQ     rowdone1726; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1710; \
+	JLE     chunks1725; \
 	MOVQ    BX, R9; \
-	JMP     chunks1710; \
-rowdone1711: \
+	JMP     chunks1725; \
+rowdone1726: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1709; \
+	JNZ  row1724; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1708; \
+	JNZ  group1723; \
 	VZEROUPPER; \
 	RET; \
-chunk1703: \
+chunk1718: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
 	VMOVDQU shuffle32<>+0(SB), X12; \
 	VMOVDQU shuffle33<>+0(SB), X11; \
 	SUBQ    $0x18, BX; \
-group1712: \
+group1727: \
 	MOVQ rows+24(FP), R10; \
-row1713: \
+row1728: \
 	XORQ R9, R9; \
-chunks1714: \
+chunks1729: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -37085,21 +37304,21 @@ chunks1714: \
 	VPSHUFB X11, X1, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1715; \
+	JEQ     rowdone1730; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1714; \
+	JLE     chunks1729; \
 	MOVQ    BX, R9; \
-	JMP     chunks1714; \
-rowdone1715: \
+	JMP     chunks1729; \
+rowdone1730: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1713; \
+	JNZ  row1728; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1712; \
+	JNZ  group1727; \
 	VZEROUPPER; \
 	RET
 	unzip3x12AVX2_body
@@ -37206,9 +37425,9 @@ TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1716; \
+	JAE  chunk1731; \
 	RET; \
-chunk1716: \
+chunk1731: \
 	VBROADCASTI128 shuffle1205<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1362<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1363<>+0(SB), Y13; \
@@ -37219,11 +37438,11 @@ chunk1716: \
 	VBROADCASTI128 shuffle1368<>+0(SB), Y8; \
 	VBROADCASTI128 shuffle1369<>+0(SB), Y7; \
 	SUBQ           $0x20, BX; \
-group1717: \
+group1732: \
 	MOVQ rows+24(FP), R10; \
-row1718: \
+row1733: \
 	XORQ R9, R9; \
-chunks1719: \
+chunks1734: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -37252,21 +37471,21 @@ chunks1719: \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1720; \
+	JEQ         rowdone1735; \
 	ADDQ        $0x20, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1719; \
+	JLE         chunks1734; \
 	MOVQ        BX, R9; \
-	JMP         chunks1719; \
-rowdone1720: \
+	JMP         chunks1734; \
+rowdone1735: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1718; \
+	JNZ  row1733; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1717; \
+	JNZ  group1732; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -37284,9 +37503,9 @@ TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1721; \
+	JAE  chunk1736; \
 	RET; \
-chunk1721: \
+chunk1736: \
 	VBROADCASTI128 shuffle610<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle622<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1216<>+0(SB), Y13; \
@@ -37297,11 +37516,11 @@ chunk1721: \
 	VBROADCASTI128 shuffle616<>+0(SB), Y8; \
 	VBROADCASTI128 shuffle620<>+0(SB), Y7; \
 	SUBQ           $0x20, BX; \
-group1722: \
+group1737: \
 	MOVQ rows+24(FP), R10; \
-row1723: \
+row1738: \
 	XORQ R9, R9; \
-chunks1724: \
+chunks1739: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -37329,183 +37548,6 @@ chunks1724: \
 	VPSHUFB     Y7, Y1, Y1; \
 	VPOR        Y1, Y2, Y1; \
 	VMOVNTDQ    Y1, (R11)(DX*2); \
-	CMPQ        R9, BX; \
-	JEQ         rowdone1725; \
-	ADDQ        $0x20, R9; \
-	CMPQ        R9, BX; \
-	JLE         chunks1724; \
-	MOVQ        BX, R9; \
-	JMP         chunks1724; \
-rowdone1725: \
-	ADDQ DI, AX; \
-	ADDQ R8, CX; \
-	DECQ R10; \
-	JNZ  row1723; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ SI; \
-	JNZ  group1722; \
-	SFENCE; \
-	VZEROUPPER; \
-	RET
-	unzip3x2AVX2NT_body
-
-// func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $0-88
-#define unzip3x4AVX2NT_body \
-	MOVQ space+0(FP), AX; \
-	MOVQ depth+8(FP), CX; \
-	MOVQ n+16(FP), BX; \
-	MOVQ groups+64(FP), SI; \
-	MOVQ lane+48(FP), DX; \
-	MOVQ spaceStride+32(FP), DI; \
-	MOVQ depthStride+40(FP), R8; \
-	CMPQ BX, $0x20; \
-	JAE  chunk1726; \
-	RET; \
-chunk1726: \
-	VMOVDQU shuffle173<>+0(SB), Y15; \
-	VMOVDQU shuffle1383<>+0(SB), Y14; \
-	VMOVDQU shuffle175<>+0(SB), Y13; \
-	SUBQ    $0x20, BX; \
-group1727: \
-	MOVQ rows+24(FP), R10; \
-row1728: \
-	XORQ R9, R9; \
-chunks1729: \
-	LEAQ     (CX)(R9*1), R11; \
-	IMUL3Q   $0x03, R9, R12; \
-	ADDQ     AX, R12; \
-	VMOVDQU  (R12), Y0; \
-	VMOVDQU  32(R12), Y1; \
-	VPBLENDD $0x92, Y1, Y0, Y2; \
-	VMOVDQU  64(R12), Y3; \
-	VPBLENDD $0x24, Y3, Y2, Y2; \
-	VPERMD   Y2, Y15, Y2; \
-	VMOVNTDQ Y2, (R11); \
-	VPBLENDD $0x92, Y0, Y3, Y2; \
-	VPBLENDD $0x24, Y1, Y2, Y2; \
-	VPERMD   Y2, Y14, Y2; \
-	VMOVNTDQ Y2, (R11)(DX*1); \
-	VPBLENDD $0x24, Y0, Y1, Y0; \
-	VPBLENDD $0x92, Y3, Y0, Y3; \
-	VPERMD   Y3, Y13, Y3; \
-	VMOVNTDQ Y3, (R11)(DX*2); \
-	CMPQ     R9, BX; \
-	JEQ      rowdone1730; \
-	ADDQ     $0x20, R9; \
-	CMPQ     R9, BX; \
-	JLE      chunks1729; \
-	MOVQ     BX, R9; \
-	JMP      chunks1729; \
-rowdone1730: \
-	ADDQ DI, AX; \
-	ADDQ R8, CX; \
-	DECQ R10; \
-	JNZ  row1728; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ SI; \
-	JNZ  group1727; \
-	SFENCE; \
-	VZEROUPPER; \
-	RET
-	unzip3x4AVX2NT_body
-
-// func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $0-88
-#define unzip3x8AVX2NT_body \
-	MOVQ space+0(FP), AX; \
-	MOVQ depth+8(FP), CX; \
-	MOVQ n+16(FP), BX; \
-	MOVQ groups+64(FP), SI; \
-	MOVQ lane+48(FP), DX; \
-	MOVQ spaceStride+32(FP), DI; \
-	MOVQ depthStride+40(FP), R8; \
-	CMPQ BX, $0x20; \
-	JAE  chunk1731; \
-	RET; \
-chunk1731: \
-	SUBQ $0x20, BX; \
-group1732: \
-	MOVQ rows+24(FP), R10; \
-row1733: \
-	XORQ R9, R9; \
-chunks1734: \
-	LEAQ     (CX)(R9*1), R11; \
-	IMUL3Q   $0x03, R9, R12; \
-	ADDQ     AX, R12; \
-	VMOVDQU  (R12), Y0; \
-	VMOVDQU  32(R12), Y1; \
-	VPBLENDD $0x30, Y1, Y0, Y2; \
-	VMOVDQU  64(R12), Y3; \
-	VPBLENDD $0x0c, Y3, Y2, Y2; \
-	VPERMQ   $0x6c, Y2, Y2; \
-	VMOVNTDQ Y2, (R11); \
-	VPBLENDD $0x0c, Y0, Y1, Y2; \
-	VPBLENDD $0x30, Y3, Y2, Y2; \
-	VPERMQ   $0xb1, Y2, Y2; \
-	VMOVNTDQ Y2, (R11)(DX*1); \
-	VPBLENDD $0x30, Y0, Y3, Y0; \
-	VPBLENDD $0x0c, Y1, Y0, Y1; \
-	VPERMQ   $0xc6, Y1, Y1; \
-	VMOVNTDQ Y1, (R11)(DX*2); \
-	CMPQ     R9, BX; \
-	JEQ      rowdone1735; \
-	ADDQ     $0x20, R9; \
-	CMPQ     R9, BX; \
-	JLE      chunks1734; \
-	MOVQ     BX, R9; \
-	JMP      chunks1734; \
-rowdone1735: \
-	ADDQ DI, AX; \
-	ADDQ R8, CX; \
-	DECQ R10; \
-	JNZ  row1733; \
-	ADDQ spaceSkip+72(FP), AX; \
-	ADDQ depthSkip+80(FP), CX; \
-	DECQ SI; \
-	JNZ  group1732; \
-	SFENCE; \
-	VZEROUPPER; \
-	RET
-	unzip3x8AVX2NT_body
-
-// func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $0-88
-#define unzip3x16AVX2NT_body \
-	MOVQ space+0(FP), AX; \
-	MOVQ depth+8(FP), CX; \
-	MOVQ n+16(FP), BX; \
-	MOVQ groups+64(FP), SI; \
-	MOVQ lane+48(FP), DX; \
-	MOVQ spaceStride+32(FP), DI; \
-	MOVQ depthStride+40(FP), R8; \
-	CMPQ BX, $0x20; \
-	JAE  chunk1736; \
-	RET; \
-chunk1736: \
-	SUBQ $0x20, BX; \
-group1737: \
-	MOVQ rows+24(FP), R10; \
-row1738: \
-	XORQ R9, R9; \
-chunks1739: \
-	LEAQ        (CX)(R9*1), R11; \
-	IMUL3Q      $0x03, R9, R12; \
-	ADDQ        AX, R12; \
-	VMOVDQU     (R12), X0; \
-	VINSERTI128 $0x01, 48(R12), Y0, Y0; \
-	VMOVNTDQ    Y0, (R11); \
-	VMOVDQU     16(R12), X0; \
-	VINSERTI128 $0x01, 64(R12), Y0, Y0; \
-	VMOVNTDQ    Y0, (R11)(DX*1); \
-	VMOVDQU     32(R12), X0; \
-	VINSERTI128 $0x01, 80(R12), Y0, Y0; \
-	VMOVNTDQ    Y0, (R11)(DX*2); \
 	CMPQ        R9, BX; \
 	JEQ         rowdone1740; \
 	ADDQ        $0x20, R9; \
@@ -37525,6 +37567,183 @@ rowdone1740: \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
+	unzip3x2AVX2NT_body
+
+// func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $0-88
+#define unzip3x4AVX2NT_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1741; \
+	RET; \
+chunk1741: \
+	VMOVDQU shuffle173<>+0(SB), Y15; \
+	VMOVDQU shuffle1383<>+0(SB), Y14; \
+	VMOVDQU shuffle175<>+0(SB), Y13; \
+	SUBQ    $0x20, BX; \
+group1742: \
+	MOVQ rows+24(FP), R10; \
+row1743: \
+	XORQ R9, R9; \
+chunks1744: \
+	LEAQ     (CX)(R9*1), R11; \
+	IMUL3Q   $0x03, R9, R12; \
+	ADDQ     AX, R12; \
+	VMOVDQU  (R12), Y0; \
+	VMOVDQU  32(R12), Y1; \
+	VPBLENDD $0x92, Y1, Y0, Y2; \
+	VMOVDQU  64(R12), Y3; \
+	VPBLENDD $0x24, Y3, Y2, Y2; \
+	VPERMD   Y2, Y15, Y2; \
+	VMOVNTDQ Y2, (R11); \
+	VPBLENDD $0x92, Y0, Y3, Y2; \
+	VPBLENDD $0x24, Y1, Y2, Y2; \
+	VPERMD   Y2, Y14, Y2; \
+	VMOVNTDQ Y2, (R11)(DX*1); \
+	VPBLENDD $0x24, Y0, Y1, Y0; \
+	VPBLENDD $0x92, Y3, Y0, Y3; \
+	VPERMD   Y3, Y13, Y3; \
+	VMOVNTDQ Y3, (R11)(DX*2); \
+	CMPQ     R9, BX; \
+	JEQ      rowdone1745; \
+	ADDQ     $0x20, R9; \
+	CMPQ     R9, BX; \
+	JLE      chunks1744; \
+	MOVQ     BX, R9; \
+	JMP      chunks1744; \
+rowdone1745: \
+	ADDQ DI, AX; \
+	ADDQ R8, CX; \
+	DECQ R10; \
+	JNZ  row1743; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ SI; \
+	JNZ  group1742; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	unzip3x4AVX2NT_body
+
+// func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $0-88
+#define unzip3x8AVX2NT_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1746; \
+	RET; \
+chunk1746: \
+	SUBQ $0x20, BX; \
+group1747: \
+	MOVQ rows+24(FP), R10; \
+row1748: \
+	XORQ R9, R9; \
+chunks1749: \
+	LEAQ     (CX)(R9*1), R11; \
+	IMUL3Q   $0x03, R9, R12; \
+	ADDQ     AX, R12; \
+	VMOVDQU  (R12), Y0; \
+	VMOVDQU  32(R12), Y1; \
+	VPBLENDD $0x30, Y1, Y0, Y2; \
+	VMOVDQU  64(R12), Y3; \
+	VPBLENDD $0x0c, Y3, Y2, Y2; \
+	VPERMQ   $0x6c, Y2, Y2; \
+	VMOVNTDQ Y2, (R11); \
+	VPBLENDD $0x0c, Y0, Y1, Y2; \
+	VPBLENDD $0x30, Y3, Y2, Y2; \
+	VPERMQ   $0xb1, Y2, Y2; \
+	VMOVNTDQ Y2, (R11)(DX*1); \
+	VPBLENDD $0x30, Y0, Y3, Y0; \
+	VPBLENDD $0x0c, Y1, Y0, Y1; \
+	VPERMQ   $0xc6, Y1, Y1; \
+	VMOVNTDQ Y1, (R11)(DX*2); \
+	CMPQ     R9, BX; \
+	JEQ      rowdone1750; \
+	ADDQ     $0x20, R9; \
+	CMPQ     R9, BX; \
+	JLE      chunks1749; \
+	MOVQ     BX, R9; \
+	JMP      chunks1749; \
+rowdone1750: \
+	ADDQ DI, AX; \
+	ADDQ R8, CX; \
+	DECQ R10; \
+	JNZ  row1748; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ SI; \
+	JNZ  group1747; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	unzip3x8AVX2NT_body
+
+// func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $0-88
+#define unzip3x16AVX2NT_body \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1751; \
+	RET; \
+chunk1751: \
+	SUBQ $0x20, BX; \
+group1752: \
+	MOVQ rows+24(FP), R10; \
+row1753: \
+	XORQ R9, R9; \
+chunks1754: \
+	LEAQ        (CX)(R9*1), R11; \
+	IMUL3Q      $0x03, R9, R12; \
+	ADDQ        AX, R12; \
+	VMOVDQU     (R12), X0; \
+	VINSERTI128 $0x01, 48(R12), Y0, Y0; \
+	VMOVNTDQ    Y0, (R11); \
+	VMOVDQU     16(R12), X0; \
+	VINSERTI128 $0x01, 64(R12), Y0, Y0; \
+	VMOVNTDQ    Y0, (R11)(DX*1); \
+	VMOVDQU     32(R12), X0; \
+	VINSERTI128 $0x01, 80(R12), Y0, Y0; \
+	VMOVNTDQ    Y0, (R11)(DX*2); \
+	CMPQ        R9, BX; \
+	JEQ         rowdone1755; \
+	ADDQ        $0x20, R9; \
+	CMPQ        R9, BX; \
+	JLE         chunks1754; \
+	MOVQ        BX, R9; \
+	JMP         chunks1754; \
+rowdone1755: \
+	ADDQ DI, AX; \
+	ADDQ R8, CX; \
+	DECQ R10; \
+	JNZ  row1753; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ SI; \
+	JNZ  group1752; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
 	unzip3x16AVX2NT_body
 
 // func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
@@ -37539,24 +37758,24 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1741; \
+	JAE  chunk1756; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1742; \
+	JAE  chunk1757; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1743; \
+	JAE  chunk1758; \
 	RET; \
-chunk1741: \
+chunk1756: \
 	VMOVDQU shuffle1496<>+0(SB), Y15; \
 	VMOVDQU shuffle1497<>+0(SB), Y14; \
 	VMOVDQU shuffle1498<>+0(SB), Y13; \
 	VMOVDQU shuffle1499<>+0(SB), Y12; \
 	VMOVDQU shuffle1500<>+0(SB), Y11; \
 	SUBQ    $0x60, BX; \
-group1744: \
+group1759: \
 	MOVQ rows+24(FP), R10; \
-row1745: \
+row1760: \
 	XORQ R9, R9; \
-chunks1746: \
+chunks1761: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -37684,24 +37903,24 @@ chunks1746: \
 	VPOR           Y1, Y6, Y1; \
 	VMOVDQU        Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1747; \
+	JEQ            rowdone1762; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1746; \
+	JLE            chunks1761; \
 	MOVQ           BX, R9; \
-	JMP            chunks1746; \
-rowdone1747: \
+	JMP            chunks1761; \
+rowdone1762: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1745; \
+	JNZ  row1760; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1744; \
+	JNZ  group1759; \
 	VZEROUPPER; \
 	RET; \
-chunk1742: \
+chunk1757: \
 	VMOVDQU shuffle1527<>+0(SB), X15; \
 	VMOVDQU shuffle1528<>+0(SB), X14; \
 	VMOVDQU shuffle1529<>+0(SB), X13; \
@@ -37715,11 +37934,11 @@ chunk1742: \
 	VMOVDQU shuffle1537<>+0(SB), X5; \
 	VMOVDQU shuffle1538<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1748: \
+group1763: \
 	MOVQ rows+24(FP), R10; \
-row1749: \
+row1764: \
 	XORQ R9, R9; \
-chunks1750: \
+chunks1765: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -37793,24 +38012,24 @@ chunks1750: \
 	VPSHUFB X4, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1751; \
+	JEQ     rowdone1766; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1750; \
+	JLE     chunks1765; \
 	MOVQ    BX, R9; \
-	JMP     chunks1750; \
-rowdone1751: \
+	JMP     chunks1765; \
+rowdone1766: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1749; \
+	JNZ  row1764; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1748; \
+	JNZ  group1763; \
 	VZEROUPPER; \
 	RET; \
-chunk1743: \
+chunk1758: \
 	VMOVDQU shuffle1527<>+0(SB), X15; \
 	VMOVDQU shuffle1528<>+0(SB), X14; \
 	VMOVDQU shuffle1529<>+0(SB), X13; \
@@ -37819,11 +38038,11 @@ chunk1743: \
 	VMOVDQU shuffle1539<>+0(SB), X10; \
 	VMOVDQU shuffle1540<>+0(SB), X9; \
 	SUBQ    $0x18, BX; \
-group1752: \
+group1767: \
 	MOVQ rows+24(FP), R10; \
-row1753: \
+row1768: \
 	XORQ R9, R9; \
-chunks1754: \
+chunks1769: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -37872,21 +38091,21 @@ chunks1754: \
 	VPOR    X0, X2, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1755; \
+	JEQ     rowdone1770; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1754; \
+	JLE     chunks1769; \
 	MOVQ    BX, R9; \
-	JMP     chunks1754; \
-rowdone1755: \
+	JMP     chunks1769; \
+rowdone1770: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1753; \
+	JNZ  row1768; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1752; \
+	JNZ  group1767; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x1AVX2_body
@@ -38145,9 +38364,9 @@ TEXT ·tunzip3x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1756; \
+	JAE  chunk1771; \
 	RET; \
-chunk1756: \
+chunk1771: \
 	VMOVDQU shuffle1541<>+0(SB), Y15; \
 	VMOVDQU shuffle1542<>+0(SB), Y14; \
 	VMOVDQU shuffle1543<>+0(SB), Y13; \
@@ -38162,11 +38381,11 @@ chunk1756: \
 	VMOVDQU shuffle1552<>+0(SB), Y4; \
 	VMOVDQU shuffle1553<>+0(SB), Y3; \
 	SUBQ    $0x60, BX; \
-group1757: \
+group1772: \
 	MOVQ rows+24(FP), R10; \
-row1758: \
+row1773: \
 	XORQ R9, R9; \
-chunks1759: \
+chunks1774: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -38297,21 +38516,21 @@ chunks1759: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1760; \
+	JEQ            rowdone1775; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1759; \
+	JLE            chunks1774; \
 	MOVQ           BX, R9; \
-	JMP            chunks1759; \
-rowdone1760: \
+	JMP            chunks1774; \
+rowdone1775: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1758; \
+	JNZ  row1773; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1757; \
+	JNZ  group1772; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -38407,22 +38626,22 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1761; \
+	JAE  chunk1776; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1762; \
+	JAE  chunk1777; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1763; \
+	JAE  chunk1778; \
 	RET; \
-chunk1761: \
+chunk1776: \
 	VMOVDQU shuffle1554<>+0(SB), Y15; \
 	VMOVDQU shuffle1555<>+0(SB), Y14; \
 	VMOVDQU shuffle1556<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1764: \
+group1779: \
 	MOVQ rows+24(FP), R10; \
-row1765: \
+row1780: \
 	XORQ R9, R9; \
-chunks1766: \
+chunks1781: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -38556,24 +38775,24 @@ chunks1766: \
 	VPOR           Y8, Y5, Y8; \
 	VMOVDQU        Y8, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1767; \
+	JEQ            rowdone1782; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1766; \
+	JLE            chunks1781; \
 	MOVQ           BX, R9; \
-	JMP            chunks1766; \
-rowdone1767: \
+	JMP            chunks1781; \
+rowdone1782: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1765; \
+	JNZ  row1780; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1764; \
+	JNZ  group1779; \
 	VZEROUPPER; \
 	RET; \
-chunk1762: \
+chunk1777: \
 	VMOVDQU shuffle1587<>+0(SB), X15; \
 	VMOVDQU shuffle1588<>+0(SB), X14; \
 	VMOVDQU shuffle806<>+0(SB), X13; \
@@ -38587,11 +38806,11 @@ chunk1762: \
 	VMOVDQU shuffle1594<>+0(SB), X5; \
 	VMOVDQU shuffle1595<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1768: \
+group1783: \
 	MOVQ rows+24(FP), R10; \
-row1769: \
+row1784: \
 	XORQ R9, R9; \
-chunks1770: \
+chunks1785: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -38682,24 +38901,24 @@ chunks1770: \
 	VPOR    X1, X0, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1771; \
+	JEQ     rowdone1786; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1770; \
+	JLE     chunks1785; \
 	MOVQ    BX, R9; \
-	JMP     chunks1770; \
-rowdone1771: \
+	JMP     chunks1785; \
+rowdone1786: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1769; \
+	JNZ  row1784; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1768; \
+	JNZ  group1783; \
 	VZEROUPPER; \
 	RET; \
-chunk1763: \
+chunk1778: \
 	VMOVDQU shuffle1587<>+0(SB), X15; \
 	VMOVDQU shuffle1588<>+0(SB), X14; \
 	VMOVDQU shuffle806<>+0(SB), X13; \
@@ -38711,11 +38930,11 @@ chunk1763: \
 	VMOVDQU shuffle811<>+0(SB), X7; \
 	VMOVDQU shuffle1599<>+0(SB), X6; \
 	SUBQ    $0x18, BX; \
-group1772: \
+group1787: \
 	MOVQ rows+24(FP), R10; \
-row1773: \
+row1788: \
 	XORQ R9, R9; \
-chunks1774: \
+chunks1789: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -38770,21 +38989,21 @@ chunks1774: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1775; \
+	JEQ     rowdone1790; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1774; \
+	JLE     chunks1789; \
 	MOVQ    BX, R9; \
-	JMP     chunks1774; \
-rowdone1775: \
+	JMP     chunks1789; \
+rowdone1790: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1773; \
+	JNZ  row1788; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1772; \
+	JNZ  group1787; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x2AVX2_body
@@ -39051,13 +39270,13 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1776; \
+	JAE  chunk1791; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1777; \
+	JAE  chunk1792; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1778; \
+	JAE  chunk1793; \
 	RET; \
-chunk1776: \
+chunk1791: \
 	VMOVDQU shuffle1600<>+0(SB), Y15; \
 	VMOVDQU shuffle1601<>+0(SB), Y14; \
 	VMOVDQU shuffle1602<>+0(SB), Y13; \
@@ -39065,11 +39284,11 @@ chunk1776: \
 	VMOVDQU shuffle1604<>+0(SB), Y11; \
 	VMOVDQU shuffle1605<>+0(SB), Y10; \
 	SUBQ    $0x60, BX; \
-group1779: \
+group1794: \
 	MOVQ rows+24(FP), R10; \
-row1780: \
+row1795: \
 	XORQ R9, R9; \
-chunks1781: \
+chunks1796: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -39163,24 +39382,24 @@ chunks1781: \
 	VPOR           Y5, Y8, Y5; \
 	VMOVDQU        Y5, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1782; \
+	JEQ            rowdone1797; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1781; \
+	JLE            chunks1796; \
 	MOVQ           BX, R9; \
-	JMP            chunks1781; \
-rowdone1782: \
+	JMP            chunks1796; \
+rowdone1797: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1780; \
+	JNZ  row1795; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1779; \
+	JNZ  group1794; \
 	VZEROUPPER; \
 	RET; \
-chunk1777: \
+chunk1792: \
 	VMOVDQU shuffle1267<>+0(SB), X15; \
 	VMOVDQU shuffle1268<>+0(SB), X14; \
 	VMOVDQU shuffle29<>+0(SB), X13; \
@@ -39190,11 +39409,11 @@ chunk1777: \
 	VMOVDQU shuffle32<>+0(SB), X9; \
 	VMOVDQU shuffle1618<>+0(SB), X8; \
 	SUBQ    $0x30, BX; \
-group1783: \
+group1798: \
 	MOVQ rows+24(FP), R10; \
-row1784: \
+row1799: \
 	XORQ R9, R9; \
-chunks1785: \
+chunks1800: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39270,24 +39489,24 @@ chunks1785: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1786; \
+	JEQ     rowdone1801; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1785; \
+	JLE     chunks1800; \
 	MOVQ    BX, R9; \
-	JMP     chunks1785; \
-rowdone1786: \
+	JMP     chunks1800; \
+rowdone1801: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1784; \
+	JNZ  row1799; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1783; \
+	JNZ  group1798; \
 	VZEROUPPER; \
 	RET; \
-chunk1778: \
+chunk1793: \
 	VMOVDQU shuffle1267<>+0(SB), X15; \
 	VMOVDQU shuffle29<>+0(SB), X14; \
 	VMOVDQU shuffle1268<>+0(SB), X13; \
@@ -39295,11 +39514,11 @@ chunk1778: \
 	VMOVDQU shuffle1619<>+0(SB), X11; \
 	VMOVDQU shuffle854<>+0(SB), X10; \
 	SUBQ    $0x18, BX; \
-group1787: \
+group1802: \
 	MOVQ rows+24(FP), R10; \
-row1788: \
+row1803: \
 	XORQ R9, R9; \
-chunks1789: \
+chunks1804: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39338,21 +39557,21 @@ chunks1789: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1790; \
+	JEQ     rowdone1805; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1789; \
+	JLE     chunks1804; \
 	MOVQ    BX, R9; \
-	JMP     chunks1789; \
-rowdone1790: \
+	JMP     chunks1804; \
+rowdone1805: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1788; \
+	JNZ  row1803; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1787; \
+	JNZ  group1802; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x4AVX2_body
@@ -39485,9 +39704,9 @@ TEXT ·tunzip3x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1791; \
+	JAE  chunk1806; \
 	RET; \
-chunk1791: \
+chunk1806: \
 	VMOVDQU        shuffle1620<>+0(SB), Y15; \
 	VMOVDQU        shuffle1621<>+0(SB), Y14; \
 	VMOVDQU        shuffle1622<>+0(SB), Y13; \
@@ -39501,11 +39720,11 @@ chunk1791: \
 	VMOVDQU        shuffle1625<>+0(SB), Y5; \
 	VMOVDQU        shuffle493<>+0(SB), Y4; \
 	SUBQ           $0x60, BX; \
-group1792: \
+group1807: \
 	MOVQ rows+24(FP), R10; \
-row1793: \
+row1808: \
 	XORQ R9, R9; \
-chunks1794: \
+chunks1809: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -39618,21 +39837,21 @@ chunks1794: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1795; \
+	JEQ            rowdone1810; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1794; \
+	JLE            chunks1809; \
 	MOVQ           BX, R9; \
-	JMP            chunks1794; \
-rowdone1795: \
+	JMP            chunks1809; \
+rowdone1810: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1793; \
+	JNZ  row1808; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1792; \
+	JNZ  group1807; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -39686,21 +39905,21 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1796; \
+	JAE  chunk1811; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1797; \
+	JAE  chunk1812; \
 	RET; \
-chunk1796: \
+chunk1811: \
 	VMOVDQU        shuffle891<>+0(SB), Y15; \
 	VMOVDQU        shuffle666<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle183<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle184<>+0(SB), Y12; \
 	SUBQ           $0x60, BX; \
-group1798: \
+group1813: \
 	MOVQ rows+24(FP), R10; \
-row1799: \
+row1814: \
 	XORQ R9, R9; \
-chunks1800: \
+chunks1815: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -39765,33 +39984,33 @@ chunks1800: \
 	VPSHUFB        Y14, Y4, Y4; \
 	VMOVDQU        Y4, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1801; \
+	JEQ            rowdone1816; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1800; \
+	JLE            chunks1815; \
 	MOVQ           BX, R9; \
-	JMP            chunks1800; \
-rowdone1801: \
+	JMP            chunks1815; \
+rowdone1816: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1799; \
+	JNZ  row1814; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1798; \
+	JNZ  group1813; \
 	VZEROUPPER; \
 	RET; \
-chunk1797: \
+chunk1812: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle28<>+0(SB), X14; \
 	VMOVDQU shuffle53<>+0(SB), X13; \
 	SUBQ    $0x30, BX; \
-group1802: \
+group1817: \
 	MOVQ rows+24(FP), R10; \
-row1803: \
+row1818: \
 	XORQ R9, R9; \
-chunks1804: \
+chunks1819: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -39849,21 +40068,21 @@ chunks1804: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1805; \
+	JEQ     rowdone1820; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1804; \
+	JLE     chunks1819; \
 	MOVQ    BX, R9; \
-	JMP     chunks1804; \
-rowdone1805: \
+	JMP     chunks1819; \
+rowdone1820: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1803; \
+	JNZ  row1818; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1802; \
+	JNZ  group1817; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x8AVX2_body
@@ -39880,18 +40099,18 @@ TEXT ·tunzip3x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1806; \
+	JAE  chunk1821; \
 	RET; \
-chunk1806: \
+chunk1821: \
 	VBROADCASTI128 shuffle27<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle28<>+0(SB), Y14; \
 	VMOVDQU        shuffle512<>+0(SB), Y13; \
 	SUBQ           $0x60, BX; \
-group1807: \
+group1822: \
 	MOVQ rows+24(FP), R10; \
-row1808: \
+row1823: \
 	XORQ R9, R9; \
-chunks1809: \
+chunks1824: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -39967,21 +40186,21 @@ chunks1809: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1810; \
+	JEQ            rowdone1825; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1809; \
+	JLE            chunks1824; \
 	MOVQ           BX, R9; \
-	JMP            chunks1809; \
-rowdone1810: \
+	JMP            chunks1824; \
+rowdone1825: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1808; \
+	JNZ  row1823; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1807; \
+	JNZ  group1822; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -39999,20 +40218,20 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1811; \
+	JAE  chunk1826; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1812; \
+	JAE  chunk1827; \
 	RET; \
-chunk1811: \
+chunk1826: \
 	VMOVDQU shuffle1626<>+0(SB), Y15; \
 	VMOVDQU shuffle1627<>+0(SB), Y14; \
 	VMOVDQU shuffle1628<>+0(SB), Y13; \
 	SUBQ    $0x6c, BX; \
-group1813: \
+group1828: \
 	MOVQ rows+24(FP), R10; \
-row1814: \
+row1829: \
 	XORQ R9, R9; \
-chunks1815: \
+chunks1830: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -40184,24 +40403,24 @@ chunks1815: \
 	VPOR           Y3, Y6, Y3; \
 	VMOVDQU        Y3, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1816; \
+	JEQ            rowdone1831; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1815; \
+	JLE            chunks1830; \
 	MOVQ           BX, R9; \
-	JMP            chunks1815; \
-rowdone1816: \
+	JMP            chunks1830; \
+rowdone1831: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1814; \
+	JNZ  row1829; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1813; \
+	JNZ  group1828; \
 	VZEROUPPER; \
 	RET; \
-chunk1812: \
+chunk1827: \
 	VMOVDQU shuffle1667<>+0(SB), X15; \
 	VMOVDQU shuffle1668<>+0(SB), X14; \
 	VMOVDQU shuffle1669<>+0(SB), X13; \
@@ -40215,11 +40434,11 @@ chunk1812: \
 	VMOVDQU shuffle1676<>+0(SB), X5; \
 	VMOVDQU shuffle1677<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1817: \
+group1832: \
 	MOVQ rows+24(FP), R10; \
-row1818: \
+row1833: \
 	XORQ R9, R9; \
-chunks1819: \
+chunks1834: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -40301,21 +40520,21 @@ chunks1819: \
 	VPOR    X0, X1, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1820; \
+	JEQ     rowdone1835; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1819; \
+	JLE     chunks1834; \
 	MOVQ    BX, R9; \
-	JMP     chunks1819; \
-rowdone1820: \
+	JMP     chunks1834; \
+rowdone1835: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1818; \
+	JNZ  row1833; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1817; \
+	JNZ  group1832; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x1AVX2_body
@@ -40626,9 +40845,9 @@ TEXT ·tunzip3x3x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1821; \
+	JAE  chunk1836; \
 	RET; \
-chunk1821: \
+chunk1836: \
 	VMOVDQU shuffle1679<>+0(SB), Y15; \
 	VMOVDQU shuffle1680<>+0(SB), Y14; \
 	VMOVDQU shuffle1681<>+0(SB), Y13; \
@@ -40643,11 +40862,11 @@ chunk1821: \
 	VMOVDQU shuffle1690<>+0(SB), Y4; \
 	VMOVDQU shuffle1691<>+0(SB), Y3; \
 	SUBQ    $0x00000120, BX; \
-group1822: \
+group1837: \
 	MOVQ rows+24(FP), R10; \
-row1823: \
+row1838: \
 	XORQ R9, R9; \
-chunks1824: \
+chunks1839: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -41096,21 +41315,21 @@ chunks1824: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1825; \
+	JEQ            rowdone1840; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1824; \
+	JLE            chunks1839; \
 	MOVQ           BX, R9; \
-	JMP            chunks1824; \
-rowdone1825: \
+	JMP            chunks1839; \
+rowdone1840: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1823; \
+	JNZ  row1838; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1822; \
+	JNZ  group1837; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -41362,19 +41581,19 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1826; \
+	JAE  chunk1841; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1827; \
+	JAE  chunk1842; \
 	RET; \
-chunk1826: \
+chunk1841: \
 	VMOVDQU shuffle1718<>+0(SB), Y15; \
 	VMOVDQU shuffle1719<>+0(SB), Y14; \
 	SUBQ    $0x6c, BX; \
-group1828: \
+group1843: \
 	MOVQ rows+24(FP), R10; \
-row1829: \
+row1844: \
 	XORQ R9, R9; \
-chunks1830: \
+chunks1845: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -41557,24 +41776,24 @@ chunks1830: \
 	VPOR           Y5, Y1, Y5; \
 	VMOVDQU        Y5, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1831; \
+	JEQ            rowdone1846; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1830; \
+	JLE            chunks1845; \
 	MOVQ           BX, R9; \
-	JMP            chunks1830; \
-rowdone1831: \
+	JMP            chunks1845; \
+rowdone1846: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1829; \
+	JNZ  row1844; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1828; \
+	JNZ  group1843; \
 	VZEROUPPER; \
 	RET; \
-chunk1827: \
+chunk1842: \
 	VMOVDQU shuffle167<>+0(SB), X15; \
 	VMOVDQU shuffle165<>+0(SB), X14; \
 	VMOVDQU shuffle166<>+0(SB), X13; \
@@ -41588,11 +41807,11 @@ chunk1827: \
 	VMOVDQU shuffle1767<>+0(SB), X5; \
 	VMOVDQU shuffle1597<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1832: \
+group1847: \
 	MOVQ rows+24(FP), R10; \
-row1833: \
+row1848: \
 	XORQ R9, R9; \
-chunks1834: \
+chunks1849: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -41674,21 +41893,21 @@ chunks1834: \
 	VPOR    X0, X1, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1835; \
+	JEQ     rowdone1850; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1834; \
+	JLE     chunks1849; \
 	MOVQ    BX, R9; \
-	JMP     chunks1834; \
-rowdone1835: \
+	JMP     chunks1849; \
+rowdone1850: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1833; \
+	JNZ  row1848; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1832; \
+	JNZ  group1847; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x2AVX2_body
@@ -41997,11 +42216,11 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x6c; \
-	JAE  chunk1836; \
+	JAE  chunk1851; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1837; \
+	JAE  chunk1852; \
 	RET; \
-chunk1836: \
+chunk1851: \
 	VMOVDQU shuffle1768<>+0(SB), Y15; \
 	VMOVDQU shuffle1769<>+0(SB), Y14; \
 	VMOVDQU shuffle1770<>+0(SB), Y13; \
@@ -42009,11 +42228,11 @@ chunk1836: \
 	VMOVDQU shuffle1772<>+0(SB), Y11; \
 	VMOVDQU shuffle1773<>+0(SB), Y10; \
 	SUBQ    $0x6c, BX; \
-group1838: \
+group1853: \
 	MOVQ rows+24(FP), R10; \
-row1839: \
+row1854: \
 	XORQ R9, R9; \
-chunks1840: \
+chunks1855: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -42141,24 +42360,24 @@ chunks1840: \
 	VPOR           Y5, Y1, Y5; \
 	VMOVDQU        Y5, 76(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1841; \
+	JEQ            rowdone1856; \
 	ADDQ           $0x6c, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1840; \
+	JLE            chunks1855; \
 	MOVQ           BX, R9; \
-	JMP            chunks1840; \
-rowdone1841: \
+	JMP            chunks1855; \
+rowdone1856: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1839; \
+	JNZ  row1854; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1838; \
+	JNZ  group1853; \
 	VZEROUPPER; \
 	RET; \
-chunk1837: \
+chunk1852: \
 	VMOVDQU shuffle179<>+0(SB), X15; \
 	VMOVDQU shuffle180<>+0(SB), X14; \
 	VMOVDQU shuffle121<>+0(SB), X13; \
@@ -42167,11 +42386,11 @@ chunk1837: \
 	VMOVDQU shuffle1118<>+0(SB), X10; \
 	VMOVDQU shuffle35<>+0(SB), X9; \
 	SUBQ    $0x24, BX; \
-group1842: \
+group1857: \
 	MOVQ rows+24(FP), R10; \
-row1843: \
+row1858: \
 	XORQ R9, R9; \
-chunks1844: \
+chunks1859: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -42236,21 +42455,21 @@ chunks1844: \
 	VPSHUFB X9, X0, X0; \
 	VMOVD   X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1845; \
+	JEQ     rowdone1860; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1844; \
+	JLE     chunks1859; \
 	MOVQ    BX, R9; \
-	JMP     chunks1844; \
-rowdone1845: \
+	JMP     chunks1859; \
+rowdone1860: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1843; \
+	JNZ  row1858; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1842; \
+	JNZ  group1857; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x4AVX2_body
@@ -42405,9 +42624,9 @@ TEXT ·tunzip3x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1846; \
+	JAE  chunk1861; \
 	RET; \
-chunk1846: \
+chunk1861: \
 	VMOVDQU        shuffle1791<>+0(SB), Y15; \
 	VMOVDQU        shuffle1792<>+0(SB), Y14; \
 	VMOVDQU        shuffle1345<>+0(SB), Y13; \
@@ -42422,11 +42641,11 @@ chunk1846: \
 	VMOVDQU        shuffle1796<>+0(SB), Y4; \
 	VMOVDQU        shuffle1797<>+0(SB), Y3; \
 	SUBQ           $0x00000120, BX; \
-group1847: \
+group1862: \
 	MOVQ rows+24(FP), R10; \
-row1848: \
+row1863: \
 	XORQ R9, R9; \
-chunks1849: \
+chunks1864: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -42808,21 +43027,21 @@ chunks1849: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1850; \
+	JEQ            rowdone1865; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1849; \
+	JLE            chunks1864; \
 	MOVQ           BX, R9; \
-	JMP            chunks1849; \
-rowdone1850: \
+	JMP            chunks1864; \
+rowdone1865: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1848; \
+	JNZ  row1863; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1847; \
+	JNZ  group1862; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -42900,19 +43119,19 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x48; \
-	JAE  chunk1851; \
+	JAE  chunk1866; \
 	RET; \
-chunk1851: \
+chunk1866: \
 	VBROADCASTI128 shuffle183<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle184<>+0(SB), Y14; \
 	VMOVDQU        shuffle329<>+0(SB), Y13; \
 	VMOVDQU        shuffle508<>+0(SB), Y12; \
 	SUBQ           $0x48, BX; \
-group1852: \
+group1867: \
 	MOVQ rows+24(FP), R10; \
-row1853: \
+row1868: \
 	XORQ R9, R9; \
-chunks1854: \
+chunks1869: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -42972,21 +43191,21 @@ chunks1854: \
 	VPOR           Y1, Y3, Y1; \
 	VMOVDQU        Y1, 40(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1855; \
+	JEQ            rowdone1870; \
 	ADDQ           $0x48, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1854; \
+	JLE            chunks1869; \
 	MOVQ           BX, R9; \
-	JMP            chunks1854; \
-rowdone1855: \
+	JMP            chunks1869; \
+rowdone1870: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1853; \
+	JNZ  row1868; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1852; \
+	JNZ  group1867; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x8AVX2_body
@@ -43003,20 +43222,20 @@ TEXT ·tunzip3x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x00000120; \
-	JAE  chunk1856; \
+	JAE  chunk1871; \
 	RET; \
-chunk1856: \
+chunk1871: \
 	VBROADCASTI128 shuffle27<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle28<>+0(SB), Y14; \
 	VMOVDQU        shuffle1351<>+0(SB), Y13; \
 	VMOVDQU        shuffle1352<>+0(SB), Y12; \
 	VMOVDQU        shuffle1353<>+0(SB), Y11; \
 	SUBQ           $0x00000120, BX; \
-group1857: \
+group1872: \
 	MOVQ rows+24(FP), R10; \
-row1858: \
+row1873: \
 	XORQ R9, R9; \
-chunks1859: \
+chunks1874: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -43236,21 +43455,21 @@ chunks1859: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 256(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1860; \
+	JEQ            rowdone1875; \
 	ADDQ           $0x00000120, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1859; \
+	JLE            chunks1874; \
 	MOVQ           BX, R9; \
-	JMP            chunks1859; \
-rowdone1860: \
+	JMP            chunks1874; \
+rowdone1875: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1858; \
+	JNZ  row1873; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1857; \
+	JNZ  group1872; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -43268,21 +43487,21 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1861; \
+	JAE  chunk1876; \
 	CMPQ BX, $0x24; \
-	JAE  chunk1862; \
+	JAE  chunk1877; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1863; \
+	JAE  chunk1878; \
 	RET; \
-chunk1861: \
+chunk1876: \
 	VMOVDQU shuffle1801<>+0(SB), Y15; \
 	VMOVDQU shuffle1802<>+0(SB), Y14; \
 	SUBQ    $0x60, BX; \
-group1864: \
+group1879: \
 	MOVQ rows+24(FP), R10; \
-row1865: \
+row1880: \
 	XORQ R9, R9; \
-chunks1866: \
+chunks1881: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -43425,24 +43644,24 @@ chunks1866: \
 	VPOR           Y0, Y7, Y0; \
 	VMOVDQU        Y0, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1867; \
+	JEQ            rowdone1882; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1866; \
+	JLE            chunks1881; \
 	MOVQ           BX, R9; \
-	JMP            chunks1866; \
-rowdone1867: \
+	JMP            chunks1881; \
+rowdone1882: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1865; \
+	JNZ  row1880; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1864; \
+	JNZ  group1879; \
 	VZEROUPPER; \
 	RET; \
-chunk1862: \
+chunk1877: \
 	VMOVDQU shuffle1837<>+0(SB), X15; \
 	VMOVDQU shuffle1838<>+0(SB), X14; \
 	VMOVDQU shuffle1839<>+0(SB), X13; \
@@ -43456,11 +43675,11 @@ chunk1862: \
 	VMOVDQU shuffle1845<>+0(SB), X5; \
 	VMOVDQU shuffle1846<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group1868: \
+group1883: \
 	MOVQ rows+24(FP), R10; \
-row1869: \
+row1884: \
 	XORQ R9, R9; \
-chunks1870: \
+chunks1885: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -43551,24 +43770,24 @@ chunks1870: \
 	VPOR    X1, X0, X1; \
 	VMOVD   X1, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1871; \
+	JEQ     rowdone1886; \
 	ADDQ    $0x24, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1870; \
+	JLE     chunks1885; \
 	MOVQ    BX, R9; \
-	JMP     chunks1870; \
-rowdone1871: \
+	JMP     chunks1885; \
+rowdone1886: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1869; \
+	JNZ  row1884; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1868; \
+	JNZ  group1883; \
 	VZEROUPPER; \
 	RET; \
-chunk1863: \
+chunk1878: \
 	VMOVDQU shuffle1837<>+0(SB), X15; \
 	VMOVDQU shuffle1838<>+0(SB), X14; \
 	VMOVDQU shuffle1839<>+0(SB), X13; \
@@ -43580,11 +43799,11 @@ chunk1863: \
 	VMOVDQU shuffle1537<>+0(SB), X7; \
 	VMOVDQU shuffle1850<>+0(SB), X6; \
 	SUBQ    $0x18, BX; \
-group1872: \
+group1887: \
 	MOVQ rows+24(FP), R10; \
-row1873: \
+row1888: \
 	XORQ R9, R9; \
-chunks1874: \
+chunks1889: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -43640,21 +43859,21 @@ chunks1874: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1875; \
+	JEQ     rowdone1890; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1874; \
+	JLE     chunks1889; \
 	MOVQ    BX, R9; \
-	JMP     chunks1874; \
-rowdone1875: \
+	JMP     chunks1889; \
+rowdone1890: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1873; \
+	JNZ  row1888; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1872; \
+	JNZ  group1887; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x1AVX2_body
@@ -43943,9 +44162,9 @@ TEXT ·tunzip3x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1876; \
+	JAE  chunk1891; \
 	RET; \
-chunk1876: \
+chunk1891: \
 	VMOVDQU shuffle1851<>+0(SB), Y15; \
 	VMOVDQU shuffle1852<>+0(SB), Y14; \
 	VMOVDQU shuffle1853<>+0(SB), Y13; \
@@ -43960,11 +44179,11 @@ chunk1876: \
 	VMOVDQU shuffle1862<>+0(SB), Y4; \
 	VMOVDQU shuffle1863<>+0(SB), Y3; \
 	SUBQ    $0x60, BX; \
-group1877: \
+group1892: \
 	MOVQ rows+24(FP), R10; \
-row1878: \
+row1893: \
 	XORQ R9, R9; \
-chunks1879: \
+chunks1894: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -44113,21 +44332,21 @@ chunks1879: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 64(R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1880; \
+	JEQ         rowdone1895; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1879; \
+	JLE         chunks1894; \
 	MOVQ        BX, R9; \
-	JMP         chunks1879; \
-rowdone1880: \
+	JMP         chunks1894; \
+rowdone1895: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1878; \
+	JNZ  row1893; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1877; \
+	JNZ  group1892; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -44229,22 +44448,22 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1881; \
+	JAE  chunk1896; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1882; \
+	JAE  chunk1897; \
 	CMPQ BX, $0x18; \
-	JAE  chunk1883; \
+	JAE  chunk1898; \
 	RET; \
-chunk1881: \
+chunk1896: \
 	VMOVDQU shuffle1865<>+0(SB), Y15; \
 	VMOVDQU shuffle1866<>+0(SB), Y14; \
 	VMOVDQU shuffle1867<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1884: \
+group1899: \
 	MOVQ rows+24(FP), R10; \
-row1885: \
+row1900: \
 	XORQ R9, R9; \
-chunks1886: \
+chunks1901: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -44394,24 +44613,24 @@ chunks1886: \
 	VPOR           Y11, Y1, Y11; \
 	VMOVDQU        Y11, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1887; \
+	JEQ            rowdone1902; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1886; \
+	JLE            chunks1901; \
 	MOVQ           BX, R9; \
-	JMP            chunks1886; \
-rowdone1887: \
+	JMP            chunks1901; \
+rowdone1902: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1885; \
+	JNZ  row1900; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1884; \
+	JNZ  group1899; \
 	VZEROUPPER; \
 	RET; \
-chunk1882: \
+chunk1897: \
 	VMOVDQU shuffle132<>+0(SB), X15; \
 	VMOVDQU shuffle1892<>+0(SB), X14; \
 	VMOVDQU shuffle133<>+0(SB), X13; \
@@ -44425,11 +44644,11 @@ chunk1882: \
 	VMOVDQU shuffle808<>+0(SB), X5; \
 	VMOVDQU shuffle1332<>+0(SB), X4; \
 	SUBQ    $0x30, BX; \
-group1888: \
+group1903: \
 	MOVQ rows+24(FP), R10; \
-row1889: \
+row1904: \
 	XORQ R9, R9; \
-chunks1890: \
+chunks1905: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44565,24 +44784,24 @@ chunks1890: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1891; \
+	JEQ     rowdone1906; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1890; \
+	JLE     chunks1905; \
 	MOVQ    BX, R9; \
-	JMP     chunks1890; \
-rowdone1891: \
+	JMP     chunks1905; \
+rowdone1906: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1889; \
+	JNZ  row1904; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1888; \
+	JNZ  group1903; \
 	VZEROUPPER; \
 	RET; \
-chunk1883: \
+chunk1898: \
 	VMOVDQU shuffle132<>+0(SB), X15; \
 	VMOVDQU shuffle1892<>+0(SB), X14; \
 	VMOVDQU shuffle133<>+0(SB), X13; \
@@ -44596,11 +44815,11 @@ chunk1883: \
 	VMOVDQU shuffle1899<>+0(SB), X5; \
 	VMOVDQU shuffle828<>+0(SB), X4; \
 	SUBQ    $0x18, BX; \
-group1892: \
+group1907: \
 	MOVQ rows+24(FP), R10; \
-row1893: \
+row1908: \
 	XORQ R9, R9; \
-chunks1894: \
+chunks1909: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -44673,21 +44892,21 @@ chunks1894: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1895; \
+	JEQ     rowdone1910; \
 	ADDQ    $0x18, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1894; \
+	JLE     chunks1909; \
 	MOVQ    BX, R9; \
-	JMP     chunks1894; \
-rowdone1895: \
+	JMP     chunks1909; \
+rowdone1910: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1893; \
+	JNZ  row1908; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1892; \
+	JNZ  group1907; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x2AVX2_body
@@ -44898,20 +45117,20 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1896; \
+	JAE  chunk1911; \
 	CMPQ BX, $0x30; \
-	JAE  chunk1897; \
+	JAE  chunk1912; \
 	RET; \
-chunk1896: \
+chunk1911: \
 	VMOVDQU shuffle1900<>+0(SB), Y15; \
 	VMOVDQU shuffle1901<>+0(SB), Y14; \
 	VMOVDQU shuffle1902<>+0(SB), Y13; \
 	SUBQ    $0x60, BX; \
-group1898: \
+group1913: \
 	MOVQ rows+24(FP), R10; \
-row1899: \
+row1914: \
 	XORQ R9, R9; \
-chunks1900: \
+chunks1915: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45011,24 +45230,24 @@ chunks1900: \
 	VPSHUFB        Y14, Y3, Y3; \
 	VMOVDQU        Y3, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1901; \
+	JEQ            rowdone1916; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1900; \
+	JLE            chunks1915; \
 	MOVQ           BX, R9; \
-	JMP            chunks1900; \
-rowdone1901: \
+	JMP            chunks1915; \
+rowdone1916: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1899; \
+	JNZ  row1914; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1898; \
+	JNZ  group1913; \
 	VZEROUPPER; \
 	RET; \
-chunk1897: \
+chunk1912: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle180<>+0(SB), X14; \
 	VMOVDQU shuffle121<>+0(SB), X13; \
@@ -45037,11 +45256,11 @@ chunk1897: \
 	VMOVDQU shuffle502<>+0(SB), X10; \
 	VMOVDQU shuffle505<>+0(SB), X9; \
 	SUBQ    $0x30, BX; \
-group1902: \
+group1917: \
 	MOVQ rows+24(FP), R10; \
-row1903: \
+row1918: \
 	XORQ R9, R9; \
-chunks1904: \
+chunks1919: \
 	LEAQ    (CX)(R9*1), R11; \
 	IMUL3Q  $0x03, R9, R12; \
 	ADDQ    AX, R12; \
@@ -45151,21 +45370,21 @@ chunks1904: \
 	VPOR    X0, X2, X0; \
 	VMOVDQU X0, 32(R11)(DX*2); \
 	CMPQ    R9, BX; \
-	JEQ     rowdone1905; \
+	JEQ     rowdone1920; \
 	ADDQ    $0x30, R9; \
 	CMPQ    R9, BX; \
-	JLE     chunks1904; \
+	JLE     chunks1919; \
 	MOVQ    BX, R9; \
-	JMP     chunks1904; \
-rowdone1905: \
+	JMP     chunks1919; \
+rowdone1920: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1903; \
+	JNZ  row1918; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1902; \
+	JNZ  group1917; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x4AVX2_body
@@ -45212,9 +45431,9 @@ TEXT ·tunzip3x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1906; \
+	JAE  chunk1921; \
 	RET; \
-chunk1906: \
+chunk1921: \
 	VBROADCASTI128 shuffle29<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle180<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle121<>+0(SB), Y13; \
@@ -45222,11 +45441,11 @@ chunk1906: \
 	VMOVDQU        shuffle123<>+0(SB), Y11; \
 	VMOVDQU        shuffle125<>+0(SB), Y10; \
 	SUBQ           $0x60, BX; \
-group1907: \
+group1922: \
 	MOVQ rows+24(FP), R10; \
-row1908: \
+row1923: \
 	XORQ R9, R9; \
-chunks1909: \
+chunks1924: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45374,21 +45593,21 @@ chunks1909: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVNTDQ       Y1, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1910; \
+	JEQ            rowdone1925; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1909; \
+	JLE            chunks1924; \
 	MOVQ           BX, R9; \
-	JMP            chunks1909; \
-rowdone1910: \
+	JMP            chunks1924; \
+rowdone1925: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1908; \
+	JNZ  row1923; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1907; \
+	JNZ  group1922; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -45406,16 +45625,16 @@ TEXT ·tunzip3x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1911; \
+	JAE  chunk1926; \
 	RET; \
-chunk1911: \
+chunk1926: \
 	VBROADCASTI128 shuffle183<>+0(SB), Y15; \
 	SUBQ           $0x60, BX; \
-group1912: \
+group1927: \
 	MOVQ rows+24(FP), R10; \
-row1913: \
+row1928: \
 	XORQ R9, R9; \
-chunks1914: \
+chunks1929: \
 	LEAQ           (CX)(R9*1), R11; \
 	IMUL3Q         $0x03, R9, R12; \
 	ADDQ           AX, R12; \
@@ -45483,21 +45702,21 @@ chunks1914: \
 	VPSHUFB        Y15, Y6, Y6; \
 	VMOVDQU        Y6, 64(R11)(DX*2); \
 	CMPQ           R9, BX; \
-	JEQ            rowdone1915; \
+	JEQ            rowdone1930; \
 	ADDQ           $0x60, R9; \
 	CMPQ           R9, BX; \
-	JLE            chunks1914; \
+	JLE            chunks1929; \
 	MOVQ           BX, R9; \
-	JMP            chunks1914; \
-rowdone1915: \
+	JMP            chunks1929; \
+rowdone1930: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1913; \
+	JNZ  row1928; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1912; \
+	JNZ  group1927; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x8AVX2_body
@@ -45520,18 +45739,18 @@ TEXT ·tunzip3x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ spaceStride+32(FP), DI; \
 	MOVQ depthStride+40(FP), R8; \
 	CMPQ BX, $0x60; \
-	JAE  chunk1916; \
+	JAE  chunk1931; \
 	RET; \
-chunk1916: \
+chunk1931: \
 	VBROADCASTI128 shuffle27<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle28<>+0(SB), Y14; \
 	VMOVDQU        shuffle512<>+0(SB), Y13; \
 	SUBQ           $0x60, BX; \
-group1917: \
+group1932: \
 	MOVQ rows+24(FP), R10; \
-row1918: \
+row1933: \
 	XORQ R9, R9; \
-chunks1919: \
+chunks1934: \
 	LEAQ        (CX)(R9*1), R11; \
 	IMUL3Q      $0x03, R9, R12; \
 	ADDQ        AX, R12; \
@@ -45608,21 +45827,21 @@ chunks1919: \
 	VPOR        Y1, Y0, Y1; \
 	VMOVNTDQ    Y1, 64(R11)(DX*2); \
 	CMPQ        R9, BX; \
-	JEQ         rowdone1920; \
+	JEQ         rowdone1935; \
 	ADDQ        $0x60, R9; \
 	CMPQ        R9, BX; \
-	JLE         chunks1919; \
+	JLE         chunks1934; \
 	MOVQ        BX, R9; \
-	JMP         chunks1919; \
-rowdone1920: \
+	JMP         chunks1934; \
+rowdone1935: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R10; \
-	JNZ  row1918; \
+	JNZ  row1933; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1917; \
+	JNZ  group1932; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -45641,22 +45860,22 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1921; \
+	JAE  chunk1936; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1922; \
+	JAE  chunk1937; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1923; \
+	JAE  chunk1938; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1924; \
+	JAE  chunk1939; \
 	RET; \
-chunk1921: \
+chunk1936: \
 	VBROADCASTI128 shuffle110<>+0(SB), Y15; \
 	SUBQ           $0x20, BX; \
-group1925: \
+group1940: \
 	MOVQ rows+24(FP), R11; \
-row1926: \
+row1941: \
 	XORQ R10, R10; \
-chunks1927: \
+chunks1942: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -45684,30 +45903,30 @@ chunks1927: \
 	VPUNPCKHDQ  Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1928; \
+	JEQ         rowdone1943; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1927; \
+	JLE         chunks1942; \
 	MOVQ        BX, R10; \
-	JMP         chunks1927; \
-rowdone1928: \
+	JMP         chunks1942; \
+rowdone1943: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1926; \
+	JNZ  row1941; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1925; \
+	JNZ  group1940; \
 	VZEROUPPER; \
 	RET; \
-chunk1922: \
+chunk1937: \
 	SUBQ $0x10, BX; \
-group1929: \
+group1944: \
 	MOVQ rows+24(FP), R11; \
-row1930: \
+row1945: \
 	XORQ R10, R10; \
-chunks1931: \
+chunks1946: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -45743,30 +45962,30 @@ chunks1931: \
 	VPACKUSWB X5, X3, X4; \
 	VMOVDQU   X4, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1932; \
+	JEQ       rowdone1947; \
 	ADDQ      $0x10, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1931; \
+	JLE       chunks1946; \
 	MOVQ      BX, R10; \
-	JMP       chunks1931; \
-rowdone1932: \
+	JMP       chunks1946; \
+rowdone1947: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1930; \
+	JNZ  row1945; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1929; \
+	JNZ  group1944; \
 	VZEROUPPER; \
 	RET; \
-chunk1923: \
+chunk1938: \
 	SUBQ $0x08, BX; \
-group1933: \
+group1948: \
 	MOVQ rows+24(FP), R11; \
-row1934: \
+row1949: \
 	XORQ R10, R10; \
-chunks1935: \
+chunks1950: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -45794,30 +46013,30 @@ chunks1935: \
 	VPACKUSWB X3, X0, X1; \
 	VMOVQ     X1, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1936; \
+	JEQ       rowdone1951; \
 	ADDQ      $0x08, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1935; \
+	JLE       chunks1950; \
 	MOVQ      BX, R10; \
-	JMP       chunks1935; \
-rowdone1936: \
+	JMP       chunks1950; \
+rowdone1951: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1934; \
+	JNZ  row1949; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1933; \
+	JNZ  group1948; \
 	VZEROUPPER; \
 	RET; \
-chunk1924: \
+chunk1939: \
 	SUBQ $0x04, BX; \
-group1937: \
+group1952: \
 	MOVQ rows+24(FP), R11; \
-row1938: \
+row1953: \
 	XORQ R10, R10; \
-chunks1939: \
+chunks1954: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -45844,21 +46063,21 @@ chunks1939: \
 	VPACKUSWB X2, X3, X0; \
 	VMOVD     X0, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1940; \
+	JEQ       rowdone1955; \
 	ADDQ      $0x04, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1939; \
+	JLE       chunks1954; \
 	MOVQ      BX, R10; \
-	JMP       chunks1939; \
-rowdone1940: \
+	JMP       chunks1954; \
+rowdone1955: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1938; \
+	JNZ  row1953; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1937; \
+	JNZ  group1952; \
 	VZEROUPPER; \
 	RET
 	unzip4x1AVX2_body
@@ -45876,22 +46095,22 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1941; \
+	JAE  chunk1956; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1942; \
+	JAE  chunk1957; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1943; \
+	JAE  chunk1958; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1944; \
+	JAE  chunk1959; \
 	RET; \
-chunk1941: \
+chunk1956: \
 	VBROADCASTI128 shuffle1261<>+0(SB), Y15; \
 	SUBQ           $0x20, BX; \
-group1945: \
+group1960: \
 	MOVQ rows+24(FP), R11; \
-row1946: \
+row1961: \
 	XORQ R10, R10; \
-chunks1947: \
+chunks1962: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -45919,30 +46138,30 @@ chunks1947: \
 	VPUNPCKHDQ  Y3, Y2, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1948; \
+	JEQ         rowdone1963; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1947; \
+	JLE         chunks1962; \
 	MOVQ        BX, R10; \
-	JMP         chunks1947; \
-rowdone1948: \
+	JMP         chunks1962; \
+rowdone1963: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1946; \
+	JNZ  row1961; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1945; \
+	JNZ  group1960; \
 	VZEROUPPER; \
 	RET; \
-chunk1942: \
+chunk1957: \
 	SUBQ $0x10, BX; \
-group1949: \
+group1964: \
 	MOVQ rows+24(FP), R11; \
-row1950: \
+row1965: \
 	XORQ R10, R10; \
-chunks1951: \
+chunks1966: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -45978,30 +46197,30 @@ chunks1951: \
 	VPACKUSDW X5, X3, X4; \
 	VMOVDQU   X4, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1952; \
+	JEQ       rowdone1967; \
 	ADDQ      $0x10, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1951; \
+	JLE       chunks1966; \
 	MOVQ      BX, R10; \
-	JMP       chunks1951; \
-rowdone1952: \
+	JMP       chunks1966; \
+rowdone1967: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1950; \
+	JNZ  row1965; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1949; \
+	JNZ  group1964; \
 	VZEROUPPER; \
 	RET; \
-chunk1943: \
+chunk1958: \
 	SUBQ $0x08, BX; \
-group1953: \
+group1968: \
 	MOVQ rows+24(FP), R11; \
-row1954: \
+row1969: \
 	XORQ R10, R10; \
-chunks1955: \
+chunks1970: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -46029,30 +46248,30 @@ chunks1955: \
 	VPACKUSDW X3, X0, X1; \
 	VMOVQ     X1, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1956; \
+	JEQ       rowdone1971; \
 	ADDQ      $0x08, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1955; \
+	JLE       chunks1970; \
 	MOVQ      BX, R10; \
-	JMP       chunks1955; \
-rowdone1956: \
+	JMP       chunks1970; \
+rowdone1971: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1954; \
+	JNZ  row1969; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1953; \
+	JNZ  group1968; \
 	VZEROUPPER; \
 	RET; \
-chunk1944: \
+chunk1959: \
 	SUBQ $0x04, BX; \
-group1957: \
+group1972: \
 	MOVQ rows+24(FP), R11; \
-row1958: \
+row1973: \
 	XORQ R10, R10; \
-chunks1959: \
+chunks1974: \
 	LEAQ      (CX)(R10*1), R12; \
 	LEAQ      (R12)(R9*1), R13; \
 	VMOVDQU   (AX)(R10*4), X0; \
@@ -46079,21 +46298,21 @@ chunks1959: \
 	VPACKUSDW X2, X3, X0; \
 	VMOVD     X0, (R13)(DX*1); \
 	CMPQ      R10, BX; \
-	JEQ       rowdone1960; \
+	JEQ       rowdone1975; \
 	ADDQ      $0x04, R10; \
 	CMPQ      R10, BX; \
-	JLE       chunks1959; \
+	JLE       chunks1974; \
 	MOVQ      BX, R10; \
-	JMP       chunks1959; \
-rowdone1960: \
+	JMP       chunks1974; \
+rowdone1975: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1958; \
+	JNZ  row1973; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1957; \
+	JNZ  group1972; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX2_body
@@ -46111,21 +46330,21 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1961; \
+	JAE  chunk1976; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1962; \
+	JAE  chunk1977; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1963; \
+	JAE  chunk1978; \
 	CMPQ BX, $0x04; \
-	JAE  chunk1964; \
+	JAE  chunk1979; \
 	RET; \
-chunk1961: \
+chunk1976: \
 	SUBQ $0x20, BX; \
-group1965: \
+group1980: \
 	MOVQ rows+24(FP), R11; \
-row1966: \
+row1981: \
 	XORQ R10, R10; \
-chunks1967: \
+chunks1982: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -46149,30 +46368,30 @@ chunks1967: \
 	VPUNPCKHDQ  Y3, Y1, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1968; \
+	JEQ         rowdone1983; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1967; \
+	JLE         chunks1982; \
 	MOVQ        BX, R10; \
-	JMP         chunks1967; \
-rowdone1968: \
+	JMP         chunks1982; \
+rowdone1983: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1966; \
+	JNZ  row1981; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1965; \
+	JNZ  group1980; \
 	VZEROUPPER; \
 	RET; \
-chunk1962: \
+chunk1977: \
 	SUBQ $0x10, BX; \
-group1969: \
+group1984: \
 	MOVQ rows+24(FP), R11; \
-row1970: \
+row1985: \
 	XORQ R10, R10; \
-chunks1971: \
+chunks1986: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -46192,30 +46411,30 @@ chunks1971: \
 	VSHUFPS $0xdd, X3, X1, X3; \
 	VMOVDQU X3, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1972; \
+	JEQ     rowdone1987; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1971; \
+	JLE     chunks1986; \
 	MOVQ    BX, R10; \
-	JMP     chunks1971; \
-rowdone1972: \
+	JMP     chunks1986; \
+rowdone1987: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1970; \
+	JNZ  row1985; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1969; \
+	JNZ  group1984; \
 	VZEROUPPER; \
 	RET; \
-chunk1963: \
+chunk1978: \
 	SUBQ $0x08, BX; \
-group1973: \
+group1988: \
 	MOVQ rows+24(FP), R11; \
-row1974: \
+row1989: \
 	XORQ R10, R10; \
-chunks1975: \
+chunks1990: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -46231,30 +46450,30 @@ chunks1975: \
 	VSHUFPS $0xdd, X1, X1, X1; \
 	VMOVQ   X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1976; \
+	JEQ     rowdone1991; \
 	ADDQ    $0x08, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1975; \
+	JLE     chunks1990; \
 	MOVQ    BX, R10; \
-	JMP     chunks1975; \
-rowdone1976: \
+	JMP     chunks1990; \
+rowdone1991: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1974; \
+	JNZ  row1989; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1973; \
+	JNZ  group1988; \
 	VZEROUPPER; \
 	RET; \
-chunk1964: \
+chunk1979: \
 	SUBQ $0x04, BX; \
-group1977: \
+group1992: \
 	MOVQ rows+24(FP), R11; \
-row1978: \
+row1993: \
 	XORQ R10, R10; \
-chunks1979: \
+chunks1994: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -46269,21 +46488,21 @@ chunks1979: \
 	VSHUFPS $0xdd, X0, X0, X0; \
 	VMOVD   X0, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone1980; \
+	JEQ     rowdone1995; \
 	ADDQ    $0x04, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks1979; \
+	JLE     chunks1994; \
 	MOVQ    BX, R10; \
-	JMP     chunks1979; \
-rowdone1980: \
+	JMP     chunks1994; \
+rowdone1995: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1978; \
+	JNZ  row1993; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1977; \
+	JNZ  group1992; \
 	VZEROUPPER; \
 	RET
 	unzip4x4AVX2_body
@@ -46301,19 +46520,19 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1981; \
+	JAE  chunk1996; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1982; \
+	JAE  chunk1997; \
 	CMPQ BX, $0x08; \
-	JAE  chunk1983; \
+	JAE  chunk1998; \
 	RET; \
-chunk1981: \
+chunk1996: \
 	SUBQ $0x20, BX; \
-group1984: \
+group1999: \
 	MOVQ rows+24(FP), R11; \
-row1985: \
+row2000: \
 	XORQ R10, R10; \
-chunks1986: \
+chunks2001: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -46337,30 +46556,30 @@ chunks1986: \
 	VPUNPCKHQDQ Y3, Y1, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1987; \
+	JEQ         rowdone2002; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1986; \
+	JLE         chunks2001; \
 	MOVQ        BX, R10; \
-	JMP         chunks1986; \
-rowdone1987: \
+	JMP         chunks2001; \
+rowdone2002: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1985; \
+	JNZ  row2000; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1984; \
+	JNZ  group1999; \
 	VZEROUPPER; \
 	RET; \
-chunk1982: \
+chunk1997: \
 	SUBQ $0x10, BX; \
-group1988: \
+group2003: \
 	MOVQ rows+24(FP), R11; \
-row1989: \
+row2004: \
 	XORQ R10, R10; \
-chunks1990: \
+chunks2005: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -46380,30 +46599,30 @@ chunks1990: \
 	VPUNPCKHQDQ X3, X1, X3; \
 	VMOVDQU     X3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1991; \
+	JEQ         rowdone2006; \
 	ADDQ        $0x10, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1990; \
+	JLE         chunks2005; \
 	MOVQ        BX, R10; \
-	JMP         chunks1990; \
-rowdone1991: \
+	JMP         chunks2005; \
+rowdone2006: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1989; \
+	JNZ  row2004; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1988; \
+	JNZ  group2003; \
 	VZEROUPPER; \
 	RET; \
-chunk1983: \
+chunk1998: \
 	SUBQ $0x08, BX; \
-group1992: \
+group2007: \
 	MOVQ rows+24(FP), R11; \
-row1993: \
+row2008: \
 	XORQ R10, R10; \
-chunks1994: \
+chunks2009: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -46419,21 +46638,21 @@ chunks1994: \
 	VPUNPCKHQDQ X1, X1, X1; \
 	VMOVQ       X1, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone1995; \
+	JEQ         rowdone2010; \
 	ADDQ        $0x08, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks1994; \
+	JLE         chunks2009; \
 	MOVQ        BX, R10; \
-	JMP         chunks1994; \
-rowdone1995: \
+	JMP         chunks2009; \
+rowdone2010: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1993; \
+	JNZ  row2008; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1992; \
+	JNZ  group2007; \
 	VZEROUPPER; \
 	RET
 	unzip4x8AVX2_body
@@ -46451,17 +46670,17 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk1996; \
+	JAE  chunk2011; \
 	CMPQ BX, $0x10; \
-	JAE  chunk1997; \
+	JAE  chunk2012; \
 	RET; \
-chunk1996: \
+chunk2011: \
 	SUBQ $0x20, BX; \
-group1998: \
+group2013: \
 	MOVQ rows+24(FP), R11; \
-row1999: \
+row2014: \
 	XORQ R10, R10; \
-chunks2000: \
+chunks2015: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -46477,30 +46696,30 @@ chunks2000: \
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0; \
 	VMOVDQU     Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2001; \
+	JEQ         rowdone2016; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2000; \
+	JLE         chunks2015; \
 	MOVQ        BX, R10; \
-	JMP         chunks2000; \
-rowdone2001: \
+	JMP         chunks2015; \
+rowdone2016: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row1999; \
+	JNZ  row2014; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group1998; \
+	JNZ  group2013; \
 	VZEROUPPER; \
 	RET; \
-chunk1997: \
+chunk2012: \
 	SUBQ $0x10, BX; \
-group2002: \
+group2017: \
 	MOVQ rows+24(FP), R11; \
-row2003: \
+row2018: \
 	XORQ R10, R10; \
-chunks2004: \
+chunks2019: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -46512,21 +46731,21 @@ chunks2004: \
 	VMOVDQU 48(AX)(R10*4), X0; \
 	VMOVDQU X0, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2005; \
+	JEQ     rowdone2020; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2004; \
+	JLE     chunks2019; \
 	MOVQ    BX, R10; \
-	JMP     chunks2004; \
-rowdone2005: \
+	JMP     chunks2019; \
+rowdone2020: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2003; \
+	JNZ  row2018; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2002; \
+	JNZ  group2017; \
 	VZEROUPPER; \
 	RET
 	unzip4x16AVX2_body
@@ -46544,13 +46763,13 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2006; \
+	JAE  chunk2021; \
 	CMPQ BX, $0x24; \
-	JAE  chunk2007; \
+	JAE  chunk2022; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2008; \
+	JAE  chunk2023; \
 	RET; \
-chunk2006: \
+chunk2021: \
 	VMOVDQU shuffle323<>+0(SB), Y15; \
 	VMOVDQU shuffle324<>+0(SB), Y14; \
 	VMOVDQU shuffle1906<>+0(SB), Y13; \
@@ -46559,11 +46778,11 @@ chunk2006: \
 	VMOVDQU shuffle860<>+0(SB), Y10; \
 	VMOVDQU shuffle1907<>+0(SB), Y9; \
 	SUBQ    $0x60, BX; \
-group2009: \
+group2024: \
 	MOVQ rows+24(FP), R11; \
-row2010: \
+row2025: \
 	XORQ R10, R10; \
-chunks2011: \
+chunks2026: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -46671,24 +46890,24 @@ chunks2011: \
 	VPOR           Y3, Y5, Y3; \
 	VMOVDQU        Y3, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2012; \
+	JEQ            rowdone2027; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2011; \
+	JLE            chunks2026; \
 	MOVQ           BX, R10; \
-	JMP            chunks2011; \
-rowdone2012: \
+	JMP            chunks2026; \
+rowdone2027: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2010; \
+	JNZ  row2025; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2009; \
+	JNZ  group2024; \
 	VZEROUPPER; \
 	RET; \
-chunk2007: \
+chunk2022: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
@@ -46697,11 +46916,11 @@ chunk2007: \
 	VMOVDQU shuffle34<>+0(SB), X10; \
 	VMOVDQU shuffle35<>+0(SB), X9; \
 	SUBQ    $0x24, BX; \
-group2013: \
+group2028: \
 	MOVQ rows+24(FP), R11; \
-row2014: \
+row2029: \
 	XORQ R10, R10; \
-chunks2015: \
+chunks2030: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -46763,35 +46982,35 @@ chunks2015: \
 	VPSHUFB X9, X0, X0; \
 	VMOVD   X0, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2016; \
+	JEQ     rowdone2031; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2015; \
+	JLE     chunks2030; \
 	MOVQ    BX, R10; \
-	JMP     chunks2015; \
-rowdone2016: \
+	JMP     chunks2030; \
+rowdone2031: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2014; \
+	JNZ  row2029; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2013; \
+	JNZ  group2028; \
 	VZEROUPPER; \
 	RET; \
-chunk2008: \
+chunk2023: \
 	VMOVDQU shuffle25<>+0(SB), X15; \
 	VMOVDQU shuffle26<>+0(SB), X14; \
 	VMOVDQU shuffle27<>+0(SB), X13; \
 	VMOVDQU shuffle32<>+0(SB), X12; \
 	VMOVDQU shuffle33<>+0(SB), X11; \
 	SUBQ    $0x18, BX; \
-group2017: \
+group2032: \
 	MOVQ rows+24(FP), R11; \
-row2018: \
+row2033: \
 	XORQ R10, R10; \
-chunks2019: \
+chunks2034: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -46830,21 +47049,21 @@ chunks2019: \
 	VPSHUFB X11, X0, X0; \
 	VMOVQ   X0, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2020; \
+	JEQ     rowdone2035; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2019; \
+	JLE     chunks2034; \
 	MOVQ    BX, R10; \
-	JMP     chunks2019; \
-rowdone2020: \
+	JMP     chunks2034; \
+rowdone2035: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2018; \
+	JNZ  row2033; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2017; \
+	JNZ  group2032; \
 	VZEROUPPER; \
 	RET
 	unzip4x12AVX2_body
@@ -46934,15 +47153,15 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2021; \
+	JAE  chunk2036; \
 	RET; \
-chunk2021: \
+chunk2036: \
 	SUBQ $0x20, BX; \
-group2022: \
+group2037: \
 	MOVQ rows+24(FP), R11; \
-row2023: \
+row2038: \
 	XORQ R10, R10; \
-chunks2024: \
+chunks2039: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -46982,21 +47201,21 @@ chunks2024: \
 	VPACKUSWB   Y5, Y3, Y4; \
 	VMOVNTDQ    Y4, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2025; \
+	JEQ         rowdone2040; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2024; \
+	JLE         chunks2039; \
 	MOVQ        BX, R10; \
-	JMP         chunks2024; \
-rowdone2025: \
+	JMP         chunks2039; \
+rowdone2040: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2023; \
+	JNZ  row2038; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2022; \
+	JNZ  group2037; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47015,15 +47234,15 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2026; \
+	JAE  chunk2041; \
 	RET; \
-chunk2026: \
+chunk2041: \
 	SUBQ $0x20, BX; \
-group2027: \
+group2042: \
 	MOVQ rows+24(FP), R11; \
-row2028: \
+row2043: \
 	XORQ R10, R10; \
-chunks2029: \
+chunks2044: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47063,21 +47282,21 @@ chunks2029: \
 	VPACKUSDW   Y5, Y3, Y4; \
 	VMOVNTDQ    Y4, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2030; \
+	JEQ         rowdone2045; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2029; \
+	JLE         chunks2044; \
 	MOVQ        BX, R10; \
-	JMP         chunks2029; \
-rowdone2030: \
+	JMP         chunks2044; \
+rowdone2045: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2028; \
+	JNZ  row2043; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2027; \
+	JNZ  group2042; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47096,15 +47315,15 @@ TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2031; \
+	JAE  chunk2046; \
 	RET; \
-chunk2031: \
+chunk2046: \
 	SUBQ $0x20, BX; \
-group2032: \
+group2047: \
 	MOVQ rows+24(FP), R11; \
-row2033: \
+row2048: \
 	XORQ R10, R10; \
-chunks2034: \
+chunks2049: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47128,21 +47347,21 @@ chunks2034: \
 	VSHUFPS     $0xdd, Y3, Y1, Y3; \
 	VMOVNTDQ    Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2035; \
+	JEQ         rowdone2050; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2034; \
+	JLE         chunks2049; \
 	MOVQ        BX, R10; \
-	JMP         chunks2034; \
-rowdone2035: \
+	JMP         chunks2049; \
+rowdone2050: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2033; \
+	JNZ  row2048; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2032; \
+	JNZ  group2047; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47161,15 +47380,15 @@ TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2036; \
+	JAE  chunk2051; \
 	RET; \
-chunk2036: \
+chunk2051: \
 	SUBQ $0x20, BX; \
-group2037: \
+group2052: \
 	MOVQ rows+24(FP), R11; \
-row2038: \
+row2053: \
 	XORQ R10, R10; \
-chunks2039: \
+chunks2054: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47193,21 +47412,21 @@ chunks2039: \
 	VPUNPCKHQDQ Y3, Y1, Y3; \
 	VMOVNTDQ    Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2040; \
+	JEQ         rowdone2055; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2039; \
+	JLE         chunks2054; \
 	MOVQ        BX, R10; \
-	JMP         chunks2039; \
-rowdone2040: \
+	JMP         chunks2054; \
+rowdone2055: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2038; \
+	JNZ  row2053; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2037; \
+	JNZ  group2052; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47226,15 +47445,15 @@ TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2041; \
+	JAE  chunk2056; \
 	RET; \
-chunk2041: \
+chunk2056: \
 	SUBQ $0x20, BX; \
-group2042: \
+group2057: \
 	MOVQ rows+24(FP), R11; \
-row2043: \
+row2058: \
 	XORQ R10, R10; \
-chunks2044: \
+chunks2059: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47250,21 +47469,21 @@ chunks2044: \
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2045; \
+	JEQ         rowdone2060; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2044; \
+	JLE         chunks2059; \
 	MOVQ        BX, R10; \
-	JMP         chunks2044; \
-rowdone2045: \
+	JMP         chunks2059; \
+rowdone2060: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2043; \
+	JNZ  row2058; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2042; \
+	JNZ  group2057; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47283,18 +47502,18 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2046; \
+	JAE  chunk2061; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2047; \
+	JAE  chunk2062; \
 	RET; \
-chunk2046: \
+chunk2061: \
 	VBROADCASTI128 shuffle1257<>+0(SB), Y15; \
 	SUBQ           $0x20, BX; \
-group2048: \
+group2063: \
 	MOVQ rows+24(FP), R11; \
-row2049: \
+row2064: \
 	XORQ R10, R10; \
-chunks2050: \
+chunks2065: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47322,24 +47541,24 @@ chunks2050: \
 	VPSHUFB     Y15, Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2051; \
+	JEQ         rowdone2066; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2050; \
+	JLE         chunks2065; \
 	MOVQ        BX, R10; \
-	JMP         chunks2050; \
-rowdone2051: \
+	JMP         chunks2065; \
+rowdone2066: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2049; \
+	JNZ  row2064; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2048; \
+	JNZ  group2063; \
 	VZEROUPPER; \
 	RET; \
-chunk2047: \
+chunk2062: \
 	VMOVDQU shuffle1918<>+0(SB), X15; \
 	VMOVDQU shuffle1919<>+0(SB), X14; \
 	VMOVDQU shuffle1920<>+0(SB), X13; \
@@ -47348,11 +47567,11 @@ chunk2047: \
 	VMOVDQU shuffle1923<>+0(SB), X10; \
 	VMOVDQU shuffle1924<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2052: \
+group2067: \
 	MOVQ rows+24(FP), R11; \
-row2053: \
+row2068: \
 	XORQ R10, R10; \
-chunks2054: \
+chunks2069: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -47401,21 +47620,21 @@ chunks2054: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2055; \
+	JEQ     rowdone2070; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2054; \
+	JLE     chunks2069; \
 	MOVQ    BX, R10; \
-	JMP     chunks2054; \
-rowdone2055: \
+	JMP     chunks2069; \
+rowdone2070: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2053; \
+	JNZ  row2068; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2052; \
+	JNZ  group2067; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x1AVX2_body
@@ -47461,9 +47680,9 @@ TEXT ·tunzip4x2x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2056; \
+	JAE  chunk2071; \
 	RET; \
-chunk2056: \
+chunk2071: \
 	VBROADCASTI128 shuffle1918<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1919<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1920<>+0(SB), Y13; \
@@ -47472,11 +47691,11 @@ chunk2056: \
 	VMOVDQU        shuffle1926<>+0(SB), Y10; \
 	VMOVDQU        shuffle1927<>+0(SB), Y9; \
 	SUBQ           $0x20, BX; \
-group2057: \
+group2072: \
 	MOVQ rows+24(FP), R11; \
-row2058: \
+row2073: \
 	XORQ R10, R10; \
-chunks2059: \
+chunks2074: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47544,21 +47763,21 @@ chunks2059: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2060; \
+	JEQ         rowdone2075; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2059; \
+	JLE         chunks2074; \
 	MOVQ        BX, R10; \
-	JMP         chunks2059; \
-rowdone2060: \
+	JMP         chunks2074; \
+rowdone2075: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2058; \
+	JNZ  row2073; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2057; \
+	JNZ  group2072; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47595,18 +47814,18 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2061; \
+	JAE  chunk2076; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2062; \
+	JAE  chunk2077; \
 	RET; \
-chunk2061: \
+chunk2076: \
 	VBROADCASTI128 shuffle1261<>+0(SB), Y15; \
 	SUBQ           $0x20, BX; \
-group2063: \
+group2078: \
 	MOVQ rows+24(FP), R11; \
-row2064: \
+row2079: \
 	XORQ R10, R10; \
-chunks2065: \
+chunks2080: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47634,33 +47853,33 @@ chunks2065: \
 	VPSHUFB     Y15, Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2066; \
+	JEQ         rowdone2081; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2065; \
+	JLE         chunks2080; \
 	MOVQ        BX, R10; \
-	JMP         chunks2065; \
-rowdone2066: \
+	JMP         chunks2080; \
+rowdone2081: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2064; \
+	JNZ  row2079; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2063; \
+	JNZ  group2078; \
 	VZEROUPPER; \
 	RET; \
-chunk2062: \
+chunk2077: \
 	VMOVDQU shuffle1928<>+0(SB), X15; \
 	VMOVDQU shuffle1929<>+0(SB), X14; \
 	VMOVDQU shuffle1930<>+0(SB), X13; \
 	SUBQ    $0x10, BX; \
-group2067: \
+group2082: \
 	MOVQ rows+24(FP), R11; \
-row2068: \
+row2083: \
 	XORQ R10, R10; \
-chunks2069: \
+chunks2084: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -47687,21 +47906,21 @@ chunks2069: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2070; \
+	JEQ     rowdone2085; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2069; \
+	JLE     chunks2084; \
 	MOVQ    BX, R10; \
-	JMP     chunks2069; \
-rowdone2070: \
+	JMP     chunks2084; \
+rowdone2085: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2068; \
+	JNZ  row2083; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2067; \
+	JNZ  group2082; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x2AVX2_body
@@ -47731,18 +47950,18 @@ TEXT ·tunzip4x2x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2071; \
+	JAE  chunk2086; \
 	RET; \
-chunk2071: \
+chunk2086: \
 	VBROADCASTI128 shuffle1928<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1929<>+0(SB), Y14; \
 	VMOVDQU        shuffle1931<>+0(SB), Y13; \
 	SUBQ           $0x20, BX; \
-group2072: \
+group2087: \
 	MOVQ rows+24(FP), R11; \
-row2073: \
+row2088: \
 	XORQ R10, R10; \
-chunks2074: \
+chunks2089: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -47778,21 +47997,21 @@ chunks2074: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2075; \
+	JEQ         rowdone2090; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2074; \
+	JLE         chunks2089; \
 	MOVQ        BX, R10; \
-	JMP         chunks2074; \
-rowdone2075: \
+	JMP         chunks2089; \
+rowdone2090: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2073; \
+	JNZ  row2088; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2072; \
+	JNZ  group2087; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47817,19 +48036,19 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2076; \
+	JAE  chunk2091; \
 	RET; \
-chunk2076: \
+chunk2091: \
 	VMOVDQU shuffle1932<>+0(SB), Y15; \
 	VMOVDQU shuffle1933<>+0(SB), Y14; \
 	VMOVDQU shuffle1934<>+0(SB), Y13; \
 	VMOVDQU shuffle1935<>+0(SB), Y12; \
 	SUBQ    $0x20, BX; \
-group2077: \
+group2092: \
 	MOVQ rows+24(FP), R11; \
-row2078: \
+row2093: \
 	XORQ R10, R10; \
-chunks2079: \
+chunks2094: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -47855,21 +48074,21 @@ chunks2079: \
 	VPSHUFB        Y12, Y0, Y0; \
 	VMOVDQU        Y0, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2080; \
+	JEQ            rowdone2095; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2079; \
+	JLE            chunks2094; \
 	MOVQ           BX, R10; \
-	JMP            chunks2079; \
-rowdone2080: \
+	JMP            chunks2094; \
+rowdone2095: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2078; \
+	JNZ  row2093; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2077; \
+	JNZ  group2092; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x4AVX2_body
@@ -47911,18 +48130,18 @@ TEXT ·tunzip4x2x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2081; \
+	JAE  chunk2096; \
 	RET; \
-chunk2081: \
+chunk2096: \
 	VBROADCASTI128 shuffle1267<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1268<>+0(SB), Y14; \
 	VMOVDQU        shuffle1269<>+0(SB), Y13; \
 	SUBQ           $0x20, BX; \
-group2082: \
+group2097: \
 	MOVQ rows+24(FP), R11; \
-row2083: \
+row2098: \
 	XORQ R10, R10; \
-chunks2084: \
+chunks2099: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -47957,21 +48176,21 @@ chunks2084: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2085; \
+	JEQ            rowdone2100; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2084; \
+	JLE            chunks2099; \
 	MOVQ           BX, R10; \
-	JMP            chunks2084; \
-rowdone2085: \
+	JMP            chunks2099; \
+rowdone2100: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2083; \
+	JNZ  row2098; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2082; \
+	JNZ  group2097; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -47990,19 +48209,19 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2086; \
+	JAE  chunk2101; \
 	RET; \
-chunk2086: \
+chunk2101: \
 	VMOVDQU shuffle509<>+0(SB), Y15; \
 	VMOVDQU shuffle510<>+0(SB), Y14; \
 	VMOVDQU shuffle891<>+0(SB), Y13; \
 	VMOVDQU shuffle666<>+0(SB), Y12; \
 	SUBQ    $0x40, BX; \
-group2087: \
+group2102: \
 	MOVQ rows+24(FP), R11; \
-row2088: \
+row2103: \
 	XORQ R10, R10; \
-chunks2089: \
+chunks2104: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -48052,21 +48271,21 @@ chunks2089: \
 	VPSHUFB        Y12, Y0, Y0; \
 	VMOVDQU        Y0, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2090; \
+	JEQ            rowdone2105; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2089; \
+	JLE            chunks2104; \
 	MOVQ           BX, R10; \
-	JMP            chunks2089; \
-rowdone2090: \
+	JMP            chunks2104; \
+rowdone2105: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2088; \
+	JNZ  row2103; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2087; \
+	JNZ  group2102; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x8AVX2_body
@@ -48084,18 +48303,18 @@ TEXT ·tunzip4x2x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2091; \
+	JAE  chunk2106; \
 	RET; \
-chunk2091: \
+chunk2106: \
 	VBROADCASTI128 shuffle27<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle28<>+0(SB), Y14; \
 	VMOVDQU        shuffle512<>+0(SB), Y13; \
 	SUBQ           $0x40, BX; \
-group2092: \
+group2107: \
 	MOVQ rows+24(FP), R11; \
-row2093: \
+row2108: \
 	XORQ R10, R10; \
-chunks2094: \
+chunks2109: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -48162,21 +48381,21 @@ chunks2094: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2095; \
+	JEQ            rowdone2110; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2094; \
+	JLE            chunks2109; \
 	MOVQ           BX, R10; \
-	JMP            chunks2094; \
-rowdone2095: \
+	JMP            chunks2109; \
+rowdone2110: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2093; \
+	JNZ  row2108; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2092; \
+	JNZ  group2107; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -48195,21 +48414,21 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2096; \
+	JAE  chunk2111; \
 	CMPQ BX, $0x24; \
-	JAE  chunk2097; \
+	JAE  chunk2112; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2098; \
+	JAE  chunk2113; \
 	RET; \
-chunk2096: \
+chunk2111: \
 	VMOVDQU shuffle1936<>+0(SB), Y15; \
 	VMOVDQU shuffle1937<>+0(SB), Y14; \
 	SUBQ    $0x60, BX; \
-group2099: \
+group2114: \
 	MOVQ rows+24(FP), R11; \
-row2100: \
+row2115: \
 	XORQ R10, R10; \
-chunks2101: \
+chunks2116: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48345,24 +48564,24 @@ chunks2101: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, 64(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2102; \
+	JEQ         rowdone2117; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2101; \
+	JLE         chunks2116; \
 	MOVQ        BX, R10; \
-	JMP         chunks2101; \
-rowdone2102: \
+	JMP         chunks2116; \
+rowdone2117: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2100; \
+	JNZ  row2115; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2099; \
+	JNZ  group2114; \
 	VZEROUPPER; \
 	RET; \
-chunk2097: \
+chunk2112: \
 	VMOVDQU shuffle153<>+0(SB), X15; \
 	VMOVDQU shuffle154<>+0(SB), X14; \
 	VMOVDQU shuffle155<>+0(SB), X13; \
@@ -48376,11 +48595,11 @@ chunk2097: \
 	VMOVDQU shuffle1950<>+0(SB), X5; \
 	VMOVDQU shuffle1951<>+0(SB), X4; \
 	SUBQ    $0x24, BX; \
-group2103: \
+group2118: \
 	MOVQ rows+24(FP), R11; \
-row2104: \
+row2119: \
 	XORQ R10, R10; \
-chunks2105: \
+chunks2120: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -48549,24 +48768,24 @@ chunks2105: \
 	VPOR    X1, X2, X1; \
 	VMOVD   X1, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2106; \
+	JEQ     rowdone2121; \
 	ADDQ    $0x24, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2105; \
+	JLE     chunks2120; \
 	MOVQ    BX, R10; \
-	JMP     chunks2105; \
-rowdone2106: \
+	JMP     chunks2120; \
+rowdone2121: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2104; \
+	JNZ  row2119; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2103; \
+	JNZ  group2118; \
 	VZEROUPPER; \
 	RET; \
-chunk2098: \
+chunk2113: \
 	VMOVDQU shuffle153<>+0(SB), X15; \
 	VMOVDQU shuffle154<>+0(SB), X14; \
 	VMOVDQU shuffle155<>+0(SB), X13; \
@@ -48580,11 +48799,11 @@ chunk2098: \
 	VMOVDQU shuffle1959<>+0(SB), X5; \
 	VMOVDQU shuffle1960<>+0(SB), X4; \
 	SUBQ    $0x18, BX; \
-group2107: \
+group2122: \
 	MOVQ rows+24(FP), R11; \
-row2108: \
+row2123: \
 	XORQ R10, R10; \
-chunks2109: \
+chunks2124: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -48689,21 +48908,21 @@ chunks2109: \
 	VPOR    X1, X2, X1; \
 	VMOVQ   X1, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2110; \
+	JEQ     rowdone2125; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2109; \
+	JLE     chunks2124; \
 	MOVQ    BX, R10; \
-	JMP     chunks2109; \
-rowdone2110: \
+	JMP     chunks2124; \
+rowdone2125: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2108; \
+	JNZ  row2123; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2107; \
+	JNZ  group2122; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x1AVX2_body
@@ -48849,21 +49068,21 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2111; \
+	JAE  chunk2126; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2112; \
+	JAE  chunk2127; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2113; \
+	JAE  chunk2128; \
 	RET; \
-chunk2111: \
+chunk2126: \
 	VMOVDQU shuffle1964<>+0(SB), Y15; \
 	VMOVDQU shuffle1965<>+0(SB), Y14; \
 	SUBQ    $0x60, BX; \
-group2114: \
+group2129: \
 	MOVQ rows+24(FP), R11; \
-row2115: \
+row2130: \
 	XORQ R10, R10; \
-chunks2116: \
+chunks2131: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -48999,24 +49218,24 @@ chunks2116: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, 64(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2117; \
+	JEQ         rowdone2132; \
 	ADDQ        $0x60, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2116; \
+	JLE         chunks2131; \
 	MOVQ        BX, R10; \
-	JMP         chunks2116; \
-rowdone2117: \
+	JMP         chunks2131; \
+rowdone2132: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2115; \
+	JNZ  row2130; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2114; \
+	JNZ  group2129; \
 	VZEROUPPER; \
 	RET; \
-chunk2112: \
+chunk2127: \
 	VMOVDQU shuffle165<>+0(SB), X15; \
 	VMOVDQU shuffle167<>+0(SB), X14; \
 	VMOVDQU shuffle166<>+0(SB), X13; \
@@ -49030,11 +49249,11 @@ chunk2112: \
 	VMOVDQU shuffle809<>+0(SB), X5; \
 	VMOVDQU shuffle1973<>+0(SB), X4; \
 	SUBQ    $0x30, BX; \
-group2118: \
+group2133: \
 	MOVQ rows+24(FP), R11; \
-row2119: \
+row2134: \
 	XORQ R10, R10; \
-chunks2120: \
+chunks2135: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -49179,24 +49398,24 @@ chunks2120: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2121; \
+	JEQ     rowdone2136; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2120; \
+	JLE     chunks2135; \
 	MOVQ    BX, R10; \
-	JMP     chunks2120; \
-rowdone2121: \
+	JMP     chunks2135; \
+rowdone2136: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2119; \
+	JNZ  row2134; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2118; \
+	JNZ  group2133; \
 	VZEROUPPER; \
 	RET; \
-chunk2113: \
+chunk2128: \
 	VMOVDQU shuffle165<>+0(SB), X15; \
 	VMOVDQU shuffle166<>+0(SB), X14; \
 	VMOVDQU shuffle1894<>+0(SB), X13; \
@@ -49207,11 +49426,11 @@ chunk2113: \
 	VMOVDQU shuffle1974<>+0(SB), X8; \
 	VMOVDQU shuffle1975<>+0(SB), X7; \
 	SUBQ    $0x18, BX; \
-group2122: \
+group2137: \
 	MOVQ rows+24(FP), R11; \
-row2123: \
+row2138: \
 	XORQ R10, R10; \
-chunks2124: \
+chunks2139: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -49284,21 +49503,21 @@ chunks2124: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2125; \
+	JEQ     rowdone2140; \
 	ADDQ    $0x18, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2124; \
+	JLE     chunks2139; \
 	MOVQ    BX, R10; \
-	JMP     chunks2124; \
-rowdone2125: \
+	JMP     chunks2139; \
+rowdone2140: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2123; \
+	JNZ  row2138; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2122; \
+	JNZ  group2137; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x2AVX2_body
@@ -49380,17 +49599,17 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2126; \
+	JAE  chunk2141; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2127; \
+	JAE  chunk2142; \
 	RET; \
-chunk2126: \
+chunk2141: \
 	SUBQ $0x60, BX; \
-group2128: \
+group2143: \
 	MOVQ rows+24(FP), R11; \
-row2129: \
+row2144: \
 	XORQ R10, R10; \
-chunks2130: \
+chunks2145: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -49526,35 +49745,35 @@ chunks2130: \
 	VPOR           Y5, Y7, Y5; \
 	VMOVDQU        Y5, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2131; \
+	JEQ            rowdone2146; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2130; \
+	JLE            chunks2145; \
 	MOVQ           BX, R10; \
-	JMP            chunks2130; \
-rowdone2131: \
+	JMP            chunks2145; \
+rowdone2146: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2129; \
+	JNZ  row2144; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2128; \
+	JNZ  group2143; \
 	VZEROUPPER; \
 	RET; \
-chunk2127: \
+chunk2142: \
 	VMOVDQU shuffle121<>+0(SB), X15; \
 	VMOVDQU shuffle179<>+0(SB), X14; \
 	VMOVDQU shuffle180<>+0(SB), X13; \
 	VMOVDQU shuffle182<>+0(SB), X12; \
 	VMOVDQU shuffle1982<>+0(SB), X11; \
 	SUBQ    $0x30, BX; \
-group2132: \
+group2147: \
 	MOVQ rows+24(FP), R11; \
-row2133: \
+row2148: \
 	XORQ R10, R10; \
-chunks2134: \
+chunks2149: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -49664,21 +49883,21 @@ chunks2134: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2135; \
+	JEQ     rowdone2150; \
 	ADDQ    $0x30, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2134; \
+	JLE     chunks2149; \
 	MOVQ    BX, R10; \
-	JMP     chunks2134; \
-rowdone2135: \
+	JMP     chunks2149; \
+rowdone2150: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2133; \
+	JNZ  row2148; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2132; \
+	JNZ  group2147; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x4AVX2_body
@@ -49736,19 +49955,19 @@ TEXT ·tunzip4x3x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2136; \
+	JAE  chunk2151; \
 	RET; \
-chunk2136: \
+chunk2151: \
 	VMOVDQU shuffle1792<>+0(SB), Y15; \
 	VMOVDQU shuffle1791<>+0(SB), Y14; \
 	VMOVDQU shuffle1345<>+0(SB), Y13; \
 	VMOVDQU shuffle1800<>+0(SB), Y12; \
 	SUBQ    $0x60, BX; \
-group2137: \
+group2152: \
 	MOVQ rows+24(FP), R11; \
-row2138: \
+row2153: \
 	XORQ R10, R10; \
-chunks2139: \
+chunks2154: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -49895,21 +50114,21 @@ chunks2139: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2140; \
+	JEQ            rowdone2155; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2139; \
+	JLE            chunks2154; \
 	MOVQ           BX, R10; \
-	JMP            chunks2139; \
-rowdone2140: \
+	JMP            chunks2154; \
+rowdone2155: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2138; \
+	JNZ  row2153; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2137; \
+	JNZ  group2152; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -49928,18 +50147,18 @@ TEXT ·tunzip4x3x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2141; \
+	JAE  chunk2156; \
 	RET; \
-chunk2141: \
+chunk2156: \
 	VBROADCASTI128 shuffle53<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle33<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle183<>+0(SB), Y13; \
 	SUBQ           $0x60, BX; \
-group2142: \
+group2157: \
 	MOVQ rows+24(FP), R11; \
-row2143: \
+row2158: \
 	XORQ R10, R10; \
-chunks2144: \
+chunks2159: \
 	LEAQ         (CX)(R10*1), R12; \
 	LEAQ         (R12)(R9*1), R13; \
 	VMOVDQU      (AX)(R10*4), Y0; \
@@ -50025,21 +50244,21 @@ chunks2144: \
 	VMOVDQU      X1, 32(R13)(DX*1); \
 	VEXTRACTI128 $0x01, Y1, 80(R13)(DX*1); \
 	CMPQ         R10, BX; \
-	JEQ          rowdone2145; \
+	JEQ          rowdone2160; \
 	ADDQ         $0x60, R10; \
 	CMPQ         R10, BX; \
-	JLE          chunks2144; \
+	JLE          chunks2159; \
 	MOVQ         BX, R10; \
-	JMP          chunks2144; \
-rowdone2145: \
+	JMP          chunks2159; \
+rowdone2160: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2143; \
+	JNZ  row2158; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2142; \
+	JNZ  group2157; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x8AVX2_body
@@ -50057,20 +50276,20 @@ TEXT ·tunzip4x3x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2146; \
+	JAE  chunk2161; \
 	RET; \
-chunk2146: \
+chunk2161: \
 	VMOVDQU        shuffle1351<>+0(SB), Y15; \
 	VMOVDQU        shuffle1352<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle27<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle28<>+0(SB), Y12; \
 	VMOVDQU        shuffle1353<>+0(SB), Y11; \
 	SUBQ           $0x60, BX; \
-group2147: \
+group2162: \
 	MOVQ rows+24(FP), R11; \
-row2148: \
+row2163: \
 	XORQ R10, R10; \
-chunks2149: \
+chunks2164: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -50169,21 +50388,21 @@ chunks2149: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2150; \
+	JEQ            rowdone2165; \
 	ADDQ           $0x60, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2149; \
+	JLE            chunks2164; \
 	MOVQ           BX, R10; \
-	JMP            chunks2149; \
-rowdone2150: \
+	JMP            chunks2164; \
+rowdone2165: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2148; \
+	JNZ  row2163; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2147; \
+	JNZ  group2162; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -50202,18 +50421,18 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2151; \
+	JAE  chunk2166; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2152; \
+	JAE  chunk2167; \
 	RET; \
-chunk2151: \
+chunk2166: \
 	VBROADCASTI128 shuffle110<>+0(SB), Y15; \
 	SUBQ           $0x20, BX; \
-group2153: \
+group2168: \
 	MOVQ rows+24(FP), R11; \
-row2154: \
+row2169: \
 	XORQ R10, R10; \
-chunks2155: \
+chunks2170: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -50241,24 +50460,24 @@ chunks2155: \
 	VPSHUFB     Y15, Y3, Y3; \
 	VMOVDQU     Y3, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2156; \
+	JEQ         rowdone2171; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2155; \
+	JLE         chunks2170; \
 	MOVQ        BX, R10; \
-	JMP         chunks2155; \
-rowdone2156: \
+	JMP         chunks2170; \
+rowdone2171: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2154; \
+	JNZ  row2169; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2153; \
+	JNZ  group2168; \
 	VZEROUPPER; \
 	RET; \
-chunk2152: \
+chunk2167: \
 	VMOVDQU shuffle1983<>+0(SB), X15; \
 	VMOVDQU shuffle1984<>+0(SB), X14; \
 	VMOVDQU shuffle1985<>+0(SB), X13; \
@@ -50267,11 +50486,11 @@ chunk2152: \
 	VMOVDQU shuffle1988<>+0(SB), X10; \
 	VMOVDQU shuffle1989<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2157: \
+group2172: \
 	MOVQ rows+24(FP), R11; \
-row2158: \
+row2173: \
 	XORQ R10, R10; \
-chunks2159: \
+chunks2174: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	VMOVDQU (AX)(R10*4), X0; \
@@ -50320,21 +50539,21 @@ chunks2159: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R13)(DX*1); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2160; \
+	JEQ     rowdone2175; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2159; \
+	JLE     chunks2174; \
 	MOVQ    BX, R10; \
-	JMP     chunks2159; \
-rowdone2160: \
+	JMP     chunks2174; \
+rowdone2175: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2158; \
+	JNZ  row2173; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2157; \
+	JNZ  group2172; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x1AVX2_body
@@ -50380,9 +50599,9 @@ TEXT ·tunzip4x4x1AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2161; \
+	JAE  chunk2176; \
 	RET; \
-chunk2161: \
+chunk2176: \
 	VBROADCASTI128 shuffle1983<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1984<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1985<>+0(SB), Y13; \
@@ -50391,11 +50610,11 @@ chunk2161: \
 	VMOVDQU        shuffle1991<>+0(SB), Y10; \
 	VMOVDQU        shuffle1992<>+0(SB), Y9; \
 	SUBQ           $0x20, BX; \
-group2162: \
+group2177: \
 	MOVQ rows+24(FP), R11; \
-row2163: \
+row2178: \
 	XORQ R10, R10; \
-chunks2164: \
+chunks2179: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -50463,21 +50682,21 @@ chunks2164: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2165; \
+	JEQ         rowdone2180; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2164; \
+	JLE         chunks2179; \
 	MOVQ        BX, R10; \
-	JMP         chunks2164; \
-rowdone2165: \
+	JMP         chunks2179; \
+rowdone2180: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2163; \
+	JNZ  row2178; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2162; \
+	JNZ  group2177; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -50514,17 +50733,17 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2166; \
+	JAE  chunk2181; \
 	RET; \
-chunk2166: \
+chunk2181: \
 	VMOVDQU shuffle115<>+0(SB), Y15; \
 	VMOVDQU shuffle116<>+0(SB), Y14; \
 	SUBQ    $0x20, BX; \
-group2167: \
+group2182: \
 	MOVQ rows+24(FP), R11; \
-row2168: \
+row2183: \
 	XORQ R10, R10; \
-chunks2169: \
+chunks2184: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -50564,21 +50783,21 @@ chunks2169: \
 	VPOR        Y1, Y3, Y1; \
 	VMOVDQU     Y1, (R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2170; \
+	JEQ         rowdone2185; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2169; \
+	JLE         chunks2184; \
 	MOVQ        BX, R10; \
-	JMP         chunks2169; \
-rowdone2170: \
+	JMP         chunks2184; \
+rowdone2185: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2168; \
+	JNZ  row2183; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2167; \
+	JNZ  group2182; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x2AVX2_body
@@ -50596,9 +50815,9 @@ TEXT ·tunzip4x4x2AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2171; \
+	JAE  chunk2186; \
 	RET; \
-chunk2171: \
+chunk2186: \
 	VBROADCASTI128 shuffle132<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1892<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle133<>+0(SB), Y13; \
@@ -50606,11 +50825,11 @@ chunk2171: \
 	VMOVDQU        shuffle135<>+0(SB), Y11; \
 	VMOVDQU        shuffle137<>+0(SB), Y10; \
 	SUBQ           $0x20, BX; \
-group2172: \
+group2187: \
 	MOVQ rows+24(FP), R11; \
-row2173: \
+row2188: \
 	XORQ R10, R10; \
-chunks2174: \
+chunks2189: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -50675,21 +50894,21 @@ chunks2174: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2175; \
+	JEQ            rowdone2190; \
 	ADDQ           $0x20, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2174; \
+	JLE            chunks2189; \
 	MOVQ           BX, R10; \
-	JMP            chunks2174; \
-rowdone2175: \
+	JMP            chunks2189; \
+rowdone2190: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2173; \
+	JNZ  row2188; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2172; \
+	JNZ  group2187; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -50708,9 +50927,9 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2176; \
+	JAE  chunk2191; \
 	RET; \
-chunk2176: \
+chunk2191: \
 	VMOVDQU shuffle840<>+0(SB), Y15; \
 	VMOVDQU shuffle841<>+0(SB), Y14; \
 	VMOVDQU shuffle839<>+0(SB), Y13; \
@@ -50719,11 +50938,11 @@ chunk2176: \
 	VMOVDQU shuffle102<>+0(SB), Y10; \
 	VMOVDQU shuffle966<>+0(SB), Y9; \
 	SUBQ    $0x40, BX; \
-group2177: \
+group2192: \
 	MOVQ rows+24(FP), R11; \
-row2178: \
+row2193: \
 	XORQ R10, R10; \
-chunks2179: \
+chunks2194: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -50818,21 +51037,21 @@ chunks2179: \
 	VPOR           Y1, Y0, Y1; \
 	VMOVDQU        Y1, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2180; \
+	JEQ            rowdone2195; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2179; \
+	JLE            chunks2194; \
 	MOVQ           BX, R10; \
-	JMP            chunks2179; \
-rowdone2180: \
+	JMP            chunks2194; \
+rowdone2195: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2178; \
+	JNZ  row2193; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2177; \
+	JNZ  group2192; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x4AVX2_body
@@ -50856,9 +51075,9 @@ TEXT ·tunzip4x4x4AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2181; \
+	JAE  chunk2196; \
 	RET; \
-chunk2181: \
+chunk2196: \
 	VBROADCASTI128 shuffle29<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle180<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle121<>+0(SB), Y13; \
@@ -50866,11 +51085,11 @@ chunk2181: \
 	VMOVDQU        shuffle123<>+0(SB), Y11; \
 	VMOVDQU        shuffle125<>+0(SB), Y10; \
 	SUBQ           $0x40, BX; \
-group2182: \
+group2197: \
 	MOVQ rows+24(FP), R11; \
-row2183: \
+row2198: \
 	XORQ R10, R10; \
-chunks2184: \
+chunks2199: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VMOVDQU        (AX)(R10*4), X0; \
@@ -50999,21 +51218,21 @@ chunks2184: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 32(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2185; \
+	JEQ            rowdone2200; \
 	ADDQ           $0x40, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2184; \
+	JLE            chunks2199; \
 	MOVQ           BX, R10; \
-	JMP            chunks2184; \
-rowdone2185: \
+	JMP            chunks2199; \
+rowdone2200: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2183; \
+	JNZ  row2198; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2182; \
+	JNZ  group2197; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -51032,19 +51251,19 @@ TEXT ·tunzip4x4x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk2186; \
+	JAE  chunk2201; \
 	RET; \
-chunk2186: \
+chunk2201: \
 	VMOVDQU shuffle509<>+0(SB), Y15; \
 	VMOVDQU shuffle510<>+0(SB), Y14; \
 	VMOVDQU shuffle891<>+0(SB), Y13; \
 	VMOVDQU shuffle666<>+0(SB), Y12; \
 	SUBQ    $0x80, BX; \
-group2187: \
+group2202: \
 	MOVQ rows+24(FP), R11; \
-row2188: \
+row2203: \
 	XORQ R10, R10; \
-chunks2189: \
+chunks2204: \
 	LEAQ           (CX)(R10*1), R12; \
 	LEAQ           (R12)(R9*1), R13; \
 	VBROADCASTI128 (AX)(R10*4), Y0; \
@@ -51158,21 +51377,21 @@ chunks2189: \
 	VMOVDQU        X0, 80(R13)(DX*1); \
 	VEXTRACTI128   $0x01, Y0, 112(R13)(DX*1); \
 	CMPQ           R10, BX; \
-	JEQ            rowdone2190; \
+	JEQ            rowdone2205; \
 	ADDQ           $0x80, R10; \
 	CMPQ           R10, BX; \
-	JLE            chunks2189; \
+	JLE            chunks2204; \
 	MOVQ           BX, R10; \
-	JMP            chunks2189; \
-rowdone2190: \
+	JMP            chunks2204; \
+rowdone2205: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2188; \
+	JNZ  row2203; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2187; \
+	JNZ  group2202; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x8AVX2_body
@@ -51190,18 +51409,18 @@ TEXT ·tunzip4x4x8AVX2NT(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x80; \
-	JAE  chunk2191; \
+	JAE  chunk2206; \
 	RET; \
-chunk2191: \
+chunk2206: \
 	VBROADCASTI128 shuffle27<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle28<>+0(SB), Y14; \
 	VMOVDQU        shuffle512<>+0(SB), Y13; \
 	SUBQ           $0x80, BX; \
-group2192: \
+group2207: \
 	MOVQ rows+24(FP), R11; \
-row2193: \
+row2208: \
 	XORQ R10, R10; \
-chunks2194: \
+chunks2209: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	VMOVDQU     (AX)(R10*4), X0; \
@@ -51333,21 +51552,21 @@ chunks2194: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, 96(R13)(DX*1); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2195; \
+	JEQ         rowdone2210; \
 	ADDQ        $0x80, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2194; \
+	JLE         chunks2209; \
 	MOVQ        BX, R10; \
-	JMP         chunks2194; \
-rowdone2195: \
+	JMP         chunks2209; \
+rowdone2210: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2193; \
+	JNZ  row2208; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2192; \
+	JNZ  group2207; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -51367,11 +51586,11 @@ TEXT ·unzip5x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2196; \
+	JAE  chunk2211; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2197; \
+	JAE  chunk2212; \
 	RET; \
-chunk2196: \
+chunk2211: \
 	VBROADCASTI128 shuffle1994<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1995<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1996<>+0(SB), Y13; \
@@ -51381,11 +51600,11 @@ chunk2196: \
 	VBROADCASTI128 shuffle2000<>+0(SB), Y9; \
 	VBROADCASTI128 shuffle2001<>+0(SB), Y8; \
 	SUBQ           $0x20, BX; \
-group2198: \
+group2213: \
 	MOVQ rows+24(FP), R12; \
-row2199: \
+row2214: \
 	XORQ R11, R11; \
-chunks2200: \
+chunks2215: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -51451,24 +51670,24 @@ chunks2200: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVDQU     Y4, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2201; \
+	JEQ         rowdone2216; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2200; \
+	JLE         chunks2215; \
 	MOVQ        BX, R11; \
-	JMP         chunks2200; \
-rowdone2201: \
+	JMP         chunks2215; \
+rowdone2216: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2199; \
+	JNZ  row2214; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2198; \
+	JNZ  group2213; \
 	VZEROUPPER; \
 	RET; \
-chunk2197: \
+chunk2212: \
 	VMOVDQU shuffle1994<>+0(SB), X15; \
 	VMOVDQU shuffle1995<>+0(SB), X14; \
 	VMOVDQU shuffle1996<>+0(SB), X13; \
@@ -51478,11 +51697,11 @@ chunk2197: \
 	VMOVDQU shuffle2000<>+0(SB), X9; \
 	VMOVDQU shuffle2001<>+0(SB), X8; \
 	SUBQ    $0x10, BX; \
-group2202: \
+group2217: \
 	MOVQ rows+24(FP), R12; \
-row2203: \
+row2218: \
 	XORQ R11, R11; \
-chunks2204: \
+chunks2219: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -51543,21 +51762,21 @@ chunks2204: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2205; \
+	JEQ     rowdone2220; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2204; \
+	JLE     chunks2219; \
 	MOVQ    BX, R11; \
-	JMP     chunks2204; \
-rowdone2205: \
+	JMP     chunks2219; \
+rowdone2220: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2203; \
+	JNZ  row2218; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2202; \
+	JNZ  group2217; \
 	VZEROUPPER; \
 	RET
 	unzip5x1AVX2_body
@@ -51778,11 +51997,11 @@ TEXT ·unzip5x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2206; \
+	JAE  chunk2221; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2207; \
+	JAE  chunk2222; \
 	RET; \
-chunk2206: \
+chunk2221: \
 	VBROADCASTI128 shuffle2036<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle2037<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle810<>+0(SB), Y13; \
@@ -51792,11 +52011,11 @@ chunk2206: \
 	VBROADCASTI128 shuffle169<>+0(SB), Y9; \
 	VBROADCASTI128 shuffle2041<>+0(SB), Y8; \
 	SUBQ           $0x20, BX; \
-group2208: \
+group2223: \
 	MOVQ rows+24(FP), R12; \
-row2209: \
+row2224: \
 	XORQ R11, R11; \
-chunks2210: \
+chunks2225: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -51862,24 +52081,24 @@ chunks2210: \
 	VPOR        Y4, Y3, Y4; \
 	VMOVDQU     Y4, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2211; \
+	JEQ         rowdone2226; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2210; \
+	JLE         chunks2225; \
 	MOVQ        BX, R11; \
-	JMP         chunks2210; \
-rowdone2211: \
+	JMP         chunks2225; \
+rowdone2226: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2209; \
+	JNZ  row2224; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2208; \
+	JNZ  group2223; \
 	VZEROUPPER; \
 	RET; \
-chunk2207: \
+chunk2222: \
 	VMOVDQU shuffle2036<>+0(SB), X15; \
 	VMOVDQU shuffle2037<>+0(SB), X14; \
 	VMOVDQU shuffle810<>+0(SB), X13; \
@@ -51889,11 +52108,11 @@ chunk2207: \
 	VMOVDQU shuffle169<>+0(SB), X9; \
 	VMOVDQU shuffle2041<>+0(SB), X8; \
 	SUBQ    $0x10, BX; \
-group2212: \
+group2227: \
 	MOVQ rows+24(FP), R12; \
-row2213: \
+row2228: \
 	XORQ R11, R11; \
-chunks2214: \
+chunks2229: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -51954,21 +52173,21 @@ chunks2214: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2215; \
+	JEQ     rowdone2230; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2214; \
+	JLE     chunks2229; \
 	MOVQ    BX, R11; \
-	JMP     chunks2214; \
-rowdone2215: \
+	JMP     chunks2229; \
+rowdone2230: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2213; \
+	JNZ  row2228; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2212; \
+	JNZ  group2227; \
 	VZEROUPPER; \
 	RET
 	unzip5x2AVX2_body
@@ -52165,22 +52384,22 @@ TEXT ·unzip5x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2216; \
+	JAE  chunk2231; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2217; \
+	JAE  chunk2232; \
 	RET; \
-chunk2216: \
+chunk2231: \
 	VMOVDQU shuffle1007<>+0(SB), Y15; \
 	VMOVDQU shuffle1010<>+0(SB), Y14; \
 	VMOVDQU shuffle2072<>+0(SB), Y13; \
 	VMOVDQU shuffle1008<>+0(SB), Y12; \
 	VMOVDQU shuffle1011<>+0(SB), Y11; \
 	SUBQ    $0x20, BX; \
-group2218: \
+group2233: \
 	MOVQ rows+24(FP), R12; \
-row2219: \
+row2234: \
 	XORQ R11, R11; \
-chunks2220: \
+chunks2235: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x05, R11, R15; \
@@ -52221,24 +52440,24 @@ chunks2220: \
 	VPERMD   Y5, Y11, Y5; \
 	VMOVDQU  Y5, (R14); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2221; \
+	JEQ      rowdone2236; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2220; \
+	JLE      chunks2235; \
 	MOVQ     BX, R11; \
-	JMP      chunks2220; \
-rowdone2221: \
+	JMP      chunks2235; \
+rowdone2236: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2219; \
+	JNZ  row2234; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2218; \
+	JNZ  group2233; \
 	VZEROUPPER; \
 	RET; \
-chunk2217: \
+chunk2232: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle182<>+0(SB), X14; \
 	VMOVDQU shuffle503<>+0(SB), X13; \
@@ -52248,11 +52467,11 @@ chunk2217: \
 	VMOVDQU shuffle506<>+0(SB), X9; \
 	VMOVDQU shuffle26<>+0(SB), X8; \
 	SUBQ    $0x10, BX; \
-group2222: \
+group2237: \
 	MOVQ rows+24(FP), R12; \
-row2223: \
+row2238: \
 	XORQ R11, R11; \
-chunks2224: \
+chunks2239: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -52303,21 +52522,21 @@ chunks2224: \
 	VPOR    X4, X3, X4; \
 	VMOVDQU X4, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2225; \
+	JEQ     rowdone2240; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2224; \
+	JLE     chunks2239; \
 	MOVQ    BX, R11; \
-	JMP     chunks2224; \
-rowdone2225: \
+	JMP     chunks2239; \
+rowdone2240: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2223; \
+	JNZ  row2238; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2222; \
+	JNZ  group2237; \
 	VZEROUPPER; \
 	RET
 	unzip5x4AVX2_body
@@ -52342,17 +52561,17 @@ TEXT ·unzip5x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2226; \
+	JAE  chunk2241; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2227; \
+	JAE  chunk2242; \
 	RET; \
-chunk2226: \
+chunk2241: \
 	SUBQ $0x20, BX; \
-group2228: \
+group2243: \
 	MOVQ rows+24(FP), R12; \
-row2229: \
+row2244: \
 	XORQ R11, R11; \
-chunks2230: \
+chunks2245: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x05, R11, R15; \
@@ -52388,34 +52607,34 @@ chunks2230: \
 	VPERMQ   $0xe4, Y2, Y2; \
 	VMOVDQU  Y2, (R14); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2231; \
+	JEQ      rowdone2246; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2230; \
+	JLE      chunks2245; \
 	MOVQ     BX, R11; \
-	JMP      chunks2230; \
-rowdone2231: \
+	JMP      chunks2245; \
+rowdone2246: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2229; \
+	JNZ  row2244; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2228; \
+	JNZ  group2243; \
 	VZEROUPPER; \
 	RET; \
-chunk2227: \
+chunk2242: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle53<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle28<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group2232: \
+group2247: \
 	MOVQ rows+24(FP), R12; \
-row2233: \
+row2248: \
 	XORQ R11, R11; \
-chunks2234: \
+chunks2249: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -52446,21 +52665,21 @@ chunks2234: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2235; \
+	JEQ     rowdone2250; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2234; \
+	JLE     chunks2249; \
 	MOVQ    BX, R11; \
-	JMP     chunks2234; \
-rowdone2235: \
+	JMP     chunks2249; \
+rowdone2250: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2233; \
+	JNZ  row2248; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2232; \
+	JNZ  group2247; \
 	VZEROUPPER; \
 	RET
 	unzip5x8AVX2_body
@@ -52479,17 +52698,17 @@ TEXT ·unzip5x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2236; \
+	JAE  chunk2251; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2237; \
+	JAE  chunk2252; \
 	RET; \
-chunk2236: \
+chunk2251: \
 	SUBQ $0x20, BX; \
-group2238: \
+group2253: \
 	MOVQ rows+24(FP), R12; \
-row2239: \
+row2254: \
 	XORQ R11, R11; \
-chunks2240: \
+chunks2255: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x05, R11, R15; \
@@ -52510,30 +52729,30 @@ chunks2240: \
 	VINSERTI128 $0x01, 144(R15), Y0, Y0; \
 	VMOVDQU     Y0, (R14); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2241; \
+	JEQ         rowdone2256; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2240; \
+	JLE         chunks2255; \
 	MOVQ        BX, R11; \
-	JMP         chunks2240; \
-rowdone2241: \
+	JMP         chunks2255; \
+rowdone2256: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2239; \
+	JNZ  row2254; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2238; \
+	JNZ  group2253; \
 	VZEROUPPER; \
 	RET; \
-chunk2237: \
+chunk2252: \
 	SUBQ $0x10, BX; \
-group2242: \
+group2257: \
 	MOVQ rows+24(FP), R12; \
-row2243: \
+row2258: \
 	XORQ R11, R11; \
-chunks2244: \
+chunks2259: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x05, R11, R15; \
@@ -52549,21 +52768,21 @@ chunks2244: \
 	VMOVDQU 64(R15), X0; \
 	VMOVDQU X0, (R14); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2245; \
+	JEQ     rowdone2260; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2244; \
+	JLE     chunks2259; \
 	MOVQ    BX, R11; \
-	JMP     chunks2244; \
-rowdone2245: \
+	JMP     chunks2259; \
+rowdone2260: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2243; \
+	JNZ  row2258; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2242; \
+	JNZ  group2257; \
 	VZEROUPPER; \
 	RET
 	unzip5x16AVX2_body
@@ -52581,11 +52800,11 @@ TEXT ·unzip6x1AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2246; \
+	JAE  chunk2261; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2247; \
+	JAE  chunk2262; \
 	RET; \
-chunk2246: \
+chunk2261: \
 	VBROADCASTI128 shuffle2073<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle2074<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2075<>+0(SB), Y13; \
@@ -52594,11 +52813,11 @@ chunk2246: \
 	VBROADCASTI128 shuffle2078<>+0(SB), Y10; \
 	VBROADCASTI128 shuffle2079<>+0(SB), Y9; \
 	SUBQ           $0x20, BX; \
-group2248: \
+group2263: \
 	MOVQ rows+24(FP), R11; \
-row2249: \
+row2264: \
 	XORQ R10, R10; \
-chunks2250: \
+chunks2265: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -52688,24 +52907,24 @@ chunks2250: \
 	VPOR        Y5, Y4, Y5; \
 	VMOVDQU     Y5, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2251; \
+	JEQ         rowdone2266; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2250; \
+	JLE         chunks2265; \
 	MOVQ        BX, R10; \
-	JMP         chunks2250; \
-rowdone2251: \
+	JMP         chunks2265; \
+rowdone2266: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2249; \
+	JNZ  row2264; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2248; \
+	JNZ  group2263; \
 	VZEROUPPER; \
 	RET; \
-chunk2247: \
+chunk2262: \
 	VMOVDQU shuffle2073<>+0(SB), X15; \
 	VMOVDQU shuffle2074<>+0(SB), X14; \
 	VMOVDQU shuffle2075<>+0(SB), X13; \
@@ -52714,11 +52933,11 @@ chunk2247: \
 	VMOVDQU shuffle2078<>+0(SB), X10; \
 	VMOVDQU shuffle2079<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2252: \
+group2267: \
 	MOVQ rows+24(FP), R11; \
-row2253: \
+row2268: \
 	XORQ R10, R10; \
-chunks2254: \
+chunks2269: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -52802,21 +53021,21 @@ chunks2254: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2255; \
+	JEQ     rowdone2270; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2254; \
+	JLE     chunks2269; \
 	MOVQ    BX, R10; \
-	JMP     chunks2254; \
-rowdone2255: \
+	JMP     chunks2269; \
+rowdone2270: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2253; \
+	JNZ  row2268; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2252; \
+	JNZ  group2267; \
 	VZEROUPPER; \
 	RET
 	unzip6x1AVX2_body
@@ -53152,11 +53371,11 @@ TEXT ·unzip6x2AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2256; \
+	JAE  chunk2271; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2257; \
+	JAE  chunk2272; \
 	RET; \
-chunk2256: \
+chunk2271: \
 	VBROADCASTI128 shuffle2138<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle819<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2139<>+0(SB), Y13; \
@@ -53165,11 +53384,11 @@ chunk2256: \
 	VBROADCASTI128 shuffle1332<>+0(SB), Y10; \
 	VBROADCASTI128 shuffle2141<>+0(SB), Y9; \
 	SUBQ           $0x20, BX; \
-group2258: \
+group2273: \
 	MOVQ rows+24(FP), R11; \
-row2259: \
+row2274: \
 	XORQ R10, R10; \
-chunks2260: \
+chunks2275: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -53259,24 +53478,24 @@ chunks2260: \
 	VPOR        Y5, Y4, Y5; \
 	VMOVDQU     Y5, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2261; \
+	JEQ         rowdone2276; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2260; \
+	JLE         chunks2275; \
 	MOVQ        BX, R10; \
-	JMP         chunks2260; \
-rowdone2261: \
+	JMP         chunks2275; \
+rowdone2276: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2259; \
+	JNZ  row2274; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2258; \
+	JNZ  group2273; \
 	VZEROUPPER; \
 	RET; \
-chunk2257: \
+chunk2272: \
 	VMOVDQU shuffle2138<>+0(SB), X15; \
 	VMOVDQU shuffle819<>+0(SB), X14; \
 	VMOVDQU shuffle2139<>+0(SB), X13; \
@@ -53285,11 +53504,11 @@ chunk2257: \
 	VMOVDQU shuffle1332<>+0(SB), X10; \
 	VMOVDQU shuffle2141<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2262: \
+group2277: \
 	MOVQ rows+24(FP), R11; \
-row2263: \
+row2278: \
 	XORQ R10, R10; \
-chunks2264: \
+chunks2279: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -53373,21 +53592,21 @@ chunks2264: \
 	VPOR    X5, X4, X5; \
 	VMOVDQU X5, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2265; \
+	JEQ     rowdone2280; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2264; \
+	JLE     chunks2279; \
 	MOVQ    BX, R10; \
-	JMP     chunks2264; \
-rowdone2265: \
+	JMP     chunks2279; \
+rowdone2280: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2263; \
+	JNZ  row2278; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2262; \
+	JNZ  group2277; \
 	VZEROUPPER; \
 	RET
 	unzip6x2AVX2_body
@@ -53609,11 +53828,11 @@ TEXT ·unzip6x4AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2266; \
+	JAE  chunk2281; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2267; \
+	JAE  chunk2282; \
 	RET; \
-chunk2266: \
+chunk2281: \
 	VBROADCASTI128 shuffle29<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1118<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle121<>+0(SB), Y13; \
@@ -53622,11 +53841,11 @@ chunk2266: \
 	VBROADCASTI128 shuffle854<>+0(SB), Y10; \
 	VBROADCASTI128 shuffle656<>+0(SB), Y9; \
 	SUBQ           $0x20, BX; \
-group2268: \
+group2283: \
 	MOVQ rows+24(FP), R11; \
-row2269: \
+row2284: \
 	XORQ R10, R10; \
-chunks2270: \
+chunks2285: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -53692,24 +53911,24 @@ chunks2270: \
 	VPOR        Y6, Y3, Y6; \
 	VMOVDQU     Y6, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2271; \
+	JEQ         rowdone2286; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2270; \
+	JLE         chunks2285; \
 	MOVQ        BX, R10; \
-	JMP         chunks2270; \
-rowdone2271: \
+	JMP         chunks2285; \
+rowdone2286: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2269; \
+	JNZ  row2284; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2268; \
+	JNZ  group2283; \
 	VZEROUPPER; \
 	RET; \
-chunk2267: \
+chunk2282: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle1118<>+0(SB), X14; \
 	VMOVDQU shuffle121<>+0(SB), X13; \
@@ -53718,11 +53937,11 @@ chunk2267: \
 	VMOVDQU shuffle854<>+0(SB), X10; \
 	VMOVDQU shuffle656<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2272: \
+group2287: \
 	MOVQ rows+24(FP), R11; \
-row2273: \
+row2288: \
 	XORQ R10, R10; \
-chunks2274: \
+chunks2289: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -53782,21 +54001,21 @@ chunks2274: \
 	VPOR    X6, X3, X6; \
 	VMOVDQU X6, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2275; \
+	JEQ     rowdone2290; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2274; \
+	JLE     chunks2289; \
 	MOVQ    BX, R10; \
-	JMP     chunks2274; \
-rowdone2275: \
+	JMP     chunks2289; \
+rowdone2290: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2273; \
+	JNZ  row2288; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2272; \
+	JNZ  group2287; \
 	VZEROUPPER; \
 	RET
 	unzip6x4AVX2_body
@@ -53832,21 +54051,21 @@ TEXT ·unzip6x8AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2276; \
+	JAE  chunk2291; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2277; \
+	JAE  chunk2292; \
 	RET; \
-chunk2276: \
+chunk2291: \
 	VBROADCASTI128 shuffle27<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle28<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle33<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle53<>+0(SB), Y12; \
 	SUBQ           $0x20, BX; \
-group2278: \
+group2293: \
 	MOVQ rows+24(FP), R11; \
-row2279: \
+row2294: \
 	XORQ R10, R10; \
-chunks2280: \
+chunks2295: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -53888,34 +54107,34 @@ chunks2280: \
 	VPOR        Y1, Y3, Y1; \
 	VMOVDQU     Y1, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2281; \
+	JEQ         rowdone2296; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2280; \
+	JLE         chunks2295; \
 	MOVQ        BX, R10; \
-	JMP         chunks2280; \
-rowdone2281: \
+	JMP         chunks2295; \
+rowdone2296: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2279; \
+	JNZ  row2294; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2278; \
+	JNZ  group2293; \
 	VZEROUPPER; \
 	RET; \
-chunk2277: \
+chunk2292: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle28<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle53<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group2282: \
+group2297: \
 	MOVQ rows+24(FP), R11; \
-row2283: \
+row2298: \
 	XORQ R10, R10; \
-chunks2284: \
+chunks2299: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -53951,21 +54170,21 @@ chunks2284: \
 	VPOR    X1, X3, X1; \
 	VMOVDQU X1, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2285; \
+	JEQ     rowdone2300; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2284; \
+	JLE     chunks2299; \
 	MOVQ    BX, R10; \
-	JMP     chunks2284; \
-rowdone2285: \
+	JMP     chunks2299; \
+rowdone2300: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2283; \
+	JNZ  row2298; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2282; \
+	JNZ  group2297; \
 	VZEROUPPER; \
 	RET
 	unzip6x8AVX2_body
@@ -53983,17 +54202,17 @@ TEXT ·unzip6x16AVX2(SB), NOSPLIT, $0-88
 	MOVQ depthStride+40(FP), R8; \
 	MOVQ laneI+56(FP), R9; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2286; \
+	JAE  chunk2301; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2287; \
+	JAE  chunk2302; \
 	RET; \
-chunk2286: \
+chunk2301: \
 	SUBQ $0x20, BX; \
-group2288: \
+group2303: \
 	MOVQ rows+24(FP), R11; \
-row2289: \
+row2304: \
 	XORQ R10, R10; \
-chunks2290: \
+chunks2305: \
 	LEAQ        (CX)(R10*1), R12; \
 	LEAQ        (R12)(R9*1), R13; \
 	IMUL3Q      $0x06, R10, R14; \
@@ -54017,30 +54236,30 @@ chunks2290: \
 	VINSERTI128 $0x01, 176(R14), Y0, Y0; \
 	VMOVDQU     Y0, (R13)(DX*2); \
 	CMPQ        R10, BX; \
-	JEQ         rowdone2291; \
+	JEQ         rowdone2306; \
 	ADDQ        $0x20, R10; \
 	CMPQ        R10, BX; \
-	JLE         chunks2290; \
+	JLE         chunks2305; \
 	MOVQ        BX, R10; \
-	JMP         chunks2290; \
-rowdone2291: \
+	JMP         chunks2305; \
+rowdone2306: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2289; \
+	JNZ  row2304; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2288; \
+	JNZ  group2303; \
 	VZEROUPPER; \
 	RET; \
-chunk2287: \
+chunk2302: \
 	SUBQ $0x10, BX; \
-group2292: \
+group2307: \
 	MOVQ rows+24(FP), R11; \
-row2293: \
+row2308: \
 	XORQ R10, R10; \
-chunks2294: \
+chunks2309: \
 	LEAQ    (CX)(R10*1), R12; \
 	LEAQ    (R12)(R9*1), R13; \
 	IMUL3Q  $0x06, R10, R14; \
@@ -54058,21 +54277,21 @@ chunks2294: \
 	VMOVDQU 80(R14), X0; \
 	VMOVDQU X0, (R13)(DX*2); \
 	CMPQ    R10, BX; \
-	JEQ     rowdone2295; \
+	JEQ     rowdone2310; \
 	ADDQ    $0x10, R10; \
 	CMPQ    R10, BX; \
-	JLE     chunks2294; \
+	JLE     chunks2309; \
 	MOVQ    BX, R10; \
-	JMP     chunks2294; \
-rowdone2295: \
+	JMP     chunks2309; \
+rowdone2310: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R11; \
-	JNZ  row2293; \
+	JNZ  row2308; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2292; \
+	JNZ  group2307; \
 	VZEROUPPER; \
 	RET
 	unzip6x16AVX2_body
@@ -54091,11 +54310,11 @@ TEXT ·unzip7x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2296; \
+	JAE  chunk2311; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2297; \
+	JAE  chunk2312; \
 	RET; \
-chunk2296: \
+chunk2311: \
 	VBROADCASTI128 shuffle2180<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle2181<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2182<>+0(SB), Y13; \
@@ -54103,11 +54322,11 @@ chunk2296: \
 	VBROADCASTI128 shuffle2184<>+0(SB), Y11; \
 	VBROADCASTI128 shuffle2185<>+0(SB), Y10; \
 	SUBQ           $0x20, BX; \
-group2298: \
+group2313: \
 	MOVQ rows+24(FP), R12; \
-row2299: \
+row2314: \
 	XORQ R11, R11; \
-chunks2300: \
+chunks2315: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -54225,24 +54444,24 @@ chunks2300: \
 	VPOR        Y6, Y5, Y6; \
 	VMOVDQU     Y6, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2301; \
+	JEQ         rowdone2316; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2300; \
+	JLE         chunks2315; \
 	MOVQ        BX, R11; \
-	JMP         chunks2300; \
-rowdone2301: \
+	JMP         chunks2315; \
+rowdone2316: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2299; \
+	JNZ  row2314; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2298; \
+	JNZ  group2313; \
 	VZEROUPPER; \
 	RET; \
-chunk2297: \
+chunk2312: \
 	VMOVDQU shuffle2180<>+0(SB), X15; \
 	VMOVDQU shuffle2181<>+0(SB), X14; \
 	VMOVDQU shuffle2182<>+0(SB), X13; \
@@ -54250,11 +54469,11 @@ chunk2297: \
 	VMOVDQU shuffle2184<>+0(SB), X11; \
 	VMOVDQU shuffle2185<>+0(SB), X10; \
 	SUBQ    $0x10, BX; \
-group2302: \
+group2317: \
 	MOVQ rows+24(FP), R12; \
-row2303: \
+row2318: \
 	XORQ R11, R11; \
-chunks2304: \
+chunks2319: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -54365,21 +54584,21 @@ chunks2304: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2305; \
+	JEQ     rowdone2320; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2304; \
+	JLE     chunks2319; \
 	MOVQ    BX, R11; \
-	JMP     chunks2304; \
-rowdone2305: \
+	JMP     chunks2319; \
+rowdone2320: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2303; \
+	JNZ  row2318; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2302; \
+	JNZ  group2317; \
 	VZEROUPPER; \
 	RET
 	unzip7x1AVX2_body
@@ -54852,11 +55071,11 @@ TEXT ·unzip7x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2306; \
+	JAE  chunk2321; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2307; \
+	JAE  chunk2322; \
 	RET; \
-chunk2306: \
+chunk2321: \
 	VBROADCASTI128 shuffle1449<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle826<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle821<>+0(SB), Y13; \
@@ -54864,11 +55083,11 @@ chunk2306: \
 	VBROADCASTI128 shuffle1096<>+0(SB), Y11; \
 	VBROADCASTI128 shuffle2272<>+0(SB), Y10; \
 	SUBQ           $0x20, BX; \
-group2308: \
+group2323: \
 	MOVQ rows+24(FP), R12; \
-row2309: \
+row2324: \
 	XORQ R11, R11; \
-chunks2310: \
+chunks2325: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -54986,24 +55205,24 @@ chunks2310: \
 	VPOR        Y6, Y5, Y6; \
 	VMOVDQU     Y6, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2311; \
+	JEQ         rowdone2326; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2310; \
+	JLE         chunks2325; \
 	MOVQ        BX, R11; \
-	JMP         chunks2310; \
-rowdone2311: \
+	JMP         chunks2325; \
+rowdone2326: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2309; \
+	JNZ  row2324; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2308; \
+	JNZ  group2323; \
 	VZEROUPPER; \
 	RET; \
-chunk2307: \
+chunk2322: \
 	VMOVDQU shuffle1449<>+0(SB), X15; \
 	VMOVDQU shuffle826<>+0(SB), X14; \
 	VMOVDQU shuffle821<>+0(SB), X13; \
@@ -55011,11 +55230,11 @@ chunk2307: \
 	VMOVDQU shuffle1096<>+0(SB), X11; \
 	VMOVDQU shuffle2272<>+0(SB), X10; \
 	SUBQ    $0x10, BX; \
-group2312: \
+group2327: \
 	MOVQ rows+24(FP), R12; \
-row2313: \
+row2328: \
 	XORQ R11, R11; \
-chunks2314: \
+chunks2329: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -55126,21 +55345,21 @@ chunks2314: \
 	VPOR    X6, X5, X6; \
 	VMOVDQU X6, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2315; \
+	JEQ     rowdone2330; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2314; \
+	JLE     chunks2329; \
 	MOVQ    BX, R11; \
-	JMP     chunks2314; \
-rowdone2315: \
+	JMP     chunks2329; \
+rowdone2330: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2313; \
+	JNZ  row2328; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2312; \
+	JNZ  group2327; \
 	VZEROUPPER; \
 	RET
 	unzip7x2AVX2_body
@@ -55379,11 +55598,11 @@ TEXT ·unzip7x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2316; \
+	JAE  chunk2331; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2317; \
+	JAE  chunk2332; \
 	RET; \
-chunk2316: \
+chunk2331: \
 	VMOVDQU shuffle1179<>+0(SB), Y15; \
 	VMOVDQU shuffle1180<>+0(SB), Y14; \
 	VMOVDQU shuffle1181<>+0(SB), Y13; \
@@ -55391,11 +55610,11 @@ chunk2316: \
 	VMOVDQU shuffle1183<>+0(SB), Y11; \
 	VMOVDQU shuffle1184<>+0(SB), Y10; \
 	SUBQ    $0x20, BX; \
-group2318: \
+group2333: \
 	MOVQ rows+24(FP), R12; \
-row2319: \
+row2334: \
 	XORQ R11, R11; \
-chunks2320: \
+chunks2335: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x07, R11, R15; \
@@ -55465,24 +55684,24 @@ chunks2320: \
 	VPERMD   Y6, Y5, Y6; \
 	VMOVDQU  Y6, (R14)(DX*2); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2321; \
+	JEQ      rowdone2336; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2320; \
+	JLE      chunks2335; \
 	MOVQ     BX, R11; \
-	JMP      chunks2320; \
-rowdone2321: \
+	JMP      chunks2335; \
+rowdone2336: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2319; \
+	JNZ  row2334; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2318; \
+	JNZ  group2333; \
 	VZEROUPPER; \
 	RET; \
-chunk2317: \
+chunk2332: \
 	VMOVDQU shuffle29<>+0(SB), X15; \
 	VMOVDQU shuffle854<>+0(SB), X14; \
 	VMOVDQU shuffle503<>+0(SB), X13; \
@@ -55491,11 +55710,11 @@ chunk2317: \
 	VMOVDQU shuffle180<>+0(SB), X10; \
 	VMOVDQU shuffle506<>+0(SB), X9; \
 	SUBQ    $0x10, BX; \
-group2322: \
+group2337: \
 	MOVQ rows+24(FP), R12; \
-row2323: \
+row2338: \
 	XORQ R11, R11; \
-chunks2324: \
+chunks2339: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -55564,21 +55783,21 @@ chunks2324: \
 	VPOR    X5, X3, X5; \
 	VMOVDQU X5, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2325; \
+	JEQ     rowdone2340; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2324; \
+	JLE     chunks2339; \
 	MOVQ    BX, R11; \
-	JMP     chunks2324; \
-rowdone2325: \
+	JMP     chunks2339; \
+rowdone2340: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2323; \
+	JNZ  row2338; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2322; \
+	JNZ  group2337; \
 	VZEROUPPER; \
 	RET
 	unzip7x4AVX2_body
@@ -55597,17 +55816,17 @@ TEXT ·unzip7x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2326; \
+	JAE  chunk2341; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2327; \
+	JAE  chunk2342; \
 	RET; \
-chunk2326: \
+chunk2341: \
 	SUBQ $0x20, BX; \
-group2328: \
+group2343: \
 	MOVQ rows+24(FP), R12; \
-row2329: \
+row2344: \
 	XORQ R11, R11; \
-chunks2330: \
+chunks2345: \
 	LEAQ     (CX)(R11*1), R13; \
 	LEAQ     (R13)(R10*1), R14; \
 	IMUL3Q   $0x07, R11, R15; \
@@ -55655,34 +55874,34 @@ chunks2330: \
 	VPERMQ   $0xc6, Y6, Y6; \
 	VMOVDQU  Y6, (R14)(DX*2); \
 	CMPQ     R11, BX; \
-	JEQ      rowdone2331; \
+	JEQ      rowdone2346; \
 	ADDQ     $0x20, R11; \
 	CMPQ     R11, BX; \
-	JLE      chunks2330; \
+	JLE      chunks2345; \
 	MOVQ     BX, R11; \
-	JMP      chunks2330; \
-rowdone2331: \
+	JMP      chunks2345; \
+rowdone2346: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2329; \
+	JNZ  row2344; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2328; \
+	JNZ  group2343; \
 	VZEROUPPER; \
 	RET; \
-chunk2327: \
+chunk2342: \
 	VMOVDQU shuffle27<>+0(SB), X15; \
 	VMOVDQU shuffle53<>+0(SB), X14; \
 	VMOVDQU shuffle33<>+0(SB), X13; \
 	VMOVDQU shuffle28<>+0(SB), X12; \
 	SUBQ    $0x10, BX; \
-group2332: \
+group2347: \
 	MOVQ rows+24(FP), R12; \
-row2333: \
+row2348: \
 	XORQ R11, R11; \
-chunks2334: \
+chunks2349: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -55723,21 +55942,21 @@ chunks2334: \
 	VPOR    X3, X2, X3; \
 	VMOVDQU X3, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2335; \
+	JEQ     rowdone2350; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2334; \
+	JLE     chunks2349; \
 	MOVQ    BX, R11; \
-	JMP     chunks2334; \
-rowdone2335: \
+	JMP     chunks2349; \
+rowdone2350: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2333; \
+	JNZ  row2348; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2332; \
+	JNZ  group2347; \
 	VZEROUPPER; \
 	RET
 	unzip7x8AVX2_body
@@ -55756,17 +55975,17 @@ TEXT ·unzip7x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2336; \
+	JAE  chunk2351; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2337; \
+	JAE  chunk2352; \
 	RET; \
-chunk2336: \
+chunk2351: \
 	SUBQ $0x20, BX; \
-group2338: \
+group2353: \
 	MOVQ rows+24(FP), R12; \
-row2339: \
+row2354: \
 	XORQ R11, R11; \
-chunks2340: \
+chunks2355: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	IMUL3Q      $0x07, R11, R15; \
@@ -55793,30 +56012,30 @@ chunks2340: \
 	VINSERTI128 $0x01, 208(R15), Y0, Y0; \
 	VMOVDQU     Y0, (R14)(DX*2); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2341; \
+	JEQ         rowdone2356; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2340; \
+	JLE         chunks2355; \
 	MOVQ        BX, R11; \
-	JMP         chunks2340; \
-rowdone2341: \
+	JMP         chunks2355; \
+rowdone2356: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2339; \
+	JNZ  row2354; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2338; \
+	JNZ  group2353; \
 	VZEROUPPER; \
 	RET; \
-chunk2337: \
+chunk2352: \
 	SUBQ $0x10, BX; \
-group2342: \
+group2357: \
 	MOVQ rows+24(FP), R12; \
-row2343: \
+row2358: \
 	XORQ R11, R11; \
-chunks2344: \
+chunks2359: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	IMUL3Q  $0x07, R11, R15; \
@@ -55836,21 +56055,21 @@ chunks2344: \
 	VMOVDQU 96(R15), X0; \
 	VMOVDQU X0, (R14)(DX*2); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2345; \
+	JEQ     rowdone2360; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2344; \
+	JLE     chunks2359; \
 	MOVQ    BX, R11; \
-	JMP     chunks2344; \
-rowdone2345: \
+	JMP     chunks2359; \
+rowdone2360: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2343; \
+	JNZ  row2358; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2342; \
+	JNZ  group2357; \
 	VZEROUPPER; \
 	RET
 	unzip7x16AVX2_body
@@ -55869,24 +56088,24 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2346; \
+	JAE  chunk2361; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2347; \
+	JAE  chunk2362; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2348; \
+	JAE  chunk2363; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2349; \
+	JAE  chunk2364; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2350; \
+	JAE  chunk2365; \
 	RET; \
-chunk2346: \
+chunk2361: \
 	VBROADCASTI128 shuffle2313<>+0(SB), Y15; \
 	SUBQ           $0x40, BX; \
-group2351: \
+group2366: \
 	MOVQ rows+24(FP), R12; \
-row2352: \
+row2367: \
 	XORQ R11, R11; \
-chunks2353: \
+chunks2368: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -56002,31 +56221,31 @@ chunks2353: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2354; \
+	JEQ         rowdone2369; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2353; \
+	JLE         chunks2368; \
 	MOVQ        BX, R11; \
-	JMP         chunks2353; \
-rowdone2354: \
+	JMP         chunks2368; \
+rowdone2369: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2352; \
+	JNZ  row2367; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2351; \
+	JNZ  group2366; \
 	VZEROUPPER; \
 	RET; \
-chunk2347: \
+chunk2362: \
 	VBROADCASTI128 shuffle2313<>+0(SB), Y15; \
 	SUBQ           $0x20, BX; \
-group2355: \
+group2370: \
 	MOVQ rows+24(FP), R12; \
-row2356: \
+row2371: \
 	XORQ R11, R11; \
-chunks2357: \
+chunks2372: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -56086,30 +56305,30 @@ chunks2357: \
 	VPUNPCKHWD  Y7, Y6, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2358; \
+	JEQ         rowdone2373; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2357; \
+	JLE         chunks2372; \
 	MOVQ        BX, R11; \
-	JMP         chunks2357; \
-rowdone2358: \
+	JMP         chunks2372; \
+rowdone2373: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2356; \
+	JNZ  row2371; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2355; \
+	JNZ  group2370; \
 	VZEROUPPER; \
 	RET; \
-chunk2348: \
+chunk2363: \
 	SUBQ $0x10, BX; \
-group2359: \
+group2374: \
 	MOVQ rows+24(FP), R12; \
-row2360: \
+row2375: \
 	XORQ R11, R11; \
-chunks2361: \
+chunks2376: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -56201,30 +56420,30 @@ chunks2361: \
 	VPACKUSWB X9, X5, X8; \
 	VMOVDQU   X8, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2362; \
+	JEQ       rowdone2377; \
 	ADDQ      $0x10, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2361; \
+	JLE       chunks2376; \
 	MOVQ      BX, R11; \
-	JMP       chunks2361; \
-rowdone2362: \
+	JMP       chunks2376; \
+rowdone2377: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2360; \
+	JNZ  row2375; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2359; \
+	JNZ  group2374; \
 	VZEROUPPER; \
 	RET; \
-chunk2349: \
+chunk2364: \
 	SUBQ $0x08, BX; \
-group2363: \
+group2378: \
 	MOVQ rows+24(FP), R12; \
-row2364: \
+row2379: \
 	XORQ R11, R11; \
-chunks2365: \
+chunks2380: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -56288,30 +56507,30 @@ chunks2365: \
 	VPACKUSWB X5, X2, X4; \
 	VMOVQ     X4, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2366; \
+	JEQ       rowdone2381; \
 	ADDQ      $0x08, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2365; \
+	JLE       chunks2380; \
 	MOVQ      BX, R11; \
-	JMP       chunks2365; \
-rowdone2366: \
+	JMP       chunks2380; \
+rowdone2381: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2364; \
+	JNZ  row2379; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2363; \
+	JNZ  group2378; \
 	VZEROUPPER; \
 	RET; \
-chunk2350: \
+chunk2365: \
 	SUBQ $0x04, BX; \
-group2367: \
+group2382: \
 	MOVQ rows+24(FP), R12; \
-row2368: \
+row2383: \
 	XORQ R11, R11; \
-chunks2369: \
+chunks2384: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -56367,21 +56586,21 @@ chunks2369: \
 	VPACKUSWB X3, X0, X1; \
 	VMOVD     X1, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2370; \
+	JEQ       rowdone2385; \
 	ADDQ      $0x04, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2369; \
+	JLE       chunks2384; \
 	MOVQ      BX, R11; \
-	JMP       chunks2369; \
-rowdone2370: \
+	JMP       chunks2384; \
+rowdone2385: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2368; \
+	JNZ  row2383; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2367; \
+	JNZ  group2382; \
 	VZEROUPPER; \
 	RET
 	unzip8x1AVX2_body
@@ -56404,23 +56623,23 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2371; \
+	JAE  chunk2386; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2372; \
+	JAE  chunk2387; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2373; \
+	JAE  chunk2388; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2374; \
+	JAE  chunk2389; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2375; \
+	JAE  chunk2390; \
 	RET; \
-chunk2371: \
+chunk2386: \
 	SUBQ $0x40, BX; \
-group2376: \
+group2391: \
 	MOVQ rows+24(FP), R12; \
-row2377: \
+row2392: \
 	XORQ R11, R11; \
-chunks2378: \
+chunks2393: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -56520,30 +56739,30 @@ chunks2378: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2379; \
+	JEQ         rowdone2394; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2378; \
+	JLE         chunks2393; \
 	MOVQ        BX, R11; \
-	JMP         chunks2378; \
-rowdone2379: \
+	JMP         chunks2393; \
+rowdone2394: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2377; \
+	JNZ  row2392; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2376; \
+	JNZ  group2391; \
 	VZEROUPPER; \
 	RET; \
-chunk2372: \
+chunk2387: \
 	SUBQ $0x20, BX; \
-group2380: \
+group2395: \
 	MOVQ rows+24(FP), R12; \
-row2381: \
+row2396: \
 	XORQ R11, R11; \
-chunks2382: \
+chunks2397: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -56595,30 +56814,30 @@ chunks2382: \
 	VPUNPCKHWD  Y7, Y5, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2383; \
+	JEQ         rowdone2398; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2382; \
+	JLE         chunks2397; \
 	MOVQ        BX, R11; \
-	JMP         chunks2382; \
-rowdone2383: \
+	JMP         chunks2397; \
+rowdone2398: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2381; \
+	JNZ  row2396; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2380; \
+	JNZ  group2395; \
 	VZEROUPPER; \
 	RET; \
-chunk2373: \
+chunk2388: \
 	SUBQ $0x10, BX; \
-group2384: \
+group2399: \
 	MOVQ rows+24(FP), R12; \
-row2385: \
+row2400: \
 	XORQ R11, R11; \
-chunks2386: \
+chunks2401: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -56710,30 +56929,30 @@ chunks2386: \
 	VPACKUSDW X9, X5, X8; \
 	VMOVDQU   X8, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2387; \
+	JEQ       rowdone2402; \
 	ADDQ      $0x10, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2386; \
+	JLE       chunks2401; \
 	MOVQ      BX, R11; \
-	JMP       chunks2386; \
-rowdone2387: \
+	JMP       chunks2401; \
+rowdone2402: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2385; \
+	JNZ  row2400; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2384; \
+	JNZ  group2399; \
 	VZEROUPPER; \
 	RET; \
-chunk2374: \
+chunk2389: \
 	SUBQ $0x08, BX; \
-group2388: \
+group2403: \
 	MOVQ rows+24(FP), R12; \
-row2389: \
+row2404: \
 	XORQ R11, R11; \
-chunks2390: \
+chunks2405: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -56797,30 +57016,30 @@ chunks2390: \
 	VPACKUSDW X5, X2, X4; \
 	VMOVQ     X4, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2391; \
+	JEQ       rowdone2406; \
 	ADDQ      $0x08, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2390; \
+	JLE       chunks2405; \
 	MOVQ      BX, R11; \
-	JMP       chunks2390; \
-rowdone2391: \
+	JMP       chunks2405; \
+rowdone2406: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2389; \
+	JNZ  row2404; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2388; \
+	JNZ  group2403; \
 	VZEROUPPER; \
 	RET; \
-chunk2375: \
+chunk2390: \
 	SUBQ $0x04, BX; \
-group2392: \
+group2407: \
 	MOVQ rows+24(FP), R12; \
-row2393: \
+row2408: \
 	XORQ R11, R11; \
-chunks2394: \
+chunks2409: \
 	LEAQ      (CX)(R11*1), R13; \
 	LEAQ      (R13)(R10*1), R14; \
 	VMOVDQU   (AX)(R11*8), X0; \
@@ -56876,21 +57095,21 @@ chunks2394: \
 	VPACKUSDW X3, X0, X1; \
 	VMOVD     X1, (R14)(R9*1); \
 	CMPQ      R11, BX; \
-	JEQ       rowdone2395; \
+	JEQ       rowdone2410; \
 	ADDQ      $0x04, R11; \
 	CMPQ      R11, BX; \
-	JLE       chunks2394; \
+	JLE       chunks2409; \
 	MOVQ      BX, R11; \
-	JMP       chunks2394; \
-rowdone2395: \
+	JMP       chunks2409; \
+rowdone2410: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2393; \
+	JNZ  row2408; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2392; \
+	JNZ  group2407; \
 	VZEROUPPER; \
 	RET
 	unzip8x2AVX2_body
@@ -56909,23 +57128,23 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2396; \
+	JAE  chunk2411; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2397; \
+	JAE  chunk2412; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2398; \
+	JAE  chunk2413; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2399; \
+	JAE  chunk2414; \
 	CMPQ BX, $0x04; \
-	JAE  chunk2400; \
+	JAE  chunk2415; \
 	RET; \
-chunk2396: \
+chunk2411: \
 	SUBQ $0x40, BX; \
-group2401: \
+group2416: \
 	MOVQ rows+24(FP), R12; \
-row2402: \
+row2417: \
 	XORQ R11, R11; \
-chunks2403: \
+chunks2418: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57025,30 +57244,30 @@ chunks2403: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2404; \
+	JEQ         rowdone2419; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2403; \
+	JLE         chunks2418; \
 	MOVQ        BX, R11; \
-	JMP         chunks2403; \
-rowdone2404: \
+	JMP         chunks2418; \
+rowdone2419: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2402; \
+	JNZ  row2417; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2401; \
+	JNZ  group2416; \
 	VZEROUPPER; \
 	RET; \
-chunk2397: \
+chunk2412: \
 	SUBQ $0x20, BX; \
-group2405: \
+group2420: \
 	MOVQ rows+24(FP), R12; \
-row2406: \
+row2421: \
 	XORQ R11, R11; \
-chunks2407: \
+chunks2422: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57100,30 +57319,30 @@ chunks2407: \
 	VSHUFPS     $0xdd, Y7, Y3, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2408; \
+	JEQ         rowdone2423; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2407; \
+	JLE         chunks2422; \
 	MOVQ        BX, R11; \
-	JMP         chunks2407; \
-rowdone2408: \
+	JMP         chunks2422; \
+rowdone2423: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2406; \
+	JNZ  row2421; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2405; \
+	JNZ  group2420; \
 	VZEROUPPER; \
 	RET; \
-chunk2398: \
+chunk2413: \
 	SUBQ $0x10, BX; \
-group2409: \
+group2424: \
 	MOVQ rows+24(FP), R12; \
-row2410: \
+row2425: \
 	XORQ R11, R11; \
-chunks2411: \
+chunks2426: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -57167,30 +57386,30 @@ chunks2411: \
 	VSHUFPS $0xdd, X7, X3, X7; \
 	VMOVDQU X7, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2412; \
+	JEQ     rowdone2427; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2411; \
+	JLE     chunks2426; \
 	MOVQ    BX, R11; \
-	JMP     chunks2411; \
-rowdone2412: \
+	JMP     chunks2426; \
+rowdone2427: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2410; \
+	JNZ  row2425; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2409; \
+	JNZ  group2424; \
 	VZEROUPPER; \
 	RET; \
-chunk2399: \
+chunk2414: \
 	SUBQ $0x08, BX; \
-group2413: \
+group2428: \
 	MOVQ rows+24(FP), R12; \
-row2414: \
+row2429: \
 	XORQ R11, R11; \
-chunks2415: \
+chunks2430: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -57222,30 +57441,30 @@ chunks2415: \
 	VSHUFPS $0xdd, X3, X3, X3; \
 	VMOVQ   X3, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2416; \
+	JEQ     rowdone2431; \
 	ADDQ    $0x08, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2415; \
+	JLE     chunks2430; \
 	MOVQ    BX, R11; \
-	JMP     chunks2415; \
-rowdone2416: \
+	JMP     chunks2430; \
+rowdone2431: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2414; \
+	JNZ  row2429; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2413; \
+	JNZ  group2428; \
 	VZEROUPPER; \
 	RET; \
-chunk2400: \
+chunk2415: \
 	SUBQ $0x04, BX; \
-group2417: \
+group2432: \
 	MOVQ rows+24(FP), R12; \
-row2418: \
+row2433: \
 	XORQ R11, R11; \
-chunks2419: \
+chunks2434: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -57273,21 +57492,21 @@ chunks2419: \
 	VSHUFPS $0xdd, X1, X1, X1; \
 	VMOVD   X1, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2420; \
+	JEQ     rowdone2435; \
 	ADDQ    $0x04, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2419; \
+	JLE     chunks2434; \
 	MOVQ    BX, R11; \
-	JMP     chunks2419; \
-rowdone2420: \
+	JMP     chunks2434; \
+rowdone2435: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2418; \
+	JNZ  row2433; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2417; \
+	JNZ  group2432; \
 	VZEROUPPER; \
 	RET
 	unzip8x4AVX2_body
@@ -57306,21 +57525,21 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2421; \
+	JAE  chunk2436; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2422; \
+	JAE  chunk2437; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2423; \
+	JAE  chunk2438; \
 	CMPQ BX, $0x08; \
-	JAE  chunk2424; \
+	JAE  chunk2439; \
 	RET; \
-chunk2421: \
+chunk2436: \
 	SUBQ $0x40, BX; \
-group2425: \
+group2440: \
 	MOVQ rows+24(FP), R12; \
-row2426: \
+row2441: \
 	XORQ R11, R11; \
-chunks2427: \
+chunks2442: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57420,30 +57639,30 @@ chunks2427: \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	VMOVDQU     Y11, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2428; \
+	JEQ         rowdone2443; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2427; \
+	JLE         chunks2442; \
 	MOVQ        BX, R11; \
-	JMP         chunks2427; \
-rowdone2428: \
+	JMP         chunks2442; \
+rowdone2443: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2426; \
+	JNZ  row2441; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2425; \
+	JNZ  group2440; \
 	VZEROUPPER; \
 	RET; \
-chunk2422: \
+chunk2437: \
 	SUBQ $0x20, BX; \
-group2429: \
+group2444: \
 	MOVQ rows+24(FP), R12; \
-row2430: \
+row2445: \
 	XORQ R11, R11; \
-chunks2431: \
+chunks2446: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57495,30 +57714,30 @@ chunks2431: \
 	VPUNPCKHQDQ Y7, Y3, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2432; \
+	JEQ         rowdone2447; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2431; \
+	JLE         chunks2446; \
 	MOVQ        BX, R11; \
-	JMP         chunks2431; \
-rowdone2432: \
+	JMP         chunks2446; \
+rowdone2447: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2430; \
+	JNZ  row2445; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2429; \
+	JNZ  group2444; \
 	VZEROUPPER; \
 	RET; \
-chunk2423: \
+chunk2438: \
 	SUBQ $0x10, BX; \
-group2433: \
+group2448: \
 	MOVQ rows+24(FP), R12; \
-row2434: \
+row2449: \
 	XORQ R11, R11; \
-chunks2435: \
+chunks2450: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57562,30 +57781,30 @@ chunks2435: \
 	VPUNPCKHQDQ X7, X3, X7; \
 	VMOVDQU     X7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2436; \
+	JEQ         rowdone2451; \
 	ADDQ        $0x10, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2435; \
+	JLE         chunks2450; \
 	MOVQ        BX, R11; \
-	JMP         chunks2435; \
-rowdone2436: \
+	JMP         chunks2450; \
+rowdone2451: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2434; \
+	JNZ  row2449; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2433; \
+	JNZ  group2448; \
 	VZEROUPPER; \
 	RET; \
-chunk2424: \
+chunk2439: \
 	SUBQ $0x08, BX; \
-group2437: \
+group2452: \
 	MOVQ rows+24(FP), R12; \
-row2438: \
+row2453: \
 	XORQ R11, R11; \
-chunks2439: \
+chunks2454: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57617,21 +57836,21 @@ chunks2439: \
 	VPUNPCKHQDQ X3, X3, X3; \
 	VMOVQ       X3, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2440; \
+	JEQ         rowdone2455; \
 	ADDQ        $0x08, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2439; \
+	JLE         chunks2454; \
 	MOVQ        BX, R11; \
-	JMP         chunks2439; \
-rowdone2440: \
+	JMP         chunks2454; \
+rowdone2455: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2438; \
+	JNZ  row2453; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2437; \
+	JNZ  group2452; \
 	VZEROUPPER; \
 	RET
 	unzip8x8AVX2_body
@@ -57650,19 +57869,19 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2441; \
+	JAE  chunk2456; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2442; \
+	JAE  chunk2457; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2443; \
+	JAE  chunk2458; \
 	RET; \
-chunk2441: \
+chunk2456: \
 	SUBQ $0x40, BX; \
-group2444: \
+group2459: \
 	MOVQ rows+24(FP), R12; \
-row2445: \
+row2460: \
 	XORQ R11, R11; \
-chunks2446: \
+chunks2461: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57714,30 +57933,30 @@ chunks2446: \
 	VMOVDQU     Y3, (R14)(R9*1); \
 	VMOVDQU     Y4, 32(R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2447; \
+	JEQ         rowdone2462; \
 	ADDQ        $0x40, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2446; \
+	JLE         chunks2461; \
 	MOVQ        BX, R11; \
-	JMP         chunks2446; \
-rowdone2447: \
+	JMP         chunks2461; \
+rowdone2462: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2445; \
+	JNZ  row2460; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2444; \
+	JNZ  group2459; \
 	VZEROUPPER; \
 	RET; \
-chunk2442: \
+chunk2457: \
 	SUBQ $0x20, BX; \
-group2448: \
+group2463: \
 	MOVQ rows+24(FP), R12; \
-row2449: \
+row2464: \
 	XORQ R11, R11; \
-chunks2450: \
+chunks2465: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57765,30 +57984,30 @@ chunks2450: \
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0; \
 	VMOVDQU     Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2451; \
+	JEQ         rowdone2466; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2450; \
+	JLE         chunks2465; \
 	MOVQ        BX, R11; \
-	JMP         chunks2450; \
-rowdone2451: \
+	JMP         chunks2465; \
+rowdone2466: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2449; \
+	JNZ  row2464; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2448; \
+	JNZ  group2463; \
 	VZEROUPPER; \
 	RET; \
-chunk2443: \
+chunk2458: \
 	SUBQ $0x10, BX; \
-group2452: \
+group2467: \
 	MOVQ rows+24(FP), R12; \
-row2453: \
+row2468: \
 	XORQ R11, R11; \
-chunks2454: \
+chunks2469: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -57808,21 +58027,21 @@ chunks2454: \
 	VMOVDQU 112(AX)(R11*8), X0; \
 	VMOVDQU X0, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2455; \
+	JEQ     rowdone2470; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2454; \
+	JLE     chunks2469; \
 	MOVQ    BX, R11; \
-	JMP     chunks2454; \
-rowdone2455: \
+	JMP     chunks2469; \
+rowdone2470: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2453; \
+	JNZ  row2468; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2452; \
+	JNZ  group2467; \
 	VZEROUPPER; \
 	RET
 	unzip8x16AVX2_body
@@ -57841,15 +58060,15 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2456; \
+	JAE  chunk2471; \
 	RET; \
-chunk2456: \
+chunk2471: \
 	SUBQ $0x20, BX; \
-group2457: \
+group2472: \
 	MOVQ rows+24(FP), R12; \
-row2458: \
+row2473: \
 	XORQ R11, R11; \
-chunks2459: \
+chunks2474: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -57949,21 +58168,21 @@ chunks2459: \
 	VPACKUSWB   Y9, Y5, Y8; \
 	VMOVNTDQ    Y8, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2460; \
+	JEQ         rowdone2475; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2459; \
+	JLE         chunks2474; \
 	MOVQ        BX, R11; \
-	JMP         chunks2459; \
-rowdone2460: \
+	JMP         chunks2474; \
+rowdone2475: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2458; \
+	JNZ  row2473; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2457; \
+	JNZ  group2472; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -57983,15 +58202,15 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2461; \
+	JAE  chunk2476; \
 	RET; \
-chunk2461: \
+chunk2476: \
 	SUBQ $0x20, BX; \
-group2462: \
+group2477: \
 	MOVQ rows+24(FP), R12; \
-row2463: \
+row2478: \
 	XORQ R11, R11; \
-chunks2464: \
+chunks2479: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58091,21 +58310,21 @@ chunks2464: \
 	VPACKUSDW   Y9, Y5, Y8; \
 	VMOVNTDQ    Y8, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2465; \
+	JEQ         rowdone2480; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2464; \
+	JLE         chunks2479; \
 	MOVQ        BX, R11; \
-	JMP         chunks2464; \
-rowdone2465: \
+	JMP         chunks2479; \
+rowdone2480: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2463; \
+	JNZ  row2478; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2462; \
+	JNZ  group2477; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -58125,15 +58344,15 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2466; \
+	JAE  chunk2481; \
 	RET; \
-chunk2466: \
+chunk2481: \
 	SUBQ $0x20, BX; \
-group2467: \
+group2482: \
 	MOVQ rows+24(FP), R12; \
-row2468: \
+row2483: \
 	XORQ R11, R11; \
-chunks2469: \
+chunks2484: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58185,21 +58404,21 @@ chunks2469: \
 	VSHUFPS     $0xdd, Y7, Y3, Y7; \
 	VMOVNTDQ    Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2470; \
+	JEQ         rowdone2485; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2469; \
+	JLE         chunks2484; \
 	MOVQ        BX, R11; \
-	JMP         chunks2469; \
-rowdone2470: \
+	JMP         chunks2484; \
+rowdone2485: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2468; \
+	JNZ  row2483; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2467; \
+	JNZ  group2482; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -58219,15 +58438,15 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2471; \
+	JAE  chunk2486; \
 	RET; \
-chunk2471: \
+chunk2486: \
 	SUBQ $0x20, BX; \
-group2472: \
+group2487: \
 	MOVQ rows+24(FP), R12; \
-row2473: \
+row2488: \
 	XORQ R11, R11; \
-chunks2474: \
+chunks2489: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58279,21 +58498,21 @@ chunks2474: \
 	VPUNPCKHQDQ Y7, Y3, Y7; \
 	VMOVNTDQ    Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2475; \
+	JEQ         rowdone2490; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2474; \
+	JLE         chunks2489; \
 	MOVQ        BX, R11; \
-	JMP         chunks2474; \
-rowdone2475: \
+	JMP         chunks2489; \
+rowdone2490: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2473; \
+	JNZ  row2488; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2472; \
+	JNZ  group2487; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -58313,15 +58532,15 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2476; \
+	JAE  chunk2491; \
 	RET; \
-chunk2476: \
+chunk2491: \
 	SUBQ $0x20, BX; \
-group2477: \
+group2492: \
 	MOVQ rows+24(FP), R12; \
-row2478: \
+row2493: \
 	XORQ R11, R11; \
-chunks2479: \
+chunks2494: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58349,21 +58568,21 @@ chunks2479: \
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0; \
 	VMOVNTDQ    Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2480; \
+	JEQ         rowdone2495; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2479; \
+	JLE         chunks2494; \
 	MOVQ        BX, R11; \
-	JMP         chunks2479; \
-rowdone2480: \
+	JMP         chunks2494; \
+rowdone2495: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2478; \
+	JNZ  row2493; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2477; \
+	JNZ  group2492; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -58383,18 +58602,18 @@ TEXT ·tunzip8x2x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2481; \
+	JAE  chunk2496; \
 	CMPQ BX, $0x10; \
-	JAE  chunk2482; \
+	JAE  chunk2497; \
 	RET; \
-chunk2481: \
+chunk2496: \
 	VBROADCASTI128 shuffle2313<>+0(SB), Y15; \
 	SUBQ           $0x20, BX; \
-group2483: \
+group2498: \
 	MOVQ rows+24(FP), R12; \
-row2484: \
+row2499: \
 	XORQ R11, R11; \
-chunks2485: \
+chunks2500: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58454,33 +58673,33 @@ chunks2485: \
 	VPSHUFB     Y15, Y7, Y7; \
 	VMOVDQU     Y7, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2486; \
+	JEQ         rowdone2501; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2485; \
+	JLE         chunks2500; \
 	MOVQ        BX, R11; \
-	JMP         chunks2485; \
-rowdone2486: \
+	JMP         chunks2500; \
+rowdone2501: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2484; \
+	JNZ  row2499; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2483; \
+	JNZ  group2498; \
 	VZEROUPPER; \
 	RET; \
-chunk2482: \
+chunk2497: \
 	VMOVDQU shuffle2314<>+0(SB), X15; \
 	VMOVDQU shuffle2315<>+0(SB), X14; \
 	VMOVDQU shuffle2316<>+0(SB), X13; \
 	SUBQ    $0x10, BX; \
-group2487: \
+group2502: \
 	MOVQ rows+24(FP), R12; \
-row2488: \
+row2503: \
 	XORQ R11, R11; \
-chunks2489: \
+chunks2504: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -58531,21 +58750,21 @@ chunks2489: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, (R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2490; \
+	JEQ     rowdone2505; \
 	ADDQ    $0x10, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2489; \
+	JLE     chunks2504; \
 	MOVQ    BX, R11; \
-	JMP     chunks2489; \
-rowdone2490: \
+	JMP     chunks2504; \
+rowdone2505: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2488; \
+	JNZ  row2503; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2487; \
+	JNZ  group2502; \
 	VZEROUPPER; \
 	RET
 	tunzip8x2x1AVX2_body
@@ -58576,18 +58795,18 @@ TEXT ·tunzip8x2x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2491; \
+	JAE  chunk2506; \
 	RET; \
-chunk2491: \
+chunk2506: \
 	VBROADCASTI128 shuffle2314<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle2315<>+0(SB), Y14; \
 	VMOVDQU        shuffle2317<>+0(SB), Y13; \
 	SUBQ           $0x20, BX; \
-group2492: \
+group2507: \
 	MOVQ rows+24(FP), R12; \
-row2493: \
+row2508: \
 	XORQ R11, R11; \
-chunks2494: \
+chunks2509: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -58655,21 +58874,21 @@ chunks2494: \
 	VPOR        Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2495; \
+	JEQ         rowdone2510; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2494; \
+	JLE         chunks2509; \
 	MOVQ        BX, R11; \
-	JMP         chunks2494; \
-rowdone2495: \
+	JMP         chunks2509; \
+rowdone2510: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2493; \
+	JNZ  row2508; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2492; \
+	JNZ  group2507; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -58695,19 +58914,19 @@ TEXT ·tunzip8x2x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2496; \
+	JAE  chunk2511; \
 	RET; \
-chunk2496: \
+chunk2511: \
 	VMOVDQU shuffle2318<>+0(SB), Y15; \
 	VMOVDQU shuffle2319<>+0(SB), Y14; \
 	VMOVDQU shuffle2320<>+0(SB), Y13; \
 	VMOVDQU shuffle2321<>+0(SB), Y12; \
 	SUBQ    $0x20, BX; \
-group2497: \
+group2512: \
 	MOVQ rows+24(FP), R12; \
-row2498: \
+row2513: \
 	XORQ R11, R11; \
-chunks2499: \
+chunks2514: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -58757,21 +58976,21 @@ chunks2499: \
 	VPSHUFB        Y12, Y0, Y0; \
 	VMOVDQU        Y0, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2500; \
+	JEQ            rowdone2515; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2499; \
+	JLE            chunks2514; \
 	MOVQ           BX, R11; \
-	JMP            chunks2499; \
-rowdone2500: \
+	JMP            chunks2514; \
+rowdone2515: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2498; \
+	JNZ  row2513; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2497; \
+	JNZ  group2512; \
 	VZEROUPPER; \
 	RET
 	tunzip8x2x2AVX2_body
@@ -58814,18 +59033,18 @@ TEXT ·tunzip8x2x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2501; \
+	JAE  chunk2516; \
 	RET; \
-chunk2501: \
+chunk2516: \
 	VBROADCASTI128 shuffle1928<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1929<>+0(SB), Y14; \
 	VMOVDQU        shuffle1931<>+0(SB), Y13; \
 	SUBQ           $0x20, BX; \
-group2502: \
+group2517: \
 	MOVQ rows+24(FP), R12; \
-row2503: \
+row2518: \
 	XORQ R11, R11; \
-chunks2504: \
+chunks2519: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -58892,21 +59111,21 @@ chunks2504: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2505; \
+	JEQ            rowdone2520; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2504; \
+	JLE            chunks2519; \
 	MOVQ           BX, R11; \
-	JMP            chunks2504; \
-rowdone2505: \
+	JMP            chunks2519; \
+rowdone2520: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2503; \
+	JNZ  row2518; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2502; \
+	JNZ  group2517; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -58926,18 +59145,18 @@ TEXT ·tunzip8x2x4AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2506; \
+	JAE  chunk2521; \
 	RET; \
-chunk2506: \
+chunk2521: \
 	VBROADCASTI128 shuffle1267<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1268<>+0(SB), Y14; \
 	VMOVDQU        shuffle1269<>+0(SB), Y13; \
 	SUBQ           $0x40, BX; \
-group2507: \
+group2522: \
 	MOVQ rows+24(FP), R12; \
-row2508: \
+row2523: \
 	XORQ R11, R11; \
-chunks2509: \
+chunks2524: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -59068,21 +59287,21 @@ chunks2509: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 32(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2510; \
+	JEQ            rowdone2525; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2509; \
+	JLE            chunks2524; \
 	MOVQ           BX, R11; \
-	JMP            chunks2509; \
-rowdone2510: \
+	JMP            chunks2524; \
+rowdone2525: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2508; \
+	JNZ  row2523; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2507; \
+	JNZ  group2522; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -59102,13 +59321,13 @@ TEXT ·tunzip8x3x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2511; \
+	JAE  chunk2526; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2512; \
+	JAE  chunk2527; \
 	CMPQ BX, $0x18; \
-	JAE  chunk2513; \
+	JAE  chunk2528; \
 	RET; \
-chunk2511: \
+chunk2526: \
 	VMOVDQU shuffle2322<>+0(SB), Y15; \
 	VMOVDQU shuffle2323<>+0(SB), Y14; \
 	VMOVDQU shuffle2324<>+0(SB), Y13; \
@@ -59122,11 +59341,11 @@ chunk2511: \
 	VMOVDQU shuffle2332<>+0(SB), Y5; \
 	VMOVDQU shuffle2333<>+0(SB), Y4; \
 	SUBQ    $0x60, BX; \
-group2514: \
+group2529: \
 	MOVQ rows+24(FP), R12; \
-row2515: \
+row2530: \
 	XORQ R11, R11; \
-chunks2516: \
+chunks2531: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -59437,24 +59656,24 @@ chunks2516: \
 	VMOVDQU        X0, 80(R14)(DX*2); \
 	VEXTRACTI128   $0x01, Y0, 80(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2517; \
+	JEQ            rowdone2532; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2516; \
+	JLE            chunks2531; \
 	MOVQ           BX, R11; \
-	JMP            chunks2516; \
-rowdone2517: \
+	JMP            chunks2531; \
+rowdone2532: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2515; \
+	JNZ  row2530; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2514; \
+	JNZ  group2529; \
 	VZEROUPPER; \
 	RET; \
-chunk2512: \
+chunk2527: \
 	VMOVDQU shuffle148<>+0(SB), X15; \
 	VMOVDQU shuffle149<>+0(SB), X14; \
 	VMOVDQU shuffle147<>+0(SB), X13; \
@@ -59468,11 +59687,11 @@ chunk2512: \
 	VMOVDQU shuffle2342<>+0(SB), X5; \
 	VMOVDQU shuffle2343<>+0(SB), X4; \
 	SUBQ    $0x30, BX; \
-group2518: \
+group2533: \
 	MOVQ rows+24(FP), R12; \
-row2519: \
+row2534: \
 	XORQ R11, R11; \
-chunks2520: \
+chunks2535: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -59761,24 +59980,24 @@ chunks2520: \
 	VPOR    X1, X2, X1; \
 	VMOVDQU X1, 32(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2521; \
+	JEQ     rowdone2536; \
 	ADDQ    $0x30, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2520; \
+	JLE     chunks2535; \
 	MOVQ    BX, R11; \
-	JMP     chunks2520; \
-rowdone2521: \
+	JMP     chunks2535; \
+rowdone2536: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2519; \
+	JNZ  row2534; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2518; \
+	JNZ  group2533; \
 	VZEROUPPER; \
 	RET; \
-chunk2513: \
+chunk2528: \
 	VMOVDQU shuffle147<>+0(SB), X15; \
 	VMOVDQU shuffle148<>+0(SB), X14; \
 	VMOVDQU shuffle2335<>+0(SB), X13; \
@@ -59789,11 +60008,11 @@ chunk2513: \
 	VMOVDQU shuffle2344<>+0(SB), X8; \
 	VMOVDQU shuffle2345<>+0(SB), X7; \
 	SUBQ    $0x18, BX; \
-group2522: \
+group2537: \
 	MOVQ rows+24(FP), R12; \
-row2523: \
+row2538: \
 	XORQ R11, R11; \
-chunks2524: \
+chunks2539: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -59938,21 +60157,21 @@ chunks2524: \
 	VPOR    X0, X1, X0; \
 	VMOVQ   X0, 16(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2525; \
+	JEQ     rowdone2540; \
 	ADDQ    $0x18, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2524; \
+	JLE     chunks2539; \
 	MOVQ    BX, R11; \
-	JMP     chunks2524; \
-rowdone2525: \
+	JMP     chunks2539; \
+rowdone2540: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2523; \
+	JNZ  row2538; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2522; \
+	JNZ  group2537; \
 	VZEROUPPER; \
 	RET
 	tunzip8x3x1AVX2_body
@@ -60093,9 +60312,9 @@ TEXT ·tunzip8x3x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2526; \
+	JAE  chunk2541; \
 	RET; \
-chunk2526: \
+chunk2541: \
 	VMOVDQU shuffle2346<>+0(SB), Y15; \
 	VMOVDQU shuffle2347<>+0(SB), Y14; \
 	VMOVDQU shuffle2348<>+0(SB), Y13; \
@@ -60109,11 +60328,11 @@ chunk2526: \
 	VMOVDQU shuffle2355<>+0(SB), Y5; \
 	VMOVDQU shuffle2356<>+0(SB), Y4; \
 	SUBQ    $0x60, BX; \
-group2527: \
+group2542: \
 	MOVQ rows+24(FP), R12; \
-row2528: \
+row2543: \
 	XORQ R11, R11; \
-chunks2529: \
+chunks2544: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -60548,21 +60767,21 @@ chunks2529: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2530; \
+	JEQ            rowdone2545; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2529; \
+	JLE            chunks2544; \
 	MOVQ           BX, R11; \
-	JMP            chunks2529; \
-rowdone2530: \
+	JMP            chunks2544; \
+rowdone2545: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2528; \
+	JNZ  row2543; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2527; \
+	JNZ  group2542; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -60678,11 +60897,11 @@ TEXT ·tunzip8x3x2AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2531; \
+	JAE  chunk2546; \
 	CMPQ BX, $0x30; \
-	JAE  chunk2532; \
+	JAE  chunk2547; \
 	RET; \
-chunk2531: \
+chunk2546: \
 	VMOVDQU        shuffle2362<>+0(SB), Y15; \
 	VMOVDQU        shuffle2363<>+0(SB), Y14; \
 	VMOVDQU        shuffle2364<>+0(SB), Y13; \
@@ -60692,11 +60911,11 @@ chunk2531: \
 	VMOVDQU        shuffle2367<>+0(SB), Y9; \
 	VMOVDQU        shuffle2368<>+0(SB), Y8; \
 	SUBQ           $0x60, BX; \
-group2533: \
+group2548: \
 	MOVQ rows+24(FP), R12; \
-row2534: \
+row2549: \
 	XORQ R11, R11; \
-chunks2535: \
+chunks2550: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VBROADCASTI128 (AX)(R11*8), Y0; \
@@ -60923,35 +61142,35 @@ chunks2535: \
 	VMOVDQU        X0, 80(R14)(DX*2); \
 	VEXTRACTI128   $0x01, Y0, 80(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2536; \
+	JEQ            rowdone2551; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2535; \
+	JLE            chunks2550; \
 	MOVQ           BX, R11; \
-	JMP            chunks2535; \
-rowdone2536: \
+	JMP            chunks2550; \
+rowdone2551: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2534; \
+	JNZ  row2549; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2533; \
+	JNZ  group2548; \
 	VZEROUPPER; \
 	RET; \
-chunk2532: \
+chunk2547: \
 	VMOVDQU shuffle167<>+0(SB), X15; \
 	VMOVDQU shuffle165<>+0(SB), X14; \
 	VMOVDQU shuffle166<>+0(SB), X13; \
 	VMOVDQU shuffle2369<>+0(SB), X12; \
 	VMOVDQU shuffle1973<>+0(SB), X11; \
 	SUBQ    $0x30, BX; \
-group2537: \
+group2552: \
 	MOVQ rows+24(FP), R12; \
-row2538: \
+row2553: \
 	XORQ R11, R11; \
-chunks2539: \
+chunks2554: \
 	LEAQ    (CX)(R11*1), R13; \
 	LEAQ    (R13)(R10*1), R14; \
 	VMOVDQU (AX)(R11*8), X0; \
@@ -61169,21 +61388,21 @@ chunks2539: \
 	VPOR    X0, X1, X0; \
 	VMOVDQU X0, 32(R14)(R9*1); \
 	CMPQ    R11, BX; \
-	JEQ     rowdone2540; \
+	JEQ     rowdone2555; \
 	ADDQ    $0x30, R11; \
 	CMPQ    R11, BX; \
-	JLE     chunks2539; \
+	JLE     chunks2554; \
 	MOVQ    BX, R11; \
-	JMP     chunks2539; \
-rowdone2540: \
+	JMP     chunks2554; \
+rowdone2555: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2538; \
+	JNZ  row2553; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2537; \
+	JNZ  group2552; \
 	VZEROUPPER; \
 	RET
 	tunzip8x3x2AVX2_body
@@ -61244,19 +61463,19 @@ TEXT ·tunzip8x3x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x60; \
-	JAE  chunk2541; \
+	JAE  chunk2556; \
 	RET; \
-chunk2541: \
+chunk2556: \
 	VMOVDQU shuffle2370<>+0(SB), Y15; \
 	VMOVDQU shuffle2371<>+0(SB), Y14; \
 	VMOVDQU shuffle2372<>+0(SB), Y13; \
 	VMOVDQU shuffle2373<>+0(SB), Y12; \
 	SUBQ    $0x60, BX; \
-group2542: \
+group2557: \
 	MOVQ rows+24(FP), R12; \
-row2543: \
+row2558: \
 	XORQ R11, R11; \
-chunks2544: \
+chunks2559: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -61547,21 +61766,21 @@ chunks2544: \
 	VPOR           Y0, Y1, Y0; \
 	VMOVNTDQ       Y0, 64(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2545; \
+	JEQ            rowdone2560; \
 	ADDQ           $0x60, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2544; \
+	JLE            chunks2559; \
 	MOVQ           BX, R11; \
-	JMP            chunks2544; \
-rowdone2545: \
+	JMP            chunks2559; \
+rowdone2560: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2543; \
+	JNZ  row2558; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2542; \
+	JNZ  group2557; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -61605,17 +61824,17 @@ TEXT ·tunzip8x4x1AVX2(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2546; \
+	JAE  chunk2561; \
 	RET; \
-chunk2546: \
+chunk2561: \
 	VMOVDQU shuffle126<>+0(SB), Y15; \
 	VMOVDQU shuffle127<>+0(SB), Y14; \
 	SUBQ    $0x20, BX; \
-group2547: \
+group2562: \
 	MOVQ rows+24(FP), R12; \
-row2548: \
+row2563: \
 	XORQ R11, R11; \
-chunks2549: \
+chunks2564: \
 	LEAQ        (CX)(R11*1), R13; \
 	LEAQ        (R13)(R10*1), R14; \
 	VMOVDQU     (AX)(R11*8), X0; \
@@ -61699,21 +61918,21 @@ chunks2549: \
 	VPOR        Y3, Y7, Y3; \
 	VMOVDQU     Y3, (R14)(R9*1); \
 	CMPQ        R11, BX; \
-	JEQ         rowdone2550; \
+	JEQ         rowdone2565; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, BX; \
-	JLE         chunks2549; \
+	JLE         chunks2564; \
 	MOVQ        BX, R11; \
-	JMP         chunks2549; \
-rowdone2550: \
+	JMP         chunks2564; \
+rowdone2565: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2548; \
+	JNZ  row2563; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2547; \
+	JNZ  group2562; \
 	VZEROUPPER; \
 	RET
 	tunzip8x4x1AVX2_body
@@ -61732,9 +61951,9 @@ TEXT ·tunzip8x4x1AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x20; \
-	JAE  chunk2551; \
+	JAE  chunk2566; \
 	RET; \
-chunk2551: \
+chunk2566: \
 	VBROADCASTI128 shuffle1983<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1984<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle1985<>+0(SB), Y13; \
@@ -61742,11 +61961,11 @@ chunk2551: \
 	VMOVDQU        shuffle1990<>+0(SB), Y11; \
 	VMOVDQU        shuffle2374<>+0(SB), Y10; \
 	SUBQ           $0x20, BX; \
-group2552: \
+group2567: \
 	MOVQ rows+24(FP), R12; \
-row2553: \
+row2568: \
 	XORQ R11, R11; \
-chunks2554: \
+chunks2569: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -61875,21 +62094,21 @@ chunks2554: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, (R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2555; \
+	JEQ            rowdone2570; \
 	ADDQ           $0x20, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2554; \
+	JLE            chunks2569; \
 	MOVQ           BX, R11; \
-	JMP            chunks2554; \
-rowdone2555: \
+	JMP            chunks2569; \
+rowdone2570: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2553; \
+	JNZ  row2568; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2552; \
+	JNZ  group2567; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -61915,9 +62134,9 @@ TEXT ·tunzip8x4x2AVX2NT(SB), NOSPLIT, $0-88
 	LEAQ (DX)(DX*2), R9; \
 	MOVQ laneI+56(FP), R10; \
 	CMPQ BX, $0x40; \
-	JAE  chunk2556; \
+	JAE  chunk2571; \
 	RET; \
-chunk2556: \
+chunk2571: \
 	VBROADCASTI128 shuffle132<>+0(SB), Y15; \
 	VBROADCASTI128 shuffle1892<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle133<>+0(SB), Y13; \
@@ -61925,11 +62144,11 @@ chunk2556: \
 	VMOVDQU        shuffle135<>+0(SB), Y11; \
 	VMOVDQU        shuffle137<>+0(SB), Y10; \
 	SUBQ           $0x40, BX; \
-group2557: \
+group2572: \
 	MOVQ rows+24(FP), R12; \
-row2558: \
+row2573: \
 	XORQ R11, R11; \
-chunks2559: \
+chunks2574: \
 	LEAQ           (CX)(R11*1), R13; \
 	LEAQ           (R13)(R10*1), R14; \
 	VMOVDQU        (AX)(R11*8), X0; \
@@ -62186,21 +62405,21 @@ chunks2559: \
 	VPOR           Y1, Y2, Y1; \
 	VMOVNTDQ       Y1, 32(R14)(R9*1); \
 	CMPQ           R11, BX; \
-	JEQ            rowdone2560; \
+	JEQ            rowdone2575; \
 	ADDQ           $0x40, R11; \
 	CMPQ           R11, BX; \
-	JLE            chunks2559; \
+	JLE            chunks2574; \
 	MOVQ           BX, R11; \
-	JMP            chunks2559; \
-rowdone2560: \
+	JMP            chunks2574; \
+rowdone2575: \
 	ADDQ DI, AX; \
 	ADDQ R8, CX; \
 	DECQ R12; \
-	JNZ  row2558; \
+	JNZ  row2573; \
 	ADDQ spaceSkip+72(FP), AX; \
 	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
-	JNZ  group2557; \
+	JNZ  group2572; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -62218,45 +62437,45 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $0-88
 	MOVQ b+80(FP), DI; \
 	MOVQ DI, R8; \
 	SHLQ $0x04, R8; \
-group2561: \
+group2576: \
 	MOVQ rows+24(FP), R9; \
-row2562: \
+row2577: \
 	XORQ R10, R10; \
 	MOVQ AX, R11; \
 	MOVQ CX, R12; \
-lanes2563: \
+lanes2578: \
 	MOVQ R11, R13; \
 	MOVQ R12, R14; \
 	MOVQ DX, R15; \
-pairs2564: \
+pairs2579: \
 	CMPQ         R15, $0x20; \
-	JB           single2565; \
+	JB           single2580; \
 	VMOVDQU      (R14), Y0; \
 	VMOVDQU      X0, (R13); \
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1); \
 	ADDQ         $0x20, R14; \
 	LEAQ         (R13)(R8*2), R13; \
 	SUBQ         $0x20, R15; \
-	JMP          pairs2564; \
-single2565: \
+	JMP          pairs2579; \
+single2580: \
 	TESTQ   R15, R15; \
-	JZ      lanedone2566; \
+	JZ      lanedone2581; \
 	VMOVDQU (R14), X0; \
 	VMOVDQU X0, (R13); \
-lanedone2566: \
+lanedone2581: \
 	ADDQ $0x10, R11; \
 	ADDQ SI, R12; \
 	INCQ R10; \
 	CMPQ R10, DI; \
-	JB   lanes2563; \
+	JB   lanes2578; \
 	ADDQ spaceStride+32(FP), AX; \
 	ADDQ depthStride+40(FP), CX; \
 	DECQ R9; \
-	JNZ  row2562; \
+	JNZ  row2577; \
 	ADDQ spaceSkip+64(FP), AX; \
 	ADDQ depthSkip+72(FP), CX; \
 	DECQ BX; \
-	JNZ  group2561; \
+	JNZ  group2576; \
 	VZEROUPPER; \
 	RET
 	zipNx16AVX2_body
@@ -62273,45 +62492,45 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $0-88
 	MOVQ b+80(FP), DI; \
 	MOVQ DI, R8; \
 	SHLQ $0x04, R8; \
-group2567: \
+group2582: \
 	MOVQ rows+24(FP), R9; \
-row2568: \
+row2583: \
 	XORQ R10, R10; \
 	MOVQ AX, R11; \
 	MOVQ CX, R12; \
-lanes2569: \
+lanes2584: \
 	MOVQ R11, R13; \
 	MOVQ R12, R14; \
 	MOVQ DX, R15; \
-pairs2570: \
+pairs2585: \
 	CMPQ        R15, $0x20; \
-	JB          single2571; \
+	JB          single2586; \
 	VMOVDQU     (R13), X0; \
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0; \
 	VMOVDQU     Y0, (R14); \
 	ADDQ        $0x20, R14; \
 	LEAQ        (R13)(R8*2), R13; \
 	SUBQ        $0x20, R15; \
-	JMP         pairs2570; \
-single2571: \
+	JMP         pairs2585; \
+single2586: \
 	TESTQ   R15, R15; \
-	JZ      lanedone2572; \
+	JZ      lanedone2587; \
 	VMOVDQU (R13), X0; \
 	VMOVDQU X0, (R14); \
-lanedone2572: \
+lanedone2587: \
 	ADDQ $0x10, R11; \
 	ADDQ SI, R12; \
 	INCQ R10; \
 	CMPQ R10, DI; \
-	JB   lanes2569; \
+	JB   lanes2584; \
 	ADDQ spaceStride+32(FP), AX; \
 	ADDQ depthStride+40(FP), CX; \
 	DECQ R9; \
-	JNZ  row2568; \
+	JNZ  row2583; \
 	ADDQ spaceSkip+64(FP), AX; \
 	ADDQ depthSkip+72(FP), CX; \
 	DECQ BX; \
-	JNZ  group2567; \
+	JNZ  group2582; \
 	VZEROUPPER; \
 	RET
 	unzipNx16AVX2_body
@@ -62326,126 +62545,126 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JEQ  exact2573; \
+	JEQ  exact2588; \
 	CMPQ DX, $+16; \
-	JEQ  exact2574; \
+	JEQ  exact2589; \
 	CMPQ DX, $+32; \
-	JAE  runs2575; \
+	JAE  runs2590; \
 	CMPQ DX, $+16; \
-	JAE  runs2576; \
+	JAE  runs2591; \
 	RET; \
-exact2573: \
+exact2588: \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), SI; \
 	MOVQ dstRow+56(FP), DI; \
 	MOVQ srcRow+64(FP), R8; \
-group2577: \
+group2592: \
 	MOVQ rows+48(FP), R9; \
-row2578: \
+row2593: \
 	MOVQ    w+24(FP), R10; \
 	MOVQ    AX, R11; \
 	MOVQ    CX, R12; \
 	PCALIGN $0x40; \
-run2579: \
+run2594: \
 	VMOVDQU (R12), Y0; \
 	VMOVDQU Y0, (R11); \
 	ADDQ    DX, R11; \
 	ADDQ    SI, R12; \
 	DECQ    R10; \
-	JNZ     run2579; \
+	JNZ     run2594; \
 	ADDQ    DI, AX; \
 	ADDQ    R8, CX; \
 	DECQ    R9; \
-	JNZ     row2578; \
+	JNZ     row2593; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group2577; \
+	JNZ     group2592; \
 	VZEROUPPER; \
 	RET; \
-exact2574: \
+exact2589: \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), SI; \
 	MOVQ dstRow+56(FP), DI; \
 	MOVQ srcRow+64(FP), R8; \
-group2580: \
+group2595: \
 	MOVQ rows+48(FP), R9; \
-row2581: \
+row2596: \
 	MOVQ    w+24(FP), R10; \
 	MOVQ    AX, R11; \
 	MOVQ    CX, R12; \
 	PCALIGN $0x40; \
-run2582: \
+run2597: \
 	VMOVDQU (R12), X0; \
 	VMOVDQU X0, (R11); \
 	ADDQ    DX, R11; \
 	ADDQ    SI, R12; \
 	DECQ    R10; \
-	JNZ     run2582; \
+	JNZ     run2597; \
 	ADDQ    DI, AX; \
 	ADDQ    R8, CX; \
 	DECQ    R9; \
-	JNZ     row2581; \
+	JNZ     row2596; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group2580; \
+	JNZ     group2595; \
 	VZEROUPPER; \
 	RET; \
-runs2575: \
+runs2590: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2583: \
+group2598: \
 	MOVQ rows+48(FP), R10; \
-row2584: \
+row2599: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2585: \
+run2600: \
 	XORQ R14, R14; \
-pieces2586: \
+pieces2601: \
 	VMOVDQU (R13)(R14*1), Y0; \
 	VMOVDQU Y0, (R12)(R14*1); \
 	CMPQ    R14, SI; \
-	JEQ     piecesdone2587; \
+	JEQ     piecesdone2602; \
 	ADDQ    $+32, R14; \
 	CMPQ    R14, SI; \
-	JLE     pieces2586; \
+	JLE     pieces2601; \
 	MOVQ    SI, R14; \
-	JMP     pieces2586; \
-piecesdone2587: \
+	JMP     pieces2601; \
+piecesdone2602: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2585; \
+	JNZ  run2600; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2584; \
+	JNZ  row2599; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2583; \
+	JNZ  group2598; \
 	VZEROUPPER; \
 	RET; \
-runs2576: \
+runs2591: \
 	SUBQ $+16, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2588: \
+group2603: \
 	MOVQ rows+48(FP), R10; \
-row2589: \
+row2604: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2590: \
+run2605: \
 	VMOVDQU (R13), X0; \
 	VMOVDQU (R13)(SI*1), X1; \
 	VMOVDQU X0, (R12); \
@@ -62453,15 +62672,15 @@ run2590: \
 	ADDQ    DX, R12; \
 	ADDQ    DI, R13; \
 	DECQ    R11; \
-	JNZ     run2590; \
+	JNZ     run2605; \
 	ADDQ    R8, AX; \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
-	JNZ     row2589; \
+	JNZ     row2604; \
 	ADDQ    dstSkip+80(FP), AX; \
 	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
-	JNZ     group2588; \
+	JNZ     group2603; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX2_body
@@ -62476,78 +62695,78 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
 	MOVQ groups+72(FP), BX; \
 	MOVQ DX, SI; \
 	CMPQ DX, $+32; \
-	JEQ  exact2591; \
+	JEQ  exact2606; \
 	CMPQ DX, $+32; \
-	JAE  runs2592; \
+	JAE  runs2607; \
 	RET; \
-exact2591: \
+exact2606: \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), SI; \
 	MOVQ dstRow+56(FP), DI; \
 	MOVQ srcRow+64(FP), R8; \
-group2593: \
+group2608: \
 	MOVQ rows+48(FP), R9; \
-row2594: \
+row2609: \
 	MOVQ    w+24(FP), R10; \
 	MOVQ    AX, R11; \
 	MOVQ    CX, R12; \
 	PCALIGN $0x40; \
-run2595: \
+run2610: \
 	VMOVDQU  (R12), Y0; \
 	VMOVNTDQ Y0, (R11); \
 	ADDQ     DX, R11; \
 	ADDQ     SI, R12; \
 	DECQ     R10; \
-	JNZ      run2595; \
+	JNZ      run2610; \
 	ADDQ     DI, AX; \
 	ADDQ     R8, CX; \
 	DECQ     R9; \
-	JNZ      row2594; \
+	JNZ      row2609; \
 	ADDQ     dstSkip+80(FP), AX; \
 	ADDQ     srcSkip+88(FP), CX; \
 	DECQ     BX; \
-	JNZ      group2593; \
+	JNZ      group2608; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET; \
-runs2592: \
+runs2607: \
 	SUBQ $+32, SI; \
 	MOVQ dstX+32(FP), DX; \
 	MOVQ srcX+40(FP), DI; \
 	MOVQ dstRow+56(FP), R8; \
 	MOVQ srcRow+64(FP), R9; \
-group2596: \
+group2611: \
 	MOVQ rows+48(FP), R10; \
-row2597: \
+row2612: \
 	MOVQ    w+24(FP), R11; \
 	MOVQ    AX, R12; \
 	MOVQ    CX, R13; \
 	PCALIGN $0x40; \
-run2598: \
+run2613: \
 	XORQ R14, R14; \
-pieces2599: \
+pieces2614: \
 	VMOVDQU  (R13)(R14*1), Y0; \
 	VMOVNTDQ Y0, (R12)(R14*1); \
 	CMPQ     R14, SI; \
-	JEQ      piecesdone2600; \
+	JEQ      piecesdone2615; \
 	ADDQ     $+32, R14; \
 	CMPQ     R14, SI; \
-	JLE      pieces2599; \
+	JLE      pieces2614; \
 	MOVQ     SI, R14; \
-	JMP      pieces2599; \
-piecesdone2600: \
+	JMP      pieces2614; \
+piecesdone2615: \
 	ADDQ DX, R12; \
 	ADDQ DI, R13; \
 	DECQ R11; \
-	JNZ  run2598; \
+	JNZ  run2613; \
 	ADDQ R8, AX; \
 	ADDQ R9, CX; \
 	DECQ R10; \
-	JNZ  row2597; \
+	JNZ  row2612; \
 	ADDQ dstSkip+80(FP), AX; \
 	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
-	JNZ  group2596; \
+	JNZ  group2611; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -62560,11 +62779,11 @@ TEXT ·gather1AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile2601: \
+tile2616: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector2602: \
+vector2617: \
 	MOVLQSX        (BX), R8; \
 	MOVLQSX        4(BX), R9; \
 	VBROADCASTI128 (CX)(R9*1), Y0; \
@@ -62573,11 +62792,11 @@ vector2602: \
 	ADDQ           $+8, BX; \
 	ADDQ           $+32, SI; \
 	DECQ           DI; \
-	JNZ            vector2602; \
+	JNZ            vector2617; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
 	DECQ           DX; \
-	JNZ            tile2601; \
+	JNZ            tile2616; \
 	VZEROUPPER; \
 	RET
 	gather1AVX2_body
@@ -62589,11 +62808,11 @@ TEXT ·gather2AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile2603: \
+tile2618: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector2604: \
+vector2619: \
 	MOVLQSX        (BX), R8; \
 	MOVLQSX        4(BX), R9; \
 	VBROADCASTI128 (CX)(R9*1), Y0; \
@@ -62606,11 +62825,11 @@ vector2604: \
 	ADDQ           $+12, BX; \
 	ADDQ           $+64, SI; \
 	DECQ           DI; \
-	JNZ            vector2604; \
+	JNZ            vector2619; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
 	DECQ           DX; \
-	JNZ            tile2603; \
+	JNZ            tile2618; \
 	VZEROUPPER; \
 	RET
 	gather2AVX2_body
@@ -62622,11 +62841,11 @@ TEXT ·gather3AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile2605: \
+tile2620: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector2606: \
+vector2621: \
 	MOVLQSX        (BX), R8; \
 	MOVLQSX        4(BX), R9; \
 	VBROADCASTI128 (CX)(R9*1), Y0; \
@@ -62643,11 +62862,11 @@ vector2606: \
 	ADDQ           $+16, BX; \
 	ADDQ           $+96, SI; \
 	DECQ           DI; \
-	JNZ            vector2606; \
+	JNZ            vector2621; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
 	DECQ           DX; \
-	JNZ            tile2605; \
+	JNZ            tile2620; \
 	VZEROUPPER; \
 	RET
 	gather3AVX2_body
@@ -62659,11 +62878,11 @@ TEXT ·gather4AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile2607: \
+tile2622: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector2608: \
+vector2623: \
 	MOVLQSX        (BX), R8; \
 	MOVLQSX        4(BX), R9; \
 	VBROADCASTI128 (CX)(R9*1), Y0; \
@@ -62684,11 +62903,11 @@ vector2608: \
 	ADDQ           $+20, BX; \
 	ADDQ           $+128, SI; \
 	DECQ           DI; \
-	JNZ            vector2608; \
+	JNZ            vector2623; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
 	DECQ           DX; \
-	JNZ            tile2607; \
+	JNZ            tile2622; \
 	VZEROUPPER; \
 	RET
 	gather4AVX2_body
@@ -62700,11 +62919,11 @@ TEXT ·gather5AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile2609: \
+tile2624: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector2610: \
+vector2625: \
 	MOVLQSX        (BX), R8; \
 	MOVLQSX        4(BX), R9; \
 	VBROADCASTI128 (CX)(R9*1), Y0; \
@@ -62729,11 +62948,11 @@ vector2610: \
 	ADDQ           $+24, BX; \
 	ADDQ           $+160, SI; \
 	DECQ           DI; \
-	JNZ            vector2610; \
+	JNZ            vector2625; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
 	DECQ           DX; \
-	JNZ            tile2609; \
+	JNZ            tile2624; \
 	VZEROUPPER; \
 	RET
 	gather5AVX2_body
@@ -62745,11 +62964,11 @@ TEXT ·gather6AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile2611: \
+tile2626: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector2612: \
+vector2627: \
 	MOVLQSX        (BX), R8; \
 	MOVLQSX        4(BX), R9; \
 	VBROADCASTI128 (CX)(R9*1), Y0; \
@@ -62778,11 +62997,11 @@ vector2612: \
 	ADDQ           $+28, BX; \
 	ADDQ           $+192, SI; \
 	DECQ           DI; \
-	JNZ            vector2612; \
+	JNZ            vector2627; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
 	DECQ           DX; \
-	JNZ            tile2611; \
+	JNZ            tile2626; \
 	VZEROUPPER; \
 	RET
 	gather6AVX2_body
@@ -62798,26 +63017,26 @@ TEXT ·bundleZip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2613; \
+	JLE  rowchunk2628; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2614; \
+	JLE  rowchunk2629; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2615; \
+	JLE  rowchunk2630; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2616; \
+	JLE  rowchunk2631; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2618: \
+group2633: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2619; \
+	JNE  bundle2634; \
 	DECQ R11; \
-	JZ   lastbundle2620; \
-bundle2619: \
+	JZ   lastbundle2635; \
+bundle2634: \
 	XORQ R12, R12; \
-chunk2622: \
+chunk2637: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -62830,9 +63049,9 @@ chunk2622: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2622; \
+	JLT        chunk2637; \
 	XORQ       R12, R12; \
-chunk2623: \
+chunk2638: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -62845,16 +63064,16 @@ chunk2623: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2623; \
+	JLT        chunk2638; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2619; \
+	JNZ        bundle2634; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2621; \
-lastbundle2620: \
+	JNE        nextgroup2636; \
+lastbundle2635: \
 	XORQ R11, R11; \
-exact2624: \
+exact2639: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -62866,15 +63085,15 @@ exact2624: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2625; \
+	JEQ        exactdone2640; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2624; \
+	JLE        exact2639; \
 	MOVQ       R8, R11; \
-	JMP        exact2624; \
-exactdone2625: \
+	JMP        exact2639; \
+exactdone2640: \
 	XORQ R11, R11; \
-exact2626: \
+exact2641: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -62886,32 +63105,32 @@ exact2626: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2627; \
+	JEQ        exactdone2642; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2626; \
+	JLE        exact2641; \
 	MOVQ       R8, R11; \
-	JMP        exact2626; \
-exactdone2627: \
-nextgroup2621: \
+	JMP        exact2641; \
+exactdone2642: \
+nextgroup2636: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2618; \
+	JNZ  group2633; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2616: \
+rowchunk2631: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2628: \
+group2643: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2629; \
+	JNE  bundle2644; \
 	DECQ R11; \
-	JZ   lastbundle2630; \
-bundle2629: \
+	JZ   lastbundle2645; \
+bundle2644: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLBW Y1, Y0, Y2; \
@@ -62931,10 +63150,10 @@ bundle2629: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2629; \
+	JNZ        bundle2644; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2631; \
-lastbundle2630: \
+	JNE        nextgroup2646; \
+lastbundle2645: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -62963,25 +63182,25 @@ lastbundle2630: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHBW X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2631: \
+nextgroup2646: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2628; \
+	JNZ  group2643; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2615: \
+rowchunk2630: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2632: \
+group2647: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2633; \
+	JNE  bundle2648; \
 	DECQ R11; \
-	JZ   lastbundle2634; \
-bundle2633: \
+	JZ   lastbundle2649; \
+bundle2648: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X2; \
@@ -62997,10 +63216,10 @@ bundle2633: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2633; \
+	JNZ        bundle2648; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2635; \
-lastbundle2634: \
+	JNE        nextgroup2650; \
+lastbundle2649: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63021,25 +63240,25 @@ lastbundle2634: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2635: \
+nextgroup2650: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2632; \
+	JNZ  group2647; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2614: \
+rowchunk2629: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2636: \
+group2651: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2637; \
+	JNE  bundle2652; \
 	DECQ R11; \
-	JZ   lastbundle2638; \
-bundle2637: \
+	JZ   lastbundle2653; \
+bundle2652: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63051,10 +63270,10 @@ bundle2637: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2637; \
+	JNZ        bundle2652; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2639; \
-lastbundle2638: \
+	JNE        nextgroup2654; \
+lastbundle2653: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63075,25 +63294,25 @@ lastbundle2638: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2639: \
+nextgroup2654: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2636; \
+	JNZ  group2651; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2613: \
+rowchunk2628: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2640: \
+group2655: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2641; \
+	JNE  bundle2656; \
 	DECQ R10; \
-	JZ   lastbundle2642; \
-bundle2641: \
+	JZ   lastbundle2657; \
+bundle2656: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63105,10 +63324,10 @@ bundle2641: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2641; \
+	JNZ        bundle2656; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2643; \
-lastbundle2642: \
+	JNE        nextgroup2658; \
+lastbundle2657: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
@@ -63117,11 +63336,11 @@ lastbundle2642: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLBW X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2643: \
+nextgroup2658: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2640; \
+	JNZ  group2655; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x1AVX2_body
@@ -63137,24 +63356,24 @@ TEXT ·bundleUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2644; \
+	JLE  rowchunk2659; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2645; \
+	JLE  rowchunk2660; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2646; \
+	JLE  rowchunk2661; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2647; \
+	JLE  rowchunk2662; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2649: \
+group2664: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2651; \
-bundle2650: \
+	JZ   lastbundle2666; \
+bundle2665: \
 	XORQ R12, R12; \
-chunk2653: \
+chunk2668: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -63171,9 +63390,9 @@ chunk2653: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2653; \
+	JLT         chunk2668; \
 	XORQ        R12, R12; \
-chunk2654: \
+chunk2669: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -63190,14 +63409,14 @@ chunk2654: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2654; \
+	JLT         chunk2669; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2650; \
-lastbundle2651: \
+	JNZ         bundle2665; \
+lastbundle2666: \
 	XORQ R11, R11; \
-exact2655: \
+exact2670: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -63213,15 +63432,15 @@ exact2655: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2656; \
+	JEQ         exactdone2671; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2655; \
+	JLE         exact2670; \
 	MOVQ        R8, R11; \
-	JMP         exact2655; \
-exactdone2656: \
+	JMP         exact2670; \
+exactdone2671: \
 	XORQ R11, R11; \
-exact2657: \
+exact2672: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -63237,29 +63456,29 @@ exact2657: \
 	VPACKUSWB   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2658; \
+	JEQ         exactdone2673; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2657; \
+	JLE         exact2672; \
 	MOVQ        R8, R11; \
-	JMP         exact2657; \
-exactdone2658: \
+	JMP         exact2672; \
+exactdone2673: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2649; \
+	JNZ  group2664; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2647: \
+rowchunk2662: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2659: \
+group2674: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2661; \
-bundle2660: \
+	JZ   lastbundle2676; \
+bundle2675: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -63287,8 +63506,8 @@ bundle2660: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2660; \
-lastbundle2661: \
+	JNZ         bundle2675; \
+lastbundle2676: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle2375<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -63316,30 +63535,30 @@ lastbundle2661: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2659; \
+	JNZ          group2674; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2646: \
+rowchunk2661: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2376<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2663: \
+group2678: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastbundle2665; \
+	JZ      lastbundle2680; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2668; \
-pairs2667: \
+	JLT     pairsdone2683; \
+pairs2682: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -63371,11 +63590,11 @@ pairs2667: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2667; \
-pairsdone2668: \
+	JGE         pairs2682; \
+pairsdone2683: \
 	TESTQ R12, R12; \
-	JZ    lastbundle2665; \
-bundle2664: \
+	JZ    lastbundle2680; \
+bundle2679: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle2375<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -63389,8 +63608,8 @@ bundle2664: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          bundle2664; \
-lastbundle2665: \
+	JNZ          bundle2679; \
+lastbundle2680: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle1187<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -63414,19 +63633,19 @@ lastbundle2665: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2663; \
+	JNZ     group2678; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2645: \
+rowchunk2660: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2669: \
+group2684: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2671; \
-bundle2670: \
+	JZ   lastbundle2686; \
+bundle2685: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle1187<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -63438,8 +63657,8 @@ bundle2670: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2670; \
-lastbundle2671: \
+	JNZ     bundle2685; \
+lastbundle2686: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1226<>+0(SB), X0, X1; \
 	VPAND     shuffle1226<>+0(SB), X0, X2; \
@@ -63483,19 +63702,19 @@ lastbundle2671: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2669; \
+	JNZ       group2684; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2644: \
+rowchunk2659: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2673: \
+group2688: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2675; \
-bundle2674: \
+	JZ   lastbundle2690; \
+bundle2689: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1226<>+0(SB), X0, X1; \
 	VPAND     shuffle1226<>+0(SB), X0, X2; \
@@ -63517,8 +63736,8 @@ bundle2674: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       bundle2674; \
-lastbundle2675: \
+	JNZ       bundle2689; \
+lastbundle2690: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1226<>+0(SB), X0, X1; \
 	VPAND     shuffle1226<>+0(SB), X0, X2; \
@@ -63540,7 +63759,7 @@ lastbundle2675: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2673; \
+	JNZ       group2688; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x1AVX2_body
@@ -63820,26 +64039,26 @@ TEXT ·bundleZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2677; \
+	JLE  rowchunk2692; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2678; \
+	JLE  rowchunk2693; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2679; \
+	JLE  rowchunk2694; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2680; \
+	JLE  rowchunk2695; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2682: \
+group2697: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2683; \
+	JNE  bundle2698; \
 	DECQ R11; \
-	JZ   lastbundle2684; \
-bundle2683: \
+	JZ   lastbundle2699; \
+bundle2698: \
 	XORQ R12, R12; \
-chunk2686: \
+chunk2701: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -63852,9 +64071,9 @@ chunk2686: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2686; \
+	JLT        chunk2701; \
 	XORQ       R12, R12; \
-chunk2687: \
+chunk2702: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -63867,16 +64086,16 @@ chunk2687: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2687; \
+	JLT        chunk2702; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2683; \
+	JNZ        bundle2698; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2685; \
-lastbundle2684: \
+	JNE        nextgroup2700; \
+lastbundle2699: \
 	XORQ R11, R11; \
-exact2688: \
+exact2703: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -63888,15 +64107,15 @@ exact2688: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2689; \
+	JEQ        exactdone2704; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2688; \
+	JLE        exact2703; \
 	MOVQ       R8, R11; \
-	JMP        exact2688; \
-exactdone2689: \
+	JMP        exact2703; \
+exactdone2704: \
 	XORQ R11, R11; \
-exact2690: \
+exact2705: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -63908,32 +64127,32 @@ exact2690: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2691; \
+	JEQ        exactdone2706; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2690; \
+	JLE        exact2705; \
 	MOVQ       R8, R11; \
-	JMP        exact2690; \
-exactdone2691: \
-nextgroup2685: \
+	JMP        exact2705; \
+exactdone2706: \
+nextgroup2700: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2682; \
+	JNZ  group2697; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2680: \
+rowchunk2695: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2692: \
+group2707: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2693; \
+	JNE  bundle2708; \
 	DECQ R11; \
-	JZ   lastbundle2694; \
-bundle2693: \
+	JZ   lastbundle2709; \
+bundle2708: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLWD Y1, Y0, Y2; \
@@ -63953,10 +64172,10 @@ bundle2693: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2693; \
+	JNZ        bundle2708; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2695; \
-lastbundle2694: \
+	JNE        nextgroup2710; \
+lastbundle2709: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -63985,25 +64204,25 @@ lastbundle2694: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHWD X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2695: \
+nextgroup2710: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2692; \
+	JNZ  group2707; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2679: \
+rowchunk2694: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2696: \
+group2711: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2697; \
+	JNE  bundle2712; \
 	DECQ R11; \
-	JZ   lastbundle2698; \
-bundle2697: \
+	JZ   lastbundle2713; \
+bundle2712: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X2; \
@@ -64019,10 +64238,10 @@ bundle2697: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2697; \
+	JNZ        bundle2712; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2699; \
-lastbundle2698: \
+	JNE        nextgroup2714; \
+lastbundle2713: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64043,25 +64262,25 @@ lastbundle2698: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2699: \
+nextgroup2714: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2696; \
+	JNZ  group2711; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2678: \
+rowchunk2693: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2700: \
+group2715: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2701; \
+	JNE  bundle2716; \
 	DECQ R11; \
-	JZ   lastbundle2702; \
-bundle2701: \
+	JZ   lastbundle2717; \
+bundle2716: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64073,10 +64292,10 @@ bundle2701: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2701; \
+	JNZ        bundle2716; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2703; \
-lastbundle2702: \
+	JNE        nextgroup2718; \
+lastbundle2717: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64097,25 +64316,25 @@ lastbundle2702: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2703: \
+nextgroup2718: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2700; \
+	JNZ  group2715; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2677: \
+rowchunk2692: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2704: \
+group2719: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2705; \
+	JNE  bundle2720; \
 	DECQ R10; \
-	JZ   lastbundle2706; \
-bundle2705: \
+	JZ   lastbundle2721; \
+bundle2720: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64127,10 +64346,10 @@ bundle2705: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2705; \
+	JNZ        bundle2720; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2707; \
-lastbundle2706: \
+	JNE        nextgroup2722; \
+lastbundle2721: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
@@ -64139,11 +64358,11 @@ lastbundle2706: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLWD X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2707: \
+nextgroup2722: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2704; \
+	JNZ  group2719; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x2AVX2_body
@@ -64159,24 +64378,24 @@ TEXT ·bundleUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2708; \
+	JLE  rowchunk2723; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2709; \
+	JLE  rowchunk2724; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2710; \
+	JLE  rowchunk2725; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2711; \
+	JLE  rowchunk2726; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2713: \
+group2728: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2715; \
-bundle2714: \
+	JZ   lastbundle2730; \
+bundle2729: \
 	XORQ R12, R12; \
-chunk2717: \
+chunk2732: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -64193,9 +64412,9 @@ chunk2717: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2717; \
+	JLT         chunk2732; \
 	XORQ        R12, R12; \
-chunk2718: \
+chunk2733: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -64212,14 +64431,14 @@ chunk2718: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2718; \
+	JLT         chunk2733; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2714; \
-lastbundle2715: \
+	JNZ         bundle2729; \
+lastbundle2730: \
 	XORQ R11, R11; \
-exact2719: \
+exact2734: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -64235,15 +64454,15 @@ exact2719: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2720; \
+	JEQ         exactdone2735; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2719; \
+	JLE         exact2734; \
 	MOVQ        R8, R11; \
-	JMP         exact2719; \
-exactdone2720: \
+	JMP         exact2734; \
+exactdone2735: \
 	XORQ R11, R11; \
-exact2721: \
+exact2736: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -64259,29 +64478,29 @@ exact2721: \
 	VPACKUSDW   Y2, Y3, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2722; \
+	JEQ         exactdone2737; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2721; \
+	JLE         exact2736; \
 	MOVQ        R8, R11; \
-	JMP         exact2721; \
-exactdone2722: \
+	JMP         exact2736; \
+exactdone2737: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2713; \
+	JNZ  group2728; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2711: \
+rowchunk2726: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2723: \
+group2738: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2725; \
-bundle2724: \
+	JZ   lastbundle2740; \
+bundle2739: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -64309,8 +64528,8 @@ bundle2724: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2724; \
-lastbundle2725: \
+	JNZ         bundle2739; \
+lastbundle2740: \
 	VMOVDQU      (R10), Y0; \
 	VPSHUFB      shuffle2377<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -64338,30 +64557,30 @@ lastbundle2725: \
 	ADDQ         group+48(FP), AX; \
 	ADDQ         group+48(FP), CX; \
 	DECQ         DI; \
-	JNZ          group2723; \
+	JNZ          group2738; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2710: \
+rowchunk2725: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
 	LEAQ shuffle2378<>+0(SB), R9; \
 	MOVQ DX, R10; \
 	SHLQ $0x08, R10; \
 	ADDQ R10, R9; \
-group2727: \
+group2742: \
 	MOVQ    CX, R10; \
 	MOVQ    AX, R11; \
 	MOVQ    bundles+24(FP), R12; \
 	DECQ    R12; \
-	JZ      lastbundle2729; \
+	JZ      lastbundle2744; \
 	VMOVDQU -2304(R9), Y8; \
 	VMOVDQU -2272(R9), Y9; \
 	VMOVDQU -2240(R9), Y10; \
 	VMOVDQU -2208(R9), Y11; \
 	VMOVDQU -2176(R9), Y12; \
 	CMPQ    R12, -2144(R9); \
-	JLT     pairsdone2732; \
-pairs2731: \
+	JLT     pairsdone2747; \
+pairs2746: \
 	LEAQ        (R11)(DX*2), R13; \
 	VMOVDQU     (R11), X0; \
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0; \
@@ -64393,11 +64612,11 @@ pairs2731: \
 	LEAQ        (R11)(DX*8), R11; \
 	SUBQ        $0x02, R12; \
 	CMPQ        R12, -2144(R9); \
-	JGE         pairs2731; \
-pairsdone2732: \
+	JGE         pairs2746; \
+pairsdone2747: \
 	TESTQ R12, R12; \
-	JZ    lastbundle2729; \
-bundle2728: \
+	JZ    lastbundle2744; \
+bundle2743: \
 	VMOVDQU      (R11), Y0; \
 	VPSHUFB      shuffle2377<>+0(SB), Y0, Y0; \
 	VPERMQ       $0xd8, Y0, Y0; \
@@ -64411,8 +64630,8 @@ bundle2728: \
 	ADDQ         DX, R10; \
 	LEAQ         (R11)(DX*4), R11; \
 	DECQ         R12; \
-	JNZ          bundle2728; \
-lastbundle2729: \
+	JNZ          bundle2743; \
+lastbundle2744: \
 	VMOVDQU (R11), X0; \
 	VPSHUFB shuffle42<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R10); \
@@ -64436,19 +64655,19 @@ lastbundle2729: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2727; \
+	JNZ     group2742; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2709: \
+rowchunk2724: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2733: \
+group2748: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2735; \
-bundle2734: \
+	JZ   lastbundle2750; \
+bundle2749: \
 	VMOVDQU (R10), X0; \
 	VPSHUFB shuffle42<>+0(SB), X0, X0; \
 	VMOVQ   X0, (R9); \
@@ -64460,8 +64679,8 @@ bundle2734: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2734; \
-lastbundle2735: \
+	JNZ     bundle2749; \
+lastbundle2750: \
 	VMOVQ     (R10), X0; \
 	VPAND     shuffle1227<>+0(SB), X0, X1; \
 	VPAND     shuffle1227<>+0(SB), X0, X2; \
@@ -64505,19 +64724,19 @@ lastbundle2735: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2733; \
+	JNZ       group2748; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2708: \
+rowchunk2723: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2737: \
+group2752: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2739; \
-bundle2738: \
+	JZ   lastbundle2754; \
+bundle2753: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1227<>+0(SB), X0, X1; \
 	VPAND     shuffle1227<>+0(SB), X0, X2; \
@@ -64539,8 +64758,8 @@ bundle2738: \
 	ADDQ      DX, R8; \
 	LEAQ      (R9)(DX*4), R9; \
 	DECQ      R10; \
-	JNZ       bundle2738; \
-lastbundle2739: \
+	JNZ       bundle2753; \
+lastbundle2754: \
 	VMOVQ     (R9), X0; \
 	VPAND     shuffle1227<>+0(SB), X0, X1; \
 	VPAND     shuffle1227<>+0(SB), X0, X2; \
@@ -64562,7 +64781,7 @@ lastbundle2739: \
 	ADDQ      group+48(FP), AX; \
 	ADDQ      group+48(FP), CX; \
 	DECQ      DI; \
-	JNZ       group2737; \
+	JNZ       group2752; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x2AVX2_body
@@ -64842,26 +65061,26 @@ TEXT ·bundleZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2741; \
+	JLE  rowchunk2756; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2742; \
+	JLE  rowchunk2757; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2743; \
+	JLE  rowchunk2758; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2744; \
+	JLE  rowchunk2759; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2746: \
+group2761: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2747; \
+	JNE  bundle2762; \
 	DECQ R11; \
-	JZ   lastbundle2748; \
-bundle2747: \
+	JZ   lastbundle2763; \
+bundle2762: \
 	XORQ R12, R12; \
-chunk2750: \
+chunk2765: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13), Y0; \
@@ -64874,9 +65093,9 @@ chunk2750: \
 	VMOVDQU    Y1, 32(R14); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2750; \
+	JLT        chunk2765; \
 	XORQ       R12, R12; \
-chunk2751: \
+chunk2766: \
 	LEAQ       (R9)(R12*1), R13; \
 	LEAQ       (R10)(R12*2), R14; \
 	VMOVDQU    (R13)(BX*2), Y0; \
@@ -64889,16 +65108,16 @@ chunk2751: \
 	VMOVDQU    Y1, 32(R14)(DX*2); \
 	ADDQ       $0x20, R12; \
 	CMPQ       R12, DX; \
-	JLT        chunk2751; \
+	JLT        chunk2766; \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2747; \
+	JNZ        bundle2762; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2749; \
-lastbundle2748: \
+	JNE        nextgroup2764; \
+lastbundle2763: \
 	XORQ R11, R11; \
-exact2752: \
+exact2767: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12), Y0; \
@@ -64910,15 +65129,15 @@ exact2752: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2753; \
+	JEQ        exactdone2768; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2752; \
+	JLE        exact2767; \
 	MOVQ       R8, R11; \
-	JMP        exact2752; \
-exactdone2753: \
+	JMP        exact2767; \
+exactdone2768: \
 	XORQ R11, R11; \
-exact2754: \
+exact2769: \
 	LEAQ       (R9)(R11*1), R12; \
 	LEAQ       (R10)(R11*2), R13; \
 	VMOVDQU    (R12)(BX*2), Y0; \
@@ -64930,32 +65149,32 @@ exact2754: \
 	VPERM2I128 $0x31, Y1, Y2, Y1; \
 	VMOVDQU    Y1, 32(R13)(DX*2); \
 	CMPQ       R11, R8; \
-	JEQ        exactdone2755; \
+	JEQ        exactdone2770; \
 	ADDQ       $0x20, R11; \
 	CMPQ       R11, R8; \
-	JLE        exact2754; \
+	JLE        exact2769; \
 	MOVQ       R8, R11; \
-	JMP        exact2754; \
-exactdone2755: \
-nextgroup2749: \
+	JMP        exact2769; \
+exactdone2770: \
+nextgroup2764: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2746; \
+	JNZ  group2761; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2744: \
+rowchunk2759: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2756: \
+group2771: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2757; \
+	JNE  bundle2772; \
 	DECQ R11; \
-	JZ   lastbundle2758; \
-bundle2757: \
+	JZ   lastbundle2773; \
+bundle2772: \
 	VMOVDQU    (R9), Y0; \
 	VMOVDQU    (R9)(BX*1), Y1; \
 	VPUNPCKLDQ Y1, Y0, Y2; \
@@ -64975,10 +65194,10 @@ bundle2757: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2757; \
+	JNZ        bundle2772; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2759; \
-lastbundle2758: \
+	JNE        nextgroup2774; \
+lastbundle2773: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -65007,25 +65226,25 @@ lastbundle2758: \
 	VMOVDQU    X2, (R10)(DX*2); \
 	VPUNPCKHDQ X1, X0, X1; \
 	VMOVDQU    X1, 16(R10)(DX*2); \
-nextgroup2759: \
+nextgroup2774: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2756; \
+	JNZ  group2771; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2743: \
+rowchunk2758: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2760: \
+group2775: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2761; \
+	JNE  bundle2776; \
 	DECQ R11; \
-	JZ   lastbundle2762; \
-bundle2761: \
+	JZ   lastbundle2777; \
+bundle2776: \
 	VMOVDQU    (R9), X0; \
 	VMOVDQU    (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X2; \
@@ -65041,10 +65260,10 @@ bundle2761: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2761; \
+	JNZ        bundle2776; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2763; \
-lastbundle2762: \
+	JNE        nextgroup2778; \
+lastbundle2777: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65065,25 +65284,25 @@ lastbundle2762: \
 	VMOVQ      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVDQU    X1, (R10)(DX*2); \
-nextgroup2763: \
+nextgroup2778: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2760; \
+	JNZ  group2775; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2742: \
+rowchunk2757: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2764: \
+group2779: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2765; \
+	JNE  bundle2780; \
 	DECQ R11; \
-	JZ   lastbundle2766; \
-bundle2765: \
+	JZ   lastbundle2781; \
+bundle2780: \
 	VMOVQ      (R9), X0; \
 	VMOVQ      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65095,10 +65314,10 @@ bundle2765: \
 	ADDQ       DX, R9; \
 	LEAQ       (R10)(DX*4), R10; \
 	DECQ       R11; \
-	JNZ        bundle2765; \
+	JNZ        bundle2780; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2767; \
-lastbundle2766: \
+	JNE        nextgroup2782; \
+lastbundle2781: \
 	VMOVD      (R9), X0; \
 	VMOVD      (R9)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65119,25 +65338,25 @@ lastbundle2766: \
 	VMOVD      (R9)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R10)(DX*2); \
-nextgroup2767: \
+nextgroup2782: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2764; \
+	JNZ  group2779; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2741: \
+rowchunk2756: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2768: \
+group2783: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2769; \
+	JNE  bundle2784; \
 	DECQ R10; \
-	JZ   lastbundle2770; \
-bundle2769: \
+	JZ   lastbundle2785; \
+bundle2784: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65149,10 +65368,10 @@ bundle2769: \
 	ADDQ       DX, R8; \
 	LEAQ       (R9)(DX*4), R9; \
 	DECQ       R10; \
-	JNZ        bundle2769; \
+	JNZ        bundle2784; \
 	CMPQ       DI, $0x01; \
-	JNE        nextgroup2771; \
-lastbundle2770: \
+	JNE        nextgroup2786; \
+lastbundle2785: \
 	VMOVD      (R8), X0; \
 	VMOVD      (R8)(BX*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
@@ -65161,11 +65380,11 @@ lastbundle2770: \
 	VMOVD      (R8)(SI*1), X1; \
 	VPUNPCKLDQ X1, X0, X1; \
 	VMOVQ      X1, (R9)(DX*2); \
-nextgroup2771: \
+nextgroup2786: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2768; \
+	JNZ  group2783; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x4AVX2_body
@@ -65181,24 +65400,24 @@ TEXT ·bundleUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x04; \
-	JLE  rowchunk2772; \
+	JLE  rowchunk2787; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2773; \
+	JLE  rowchunk2788; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2774; \
+	JLE  rowchunk2789; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2775; \
+	JLE  rowchunk2790; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2777: \
+group2792: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2779; \
-bundle2778: \
+	JZ   lastbundle2794; \
+bundle2793: \
 	XORQ R12, R12; \
-chunk2781: \
+chunk2796: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -65211,9 +65430,9 @@ chunk2781: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2781; \
+	JLT         chunk2796; \
 	XORQ        R12, R12; \
-chunk2782: \
+chunk2797: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -65226,14 +65445,14 @@ chunk2782: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2782; \
+	JLT         chunk2797; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2778; \
-lastbundle2779: \
+	JNZ         bundle2793; \
+lastbundle2794: \
 	XORQ R11, R11; \
-exact2783: \
+exact2798: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -65245,15 +65464,15 @@ exact2783: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2784; \
+	JEQ         exactdone2799; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2783; \
+	JLE         exact2798; \
 	MOVQ        R8, R11; \
-	JMP         exact2783; \
-exactdone2784: \
+	JMP         exact2798; \
+exactdone2799: \
 	XORQ R11, R11; \
-exact2785: \
+exact2800: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -65265,29 +65484,29 @@ exact2785: \
 	VSHUFPS     $0xdd, Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2786; \
+	JEQ         exactdone2801; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2785; \
+	JLE         exact2800; \
 	MOVQ        R8, R11; \
-	JMP         exact2785; \
-exactdone2786: \
+	JMP         exact2800; \
+exactdone2801: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2777; \
+	JNZ  group2792; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2775: \
+rowchunk2790: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2787: \
+group2802: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2789; \
-bundle2788: \
+	JZ   lastbundle2804; \
+bundle2803: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -65307,8 +65526,8 @@ bundle2788: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2788; \
-lastbundle2789: \
+	JNZ         bundle2803; \
+lastbundle2804: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -65340,19 +65559,19 @@ lastbundle2789: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2787; \
+	JNZ     group2802; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2774: \
+rowchunk2789: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2791: \
+group2806: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2793; \
-bundle2792: \
+	JZ   lastbundle2808; \
+bundle2807: \
 	VMOVDQU (R10), X0; \
 	VMOVDQU 16(R10), X1; \
 	VSHUFPS $0x88, X1, X0, X2; \
@@ -65368,8 +65587,8 @@ bundle2792: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2792; \
-lastbundle2793: \
+	JNZ     bundle2807; \
+lastbundle2808: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -65397,19 +65616,19 @@ lastbundle2793: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2791; \
+	JNZ     group2806; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2773: \
+rowchunk2788: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2795: \
+group2810: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2797; \
-bundle2796: \
+	JZ   lastbundle2812; \
+bundle2811: \
 	VMOVDQU (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVQ   X1, (R9); \
@@ -65423,8 +65642,8 @@ bundle2796: \
 	ADDQ    DX, R9; \
 	LEAQ    (R10)(DX*4), R10; \
 	DECQ    R11; \
-	JNZ     bundle2796; \
-lastbundle2797: \
+	JNZ     bundle2811; \
+lastbundle2812: \
 	VMOVQ   (R10), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R9); \
@@ -65452,19 +65671,19 @@ lastbundle2797: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2795; \
+	JNZ     group2810; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2772: \
+rowchunk2787: \
 	MOVQ DX, R8; \
 	SUBQ $0x04, R8; \
-group2799: \
+group2814: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2801; \
-bundle2800: \
+	JZ   lastbundle2816; \
+bundle2815: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -65478,8 +65697,8 @@ bundle2800: \
 	ADDQ    DX, R8; \
 	LEAQ    (R9)(DX*4), R9; \
 	DECQ    R10; \
-	JNZ     bundle2800; \
-lastbundle2801: \
+	JNZ     bundle2815; \
+lastbundle2816: \
 	VMOVQ   (R9), X0; \
 	VSHUFPS $0x88, X0, X0, X1; \
 	VMOVD   X1, (R8); \
@@ -65493,7 +65712,7 @@ lastbundle2801: \
 	ADDQ    group+48(FP), AX; \
 	ADDQ    group+48(FP), CX; \
 	DECQ    DI; \
-	JNZ     group2799; \
+	JNZ     group2814; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x4AVX2_body
@@ -65509,24 +65728,24 @@ TEXT ·bundleZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2803; \
+	JLE  rowchunk2818; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2804; \
+	JLE  rowchunk2819; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2805; \
+	JLE  rowchunk2820; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2807: \
+group2822: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2808; \
+	JNE  bundle2823; \
 	DECQ R11; \
-	JZ   lastbundle2809; \
-bundle2808: \
+	JZ   lastbundle2824; \
+bundle2823: \
 	XORQ R12, R12; \
-chunk2811: \
+chunk2826: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13), Y0; \
@@ -65539,9 +65758,9 @@ chunk2811: \
 	VMOVDQU     Y1, 32(R14); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2811; \
+	JLT         chunk2826; \
 	XORQ        R12, R12; \
-chunk2812: \
+chunk2827: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R13)(BX*2), Y0; \
@@ -65554,16 +65773,16 @@ chunk2812: \
 	VMOVDQU     Y1, 32(R14)(DX*2); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2812; \
+	JLT         chunk2827; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2808; \
+	JNZ         bundle2823; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2810; \
-lastbundle2809: \
+	JNE         nextgroup2825; \
+lastbundle2824: \
 	XORQ R11, R11; \
-exact2813: \
+exact2828: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12), Y0; \
@@ -65575,15 +65794,15 @@ exact2813: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2814; \
+	JEQ         exactdone2829; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2813; \
+	JLE         exact2828; \
 	MOVQ        R8, R11; \
-	JMP         exact2813; \
-exactdone2814: \
+	JMP         exact2828; \
+exactdone2829: \
 	XORQ R11, R11; \
-exact2815: \
+exact2830: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R12)(BX*2), Y0; \
@@ -65595,32 +65814,32 @@ exact2815: \
 	VPERM2I128  $0x31, Y1, Y2, Y1; \
 	VMOVDQU     Y1, 32(R13)(DX*2); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2816; \
+	JEQ         exactdone2831; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2815; \
+	JLE         exact2830; \
 	MOVQ        R8, R11; \
-	JMP         exact2815; \
-exactdone2816: \
-nextgroup2810: \
+	JMP         exact2830; \
+exactdone2831: \
+nextgroup2825: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2807; \
+	JNZ  group2822; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2805: \
+rowchunk2820: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2817: \
+group2832: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2818; \
+	JNE  bundle2833; \
 	DECQ R11; \
-	JZ   lastbundle2819; \
-bundle2818: \
+	JZ   lastbundle2834; \
+bundle2833: \
 	VMOVDQU     (R9), Y0; \
 	VMOVDQU     (R9)(BX*1), Y1; \
 	VPUNPCKLQDQ Y1, Y0, Y2; \
@@ -65640,10 +65859,10 @@ bundle2818: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2818; \
+	JNZ         bundle2833; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2820; \
-lastbundle2819: \
+	JNE         nextgroup2835; \
+lastbundle2834: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -65672,25 +65891,25 @@ lastbundle2819: \
 	VMOVDQU     X2, (R10)(DX*2); \
 	VPUNPCKHQDQ X1, X0, X1; \
 	VMOVDQU     X1, 16(R10)(DX*2); \
-nextgroup2820: \
+nextgroup2835: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2817; \
+	JNZ  group2832; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2804: \
+rowchunk2819: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2821: \
+group2836: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2822; \
+	JNE  bundle2837; \
 	DECQ R11; \
-	JZ   lastbundle2823; \
-bundle2822: \
+	JZ   lastbundle2838; \
+bundle2837: \
 	VMOVDQU     (R9), X0; \
 	VMOVDQU     (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -65706,10 +65925,10 @@ bundle2822: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2822; \
+	JNZ         bundle2837; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2824; \
-lastbundle2823: \
+	JNE         nextgroup2839; \
+lastbundle2838: \
 	VMOVQ       (R9), X0; \
 	VMOVQ       (R9)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -65730,25 +65949,25 @@ lastbundle2823: \
 	VMOVQ       (R9)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R10)(DX*2); \
-nextgroup2824: \
+nextgroup2839: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2821; \
+	JNZ  group2836; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2803: \
+rowchunk2818: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2825: \
+group2840: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	CMPQ DI, $0x01; \
-	JNE  bundle2826; \
+	JNE  bundle2841; \
 	DECQ R10; \
-	JZ   lastbundle2827; \
-bundle2826: \
+	JZ   lastbundle2842; \
+bundle2841: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -65760,10 +65979,10 @@ bundle2826: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         bundle2826; \
+	JNZ         bundle2841; \
 	CMPQ        DI, $0x01; \
-	JNE         nextgroup2828; \
-lastbundle2827: \
+	JNE         nextgroup2843; \
+lastbundle2842: \
 	VMOVQ       (R8), X0; \
 	VMOVQ       (R8)(BX*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
@@ -65772,11 +65991,11 @@ lastbundle2827: \
 	VMOVQ       (R8)(SI*1), X1; \
 	VPUNPCKLQDQ X1, X0, X1; \
 	VMOVDQU     X1, (R9)(DX*2); \
-nextgroup2828: \
+nextgroup2843: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2825; \
+	JNZ  group2840; \
 	VZEROUPPER; \
 	RET
 	bundleZip2x8AVX2_body
@@ -65792,22 +66011,22 @@ TEXT ·bundleUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI; \
 	MOVQ groups+40(FP), DI; \
 	CMPQ DX, $0x08; \
-	JLE  rowchunk2829; \
+	JLE  rowchunk2844; \
 	CMPQ DX, $0x10; \
-	JLE  rowchunk2830; \
+	JLE  rowchunk2845; \
 	CMPQ DX, $0x20; \
-	JLE  rowchunk2831; \
+	JLE  rowchunk2846; \
 	MOVQ DX, R8; \
 	SUBQ $0x20, R8; \
-group2833: \
+group2848: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2835; \
-bundle2834: \
+	JZ   lastbundle2850; \
+bundle2849: \
 	XORQ R12, R12; \
-chunk2837: \
+chunk2852: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14), X0; \
@@ -65820,9 +66039,9 @@ chunk2837: \
 	VMOVDQU     Y1, (R13)(BX*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2837; \
+	JLT         chunk2852; \
 	XORQ        R12, R12; \
-chunk2838: \
+chunk2853: \
 	LEAQ        (R9)(R12*1), R13; \
 	LEAQ        (R10)(R12*2), R14; \
 	VMOVDQU     (R14)(DX*2), X0; \
@@ -65835,14 +66054,14 @@ chunk2838: \
 	VMOVDQU     Y1, (R13)(SI*1); \
 	ADDQ        $0x20, R12; \
 	CMPQ        R12, DX; \
-	JLT         chunk2838; \
+	JLT         chunk2853; \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2834; \
-lastbundle2835: \
+	JNZ         bundle2849; \
+lastbundle2850: \
 	XORQ R11, R11; \
-exact2839: \
+exact2854: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13), X0; \
@@ -65854,15 +66073,15 @@ exact2839: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(BX*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2840; \
+	JEQ         exactdone2855; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2839; \
+	JLE         exact2854; \
 	MOVQ        R8, R11; \
-	JMP         exact2839; \
-exactdone2840: \
+	JMP         exact2854; \
+exactdone2855: \
 	XORQ R11, R11; \
-exact2841: \
+exact2856: \
 	LEAQ        (R9)(R11*1), R12; \
 	LEAQ        (R10)(R11*2), R13; \
 	VMOVDQU     (R13)(DX*2), X0; \
@@ -65874,29 +66093,29 @@ exact2841: \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
 	VMOVDQU     Y1, (R12)(SI*1); \
 	CMPQ        R11, R8; \
-	JEQ         exactdone2842; \
+	JEQ         exactdone2857; \
 	ADDQ        $0x20, R11; \
 	CMPQ        R11, R8; \
-	JLE         exact2841; \
+	JLE         exact2856; \
 	MOVQ        R8, R11; \
-	JMP         exact2841; \
-exactdone2842: \
+	JMP         exact2856; \
+exactdone2857: \
 	ADDQ group+48(FP), AX; \
 	ADDQ group+48(FP), CX; \
 	DECQ DI; \
-	JNZ  group2833; \
+	JNZ  group2848; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2831: \
+rowchunk2846: \
 	MOVQ DX, R8; \
 	SUBQ $0x10, R8; \
-group2843: \
+group2858: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2845; \
-bundle2844: \
+	JZ   lastbundle2860; \
+bundle2859: \
 	VMOVDQU     (R10), X0; \
 	VINSERTI128 $0x01, 32(R10), Y0, Y0; \
 	VMOVDQU     16(R10), X1; \
@@ -65916,8 +66135,8 @@ bundle2844: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2844; \
-lastbundle2845: \
+	JNZ         bundle2859; \
+lastbundle2860: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -65949,19 +66168,19 @@ lastbundle2845: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2843; \
+	JNZ         group2858; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2830: \
+rowchunk2845: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2847: \
+group2862: \
 	MOVQ CX, R9; \
 	MOVQ AX, R10; \
 	MOVQ bundles+24(FP), R11; \
 	DECQ R11; \
-	JZ   lastbundle2849; \
-bundle2848: \
+	JZ   lastbundle2864; \
+bundle2863: \
 	VMOVDQU     (R10), X0; \
 	VMOVDQU     16(R10), X1; \
 	VPUNPCKLQDQ X1, X0, X2; \
@@ -65977,8 +66196,8 @@ bundle2848: \
 	ADDQ        DX, R9; \
 	LEAQ        (R10)(DX*4), R10; \
 	DECQ        R11; \
-	JNZ         bundle2848; \
-lastbundle2849: \
+	JNZ         bundle2863; \
+lastbundle2864: \
 	VMOVDQU     (R10), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R9); \
@@ -66006,19 +66225,19 @@ lastbundle2849: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2847; \
+	JNZ         group2862; \
 	VZEROUPPER; \
 	RET; \
-rowchunk2829: \
+rowchunk2844: \
 	MOVQ DX, R8; \
 	SUBQ $0x08, R8; \
-group2851: \
+group2866: \
 	MOVQ CX, R8; \
 	MOVQ AX, R9; \
 	MOVQ bundles+24(FP), R10; \
 	DECQ R10; \
-	JZ   lastbundle2853; \
-bundle2852: \
+	JZ   lastbundle2868; \
+bundle2867: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -66032,8 +66251,8 @@ bundle2852: \
 	ADDQ        DX, R8; \
 	LEAQ        (R9)(DX*4), R9; \
 	DECQ        R10; \
-	JNZ         bundle2852; \
-lastbundle2853: \
+	JNZ         bundle2867; \
+lastbundle2868: \
 	VMOVDQU     (R9), X0; \
 	VPUNPCKLQDQ X0, X0, X1; \
 	VMOVQ       X1, (R8); \
@@ -66047,7 +66266,7 @@ lastbundle2853: \
 	ADDQ        group+48(FP), AX; \
 	ADDQ        group+48(FP), CX; \
 	DECQ        DI; \
-	JNZ         group2851; \
+	JNZ         group2866; \
 	VZEROUPPER; \
 	RET
 	bundleUnzip2x8AVX2_body
@@ -66062,11 +66281,11 @@ TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2855: \
+band2870: \
 	MOVQ strips+24(FP), R9; \
-strip2856: \
+strip2871: \
 	MOVQ tiles+16(FP), R8; \
-tile2857: \
+tile2872: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -66140,15 +66359,15 @@ tile2857: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2857; \
+	JNZ          tile2872; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2856; \
+	JNZ          strip2871; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2855; \
+	JNZ          band2870; \
 	VZEROUPPER; \
 	RET
 	tile16x1AVX2_body
@@ -66163,11 +66382,11 @@ TEXT ·tile32x2AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2858: \
+band2873: \
 	MOVQ strips+24(FP), R9; \
-strip2859: \
+strip2874: \
 	MOVQ tiles+16(FP), R8; \
-tile2860: \
+tile2875: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -66278,15 +66497,15 @@ tile2860: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2860; \
+	JNZ         tile2875; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2859; \
+	JNZ         strip2874; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2858; \
+	JNZ         band2873; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66302,11 +66521,11 @@ TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2861: \
+band2876: \
 	MOVQ strips+24(FP), R9; \
-strip2862: \
+strip2877: \
 	MOVQ tiles+16(FP), R8; \
-tile2863: \
+tile2878: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -66362,15 +66581,15 @@ tile2863: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2863; \
+	JNZ         tile2878; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2862; \
+	JNZ         strip2877; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2861; \
+	JNZ         band2876; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX2_body
@@ -66389,11 +66608,11 @@ TEXT ·tile8x3AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2380<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2381<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2382<>+0(SB), Y12; \
-band2864: \
+band2879: \
 	MOVQ strips+24(FP), R9; \
-strip2865: \
+strip2880: \
 	MOVQ tiles+16(FP), R8; \
-tile2866: \
+tile2881: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (CX)(SI*4), R11; \
 	VMOVDQU      (AX), X0; \
@@ -66487,15 +66706,15 @@ tile2866: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2866; \
+	JNZ          tile2881; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2865; \
+	JNZ          strip2880; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2864; \
+	JNZ          band2879; \
 	VZEROUPPER; \
 	RET
 	tile8x3AVX2_body
@@ -66530,17 +66749,17 @@ TEXT ·tile16x4AVX2(SB), NOSPLIT, $8-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2867: \
+band2882: \
 	MOVQ strips+24(FP), R9; \
-strip2868: \
+strip2883: \
 	MOVQ tiles+16(FP), R8; \
-tile2869: \
+tile2884: \
 	MOVQ AX, R10; \
 	LEAQ (AX)(DX*8), R11; \
 	MOVQ CX, R12; \
 	LEAQ 32(CX), R13; \
 	MOVQ $0x00000002, R14; \
-turn2870: \
+turn2885: \
 	LEAQ        (R10)(DX*4), R15; \
 	LEAQ        (R12)(SI*4), BP; \
 	VMOVDQU     (R10), X0; \
@@ -66632,19 +66851,19 @@ turn2870: \
 	LEAQ        (R12)(SI*8), R12; \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
-	JNZ         turn2870; \
+	JNZ         turn2885; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2869; \
+	JNZ         tile2884; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2868; \
+	JNZ         strip2883; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2867; \
+	JNZ         band2882; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX2_body
@@ -66659,17 +66878,17 @@ TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $8-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2871: \
+band2886: \
 	MOVQ strips+24(FP), R9; \
-strip2872: \
+strip2887: \
 	MOVQ tiles+16(FP), R8; \
-tile2873: \
+tile2888: \
 	MOVQ AX, R10; \
 	LEAQ (AX)(DX*8), R11; \
 	MOVQ CX, R12; \
 	LEAQ 32(CX), R13; \
 	MOVQ $0x00000002, R14; \
-turn2874: \
+turn2889: \
 	LEAQ        (R10)(DX*4), R15; \
 	LEAQ        (R12)(SI*4), BP; \
 	VMOVDQU     (R10), X0; \
@@ -66761,19 +66980,19 @@ turn2874: \
 	LEAQ        (R12)(SI*8), R12; \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
-	JNZ         turn2874; \
+	JNZ         turn2889; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2873; \
+	JNZ         tile2888; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2872; \
+	JNZ         strip2887; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2871; \
+	JNZ         band2886; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66789,11 +67008,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2875: \
+band2890: \
 	MOVQ strips+24(FP), R9; \
-strip2876: \
+strip2891: \
 	MOVQ tiles+16(FP), R8; \
-tile2877: \
+tile2892: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -66839,15 +67058,15 @@ tile2877: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2877; \
+	JNZ         tile2892; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2876; \
+	JNZ         strip2891; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2875; \
+	JNZ         band2890; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -66866,11 +67085,11 @@ TEXT ·tile4x5AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2384<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2385<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2386<>+0(SB), Y12; \
-band2878: \
+band2893: \
 	MOVQ strips+24(FP), R9; \
-strip2879: \
+strip2894: \
 	MOVQ tiles+16(FP), R8; \
-tile2880: \
+tile2895: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -66914,15 +67133,15 @@ tile2880: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2880; \
+	JNZ          tile2895; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2879; \
+	JNZ          strip2894; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2878; \
+	JNZ          band2893; \
 	VZEROUPPER; \
 	RET
 	tile4x5AVX2_body
@@ -66961,11 +67180,11 @@ TEXT ·tile4x6AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2388<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2389<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2390<>+0(SB), Y12; \
-band2881: \
+band2896: \
 	MOVQ strips+24(FP), R9; \
-strip2882: \
+strip2897: \
 	MOVQ tiles+16(FP), R8; \
-tile2883: \
+tile2898: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67009,15 +67228,15 @@ tile2883: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2883; \
+	JNZ          tile2898; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2882; \
+	JNZ          strip2897; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2881; \
+	JNZ          band2896; \
 	VZEROUPPER; \
 	RET
 	tile4x6AVX2_body
@@ -67056,11 +67275,11 @@ TEXT ·tile4x7AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2392<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2393<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2394<>+0(SB), Y12; \
-band2884: \
+band2899: \
 	MOVQ strips+24(FP), R9; \
-strip2885: \
+strip2900: \
 	MOVQ tiles+16(FP), R8; \
-tile2886: \
+tile2901: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67104,15 +67323,15 @@ tile2886: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2886; \
+	JNZ          tile2901; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2885; \
+	JNZ          strip2900; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2884; \
+	JNZ          band2899; \
 	VZEROUPPER; \
 	RET
 	tile4x7AVX2_body
@@ -67147,11 +67366,11 @@ TEXT ·tile8x8AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2887: \
+band2902: \
 	MOVQ strips+24(FP), R9; \
-strip2888: \
+strip2903: \
 	MOVQ tiles+16(FP), R8; \
-tile2889: \
+tile2904: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67189,15 +67408,15 @@ tile2889: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2889; \
+	JNZ         tile2904; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2888; \
+	JNZ         strip2903; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2887; \
+	JNZ         band2902; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67213,11 +67432,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2890: \
+band2905: \
 	MOVQ strips+24(FP), R9; \
-strip2891: \
+strip2906: \
 	MOVQ tiles+16(FP), R8; \
-tile2892: \
+tile2907: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67237,15 +67456,15 @@ tile2892: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2892; \
+	JNZ         tile2907; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2891; \
+	JNZ         strip2906; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2890; \
+	JNZ         band2905; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -67262,11 +67481,11 @@ TEXT ·tile2x9AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2396<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle309<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2397<>+0(SB), Y12; \
-band2893: \
+band2908: \
 	MOVQ strips+24(FP), DI; \
-strip2894: \
+strip2909: \
 	MOVQ tiles+16(FP), SI; \
-tile2895: \
+tile2910: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67288,15 +67507,15 @@ tile2895: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2895; \
+	JNZ          tile2910; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2894; \
+	JNZ          strip2909; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2893; \
+	JNZ          band2908; \
 	VZEROUPPER; \
 	RET
 	tile2x9AVX2_body
@@ -67329,11 +67548,11 @@ TEXT ·tile2x10AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2399<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2400<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2401<>+0(SB), Y12; \
-band2896: \
+band2911: \
 	MOVQ strips+24(FP), DI; \
-strip2897: \
+strip2912: \
 	MOVQ tiles+16(FP), SI; \
-tile2898: \
+tile2913: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67355,15 +67574,15 @@ tile2898: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2898; \
+	JNZ          tile2913; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2897; \
+	JNZ          strip2912; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2896; \
+	JNZ          band2911; \
 	VZEROUPPER; \
 	RET
 	tile2x10AVX2_body
@@ -67400,11 +67619,11 @@ TEXT ·tile2x12AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2403<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle25<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle31<>+0(SB), Y12; \
-band2899: \
+band2914: \
 	MOVQ strips+24(FP), DI; \
-strip2900: \
+strip2915: \
 	MOVQ tiles+16(FP), SI; \
-tile2901: \
+tile2916: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67426,15 +67645,15 @@ tile2901: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2901; \
+	JNZ          tile2916; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2900; \
+	JNZ          strip2915; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2899; \
+	JNZ          band2914; \
 	VZEROUPPER; \
 	RET
 	tile2x12AVX2_body
@@ -67463,11 +67682,11 @@ TEXT ·tile2x14AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2405<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2406<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2407<>+0(SB), Y12; \
-band2902: \
+band2917: \
 	MOVQ strips+24(FP), DI; \
-strip2903: \
+strip2918: \
 	MOVQ tiles+16(FP), SI; \
-tile2904: \
+tile2919: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67489,15 +67708,15 @@ tile2904: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2904; \
+	JNZ          tile2919; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2903; \
+	JNZ          strip2918; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2902; \
+	JNZ          band2917; \
 	VZEROUPPER; \
 	RET
 	tile2x14AVX2_body
@@ -67534,11 +67753,11 @@ TEXT ·tile2x15AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2409<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2410<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2411<>+0(SB), Y12; \
-band2905: \
+band2920: \
 	MOVQ strips+24(FP), DI; \
-strip2906: \
+strip2921: \
 	MOVQ tiles+16(FP), SI; \
-tile2907: \
+tile2922: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67560,15 +67779,15 @@ tile2907: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2907; \
+	JNZ          tile2922; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2906; \
+	JNZ          strip2921; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2905; \
+	JNZ          band2920; \
 	VZEROUPPER; \
 	RET
 	tile2x15AVX2_body
@@ -67601,11 +67820,11 @@ TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
 	MOVQ dstRow+40(FP), BX; \
-band2908: \
+band2923: \
 	MOVQ strips+24(FP), DI; \
-strip2909: \
+strip2924: \
 	MOVQ tiles+16(FP), SI; \
-tile2910: \
+tile2925: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     Y0, (CX); \
@@ -67615,15 +67834,15 @@ tile2910: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        SI; \
-	JNZ         tile2910; \
+	JNZ         tile2925; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        DI; \
-	JNZ         strip2909; \
+	JNZ         strip2924; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2908; \
+	JNZ         band2923; \
 	VZEROUPPER; \
 	RET
 	tile2x16AVX2_body
@@ -67653,7 +67872,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2412<>+0(SB), DI; \
-group2911: \
+group2926: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67671,34 +67890,34 @@ group2911: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2915; \
-chunk2912: \
+	JAE     groupdone2930; \
+chunk2927: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2913; \
+	JB      cross2928; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2914; \
+	JB      store2929; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2916; \
+	JNZ     samerow2931; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2916: \
-	JMP store2914; \
-cross2913: \
+samerow2931: \
+	JMP store2929; \
+cross2928: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2917; \
+	JNZ     samerow2932; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2917: \
+samerow2932: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67706,16 +67925,16 @@ samerow2917: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2914: \
+store2929: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2912; \
-groupdone2915: \
+	JB       chunk2927; \
+groupdone2930: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2911; \
+	JNZ  group2926; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68086,6 +68305,10 @@ DATA ·tunzip2x8x2AVX2Entry(SB)/8, $·tunzip2x8x2AVX2(SB)
 GLOBL ·tunzip2x8x2AVX2Entry(SB), RODATA, $8
 DATA ·tunzip2x8x2AVX2NTEntry(SB)/8, $·tunzip2x8x2AVX2NT(SB)
 GLOBL ·tunzip2x8x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x16x1AVX2Entry(SB)/8, $·tunzip2x16x1AVX2(SB)
+GLOBL ·tunzip2x16x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x16x1AVX2NTEntry(SB)/8, $·tunzip2x16x1AVX2NT(SB)
+GLOBL ·tunzip2x16x1AVX2NTEntry(SB), RODATA, $8
 DATA ·unzip3x1AVX2Entry(SB)/8, $·unzip3x1AVX2(SB)
 GLOBL ·unzip3x1AVX2Entry(SB), RODATA, $8
 DATA ·unzip3x2AVX2Entry(SB)/8, $·unzip3x2AVX2(SB)

@@ -181,6 +181,8 @@ var (
 	tunzip2x8x1AVX2NTEntry  simd.LaneFunc
 	tunzip2x8x2AVX2Entry    simd.LaneFunc
 	tunzip2x8x2AVX2NTEntry  simd.LaneFunc
+	tunzip2x16x1AVX2Entry   simd.LaneFunc
+	tunzip2x16x1AVX2NTEntry simd.LaneFunc
 	unzip3x1AVX2Entry       simd.LaneFunc
 	unzip3x2AVX2Entry       simd.LaneFunc
 	unzip3x4AVX2Entry       simd.LaneFunc
@@ -501,6 +503,8 @@ var avx2 = simd.Table{
 		{F: &tunzip2x8x1AVX2NTEntry, B: 2, Cp: 8, W: 1, Unzip: true, NT: true, MinN: 32},
 		{F: &tunzip2x8x2AVX2Entry, B: 2, Cp: 8, W: 2, Unzip: true, MinN: 32},
 		{F: &tunzip2x8x2AVX2NTEntry, B: 2, Cp: 8, W: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x16x1AVX2Entry, B: 2, Cp: 16, W: 1, Unzip: true, MinN: 32},
+		{F: &tunzip2x16x1AVX2NTEntry, B: 2, Cp: 16, W: 1, Unzip: true, NT: true, MinN: 32},
 		{F: &unzip3x1AVX2Entry, B: 3, W: 1, Unzip: true, MinN: 4},
 		{F: &unzip3x2AVX2Entry, B: 3, W: 2, Unzip: true, MinN: 4},
 		{F: &unzip3x4AVX2Entry, B: 3, W: 4, Unzip: true, MinN: 4},

@@ -73,13 +73,14 @@ func RunWidths(b int) []int {
 
 // regroups reports whether an ISA has regrouping kernels of C' channels
 // in a direction: of C' = 16 (b = 2, bytes: pixels of 64 bytes) only
-// AVX-512's DepthToSpace, where the lanes path unzips each pixel by 4 in
-// lanes of 16 bytes: on a Zen 5, one goroutine, NHWC CRD DepthToSpace of
+// DepthToSpace, where the lanes path unzips each pixel by 4 in lanes of
+// 16 bytes: on a Zen 5, one goroutine, NHWC CRD DepthToSpace of
 // 1x64x270x480, of a non-streaming copy, 0.63-0.71 that way, 1.02-1.17
-// in VBMI's kernel (191 bytes). AVX2's (0.65-0.69 -> 0.86-0.93, with its
-// streaming twin 981 bytes) and the SpaceToDepth kernels (1.00-1.06 ->
-// 1.06-1.16) would cost the hello world a page of text.
-func (i ISA) regroups(unzip bool, cp int) bool { return cp < 16 || unzip && i.TwoTable() }
+// in VBMI's kernel (191 bytes); in AVX2's, which AVX-512 BW runs too,
+// 0.83-0.96 (avx512bw 0.87-1.04) where the lanes path ran at 0.64-0.69
+// (1x64x112x112, in the L2: 0.31-0.35 and 0.41-0.53). The SpaceToDepth
+// kernels gained too little for their bytes (1.00-1.06 -> 1.06-1.16).
+func (i ISA) regroups(unzip bool, cp int) bool { return cp < 16 || unzip }
 
 // Regroups are the NHWC CRD shapes with their own kernels, of the
 // element widths whose pixels fit (pixelFits): block sizes 2 to 4 with C'
