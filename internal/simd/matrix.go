@@ -66,23 +66,29 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 
 // streamTile is the first of the streaming tile kernels ks of w-byte
 // words without a plain twin (StreamTiles) whose tile fits matrix m, as
-// a tile of no plain kernel, in bands of wideLines lines of src; or none
-// (nt nil). Matrices that stream in tiles with no twin take them, tall
-// ones too, ahead of the buffer: on a Zen 5, avx2 tier, one goroutine,
-// of a non-streaming copy, through the buffer and in pairs, 4096x2048 of
-// 8-byte words 0.53-0.59 and 0.83-0.93, 3000x5000 0.54-0.57 and
-// 0.95-1.06, of 2-byte words 7936x5000 0.40-0.59 and 0.59-0.66, 4096x4096
-// 0.46-0.53 and 0.44-0.53. Their stores go around the L1, so that dst
-// rows crowded in its sets (bandCols' spreadSets) do not keep the bands
-// narrow: NCHW to NHWC of 8-byte words moved 1x64x129600 at 0.36-0.37 in
-// bands of two lines, 0.74-0.82 of 16 (1x256x16384 0.37-0.41 and
-// 0.80-0.85, 1x32x259200 0.66-0.67 and 0.86-0.89), of 2-byte words
-// 1x64x129600 0.96-0.97 and 1.14-1.17.
+// a tile of no plain kernel; or none (nt nil). Matrices that stream in
+// tiles with no twin take them, tall ones too, ahead of the buffer: on a
+// Zen 5, avx2 tier, one goroutine, of a non-streaming copy, through the
+// buffer and in pairs, 4096x2048 of 8-byte words 0.53-0.59 and
+// 0.83-0.93, 3000x5000 0.54-0.57 and 0.95-1.06, of 2-byte words
+// 7936x5000 0.40-0.59 and 0.59-0.66, 4096x4096 0.46-0.53 and 0.44-0.53.
+//
+// Their bands are wideLines lines of src wide where bandCols' would be
+// but for the L1 sets dst rows fall in, which streaming stores leave
+// alone, or where the matrix outgrows the shared cache; else two lines.
+// NCHW to NHWC of 8-byte words moved 1x64x129600 at 0.36-0.37 in bands
+// of two lines, 0.74-0.82 of 16, 2048x2048 at 0.40-0.47 and 0.60-0.67,
+// 2-byte words 1x128x64800 (15.8 MiB) 0.52-0.71 and 0.70-0.76; but in the
+// L3 1024x1024 of 8-byte words at 0.61-0.65 and 0.28-0.31, and
+// 1x32x32768 (a matrix of 32 rows) 0.65-0.78 and 0.51-0.63.
 func streamTile(ks []TileKernel, m engine.Matrix, w int) tile {
 	for _, k := range ks {
 		if int(k.W) == w && m.Rows >= int(k.B) && m.Cols >= int(k.Chunk)/w {
-			cols := int(k.Chunk) / w
-			return tile{nt: k.F, b: int(k.B), chunk: int(k.Chunk), band: max(1, wideLines*lineBytes/w/cols) * cols}
+			cols, lines := int(k.Chunk)/w, 2
+			if m.Rows > readStreams && m.DstRow <= shortRow || engine.Streams(engine.PaddedTiles, m.Rows*m.Cols*w*m.Reps*m.Groups) {
+				lines = wideLines
+			}
+			return tile{nt: k.F, b: int(k.B), chunk: int(k.Chunk), band: max(1, lines*lineBytes/w/cols) * cols}
 		}
 	}
 	return tile{}
