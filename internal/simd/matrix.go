@@ -17,6 +17,8 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // and with dst rows a power of two apart those lines fill few cache sets
 // and leave before they are finished: on a Zen 5, a 256x784 matrix of
 // 4-byte words (NCHW to NHWC, C = 256) moved at 0.14 of copy() that way.
+// Matrices that stream, whose tiles have no streaming twin, take the
+// tier's stream tiles where those write whole lines (streamTile).
 // Tall matrices whose tiles would write dst badly in place (short pieces
 // of rows a multiple of 2 KiB apart; or no streaming stores where the
 // matrix streams) go through a buffer (buffered); so do matrices of
