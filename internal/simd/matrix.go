@@ -49,8 +49,10 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if c == nil {
 		return nil
 	}
-	if s := streamTile(t.StreamTiles, m, w); m.Streaming && k.nt == nil && s.nt != nil && lineStores(m, w, s) {
-		return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, s.nt, &s), Else: c}
+	if m.Streaming && k.nt == nil {
+		if s := streamTile(t.StreamTiles, m, w); s.nt != nil && lineStores(m, w, s) {
+			return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, s.nt, &s), Else: c}
+		}
 	}
 	if b := t.buffered(dst, src, &m, w, &k); b != nil {
 		return b
@@ -87,7 +89,7 @@ func streamTile(ks []TileKernel, m engine.Matrix, w int) tile {
 	for _, k := range ks {
 		if int(k.W) == w && m.Rows >= int(k.B) && m.Cols >= int(k.Chunk)/w {
 			cols, lines := int(k.Chunk)/w, 2
-			if m.Rows > readStreams && m.DstRow <= shortRow || engine.Streams(engine.PaddedTiles, m.Rows*m.Cols*w*m.Reps*m.Groups) {
+			if manyShortRows(m.Rows, m.DstRow) || engine.Streams(engine.PaddedTiles, m.Rows*m.Cols*w*m.Reps*m.Groups) {
 				lines = wideLines
 			}
 			return tile{nt: k.F, b: int(k.B), chunk: int(k.Chunk), band: max(1, lines*lineBytes/w/cols) * cols}
@@ -392,7 +394,7 @@ const lineBytes = 64
 // float64: 0.60-0.61 and 0.54-0.56) lost.
 func bandCols(cols, w, rows int, m engine.Matrix) int {
 	n, whole, half, dstSets := 1, rows*w >= lineBytes, 2*rows*w == lineBytes, sets(m.DstRow) // n: lines of src
-	wide := m.Rows > readStreams && m.DstRow <= shortRow && dstSets >= spreadSets
+	wide := manyShortRows(m.Rows, m.DstRow) && dstSets >= spreadSets
 	switch {
 	case wide && (whole && !engine.InPrivateCache(m.Rows*m.Cols*w) || half && m.Streaming):
 		n = wideLines
@@ -433,6 +435,11 @@ const (
 	spreadSets  = 16
 	wideLines   = 16
 )
+
+// manyShortRows reports whether a matrix of rows rows has more than
+// readStreams of them and dst rows of at most shortRow bytes (NCHW to
+// NHWC: a pixel's channels), whose bands widen (bandCols, streamTile).
+func manyShortRows(rows, dstRow int) bool { return rows > readStreams && dstRow <= shortRow }
 
 // gcd is the greatest common divisor of a > 0 and b > 0.
 func gcd(a, b int) int {
