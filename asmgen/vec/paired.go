@@ -261,43 +261,55 @@ func maskWords(mask []int8) uint64 {
 	return words
 }
 
-// shuffleBlended ORs together one byte shuffle per group of items, first
-// fit in order: an item joins the first group whose dwords it does not
-// use, its dwords blended into the group's register unless that register
-// is its own. Dword blends run on any vector port and need no mask, where
-// a shuffle of its own would cost a shuffle, a mask load and an OR.
+// shuffleBlended ORs together one byte shuffle per group of items whose
+// dwords differ, each group's register its first item's source with the
+// dwords of each other source blended in. Dword blends run on any vector
+// port and need no mask, where a shuffle of its own would cost a shuffle,
+// a mask load and an OR. The groups are those of least cost (shuffles,
+// ORs and blends) over every way to form them, for up to exactItems
+// items; beyond, first fit in order.
 func (p *Prog) shuffleBlended(items []blendItem) int {
 	type group struct {
-		reg, src int // the register, and the source it holds outside blended dwords
-		mask     []int8
-		words    uint64
+		srcs  []int    // distinct sources, the first the register's base
+		words []uint64 // the dwords taken from each source
+		mask  []int8
 	}
-	var groups []*group
-	for _, it := range items {
-		words := maskWords(it.mask)
-		g := slices.IndexFunc(groups, func(g *group) bool { return g.words&words == 0 })
-		if g < 0 {
-			groups = append(groups, &group{it.src, it.src, slices.Clone(it.mask), words})
-			continue
+	words := make([]uint64, len(items))
+	for i, it := range items {
+		words[i] = maskWords(it.mask)
+	}
+	join := func(g *group, i int) {
+		k := slices.Index(g.srcs, items[i].src)
+		if k < 0 {
+			g.srcs, g.words = append(g.srcs, items[i].src), append(g.words, 0)
+			k = len(g.srcs) - 1
 		}
-		gr := groups[g]
-		if it.src != gr.src {
-			fromB := make([]bool, p.Width/4)
-			for k := range fromB {
-				fromB[k] = words>>k&1 == 1
-			}
-			gr.reg = p.Blend(gr.reg, it.src, 4, fromB)
-		}
-		gr.words |= words
-		for i, m := range it.mask {
+		g.words[k] |= words[i]
+		for j, m := range items[i].mask {
 			if m >= 0 {
-				gr.mask[i] = m
+				g.mask[j] = m
 			}
 		}
+	}
+	assign := groupItems(words, func(i int) int { return items[i].src })
+	var groups []*group
+	for i, g := range assign {
+		for len(groups) <= g {
+			groups = append(groups, &group{mask: slices.Repeat([]int8{-1}, len(items[i].mask))})
+		}
+		join(groups[g], i)
 	}
 	acc := -1
 	for _, g := range groups {
-		sh := p.Shuffle(g.reg, g.mask)
+		reg := g.srcs[0]
+		for k := 1; k < len(g.srcs); k++ {
+			fromB := make([]bool, p.Width/4)
+			for d := range fromB {
+				fromB[d] = g.words[k]>>d&1 == 1
+			}
+			reg = p.Blend(reg, g.srcs[k], 4, fromB)
+		}
+		sh := p.Shuffle(reg, g.mask)
 		if acc < 0 {
 			acc = sh
 		} else {
@@ -305,4 +317,54 @@ func (p *Prog) shuffleBlended(items []blendItem) int {
 		}
 	}
 	return acc
+}
+
+// exactItems bounds the items groupItems searches every grouping of.
+const exactItems = 12
+
+// groupItems puts items (their dwords, and src naming each one's source)
+// into groups of disjoint dwords, numbered in order of first item, of
+// least cost: a shuffle and an OR per group and a blend per source after
+// a group's first.
+func groupItems(words []uint64, src func(int) int) []int {
+	n := len(words)
+	best, cur := make([]int, n), make([]int, n)
+	var used []uint64
+	var srcs [][]int
+	bestCost := 1 << 30
+	var walk func(i, cost int)
+	walk = func(i, cost int) {
+		if cost >= bestCost {
+			return
+		}
+		if i == n {
+			bestCost = cost
+			copy(best, cur)
+			return
+		}
+		for g := range used {
+			if used[g]&words[i] != 0 {
+				continue
+			}
+			add := 0
+			if !slices.Contains(srcs[g], src(i)) {
+				add = 1
+			}
+			u, s := used[g], srcs[g]
+			used[g] |= words[i]
+			srcs[g] = append(s[:len(s):len(s)], src(i))
+			cur[i] = g
+			walk(i+1, cost+add)
+			used[g], srcs[g] = u, s
+			if n > exactItems {
+				return // first fit
+			}
+		}
+		used, srcs = append(used, words[i]), append(srcs, []int{src(i)})
+		cur[i] = len(used) - 1
+		walk(i+1, cost+2)
+		used, srcs = used[:len(used)-1], srcs[:len(srcs)-1]
+	}
+	walk(0, 0)
+	return best
 }

@@ -1,6 +1,9 @@
 package vec
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestPaired builds Paired on the wide chunk of every period of the AVX2
 // table, both ways (finish proves that each program moves every byte to
@@ -47,5 +50,17 @@ func TestPaired(t *testing.T) {
 	}
 	if _, err := Paired(CRD(3, 3, 2), 8, true); err == nil {
 		t.Error("Paired took a chunk shorter than a lane")
+	}
+}
+
+// TestGroupItems checks that shuffleBlended's groups are the cheapest, not
+// the first fit: item 2 shares item 0's source, so grouping them saves the
+// blend that first fit (items 0 and 1 together) pays.
+func TestGroupItems(t *testing.T) {
+	words := []uint64{0b01, 0b10, 0b10}
+	srcs := []int{7, 8, 7}
+	got := groupItems(words, func(i int) int { return srcs[i] })
+	if want := []int{0, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("groups %v, want %v", got, want)
 	}
 }
