@@ -163,7 +163,8 @@ func tilesOf(ks []simd.TileKernel, w int) []simd.TileKernel {
 
 // TestMatrixStreaming checks the tile kernels' streaming twins against
 // matrixRef, the paged tiles' (AVX2's quads) with dst rows whole pages
-// apart, and the stream tiles (AVX2's pairs, twins of no plain kernel):
+// apart and, where the first tile has no twin, not, and the stream tiles
+// (AVX2's pairs, twins of no plain kernel):
 // matrices whose every column store is a whole line of a
 // line-aligned dst, as simd.Matrix gives them, with rows and columns
 // from one tile to several (more than a lane kernel takes). The call must
@@ -174,12 +175,18 @@ func TestMatrixStreaming(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		set := simd.KernelsOf(name)
 		for w := 1; w <= simd.MaxTileWidth; w++ {
+			twin := false // whether the first tile has a streaming twin
 			for paged, list := range [][]simd.TileKernel{table.Tiles, table.PagedTiles} {
 				own := tilesOf(list, w)
 				if len(own) < 2 || !own[1].NT { // the first tile and its twin
 					continue
 				}
 				checkStreaming(t, rng, name, set, own[0], w, paged == 1)
+				if paged == 0 {
+					twin = true
+				} else if !twin && len(tilesOf(table.StreamTiles, w)) == 0 {
+					checkStreaming(t, rng, name, set, own[0], w, false) // a paged tile's twin as the stream tile of a matrix in the cache
+				}
 			}
 			for _, k := range tilesOf(table.StreamTiles, w) {
 				checkStreaming(t, rng, name, set, k, w, false)

@@ -49,7 +49,10 @@ type Kernels interface {
 // group g, word (r, c), for r < Rows and c < Cols, moves from byte
 // g*SrcGroup + i*SrcRep + r*SrcRow + c*w of src to g*DstGroup + i*DstRep +
 // c*DstRow + r*w of dst. Streaming asks for non-temporal stores where the
-// kernels have them and dst's lines allow.
+// kernels have them and dst's lines allow; Outgrown says the whole tensor,
+// not only this call's part of it, outgrows the shared cache
+// (Streams(PaddedTiles)), so that the pieces of a call cut for goroutines
+// take the tiles the whole call takes.
 //
 // Where Split is more than 0, the rows lie in src (SrcSplit set), or the
 // columns in dst (DstSplit set), in two levels: row r at (r%Split)*SrcRow
@@ -62,7 +65,7 @@ type Matrix struct {
 	Reps, SrcRep, DstRep       int
 	Groups, SrcGroup, DstGroup int
 	Split, SrcSplit, DstSplit  int
-	Streaming                  bool
+	Streaming, Outgrown        bool
 }
 
 // Reach is the bytes from the first word of matrices m of w-byte words

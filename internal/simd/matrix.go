@@ -50,7 +50,7 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 		return nil
 	}
 	if m.Streaming && k.nt == nil {
-		if s := streamTile(t.StreamTiles, m, w); s.nt != nil && lineStores(m, w, s) {
+		if s := t.streamTile(m, w); s.nt != nil && lineStores(m, w, s) {
 			return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, s.nt, &s), Else: c}
 		}
 	}
@@ -68,30 +68,50 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, k.nt, &k), Else: c}
 }
 
-// streamTile is the first of the streaming tile kernels ks of w-byte
-// words without a plain twin (StreamTiles) whose tile fits matrix m, as
-// a tile of no plain kernel; or none (nt nil). Matrices that stream in
-// tiles with no twin take them, tall ones too, ahead of the buffer: on a
-// Zen 5, avx2 tier, one goroutine, of a non-streaming copy, through the
-// buffer and in pairs, 4096x2048 of 8-byte words 0.53-0.59 and
-// 0.83-0.93, 3000x5000 0.54-0.57 and 0.95-1.06, of 2-byte words
-// 7936x5000 0.40-0.59 and 0.59-0.66, 4096x4096 0.46-0.53 and 0.44-0.53.
+// streamTile is the tile a matrix m of w-byte words that streams, whose
+// tiles have no streaming twin, takes ahead of the buffer where it writes
+// whole lines (nt nil: none): the first of the table's stream tiles (its
+// pairs, twins of no plain kernel) that fits m, tall matrices too; or,
+// where m fits the shared cache, the twin of its first paged tile (AVX2's
+// quads, that take dst rows whole pages apart) that fits.
 //
-// Their bands are wideLines lines of src wide where bandCols' would be
-// but for the L1 sets dst rows fall in, which streaming stores leave
-// alone, or where the matrix outgrows the shared cache; else two lines.
-// NCHW to NHWC of 8-byte words moved 1x64x129600 at 0.36-0.37 in bands
-// of two lines, 0.74-0.82 of 16, 2048x2048 at 0.40-0.47 and 0.60-0.67,
-// 2-byte words 1x128x64800 (15.8 MiB) 0.52-0.71 and 0.70-0.76; but in the
-// L3 1024x1024 of 8-byte words at 0.61-0.65 and 0.28-0.31, and
-// 1x32x32768 (a matrix of 32 rows) 0.65-0.78 and 0.51-0.63.
-func streamTile(ks []TileKernel, m engine.Matrix, w int) tile {
+// The pairs beat the buffer: on a Zen 5, avx2 tier, one goroutine, of a
+// non-streaming copy, through the buffer and in pairs, 4096x2048 of
+// 8-byte words 0.53-0.59 and 0.83-0.93, 3000x5000 0.54-0.57 and
+// 0.95-1.06, of 2-byte words 7936x5000 0.40-0.59 and 0.59-0.66, 4096x4096
+// 0.46-0.53 and 0.44-0.53. Their bands are wideLines lines of src wide
+// where bandCols' would be but for the L1 sets dst rows fall in, which
+// streaming stores leave alone, or where the matrix outgrows the shared
+// cache; else two lines. NCHW to NHWC of 8-byte words moved 1x64x129600
+// at 0.36-0.37 in bands of two lines, 0.74-0.82 of 16, 2048x2048 at
+// 0.40-0.47 and 0.60-0.67, 2-byte words 1x128x64800 (15.8 MiB) 0.52-0.71
+// and 0.70-0.76; but in the L3 1024x1024 of 8-byte words at 0.61-0.65 and
+// 0.28-0.31, and 1x32x32768 (a matrix of 32 rows) 0.65-0.78 and
+// 0.51-0.63.
+//
+// The quads go in bands of two lines, and only in the shared cache: there
+// they beat AVX2's plain tiles of 4-byte words in place (1x256x112x112
+// 0.37-0.40 and 0.86-0.87, 1x96x200x200 0.56-0.70 and 1.07-1.09,
+// 1x512x64x64 0.46-0.51 and 0.57-0.58), where bands of 16 lines lost
+// (1x256x112x112 0.31-0.32); beyond it they lost on 1x64x270x480 (0.43-0.57
+// in any band against 0.60-0.64).
+func (t *Kernels) streamTile(m engine.Matrix, w int) tile {
+	lines := 2
+	if manyShortRows(m.Rows, m.DstRow) || m.Outgrown {
+		lines = wideLines
+	}
+	if s := streamTwin(t.StreamTiles, m, w, lines); s.nt != nil || m.Outgrown {
+		return s
+	}
+	return streamTwin(t.PagedTiles, m, w, 2)
+}
+
+// streamTwin is the first streaming kernel of w-byte words among ks whose
+// tile fits matrix m, as a tile of no plain kernel in bands of the given
+// lines of src; or none (nt nil).
+func streamTwin(ks []TileKernel, m engine.Matrix, w, lines int) tile {
 	for _, k := range ks {
-		if int(k.W) == w && m.Rows >= int(k.B) && m.Cols >= int(k.Chunk)/w {
-			cols, lines := int(k.Chunk)/w, 2
-			if manyShortRows(m.Rows, m.DstRow) || engine.Streams(engine.PaddedTiles, m.Rows*m.Cols*w*m.Reps*m.Groups) {
-				lines = wideLines
-			}
+		if cols := int(k.Chunk) / w; k.NT && int(k.W) == w && m.Rows >= int(k.B) && m.Cols >= cols {
 			return tile{nt: k.F, b: int(k.B), chunk: int(k.Chunk), band: max(1, lines*lineBytes/w/cols) * cols}
 		}
 	}

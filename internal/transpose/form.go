@@ -156,7 +156,7 @@ func (f *wordForm) kernelAt(k engine.Kernels, fold int, extent []int, src, dst i
 		return k.TransposeRuns(engine.SpaceSpan(dst+reach(dx, dr, dg)).From(dst), engine.DepthSpan(src+reach(sx, sr, sg)).From(src), r)
 	}
 	m := f.matrix(w)
-	m.Streaming = engine.Streams(f.work(), f.size)
+	m.Streaming, m.Outgrown = engine.Streams(f.work(), f.size), engine.Streams(engine.PaddedTiles, f.size)
 	m.Reps, m.SrcRep, m.DstRep = loop(0)
 	m.Groups, m.SrcGroup, m.DstGroup = loop(1)
 	m.Cols, m.Rows = extent[fold], extent[fold+1]
