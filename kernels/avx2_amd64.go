@@ -1612,6 +1612,13 @@ func bundleZip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int, g
 //go:noescape
 func bundleUnzip2x8AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 
+// tile64x1AVX2NT transposes tiles of 64 rows of 16 bytes of 1-byte words, in each of strips strips.
+// It moves each as four tiles of 16 rows of 16 bytes, in turn.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
+//
+//go:noescape
+func tile64x1AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // tile16x1AVX2 transposes tiles of 16 rows of 16 bytes of 1-byte words, in each of strips strips.
 //
 //go:noescape

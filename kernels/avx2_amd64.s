@@ -65912,10 +65912,10 @@ lastbundle2868: \
 	RET
 	bundleUnzip2x8AVX2_body
 
-// func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX2
-TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-104
-#define tile16x1AVX2_body \
+// func tile64x1AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·tile64x1AVX2NT(SB), $1024-104
+#define tile64x1AVX2NT_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -65927,6 +65927,381 @@ band2870: \
 strip2871: \
 	MOVQ tiles+16(FP), R8; \
 tile2872: \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (R10)(DX*4), R11; \
+	LEAQ         (R11)(DX*4), R12; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (R11), Y0, Y0; \
+	VMOVDQU      (R10), X1; \
+	VINSERTI128  $0x01, (R12), Y1, Y1; \
+	VPUNPCKLBW   Y1, Y0, Y2; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VMOVDQU      (AX)(DX*1), X0; \
+	VINSERTI128  $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU      (R10)(DX*1), X3; \
+	VINSERTI128  $0x01, (R12)(DX*1), Y3, Y3; \
+	VPUNPCKLBW   Y3, Y0, Y4; \
+	VPUNPCKHBW   Y3, Y0, Y3; \
+	VMOVDQU      (AX)(DX*2), X0; \
+	VINSERTI128  $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU      (R10)(DX*2), X5; \
+	VINSERTI128  $0x01, (R12)(DX*2), Y5, Y5; \
+	VPUNPCKLBW   Y5, Y0, Y6; \
+	VPUNPCKHBW   Y5, Y0, Y5; \
+	VMOVDQU      (AX)(BX*1), X0; \
+	VINSERTI128  $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU      (R10)(BX*1), X7; \
+	VINSERTI128  $0x01, (R12)(BX*1), Y7, Y7; \
+	VPUNPCKLBW   Y7, Y0, Y8; \
+	VPUNPCKHBW   Y7, Y0, Y7; \
+	VPUNPCKLBW   Y6, Y2, Y0; \
+	VPUNPCKHBW   Y6, Y2, Y6; \
+	VPUNPCKLBW   Y5, Y1, Y2; \
+	VPUNPCKHBW   Y5, Y1, Y5; \
+	VPUNPCKLBW   Y8, Y4, Y1; \
+	VPUNPCKHBW   Y8, Y4, Y8; \
+	VPUNPCKLBW   Y7, Y3, Y4; \
+	VPUNPCKHBW   Y7, Y3, Y7; \
+	VPUNPCKLBW   Y1, Y0, Y3; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VPUNPCKLBW   Y8, Y6, Y0; \
+	VPUNPCKHBW   Y8, Y6, Y8; \
+	VPUNPCKLBW   Y4, Y2, Y6; \
+	VPUNPCKHBW   Y4, Y2, Y4; \
+	VPUNPCKLBW   Y7, Y5, Y2; \
+	VPUNPCKHBW   Y7, Y5, Y7; \
+	VPERMQ       $0xd8, Y3, Y3; \
+	VMOVDQU      X3, (SP); \
+	VEXTRACTI128 $0x01, Y3, 64(SP); \
+	VPERMQ       $0xd8, Y1, Y1; \
+	VMOVDQU      X1, 128(SP); \
+	VEXTRACTI128 $0x01, Y1, 192(SP); \
+	VPERMQ       $0xd8, Y0, Y0; \
+	VMOVDQU      X0, 256(SP); \
+	VEXTRACTI128 $0x01, Y0, 320(SP); \
+	VPERMQ       $0xd8, Y8, Y8; \
+	VMOVDQU      X8, 384(SP); \
+	VEXTRACTI128 $0x01, Y8, 448(SP); \
+	VPERMQ       $0xd8, Y6, Y6; \
+	VMOVDQU      X6, 512(SP); \
+	VEXTRACTI128 $0x01, Y6, 576(SP); \
+	VPERMQ       $0xd8, Y4, Y4; \
+	VMOVDQU      X4, 640(SP); \
+	VEXTRACTI128 $0x01, Y4, 704(SP); \
+	VPERMQ       $0xd8, Y2, Y2; \
+	VMOVDQU      X2, 768(SP); \
+	VEXTRACTI128 $0x01, Y2, 832(SP); \
+	VPERMQ       $0xd8, Y7, Y7; \
+	VMOVDQU      X7, 896(SP); \
+	VEXTRACTI128 $0x01, Y7, 960(SP); \
+	LEAQ         (AX)(DX*8), AX; \
+	LEAQ         (AX)(DX*8), AX; \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (R10)(DX*4), R11; \
+	LEAQ         (R11)(DX*4), R12; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (R11), Y0, Y0; \
+	VMOVDQU      (R10), X1; \
+	VINSERTI128  $0x01, (R12), Y1, Y1; \
+	VPUNPCKLBW   Y1, Y0, Y2; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VMOVDQU      (AX)(DX*1), X0; \
+	VINSERTI128  $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU      (R10)(DX*1), X3; \
+	VINSERTI128  $0x01, (R12)(DX*1), Y3, Y3; \
+	VPUNPCKLBW   Y3, Y0, Y4; \
+	VPUNPCKHBW   Y3, Y0, Y3; \
+	VMOVDQU      (AX)(DX*2), X0; \
+	VINSERTI128  $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU      (R10)(DX*2), X5; \
+	VINSERTI128  $0x01, (R12)(DX*2), Y5, Y5; \
+	VPUNPCKLBW   Y5, Y0, Y6; \
+	VPUNPCKHBW   Y5, Y0, Y5; \
+	VMOVDQU      (AX)(BX*1), X0; \
+	VINSERTI128  $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU      (R10)(BX*1), X7; \
+	VINSERTI128  $0x01, (R12)(BX*1), Y7, Y7; \
+	VPUNPCKLBW   Y7, Y0, Y8; \
+	VPUNPCKHBW   Y7, Y0, Y7; \
+	VPUNPCKLBW   Y6, Y2, Y0; \
+	VPUNPCKHBW   Y6, Y2, Y6; \
+	VPUNPCKLBW   Y5, Y1, Y2; \
+	VPUNPCKHBW   Y5, Y1, Y5; \
+	VPUNPCKLBW   Y8, Y4, Y1; \
+	VPUNPCKHBW   Y8, Y4, Y8; \
+	VPUNPCKLBW   Y7, Y3, Y4; \
+	VPUNPCKHBW   Y7, Y3, Y7; \
+	VPUNPCKLBW   Y1, Y0, Y3; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VPUNPCKLBW   Y8, Y6, Y0; \
+	VPUNPCKHBW   Y8, Y6, Y8; \
+	VPUNPCKLBW   Y4, Y2, Y6; \
+	VPUNPCKHBW   Y4, Y2, Y4; \
+	VPUNPCKLBW   Y7, Y5, Y2; \
+	VPUNPCKHBW   Y7, Y5, Y7; \
+	VPERMQ       $0xd8, Y3, Y3; \
+	VMOVDQU      X3, 16(SP); \
+	VEXTRACTI128 $0x01, Y3, 80(SP); \
+	VPERMQ       $0xd8, Y1, Y1; \
+	VMOVDQU      X1, 144(SP); \
+	VEXTRACTI128 $0x01, Y1, 208(SP); \
+	VPERMQ       $0xd8, Y0, Y0; \
+	VMOVDQU      X0, 272(SP); \
+	VEXTRACTI128 $0x01, Y0, 336(SP); \
+	VPERMQ       $0xd8, Y8, Y8; \
+	VMOVDQU      X8, 400(SP); \
+	VEXTRACTI128 $0x01, Y8, 464(SP); \
+	VPERMQ       $0xd8, Y6, Y6; \
+	VMOVDQU      X6, 528(SP); \
+	VEXTRACTI128 $0x01, Y6, 592(SP); \
+	VPERMQ       $0xd8, Y4, Y4; \
+	VMOVDQU      X4, 656(SP); \
+	VEXTRACTI128 $0x01, Y4, 720(SP); \
+	VPERMQ       $0xd8, Y2, Y2; \
+	VMOVDQU      X2, 784(SP); \
+	VEXTRACTI128 $0x01, Y2, 848(SP); \
+	VPERMQ       $0xd8, Y7, Y7; \
+	VMOVDQU      X7, 912(SP); \
+	VEXTRACTI128 $0x01, Y7, 976(SP); \
+	LEAQ         (AX)(DX*8), AX; \
+	LEAQ         (AX)(DX*8), AX; \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (R10)(DX*4), R11; \
+	LEAQ         (R11)(DX*4), R12; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (R11), Y0, Y0; \
+	VMOVDQU      (R10), X1; \
+	VINSERTI128  $0x01, (R12), Y1, Y1; \
+	VPUNPCKLBW   Y1, Y0, Y2; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VMOVDQU      (AX)(DX*1), X0; \
+	VINSERTI128  $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU      (R10)(DX*1), X3; \
+	VINSERTI128  $0x01, (R12)(DX*1), Y3, Y3; \
+	VPUNPCKLBW   Y3, Y0, Y4; \
+	VPUNPCKHBW   Y3, Y0, Y3; \
+	VMOVDQU      (AX)(DX*2), X0; \
+	VINSERTI128  $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU      (R10)(DX*2), X5; \
+	VINSERTI128  $0x01, (R12)(DX*2), Y5, Y5; \
+	VPUNPCKLBW   Y5, Y0, Y6; \
+	VPUNPCKHBW   Y5, Y0, Y5; \
+	VMOVDQU      (AX)(BX*1), X0; \
+	VINSERTI128  $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU      (R10)(BX*1), X7; \
+	VINSERTI128  $0x01, (R12)(BX*1), Y7, Y7; \
+	VPUNPCKLBW   Y7, Y0, Y8; \
+	VPUNPCKHBW   Y7, Y0, Y7; \
+	VPUNPCKLBW   Y6, Y2, Y0; \
+	VPUNPCKHBW   Y6, Y2, Y6; \
+	VPUNPCKLBW   Y5, Y1, Y2; \
+	VPUNPCKHBW   Y5, Y1, Y5; \
+	VPUNPCKLBW   Y8, Y4, Y1; \
+	VPUNPCKHBW   Y8, Y4, Y8; \
+	VPUNPCKLBW   Y7, Y3, Y4; \
+	VPUNPCKHBW   Y7, Y3, Y7; \
+	VPUNPCKLBW   Y1, Y0, Y3; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VPUNPCKLBW   Y8, Y6, Y0; \
+	VPUNPCKHBW   Y8, Y6, Y8; \
+	VPUNPCKLBW   Y4, Y2, Y6; \
+	VPUNPCKHBW   Y4, Y2, Y4; \
+	VPUNPCKLBW   Y7, Y5, Y2; \
+	VPUNPCKHBW   Y7, Y5, Y7; \
+	VPERMQ       $0xd8, Y3, Y3; \
+	VMOVDQU      X3, 32(SP); \
+	VEXTRACTI128 $0x01, Y3, 96(SP); \
+	VPERMQ       $0xd8, Y1, Y1; \
+	VMOVDQU      X1, 160(SP); \
+	VEXTRACTI128 $0x01, Y1, 224(SP); \
+	VPERMQ       $0xd8, Y0, Y0; \
+	VMOVDQU      X0, 288(SP); \
+	VEXTRACTI128 $0x01, Y0, 352(SP); \
+	VPERMQ       $0xd8, Y8, Y8; \
+	VMOVDQU      X8, 416(SP); \
+	VEXTRACTI128 $0x01, Y8, 480(SP); \
+	VPERMQ       $0xd8, Y6, Y6; \
+	VMOVDQU      X6, 544(SP); \
+	VEXTRACTI128 $0x01, Y6, 608(SP); \
+	VPERMQ       $0xd8, Y4, Y4; \
+	VMOVDQU      X4, 672(SP); \
+	VEXTRACTI128 $0x01, Y4, 736(SP); \
+	VPERMQ       $0xd8, Y2, Y2; \
+	VMOVDQU      X2, 800(SP); \
+	VEXTRACTI128 $0x01, Y2, 864(SP); \
+	VPERMQ       $0xd8, Y7, Y7; \
+	VMOVDQU      X7, 928(SP); \
+	VEXTRACTI128 $0x01, Y7, 992(SP); \
+	LEAQ         (AX)(DX*8), AX; \
+	LEAQ         (AX)(DX*8), AX; \
+	LEAQ         (AX)(DX*4), R10; \
+	LEAQ         (R10)(DX*4), R11; \
+	LEAQ         (R11)(DX*4), R12; \
+	VMOVDQU      (AX), X0; \
+	VINSERTI128  $0x01, (R11), Y0, Y0; \
+	VMOVDQU      (R10), X1; \
+	VINSERTI128  $0x01, (R12), Y1, Y1; \
+	VPUNPCKLBW   Y1, Y0, Y2; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VMOVDQU      (AX)(DX*1), X0; \
+	VINSERTI128  $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU      (R10)(DX*1), X3; \
+	VINSERTI128  $0x01, (R12)(DX*1), Y3, Y3; \
+	VPUNPCKLBW   Y3, Y0, Y4; \
+	VPUNPCKHBW   Y3, Y0, Y3; \
+	VMOVDQU      (AX)(DX*2), X0; \
+	VINSERTI128  $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU      (R10)(DX*2), X5; \
+	VINSERTI128  $0x01, (R12)(DX*2), Y5, Y5; \
+	VPUNPCKLBW   Y5, Y0, Y6; \
+	VPUNPCKHBW   Y5, Y0, Y5; \
+	VMOVDQU      (AX)(BX*1), X0; \
+	VINSERTI128  $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU      (R10)(BX*1), X7; \
+	VINSERTI128  $0x01, (R12)(BX*1), Y7, Y7; \
+	VPUNPCKLBW   Y7, Y0, Y8; \
+	VPUNPCKHBW   Y7, Y0, Y7; \
+	VPUNPCKLBW   Y6, Y2, Y0; \
+	VPUNPCKHBW   Y6, Y2, Y6; \
+	VPUNPCKLBW   Y5, Y1, Y2; \
+	VPUNPCKHBW   Y5, Y1, Y5; \
+	VPUNPCKLBW   Y8, Y4, Y1; \
+	VPUNPCKHBW   Y8, Y4, Y8; \
+	VPUNPCKLBW   Y7, Y3, Y4; \
+	VPUNPCKHBW   Y7, Y3, Y7; \
+	VPUNPCKLBW   Y1, Y0, Y3; \
+	VPUNPCKHBW   Y1, Y0, Y1; \
+	VPUNPCKLBW   Y8, Y6, Y0; \
+	VPUNPCKHBW   Y8, Y6, Y8; \
+	VPUNPCKLBW   Y4, Y2, Y6; \
+	VPUNPCKHBW   Y4, Y2, Y4; \
+	VPUNPCKLBW   Y7, Y5, Y2; \
+	VPUNPCKHBW   Y7, Y5, Y7; \
+	VPERMQ       $0xd8, Y3, Y3; \
+	VMOVDQU      X3, 48(SP); \
+	VEXTRACTI128 $0x01, Y3, 112(SP); \
+	VPERMQ       $0xd8, Y1, Y1; \
+	VMOVDQU      X1, 176(SP); \
+	VEXTRACTI128 $0x01, Y1, 240(SP); \
+	VPERMQ       $0xd8, Y0, Y0; \
+	VMOVDQU      X0, 304(SP); \
+	VEXTRACTI128 $0x01, Y0, 368(SP); \
+	VPERMQ       $0xd8, Y8, Y8; \
+	VMOVDQU      X8, 432(SP); \
+	VEXTRACTI128 $0x01, Y8, 496(SP); \
+	VPERMQ       $0xd8, Y6, Y6; \
+	VMOVDQU      X6, 560(SP); \
+	VEXTRACTI128 $0x01, Y6, 624(SP); \
+	VPERMQ       $0xd8, Y4, Y4; \
+	VMOVDQU      X4, 688(SP); \
+	VEXTRACTI128 $0x01, Y4, 752(SP); \
+	VPERMQ       $0xd8, Y2, Y2; \
+	VMOVDQU      X2, 816(SP); \
+	VEXTRACTI128 $0x01, Y2, 880(SP); \
+	VPERMQ       $0xd8, Y7, Y7; \
+	VMOVDQU      X7, 944(SP); \
+	VEXTRACTI128 $0x01, Y7, 1008(SP); \
+	IMUL3Q       $0x30, DX, R10; \
+	SUBQ         R10, AX; \
+	LEAQ         (CX)(SI*4), R10; \
+	LEAQ         (R10)(SI*4), R11; \
+	LEAQ         (R11)(SI*4), R12; \
+	VMOVDQU      (SP), Y0; \
+	VMOVNTDQ     Y0, (CX); \
+	VMOVDQU      32(SP), Y0; \
+	VMOVNTDQ     Y0, 32(CX); \
+	VMOVDQU      64(SP), Y0; \
+	VMOVNTDQ     Y0, (CX)(SI*1); \
+	VMOVDQU      96(SP), Y0; \
+	VMOVNTDQ     Y0, 32(CX)(SI*1); \
+	VMOVDQU      128(SP), Y0; \
+	VMOVNTDQ     Y0, (CX)(SI*2); \
+	VMOVDQU      160(SP), Y0; \
+	VMOVNTDQ     Y0, 32(CX)(SI*2); \
+	VMOVDQU      192(SP), Y0; \
+	VMOVNTDQ     Y0, (CX)(DI*1); \
+	VMOVDQU      224(SP), Y0; \
+	VMOVNTDQ     Y0, 32(CX)(DI*1); \
+	VMOVDQU      256(SP), Y0; \
+	VMOVNTDQ     Y0, (R10); \
+	VMOVDQU      288(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R10); \
+	VMOVDQU      320(SP), Y0; \
+	VMOVNTDQ     Y0, (R10)(SI*1); \
+	VMOVDQU      352(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R10)(SI*1); \
+	VMOVDQU      384(SP), Y0; \
+	VMOVNTDQ     Y0, (R10)(SI*2); \
+	VMOVDQU      416(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R10)(SI*2); \
+	VMOVDQU      448(SP), Y0; \
+	VMOVNTDQ     Y0, (R10)(DI*1); \
+	VMOVDQU      480(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R10)(DI*1); \
+	VMOVDQU      512(SP), Y0; \
+	VMOVNTDQ     Y0, (R11); \
+	VMOVDQU      544(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R11); \
+	VMOVDQU      576(SP), Y0; \
+	VMOVNTDQ     Y0, (R11)(SI*1); \
+	VMOVDQU      608(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R11)(SI*1); \
+	VMOVDQU      640(SP), Y0; \
+	VMOVNTDQ     Y0, (R11)(SI*2); \
+	VMOVDQU      672(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R11)(SI*2); \
+	VMOVDQU      704(SP), Y0; \
+	VMOVNTDQ     Y0, (R11)(DI*1); \
+	VMOVDQU      736(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R11)(DI*1); \
+	VMOVDQU      768(SP), Y0; \
+	VMOVNTDQ     Y0, (R12); \
+	VMOVDQU      800(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R12); \
+	VMOVDQU      832(SP), Y0; \
+	VMOVNTDQ     Y0, (R12)(SI*1); \
+	VMOVDQU      864(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R12)(SI*1); \
+	VMOVDQU      896(SP), Y0; \
+	VMOVNTDQ     Y0, (R12)(SI*2); \
+	VMOVDQU      928(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R12)(SI*2); \
+	VMOVDQU      960(SP), Y0; \
+	VMOVNTDQ     Y0, (R12)(DI*1); \
+	VMOVDQU      992(SP), Y0; \
+	VMOVNTDQ     Y0, 32(R12)(DI*1); \
+	ADDQ         srcTile+64(FP), AX; \
+	ADDQ         dstTile+56(FP), CX; \
+	DECQ         R8; \
+	JNZ          tile2872; \
+	ADDQ         srcSkip+80(FP), AX; \
+	ADDQ         dstSkip+72(FP), CX; \
+	DECQ         R9; \
+	JNZ          strip2871; \
+	ADDQ         srcBandSkip+96(FP), AX; \
+	ADDQ         dstBandSkip+88(FP), CX; \
+	DECQ         bands+32(FP); \
+	JNZ          band2870; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	tile64x1AVX2NT_body
+
+// func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile16x1AVX2(SB), NOSPLIT, $0-104
+#define tile16x1AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
+	LEAQ (SI)(SI*2), DI; \
+band2873: \
+	MOVQ strips+24(FP), R9; \
+strip2874: \
+	MOVQ tiles+16(FP), R8; \
+tile2875: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (R10)(DX*4), R11; \
 	LEAQ         (R11)(DX*4), R12; \
@@ -66000,15 +66375,15 @@ tile2872: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2872; \
+	JNZ          tile2875; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2871; \
+	JNZ          strip2874; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2870; \
+	JNZ          band2873; \
 	VZEROUPPER; \
 	RET
 	tile16x1AVX2_body
@@ -66023,11 +66398,11 @@ TEXT ·tile32x2AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2873: \
+band2876: \
 	MOVQ strips+24(FP), R9; \
-strip2874: \
+strip2877: \
 	MOVQ tiles+16(FP), R8; \
-tile2875: \
+tile2878: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -66080,35 +66455,34 @@ tile2875: \
 	VMOVNTDQ    Y4, (R13)(SI*2); \
 	VPUNPCKHWD  Y7, Y5, Y7; \
 	VMOVNTDQ    Y7, (R13)(DI*1); \
-	LEAQ        (AX)(DX*8), R10; \
-	LEAQ        (R10)(DX*8), R10; \
-	LEAQ        32(CX), R11; \
-	LEAQ        (R10)(DX*4), R12; \
-	LEAQ        (R12)(DX*4), R13; \
-	LEAQ        (R13)(DX*4), R14; \
-	LEAQ        (R11)(SI*4), R15; \
-	VMOVDQU     (R10), X0; \
-	VINSERTI128 $0x01, (R13), Y0, Y0; \
-	VMOVDQU     (R12), X1; \
-	VINSERTI128 $0x01, (R14), Y1, Y1; \
+	LEAQ        (AX)(DX*8), AX; \
+	LEAQ        (AX)(DX*8), AX; \
+	LEAQ        (AX)(DX*4), R10; \
+	LEAQ        (R10)(DX*4), R11; \
+	LEAQ        (R11)(DX*4), R12; \
+	LEAQ        (CX)(SI*4), R13; \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (R11), Y0, Y0; \
+	VMOVDQU     (R10), X1; \
+	VINSERTI128 $0x01, (R12), Y1, Y1; \
 	VPUNPCKLWD  Y1, Y0, Y2; \
 	VPUNPCKHWD  Y1, Y0, Y1; \
-	VMOVDQU     (R10)(DX*1), X0; \
-	VINSERTI128 $0x01, (R13)(DX*1), Y0, Y0; \
-	VMOVDQU     (R12)(DX*1), X3; \
-	VINSERTI128 $0x01, (R14)(DX*1), Y3, Y3; \
+	VMOVDQU     (AX)(DX*1), X0; \
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
+	VMOVDQU     (R10)(DX*1), X3; \
+	VINSERTI128 $0x01, (R12)(DX*1), Y3, Y3; \
 	VPUNPCKLWD  Y3, Y0, Y4; \
 	VPUNPCKHWD  Y3, Y0, Y3; \
-	VMOVDQU     (R10)(DX*2), X0; \
-	VINSERTI128 $0x01, (R13)(DX*2), Y0, Y0; \
-	VMOVDQU     (R12)(DX*2), X5; \
-	VINSERTI128 $0x01, (R14)(DX*2), Y5, Y5; \
+	VMOVDQU     (AX)(DX*2), X0; \
+	VINSERTI128 $0x01, (R11)(DX*2), Y0, Y0; \
+	VMOVDQU     (R10)(DX*2), X5; \
+	VINSERTI128 $0x01, (R12)(DX*2), Y5, Y5; \
 	VPUNPCKLWD  Y5, Y0, Y6; \
 	VPUNPCKHWD  Y5, Y0, Y5; \
-	VMOVDQU     (R10)(BX*1), X0; \
-	VINSERTI128 $0x01, (R13)(BX*1), Y0, Y0; \
-	VMOVDQU     (R12)(BX*1), X7; \
-	VINSERTI128 $0x01, (R14)(BX*1), Y7, Y7; \
+	VMOVDQU     (AX)(BX*1), X0; \
+	VINSERTI128 $0x01, (R11)(BX*1), Y0, Y0; \
+	VMOVDQU     (R10)(BX*1), X7; \
+	VINSERTI128 $0x01, (R12)(BX*1), Y7, Y7; \
 	VPUNPCKLWD  Y7, Y0, Y8; \
 	VPUNPCKHWD  Y7, Y0, Y7; \
 	VPUNPCKLWD  Y6, Y2, Y0; \
@@ -66120,33 +66494,35 @@ tile2875: \
 	VPUNPCKLWD  Y7, Y3, Y4; \
 	VPUNPCKHWD  Y7, Y3, Y7; \
 	VPUNPCKLWD  Y1, Y0, Y3; \
-	VMOVNTDQ    Y3, (R11); \
+	VMOVNTDQ    Y3, 32(CX); \
 	VPUNPCKHWD  Y1, Y0, Y1; \
-	VMOVNTDQ    Y1, (R11)(SI*1); \
+	VMOVNTDQ    Y1, 32(CX)(SI*1); \
 	VPUNPCKLWD  Y8, Y6, Y1; \
-	VMOVNTDQ    Y1, (R11)(SI*2); \
+	VMOVNTDQ    Y1, 32(CX)(SI*2); \
 	VPUNPCKHWD  Y8, Y6, Y8; \
-	VMOVNTDQ    Y8, (R11)(DI*1); \
+	VMOVNTDQ    Y8, 32(CX)(DI*1); \
 	VPUNPCKLWD  Y4, Y2, Y8; \
-	VMOVNTDQ    Y8, (R15); \
+	VMOVNTDQ    Y8, 32(R13); \
 	VPUNPCKHWD  Y4, Y2, Y4; \
-	VMOVNTDQ    Y4, (R15)(SI*1); \
+	VMOVNTDQ    Y4, 32(R13)(SI*1); \
 	VPUNPCKLWD  Y7, Y5, Y4; \
-	VMOVNTDQ    Y4, (R15)(SI*2); \
+	VMOVNTDQ    Y4, 32(R13)(SI*2); \
 	VPUNPCKHWD  Y7, Y5, Y7; \
-	VMOVNTDQ    Y7, (R15)(DI*1); \
+	VMOVNTDQ    Y7, 32(R13)(DI*1); \
+	IMUL3Q      $0x10, DX, R10; \
+	SUBQ        R10, AX; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2875; \
+	JNZ         tile2878; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2874; \
+	JNZ         strip2877; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2873; \
+	JNZ         band2876; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66162,11 +66538,11 @@ TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2876: \
+band2879: \
 	MOVQ strips+24(FP), R9; \
-strip2877: \
+strip2880: \
 	MOVQ tiles+16(FP), R8; \
-tile2878: \
+tile2881: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -66222,15 +66598,15 @@ tile2878: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2878; \
+	JNZ         tile2881; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2877; \
+	JNZ         strip2880; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2876; \
+	JNZ         band2879; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX2_body
@@ -66249,11 +66625,11 @@ TEXT ·tile8x3AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2370<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2371<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2372<>+0(SB), Y12; \
-band2879: \
+band2882: \
 	MOVQ strips+24(FP), R9; \
-strip2880: \
+strip2883: \
 	MOVQ tiles+16(FP), R8; \
-tile2881: \
+tile2884: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (CX)(SI*4), R11; \
 	VMOVDQU      (AX), X0; \
@@ -66347,15 +66723,15 @@ tile2881: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2881; \
+	JNZ          tile2884; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2880; \
+	JNZ          strip2883; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2879; \
+	JNZ          band2882; \
 	VZEROUPPER; \
 	RET
 	tile8x3AVX2_body
@@ -66390,17 +66766,17 @@ TEXT ·tile16x4AVX2(SB), NOSPLIT, $8-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2882: \
+band2885: \
 	MOVQ strips+24(FP), R9; \
-strip2883: \
+strip2886: \
 	MOVQ tiles+16(FP), R8; \
-tile2884: \
+tile2887: \
 	MOVQ AX, R10; \
 	LEAQ (AX)(DX*8), R11; \
 	MOVQ CX, R12; \
 	LEAQ 32(CX), R13; \
 	MOVQ $0x00000002, R14; \
-turn2885: \
+turn2888: \
 	LEAQ        (R10)(DX*4), R15; \
 	LEAQ        (R12)(SI*4), BP; \
 	VMOVDQU     (R10), X0; \
@@ -66492,19 +66868,19 @@ turn2885: \
 	LEAQ        (R12)(SI*8), R12; \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
-	JNZ         turn2885; \
+	JNZ         turn2888; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2884; \
+	JNZ         tile2887; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2883; \
+	JNZ         strip2886; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2882; \
+	JNZ         band2885; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX2_body
@@ -66519,17 +66895,17 @@ TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $8-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2886: \
+band2889: \
 	MOVQ strips+24(FP), R9; \
-strip2887: \
+strip2890: \
 	MOVQ tiles+16(FP), R8; \
-tile2888: \
+tile2891: \
 	MOVQ AX, R10; \
 	LEAQ (AX)(DX*8), R11; \
 	MOVQ CX, R12; \
 	LEAQ 32(CX), R13; \
 	MOVQ $0x00000002, R14; \
-turn2889: \
+turn2892: \
 	LEAQ        (R10)(DX*4), R15; \
 	LEAQ        (R12)(SI*4), BP; \
 	VMOVDQU     (R10), X0; \
@@ -66621,19 +66997,19 @@ turn2889: \
 	LEAQ        (R12)(SI*8), R12; \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
-	JNZ         turn2889; \
+	JNZ         turn2892; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2888; \
+	JNZ         tile2891; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2887; \
+	JNZ         strip2890; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2886; \
+	JNZ         band2889; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66649,11 +67025,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2890: \
+band2893: \
 	MOVQ strips+24(FP), R9; \
-strip2891: \
+strip2894: \
 	MOVQ tiles+16(FP), R8; \
-tile2892: \
+tile2895: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -66699,15 +67075,15 @@ tile2892: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2892; \
+	JNZ         tile2895; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2891; \
+	JNZ         strip2894; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2890; \
+	JNZ         band2893; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -66726,11 +67102,11 @@ TEXT ·tile4x5AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2374<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2375<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2376<>+0(SB), Y12; \
-band2893: \
+band2896: \
 	MOVQ strips+24(FP), R9; \
-strip2894: \
+strip2897: \
 	MOVQ tiles+16(FP), R8; \
-tile2895: \
+tile2898: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -66774,15 +67150,15 @@ tile2895: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2895; \
+	JNZ          tile2898; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2894; \
+	JNZ          strip2897; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2893; \
+	JNZ          band2896; \
 	VZEROUPPER; \
 	RET
 	tile4x5AVX2_body
@@ -66821,11 +67197,11 @@ TEXT ·tile4x6AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2378<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2379<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2380<>+0(SB), Y12; \
-band2896: \
+band2899: \
 	MOVQ strips+24(FP), R9; \
-strip2897: \
+strip2900: \
 	MOVQ tiles+16(FP), R8; \
-tile2898: \
+tile2901: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -66869,15 +67245,15 @@ tile2898: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2898; \
+	JNZ          tile2901; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2897; \
+	JNZ          strip2900; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2896; \
+	JNZ          band2899; \
 	VZEROUPPER; \
 	RET
 	tile4x6AVX2_body
@@ -66916,11 +67292,11 @@ TEXT ·tile4x7AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2382<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2383<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2384<>+0(SB), Y12; \
-band2899: \
+band2902: \
 	MOVQ strips+24(FP), R9; \
-strip2900: \
+strip2903: \
 	MOVQ tiles+16(FP), R8; \
-tile2901: \
+tile2904: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -66964,15 +67340,15 @@ tile2901: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2901; \
+	JNZ          tile2904; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2900; \
+	JNZ          strip2903; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2899; \
+	JNZ          band2902; \
 	VZEROUPPER; \
 	RET
 	tile4x7AVX2_body
@@ -67007,11 +67383,11 @@ TEXT ·tile8x8AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2902: \
+band2905: \
 	MOVQ strips+24(FP), R9; \
-strip2903: \
+strip2906: \
 	MOVQ tiles+16(FP), R8; \
-tile2904: \
+tile2907: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67028,36 +67404,37 @@ tile2904: \
 	VMOVNTDQ    Y2, (CX)(SI*2); \
 	VPUNPCKHQDQ Y0, Y1, Y0; \
 	VMOVNTDQ    Y0, (CX)(DI*1); \
-	LEAQ        (AX)(DX*4), R10; \
-	LEAQ        32(CX), R11; \
-	VMOVDQU     (R10), X0; \
-	VINSERTI128 $0x01, (R10)(DX*2), Y0, Y0; \
-	VMOVDQU     (R10)(DX*1), X1; \
-	VINSERTI128 $0x01, (R10)(BX*1), Y1, Y1; \
+	LEAQ        (AX)(DX*4), AX; \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
+	VMOVDQU     (AX)(DX*1), X1; \
+	VINSERTI128 $0x01, (AX)(BX*1), Y1, Y1; \
 	VPUNPCKLQDQ Y1, Y0, Y2; \
-	VMOVNTDQ    Y2, (R11); \
+	VMOVNTDQ    Y2, 32(CX); \
 	VPUNPCKHQDQ Y1, Y0, Y1; \
-	VMOVNTDQ    Y1, (R11)(SI*1); \
-	VMOVDQU     16(R10), X1; \
-	VINSERTI128 $0x01, 16(R10)(DX*2), Y1, Y1; \
-	VMOVDQU     16(R10)(DX*1), X0; \
-	VINSERTI128 $0x01, 16(R10)(BX*1), Y0, Y0; \
+	VMOVNTDQ    Y1, 32(CX)(SI*1); \
+	VMOVDQU     16(AX), X1; \
+	VINSERTI128 $0x01, 16(AX)(DX*2), Y1, Y1; \
+	VMOVDQU     16(AX)(DX*1), X0; \
+	VINSERTI128 $0x01, 16(AX)(BX*1), Y0, Y0; \
 	VPUNPCKLQDQ Y0, Y1, Y2; \
-	VMOVNTDQ    Y2, (R11)(SI*2); \
+	VMOVNTDQ    Y2, 32(CX)(SI*2); \
 	VPUNPCKHQDQ Y0, Y1, Y0; \
-	VMOVNTDQ    Y0, (R11)(DI*1); \
+	VMOVNTDQ    Y0, 32(CX)(DI*1); \
+	IMUL3Q      $0x04, DX, R10; \
+	SUBQ        R10, AX; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2904; \
+	JNZ         tile2907; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2903; \
+	JNZ         strip2906; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2902; \
+	JNZ         band2905; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67073,11 +67450,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2905: \
+band2908: \
 	MOVQ strips+24(FP), R9; \
-strip2906: \
+strip2909: \
 	MOVQ tiles+16(FP), R8; \
-tile2907: \
+tile2910: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67097,15 +67474,15 @@ tile2907: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2907; \
+	JNZ         tile2910; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2906; \
+	JNZ         strip2909; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2905; \
+	JNZ         band2908; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -67122,11 +67499,11 @@ TEXT ·tile2x9AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2386<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle308<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2387<>+0(SB), Y12; \
-band2908: \
+band2911: \
 	MOVQ strips+24(FP), DI; \
-strip2909: \
+strip2912: \
 	MOVQ tiles+16(FP), SI; \
-tile2910: \
+tile2913: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67148,15 +67525,15 @@ tile2910: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2910; \
+	JNZ          tile2913; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2909; \
+	JNZ          strip2912; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2908; \
+	JNZ          band2911; \
 	VZEROUPPER; \
 	RET
 	tile2x9AVX2_body
@@ -67189,11 +67566,11 @@ TEXT ·tile2x10AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2389<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2390<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2391<>+0(SB), Y12; \
-band2911: \
+band2914: \
 	MOVQ strips+24(FP), DI; \
-strip2912: \
+strip2915: \
 	MOVQ tiles+16(FP), SI; \
-tile2913: \
+tile2916: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67215,15 +67592,15 @@ tile2913: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2913; \
+	JNZ          tile2916; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2912; \
+	JNZ          strip2915; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2911; \
+	JNZ          band2914; \
 	VZEROUPPER; \
 	RET
 	tile2x10AVX2_body
@@ -67260,11 +67637,11 @@ TEXT ·tile2x12AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle474<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle25<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle31<>+0(SB), Y12; \
-band2914: \
+band2917: \
 	MOVQ strips+24(FP), DI; \
-strip2915: \
+strip2918: \
 	MOVQ tiles+16(FP), SI; \
-tile2916: \
+tile2919: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67286,15 +67663,15 @@ tile2916: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2916; \
+	JNZ          tile2919; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2915; \
+	JNZ          strip2918; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2914; \
+	JNZ          band2917; \
 	VZEROUPPER; \
 	RET
 	tile2x12AVX2_body
@@ -67317,11 +67694,11 @@ TEXT ·tile2x14AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2394<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2395<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2396<>+0(SB), Y12; \
-band2917: \
+band2920: \
 	MOVQ strips+24(FP), DI; \
-strip2918: \
+strip2921: \
 	MOVQ tiles+16(FP), SI; \
-tile2919: \
+tile2922: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67343,15 +67720,15 @@ tile2919: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2919; \
+	JNZ          tile2922; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2918; \
+	JNZ          strip2921; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2917; \
+	JNZ          band2920; \
 	VZEROUPPER; \
 	RET
 	tile2x14AVX2_body
@@ -67388,11 +67765,11 @@ TEXT ·tile2x15AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2398<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2399<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2400<>+0(SB), Y12; \
-band2920: \
+band2923: \
 	MOVQ strips+24(FP), DI; \
-strip2921: \
+strip2924: \
 	MOVQ tiles+16(FP), SI; \
-tile2922: \
+tile2925: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67414,15 +67791,15 @@ tile2922: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2922; \
+	JNZ          tile2925; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2921; \
+	JNZ          strip2924; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2920; \
+	JNZ          band2923; \
 	VZEROUPPER; \
 	RET
 	tile2x15AVX2_body
@@ -67455,11 +67832,11 @@ TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
 	MOVQ dstRow+40(FP), BX; \
-band2923: \
+band2926: \
 	MOVQ strips+24(FP), DI; \
-strip2924: \
+strip2927: \
 	MOVQ tiles+16(FP), SI; \
-tile2925: \
+tile2928: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     Y0, (CX); \
@@ -67469,15 +67846,15 @@ tile2925: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        SI; \
-	JNZ         tile2925; \
+	JNZ         tile2928; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        DI; \
-	JNZ         strip2924; \
+	JNZ         strip2927; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2923; \
+	JNZ         band2926; \
 	VZEROUPPER; \
 	RET
 	tile2x16AVX2_body
@@ -67507,7 +67884,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2401<>+0(SB), DI; \
-group2926: \
+group2929: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67525,34 +67902,34 @@ group2926: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2930; \
-chunk2927: \
+	JAE     groupdone2933; \
+chunk2930: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2928; \
+	JB      cross2931; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2929; \
+	JB      store2932; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2931; \
+	JNZ     samerow2934; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2931: \
-	JMP store2929; \
-cross2928: \
+samerow2934: \
+	JMP store2932; \
+cross2931: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2932; \
+	JNZ     samerow2935; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2932: \
+samerow2935: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67560,16 +67937,16 @@ samerow2932: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2929: \
+store2932: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2927; \
-groupdone2930: \
+	JB       chunk2930; \
+groupdone2933: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2926; \
+	JNZ  group2929; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68190,6 +68567,8 @@ DATA ·bundleZip2x8AVX2Entry(SB)/8, $·bundleZip2x8AVX2(SB)
 GLOBL ·bundleZip2x8AVX2Entry(SB), RODATA, $8
 DATA ·bundleUnzip2x8AVX2Entry(SB)/8, $·bundleUnzip2x8AVX2(SB)
 GLOBL ·bundleUnzip2x8AVX2Entry(SB), RODATA, $8
+DATA ·tile64x1AVX2NTEntry(SB)/8, $·tile64x1AVX2NT(SB)
+GLOBL ·tile64x1AVX2NTEntry(SB), RODATA, $8
 DATA ·tile16x1AVX2Entry(SB)/8, $·tile16x1AVX2(SB)
 GLOBL ·tile16x1AVX2Entry(SB), RODATA, $8
 DATA ·tile32x2AVX2NTEntry(SB)/8, $·tile32x2AVX2NT(SB)

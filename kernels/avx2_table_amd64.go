@@ -306,6 +306,7 @@ var (
 	bundleUnzip2x4AVX2Entry simd.BundleFunc
 	bundleZip2x8AVX2Entry   simd.BundleFunc
 	bundleUnzip2x8AVX2Entry simd.BundleFunc
+	tile64x1AVX2NTEntry     simd.TileFunc
 	tile16x1AVX2Entry       simd.TileFunc
 	tile32x2AVX2NTEntry     simd.TileFunc
 	tile16x2AVX2Entry       simd.TileFunc
@@ -639,6 +640,7 @@ var avx2 = simd.Table{
 		{F: &tile16x4AVX2NTEntry, B: 16, W: 4, Chunk: 64, NT: true},
 	},
 	StreamTiles: []simd.Entry[simd.TileFunc]{
+		{F: &tile64x1AVX2NTEntry, B: 64, W: 1, Chunk: 16, NT: true},
 		{F: &tile32x2AVX2NTEntry, B: 32, W: 2, Chunk: 16, NT: true},
 		{F: &tile8x8AVX2NTEntry, B: 8, W: 8, Chunk: 32, NT: true},
 	},

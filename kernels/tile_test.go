@@ -220,6 +220,57 @@ func checkStreaming(t *testing.T, rng *rand.Rand, name string, set *simd.Kernels
 	}
 }
 
+// TestStreamTilesGrowStack runs the stream tiles (AVX2's byte columns
+// keep a block of whole lines on the goroutine's stack, beyond NOSPLIT's
+// limit, and so may grow it first) from a new goroutine under every
+// depth of a recursion up to 64 KiB, so that some calls find too little
+// stack left: each must move its matrix as matrixRef does.
+func TestStreamTilesGrowStack(t *testing.T) {
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		for _, k := range table.StreamTiles {
+			w := int(k.W)
+			m := engine.Matrix{Rows: 2 * int(k.B), Cols: simd.MaxBlock + 64/w, Streaming: true, Reps: 1, Groups: 1}
+			m.SrcRow, m.DstRow = m.Cols*w, m.Rows*w
+			dl, sl := matrixLens(m, w)
+			call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
+			buf := make([]byte, dl+64)
+			dst, src := buf[64-int(uintptr(unsafe.Pointer(&buf[0]))%64):][:dl], make([]byte, sl)
+			if call == nil || !strings.HasSuffix(call.Kernel(), "NT") {
+				t.Fatalf("%s: %d-byte words %+v: no streaming call", name, w, m)
+			}
+			checkMatrix(t, name, call, m, w, dst, src) // the streaming call, dst aligned
+			want := bytes.Clone(dst)
+			for depth := 0; depth < 1024; depth += 7 {
+				clear(dst)
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					deep(depth, func() { call.Run(dst, src) })
+				}()
+				<-done
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("%s %s, depth %d: the call moved the matrix otherwise", name, call.Kernel(), depth)
+				}
+			}
+		}
+	}
+}
+
+// deep calls f under n frames of 64 bytes and more.
+func deep(n int, f func()) {
+	var pad [64]byte
+	pad[n%64] = byte(n)
+	if n == 0 {
+		f()
+		return
+	}
+	deep(n-1, f)
+	if pad[n%64] != byte(n) {
+		panic("deep: the frame changed")
+	}
+}
+
 // TestThinMatrix checks the lane kernels' calls for matrices of at most
 // simd.MaxBlock rows or columns held whole on one side, against
 // matrixRef. Those of 16-byte words take lane kernels of their b or

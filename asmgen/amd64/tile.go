@@ -46,12 +46,10 @@ func (g *Generator) tile(k table.Kernel) error {
 	b, chunk := k.TileShape()
 	g.function(k)
 	doc := []string{fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width)}
-	if k.Quad() || k.Pair() { // the program moves one of the tiles of a quad or pair
-		n := "two"
-		if k.Quad() {
-			n = "four"
-		}
+	if k.Quad() || k.Column() { // the program moves one of the tiles of a quad or column
+		all := b * chunk
 		b, chunk = vec.TileShape(k.Width)
+		n := map[int]string{2: "two", 4: "four"}[all/(b*chunk)]
 		doc = append(doc, fmt.Sprintf("It moves each as %s tiles of %d rows of %d bytes, in turn.", n, b, chunk))
 	}
 	cols := chunk / k.Width
@@ -97,22 +95,29 @@ func (g *Generator) tile(k table.Kernel) error {
 	if b > 16 || cols > 16 {
 		p = p.Grouped() // loads and stores in stream order, as stepping needs
 	}
-	// move runs the program on the tile whose first row and column s and
-	// d point at.
-	move := func(s, d reg.GPVirtual) {
+	// columns addresses the columns of the tile whose first column d
+	// points at in dst, dOff bytes on.
+	columns := func(d reg.GPVirtual, dOff int) func() func(x, off int) operand.Mem {
+		return func() func(x, off int) operand.Mem {
+			if cols > 16 {
+				return g.stepping(k, dst, d, cols)
+			}
+			bases(&dst, d, cols)
+			return func(x, off int) operand.Mem { return dst.mem(x, dOff+off) }
+		}
+	}
+	// move runs the program on the tile whose first row s points at,
+	// writing its columns where into says (called once src's rows are
+	// addressed), with non-temporal stores where stream.
+	move := func(s reg.GPVirtual, into func() func(x, off int) operand.Mem, stream bool) {
 		in := func(x, off int) operand.Mem { return src.mem(x, off) } // src's bases as they are when it loads
-		out := func(x, off int) operand.Mem { return dst.mem(x, off) }
 		if b <= 16 {
 			bases(&src, s, b)
 		} else { // each 16 rows from a pointer of its own, stepping
 			in = g.stepping(k, src, s, 16)
 		}
-		if cols <= 16 {
-			bases(&dst, d, cols)
-		} else {
-			out = g.stepping(k, dst, d, cols)
-		}
-		g.stream = k.Streaming
+		out := into()
+		g.stream = stream
 		if k.ISA.TwoTable() {
 			g.lower512(p, in, out, idx, nil)
 		} else {
@@ -122,15 +127,11 @@ func (g *Generator) tile(k table.Kernel) error {
 	}
 	switch {
 	case k.Quad():
-		g.quad(k, src, dst, s, d, b, cols, move)
-	case k.Pair(): // the top tile, then the one b rows below it
-		move(s, d)
-		ys, yd := c.GP64(), c.GP64()
-		g.rowsDown(k, s, src.lane, ys, b)
-		c.LEAQ(operand.Mem{Base: d, Disp: b * k.Width}, yd)
-		move(ys, yd)
+		g.quad(k, src, dst, s, d, b, cols, func(s, d reg.GPVirtual) { move(s, columns(d, 0), k.Streaming) })
+	case k.Column():
+		g.column(k, src, s, d, b, cols, columns, move)
 	default:
-		move(s, d)
+		move(s, columns(d, 0), k.Streaming)
 	}
 	step := func(srcStep, dstStep string) {
 		c.ADDQ(param(c, srcStep), s)
@@ -188,6 +189,48 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 		q := r
 		q.bases = ptrs[span : span+1]
 		return q.mem(x-at[span], off)
+	}
+}
+
+// column writes the body of a column tile kernel's tile loop, s and d at the
+// tile's first row and column: move, the program of a tile of b rows of
+// cols words, on each tile of the column, top first, s stepping down and
+// back. Tiles of 32-byte columns write each line in two halves, one tile
+// after the other, with non-temporal stores. Those of 16-byte columns
+// (bytes), whose four quarters would leave 16 lines open at once, go
+// into a block of whole lines on the stack, which then goes into dst a
+// line at a time, each in two stores one right after the other.
+func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, cols int, columns func(reg.GPVirtual, int) func() func(x, off int) operand.Mem, move func(reg.GPVirtual, func() func(x, off int) operand.Mem, bool)) {
+	c := g.c
+	n, piece := 64/(b*k.Width), b*k.Width
+	var block operand.Mem
+	if piece < 2*vec.LaneBytes {
+		block = c.AllocLocal(cols * 64)
+		c.Attributes(0) // a frame beyond NOSPLIT's limit: the stack may grow first
+	}
+	for i := range n {
+		if i > 0 {
+			g.rowsDown(k, s, src.lane, s, b)
+		}
+		if piece == 2*vec.LaneBytes {
+			move(s, columns(d, i*piece), true)
+			continue
+		}
+		move(s, func() func(x, off int) operand.Mem {
+			return func(x, off int) operand.Mem { return block.Offset(x*64 + i*piece + off) }
+		}, false)
+	}
+	back := c.GP64()
+	c.IMUL3Q(operand.Imm(uint64((n-1)*b)), src.lane, back)
+	c.SUBQ(back, s)
+	if piece < 2*vec.LaneBytes {
+		out := columns(d, 0)()
+		for x := range cols {
+			for h := 0; h < 64; h += 2 * vec.LaneBytes {
+				c.VMOVDQU(block.Offset(x*64+h), reg.Y0)
+				c.VMOVNTDQ(reg.Y0, out(x, h))
+			}
+		}
 	}
 }
 

@@ -203,7 +203,7 @@ cache, on rows of whole chunks, MinN bytes, whose every output address is
 			var out []Kernel
 			for _, w := range i.TileWidths() {
 				for _, k := range i.TileKernels(w) {
-					if !k.Pair() { // pairs only stream
+					if !k.Column() { // columns only stream
 						out = append(out, k)
 					}
 					if k.StreamingTile() {
@@ -219,11 +219,11 @@ cache, on rows of whole chunks, MinN bytes, whose every output address is
 			return fmt.Sprintf("tile%dx%d%s%s", b, k.Width, k.ISA, nt(k))
 		},
 		Slots: []Slot{
-			{Field: "Tiles", Form: List, Pick: func(k Kernel) bool { return !k.Quad() && !k.Pair() },
+			{Field: "Tiles", Form: List, Pick: func(k Kernel) bool { return !k.Quad() && !k.Column() },
 				Doc: "Tiles are the tile kernels (general transposes), the table's then its base's, by word (W bytes), the largest tile of each first, each (B rows of Chunk bytes) followed by its streaming twin where it has one (NT: every column of a tile is one 64-byte store, which must be aligned)"},
 			{Field: "PagedTiles", Form: List, Pick: Kernel.Quad, Own: true,
 				Doc: "PagedTiles are the table's tile kernels for matrices whose dst rows lie whole pages apart, which take them ahead of Tiles"},
-			{Field: "StreamTiles", Form: List, Pick: Kernel.Pair, Own: true,
+			{Field: "StreamTiles", Form: List, Pick: Kernel.Column, Own: true,
 				Doc: "StreamTiles are the table's streaming tile kernels without a plain twin, for matrices that stream whose tiles have no streaming twin"},
 		},
 		Limits: []Limit{{"MaxTileWidth", "the largest word, in bytes, of a tile kernel", width}},

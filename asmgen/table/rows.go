@@ -88,8 +88,8 @@ func (i ISA) TileKernels(w int) []Kernel {
 		k.B, _ = vec.TileShapeQuad(w)
 		out = append([]Kernel{k}, out...)
 	}
-	if i.pairTiles(w) {
-		k.B, _ = vec.TileShapePair(w)
+	if i.columnTiles(w) {
+		k.B, _ = vec.TileShapeColumn(w)
 		out = append([]Kernel{k}, out...)
 	}
 	return out
@@ -117,24 +117,26 @@ func (k Kernel) Quad() bool {
 	return k.ISA.quadTiles(k.Width) && k.B == 2*b
 }
 
-// pairTiles reports whether an ISA has pair tile kernels of w-byte words
-// (vec.TileShapePair), streaming twins only (the tables' StreamTiles),
-// for the matrices that stream and whose tiles have no twin: AVX2's of
-// 2- and 8-byte words, whose tiles write 32 bytes of each column, where
-// a pair writes whole lines, one half after the other. On a Zen 5, avx2
-// tier, one goroutine, of a non-streaming copy, NCHW to NHWC of
-// 1x64x270x480 (a 64x129600 matrix) in place and in pairs: 8-byte words
-// 0.34-0.37 and 0.74-0.76, 2-byte words 0.48-0.53 and 1.05-1.11. Quads
-// of 4-byte words, streaming in place, won and lost (1x96x200x200
-// 0.55-0.60 and 0.95-1.01, 1x64x270x480 0.61-0.65 and 0.56-0.60).
-func (i ISA) pairTiles(w int) bool {
-	return (w == 2 || w == 8) && i.Vector() == 2*vec.LaneBytes && !i.TwoTable()
+// columnTiles reports whether an ISA has column tile kernels of w-byte
+// words (vec.TileShapeColumn), streaming twins only (the tables'
+// StreamTiles), for the matrices that stream and whose tiles have no
+// twin: AVX2's of bytes, 2- and 8-byte words, whose tiles write 16 or 32
+// bytes of each column, where a column of them, one above the other,
+// writes whole lines. On a Zen 5, avx2 tier, one goroutine, of a
+// non-streaming copy, NCHW to NHWC in place and in columns: 1x64x270x480
+// (a 64x129600 matrix) of 8-byte words 0.34-0.37 and 0.74-0.76, 2-byte
+// words 0.48-0.53 and 1.05-1.11; 1x64x500x500 bytes 0.23-0.25 and
+// 0.87-0.95. Quads of 4-byte words, streaming in place, won and lost
+// (1x96x200x200 0.55-0.60 and 0.95-1.01, 1x64x270x480 0.61-0.65 and
+// 0.56-0.60).
+func (i ISA) columnTiles(w int) bool {
+	return (w == 1 || w == 2 || w == 8) && i.Vector() == 2*vec.LaneBytes && !i.TwoTable()
 }
 
-// Pair reports whether a tile kernel moves pair tiles (vec.TileShapePair).
-func (k Kernel) Pair() bool {
+// Column reports whether a tile kernel moves column tiles (vec.TileShapeColumn).
+func (k Kernel) Column() bool {
 	b, _ := vec.TileShape(k.Width)
-	return k.ISA.pairTiles(k.Width) && k.B == 2*b
+	return k.ISA.columnTiles(k.Width) && k.B*k.Width == 64 && k.B > b
 }
 
 // StreamingTile reports whether a tile kernel has a twin that writes with
@@ -150,7 +152,7 @@ func (k Kernel) Pair() bool {
 // lines half written.
 func (k Kernel) StreamingTile() bool {
 	b, _ := k.TileShape()
-	return k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM || k.Quad() || k.Pair()
+	return k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM || k.Quad() || k.Column()
 }
 
 // TileShape is the tile of a tile kernel: b rows of chunk bytes. B
@@ -167,8 +169,8 @@ func (k Kernel) TileShape() (b, chunk int) {
 		return vec.TileShape16(k.Width)
 	case k.Quad():
 		return vec.TileShapeQuad(k.Width)
-	case k.Pair():
-		return vec.TileShapePair(k.Width)
+	case k.Column():
+		return vec.TileShapeColumn(k.Width)
 	}
 	return vec.TileShape(k.Width)
 }

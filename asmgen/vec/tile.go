@@ -58,13 +58,13 @@ func TileShapeQuad(w int) (b, chunk int) {
 	return 2 * b, 2 * chunk
 }
 
-// TileShapePair is the tile of w-byte words a pair tile kernel moves:
-// two of TileShape's, one above the other, 2b rows of chunk bytes, top
-// first, so that each column of 2- and 8-byte words is a whole 64-byte
-// line, written in two 32-byte halves one right after the other.
-func TileShapePair(w int) (b, chunk int) {
-	b, chunk = TileShape(w)
-	return 2 * b, chunk
+// TileShapeColumn is the tile of w-byte words a column tile kernel
+// moves: TileShape's, one above the other, top first, 64/w rows of chunk
+// bytes, so that each column is a whole 64-byte line (two tiles of 2- and
+// 8-byte words, four of bytes).
+func TileShapeColumn(w int) (b, chunk int) {
+	_, chunk = TileShape(w)
+	return 64 / w, chunk
 }
 
 // TileWant is what a tile's transpose writes: output stream x holds word x
