@@ -97,8 +97,8 @@ func (g *Generator) tile(k table.Kernel) error {
 	}
 	// columns addresses the columns of the tile whose first column d
 	// points at in dst, dOff bytes on.
-	columns := func(d reg.GPVirtual, dOff int) func() func(x, off int) operand.Mem {
-		return func() func(x, off int) operand.Mem {
+	columns := func(d reg.GPVirtual, dOff int) func() addr {
+		return func() addr {
 			if cols > 16 {
 				return g.stepping(k, dst, d, cols)
 			}
@@ -109,7 +109,7 @@ func (g *Generator) tile(k table.Kernel) error {
 	// move runs the program on the tile whose first row s points at,
 	// writing its columns where into says (called once src's rows are
 	// addressed), with non-temporal stores where stream.
-	move := func(s reg.GPVirtual, into func() func(x, off int) operand.Mem, stream bool) {
+	move := func(s reg.GPVirtual, into func() addr, stream bool) {
 		in := func(x, off int) operand.Mem { return src.mem(x, off) } // src's bases as they are when it loads
 		if b <= 16 {
 			bases(&src, s, b)
@@ -192,6 +192,10 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 	}
 }
 
+// An addr is the address of lane x of a tile (a row or a column), off
+// bytes on.
+type addr func(x, off int) operand.Mem
+
 // column writes the body of a column tile kernel's tile loop, s and d at the
 // tile's first row and column: move, the program of a tile of b rows of
 // cols words, on each tile of the column, top first, s stepping down and
@@ -200,7 +204,7 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 // (bytes), whose four quarters would leave 16 lines open at once, go
 // into a block of whole lines on the stack, which then goes into dst a
 // line at a time, each in two stores one right after the other.
-func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, cols int, columns func(reg.GPVirtual, int) func() func(x, off int) operand.Mem, move func(reg.GPVirtual, func() func(x, off int) operand.Mem, bool)) {
+func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, cols int, columns func(reg.GPVirtual, int) func() addr, move func(reg.GPVirtual, func() addr, bool)) {
 	c := g.c
 	n, piece := 64/(b*k.Width), b*k.Width
 	var block operand.Mem
@@ -216,9 +220,7 @@ func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, c
 			move(s, columns(d, i*piece), true)
 			continue
 		}
-		move(s, func() func(x, off int) operand.Mem {
-			return func(x, off int) operand.Mem { return block.Offset(x*64 + i*piece + off) }
-		}, false)
+		move(s, func() addr { return func(x, off int) operand.Mem { return block.Offset(x*64 + i*piece + off) } }, false)
 	}
 	back := c.GP64()
 	c.IMUL3Q(operand.Imm(uint64((n-1)*b)), src.lane, back)
