@@ -55,7 +55,7 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 	if !streams && (w > 2 || k.b*w >= lineBytes || sets(m.DstRow) > 2) {
 		return nil
 	}
-	return t.through(dst, src, m, w, k, bufRowBytes/w, bufCols, false, m.Streaming)
+	return t.through(dst, src, m, w, k, nil, bufRowBytes/w, bufCols, false, m.Streaming)
 }
 
 // padded is the call that moves matrices m of w-byte words, which
@@ -63,14 +63,20 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 // they go so (through: the tiles out of the buffer), in blocks
 // (PaddedBlock) of fewer rows, whole tiles, where m has fewer (NCHW to
 // NHWC of 64 or 96 channels of bytes: 1x64x128x128 0.17 -> 0.58-0.61 of a
-// non-streaming copy, 1x96x128x128 0.14 -> 0.55); or nil.
-func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k *tile) engine.Call {
-	stream := StreamsPadded(m, w) && k.nt != nil
+// non-streaming copy, 1x96x128x128 0.14 -> 0.55); or nil. st is the
+// streaming tile the blocks take where they stream (k, with its twin, or
+// a stream tile: AVX2's columns of bytes), or nil.
+func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k, st *tile) engine.Call {
+	stream := StreamsPadded(m, w) && st != nil
 	rows, cols := PaddedBlock(m.DstRow, w, stream)
-	if w > 2 || !crowdsSrc(m.SrcRow, m.DstRow, k.b) || sets(m.DstRow) < 2 && !stream || rows%k.b != 0 || cols*w < k.chunk {
+	b, chunk := k.b, k.chunk // whole tiles of k and st, where they stream
+	if stream {
+		b, chunk = max(b, st.b), max(chunk, st.chunk)
+	}
+	if w > 2 || !crowdsSrc(m.SrcRow, m.DstRow, k.b) || sets(m.DstRow) < 2 && !stream || rows%b != 0 || cols*w < chunk {
 		return nil
 	}
-	return t.through(dst, src, m, w, k, max(k.b, min(rows, m.Rows/k.b*k.b)), cols, true, stream)
+	return t.through(dst, src, m, w, k, st, max(b, min(rows, m.Rows/b*b)), cols, true, stream)
 }
 
 // StreamsPadded reports whether the padded blocks of matrix m of w-byte
@@ -139,8 +145,8 @@ func crowdsDst(dstRow int) bool { return sets(dstRow) < 4 }
 // pad, each block's rows of src are copied into the buffer, each a line
 // longer than the block's so that they fall in every L1 set, and its
 // tiles go from there into dst (in bands of one tile where dst rows fall
-// in fewer than 4 sets; by their streaming twins where stream says and
-// their stores are whole lines), each column of blocks from the top down;
+// in fewer than 4 sets; by the streaming tile st where stream says and
+// its stores are whole lines), each column of blocks from the top down;
 // else its tiles go into the buffer, a row for each of its columns, a
 // line longer than the block's, and each of its dst rows is copied out
 // of there whole (streaming where stream says), each row of blocks from
@@ -148,7 +154,7 @@ func crowdsDst(dstRow int) bool { return sets(dstRow) < 4 }
 // rows (columns) left too; the columns (rows) left over go in place. The
 // staged call takes dst as the space tensor and src as the depth one,
 // as transposes have them.
-func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile, rows, cols int, pad, stream bool) engine.Call {
+func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k, st *tile, rows, cols int, pad, stream bool) engine.Call {
 	if m.Rows < rows || m.Cols < cols || dst.Depth || !src.Depth || dst.Own != nil || src.Own != nil {
 		return nil
 	}
@@ -160,8 +166,12 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 	}
 	s, from, to := blocks(dst, src, m, (lines+left)*row, outer, inner)
 	blockTile := *k
+	var ntTile tile
+	if st != nil {
+		ntTile = *st
+	}
 	if pad && crowdsDst(m.DstRow) {
-		blockTile.band = k.chunk / w
+		blockTile.band, ntTile.band = k.chunk/w, ntTile.chunk/w
 	}
 	buf, out := engine.SpaceSpan(s.Buf), engine.DepthSpan(s.Buf)
 	// A block, and the last one of each row (column) of blocks.
@@ -181,10 +191,10 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k *tile
 		if tiles == nil {
 			return nil
 		}
-		if pad && stream && k.nt != nil && lineStores(b, w, *k) {
+		if pad && stream && st != nil && lineStores(b, w, ntTile) {
 			// Each call checks its block's address; every other store
 			// lies a multiple of 64 bytes from it.
-			if nt := tileMatrix(into, of, &b, w, k.nt, &blockTile); nt != nil {
+			if nt := tileMatrix(into, of, &b, w, ntTile.nt, &ntTile); nt != nil {
 				tiles = &engine.Aligned{A: into, Mask: lineBytes - 1, Then: nt, Else: tiles}
 			}
 		}

@@ -18,7 +18,8 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // and leave before they are finished: on a Zen 5, a 256x784 matrix of
 // 4-byte words (NCHW to NHWC, C = 256) moved at 0.14 of copy() that way.
 // Matrices that stream, whose tiles have no streaming twin, take the
-// tier's stream tiles where those write whole lines (streamTile).
+// tier's stream tiles where those write whole lines (streamTile), out of
+// padded blocks for bytes whose src rows crowd the sets.
 // Tall matrices whose tiles would write dst badly in place (short pieces
 // of rows a multiple of 2 KiB apart; or no streaming stores where the
 // matrix streams) go through a buffer (buffered); so do matrices of
@@ -49,15 +50,31 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if c == nil {
 		return nil
 	}
+	var st *tile // the streaming tile of padded blocks: k, where it has a twin
+	if k.nt != nil {
+		st = &k
+	}
 	if m.Streaming && k.nt == nil {
 		if s := t.streamTile(m, w); s.nt != nil && lineStores(m, w, s) {
+			// Bytes whose src rows crowd the L1 sets go through padded
+			// blocks, streaming columns out of them; 2-byte words lost so.
+			// On a Zen 5, avx2 tier, one goroutine, of a non-streaming
+			// copy, in place and padded: 4096x4096 bytes 0.26-0.27 and
+			// 0.44-0.47, 1x256x256x256 0.26-0.27 and 0.38-0.41; 2-byte
+			// words 1x256x256x256 0.47-0.49 and 0.25, 256x32768 0.36-0.38
+			// and 0.22-0.24.
+			if w == 1 {
+				if p := t.padded(dst, src, &m, w, &k, &s); p != nil {
+					return p
+				}
+			}
 			return &engine.Aligned{A: dst, Mask: lineBytes - 1, Then: tileMatrix(dst, src, &m, w, s.nt, &s), Else: c}
 		}
 	}
 	if b := t.buffered(dst, src, &m, w, &k); b != nil {
 		return b
 	}
-	if p := t.padded(dst, src, &m, w, &k); p != nil {
+	if p := t.padded(dst, src, &m, w, &k, st); p != nil {
 		return p
 	}
 	if k.nt == nil || !m.Streaming || !lineStores(m, w, k) {
