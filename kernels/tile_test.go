@@ -164,7 +164,7 @@ func tilesOf(ks []simd.TileKernel, w int) []simd.TileKernel {
 // TestMatrixStreaming checks the tile kernels' streaming twins against
 // matrixRef, the paged tiles' (AVX2's quads) with dst rows whole pages
 // apart and, where the first tile has no twin, not, and the stream tiles
-// (AVX2's pairs, twins of no plain kernel):
+// (AVX2's columns, twins of no plain kernel):
 // matrices whose every column store is a whole line of a
 // line-aligned dst, as simd.Matrix gives them, with rows and columns
 // from one tile to several (more than a lane kernel takes). The call must
@@ -214,11 +214,14 @@ func checkStreaming(t *testing.T, rng *rand.Rand, name string, set *simd.Kernels
 			t.Fatalf("%s: %d-byte words %+v: no streaming call of tiles of %d rows", name, w, m, b)
 		}
 		buf := make([]byte, dl+64+1)
-		at := int(64-uintptr(unsafe.Pointer(&buf[0]))%64) % 64
+		at := lineAligned(buf)
 		checkMatrix(t, name, call, m, w, buf[at:at+dl], make([]byte, sl))
 		checkMatrix(t, name+" unaligned", call, m, w, buf[at+1:at+1+dl], make([]byte, sl))
 	}
 }
+
+// lineAligned is the offset of buf's first byte on a 64-byte boundary.
+func lineAligned(buf []byte) int { return int(64-uintptr(unsafe.Pointer(&buf[0]))%64) % 64 }
 
 // TestStreamTilesGrowStack runs the stream tiles (AVX2's byte columns
 // keep a block of whole lines on the goroutine's stack, beyond NOSPLIT's
@@ -235,7 +238,8 @@ func TestStreamTilesGrowStack(t *testing.T) {
 			dl, sl := matrixLens(m, w)
 			call := set.Matrix(engine.SpaceSpan(dl), engine.DepthSpan(sl), m, w)
 			buf := make([]byte, dl+64)
-			dst, src := buf[64-int(uintptr(unsafe.Pointer(&buf[0]))%64):][:dl], make([]byte, sl)
+			at := lineAligned(buf)
+			dst, src := buf[at:at+dl], make([]byte, sl)
 			if call == nil || !strings.HasSuffix(call.Kernel(), "NT") {
 				t.Fatalf("%s: %d-byte words %+v: no streaming call", name, w, m)
 			}

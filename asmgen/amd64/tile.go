@@ -207,8 +207,9 @@ type addr func(x, off int) operand.Mem
 func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, cols int, columns func(reg.GPVirtual, int) func() addr, move func(reg.GPVirtual, func() addr, bool)) {
 	c := g.c
 	n, piece := 64/(b*k.Width), b*k.Width
+	viaBlock := piece < 2*vec.LaneBytes // 16-byte pieces of each column
 	var block operand.Mem
-	if piece < 2*vec.LaneBytes {
+	if viaBlock {
 		block = c.AllocLocal(cols * 64)
 		c.Attributes(0) // a frame beyond NOSPLIT's limit: the stack may grow first
 	}
@@ -216,7 +217,7 @@ func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, c
 		if i > 0 {
 			g.rowsDown(k, s, src.lane, s, b)
 		}
-		if piece == 2*vec.LaneBytes {
+		if !viaBlock {
 			move(s, columns(d, i*piece), true)
 			continue
 		}
@@ -225,7 +226,7 @@ func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, c
 	back := c.GP64()
 	c.IMUL3Q(operand.Imm(uint64((n-1)*b)), src.lane, back)
 	c.SUBQ(back, s)
-	if piece < 2*vec.LaneBytes {
+	if viaBlock {
 		out := columns(d, 0)()
 		for x := range cols {
 			for h := 0; h < 64; h += 2 * vec.LaneBytes {
