@@ -66998,6 +66998,27 @@ turn2892: \
 	LEAQ        (R13)(SI*8), R13; \
 	DECQ        R14; \
 	JNZ         turn2892; \
+	MOVQ        srcTile+64(FP), R10; \
+	LEAQ        (AX)(R10*8), R10; \
+	PREFETCHT0  (R10); \
+	PREFETCHT0  (R10)(DX*1); \
+	PREFETCHT0  (R10)(DX*2); \
+	PREFETCHT0  (R10)(BX*1); \
+	LEAQ        (R10)(DX*4), R10; \
+	PREFETCHT0  (R10); \
+	PREFETCHT0  (R10)(DX*1); \
+	PREFETCHT0  (R10)(DX*2); \
+	PREFETCHT0  (R10)(BX*1); \
+	LEAQ        (R10)(DX*4), R10; \
+	PREFETCHT0  (R10); \
+	PREFETCHT0  (R10)(DX*1); \
+	PREFETCHT0  (R10)(DX*2); \
+	PREFETCHT0  (R10)(BX*1); \
+	LEAQ        (R10)(DX*4), R10; \
+	PREFETCHT0  (R10); \
+	PREFETCHT0  (R10)(DX*1); \
+	PREFETCHT0  (R10)(DX*2); \
+	PREFETCHT0  (R10)(BX*1); \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
