@@ -1711,6 +1711,13 @@ func tile2x14AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow
 //go:noescape
 func tile2x15AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
+// tile4x16AVX2NT transposes tiles of 4 rows of 32 bytes of 16-byte words, in each of strips strips.
+// It moves each as two tiles of 2 rows of 32 bytes, in turn.
+// It writes with non-temporal stores: every column's address must be 64-byte aligned.
+//
+//go:noescape
+func tile4x16AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+
 // tile2x16AVX2 transposes tiles of 2 rows of 32 bytes of 16-byte words, in each of strips strips.
 //
 //go:noescape

@@ -67845,10 +67845,10 @@ DATA shuffle2400<>+0(SB)/8, $0x0807060504030201
 DATA shuffle2400<>+8(SB)/8, $0xff0f0e0d0c0b0a09
 GLOBL shuffle2400<>(SB), RODATA|NOPTR, $16
 
-// func tile2x16AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
-// Requires: AVX, AVX2
-TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
-#define tile2x16AVX2_body \
+// func tile4x16AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·tile4x16AVX2NT(SB), NOSPLIT, $0-104
+#define tile4x16AVX2NT_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
@@ -67860,10 +67860,19 @@ strip2927: \
 tile2928: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
-	VMOVDQU     Y0, (CX); \
+	VMOVNTDQ    Y0, (CX); \
 	VMOVDQU     16(AX), X0; \
 	VINSERTI128 $0x01, 16(AX)(DX*1), Y0, Y0; \
-	VMOVDQU     Y0, (CX)(BX*1); \
+	VMOVNTDQ    Y0, (CX)(BX*1); \
+	LEAQ        (AX)(DX*2), AX; \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
+	VMOVNTDQ    Y0, 32(CX); \
+	VMOVDQU     16(AX), X0; \
+	VINSERTI128 $0x01, 16(AX)(DX*1), Y0, Y0; \
+	VMOVNTDQ    Y0, 32(CX)(BX*1); \
+	IMUL3Q      $0x02, DX, R8; \
+	SUBQ        R8, AX; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        SI; \
@@ -67876,6 +67885,42 @@ tile2928: \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
 	JNZ         band2926; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+	tile4x16AVX2NT_body
+
+// func tile2x16AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
+// Requires: AVX, AVX2
+TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
+#define tile2x16AVX2_body \
+	MOVQ src+8(FP), AX; \
+	MOVQ dst+0(FP), CX; \
+	MOVQ srcRow+48(FP), DX; \
+	MOVQ dstRow+40(FP), BX; \
+band2929: \
+	MOVQ strips+24(FP), DI; \
+strip2930: \
+	MOVQ tiles+16(FP), SI; \
+tile2931: \
+	VMOVDQU     (AX), X0; \
+	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
+	VMOVDQU     Y0, (CX); \
+	VMOVDQU     16(AX), X0; \
+	VINSERTI128 $0x01, 16(AX)(DX*1), Y0, Y0; \
+	VMOVDQU     Y0, (CX)(BX*1); \
+	ADDQ        srcTile+64(FP), AX; \
+	ADDQ        dstTile+56(FP), CX; \
+	DECQ        SI; \
+	JNZ         tile2931; \
+	ADDQ        srcSkip+80(FP), AX; \
+	ADDQ        dstSkip+72(FP), CX; \
+	DECQ        DI; \
+	JNZ         strip2930; \
+	ADDQ        srcBandSkip+96(FP), AX; \
+	ADDQ        dstBandSkip+88(FP), CX; \
+	DECQ        bands+32(FP); \
+	JNZ         band2929; \
 	VZEROUPPER; \
 	RET
 	tile2x16AVX2_body
@@ -67905,7 +67950,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2401<>+0(SB), DI; \
-group2929: \
+group2932: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67923,34 +67968,34 @@ group2929: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2933; \
-chunk2930: \
+	JAE     groupdone2936; \
+chunk2933: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2931; \
+	JB      cross2934; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2932; \
+	JB      store2935; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2934; \
+	JNZ     samerow2937; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2934: \
-	JMP store2932; \
-cross2931: \
+samerow2937: \
+	JMP store2935; \
+cross2934: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2935; \
+	JNZ     samerow2938; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2935: \
+samerow2938: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67958,16 +68003,16 @@ samerow2935: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2932: \
+store2935: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2930; \
-groupdone2933: \
+	JB       chunk2933; \
+groupdone2936: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2929; \
+	JNZ  group2932; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -68624,6 +68669,8 @@ DATA ·tile2x14AVX2Entry(SB)/8, $·tile2x14AVX2(SB)
 GLOBL ·tile2x14AVX2Entry(SB), RODATA, $8
 DATA ·tile2x15AVX2Entry(SB)/8, $·tile2x15AVX2(SB)
 GLOBL ·tile2x15AVX2Entry(SB), RODATA, $8
+DATA ·tile4x16AVX2NTEntry(SB)/8, $·tile4x16AVX2NT(SB)
+GLOBL ·tile4x16AVX2NTEntry(SB), RODATA, $8
 DATA ·tile2x16AVX2Entry(SB)/8, $·tile2x16AVX2(SB)
 GLOBL ·tile2x16AVX2Entry(SB), RODATA, $8
 DATA ·streamRunsAVX2Entry(SB)/8, $·streamRunsAVX2(SB)

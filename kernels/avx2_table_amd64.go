@@ -324,6 +324,7 @@ var (
 	tile2x12AVX2Entry       simd.TileFunc
 	tile2x14AVX2Entry       simd.TileFunc
 	tile2x15AVX2Entry       simd.TileFunc
+	tile4x16AVX2NTEntry     simd.TileFunc
 	tile2x16AVX2Entry       simd.TileFunc
 	streamRunsAVX2Entry     simd.StreamFunc
 )
@@ -643,6 +644,7 @@ var avx2 = simd.Table{
 		{F: &tile64x1AVX2NTEntry, B: 64, W: 1, Chunk: 16, NT: true},
 		{F: &tile32x2AVX2NTEntry, B: 32, W: 2, Chunk: 16, NT: true},
 		{F: &tile8x8AVX2NTEntry, B: 8, W: 8, Chunk: 32, NT: true},
+		{F: &tile4x16AVX2NTEntry, B: 4, W: 16, Chunk: 32, NT: true},
 	},
 	StreamRuns: &streamRunsAVX2Entry,
 }

@@ -120,17 +120,18 @@ func (k Kernel) Quad() bool {
 // columnTiles reports whether an ISA has column tile kernels of w-byte
 // words (vec.TileShapeColumn), streaming twins only (the tables'
 // StreamTiles), for the matrices that stream and whose tiles have no
-// twin: AVX2's of bytes, 2- and 8-byte words, whose tiles write 16 or 32
-// bytes of each column, where a column of them, one above the other,
-// writes whole lines. On a Zen 5, avx2 tier, one goroutine, of a
+// twin: AVX2's of bytes, 2-, 8- and 16-byte words, whose tiles write 16
+// or 32 bytes of each column, where a column of them, one above the
+// other, writes whole lines. On a Zen 5, avx2 tier, one goroutine, of a
 // non-streaming copy, NCHW to NHWC in place and in columns: 1x64x270x480
 // (a 64x129600 matrix) of 8-byte words 0.34-0.37 and 0.74-0.76, 2-byte
 // words 0.48-0.53 and 1.05-1.11; 1x64x500x500 bytes 0.23-0.25 and
-// 0.87-0.95. Quads of 4-byte words, streaming in place, won and lost
-// (1x96x200x200 0.55-0.60 and 0.95-1.01, 1x64x270x480 0.61-0.65 and
-// 0.56-0.60).
+// 0.87-0.95; 1x32x270x480 of 16-byte words 0.31-0.38 and 0.83-0.88,
+// 1x64x64x128 (in the L3) 0.50-0.56 and 0.69-0.71. Quads of 4-byte
+// words, streaming in place, won and lost (1x96x200x200 0.55-0.60 and
+// 0.95-1.01, 1x64x270x480 0.61-0.65 and 0.56-0.60).
 func (i ISA) columnTiles(w int) bool {
-	return (w == 1 || w == 2 || w == 8) && i.Vector() == 2*vec.LaneBytes && !i.TwoTable()
+	return (w == 1 || w == 2 || w == 8 || w == 16) && i.Vector() == 2*vec.LaneBytes && !i.TwoTable()
 }
 
 // Column reports whether a tile kernel moves column tiles (vec.TileShapeColumn).

@@ -88,8 +88,8 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 // streamTile is the tile a matrix m of w-byte words that streams, whose
 // tiles have no streaming twin, takes ahead of the buffer where it writes
 // whole lines (nt nil: none): the first of the table's stream tiles (its
-// columns of tiles, twins of no plain kernel: AVX2's pairs of 2- and
-// 8-byte words, fours of bytes) that fits m, tall matrices too; or,
+// columns of tiles, twins of no plain kernel: AVX2's pairs of 2-, 8- and
+// 16-byte words, fours of bytes) that fits m, tall matrices too; or,
 // where m fits the shared cache, the twin of its first paged tile (AVX2's
 // quads, that take dst rows whole pages apart) that fits.
 //
@@ -100,15 +100,17 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 // non-streaming copy, through the buffer and in pairs, 4096x2048 of
 // 8-byte words 0.53-0.59 and 0.83-0.93, 3000x5000 0.54-0.57 and
 // 0.95-1.06, of 2-byte words 7936x5000 0.40-0.59 and 0.59-0.66, 4096x4096
-// 0.46-0.53 and 0.44-0.53. Their bands are wideLines lines of src wide
-// where bandCols' would be but for the L1 sets dst rows fall in, which
-// streaming stores leave alone, or where the matrix outgrows the shared
-// cache; else two lines. NCHW to NHWC of 8-byte words moved 1x64x129600
-// at 0.36-0.37 in bands of two lines, 0.74-0.82 of 16, 2048x2048 at
-// 0.40-0.47 and 0.60-0.67, 2-byte words 1x128x64800 (15.8 MiB) 0.52-0.71
-// and 0.70-0.76; but in the L3 1024x1024 of 8-byte words at 0.61-0.65 and
-// 0.28-0.31, and 1x32x32768 (a matrix of 32 rows) 0.65-0.78 and
-// 0.51-0.63.
+// 0.46-0.53 and 0.44-0.53. Their bands are four lines of src wide in the
+// shared cache; beyond it, wideLines for bytes and 2-byte words, eight
+// for wider words. On that Zen 5, NCHW to NHWC of 8-byte words in bands
+// of two lines and four: 1x64x128x128 (in the L3) 0.25-0.29 and
+// 0.57-0.60, 1x32x32768 0.50-0.68 and 0.57-0.72, 1024x1024 tied; of
+// 16-byte words 1x64x64x128 0.43 and 0.64-0.68. Beyond the cache, in
+// bands of 16 lines and 8: 8-byte words 2048x2048 0.59-0.62 and
+// 0.71-0.78, 1x64x256x256 0.61-0.64 and 0.66-0.72; 16-byte words
+// 1x64x128x128 0.69-0.73 and 0.89-0.95; 2-byte words 1x128x64800
+// 0.71-0.76 and 0.68-0.71 (bytes tied). Bands of 16 lines lost in the L3
+// (1024x1024 of 8-byte words 0.61-0.65 against 0.28-0.31).
 //
 // The quads go in bands of two lines, and only in the shared cache: there
 // they beat AVX2's plain tiles of 4-byte words in place (1x256x112x112
@@ -117,14 +119,23 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 // (1x256x112x112 0.31-0.32); beyond it they lost on 1x64x270x480 (0.43-0.57
 // in any band against 0.60-0.64).
 func (t *Kernels) streamTile(m engine.Matrix, w int) tile {
-	lines := 2
-	if manyShortRows(m.Rows, m.DstRow) || m.Outgrown {
+	lines := 4
+	switch {
+	case m.Outgrown && w <= 2:
 		lines = wideLines
+	case m.Outgrown:
+		lines = 8
 	}
-	if s := streamTwin(t.StreamTiles, m, w, lines); s.nt != nil || m.Outgrown {
-		return s
+	// The stream tiles, then (in the shared cache) the paged tiles' twins.
+	for _, c := range [...]struct {
+		ks    []TileKernel
+		lines int
+	}{{t.StreamTiles, lines}, {t.PagedTiles, 2}} {
+		if s := streamTwin(c.ks, m, w, c.lines); s.nt != nil || m.Outgrown {
+			return s
+		}
 	}
-	return streamTwin(t.PagedTiles, m, w, 2)
+	return tile{}
 }
 
 // streamTwin is the first streaming kernel of w-byte words among ks whose
