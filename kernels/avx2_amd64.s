@@ -66999,26 +66999,26 @@ turn2892: \
 	DECQ        R14; \
 	JNZ         turn2892; \
 	MOVQ        srcTile+64(FP), R10; \
-	LEAQ        (AX)(R10*8), R10; \
-	PREFETCHT0  (R10); \
-	PREFETCHT0  (R10)(DX*1); \
-	PREFETCHT0  (R10)(DX*2); \
-	PREFETCHT0  (R10)(BX*1); \
+	LEAQ        (AX)(R10*4), R10; \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
 	LEAQ        (R10)(DX*4), R10; \
-	PREFETCHT0  (R10); \
-	PREFETCHT0  (R10)(DX*1); \
-	PREFETCHT0  (R10)(DX*2); \
-	PREFETCHT0  (R10)(BX*1); \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
 	LEAQ        (R10)(DX*4), R10; \
-	PREFETCHT0  (R10); \
-	PREFETCHT0  (R10)(DX*1); \
-	PREFETCHT0  (R10)(DX*2); \
-	PREFETCHT0  (R10)(BX*1); \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
 	LEAQ        (R10)(DX*4), R10; \
-	PREFETCHT0  (R10); \
-	PREFETCHT0  (R10)(DX*1); \
-	PREFETCHT0  (R10)(DX*2); \
-	PREFETCHT0  (R10)(BX*1); \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \

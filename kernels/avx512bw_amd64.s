@@ -17809,26 +17809,26 @@ tile631: \
 	VSHUFI64X2 $0xdd, Z11, Z3, Z3; \
 	VMOVNTDQ   Z3, (R15)(DI*1); \
 	MOVQ       srcTile+64(FP), R10; \
-	LEAQ       (AX)(R10*8), R10; \
-	PREFETCHT0 (R10); \
-	PREFETCHT0 (R10)(DX*1); \
-	PREFETCHT0 (R10)(DX*2); \
-	PREFETCHT0 (R10)(BX*1); \
+	LEAQ       (AX)(R10*4), R10; \
+	PREFETCHT1 (R10); \
+	PREFETCHT1 (R10)(DX*1); \
+	PREFETCHT1 (R10)(DX*2); \
+	PREFETCHT1 (R10)(BX*1); \
 	LEAQ       (R10)(DX*4), R10; \
-	PREFETCHT0 (R10); \
-	PREFETCHT0 (R10)(DX*1); \
-	PREFETCHT0 (R10)(DX*2); \
-	PREFETCHT0 (R10)(BX*1); \
+	PREFETCHT1 (R10); \
+	PREFETCHT1 (R10)(DX*1); \
+	PREFETCHT1 (R10)(DX*2); \
+	PREFETCHT1 (R10)(BX*1); \
 	LEAQ       (R10)(DX*4), R10; \
-	PREFETCHT0 (R10); \
-	PREFETCHT0 (R10)(DX*1); \
-	PREFETCHT0 (R10)(DX*2); \
-	PREFETCHT0 (R10)(BX*1); \
+	PREFETCHT1 (R10); \
+	PREFETCHT1 (R10)(DX*1); \
+	PREFETCHT1 (R10)(DX*2); \
+	PREFETCHT1 (R10)(BX*1); \
 	LEAQ       (R10)(DX*4), R10; \
-	PREFETCHT0 (R10); \
-	PREFETCHT0 (R10)(DX*1); \
-	PREFETCHT0 (R10)(DX*2); \
-	PREFETCHT0 (R10)(BX*1); \
+	PREFETCHT1 (R10); \
+	PREFETCHT1 (R10)(DX*1); \
+	PREFETCHT1 (R10)(DX*2); \
+	PREFETCHT1 (R10)(BX*1); \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \
@@ -17977,16 +17977,16 @@ tile637: \
 	VSHUFI64X2  $0xdd, Z5, Z1, Z1; \
 	VMOVNTDQ    Z1, (R11)(DI*1); \
 	MOVQ        srcTile+64(FP), R10; \
-	LEAQ        (AX)(R10*8), R10; \
-	PREFETCHT0  (R10); \
-	PREFETCHT0  (R10)(DX*1); \
-	PREFETCHT0  (R10)(DX*2); \
-	PREFETCHT0  (R10)(BX*1); \
+	LEAQ        (AX)(R10*4), R10; \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
 	LEAQ        (R10)(DX*4), R10; \
-	PREFETCHT0  (R10); \
-	PREFETCHT0  (R10)(DX*1); \
-	PREFETCHT0  (R10)(DX*2); \
-	PREFETCHT0  (R10)(BX*1); \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
@@ -18083,11 +18083,11 @@ tile643: \
 	VSHUFI64X2 $0xdd, Z1, Z0, Z0; \
 	VMOVNTDQ   Z0, (CX)(DI*1); \
 	MOVQ       srcTile+64(FP), R10; \
-	LEAQ       (AX)(R10*8), R10; \
-	PREFETCHT0 (R10); \
-	PREFETCHT0 (R10)(DX*1); \
-	PREFETCHT0 (R10)(DX*2); \
-	PREFETCHT0 (R10)(BX*1); \
+	LEAQ       (AX)(R10*4), R10; \
+	PREFETCHT1 (R10); \
+	PREFETCHT1 (R10)(DX*1); \
+	PREFETCHT1 (R10)(DX*2); \
+	PREFETCHT1 (R10)(BX*1); \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \

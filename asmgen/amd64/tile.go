@@ -158,19 +158,21 @@ func (g *Generator) tile(k table.Kernel) error {
 }
 
 // prefetchAhead asks for the lines of src's tile prefetchTiles tiles
-// along from the one s points at, into L1. Streaming tiles move
-// tensors beyond the private cache, whose 16 or so rows a tile reads are
-// too many streams for the hardware's prefetchers to keep ahead of. On a
-// Zen 5, one goroutine, of a non-streaming copy, without and with: avx2
-// tier, 4096x4096 of 4-byte words 0.46-0.56 and 0.64-0.81, 16384x1024
-// 0.46-0.56 and 0.62-0.86; avx512vbmi, 4096x4096 0.67-0.73 and
-// 0.75-0.93, NCHW to NHWC of 1x64x256x256 of 8-byte words 0.36-0.42 and
-// 0.61-0.70, 2048x2048 of 16-byte words 0.67-0.76 and 0.78-0.84; tied
-// in the L3 (1024x1024 of 4-byte words). Bytes and 2-byte words gained
-// little (AVX-512) or lost (AVX2's columns, 1x64x500x500 0.95 -> 0.74),
-// and AVX2's columns of 8-byte words tied: they go without. Near the
-// end of src the addresses may lie past it: a prefetch never faults,
-// and loads nothing into registers.
+// along from the one s points at, into L2. Streaming tiles move tensors
+// beyond the private cache, whose 16 or so rows a tile reads are too many
+// streams for the hardware's prefetchers to keep ahead of. On a Zen 5,
+// one goroutine, of a non-streaming copy, without and with: avx2 tier,
+// 4096x4096 of 4-byte words 0.47-0.53 and 0.90-0.95, 16384x1024
+// 0.45-0.53 and 0.86-0.94; avx512vbmi, 4096x4096 0.67-0.77 and
+// 0.90-1.01, NCHW to NHWC of 1x64x256x256 of 8-byte words 0.37-0.46 and
+// 0.70-0.92, 2048x2048 of 16-byte words 0.67-0.76 and 0.77-0.82; tied
+// in the L3 (1024x1024 of 4-byte words). Into L1 they gained less
+// (4096x4096 0.70-0.72, avx2), where a tile's rows a page apart fill one
+// set. Bytes and 2-byte words gained little (AVX-512) or lost (AVX2's
+// columns, 1x64x500x500 0.95 -> 0.74), and AVX2's columns of 8-byte
+// words tied: they go without. Near the end of src the addresses may
+// lie past it: a prefetch never faults, and loads nothing into
+// registers.
 func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) {
 	c := g.c
 	rows, chunk := k.TileShape()
@@ -184,15 +186,15 @@ func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) 
 			c.LEAQ(operand.Mem{Base: t, Index: at.lane, Scale: 4}, t)
 		}
 		for off := 0; off < chunk; off += 64 {
-			c.PREFETCHT0(at.mem(x%at.split, off))
+			c.PREFETCHT1(at.mem(x%at.split, off))
 		}
 	}
 }
 
 // prefetchTiles is how many tiles ahead prefetchAhead reaches: on that
-// Zen 5, 4 and 8 tied beyond the shared cache, 16 lost a little, and 2
-// lost on the avx2 tier's 8-byte words (1024x1024 0.65 -> 0.58).
-const prefetchTiles = 8
+// Zen 5, 4 and 8 tied beyond the shared cache (4 a little ahead in the
+// L3), 16 lost a little.
+const prefetchTiles = 4
 
 // stepping addresses the lanes of r (rows or columns) from pointers that
 // step four lanes at a time, one for each span of run lanes from base
