@@ -228,13 +228,17 @@ func TestMatrixPadded(t *testing.T) {
 			}
 			for _, kind := range padKinds {
 				want, padded := pads(table, w, kind), 0
-				for range many(8) {
+				for i := range many(8) {
 					rows, cols := paddedShape(w, kind)
 					reps, groups, down, across := 1+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(5), 1+rng.IntN(2)
 					if kind == streamed { // blocks of half the L2: tensors of at most 8 MiB, for the emulators' 256 MiB
 						reps, groups, down, across = 1, 1, 1+rng.IntN(3), 1
 					}
-					m := paddedMatrix(rng, rows/2*down+rng.IntN(2)*rng.IntN(rows), cols*across+rng.IntN(2)*rng.IntN(cols), w, kind)
+					moreRows, moreCols := rng.IntN(2)*rng.IntN(rows), rng.IntN(2)*rng.IntN(cols)
+					if i == 0 && kind == streamed { // whole lines of each dst row, as AVX2's byte columns need
+						moreRows, moreCols = 0, 0
+					}
+					m := paddedMatrix(rng, rows/2*down+moreRows, cols*across+moreCols, w, kind)
 					if checkStaged(t, name, set, withGroups(m, w, reps, groups, 32/w*rng.IntN(3)), w) {
 						padded++
 					}
