@@ -112,26 +112,28 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 // 0.71-0.76 and 0.68-0.71 (bytes tied). Bands of 16 lines lost in the L3
 // (1024x1024 of 8-byte words 0.61-0.65 against 0.28-0.31).
 //
-// The quads go in bands of two lines, and only in the shared cache: there
-// they beat AVX2's plain tiles of 4-byte words in place (1x256x112x112
-// 0.37-0.40 and 0.86-0.87, 1x96x200x200 0.56-0.70 and 1.07-1.09,
-// 1x512x64x64 0.46-0.51 and 0.57-0.58), where bands of 16 lines lost
-// (1x256x112x112 0.31-0.32); beyond it they lost on 1x64x270x480 (0.43-0.57
-// in any band against 0.60-0.64).
+// The quads go in bands of two lines in the shared cache, eight beyond
+// it. In the cache they beat AVX2's plain tiles of 4-byte words in place
+// (1x256x112x112 0.37-0.40 and 0.86-0.87, 1x96x200x200 0.56-0.70 and
+// 1.07-1.09, 1x512x64x64 0.46-0.51 and 0.57-0.58), where bands of 4
+// lines lost (1x256x112x112 0.61-0.72, 1x512x64x64 0.39-0.43). Beyond
+// it, since their prefetches (bands of two lines and eight): NCHW to NHWC
+// of 1x256x256x256 0.39-0.45, 0.89-0.96 and 0.84-0.95, 1x128x400x400
+// 0.45-0.57, 0.86-0.91 and 0.90-1.02, 1x64x270x480 0.71-0.79,
+// 0.66-1.16 and 1.05-1.21.
 func (t *Kernels) streamTile(m engine.Matrix, w int) tile {
-	lines := 4
+	lines, quadLines := 4, 2
 	switch {
 	case m.Outgrown && w <= 2:
 		lines = wideLines
 	case m.Outgrown:
-		lines = 8
+		lines, quadLines = 8, 8
 	}
-	// The stream tiles, then (in the shared cache) the paged tiles' twins.
 	for _, c := range [...]struct {
 		ks    []TileKernel
 		lines int
-	}{{t.StreamTiles, lines}, {t.PagedTiles, 2}} {
-		if s := streamTwin(c.ks, m, w, c.lines); s.nt != nil || m.Outgrown {
+	}{{t.StreamTiles, lines}, {t.PagedTiles, quadLines}} {
+		if s := streamTwin(c.ks, m, w, c.lines); s.nt != nil {
 			return s
 		}
 	}
