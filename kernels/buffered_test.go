@@ -21,8 +21,8 @@ func bufferedShape(w int) (rows, cols int) { return 256 / w, 128 }
 // buffer, with set its tier's kernels: where they write less than a line
 // of each dst row (bytes and 2-byte words), or where the matrix streams,
 // they have no streaming twin and the tier's run copier has one; but
-// where the tier's stream tiles take them, or in the shared cache its
-// paged tiles' twins, their dst lines whole (every column of a stream
+// where the tier's stream tiles take them, or its paged tiles' twins,
+// their dst lines whole (every column of a stream
 // tile is one). Rows whole pages apart take the
 // table's paged tiles where it has them.
 func buffers(set *simd.Kernels, table *simd.Table, m engine.Matrix, w int) bool {
@@ -34,7 +34,7 @@ func buffers(set *simd.Kernels, table *simd.Table, m engine.Matrix, w int) bool 
 		return false
 	}
 	twinless := m.Streaming && (len(ks) < 2 || !ks[1].NT)
-	quads := !m.Outgrown && slices.ContainsFunc(tilesOf(set.PagedTiles, w), func(k simd.TileKernel) bool {
+	quads := slices.ContainsFunc(tilesOf(set.PagedTiles, w), func(k simd.TileKernel) bool {
 		return k.NT && m.Rows >= int(k.B) && m.Cols >= int(k.Chunk)/w
 	})
 	if twinless && (len(tilesOf(set.StreamTiles, w)) > 0 || quads) && (m.Rows*w|m.DstRow|m.DstRep|m.DstGroup)%64 == 0 {
