@@ -89,9 +89,9 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 // tiles have no streaming twin, takes ahead of the buffer where it writes
 // whole lines (nt nil: none): the first of the table's stream tiles (its
 // columns of tiles, twins of no plain kernel: AVX2's pairs of 2-, 8- and
-// 16-byte words, fours of bytes) that fits m, tall matrices too; or,
-// where m fits the shared cache, the twin of its first paged tile (AVX2's
-// quads, that take dst rows whole pages apart) that fits.
+// 16-byte words, fours of bytes) that fits m, tall matrices too; or the
+// twin of its first paged tile (AVX2's quads, that take dst rows whole
+// pages apart) that fits.
 //
 // On a Zen 5, avx2 tier, one goroutine, of a non-streaming copy, NCHW to
 // NHWC of bytes moved 1x64x500x500 at 0.23-0.25 in place, 0.87-0.95 in
@@ -129,6 +129,8 @@ func (t *Kernels) streamTile(m engine.Matrix, w int) tile {
 	case m.Outgrown:
 		lines, quadLines = 8, 8
 	}
+	// One call of streamTwin: inlined twice, it cost the stripped hello
+	// world a page.
 	for _, c := range [...]struct {
 		ks    []TileKernel
 		lines int
