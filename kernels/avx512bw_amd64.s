@@ -17541,18 +17541,29 @@ tile625: \
 	VMOVNTDQ     Z0, (R12)(SI*1); \
 	VMOVNTDQ     Z16, (R12)(SI*2); \
 	VMOVNTDQ     Z7, (R12)(DI*1); \
-	ADDQ         srcTile+64(FP), AX; \
-	ADDQ         dstTile+56(FP), CX; \
-	DECQ         R8; \
-	JNZ          tile625; \
-	ADDQ         srcSkip+80(FP), AX; \
-	ADDQ         dstSkip+72(FP), CX; \
-	DECQ         R9; \
-	JNZ          strip624; \
-	ADDQ         srcBandSkip+96(FP), AX; \
-	ADDQ         dstBandSkip+88(FP), CX; \
-	DECQ         bands+32(FP); \
-	JNZ          band623; \
+	MOVQ         srcTile+64(FP), R10; \
+	LEAQ         (AX)(R10*4), R10; \
+	MOVL         $0x00000008, R11; \
+prefetch626: \
+	PREFETCHT1 (R10); \
+	PREFETCHT1 (R10)(DX*1); \
+	PREFETCHT1 (R10)(DX*2); \
+	PREFETCHT1 (R10)(BX*1); \
+	LEAQ       (R10)(DX*4), R10; \
+	DECL       R11; \
+	JNZ        prefetch626; \
+	ADDQ       srcTile+64(FP), AX; \
+	ADDQ       dstTile+56(FP), CX; \
+	DECQ       R8; \
+	JNZ        tile625; \
+	ADDQ       srcSkip+80(FP), AX; \
+	ADDQ       dstSkip+72(FP), CX; \
+	DECQ       R9; \
+	JNZ        strip624; \
+	ADDQ       srcBandSkip+96(FP), AX; \
+	ADDQ       dstBandSkip+88(FP), CX; \
+	DECQ       bands+32(FP); \
+	JNZ        band623; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -17568,11 +17579,11 @@ TEXT ·tile16x4AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band626: \
+band627: \
 	MOVQ strips+24(FP), R9; \
-strip627: \
+strip628: \
 	MOVQ tiles+16(FP), R8; \
-tile628: \
+tile629: \
 	LEAQ       (AX)(DX*4), R10; \
 	LEAQ       (R10)(DX*4), R11; \
 	LEAQ       (R11)(DX*4), R12; \
@@ -17678,15 +17689,15 @@ tile628: \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \
-	JNZ        tile628; \
+	JNZ        tile629; \
 	ADDQ       srcSkip+80(FP), AX; \
 	ADDQ       dstSkip+72(FP), CX; \
 	DECQ       R9; \
-	JNZ        strip627; \
+	JNZ        strip628; \
 	ADDQ       srcBandSkip+96(FP), AX; \
 	ADDQ       dstBandSkip+88(FP), CX; \
 	DECQ       bands+32(FP); \
-	JNZ        band626; \
+	JNZ        band627; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX512BW_body
@@ -17701,11 +17712,11 @@ TEXT ·tile16x4AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band629: \
+band630: \
 	MOVQ strips+24(FP), R9; \
-strip630: \
+strip631: \
 	MOVQ tiles+16(FP), R8; \
-tile631: \
+tile632: \
 	LEAQ       (AX)(DX*4), R10; \
 	LEAQ       (R10)(DX*4), R11; \
 	LEAQ       (R11)(DX*4), R12; \
@@ -17832,15 +17843,15 @@ tile631: \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \
-	JNZ        tile631; \
+	JNZ        tile632; \
 	ADDQ       srcSkip+80(FP), AX; \
 	ADDQ       dstSkip+72(FP), CX; \
 	DECQ       R9; \
-	JNZ        strip630; \
+	JNZ        strip631; \
 	ADDQ       srcBandSkip+96(FP), AX; \
 	ADDQ       dstBandSkip+88(FP), CX; \
 	DECQ       bands+32(FP); \
-	JNZ        band629; \
+	JNZ        band630; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -17856,11 +17867,11 @@ TEXT ·tile8x8AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band632: \
+band633: \
 	MOVQ strips+24(FP), R9; \
-strip633: \
+strip634: \
 	MOVQ tiles+16(FP), R8; \
-tile634: \
+tile635: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU64   (AX), Z0; \
@@ -17906,15 +17917,15 @@ tile634: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile634; \
+	JNZ         tile635; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip633; \
+	JNZ         strip634; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band632; \
+	JNZ         band633; \
 	VZEROUPPER; \
 	RET
 	tile8x8AVX512BW_body
@@ -17929,11 +17940,11 @@ TEXT ·tile8x8AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band635: \
+band636: \
 	MOVQ strips+24(FP), R9; \
-strip636: \
+strip637: \
 	MOVQ tiles+16(FP), R8; \
-tile637: \
+tile638: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU64   (AX), Z0; \
@@ -17990,15 +18001,15 @@ tile637: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile637; \
+	JNZ         tile638; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip636; \
+	JNZ         strip637; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band635; \
+	JNZ         band636; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -18014,11 +18025,11 @@ TEXT ·tile4x16AVX512BW(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band638: \
+band639: \
 	MOVQ strips+24(FP), R9; \
-strip639: \
+strip640: \
 	MOVQ tiles+16(FP), R8; \
-tile640: \
+tile641: \
 	VMOVDQU64  (AX), Z0; \
 	VMOVDQU64  (AX)(DX*1), Z1; \
 	VSHUFI64X2 $0x88, Z1, Z0, Z2; \
@@ -18038,15 +18049,15 @@ tile640: \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \
-	JNZ        tile640; \
+	JNZ        tile641; \
 	ADDQ       srcSkip+80(FP), AX; \
 	ADDQ       dstSkip+72(FP), CX; \
 	DECQ       R9; \
-	JNZ        strip639; \
+	JNZ        strip640; \
 	ADDQ       srcBandSkip+96(FP), AX; \
 	ADDQ       dstBandSkip+88(FP), CX; \
 	DECQ       bands+32(FP); \
-	JNZ        band638; \
+	JNZ        band639; \
 	VZEROUPPER; \
 	RET
 	tile4x16AVX512BW_body
@@ -18061,11 +18072,11 @@ TEXT ·tile4x16AVX512BWNT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band641: \
+band642: \
 	MOVQ strips+24(FP), R9; \
-strip642: \
+strip643: \
 	MOVQ tiles+16(FP), R8; \
-tile643: \
+tile644: \
 	VMOVDQU64  (AX), Z0; \
 	VMOVDQU64  (AX)(DX*1), Z1; \
 	VSHUFI64X2 $0x88, Z1, Z0, Z2; \
@@ -18091,15 +18102,15 @@ tile643: \
 	ADDQ       srcTile+64(FP), AX; \
 	ADDQ       dstTile+56(FP), CX; \
 	DECQ       R8; \
-	JNZ        tile643; \
+	JNZ        tile644; \
 	ADDQ       srcSkip+80(FP), AX; \
 	ADDQ       dstSkip+72(FP), CX; \
 	DECQ       R9; \
-	JNZ        strip642; \
+	JNZ        strip643; \
 	ADDQ       srcBandSkip+96(FP), AX; \
 	ADDQ       dstBandSkip+88(FP), CX; \
 	DECQ       bands+32(FP); \
-	JNZ        band641; \
+	JNZ        band642; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET

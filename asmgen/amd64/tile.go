@@ -133,7 +133,7 @@ func (g *Generator) tile(k table.Kernel) error {
 	default:
 		move(s, columns(d, 0), k.Streaming)
 	}
-	if k.Streaming && k.Width >= 4 && !k.Column() {
+	if k.Streaming && !k.Column() && k.Width >= 2 {
 		g.prefetchAhead(k, src, s)
 	}
 	step := func(srcStep, dstStep string) {
@@ -165,14 +165,18 @@ func (g *Generator) tile(k table.Kernel) error {
 // 4096x4096 of 4-byte words 0.47-0.53 and 0.90-0.95, 16384x1024
 // 0.45-0.53 and 0.86-0.94; avx512vbmi, 4096x4096 0.67-0.77 and
 // 0.90-1.01, NCHW to NHWC of 1x64x256x256 of 8-byte words 0.37-0.46 and
-// 0.70-0.92, 2048x2048 of 16-byte words 0.67-0.76 and 0.77-0.82; tied
-// in the L3 (1024x1024 of 4-byte words). Into L1 they gained less
-// (4096x4096 0.70-0.72, avx2), where a tile's rows a page apart fill one
-// set. Bytes and 2-byte words gained little (AVX-512) or lost (AVX2's
-// columns, 1x64x500x500 0.95 -> 0.74), and AVX2's columns of 8-byte
-// words tied: they go without. Near the end of src the addresses may
-// lie past it: a prefetch never faults, and loads nothing into
-// registers.
+// 0.70-0.92, 2048x2048 of 16-byte words 0.67-0.76 and 0.77-0.82, of
+// 2-byte words 20-21 GB/s and 26-29; tied in the L3 (1024x1024 of 4-byte
+// words). Into L1 they gained less (4096x4096 0.70-0.72, avx2), where a
+// tile's rows a page apart fill one set. Bytes go without: AVX-512's
+// lost on NCHW to NHWC of 64 channels (1x64x500x500 34-39 GB/s and
+// 26-31), AVX2's columns, which read each line in quarters four tiles
+// apart, too (0.95 -> 0.74); so do AVX2's columns of 2- and 8-byte
+// words, for the same reason. Tiles of more than 16 rows loop over them
+// four at a time, for the bytes every importer pays for (a loop lost on
+// AVX2's quads, 4096x4096 0.74 -> 0.59). Near the end of src the
+// addresses may lie past it: a prefetch never faults, and loads nothing
+// into registers.
 func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) {
 	c := g.c
 	rows, chunk := k.TileShape()
@@ -181,14 +185,29 @@ func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) 
 	c.LEAQ(operand.Mem{Base: s, Index: t, Scale: prefetchTiles}, t)
 	at := src
 	at.bases = []reg.GPVirtual{t}
-	for x := range rows {
-		if x > 0 && x%at.split == 0 { // the next four rows
-			c.LEAQ(operand.Mem{Base: t, Index: at.lane, Scale: 4}, t)
-		}
-		for off := 0; off < chunk; off += 64 {
-			c.PREFETCHT1(at.mem(x%at.split, off))
+	fours := func(from int) { // rows from on, four of them, t at the first
+		for x := from; x < from+at.split; x++ {
+			if x > 0 && x%at.split == 0 {
+				c.LEAQ(operand.Mem{Base: t, Index: at.lane, Scale: 4}, t)
+			}
+			for off := 0; off < chunk; off += 64 {
+				c.PREFETCHT1(at.mem(x%at.split, off))
+			}
 		}
 	}
+	if rows <= 16 {
+		for x := 0; x < rows; x += at.split {
+			fours(x)
+		}
+		return
+	}
+	n, loop := c.GP64(), g.label("prefetch")
+	c.MOVL(operand.U32(rows/at.split), n.As32())
+	c.Label(loop)
+	fours(0)
+	c.LEAQ(operand.Mem{Base: t, Index: at.lane, Scale: 4}, t)
+	c.DECL(n.As32())
+	c.JNZ(operand.LabelRef(loop))
 }
 
 // prefetchTiles is how many tiles ahead prefetchAhead reaches: on that
