@@ -185,27 +185,28 @@ func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) 
 	c.LEAQ(operand.Mem{Base: s, Index: t, Scale: prefetchTiles}, t)
 	at := src
 	at.bases = []reg.GPVirtual{t}
-	fours := func(from int) { // rows from on, four of them, t at the first
-		for x := from; x < from+at.split; x++ {
-			if x > 0 && x%at.split == 0 {
-				c.LEAQ(operand.Mem{Base: t, Index: at.lane, Scale: 4}, t)
-			}
+	four := func() { // the four rows from t on
+		for x := range at.split {
 			for off := 0; off < chunk; off += 64 {
-				c.PREFETCHT1(at.mem(x%at.split, off))
+				c.PREFETCHT1(at.mem(x, off))
 			}
 		}
 	}
+	next := func() { c.LEAQ(operand.Mem{Base: t, Index: at.lane, Scale: 4}, t) }
 	if rows <= 16 {
 		for x := 0; x < rows; x += at.split {
-			fours(x)
+			if x > 0 {
+				next()
+			}
+			four()
 		}
 		return
 	}
 	n, loop := c.GP64(), g.label("prefetch")
 	c.MOVL(operand.U32(rows/at.split), n.As32())
 	c.Label(loop)
-	fours(0)
-	c.LEAQ(operand.Mem{Base: t, Index: at.lane, Scale: 4}, t)
+	four()
+	next()
 	c.DECL(n.As32())
 	c.JNZ(operand.LabelRef(loop))
 }
