@@ -19,10 +19,10 @@ func TestBandCols(t *testing.T) {
 		{Rows: 64, Cols: 64, DstRow: 256},      // 16 KiB of 4-byte words
 		{Rows: 64, Cols: 1 << 20, DstRow: 256}, // not streaming
 	} {
-		if got := bandCols(16, 4, 16, m); m.Cols == 64 && got != 32 {
+		if got := bandCols(16, 4, 16, &m); m.Cols == 64 && got != 32 {
 			t.Errorf("16x16 tiles of 4-byte words, %dx%d matrix: bands of %d columns, want 32", m.Rows, m.Cols, got)
 		}
-		if got := bandCols(8, 4, 8, m); got != 32 {
+		if got := bandCols(8, 4, 8, &m); got != 32 {
 			t.Errorf("8x8 tiles of 4-byte words, %dx%d matrix, streaming %v: bands of %d columns, want 32", m.Rows, m.Cols, m.Streaming, got)
 		}
 	}
@@ -37,7 +37,7 @@ func TestBandCols(t *testing.T) {
 		{8, 4, 8, 64, 256, 256},    // 8x8 tiles of 4-byte words write half lines: the matrix streams
 	} {
 		m := engine.Matrix{Rows: c.matRows, Cols: 1 << 20, DstRow: c.dstRow, Streaming: true}
-		if got := bandCols(c.cols, c.w, c.rows, m); got != c.want {
+		if got := bandCols(c.cols, c.w, c.rows, &m); got != c.want {
 			t.Errorf("bandCols(%d, %d, %d) of %d rows %d bytes apart = %d, want %d", c.cols, c.w, c.rows, c.matRows, c.dstRow, got, c.want)
 		}
 	}
@@ -59,7 +59,7 @@ func TestBandCols(t *testing.T) {
 		{16, 1, 64, 2048, 32},    // 64-row tiles of bytes, whole lines, in 2 sets: halved
 		{16, 1, 64, 2000, 64},    // in 64 sets: a line
 	} {
-		if got := bandCols(c.cols, c.w, c.rows, engine.Matrix{Rows: readStreams, DstRow: c.dstRow}); got != c.want {
+		if got := bandCols(c.cols, c.w, c.rows, &engine.Matrix{Rows: readStreams, DstRow: c.dstRow}); got != c.want {
 			t.Errorf("bandCols(%d, %d, %d, %d) = %d, want %d", c.cols, c.w, c.rows, c.dstRow, got, c.want)
 		}
 	}
@@ -87,12 +87,52 @@ func TestStripsDown(t *testing.T) {
 		{1 << 20, 4096, 1 << 10}, // 64 blocks of 16384 rows
 		{1 << 30, 4096, 1 << 20}, // 64 blocks
 	} {
-		got := stripsDown(engine.Matrix{Rows: c.rows, Cols: c.srcRow, SrcRow: c.srcRow}, k, band)
+		got := stripsDown(&engine.Matrix{Rows: c.rows, Cols: c.srcRow, SrcRow: c.srcRow}, k.b, band)
 		if got != c.want {
 			t.Errorf("%d rows %d bytes apart: %d strips a block, want %d", c.rows, c.srcRow, got, c.want)
 		}
 		if blocks := (c.rows/k.b + got - 1) / got; blocks > maxBlocks {
 			t.Errorf("%d rows %d bytes apart: %d blocks", c.rows, c.srcRow, blocks)
+		}
+	}
+}
+
+// TestStreamBands checks that the tiles of matrices that stream go in
+// bands of at most streamRows columns where the tensors fit the shared
+// cache and dst rows lie a multiple of streamStride bytes apart, whether
+// the band comes from the stream tile (streamTile) or from bandCols; and
+// in their own bands beyond the cache, with other dst rows, or where the
+// matrix does not stream.
+func TestStreamBands(t *testing.T) {
+	var plain, stream TileFunc
+	for _, c := range []struct {
+		w, b, chunk, band, dstRow int
+		outgrown, streaming       bool
+		want                      int
+	}{
+		{2, 32, 32, 128, 4096, false, true, 32}, // AVX2's pairs of 2-byte words, 4 lines
+		{1, 64, 16, 256, 256, false, true, 32},  // its fours of bytes
+		{16, 4, 32, 16, 1024, false, true, 16},  // its pairs of 16-byte words: narrower already
+		{2, 32, 32, 512, 4096, true, true, 512}, // beyond the shared cache
+		{2, 32, 32, 128, 320, false, true, 128}, // dst rows not a multiple of 256 bytes apart
+		{4, 16, 64, 0, 256, false, true, 32},    // a twin in bandCols' wide bands (256 columns)
+		{4, 16, 64, 0, 256, true, true, 256},    // beyond the cache
+		{4, 16, 64, 0, 320, false, true, 256},   // dst rows of 5 lines
+		{4, 16, 64, 0, 256, false, false, 256},  // a matrix that does not stream
+	} {
+		m := engine.Matrix{Rows: 64, Cols: 1 << 16, DstRow: c.dstRow, Reps: 1, Groups: 1, Streaming: c.streaming, Outgrown: c.outgrown}
+		m.SrcRow = m.Cols * c.w
+		k := tile{f: &plain, nt: &stream, b: c.b, chunk: c.chunk, band: c.band}
+		f := k.f
+		if c.streaming {
+			f = k.nt
+		}
+		call, ok := tileMatrix(engine.SpaceSpan(m.Cols*m.DstRow), engine.DepthSpan(m.Rows*m.SrcRow), &m, c.w, f, &k).(*matrixCall)
+		if !ok || len(call.calls) == 0 {
+			t.Fatalf("%+v: no tile calls", c)
+		}
+		if got := call.calls[0].DstBand / m.DstRow; got != c.want {
+			t.Errorf("%d-byte words, band %d, dst rows %d bytes apart, outgrown %v, streaming %v: bands of %d columns, want %d", c.w, c.band, c.dstRow, c.outgrown, c.streaming, got, c.want)
 		}
 	}
 }

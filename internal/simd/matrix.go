@@ -101,10 +101,11 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 // 8-byte words 0.53-0.59 and 0.83-0.93, 3000x5000 0.54-0.57 and
 // 0.95-1.06, of 2-byte words 7936x5000 0.40-0.59 and 0.59-0.66, 4096x4096
 // 0.46-0.53 and 0.44-0.53. Their bands are four lines of src wide in the
-// shared cache; beyond it, wideLines for bytes and 2-byte words, eight
-// for wider words. On that Zen 5, NCHW to NHWC of 8-byte words in bands
-// of two lines and four: 1x64x128x128 (in the L3) 0.25-0.29 and
-// 0.57-0.60, 1x32x32768 0.50-0.68 and 0.57-0.72, 1024x1024 tied; of
+// shared cache, and at most streamRows columns (tileMatrix); beyond it,
+// wideLines for bytes and 2-byte words, eight for wider words. On that
+// Zen 5, NCHW to NHWC of 8-byte words in bands of 16 lines and four:
+// 1x64x128x128 (in the L3) 0.25-0.29 and 0.57-0.60; in bands of two
+// lines and four, 1x32x32768 0.50-0.68 and 0.57-0.72, 1024x1024 tied; of
 // 16-byte words 1x64x64x128 0.43 and 0.64-0.68. Beyond the cache, in
 // bands of 16 lines and 8: 8-byte words 2048x2048 0.59-0.62 and
 // 0.71-0.78, 1x64x256x256 0.61-0.64 and 0.66-0.72; 16-byte words
@@ -172,7 +173,7 @@ func (t *Kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) {
 		return m.Cols, m.Rows
 	}
 	rows = k.b * line(k.b*w)
-	return bandCols(k.chunk/w, w, k.b, m), rows
+	return bandCols(k.chunk/w, w, k.b, &m), rows
 }
 
 // A tile is a tile kernel, its streaming twin (nil: none), its tile, b
@@ -263,9 +264,12 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 	}
 	dst.Len -= dstReps
 	src.Len -= srcReps
-	band := bandCols(cols, w, k.b, *m)
+	band := bandCols(cols, w, k.b, m)
 	if k.band > 0 {
 		band = k.band
+	}
+	if band > streamRows && m.Streaming && !m.Outgrown && m.DstRow%streamStride == 0 {
+		band = max(cols, streamRows) // whole tiles: streaming tiles' columns are powers of two
 	}
 	// tiles adds the call of bands bands of down strips of across tiles
 	// from word (row, col).
@@ -291,7 +295,7 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 			tiles(row, m.Cols-cols, 1, down, 1)
 		}
 	}
-	strips, height := m.Rows/k.b, stripsDown(*m, *k, band)
+	strips, height := m.Rows/k.b, stripsDown(m, k.b, band)
 	for s := 0; s < strips; s += height {
 		columns(s*k.b, min(height, strips-s))
 	}
@@ -368,12 +372,12 @@ func oneBand(calls []*TileCall) bool {
 // taller than blockRows in matrices of more than maxBlocks*blockRows
 // rows: a plan's calls must not grow with its dims (FuzzHugeDims plans
 // matrices of 2^40 rows).
-func stripsDown(m engine.Matrix, k tile, band int) int {
-	strips := m.Rows / k.b
+func stripsDown(m *engine.Matrix, b, band int) int {
+	strips := m.Rows / b
 	if m.Cols <= band || m.Rows <= tallRows && (sets(m.SrcRow) > 4 || m.Rows <= blockRows) {
 		return max(1, strips)
 	}
-	return max(1, blockRows/k.b, (strips+maxBlocks-1)/maxBlocks)
+	return max(1, blockRows/b, (strips+maxBlocks-1)/maxBlocks)
 }
 
 // tallRows is the most rows a band goes down at once, in rows a page or
@@ -388,6 +392,29 @@ const (
 
 // lineBytes is the span of a cache line.
 const lineBytes = 64
+
+// streamRows is the most dst rows a strip of streaming tiles writes at
+// once (its band's columns) where the tensors fit the shared cache and
+// dst rows lie a multiple of streamStride bytes apart (tileMatrix). On a
+// Zen 5, non-temporal stores of a line into each of 32 rows 4 KiB apart,
+// then the next line of each, wrote 66-77 GB/s, of 64 rows 26-30; one
+// goroutine, of a non-streaming copy, in bands of 32 columns and in the
+// tiles' own (4 to 16 lines of src): AVX2's pairs of 2-byte words
+// 2048x3000 0.77-0.80 and 0.34-0.37, NCHW to NHWC of 1x128x200x200
+// 0.75-0.87 and 0.50-0.54, 1x512x100x100 0.57-0.66 and 0.27-0.30; its
+// fours of bytes 4096x3000 0.51-0.54 and 0.27-0.31; AVX-512's tiles of
+// bytes, 1x256x200x200 0.74-0.81 and 0.46-0.50, 1x768x120x120 0.76-0.91
+// and 0.45-0.54, of 2-byte words 1x128x64800 1.01-1.08 and 0.70-0.87, of
+// 4-byte words 1x64x200x200 0.68-0.70 and 0.49-0.51. Dst rows of other
+// lengths lost so (2-byte words 1x160x180x180 0.64-0.72 against
+// 0.78-1.02, 1x320x130x130 0.68-0.74 against 0.81-0.90), and so did
+// tensors beyond the shared cache, where reading src costs more (NCHW to
+// NHWC of 1x64x400x400 2-byte words: 0.39-0.60 against 1.02-1.10 in
+// bands of 512 columns).
+const (
+	streamRows   = 32
+	streamStride = 256
+)
 
 // bandCols is the width in columns, whole tiles (elements of 3 bytes
 // make a line 21.3 columns), of the bands of tiles cols words of w
@@ -448,7 +475,7 @@ const lineBytes = 64
 // or more a power of two apart, in 8 sets or fewer (1x128x224x224
 // float32, 256x12544 float32 and float64), and long ones (1500x2500
 // float64: 0.60-0.61 and 0.54-0.56) lost.
-func bandCols(cols, w, rows int, m engine.Matrix) int {
+func bandCols(cols, w, rows int, m *engine.Matrix) int {
 	n, whole, half, dstSets := 1, rows*w >= lineBytes, 2*rows*w == lineBytes, sets(m.DstRow) // n: lines of src
 	wide := manyShortRows(m.Rows, m.DstRow) && dstSets >= spreadSets
 	switch {
