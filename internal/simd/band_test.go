@@ -119,6 +119,8 @@ func TestStreamBands(t *testing.T) {
 		{4, 16, 64, 0, 256, true, true, 256},    // beyond the cache
 		{4, 16, 64, 0, 320, false, true, 256},   // dst rows of 5 lines
 		{4, 16, 64, 0, 256, false, false, 256},  // a matrix that does not stream
+		{3, 4, 36, 48, 768, false, true, 24},    // whole tiles of 12 columns
+		{1, 64, 64, 128, 256, false, true, 64},  // tiles wider than streamRows: one
 	} {
 		m := engine.Matrix{Rows: 64, Cols: 1 << 16, DstRow: c.dstRow, Reps: 1, Groups: 1, Streaming: c.streaming, Outgrown: c.outgrown}
 		m.SrcRow = m.Cols * c.w

@@ -269,7 +269,7 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 		band = k.band
 	}
 	if band > streamRows && m.Streaming && !m.Outgrown && m.DstRow%streamStride == 0 {
-		band = max(cols, streamRows) // whole tiles: streaming tiles' columns are powers of two
+		band = max(1, streamRows/cols) * cols // whole tiles
 	}
 	// tiles adds the call of bands bands of down strips of across tiles
 	// from word (row, col).
