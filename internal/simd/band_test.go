@@ -138,3 +138,59 @@ func TestStreamBands(t *testing.T) {
 		}
 	}
 }
+
+// TestLastRows checks that the last rows of a matrix, fewer than a
+// tile's, go in the shorter tile k.rest where its tiles divide them, they
+// are at most half a tile, its tiles divide the band and the kernel is
+// the plain one; else in a tile shifted back to end at the last row.
+func TestLastRows(t *testing.T) {
+	var tall, short, stream TileFunc
+	rest := tile{f: &short, b: 16, chunk: 64}
+	for _, c := range []struct {
+		rows, band int
+		streaming  bool
+		want       *TileFunc // the kernel of the last rows
+		from       int       // their first row
+	}{
+		{80, 0, false, &short, 64},   // 16 rows left: one strip of the short tile
+		{96, 0, false, &short, 64},   // 32: two
+		{160, 0, false, &short, 128}, // below two tall strips
+		{112, 0, false, &tall, 48},   // 48 rows, more than half a tile: shifted back
+		{88, 0, false, &tall, 24},    // 24 rows, not whole short tiles
+		{80, 48, false, &tall, 16},   // bands of 48 columns, not whole short tiles
+		{80, 0, true, &stream, 16},   // the streaming twin: shifted back
+	} {
+		m := engine.Matrix{Rows: c.rows, Cols: 1000, DstRow: c.rows, SrcRow: 1000, Reps: 1, Groups: 1}
+		k := tile{f: &tall, nt: &stream, b: 64, chunk: 16, band: c.band, rest: &rest}
+		f := k.f
+		if c.streaming {
+			f = k.nt
+		}
+		call := tileMatrix(engine.SpaceSpan(m.Cols*m.DstRow), engine.DepthSpan(m.Rows*m.SrcRow), &m, 1, f, &k).(*matrixCall)
+		last := call.calls[len(call.calls)-1]
+		if last.F != c.want || last.Src.Off/m.SrcRow != c.from {
+			t.Errorf("%d rows, band %d, streaming %v: last rows from row %d by the %s kernel, want from %d by the %s one",
+				c.rows, c.band, c.streaming, last.Src.Off/m.SrcRow, map[*TileFunc]string{&tall: "tall", &short: "short", &stream: "streaming"}[last.F],
+				c.from, map[*TileFunc]string{&tall: "tall", &short: "short", &stream: "streaming"}[c.want])
+		}
+		// Every row is moved: the strips of each kernel's calls, from
+		// their first rows, cover the matrix.
+		covered := make([]bool, m.Rows)
+		for _, k := range call.calls {
+			b := 64
+			if k.F == &short {
+				b = 16
+			}
+			first := k.Src.Off / m.SrcRow
+			for r := first; r < first+k.Strips*k.SrcStrip/m.SrcRow-(k.SrcStrip/m.SrcRow-b); r++ {
+				covered[r] = true
+			}
+		}
+		for r, ok := range covered {
+			if !ok {
+				t.Errorf("%d rows, band %d, streaming %v: row %d not moved", c.rows, c.band, c.streaming, r)
+				break
+			}
+		}
+	}
+}

@@ -191,7 +191,7 @@ func (t *Kernels) through(dst, src engine.Span, m *engine.Matrix, w int, k, st *
 		if tiles == nil {
 			return nil
 		}
-		if pad && stream && st != nil && lineStores(b, w, ntTile) {
+		if pad && stream && st != nil && lineStores(&b, w, &ntTile) {
 			// Each call checks its block's address; every other store
 			// lies a multiple of 64 bytes from it.
 			if nt := tileMatrix(into, of, &b, w, ntTile.nt, &ntTile); nt != nil {

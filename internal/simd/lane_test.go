@@ -132,7 +132,7 @@ func TestTileFor(t *testing.T) {
 		{false, 4000, false, own},
 	} {
 		k.baseTiles[4], m.DstRow, m.Streaming = c.baseTiles, c.dstRow, c.streaming
-		got, ok := k.tileFor(m, 4)
+		got, ok := k.tileFor(&m, 4)
 		if !ok || got.f != c.want || got.f == own && got.nt != ownNT {
 			t.Errorf("%+v: tile %+v, want the %v", c, got, map[*TileFunc]string{own: "table's", base: "base's"}[c.want])
 		}
@@ -153,14 +153,14 @@ func TestTileFor(t *testing.T) {
 		{8, 1000, 4096, nil},
 	} {
 		k.baseTiles[4], k.baseTiles[8], m.Rows, m.DstRow, m.Streaming = true, false, c.rows, c.dstRow, false
-		got, _ := k.tileFor(m, c.w)
+		got, _ := k.tileFor(&m, c.w)
 		if c.want != nil && got.f != c.want || c.want == nil && got.f == paged {
 			t.Errorf("%+v: tile %+v", c, got)
 		}
 	}
 	k.PagedTiles = nil
 	k.baseTiles[4], m.Rows, m.DstRow = true, 7, 4000
-	if got, ok := k.tileFor(m, 4); ok {
+	if got, ok := k.tileFor(&m, 4); ok {
 		t.Errorf("a matrix of 7 rows got a tile: %+v", got)
 	}
 }

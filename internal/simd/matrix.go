@@ -6,7 +6,9 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // of this table or its base, whose tile fits the matrix moves the tiles
 // that fit it, and tiles shifted back to end at its last row or column,
 // overlapping the ones before, move the rest, writing again the same
-// values there. A matrix smaller than every tile gets no call.
+// values there; the last rows, where they are at most half a tile, go in
+// a shorter tile that divides them where the table has one (tileMatrix).
+// A matrix smaller than every tile gets no call.
 //
 // The tiles go in bands of columns one cache line of src wide (narrower
 // where dst rows fall in few cache sets: bandCols), each band from its top
@@ -42,9 +44,16 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 		// at 0.15 and 0.77.
 		return nil
 	}
-	k, ok := t.tileFor(m, w)
+	k, ok := t.tileFor(&m, w)
 	if !ok {
 		return nil
+	}
+	if rows := m.Rows; rows%k.b > 0 { // the tile of the last rows alone
+		m.Rows %= k.b
+		if rest, ok := t.tileFor(&m, w); ok {
+			k.rest = &rest
+		}
+		m.Rows = rows
 	}
 	c := tileMatrix(dst, src, &m, w, k.f, &k)
 	if c == nil {
@@ -55,7 +64,7 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 		st = &k
 	}
 	if m.Streaming && k.nt == nil {
-		if s := t.streamTile(m, w); s.nt != nil && lineStores(m, w, s) {
+		if s := t.streamTile(&m, w); s.nt != nil && lineStores(&m, w, &s) {
 			// Bytes whose src rows crowd the L1 sets go through padded
 			// blocks, streaming columns out of them; 2-byte words lost so.
 			// On a Zen 5, avx2 tier, one goroutine, of a non-streaming
@@ -77,7 +86,7 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if p := t.padded(dst, src, &m, w, &k, st); p != nil {
 		return p
 	}
-	if k.nt == nil || !m.Streaming || !lineStores(m, w, k) {
+	if k.nt == nil || !m.Streaming || !lineStores(&m, w, &k) {
 		return c
 	}
 	// Each call checks dst's address; every other store lies a multiple
@@ -122,7 +131,7 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 // of 1x256x256x256 0.39-0.45, 0.89-0.96 and 0.84-0.95, 1x128x400x400
 // 0.45-0.57, 0.86-0.91 and 0.90-1.02, 1x64x270x480 0.71-0.79,
 // 0.66-1.16 and 1.05-1.21.
-func (t *Kernels) streamTile(m engine.Matrix, w int) tile {
+func (t *Kernels) streamTile(m *engine.Matrix, w int) tile {
 	lines, quadLines := 4, 2
 	switch {
 	case m.Outgrown && w <= 2:
@@ -146,7 +155,7 @@ func (t *Kernels) streamTile(m engine.Matrix, w int) tile {
 // streamTwin is the first streaming kernel of w-byte words among ks whose
 // tile fits matrix m, as a tile of no plain kernel in bands of the given
 // lines of src; or none (nt nil).
-func streamTwin(ks []TileKernel, m engine.Matrix, w, lines int) tile {
+func streamTwin(ks []TileKernel, m *engine.Matrix, w, lines int) tile {
 	for _, k := range ks {
 		if cols := int(k.Chunk) / w; k.NT && int(k.W) == w && m.Rows >= int(k.B) && m.Cols >= cols {
 			return tile{nt: k.F, b: int(k.B), chunk: int(k.Chunk), band: max(1, lines*lineBytes/w/cols) * cols}
@@ -168,7 +177,7 @@ func (t *Kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) {
 	case m.Split > 0:
 		return m.Cols, m.Rows
 	}
-	k, ok := t.tileFor(m, w)
+	k, ok := t.tileFor(&m, w)
 	if w > MaxTileWidth || !ok {
 		return m.Cols, m.Rows
 	}
@@ -182,6 +191,7 @@ func (t *Kernels) MatrixUnits(m engine.Matrix, w int) (cols, rows int) {
 type tile struct {
 	f, nt          *TileFunc
 	b, chunk, band int
+	rest           *tile // the shorter tile of a matrix's last rows (tileMatrix)
 }
 
 // tileFor returns the first tile kernel of w-byte words, the table's or
@@ -191,7 +201,7 @@ type tile struct {
 // moves the words faster in them (baseTiles), unless the matrix streams
 // (the base has no streaming tiles) or dst's rows lie whole pages apart,
 // where the table's wider tiles kept their lead.
-func (t *Kernels) tileFor(m engine.Matrix, w int) (tile, bool) {
+func (t *Kernels) tileFor(m *engine.Matrix, w int) (tile, bool) {
 	if engine.Paged(m.DstRow) {
 		if c, ok := firstTile(t.PagedTiles, m, w); ok {
 			return c, true
@@ -223,7 +233,7 @@ const OddRows = 8
 // firstTile is the first of the tile kernels ks of w-byte words whose tile
 // fits matrix m (OddRows has what elements of odd sizes need), with its
 // streaming twin, which follows it in the list.
-func firstTile(ks []TileKernel, m engine.Matrix, w int) (tile, bool) {
+func firstTile(ks []TileKernel, m *engine.Matrix, w int) (tile, bool) {
 	for i, k := range ks {
 		cols := int(k.Chunk) / w
 		if int(k.W) != w || k.NT || m.Rows < int(k.B) || m.Cols < cols || w&(w-1) != 0 && (m.Rows < OddRows || m.Cols%cols != 0 && m.Cols < 2*cols) {
@@ -242,7 +252,7 @@ func firstTile(ks []TileKernel, m engine.Matrix, w int) (tile, bool) {
 // whole line of dst where dst's start is line-aligned: the columns,
 // matrices and groups lie whole lines apart, and so do a column's tiles,
 // the last one, shifted up to end at the last row, included.
-func lineStores(m engine.Matrix, w int, k tile) bool {
+func lineStores(m *engine.Matrix, w int, k *tile) bool {
 	for _, n := range []int{k.b * w, m.Rows * w, m.DstRow, m.DstRep, m.DstGroup} {
 		if n%lineBytes != 0 {
 			return false
@@ -253,6 +263,19 @@ func lineStores(m engine.Matrix, w int, k tile) bool {
 
 // tileMatrix is the call of f, a tile kernel of k's tile, for the matrices
 // m, or nil.
+//
+// The rows below the last whole strip of tiles go in strips of k.rest
+// (AVX-512's 16 rows of bytes under its 64), the tile the matrix of those
+// rows alone takes, where its tiles divide them, the band and the
+// columns, and they are at most half a tile; else a strip of k shifted
+// back to end at the last row moves them, and again the rows above, a
+// strip's whole work for a few rows. On a Zen 5, avx512vbmi, one
+// goroutine, of a non-streaming copy, shifted back and in the short
+// tile, NCHW to NHWC of bytes: 16 rows left, 1x144x27777 0.55 and 0.72,
+// 1x80x118750 0.44 and 0.55, 1x272x34926 0.48 and 0.54; 32 rows,
+// 1x96x41666 0.57 and 0.60, 1x160x25000 tied; 48 rows lost (1x112x35714
+// 0.66 and 0.59, 1x176x22727 0.72 and 0.67). The streaming twin keeps the
+// shifted strip: no table's short tile streams whole lines.
 func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *tile) engine.Call {
 	cols := k.chunk / w
 	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep, groups: m.Groups, dstGroup: m.DstGroup, srcGroup: m.SrcGroup}
@@ -271,15 +294,16 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 	if band > streamRows && m.Streaming && !m.Outgrown && m.DstRow%streamStride == 0 {
 		band = max(1, streamRows/cols) * cols // whole tiles
 	}
-	// tiles adds the call of bands bands of down strips of across tiles
-	// from word (row, col).
+	t := k // the tile the calls take, and its kernel
+	// tiles adds the call of f, a kernel of tile t, over bands bands of
+	// down strips of across tiles from word (row, col).
 	tiles := func(row, col, bands, down, across int) {
 		c.calls = append(c.calls, f.Call(TileArgs{
 			Dst: dst.From(col*m.DstRow + row*w), Src: src.From(row*m.SrcRow + col*w),
 			Tiles: across, Strips: down, Bands: bands, DstRow: m.DstRow, SrcRow: m.SrcRow,
-			DstTile: cols * m.DstRow, SrcTile: k.chunk, DstStrip: k.b * w, SrcStrip: k.b * m.SrcRow,
+			DstTile: cols * m.DstRow, SrcTile: t.chunk, DstStrip: t.b * w, SrcStrip: t.b * m.SrcRow,
 			DstBand: band * m.DstRow, SrcBand: band * w,
-		}, k.b, k.chunk, w))
+		}, t.b, t.chunk, w))
 	}
 	// columns adds the calls of the bands of tiles down strips of tiles
 	// from row.
@@ -299,8 +323,13 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 	for s := 0; s < strips; s += height {
 		columns(s*k.b, min(height, strips-s))
 	}
-	if m.Rows%k.b != 0 {
-		columns(m.Rows-k.b, 1)
+	if r := m.Rows % k.b; r != 0 {
+		if rest := k.rest; rest != nil && f == k.f && 2*r <= k.b && r%rest.b == 0 && band%(rest.chunk/w) == 0 && m.Cols >= rest.chunk/w {
+			t, f, cols = rest, rest.f, rest.chunk/w
+			columns(m.Rows-r, r/rest.b)
+		} else {
+			columns(m.Rows-k.b, 1)
+		}
 	}
 	if oneBand(c.calls) {
 		// Each call one band: the kernels' band loops take the matrices,
@@ -312,7 +341,11 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 			a.Bands, a.DstBand, a.SrcBand = m.Reps, m.DstRep, m.SrcRep
 			a.Dst.Len += (m.Reps - 1) * m.DstRep
 			a.Src.Len += (m.Reps - 1) * m.SrcRep
-			c.calls[i] = f.Call(a, k.b, k.chunk, w)
+			t := k
+			if call.F != c.calls[0].F { // the last rows' shorter tile
+				t = k.rest
+			}
+			c.calls[i] = call.F.Call(a, t.b, t.chunk, w)
 		}
 		c.reps = 1
 	}

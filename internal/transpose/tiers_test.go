@@ -55,6 +55,38 @@ func TestGeneralTiers(t *testing.T) {
 	}
 }
 
+// TestLastRows runs matrices whose rows are not whole tiles, with every
+// tier's kernels, against the naive transpose: the last rows go in a
+// shorter tile where one divides them (AVX-512's 16 rows of bytes under
+// its 64: 80, 96, 144, 160 rows), else in a tile shifted back; then
+// again with every tensor taken for one past the cache.
+func TestLastRows(t *testing.T) {
+	var shapes [][3]int // rows, columns, element bytes
+	for _, rows := range []int{24, 40, 48, 72, 80, 88, 96, 112, 144, 160} {
+		for _, cols := range []int{64, 100, 300} {
+			for _, elem := range []int{1, 2, 4} {
+				shapes = append(shapes, [3]int{rows, cols, elem})
+			}
+		}
+	}
+	for _, streaming := range []bool{false, true} {
+		for _, tier := range verify.Tiers() {
+			i := 0
+			draw := func(*rand.Rand) (size, perm []int, elem int) {
+				s := shapes[i%len(shapes)]
+				i++
+				return []int{s[0], s[1]}, []int{1, 0}, s[2]
+			}
+			t.Run(fmt.Sprintf("%s/streaming=%v", tier.Name, streaming), func(t *testing.T) {
+				if streaming {
+					defer engine.SetStreamMin(0)()
+				}
+				transpose.CheckGeneral(t, engine.Lookup(tier.Name), 2*len(shapes), rand.New(rand.NewPCG(39, 1)), draw)
+			})
+		}
+	}
+}
+
 // TestGeneralParallel runs transposes large enough to be split among
 // goroutines, a matrix cut along its columns and runs cut along their
 // innermost loop, with every tier's kernels, against the naive transpose.
