@@ -1,6 +1,7 @@
 package simd
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
@@ -142,47 +143,54 @@ func TestStreamBands(t *testing.T) {
 // TestLastRows checks that the last rows of a matrix, fewer than a
 // tile's, go in the shorter tile k.rest where its tiles divide them, they
 // are at most half a tile, its tiles divide the band and the kernel is
-// the plain one; else in a tile shifted back to end at the last row.
+// the plain one; else, in a matrix of at most two strips that does not
+// stream, in strips spread evenly from the first row to the last, where
+// they divide the rows; else in a tile shifted back to end at the last
+// row. Each case lists the strips of the first and the last call: kernel,
+// first row, strips and the rows from one to the next.
 func TestLastRows(t *testing.T) {
 	var tall, short, stream TileFunc
 	rest := tile{f: &short, b: 16, chunk: 64}
+	names := map[*TileFunc]string{&tall: "tall", &short: "short", &stream: "stream"}
 	for _, c := range []struct {
-		rows, band int
-		streaming  bool
-		want       *TileFunc // the kernel of the last rows
-		from       int       // their first row
+		rows, band  int
+		streaming   bool
+		first, last string
 	}{
-		{80, 0, false, &short, 64},   // 16 rows left: one strip of the short tile
-		{96, 0, false, &short, 64},   // 32: two
-		{160, 0, false, &short, 128}, // below two tall strips
-		{112, 0, false, &tall, 48},   // 48 rows, more than half a tile: shifted back
-		{88, 0, false, &tall, 24},    // 24 rows, not whole short tiles
-		{80, 48, false, &tall, 16},   // bands of 48 columns, not whole short tiles
-		{80, 0, true, &stream, 16},   // the streaming twin: shifted back
+		{80, 0, false, "tall 0 1x64", "short 64 1x16"},    // 16 rows left: one strip of the short tile
+		{96, 0, false, "tall 0 1x64", "short 64 2x16"},    // 32: two
+		{160, 0, false, "tall 0 2x64", "short 128 2x16"},  // below two tall strips
+		{112, 0, false, "tall 0 2x48", "tall 0 2x48"},     // 48 rows, more than half a tile: spread, 48 apart
+		{88, 0, false, "tall 0 2x24", "tall 0 2x24"},      // 24 rows, not whole short tiles
+		{80, 48, false, "tall 0 2x16", "tall 0 2x16"},     // bands of 48 columns, not whole short tiles
+		{240, 0, false, "tall 0 3x64", "tall 176 1x64"},   // three strips: shifted back
+		{112, 0, true, "stream 0 1x64", "stream 48 1x64"}, // streaming: shifted back
+		{165, 0, false, "tall 0 2x64", "tall 101 1x64"},   // 101 rows to spread over two steps: shifted back
 	} {
-		m := engine.Matrix{Rows: c.rows, Cols: 1000, DstRow: c.rows, SrcRow: 1000, Reps: 1, Groups: 1}
+		m := engine.Matrix{Rows: c.rows, Cols: 1000, DstRow: c.rows, SrcRow: 1000, Reps: 1, Groups: 1, Streaming: c.streaming}
 		k := tile{f: &tall, nt: &stream, b: 64, chunk: 16, band: c.band, rest: &rest}
 		f := k.f
 		if c.streaming {
 			f = k.nt
 		}
 		call := tileMatrix(engine.SpaceSpan(m.Cols*m.DstRow), engine.DepthSpan(m.Rows*m.SrcRow), &m, 1, f, &k).(*matrixCall)
-		last := call.calls[len(call.calls)-1]
-		if last.F != c.want || last.Src.Off/m.SrcRow != c.from {
-			t.Errorf("%d rows, band %d, streaming %v: last rows from row %d by the %s kernel, want from %d by the %s one",
-				c.rows, c.band, c.streaming, last.Src.Off/m.SrcRow, map[*TileFunc]string{&tall: "tall", &short: "short", &stream: "streaming"}[last.F],
-				c.from, map[*TileFunc]string{&tall: "tall", &short: "short", &stream: "streaming"}[c.want])
+		strips := func(k *TileCall) string {
+			return fmt.Sprintf("%s %d %dx%d", names[k.F], k.Src.Off/m.SrcRow, k.Strips, k.SrcStrip/m.SrcRow)
 		}
-		// Every row is moved: the strips of each kernel's calls, from
-		// their first rows, cover the matrix.
+		first, last := strips(call.calls[0]), strips(call.calls[len(call.calls)-1])
+		if first != c.first || last != c.last {
+			t.Errorf("%d rows, band %d, streaming %v: strips %q then %q, want %q then %q", c.rows, c.band, c.streaming, first, last, c.first, c.last)
+		}
+		// Every row is moved: the strips of each call, from their first
+		// rows, cover the matrix.
 		covered := make([]bool, m.Rows)
 		for _, k := range call.calls {
 			b := 64
 			if k.F == &short {
 				b = 16
 			}
-			first := k.Src.Off / m.SrcRow
-			for r := first; r < first+k.Strips*k.SrcStrip/m.SrcRow-(k.SrcStrip/m.SrcRow-b); r++ {
+			first, step := k.Src.Off/m.SrcRow, k.SrcStrip/m.SrcRow
+			for r := first; r < first+(k.Strips-1)*step+b; r++ {
 				covered[r] = true
 			}
 		}

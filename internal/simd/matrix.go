@@ -6,8 +6,8 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // of this table or its base, whose tile fits the matrix moves the tiles
 // that fit it, and tiles shifted back to end at its last row or column,
 // overlapping the ones before, move the rest, writing again the same
-// values there; the last rows, where they are at most half a tile, go in
-// a shorter tile that divides them where the table has one (tileMatrix).
+// values there; the last rows go in a shorter tile that divides them, or
+// with the others in strips spread evenly (tileMatrix).
 // A matrix smaller than every tile gets no call.
 //
 // The tiles go in bands of columns one cache line of src wide (narrower
@@ -31,7 +31,7 @@ func (t *Kernels) Matrix(dst, src engine.Span, m engine.Matrix, w int) engine.Ca
 	if w < 1 || m.Reps < 1 || m.DstRep < 0 || m.SrcRep < 0 || m.Groups < 1 || m.DstGroup < 0 || m.SrcGroup < 0 {
 		return nil
 	}
-	if c := t.thinMatrix(dst, src, m, w); c != nil || m.Split > 0 {
+	if c := t.thinMatrix(dst, src, &m, w); c != nil || m.Split > 0 {
 		return c
 	}
 	if w > MaxTileWidth || w == 16 && min(m.Rows, m.Cols) <= MaxBlock {
@@ -267,15 +267,24 @@ func lineStores(m *engine.Matrix, w int, k *tile) bool {
 // The rows below the last whole strip of tiles go in strips of k.rest
 // (AVX-512's 16 rows of bytes under its 64), the tile the matrix of those
 // rows alone takes, where its tiles divide them, the band and the
-// columns, and they are at most half a tile; else a strip of k shifted
-// back to end at the last row moves them, and again the rows above, a
-// strip's whole work for a few rows. On a Zen 5, avx512vbmi, one
-// goroutine, of a non-streaming copy, shifted back and in the short
-// tile, NCHW to NHWC of bytes: 16 rows left, 1x144x27777 0.55 and 0.72,
+// columns, and they are at most half a tile. Else, in a matrix of at
+// most two strips that does not stream, one more strip goes in the same
+// bands, the strips spread evenly from the first row to the last where
+// the rows between divide so; else a strip of k shifted back to end at
+// the last row moves them, and again the rows above, a strip's whole
+// work for a few rows, in a sweep of its own. On a Zen 5, avx512vbmi,
+// one goroutine, of a non-streaming copy, NCHW to NHWC, shifted back and
+// in the short tile: bytes, 16 rows left, 1x144x27777 0.55 and 0.72,
 // 1x80x118750 0.44 and 0.55, 1x272x34926 0.48 and 0.54; 32 rows,
 // 1x96x41666 0.57 and 0.60, 1x160x25000 tied; 48 rows lost (1x112x35714
-// 0.66 and 0.59, 1x176x22727 0.72 and 0.67). The streaming twin keeps the
-// shifted strip: no table's short tile streams whole lines.
+// 0.66 and 0.59, 1x176x22727 0.72 and 0.67). Shifted back and spread:
+// bytes 1x24x166666 0.60 and 0.69, 1x40x100000 0.61 and 0.73, 1x72x55555
+// 0.53 and 0.57; 2-byte words 1x24x83333 0.66 and 0.91, 1x40x50000 0.59
+// and 0.64, 1x80x25000 tied; on avx2, bytes tied. Past streamMin the
+// spread tied or lost (1x40x237500 0.39 and 0.35), as it did over four
+// strips and more (2-byte words, 1x144x13888 0.76 and 0.70, 1x200x10000
+// 0.72 and 0.67). The streaming twin keeps the shifted strip: no table's
+// short tile streams whole lines.
 func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *tile) engine.Call {
 	cols := k.chunk / w
 	c := &matrixCall{reps: m.Reps, dstRep: m.DstRep, srcRep: m.SrcRep, groups: m.Groups, dstGroup: m.DstGroup, srcGroup: m.SrcGroup}
@@ -295,13 +304,14 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 		band = max(1, streamRows/cols) * cols // whole tiles
 	}
 	t := k // the tile the calls take, and its kernel
+	step := k.b
 	// tiles adds the call of f, a kernel of tile t, over bands bands of
 	// down strips of across tiles from word (row, col).
 	tiles := func(row, col, bands, down, across int) {
 		c.calls = append(c.calls, f.Call(TileArgs{
 			Dst: dst.From(col*m.DstRow + row*w), Src: src.From(row*m.SrcRow + col*w),
 			Tiles: across, Strips: down, Bands: bands, DstRow: m.DstRow, SrcRow: m.SrcRow,
-			DstTile: cols * m.DstRow, SrcTile: t.chunk, DstStrip: t.b * w, SrcStrip: t.b * m.SrcRow,
+			DstTile: cols * m.DstRow, SrcTile: t.chunk, DstStrip: step * w, SrcStrip: step * m.SrcRow,
 			DstBand: band * m.DstRow, SrcBand: band * w,
 		}, t.b, t.chunk, w))
 	}
@@ -320,12 +330,20 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 		}
 	}
 	strips, height := m.Rows/k.b, stripsDown(m, k.b, band)
+	r, rest := m.Rows%k.b, k.rest
+	if rest == nil || f != k.f || 2*r > k.b || r%rest.b != 0 || band%(rest.chunk/w) != 0 || m.Cols < rest.chunk/w {
+		rest = nil
+	}
+	if r != 0 && rest == nil && strips <= 2 && !m.Streaming && (m.Rows-k.b)%strips == 0 { // spread evenly
+		step = (m.Rows - k.b) / strips
+		strips, height, r = strips+1, strips+1, 0
+	}
 	for s := 0; s < strips; s += height {
 		columns(s*k.b, min(height, strips-s))
 	}
-	if r := m.Rows % k.b; r != 0 {
-		if rest := k.rest; rest != nil && f == k.f && 2*r <= k.b && r%rest.b == 0 && band%(rest.chunk/w) == 0 && m.Cols >= rest.chunk/w {
-			t, f, cols = rest, rest.f, rest.chunk/w
+	if r != 0 {
+		if rest != nil {
+			t, f, cols, step = rest, rest.f, rest.chunk/w, rest.b
 			columns(m.Rows-r, r/rest.b)
 		} else {
 			columns(m.Rows-k.b, 1)
@@ -575,7 +593,7 @@ func gcd(a, b int) int {
 // partly written for the next lane (on an Intel Xeon, one goroutine, a
 // 3x50000 matrix of 16-byte elements ran at 0.26 of a non-streaming copy
 // in zipNx16AVX2, 0.59 as runs).
-func (t *Kernels) thinMatrix(dst, src engine.Span, m engine.Matrix, w int) engine.Call {
+func (t *Kernels) thinMatrix(dst, src engine.Span, m *engine.Matrix, w int) engine.Call {
 	switch {
 	case m.Rows <= MaxBlock && m.DstRow == m.Rows*w && m.DstSplit == 0:
 		return t.splitLanes(laneKey{w: w, b: m.Rows, stream: m.Streaming}, m.Split, m.SrcSplit, LaneArgs{
