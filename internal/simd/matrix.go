@@ -360,8 +360,8 @@ func tileMatrix(dst, src engine.Span, m *engine.Matrix, w int, f *TileFunc, k *t
 			a.Dst.Len += (m.Reps - 1) * m.DstRep
 			a.Src.Len += (m.Reps - 1) * m.SrcRep
 			t := k
-			if call.F != c.calls[0].F { // the last rows' shorter tile
-				t = k.rest
+			if rest != nil && call.F == rest.f { // the last rows' shorter tile
+				t = rest
 			}
 			c.calls[i] = call.F.Call(a, t.b, t.chunk, w)
 		}

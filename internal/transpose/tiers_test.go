@@ -58,8 +58,10 @@ func TestGeneralTiers(t *testing.T) {
 // TestLastRows runs matrices whose rows are not whole tiles, with every
 // tier's kernels, against the naive transpose: the last rows go in a
 // shorter tile where one divides them (AVX-512's 16 rows of bytes under
-// its 64: 80, 96, 144, 160 rows), else in a tile shifted back; then
-// again with every tensor taken for one past the cache.
+// its 64: 80, 96, 144, 160 rows), else, in matrices one or two strips
+// high, in strips spread evenly (24, 40, 72, 88, 112 rows), else in a
+// tile shifted back; then again with every tensor taken for one past the
+// cache, where none spreads.
 func TestLastRows(t *testing.T) {
 	var shapes [][3]int // rows, columns, element bytes
 	for _, rows := range []int{24, 40, 48, 72, 80, 88, 96, 112, 144, 160} {
