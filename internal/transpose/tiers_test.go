@@ -282,6 +282,15 @@ func TestSplitLanes(t *testing.T) {
 				for _, d := range c.size {
 					n *= d
 				}
+				// beyond this CPU's private cache: its 256 rows (or
+				// columns) doubled until the tensor outgrows it
+				size, at := slices.Clone(c.size), slices.Index(c.size, 256)
+				for n <= max(isa.CacheSizes().Private, 1<<20) {
+					size[at] *= 2
+					n *= 2
+				}
+				c := c
+				c.size = size
 				r := transpose.General(k, c.size, c.perm, elem, n, 1).Describe()
 				if !strings.Contains(r.Plan, " in two dims, ") || !strings.HasPrefix(r.Kernel, c.lanes) {
 					t.Errorf("%s: %v by %v of %d-byte elements: %s, want one pass of %s", tier.Name, c.size, c.perm, elem, r, c.lanes)
