@@ -1625,7 +1625,7 @@ func tile64x1AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstR
 func tile16x1AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile32x2AVX2NT transposes tiles of 32 rows of 16 bytes of 2-byte words, in each of strips strips.
-// It moves each as two tiles of 16 rows of 16 bytes, in turn.
+// It stores the pieces of each line of dst one right after the other.
 // It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape
@@ -1648,7 +1648,8 @@ func tile8x3AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow 
 func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile16x4AVX2NT transposes tiles of 16 rows of 64 bytes of 4-byte words, in each of strips strips.
-// It moves each as four tiles of 8 rows of 32 bytes, in turn.
+// It moves each in 4 turns of the next 16 bytes of its rows.
+// It stores the pieces of each line of dst one right after the other.
 // It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape
@@ -1675,7 +1676,7 @@ func tile4x6AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow 
 func tile4x7AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile8x8AVX2NT transposes tiles of 8 rows of 32 bytes of 8-byte words, in each of strips strips.
-// It moves each as two tiles of 4 rows of 32 bytes, in turn.
+// It stores the pieces of each line of dst one right after the other.
 // It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape
@@ -1712,7 +1713,7 @@ func tile2x14AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow
 func tile2x15AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile4x16AVX2NT transposes tiles of 4 rows of 32 bytes of 16-byte words, in each of strips strips.
-// It moves each as two tiles of 2 rows of 32 bytes, in turn.
+// It stores the pieces of each line of dst one right after the other.
 // It writes with non-temporal stores: every column's address must be 64-byte aligned.
 //
 //go:noescape

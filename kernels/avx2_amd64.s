@@ -66403,32 +66403,32 @@ band2876: \
 strip2877: \
 	MOVQ tiles+16(FP), R8; \
 tile2878: \
-	LEAQ        (AX)(DX*4), R10; \
-	LEAQ        (R10)(DX*4), R11; \
+	LEAQ        (CX)(SI*4), R10; \
+	LEAQ        (AX)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
-	LEAQ        (CX)(SI*4), R13; \
+	LEAQ        (R12)(DX*4), R13; \
 	VMOVDQU     (AX), X0; \
-	VINSERTI128 $0x01, (R11), Y0, Y0; \
-	VMOVDQU     (R10), X1; \
-	VINSERTI128 $0x01, (R12), Y1, Y1; \
+	VINSERTI128 $0x01, (R12), Y0, Y0; \
+	VMOVDQU     (R11), X1; \
+	VINSERTI128 $0x01, (R13), Y1, Y1; \
 	VPUNPCKLWD  Y1, Y0, Y2; \
 	VPUNPCKHWD  Y1, Y0, Y1; \
 	VMOVDQU     (AX)(DX*1), X0; \
-	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
-	VMOVDQU     (R10)(DX*1), X3; \
-	VINSERTI128 $0x01, (R12)(DX*1), Y3, Y3; \
+	VINSERTI128 $0x01, (R12)(DX*1), Y0, Y0; \
+	VMOVDQU     (R11)(DX*1), X3; \
+	VINSERTI128 $0x01, (R13)(DX*1), Y3, Y3; \
 	VPUNPCKLWD  Y3, Y0, Y4; \
 	VPUNPCKHWD  Y3, Y0, Y3; \
 	VMOVDQU     (AX)(DX*2), X0; \
-	VINSERTI128 $0x01, (R11)(DX*2), Y0, Y0; \
-	VMOVDQU     (R10)(DX*2), X5; \
-	VINSERTI128 $0x01, (R12)(DX*2), Y5, Y5; \
+	VINSERTI128 $0x01, (R12)(DX*2), Y0, Y0; \
+	VMOVDQU     (R11)(DX*2), X5; \
+	VINSERTI128 $0x01, (R13)(DX*2), Y5, Y5; \
 	VPUNPCKLWD  Y5, Y0, Y6; \
 	VPUNPCKHWD  Y5, Y0, Y5; \
 	VMOVDQU     (AX)(BX*1), X0; \
-	VINSERTI128 $0x01, (R11)(BX*1), Y0, Y0; \
-	VMOVDQU     (R10)(BX*1), X7; \
-	VINSERTI128 $0x01, (R12)(BX*1), Y7, Y7; \
+	VINSERTI128 $0x01, (R12)(BX*1), Y0, Y0; \
+	VMOVDQU     (R11)(BX*1), X7; \
+	VINSERTI128 $0x01, (R13)(BX*1), Y7, Y7; \
 	VPUNPCKLWD  Y7, Y0, Y8; \
 	VPUNPCKHWD  Y7, Y0, Y7; \
 	VPUNPCKLWD  Y6, Y2, Y0; \
@@ -66446,71 +66446,68 @@ tile2878: \
 	VPUNPCKLWD  Y8, Y6, Y1; \
 	VMOVNTDQ    Y1, (CX)(SI*2); \
 	VPUNPCKHWD  Y8, Y6, Y8; \
-	VMOVNTDQ    Y8, (CX)(DI*1); \
-	VPUNPCKLWD  Y4, Y2, Y8; \
-	VMOVNTDQ    Y8, (R13); \
+	VPUNPCKLWD  Y4, Y2, Y6; \
 	VPUNPCKHWD  Y4, Y2, Y4; \
-	VMOVNTDQ    Y4, (R13)(SI*1); \
-	VPUNPCKLWD  Y7, Y5, Y4; \
-	VMOVNTDQ    Y4, (R13)(SI*2); \
+	VPUNPCKLWD  Y7, Y5, Y2; \
 	VPUNPCKHWD  Y7, Y5, Y7; \
-	VMOVNTDQ    Y7, (R13)(DI*1); \
-	LEAQ        (AX)(DX*8), AX; \
-	LEAQ        (AX)(DX*8), AX; \
-	LEAQ        (AX)(DX*4), R10; \
-	LEAQ        (R10)(DX*4), R11; \
+	LEAQ        (AX)(DX*8), R11; \
+	LEAQ        (R11)(DX*8), R11; \
 	LEAQ        (R11)(DX*4), R12; \
-	LEAQ        (CX)(SI*4), R13; \
-	VMOVDQU     (AX), X0; \
-	VINSERTI128 $0x01, (R11), Y0, Y0; \
-	VMOVDQU     (R10), X1; \
-	VINSERTI128 $0x01, (R12), Y1, Y1; \
-	VPUNPCKLWD  Y1, Y0, Y2; \
-	VPUNPCKHWD  Y1, Y0, Y1; \
-	VMOVDQU     (AX)(DX*1), X0; \
-	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0; \
-	VMOVDQU     (R10)(DX*1), X3; \
-	VINSERTI128 $0x01, (R12)(DX*1), Y3, Y3; \
-	VPUNPCKLWD  Y3, Y0, Y4; \
-	VPUNPCKHWD  Y3, Y0, Y3; \
-	VMOVDQU     (AX)(DX*2), X0; \
-	VINSERTI128 $0x01, (R11)(DX*2), Y0, Y0; \
-	VMOVDQU     (R10)(DX*2), X5; \
-	VINSERTI128 $0x01, (R12)(DX*2), Y5, Y5; \
-	VPUNPCKLWD  Y5, Y0, Y6; \
-	VPUNPCKHWD  Y5, Y0, Y5; \
-	VMOVDQU     (AX)(BX*1), X0; \
-	VINSERTI128 $0x01, (R11)(BX*1), Y0, Y0; \
-	VMOVDQU     (R10)(BX*1), X7; \
-	VINSERTI128 $0x01, (R12)(BX*1), Y7, Y7; \
-	VPUNPCKLWD  Y7, Y0, Y8; \
-	VPUNPCKHWD  Y7, Y0, Y7; \
-	VPUNPCKLWD  Y6, Y2, Y0; \
-	VPUNPCKHWD  Y6, Y2, Y6; \
-	VPUNPCKLWD  Y5, Y1, Y2; \
-	VPUNPCKHWD  Y5, Y1, Y5; \
-	VPUNPCKLWD  Y8, Y4, Y1; \
-	VPUNPCKHWD  Y8, Y4, Y8; \
-	VPUNPCKLWD  Y7, Y3, Y4; \
-	VPUNPCKHWD  Y7, Y3, Y7; \
-	VPUNPCKLWD  Y1, Y0, Y3; \
+	LEAQ        (R12)(DX*4), R13; \
+	LEAQ        (R13)(DX*4), R14; \
+	VMOVDQU     (R11), X5; \
+	VINSERTI128 $0x01, (R13), Y5, Y5; \
+	VMOVDQU     (R12), X1; \
+	VINSERTI128 $0x01, (R14), Y1, Y1; \
+	VPUNPCKLWD  Y1, Y5, Y0; \
+	VPUNPCKHWD  Y1, Y5, Y1; \
+	VMOVDQU     (R11)(DX*1), X5; \
+	VINSERTI128 $0x01, (R13)(DX*1), Y5, Y5; \
+	VMOVDQU     (R12)(DX*1), X3; \
+	VINSERTI128 $0x01, (R14)(DX*1), Y3, Y3; \
+	VPUNPCKLWD  Y3, Y5, Y9; \
+	VPUNPCKHWD  Y3, Y5, Y3; \
+	VMOVDQU     (R11)(DX*2), X5; \
+	VINSERTI128 $0x01, (R13)(DX*2), Y5, Y5; \
+	VMOVDQU     (R12)(DX*2), X10; \
+	VINSERTI128 $0x01, (R14)(DX*2), Y10, Y10; \
+	VPUNPCKLWD  Y10, Y5, Y11; \
+	VPUNPCKHWD  Y10, Y5, Y10; \
+	VMOVDQU     (R11)(BX*1), X5; \
+	VINSERTI128 $0x01, (R13)(BX*1), Y5, Y5; \
+	VMOVDQU     (R12)(BX*1), X12; \
+	VINSERTI128 $0x01, (R14)(BX*1), Y12, Y12; \
+	VPUNPCKLWD  Y12, Y5, Y13; \
+	VPUNPCKHWD  Y12, Y5, Y12; \
+	VPUNPCKLWD  Y11, Y0, Y5; \
+	VPUNPCKHWD  Y11, Y0, Y11; \
+	VPUNPCKLWD  Y10, Y1, Y0; \
+	VPUNPCKHWD  Y10, Y1, Y10; \
+	VPUNPCKLWD  Y13, Y9, Y1; \
+	VPUNPCKHWD  Y13, Y9, Y13; \
+	VPUNPCKLWD  Y12, Y3, Y9; \
+	VPUNPCKHWD  Y12, Y3, Y12; \
+	VPUNPCKLWD  Y1, Y5, Y3; \
 	VMOVNTDQ    Y3, 32(CX); \
-	VPUNPCKHWD  Y1, Y0, Y1; \
+	VPUNPCKHWD  Y1, Y5, Y1; \
 	VMOVNTDQ    Y1, 32(CX)(SI*1); \
-	VPUNPCKLWD  Y8, Y6, Y1; \
+	VPUNPCKLWD  Y13, Y11, Y1; \
 	VMOVNTDQ    Y1, 32(CX)(SI*2); \
-	VPUNPCKHWD  Y8, Y6, Y8; \
-	VMOVNTDQ    Y8, 32(CX)(DI*1); \
-	VPUNPCKLWD  Y4, Y2, Y8; \
-	VMOVNTDQ    Y8, 32(R13); \
-	VPUNPCKHWD  Y4, Y2, Y4; \
-	VMOVNTDQ    Y4, 32(R13)(SI*1); \
-	VPUNPCKLWD  Y7, Y5, Y4; \
-	VMOVNTDQ    Y4, 32(R13)(SI*2); \
-	VPUNPCKHWD  Y7, Y5, Y7; \
-	VMOVNTDQ    Y7, 32(R13)(DI*1); \
-	IMUL3Q      $0x10, DX, R10; \
-	SUBQ        R10, AX; \
+	VPUNPCKHWD  Y13, Y11, Y13; \
+	VMOVNTDQ    Y8, (CX)(DI*1); \
+	VMOVNTDQ    Y13, 32(CX)(DI*1); \
+	VPUNPCKLWD  Y9, Y0, Y13; \
+	VMOVNTDQ    Y6, (R10); \
+	VMOVNTDQ    Y13, 32(R10); \
+	VPUNPCKHWD  Y9, Y0, Y9; \
+	VMOVNTDQ    Y4, (R10)(SI*1); \
+	VMOVNTDQ    Y9, 32(R10)(SI*1); \
+	VPUNPCKLWD  Y12, Y10, Y9; \
+	VMOVNTDQ    Y2, (R10)(SI*2); \
+	VMOVNTDQ    Y9, 32(R10)(SI*2); \
+	VPUNPCKHWD  Y12, Y10, Y12; \
+	VMOVNTDQ    Y7, (R10)(DI*1); \
+	VMOVNTDQ    Y12, 32(R10)(DI*1); \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
@@ -66887,7 +66884,7 @@ turn2888: \
 
 // func tile16x4AVX2NT(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $8-104
+TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $0-104
 #define tile16x4AVX2NT_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
@@ -66901,102 +66898,55 @@ strip2890: \
 	MOVQ tiles+16(FP), R8; \
 tile2891: \
 	MOVQ AX, R10; \
-	LEAQ (AX)(DX*8), R11; \
-	MOVQ CX, R12; \
-	LEAQ 32(CX), R13; \
-	MOVQ $0x00000002, R14; \
+	MOVQ CX, R11; \
+	MOVQ $0x00000004, R12; \
 turn2892: \
-	LEAQ        (R10)(DX*4), R15; \
-	LEAQ        (R12)(SI*4), BP; \
+	LEAQ        (R10)(DX*4), R13; \
+	LEAQ        (R13)(DX*4), R14; \
+	LEAQ        (R14)(DX*4), R15; \
 	VMOVDQU     (R10), X0; \
-	VINSERTI128 $0x01, (R15), Y0, Y0; \
+	VINSERTI128 $0x01, (R13), Y0, Y0; \
 	VMOVDQU     (R10)(DX*2), X1; \
-	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
+	VINSERTI128 $0x01, (R13)(DX*2), Y1, Y1; \
 	VPUNPCKLDQ  Y1, Y0, Y2; \
 	VPUNPCKHDQ  Y1, Y0, Y1; \
 	VMOVDQU     (R10)(DX*1), X0; \
-	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
+	VINSERTI128 $0x01, (R13)(DX*1), Y0, Y0; \
 	VMOVDQU     (R10)(BX*1), X3; \
-	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
+	VINSERTI128 $0x01, (R13)(BX*1), Y3, Y3; \
 	VPUNPCKLDQ  Y3, Y0, Y4; \
 	VPUNPCKHDQ  Y3, Y0, Y3; \
 	VPUNPCKLDQ  Y4, Y2, Y0; \
-	VMOVNTDQ    Y0, (R12); \
 	VPUNPCKHDQ  Y4, Y2, Y4; \
-	VMOVNTDQ    Y4, (R12)(SI*1); \
-	VPUNPCKLDQ  Y3, Y1, Y4; \
-	VMOVNTDQ    Y4, (R12)(SI*2); \
+	VPUNPCKLDQ  Y3, Y1, Y2; \
 	VPUNPCKHDQ  Y3, Y1, Y3; \
-	VMOVNTDQ    Y3, (R12)(DI*1); \
-	VMOVDQU     16(R10), X3; \
-	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
-	VMOVDQU     16(R10)(DX*2), X1; \
-	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
-	VPUNPCKLDQ  Y1, Y3, Y4; \
-	VPUNPCKHDQ  Y1, Y3, Y1; \
-	VMOVDQU     16(R10)(DX*1), X3; \
-	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
-	VMOVDQU     16(R10)(BX*1), X2; \
-	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
-	VPUNPCKLDQ  Y2, Y3, Y0; \
-	VPUNPCKHDQ  Y2, Y3, Y2; \
-	VPUNPCKLDQ  Y0, Y4, Y3; \
-	VMOVNTDQ    Y3, (BP); \
-	VPUNPCKHDQ  Y0, Y4, Y0; \
-	VMOVNTDQ    Y0, (BP)(SI*1); \
-	VPUNPCKLDQ  Y2, Y1, Y0; \
-	VMOVNTDQ    Y0, (BP)(SI*2); \
-	VPUNPCKHDQ  Y2, Y1, Y2; \
-	VMOVNTDQ    Y2, (BP)(DI*1); \
-	LEAQ        (R11)(DX*4), R15; \
-	LEAQ        (R13)(SI*4), BP; \
-	VMOVDQU     (R11), X0; \
-	VINSERTI128 $0x01, (R15), Y0, Y0; \
-	VMOVDQU     (R11)(DX*2), X1; \
-	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
-	VPUNPCKLDQ  Y1, Y0, Y2; \
-	VPUNPCKHDQ  Y1, Y0, Y1; \
-	VMOVDQU     (R11)(DX*1), X0; \
-	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
-	VMOVDQU     (R11)(BX*1), X3; \
-	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
-	VPUNPCKLDQ  Y3, Y0, Y4; \
-	VPUNPCKHDQ  Y3, Y0, Y3; \
-	VPUNPCKLDQ  Y4, Y2, Y0; \
-	VMOVNTDQ    Y0, (R13); \
-	VPUNPCKHDQ  Y4, Y2, Y4; \
-	VMOVNTDQ    Y4, (R13)(SI*1); \
-	VPUNPCKLDQ  Y3, Y1, Y4; \
-	VMOVNTDQ    Y4, (R13)(SI*2); \
-	VPUNPCKHDQ  Y3, Y1, Y3; \
-	VMOVNTDQ    Y3, (R13)(DI*1); \
-	VMOVDQU     16(R11), X3; \
-	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
-	VMOVDQU     16(R11)(DX*2), X1; \
-	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
-	VPUNPCKLDQ  Y1, Y3, Y4; \
-	VPUNPCKHDQ  Y1, Y3, Y1; \
-	VMOVDQU     16(R11)(DX*1), X3; \
-	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
-	VMOVDQU     16(R11)(BX*1), X2; \
-	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
-	VPUNPCKLDQ  Y2, Y3, Y0; \
-	VPUNPCKHDQ  Y2, Y3, Y2; \
-	VPUNPCKLDQ  Y0, Y4, Y3; \
-	VMOVNTDQ    Y3, (BP); \
-	VPUNPCKHDQ  Y0, Y4, Y0; \
-	VMOVNTDQ    Y0, (BP)(SI*1); \
-	VPUNPCKLDQ  Y2, Y1, Y0; \
-	VMOVNTDQ    Y0, (BP)(SI*2); \
-	VPUNPCKHDQ  Y2, Y1, Y2; \
-	VMOVNTDQ    Y2, (BP)(DI*1); \
-	XCHGQ       R10, R11; \
-	XCHGQ       R12, R13; \
-	ADDQ        $0x00000020, R10; \
-	ADDQ        $0x00000020, R11; \
-	LEAQ        (R12)(SI*8), R12; \
-	LEAQ        (R13)(SI*8), R13; \
-	DECQ        R14; \
+	VMOVDQU     (R14), X1; \
+	VINSERTI128 $0x01, (R15), Y1, Y1; \
+	VMOVDQU     (R14)(DX*2), X5; \
+	VINSERTI128 $0x01, (R15)(DX*2), Y5, Y5; \
+	VPUNPCKLDQ  Y5, Y1, Y6; \
+	VPUNPCKHDQ  Y5, Y1, Y5; \
+	VMOVDQU     (R14)(DX*1), X1; \
+	VINSERTI128 $0x01, (R15)(DX*1), Y1, Y1; \
+	VMOVDQU     (R14)(BX*1), X7; \
+	VINSERTI128 $0x01, (R15)(BX*1), Y7, Y7; \
+	VPUNPCKLDQ  Y7, Y1, Y8; \
+	VPUNPCKHDQ  Y7, Y1, Y7; \
+	VPUNPCKLDQ  Y8, Y6, Y1; \
+	VMOVNTDQ    Y0, (R11); \
+	VMOVNTDQ    Y1, 32(R11); \
+	VPUNPCKHDQ  Y8, Y6, Y8; \
+	VMOVNTDQ    Y4, (R11)(SI*1); \
+	VMOVNTDQ    Y8, 32(R11)(SI*1); \
+	VPUNPCKLDQ  Y7, Y5, Y8; \
+	VMOVNTDQ    Y2, (R11)(SI*2); \
+	VMOVNTDQ    Y8, 32(R11)(SI*2); \
+	VPUNPCKHDQ  Y7, Y5, Y7; \
+	VMOVNTDQ    Y3, (R11)(DI*1); \
+	VMOVNTDQ    Y7, 32(R11)(DI*1); \
+	ADDQ        $0x00000010, R10; \
+	LEAQ        (R11)(SI*4), R11; \
+	DECQ        R12; \
 	JNZ         turn2892; \
 	MOVQ        srcTile+64(FP), R10; \
 	LEAQ        (AX)(R10*4), R10; \
@@ -67409,41 +67359,39 @@ band2905: \
 strip2906: \
 	MOVQ tiles+16(FP), R8; \
 tile2907: \
+	LEAQ        (AX)(DX*4), R10; \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
 	VINSERTI128 $0x01, (AX)(BX*1), Y1, Y1; \
 	VPUNPCKLQDQ Y1, Y0, Y2; \
+	VPUNPCKHQDQ Y1, Y0, Y1; \
+	VMOVDQU     (R10), X0; \
+	VINSERTI128 $0x01, (R10)(DX*2), Y0, Y0; \
+	VMOVDQU     (R10)(DX*1), X3; \
+	VINSERTI128 $0x01, (R10)(BX*1), Y3, Y3; \
+	VPUNPCKLQDQ Y3, Y0, Y4; \
 	VMOVNTDQ    Y2, (CX); \
-	VPUNPCKHQDQ Y1, Y0, Y1; \
+	VMOVNTDQ    Y4, 32(CX); \
+	VPUNPCKHQDQ Y3, Y0, Y3; \
 	VMOVNTDQ    Y1, (CX)(SI*1); \
-	VMOVDQU     16(AX), X1; \
-	VINSERTI128 $0x01, 16(AX)(DX*2), Y1, Y1; \
-	VMOVDQU     16(AX)(DX*1), X0; \
-	VINSERTI128 $0x01, 16(AX)(BX*1), Y0, Y0; \
-	VPUNPCKLQDQ Y0, Y1, Y2; \
-	VMOVNTDQ    Y2, (CX)(SI*2); \
-	VPUNPCKHQDQ Y0, Y1, Y0; \
-	VMOVNTDQ    Y0, (CX)(DI*1); \
-	LEAQ        (AX)(DX*4), AX; \
-	VMOVDQU     (AX), X0; \
-	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
-	VMOVDQU     (AX)(DX*1), X1; \
-	VINSERTI128 $0x01, (AX)(BX*1), Y1, Y1; \
-	VPUNPCKLQDQ Y1, Y0, Y2; \
-	VMOVNTDQ    Y2, 32(CX); \
-	VPUNPCKHQDQ Y1, Y0, Y1; \
-	VMOVNTDQ    Y1, 32(CX)(SI*1); \
-	VMOVDQU     16(AX), X1; \
-	VINSERTI128 $0x01, 16(AX)(DX*2), Y1, Y1; \
-	VMOVDQU     16(AX)(DX*1), X0; \
-	VINSERTI128 $0x01, 16(AX)(BX*1), Y0, Y0; \
-	VPUNPCKLQDQ Y0, Y1, Y2; \
+	VMOVNTDQ    Y3, 32(CX)(SI*1); \
+	VMOVDQU     16(AX), X3; \
+	VINSERTI128 $0x01, 16(AX)(DX*2), Y3, Y3; \
+	VMOVDQU     16(AX)(DX*1), X1; \
+	VINSERTI128 $0x01, 16(AX)(BX*1), Y1, Y1; \
+	VPUNPCKLQDQ Y1, Y3, Y0; \
+	VPUNPCKHQDQ Y1, Y3, Y1; \
+	VMOVDQU     16(R10), X3; \
+	VINSERTI128 $0x01, 16(R10)(DX*2), Y3, Y3; \
+	VMOVDQU     16(R10)(DX*1), X4; \
+	VINSERTI128 $0x01, 16(R10)(BX*1), Y4, Y4; \
+	VPUNPCKLQDQ Y4, Y3, Y2; \
+	VMOVNTDQ    Y0, (CX)(SI*2); \
 	VMOVNTDQ    Y2, 32(CX)(SI*2); \
-	VPUNPCKHQDQ Y0, Y1, Y0; \
-	VMOVNTDQ    Y0, 32(CX)(DI*1); \
-	IMUL3Q      $0x04, DX, R10; \
-	SUBQ        R10, AX; \
+	VPUNPCKHQDQ Y4, Y3, Y4; \
+	VMOVNTDQ    Y1, (CX)(DI*1); \
+	VMOVNTDQ    Y4, 32(CX)(DI*1); \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
@@ -67852,34 +67800,32 @@ TEXT ·tile4x16AVX2NT(SB), NOSPLIT, $0-104
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
-	MOVQ dstRow+40(FP), BX; \
+	LEAQ (DX)(DX*2), BX; \
+	MOVQ dstRow+40(FP), SI; \
 band2926: \
-	MOVQ strips+24(FP), DI; \
+	MOVQ strips+24(FP), R8; \
 strip2927: \
-	MOVQ tiles+16(FP), SI; \
+	MOVQ tiles+16(FP), DI; \
 tile2928: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
+	VMOVDQU     (AX)(DX*2), X1; \
+	VINSERTI128 $0x01, (AX)(BX*1), Y1, Y1; \
 	VMOVNTDQ    Y0, (CX); \
-	VMOVDQU     16(AX), X0; \
-	VINSERTI128 $0x01, 16(AX)(DX*1), Y0, Y0; \
-	VMOVNTDQ    Y0, (CX)(BX*1); \
-	LEAQ        (AX)(DX*2), AX; \
-	VMOVDQU     (AX), X0; \
-	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
-	VMOVNTDQ    Y0, 32(CX); \
-	VMOVDQU     16(AX), X0; \
-	VINSERTI128 $0x01, 16(AX)(DX*1), Y0, Y0; \
-	VMOVNTDQ    Y0, 32(CX)(BX*1); \
-	IMUL3Q      $0x02, DX, R8; \
-	SUBQ        R8, AX; \
+	VMOVNTDQ    Y1, 32(CX); \
+	VMOVDQU     16(AX), X1; \
+	VINSERTI128 $0x01, 16(AX)(DX*1), Y1, Y1; \
+	VMOVDQU     16(AX)(DX*2), X0; \
+	VINSERTI128 $0x01, 16(AX)(BX*1), Y0, Y0; \
+	VMOVNTDQ    Y1, (CX)(SI*1); \
+	VMOVNTDQ    Y0, 32(CX)(SI*1); \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
-	DECQ        SI; \
+	DECQ        DI; \
 	JNZ         tile2928; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
-	DECQ        DI; \
+	DECQ        R8; \
 	JNZ         strip2927; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \

@@ -46,7 +46,24 @@ func (g *Generator) tile(k table.Kernel) error {
 	b, chunk := k.TileShape()
 	g.function(k)
 	doc := []string{fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width)}
-	if k.Quad() || k.Column() { // the program moves one of the tiles of a quad or column
+	// Streaming quads and columns (but of bytes) move their tiles one
+	// above the other in one program, which stores the pieces of each line
+	// of dst one right after the other (vec.TileStacked): the quads a lane
+	// of their rows at a time, in turns, the columns at once.
+	stack, rowBytes := k.Quad() && k.Streaming || k.Column() && k.Width > 1, chunk
+	if stack {
+		lane := chunk
+		if k.Quad() {
+			lane = vec.LaneBytes
+			doc = append(doc, fmt.Sprintf("It moves each in %d turns of the next %d bytes of its rows.", chunk/lane, lane))
+		}
+		tb, _ := vec.TileShape(k.Width)
+		if p, err = vec.TileStacked(k.Width, b/tb, lane, vectorRegs, scratch); err != nil {
+			return err
+		}
+		doc = append(doc, "It stores the pieces of each line of dst one right after the other.")
+		chunk = lane
+	} else if k.Quad() || k.Column() { // the program moves one of the tiles of a quad or column
 		all := b * chunk
 		b, chunk = vec.TileShape(k.Width)
 		n := map[int]string{2: "two", 4: "four"}[all/(b*chunk)]
@@ -92,7 +109,7 @@ func (g *Generator) tile(k table.Kernel) error {
 			r.bases = append(r.bases, next)
 		}
 	}
-	if b > 16 || cols > 16 {
+	if (b > 16 || cols > 16) && !stack {
 		p = p.Grouped() // loads and stores in stream order, as stepping needs
 	}
 	// columns addresses the columns of the tile whose first column d
@@ -111,9 +128,24 @@ func (g *Generator) tile(k table.Kernel) error {
 	// addressed), with non-temporal stores where stream.
 	move := func(s reg.GPVirtual, into func() addr, stream bool) {
 		in := func(x, off int) operand.Mem { return src.mem(x, off) } // src's bases as they are when it loads
-		if b <= 16 {
+		switch {
+		case b <= 16:
 			bases(&src, s, b)
-		} else { // each 16 rows from a pointer of its own, stepping
+		case stack: // each tile's rows from bases of their own, made where first read
+			var at []rowAddr
+			in = func(x, off int) operand.Mem {
+				for len(at) <= x/16 {
+					r, first := src, s
+					if len(at) > 0 {
+						first = c.GP64()
+						g.rowsDown(k, s, src.lane, first, len(at)*16)
+					}
+					bases(&r, first, 16)
+					at = append(at, r)
+				}
+				return at[x/16].mem(x%16, off)
+			}
+		default: // each 16 rows from a pointer of its own, stepping
 			in = g.stepping(k, src, s, 16)
 		}
 		out := into()
@@ -126,8 +158,12 @@ func (g *Generator) tile(k table.Kernel) error {
 		g.stream = false
 	}
 	switch {
+	case stack && k.Column():
+		move(s, columns(d, 0), true)
+	case stack:
+		g.stacks(k, dst, s, d, rowBytes, cols, func(s, d reg.GPVirtual) { move(s, columns(d, 0), k.Streaming) })
 	case k.Quad():
-		g.quad(k, src, dst, s, d, b, cols, func(s, d reg.GPVirtual) { move(s, columns(d, 0), k.Streaming) })
+		g.quad(k, src, dst, s, d, b, cols, func(s, d reg.GPVirtual) { move(s, columns(d, 0), false) })
 	case k.Column():
 		g.column(k, src, s, d, b, cols, columns, move)
 	default:
@@ -258,43 +294,33 @@ func (g *Generator) stepping(k table.Kernel, r rowAddr, base reg.GPVirtual, run 
 // bytes on.
 type addr func(x, off int) operand.Mem
 
-// column writes the body of a column tile kernel's tile loop, s and d at the
-// tile's first row and column: move, the program of a tile of b rows of
-// cols words, on each tile of the column, top first, s stepping down and
-// back. Tiles of 32-byte columns write each line in two halves, one tile
-// after the other, with non-temporal stores. Those of 16-byte columns
-// (bytes), whose four quarters would leave 16 lines open at once, go
-// into a block of whole lines on the stack, which then goes into dst a
-// line at a time, each in two stores one right after the other.
+// column writes the body of a column tile kernel of bytes' tile loop, s
+// and d at the tile's first row and column: move, the program of a tile
+// of b rows of cols bytes, on each tile of the column, top first, s
+// stepping down and back, into a block of whole lines on the stack,
+// which then goes into dst a line at a time, each in two stores one right
+// after the other. Stacked in one program (vec.TileStacked), the four
+// tiles' 16-byte quarters of each line would need more registers than
+// there are.
 func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, cols int, columns func(reg.GPVirtual, int) func() addr, move func(reg.GPVirtual, func() addr, bool)) {
 	c := g.c
 	n, piece := 64/(b*k.Width), b*k.Width
-	viaBlock := piece < 2*vec.LaneBytes // 16-byte pieces of each column
-	var block operand.Mem
-	if viaBlock {
-		block = c.AllocLocal(cols * 64)
-		c.Attributes(0) // a frame beyond NOSPLIT's limit: the stack may grow first
-	}
+	block := c.AllocLocal(cols * 64)
+	c.Attributes(0) // a frame beyond NOSPLIT's limit: the stack may grow first
 	for i := range n {
 		if i > 0 {
 			g.rowsDown(k, s, src.lane, s, b)
-		}
-		if !viaBlock {
-			move(s, columns(d, i*piece), true)
-			continue
 		}
 		move(s, func() addr { return func(x, off int) operand.Mem { return block.Offset(x*64 + i*piece + off) } }, false)
 	}
 	back := c.GP64()
 	c.IMUL3Q(operand.Imm(uint64((n-1)*b)), src.lane, back)
 	c.SUBQ(back, s)
-	if viaBlock {
-		out := columns(d, 0)()
-		for x := range cols {
-			for h := 0; h < 64; h += 2 * vec.LaneBytes {
-				c.VMOVDQU(block.Offset(x*64+h), reg.Y0)
-				c.VMOVNTDQ(reg.Y0, out(x, h))
-			}
+	out := columns(d, 0)()
+	for x := range cols {
+		for h := 0; h < 64; h += 2 * vec.LaneBytes {
+			c.VMOVDQU(block.Offset(x*64+h), reg.Y0)
+			c.VMOVNTDQ(reg.Y0, out(x, h))
 		}
 	}
 }
@@ -325,6 +351,26 @@ func (g *Generator) quad(k table.Kernel, src, dst rowAddr, s, d reg.GPVirtual, b
 	for _, r := range []reg.GPVirtual{xd, yd} { // cols rows down
 		g.rowsDown(k, r, dst.lane, r, cols)
 	}
+	c.DECQ(turns)
+	c.JNZ(operand.LabelRef(turn))
+}
+
+// stacks writes the body of a quad tile kernel's tile loop that moves
+// stacked tiles (vec.TileStacked), s and d at the tile's first row and
+// column: a loop that runs move, the program of the quad's rows' next 16
+// bytes into cols columns, on each 16 bytes in turn, leaving s and d
+// where they were.
+func (g *Generator) stacks(k table.Kernel, dst rowAddr, s, d reg.GPVirtual, chunk, cols int, move func(s, d reg.GPVirtual)) {
+	c := g.c
+	xs, xd, turns := c.GP64(), c.GP64(), c.GP64()
+	c.MOVQ(s, xs)
+	c.MOVQ(d, xd)
+	c.MOVQ(operand.U32(chunk/vec.LaneBytes), turns)
+	turn := g.label("turn")
+	c.Label(turn)
+	move(xs, xd)
+	c.ADDQ(operand.U32(vec.LaneBytes), xs)
+	g.rowsDown(k, xd, dst.lane, xd, cols)
 	c.DECQ(turns)
 	c.JNZ(operand.LabelRef(turn))
 }

@@ -149,8 +149,15 @@ func (k Kernel) Column() bool {
 // streaming: 1024x1024 of 4-byte words 0.13-0.15 and 0.54-0.58, 4096x1024
 // 0.43-0.47 and 0.76-0.99, NCHW to NHWC of 1x1024x28x28 0.15 and
 // 0.60-0.73; 4096x4096, through a buffer before, 0.34-0.37 and
-// 0.51-0.53). Columns of 16 or 32 bytes (AVX2's other tiles) would leave
-// lines half written.
+// 0.51-0.53), and AVX2's columns. Those two write each line's pieces
+// back to back (vec.TileStacked), bytes through a block of lines: on an
+// Intel Xeon (family 6 model 167), where a line's pieces stored further
+// apart than that are flushed half written, avx2 tier, streaming, before
+// and after: NCHW to NHWC of 1x64x270x480 of 4-byte words 0.10-0.13 and
+// 1.04-1.22, of 2-byte words 0.10 and 0.63-0.64, of 8-byte words
+// 0.30-0.36 and 0.56-0.58, of 16-byte words 0.91-0.94 and 1.06-1.15.
+// AVX2's other tiles, of 16 or 32 bytes of a column, would leave lines
+// half written.
 func (k Kernel) StreamingTile() bool {
 	b, _ := k.TileShape()
 	return k.ISA.TwoTable() && k.ISA.Vector() == vec.ZMM && b*k.Width == vec.ZMM || k.Quad() || k.Column()

@@ -92,9 +92,15 @@ type Instr struct {
 
 // Prog is a straight-line kernel body for registers of Width bytes.
 type Prog struct {
-	Width  int
-	Instrs []Instr
-	values []Value // simulated content, by value number
+	Width    int
+	Instrs   []Instr
+	values   []Value  // simulated content, by value number
+	lines    bool     // Schedule keeps the stores of a 64-byte line together
+	lineRegs struct { // where it can: in regs registers, temps as Alloc's
+		regs  int
+		temps func(Instr) int
+		apart map[Mem]bool // lines left apart
+	}
 }
 
 // NewProg starts an empty program for registers of width bytes (16 or 32).
@@ -421,6 +427,61 @@ func (p *Prog) Schedule() {
 		emit(in)
 	}
 	p.Instrs = out
+	if p.lines {
+		p.joinLines()
+	}
+}
+
+// joinLines moves the stores of each 64-byte line of output down to just
+// after the last of their values is defined, in the order they were
+// made, so that a line's pieces go out one right after the other. Lines
+// whose first pieces would be held too long (p.lineRegs) stay where
+// Schedule put them, the first lines first.
+func (p *Prog) joinLines() {
+	line := func(in Instr) Mem { return Mem{in.Mem.Stream, in.Mem.Off / 64} }
+	at := map[int]int{}   // value -> where it is defined, among the others
+	last := map[Mem]int{} // line -> where its last value is defined
+	var rest, stores []Instr
+	var lines []Mem // in the order of their first stores
+	for _, in := range p.Instrs {
+		if in.Op == Store {
+			if _, ok := last[line(in)]; !ok {
+				lines = append(lines, line(in))
+			}
+			last[line(in)] = -1
+			stores = append(stores, in)
+			continue
+		}
+		at[in.Dst] = len(rest)
+		rest = append(rest, in)
+	}
+	for _, in := range stores {
+		last[line(in)] = max(last[line(in)], at[in.A])
+	}
+	scheduled := p.Instrs
+	for _, apart := range lines {
+		after := map[int][]Instr{}
+		for _, in := range stores {
+			i := at[in.A]
+			if !p.lineRegs.apart[line(in)] {
+				i = last[line(in)]
+			}
+			after[i] = append(after[i], in)
+		}
+		p.Instrs = nil
+		for i, in := range rest {
+			p.Instrs = append(p.Instrs, in)
+			p.Instrs = append(p.Instrs, after[i]...)
+		}
+		if p.MaxLive(p.lineRegs.temps) < p.lineRegs.regs { // Allocate may need one more
+			return
+		}
+		if p.lineRegs.apart == nil {
+			p.lineRegs.apart = map[Mem]bool{}
+		}
+		p.lineRegs.apart[apart] = true
+	}
+	p.Instrs = scheduled
 }
 
 // Uses lists the values an instruction reads.
