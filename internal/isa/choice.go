@@ -82,15 +82,25 @@ func BaseTiles(w int) bool {
 //     1024x1024 of 4-byte words at 0.50-0.73 in place (matrix.go's
 //     stripsDown).
 //
-// Only the cores with AVX-512 (Zen 4 and 5) stream early: AVX2's tiles
-// have no streaming twins but its quads (4-byte words, dst rows whole
-// pages apart), and the buffer that streams the others instead lost on
-// the Zen 5 with 8-byte words (2048x512: 0.53 in place, 0.38 so; 4-byte
-// words 0.16 and 0.44), so Zen 3, unmeasured, keeps its stores.
+// Intel's cores stream early too, on every tier. On an Intel Xeon (family
+// 6 model 167, one goroutine, of a non-streaming copy, in place and
+// streaming), avx512vbmi tier: NCHW to NHWC of 1x96x200x200 float32 0.27
+// and 0.67-0.68, 1x64x270x480 float16 0.32-0.60 and 0.71-0.72, 1200x1200
+// float64 0.17 and 0.70, with dst rows pages apart 2048x2048 of 4-byte
+// words 0.23-0.26 and 0.47-0.52, of 2-byte words 0.18-0.21 and 0.44,
+// 1024x1024 of 8-byte words 0.23 and 0.61-0.72; avx2 tier, since its
+// tiles store each line's pieces back to back (vec.TileStacked),
+// 1x96x200x200 0.25-0.27 and 0.59-0.73, 1200x1200 0.17-0.18 and
+// 0.56-0.60, 2048x2048 of 4-byte words 0.19 and 0.48-0.57. 1024x1024 of
+// 4-byte words tied on both.
+//
+// Zen 3, unmeasured, keeps its stores: on the Zen 5 the buffer that
+// streams AVX2's tiles of 8-byte words without a twin lost (2048x512:
+// 0.53 in place, 0.38 so; 4-byte words 0.16 and 0.44).
 //
 // AVX512F stands for avx512's full check: every AMD core with it has the
 // rest, and the call to avx512 would cost the hello world a text page.
-func EarlyTileStreams() bool { return amd19h() && cpu.X86.HasAVX512F }
+func EarlyTileStreams() bool { return amd19h() && cpu.X86.HasAVX512F || intel() }
 
 // ZipStackRow is the longest depth row, in bytes, that a DepthToSpace of
 // b = 2 moves in AVX-512's stacked rows on this CPU, where AVX2's bundles
