@@ -1642,7 +1642,8 @@ func tile16x2AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow
 func tile8x3AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 
 // tile16x4AVX2 transposes tiles of 16 rows of 64 bytes of 4-byte words, in each of strips strips.
-// It moves each as four tiles of 8 rows of 32 bytes, in turn.
+// It moves each in 4 turns of the next 16 bytes of its rows.
+// It stores the pieces of each line of dst one right after the other.
 //
 //go:noescape
 func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)

@@ -66755,7 +66755,7 @@ GLOBL shuffle2372<>(SB), RODATA|NOPTR, $16
 
 // func tile16x4AVX2(dst *byte, src *byte, tiles int, strips int, bands int, dstRow int, srcRow int, dstTile int, srcTile int, dstSkip int, srcSkip int, dstBandSkip int, srcBandSkip int)
 // Requires: AVX, AVX2
-TEXT ·tile16x4AVX2(SB), NOSPLIT, $8-104
+TEXT ·tile16x4AVX2(SB), NOSPLIT, $0-104
 #define tile16x4AVX2_body \
 	MOVQ src+8(FP), AX; \
 	MOVQ dst+0(FP), CX; \
@@ -66769,102 +66769,55 @@ strip2886: \
 	MOVQ tiles+16(FP), R8; \
 tile2887: \
 	MOVQ AX, R10; \
-	LEAQ (AX)(DX*8), R11; \
-	MOVQ CX, R12; \
-	LEAQ 32(CX), R13; \
-	MOVQ $0x00000002, R14; \
+	MOVQ CX, R11; \
+	MOVQ $0x00000004, R12; \
 turn2888: \
-	LEAQ        (R10)(DX*4), R15; \
-	LEAQ        (R12)(SI*4), BP; \
+	LEAQ        (R10)(DX*4), R13; \
+	LEAQ        (R13)(DX*4), R14; \
+	LEAQ        (R14)(DX*4), R15; \
 	VMOVDQU     (R10), X0; \
-	VINSERTI128 $0x01, (R15), Y0, Y0; \
+	VINSERTI128 $0x01, (R13), Y0, Y0; \
 	VMOVDQU     (R10)(DX*2), X1; \
-	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
+	VINSERTI128 $0x01, (R13)(DX*2), Y1, Y1; \
 	VPUNPCKLDQ  Y1, Y0, Y2; \
 	VPUNPCKHDQ  Y1, Y0, Y1; \
 	VMOVDQU     (R10)(DX*1), X0; \
-	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
+	VINSERTI128 $0x01, (R13)(DX*1), Y0, Y0; \
 	VMOVDQU     (R10)(BX*1), X3; \
-	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
+	VINSERTI128 $0x01, (R13)(BX*1), Y3, Y3; \
 	VPUNPCKLDQ  Y3, Y0, Y4; \
 	VPUNPCKHDQ  Y3, Y0, Y3; \
 	VPUNPCKLDQ  Y4, Y2, Y0; \
-	VMOVDQU     Y0, (R12); \
 	VPUNPCKHDQ  Y4, Y2, Y4; \
-	VMOVDQU     Y4, (R12)(SI*1); \
-	VPUNPCKLDQ  Y3, Y1, Y4; \
-	VMOVDQU     Y4, (R12)(SI*2); \
+	VPUNPCKLDQ  Y3, Y1, Y2; \
 	VPUNPCKHDQ  Y3, Y1, Y3; \
-	VMOVDQU     Y3, (R12)(DI*1); \
-	VMOVDQU     16(R10), X3; \
-	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
-	VMOVDQU     16(R10)(DX*2), X1; \
-	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
-	VPUNPCKLDQ  Y1, Y3, Y4; \
-	VPUNPCKHDQ  Y1, Y3, Y1; \
-	VMOVDQU     16(R10)(DX*1), X3; \
-	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
-	VMOVDQU     16(R10)(BX*1), X2; \
-	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
-	VPUNPCKLDQ  Y2, Y3, Y0; \
-	VPUNPCKHDQ  Y2, Y3, Y2; \
-	VPUNPCKLDQ  Y0, Y4, Y3; \
-	VMOVDQU     Y3, (BP); \
-	VPUNPCKHDQ  Y0, Y4, Y0; \
-	VMOVDQU     Y0, (BP)(SI*1); \
-	VPUNPCKLDQ  Y2, Y1, Y0; \
-	VMOVDQU     Y0, (BP)(SI*2); \
-	VPUNPCKHDQ  Y2, Y1, Y2; \
-	VMOVDQU     Y2, (BP)(DI*1); \
-	LEAQ        (R11)(DX*4), R15; \
-	LEAQ        (R13)(SI*4), BP; \
-	VMOVDQU     (R11), X0; \
-	VINSERTI128 $0x01, (R15), Y0, Y0; \
-	VMOVDQU     (R11)(DX*2), X1; \
-	VINSERTI128 $0x01, (R15)(DX*2), Y1, Y1; \
-	VPUNPCKLDQ  Y1, Y0, Y2; \
-	VPUNPCKHDQ  Y1, Y0, Y1; \
-	VMOVDQU     (R11)(DX*1), X0; \
-	VINSERTI128 $0x01, (R15)(DX*1), Y0, Y0; \
-	VMOVDQU     (R11)(BX*1), X3; \
-	VINSERTI128 $0x01, (R15)(BX*1), Y3, Y3; \
-	VPUNPCKLDQ  Y3, Y0, Y4; \
-	VPUNPCKHDQ  Y3, Y0, Y3; \
-	VPUNPCKLDQ  Y4, Y2, Y0; \
-	VMOVDQU     Y0, (R13); \
-	VPUNPCKHDQ  Y4, Y2, Y4; \
-	VMOVDQU     Y4, (R13)(SI*1); \
-	VPUNPCKLDQ  Y3, Y1, Y4; \
-	VMOVDQU     Y4, (R13)(SI*2); \
-	VPUNPCKHDQ  Y3, Y1, Y3; \
-	VMOVDQU     Y3, (R13)(DI*1); \
-	VMOVDQU     16(R11), X3; \
-	VINSERTI128 $0x01, 16(R15), Y3, Y3; \
-	VMOVDQU     16(R11)(DX*2), X1; \
-	VINSERTI128 $0x01, 16(R15)(DX*2), Y1, Y1; \
-	VPUNPCKLDQ  Y1, Y3, Y4; \
-	VPUNPCKHDQ  Y1, Y3, Y1; \
-	VMOVDQU     16(R11)(DX*1), X3; \
-	VINSERTI128 $0x01, 16(R15)(DX*1), Y3, Y3; \
-	VMOVDQU     16(R11)(BX*1), X2; \
-	VINSERTI128 $0x01, 16(R15)(BX*1), Y2, Y2; \
-	VPUNPCKLDQ  Y2, Y3, Y0; \
-	VPUNPCKHDQ  Y2, Y3, Y2; \
-	VPUNPCKLDQ  Y0, Y4, Y3; \
-	VMOVDQU     Y3, (BP); \
-	VPUNPCKHDQ  Y0, Y4, Y0; \
-	VMOVDQU     Y0, (BP)(SI*1); \
-	VPUNPCKLDQ  Y2, Y1, Y0; \
-	VMOVDQU     Y0, (BP)(SI*2); \
-	VPUNPCKHDQ  Y2, Y1, Y2; \
-	VMOVDQU     Y2, (BP)(DI*1); \
-	XCHGQ       R10, R11; \
-	XCHGQ       R12, R13; \
-	ADDQ        $0x00000020, R10; \
-	ADDQ        $0x00000020, R11; \
-	LEAQ        (R12)(SI*8), R12; \
-	LEAQ        (R13)(SI*8), R13; \
-	DECQ        R14; \
+	VMOVDQU     (R14), X1; \
+	VINSERTI128 $0x01, (R15), Y1, Y1; \
+	VMOVDQU     (R14)(DX*2), X5; \
+	VINSERTI128 $0x01, (R15)(DX*2), Y5, Y5; \
+	VPUNPCKLDQ  Y5, Y1, Y6; \
+	VPUNPCKHDQ  Y5, Y1, Y5; \
+	VMOVDQU     (R14)(DX*1), X1; \
+	VINSERTI128 $0x01, (R15)(DX*1), Y1, Y1; \
+	VMOVDQU     (R14)(BX*1), X7; \
+	VINSERTI128 $0x01, (R15)(BX*1), Y7, Y7; \
+	VPUNPCKLDQ  Y7, Y1, Y8; \
+	VPUNPCKHDQ  Y7, Y1, Y7; \
+	VPUNPCKLDQ  Y8, Y6, Y1; \
+	VMOVDQU     Y0, (R11); \
+	VMOVDQU     Y1, 32(R11); \
+	VPUNPCKHDQ  Y8, Y6, Y8; \
+	VMOVDQU     Y4, (R11)(SI*1); \
+	VMOVDQU     Y8, 32(R11)(SI*1); \
+	VPUNPCKLDQ  Y7, Y5, Y8; \
+	VMOVDQU     Y2, (R11)(SI*2); \
+	VMOVDQU     Y8, 32(R11)(SI*2); \
+	VPUNPCKHDQ  Y7, Y5, Y7; \
+	VMOVDQU     Y3, (R11)(DI*1); \
+	VMOVDQU     Y7, 32(R11)(DI*1); \
+	ADDQ        $0x00000010, R10; \
+	LEAQ        (R11)(SI*4), R11; \
+	DECQ        R12; \
 	JNZ         turn2888; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \

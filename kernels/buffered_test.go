@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 )
 
@@ -308,6 +309,28 @@ func TestMatrixPaddedOutgrown(t *testing.T) {
 			}
 			if !checkStaged(t, name, set, m, w) {
 				t.Errorf("%s: %d-byte words %+v: not through a buffer", name, w, m)
+			}
+		}
+	}
+}
+
+// TestStreamingInPlace: where isa.CrowdedStreams says, a streaming
+// matrix of 2-byte words whose src and dst rows crowd the L1 (2 KiB
+// apart), and whose padded blocks would not stream, goes in place in the
+// streaming twins where the tier's tiles have them, right; without the
+// streaming, and on other CPUs, through a padded buffer.
+func TestStreamingInPlace(t *testing.T) {
+	const w = 2
+	for name, table := range tablesUnderTest() {
+		set := simd.KernelsOf(name)
+		if !twins(table, w) {
+			continue
+		}
+		for _, streaming := range []bool{false, true} {
+			m := engine.Matrix{Rows: 512, Cols: 320, SrcRow: 2048, DstRow: 2048, Reps: 1, Groups: 1, Streaming: streaming}
+			want := !streaming || !isa.CrowdedStreams()
+			if got := checkStaged(t, name, set, m, w); got != want {
+				t.Errorf("%s: %+v: through a padded buffer %v, want %v", name, m, got, want)
 			}
 		}
 	}

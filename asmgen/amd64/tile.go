@@ -46,11 +46,11 @@ func (g *Generator) tile(k table.Kernel) error {
 	b, chunk := k.TileShape()
 	g.function(k)
 	doc := []string{fmt.Sprintf("%s transposes tiles of %d rows of %d bytes of %d-byte words, in each of strips strips.", k.Name(), b, chunk, k.Width)}
-	// Streaming quads and columns (but of bytes) move their tiles one
-	// above the other in one program, which stores the pieces of each line
-	// of dst one right after the other (vec.TileStacked): the quads a lane
-	// of their rows at a time, in turns, the columns at once.
-	stack, rowBytes := k.Quad() && k.Streaming || k.Column() && k.Width > 1, chunk
+	// Quads and columns (but of bytes) move their tiles one above the
+	// other in one program, which stores the pieces of each line of dst
+	// one right after the other (vec.TileStacked): the quads a lane of
+	// their rows at a time, in turns, the columns at once.
+	stack, rowBytes := k.Quad() || k.Column() && k.Width > 1, chunk
 	if stack {
 		lane := chunk
 		if k.Quad() {
@@ -63,7 +63,7 @@ func (g *Generator) tile(k table.Kernel) error {
 		}
 		doc = append(doc, "It stores the pieces of each line of dst one right after the other.")
 		chunk = lane
-	} else if k.Quad() || k.Column() { // the program moves one of the tiles of a quad or column
+	} else if k.Column() { // the program moves one of the tiles of a column
 		all := b * chunk
 		b, chunk = vec.TileShape(k.Width)
 		n := map[int]string{2: "two", 4: "four"}[all/(b*chunk)]
@@ -162,8 +162,6 @@ func (g *Generator) tile(k table.Kernel) error {
 		move(s, columns(d, 0), true)
 	case stack:
 		g.stacks(k, dst, s, d, rowBytes, cols, func(s, d reg.GPVirtual) { move(s, columns(d, 0), k.Streaming) })
-	case k.Quad():
-		g.quad(k, src, dst, s, d, b, cols, func(s, d reg.GPVirtual) { move(s, columns(d, 0), false) })
 	case k.Column():
 		g.column(k, src, s, d, b, cols, columns, move)
 	default:
@@ -323,36 +321,6 @@ func (g *Generator) column(k table.Kernel, src rowAddr, s, d reg.GPVirtual, b, c
 			c.VMOVNTDQ(reg.Y0, out(x, h))
 		}
 	}
-}
-
-// quad writes the body of a quad tile kernel's tile loop, s and d at the
-// tile's first row and column: move, the program of a tile of b rows of
-// cols words, four times (vec.TileShapeQuad's order), leaving s and d
-// where they were. x and y point at the two tiles of a column of
-// tiles, top first, then bottom first: after each column they trade
-// places and step to the next.
-func (g *Generator) quad(k table.Kernel, src, dst rowAddr, s, d reg.GPVirtual, b, cols int, move func(s, d reg.GPVirtual)) {
-	c := g.c
-	xs, ys, xd, yd, turns := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.MOVQ(s, xs)
-	g.rowsDown(k, s, src.lane, ys, b)
-	c.MOVQ(d, xd)
-	c.LEAQ(operand.Mem{Base: d, Disp: b * k.Width}, yd) // b words along
-	c.MOVQ(operand.U32(2), turns)
-	turn := g.label("turn")
-	c.Label(turn)
-	move(xs, xd)
-	move(ys, yd)
-	c.XCHGQ(xs, ys)
-	c.XCHGQ(xd, yd)
-	for _, r := range []reg.GPVirtual{xs, ys} { // cols words right
-		c.ADDQ(operand.U32(cols*k.Width), r)
-	}
-	for _, r := range []reg.GPVirtual{xd, yd} { // cols rows down
-		g.rowsDown(k, r, dst.lane, r, cols)
-	}
-	c.DECQ(turns)
-	c.JNZ(operand.LabelRef(turn))
 }
 
 // stacks writes the body of a quad tile kernel's tile loop that moves

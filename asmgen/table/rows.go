@@ -99,11 +99,12 @@ func (i ISA) TileKernels(w int) []Kernel {
 // (vec.TileShapeQuad), for matrices whose dst rows lie whole pages apart
 // (the tables' PagedTiles): AVX2's of 4-byte words. Such rows all fall in
 // one L1 set (12 ways on the x86 cores we target), where the 8x8 tile
-// leaves 16 half-written lines; the quad writes whole lines and comes
-// back to its src lines from the last read. On an Intel Xeon (family 6
-// model 167), avx2 tier, one goroutine, of a non-streaming copy:
-// 1024x1024 0.44 -> 0.59, 2048x2048 0.43 -> 0.56, 4096x256 0.57 -> 0.64,
-// NCHW to NHWC of 1x1024x14x14 0.28 -> 0.45. With dst rows 1 to 3 KiB
+// leaves 16 half-written lines; the quad writes whole lines. On an Intel
+// Xeon (family 6 model 167), avx2 tier, one goroutine, of a
+// non-streaming copy: 1024x1024 0.44 -> 0.59, 2048x2048 0.43 -> 0.56,
+// 4096x256 0.57 -> 0.64, NCHW to NHWC of 1x1024x14x14 0.28 -> 0.45 (the
+// quad then moved its four tiles in turn; each line's halves back to
+// back since, 1x1024x14x14 0.36 -> 0.52, 2048x128 0.50 -> 0.57). With dst rows 1 to 3 KiB
 // apart quads lost (512x512 0.64 against 0.71, 768x1024 0.66 against
 // 0.73), and quads of 8-byte words lost everywhere (1024x1024 0.52
 // against 0.69).

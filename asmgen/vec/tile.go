@@ -48,13 +48,10 @@ func slotOf(w int) int {
 }
 
 // TileShapeQuad is the tile of w-byte words a quad tile kernel moves: two
-// by two of TileShape's, 2b rows of 2*chunk bytes, in the order top left,
-// bottom left, bottom right, top right. Each column is then a whole
-// 64-byte line for 4-byte words, written in two 32-byte halves one tile
-// after the other, and the second visit to the rows' lines starts at the
-// rows read last (table.ISA.TileKernels has why). Streaming quads move
-// the two tiles of a column together instead, a lane of their rows at a
-// time, each line's halves stored back to back (TileStacked).
+// by two of TileShape's, 2b rows of 2*chunk bytes, each column a whole
+// 64-byte line for 4-byte words. The kernel moves the two tiles of a
+// column together, a lane of their rows at a time, each line's halves
+// stored back to back (TileStacked; table.ISA.TileKernels has why).
 func TileShapeQuad(w int) (b, chunk int) {
 	b, chunk = TileShape(w)
 	return 2 * b, 2 * chunk

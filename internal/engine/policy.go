@@ -32,6 +32,10 @@ const (
 	// the L1; they split as Tiles do, and stream earlier where isa says
 	// (Streams).
 	PagedTiles
+	// CrowdedTiles are tiles whose dst rows lie an odd multiple of 2 KiB
+	// apart, a tile's stores in two sets of the L1: paged tiles where
+	// isa.CrowdedStreams says, else Tiles.
+	CrowdedTiles
 	// PaddedTiles are tiles out of a buffer that holds a block of the
 	// src rows they read (internal/simd's padded blocks): they ask only
 	// whether to stream, and do from twice streamMin on every CPU.
@@ -211,7 +215,7 @@ func Streams(w Work, bytes int) bool {
 	case w == PaddedTiles:
 		return bytes >= 2*streamMin()
 	case isa.EarlyTileStreams():
-		return bytes >= streamMin() || w == PagedTiles && !InPrivateCache(bytes)
+		return bytes >= streamMin() || (w == PagedTiles || w == CrowdedTiles && isa.CrowdedStreams()) && !InPrivateCache(bytes)
 	}
 	return bytes >= 2*streamMin()
 }

@@ -42,3 +42,18 @@ func TestStreamsPagedTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamsCrowdedTiles: tiles whose dst rows crowd two L1 sets stream
+// as paged ones where isa.CrowdedStreams says, and as other tiles
+// elsewhere.
+func TestStreamsCrowdedTiles(t *testing.T) {
+	for _, n := range []int{privateCache() / 2, privateCache()/2 + 1, streamMin(), 2 * streamMin()} {
+		want := Streams(Tiles, n)
+		if isa.CrowdedStreams() {
+			want = Streams(PagedTiles, n)
+		}
+		if got := Streams(CrowdedTiles, n); got != want {
+			t.Errorf("crowded tiles of %d bytes: streams %v, want %v (isa.CrowdedStreams %v)", n, got, want, isa.CrowdedStreams())
+		}
+	}
+}

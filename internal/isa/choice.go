@@ -62,9 +62,10 @@ func BaseTiles(w int) bool {
 
 // EarlyTileStreams reports whether tiles should stream their stores on
 // this CPU from the size rows do (engine.Streams) rather than twice it,
-// and where their dst rows lie a whole number of pages apart wherever
-// both tensors outgrow a core's private cache. On a Zen 5 (family 1Ah
-// model 2, 48 KiB 12-way L1, 32 MiB of L3, rows streaming from 8 MiB),
+// and where their dst rows lie whole pages apart (and where
+// CrowdedStreams says, 2 KiB) wherever both tensors outgrow a core's
+// private cache. On a Zen 5 (family 1Ah model 2, 48 KiB 12-way L1, 32
+// MiB of L3, rows streaming from 8 MiB),
 // one goroutine, of a non-streaming copy, in place and streaming:
 //   - from 8 to 16 MiB AVX-512's tiles gained or tied: NCHW to NHWC of
 //     1x256x112x112 float32 0.53 and 0.88, 1x64x270x480 float16 0.37 and
@@ -101,6 +102,20 @@ func BaseTiles(w int) bool {
 // AVX512F stands for avx512's full check: every AMD core with it has the
 // rest, and the call to avx512 would cost the hello world a text page.
 func EarlyTileStreams() bool { return amd19h() && cpu.X86.HasAVX512F || intel() }
+
+// CrowdedStreams reports whether tiles whose dst rows lie a multiple of 2
+// KiB apart, their lines in two of the L1's sets, stream where those a
+// whole number of pages apart do (engine.CrowdedTiles), in place rather
+// than through padded blocks that would not stream. On an Intel Xeon (family 6
+// model 167), avx512vbmi tier, one goroutine, of a non-streaming copy,
+// before and after, alternated: 512x1024 of 4-byte words 0.51-0.54 ->
+// 0.74-0.75, 1536x512 0.51 -> 0.68, 256x4096 of 8-byte words 0.54 ->
+// 0.61, 1x256x56x56 float64 NCHW to NHWC 0.54 -> 0.71, 1024x1024 of
+// 2-byte words (padded blocks before) 0.45 -> 0.69; 3072x1024 of 2-byte
+// words lost (0.56 -> 0.51). On a Zen 5 padded blocks won there
+// (1024x1024 of 2-byte words 0.68-0.77, 0.50 in place, streaming or not),
+// so AMD's cores keep them.
+func CrowdedStreams() bool { return intel() }
 
 // ZipStackRow is the longest depth row, in bytes, that a DepthToSpace of
 // b = 2 moves in AVX-512's stacked rows on this CPU, where AVX2's bundles

@@ -65,7 +65,9 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 // NHWC of 64 or 96 channels of bytes: 1x64x128x128 0.17 -> 0.58-0.61 of a
 // non-streaming copy, 1x96x128x128 0.14 -> 0.55); or nil. st is the
 // streaming tile the blocks take where they stream (k, with its twin, or
-// a stream tile: AVX2's columns of bytes), or nil.
+// a stream tile: AVX2's columns of bytes), or nil. Where
+// isa.CrowdedStreams says, a matrix that streams where its blocks would
+// not goes in place in k's streaming twin.
 func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k, st *tile) engine.Call {
 	stream := StreamsPadded(m, w) && st != nil
 	rows, cols := PaddedBlock(m.DstRow, w, stream)
@@ -73,7 +75,7 @@ func (t *Kernels) padded(dst, src engine.Span, m *engine.Matrix, w int, k, st *t
 	if stream {
 		b, chunk = max(b, st.b), max(chunk, st.chunk)
 	}
-	if w > 2 || !crowdsSrc(m.SrcRow, m.DstRow, k.b) || sets(m.DstRow) < 2 && !stream || rows%b != 0 || cols*w < chunk {
+	if w > 2 || !crowdsSrc(m.SrcRow, m.DstRow, k.b) || sets(m.DstRow) < 2 && !stream || rows%b != 0 || cols*w < chunk || m.Streaming && !stream && k.nt != nil && isa.CrowdedStreams() {
 		return nil
 	}
 	return t.through(dst, src, m, w, k, st, max(b, min(rows, m.Rows/b*b)), cols, true, stream)

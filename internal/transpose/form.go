@@ -100,13 +100,15 @@ func (f *wordForm) splitPays() bool {
 
 // work is what the form's kernels do, for the parallel policy: runs, and
 // matrices with a thin side, move as rows; other matrices by tiles, paged
-// where dst's rows lie whole pages apart.
+// where dst's rows lie whole pages apart, crowded where half pages.
 func (f *wordForm) work() engine.Work {
 	switch {
 	case f.runs || min(f.m.Rows, f.m.Cols) <= thinSide:
 		return engine.Rows
 	case engine.Paged(f.m.DstRow * f.word):
 		return engine.PagedTiles
+	case f.m.DstRow*f.word%2048 == 0:
+		return engine.CrowdedTiles
 	}
 	return engine.Tiles
 }
