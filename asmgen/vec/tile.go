@@ -185,8 +185,9 @@ func stacked(w, b, n, chunk, regs int, temps func(Instr) int) (*Prog, error) {
 		return nil, fmt.Errorf("vec: no tile of %d-byte words", w)
 	}
 	p := NewProg(2 * LaneBytes)
-	p.lines = n > 1
-	p.lineRegs.regs, p.lineRegs.temps = regs, temps
+	if n > 1 {
+		p.joinRegs, p.joinTemps = regs, temps
+	}
 	for h := 0; h < chunk; h += LaneBytes {
 		for t := range n {
 			regs := make([]int, b/2)

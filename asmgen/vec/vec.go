@@ -92,15 +92,14 @@ type Instr struct {
 
 // Prog is a straight-line kernel body for registers of Width bytes.
 type Prog struct {
-	Width    int
-	Instrs   []Instr
-	values   []Value  // simulated content, by value number
-	lines    bool     // Schedule keeps the stores of a 64-byte line together
-	lineRegs struct { // where it can: in regs registers, temps as Alloc's
-		regs  int
-		temps func(Instr) int
-		apart map[Mem]bool // lines left apart
-	}
+	Width  int
+	Instrs []Instr
+	values []Value // simulated content, by value number
+	// Schedule keeps the stores of a 64-byte line together where the
+	// program then needs fewer than joinRegs registers, temps as Alloc's
+	// (joinLines; 0: it does not).
+	joinRegs  int
+	joinTemps func(Instr) int
 }
 
 // NewProg starts an empty program for registers of width bytes (16 or 32).
@@ -427,7 +426,7 @@ func (p *Prog) Schedule() {
 		emit(in)
 	}
 	p.Instrs = out
-	if p.lines {
+	if p.joinRegs > 0 {
 		p.joinLines()
 	}
 }
@@ -435,7 +434,7 @@ func (p *Prog) Schedule() {
 // joinLines moves the stores of each 64-byte line of output down to just
 // after the last of their values is defined, in the order they were
 // made, so that a line's pieces go out one right after the other. Lines
-// whose first pieces would be held too long (p.lineRegs) stay where
+// whose first pieces would be held too long (p.joinRegs) stay where
 // Schedule put them, the first lines first.
 func (p *Prog) joinLines() {
 	line := func(in Instr) Mem { return Mem{in.Mem.Stream, in.Mem.Off / 64} }
@@ -459,11 +458,12 @@ func (p *Prog) joinLines() {
 		last[line(in)] = max(last[line(in)], at[in.A])
 	}
 	scheduled := p.Instrs
-	for _, apart := range lines {
+	apart := map[Mem]bool{} // lines left where Schedule put them
+	for _, next := range lines {
 		after := map[int][]Instr{}
 		for _, in := range stores {
 			i := at[in.A]
-			if !p.lineRegs.apart[line(in)] {
+			if !apart[line(in)] {
 				i = last[line(in)]
 			}
 			after[i] = append(after[i], in)
@@ -473,13 +473,10 @@ func (p *Prog) joinLines() {
 			p.Instrs = append(p.Instrs, in)
 			p.Instrs = append(p.Instrs, after[i]...)
 		}
-		if p.MaxLive(p.lineRegs.temps) < p.lineRegs.regs { // Allocate may need one more
+		if p.MaxLive(p.joinTemps) < p.joinRegs { // Allocate may need one more
 			return
 		}
-		if p.lineRegs.apart == nil {
-			p.lineRegs.apart = map[Mem]bool{}
-		}
-		p.lineRegs.apart[apart] = true
+		apart[next] = true
 	}
 	p.Instrs = scheduled
 }

@@ -33,8 +33,8 @@ const (
 	// (Streams).
 	PagedTiles
 	// CrowdedTiles are tiles whose dst rows lie an odd multiple of 2 KiB
-	// apart, a tile's stores in two sets of the L1: paged tiles where
-	// isa.CrowdedStreams says, else Tiles.
+	// apart (Crowded, not Paged), a tile's stores in two sets of the L1:
+	// paged tiles where isa.CrowdedStreams says, else Tiles.
 	CrowdedTiles
 	// PaddedTiles are tiles out of a buffer that holds a block of the
 	// src rows they read (internal/simd's padded blocks): they ask only
@@ -45,6 +45,11 @@ const (
 // Paged reports whether rows rowBytes apart lie a whole number of the
 // smallest pages (4 KiB) apart, and so at the same offset in each page.
 func Paged(rowBytes int) bool { return rowBytes%4096 == 0 }
+
+// Crowded reports whether rows rowBytes apart lie a multiple of 2 KiB
+// apart, their lines in one or two of the L1's sets (CrowdedTiles where
+// not Paged).
+func Crowded(rowBytes int) bool { return rowBytes%2048 == 0 }
 
 // Want is what a call asks of the policy: the caller's bound on its
 // goroutines (Params.Workers, a transpose plan's workers), or 0 for the

@@ -107,7 +107,7 @@ func (f *wordForm) work() engine.Work {
 		return engine.Rows
 	case engine.Paged(f.m.DstRow * f.word):
 		return engine.PagedTiles
-	case f.m.DstRow*f.word%2048 == 0:
+	case engine.Crowded(f.m.DstRow * f.word):
 		return engine.CrowdedTiles
 	}
 	return engine.Tiles

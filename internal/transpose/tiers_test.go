@@ -289,13 +289,11 @@ func TestSplitLanes(t *testing.T) {
 					size[at] *= 2
 					n *= 2
 				}
-				c := c
-				c.size = size
-				r := transpose.General(k, c.size, c.perm, elem, n, 1).Describe()
+				r := transpose.General(k, size, c.perm, elem, n, 1).Describe()
 				if !strings.Contains(r.Plan, " in two dims, ") || !strings.HasPrefix(r.Kernel, c.lanes) {
-					t.Errorf("%s: %v by %v of %d-byte elements: %s, want one pass of %s", tier.Name, c.size, c.perm, elem, r, c.lanes)
+					t.Errorf("%s: %v by %v of %d-byte elements: %s, want one pass of %s", tier.Name, size, c.perm, elem, r, c.lanes)
 				}
-				transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(43, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, elem })
+				transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(43, 1)), func(*rand.Rand) ([]int, []int, int) { return size, c.perm, elem })
 			}
 		}
 	}
