@@ -66508,18 +66508,29 @@ tile2878: \
 	VPUNPCKHWD  Y12, Y10, Y12; \
 	VMOVNTDQ    Y7, (R10)(DI*1); \
 	VMOVNTDQ    Y12, 32(R10)(DI*1); \
-	ADDQ        srcTile+64(FP), AX; \
-	ADDQ        dstTile+56(FP), CX; \
-	DECQ        R8; \
-	JNZ         tile2878; \
-	ADDQ        srcSkip+80(FP), AX; \
-	ADDQ        dstSkip+72(FP), CX; \
-	DECQ        R9; \
-	JNZ         strip2877; \
-	ADDQ        srcBandSkip+96(FP), AX; \
-	ADDQ        dstBandSkip+88(FP), CX; \
-	DECQ        bands+32(FP); \
-	JNZ         band2876; \
+	MOVQ        srcTile+64(FP), R10; \
+	LEAQ        (AX)(R10*4), R10; \
+	MOVL        $0x00000008, R11; \
+prefetch2879: \
+	PREFETCHT1 (R10); \
+	PREFETCHT1 (R10)(DX*1); \
+	PREFETCHT1 (R10)(DX*2); \
+	PREFETCHT1 (R10)(BX*1); \
+	LEAQ       (R10)(DX*4), R10; \
+	DECL       R11; \
+	JNZ        prefetch2879; \
+	ADDQ       srcTile+64(FP), AX; \
+	ADDQ       dstTile+56(FP), CX; \
+	DECQ       R8; \
+	JNZ        tile2878; \
+	ADDQ       srcSkip+80(FP), AX; \
+	ADDQ       dstSkip+72(FP), CX; \
+	DECQ       R9; \
+	JNZ        strip2877; \
+	ADDQ       srcBandSkip+96(FP), AX; \
+	ADDQ       dstBandSkip+88(FP), CX; \
+	DECQ       bands+32(FP); \
+	JNZ        band2876; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66535,11 +66546,11 @@ TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2879: \
+band2880: \
 	MOVQ strips+24(FP), R9; \
-strip2880: \
+strip2881: \
 	MOVQ tiles+16(FP), R8; \
-tile2881: \
+tile2882: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -66595,15 +66606,15 @@ tile2881: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2881; \
+	JNZ         tile2882; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2880; \
+	JNZ         strip2881; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2879; \
+	JNZ         band2880; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX2_body
@@ -66622,11 +66633,11 @@ TEXT ·tile8x3AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2370<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2371<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2372<>+0(SB), Y12; \
-band2882: \
+band2883: \
 	MOVQ strips+24(FP), R9; \
-strip2883: \
+strip2884: \
 	MOVQ tiles+16(FP), R8; \
-tile2884: \
+tile2885: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (CX)(SI*4), R11; \
 	VMOVDQU      (AX), X0; \
@@ -66720,15 +66731,15 @@ tile2884: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2884; \
+	JNZ          tile2885; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2883; \
+	JNZ          strip2884; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2882; \
+	JNZ          band2883; \
 	VZEROUPPER; \
 	RET
 	tile8x3AVX2_body
@@ -66763,15 +66774,15 @@ TEXT ·tile16x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2885: \
+band2886: \
 	MOVQ strips+24(FP), R9; \
-strip2886: \
+strip2887: \
 	MOVQ tiles+16(FP), R8; \
-tile2887: \
+tile2888: \
 	MOVQ AX, R10; \
 	MOVQ CX, R11; \
 	MOVQ $0x00000004, R12; \
-turn2888: \
+turn2889: \
 	LEAQ        (R10)(DX*4), R13; \
 	LEAQ        (R13)(DX*4), R14; \
 	LEAQ        (R14)(DX*4), R15; \
@@ -66818,19 +66829,19 @@ turn2888: \
 	ADDQ        $0x00000010, R10; \
 	LEAQ        (R11)(SI*4), R11; \
 	DECQ        R12; \
-	JNZ         turn2888; \
+	JNZ         turn2889; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2887; \
+	JNZ         tile2888; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2886; \
+	JNZ         strip2887; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2885; \
+	JNZ         band2886; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX2_body
@@ -66845,15 +66856,15 @@ TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2889: \
+band2890: \
 	MOVQ strips+24(FP), R9; \
-strip2890: \
+strip2891: \
 	MOVQ tiles+16(FP), R8; \
-tile2891: \
+tile2892: \
 	MOVQ AX, R10; \
 	MOVQ CX, R11; \
 	MOVQ $0x00000004, R12; \
-turn2892: \
+turn2893: \
 	LEAQ        (R10)(DX*4), R13; \
 	LEAQ        (R13)(DX*4), R14; \
 	LEAQ        (R14)(DX*4), R15; \
@@ -66900,7 +66911,7 @@ turn2892: \
 	ADDQ        $0x00000010, R10; \
 	LEAQ        (R11)(SI*4), R11; \
 	DECQ        R12; \
-	JNZ         turn2892; \
+	JNZ         turn2893; \
 	MOVQ        srcTile+64(FP), R10; \
 	LEAQ        (AX)(R10*4), R10; \
 	PREFETCHT1  (R10); \
@@ -66925,15 +66936,15 @@ turn2892: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2891; \
+	JNZ         tile2892; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2890; \
+	JNZ         strip2891; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2889; \
+	JNZ         band2890; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66949,11 +66960,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2893: \
+band2894: \
 	MOVQ strips+24(FP), R9; \
-strip2894: \
+strip2895: \
 	MOVQ tiles+16(FP), R8; \
-tile2895: \
+tile2896: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -66999,15 +67010,15 @@ tile2895: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2895; \
+	JNZ         tile2896; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2894; \
+	JNZ         strip2895; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2893; \
+	JNZ         band2894; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -67026,11 +67037,11 @@ TEXT ·tile4x5AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2374<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2375<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2376<>+0(SB), Y12; \
-band2896: \
+band2897: \
 	MOVQ strips+24(FP), R9; \
-strip2897: \
+strip2898: \
 	MOVQ tiles+16(FP), R8; \
-tile2898: \
+tile2899: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67074,15 +67085,15 @@ tile2898: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2898; \
+	JNZ          tile2899; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2897; \
+	JNZ          strip2898; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2896; \
+	JNZ          band2897; \
 	VZEROUPPER; \
 	RET
 	tile4x5AVX2_body
@@ -67121,11 +67132,11 @@ TEXT ·tile4x6AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2378<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2379<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2380<>+0(SB), Y12; \
-band2899: \
+band2900: \
 	MOVQ strips+24(FP), R9; \
-strip2900: \
+strip2901: \
 	MOVQ tiles+16(FP), R8; \
-tile2901: \
+tile2902: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67169,15 +67180,15 @@ tile2901: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2901; \
+	JNZ          tile2902; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2900; \
+	JNZ          strip2901; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2899; \
+	JNZ          band2900; \
 	VZEROUPPER; \
 	RET
 	tile4x6AVX2_body
@@ -67216,11 +67227,11 @@ TEXT ·tile4x7AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2382<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2383<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2384<>+0(SB), Y12; \
-band2902: \
+band2903: \
 	MOVQ strips+24(FP), R9; \
-strip2903: \
+strip2904: \
 	MOVQ tiles+16(FP), R8; \
-tile2904: \
+tile2905: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67264,15 +67275,15 @@ tile2904: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2904; \
+	JNZ          tile2905; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2903; \
+	JNZ          strip2904; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2902; \
+	JNZ          band2903; \
 	VZEROUPPER; \
 	RET
 	tile4x7AVX2_body
@@ -67307,11 +67318,11 @@ TEXT ·tile8x8AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2905: \
+band2906: \
 	MOVQ strips+24(FP), R9; \
-strip2906: \
+strip2907: \
 	MOVQ tiles+16(FP), R8; \
-tile2907: \
+tile2908: \
 	LEAQ        (AX)(DX*4), R10; \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
@@ -67345,18 +67356,29 @@ tile2907: \
 	VPUNPCKHQDQ Y4, Y3, Y4; \
 	VMOVNTDQ    Y1, (CX)(DI*1); \
 	VMOVNTDQ    Y4, 32(CX)(DI*1); \
+	MOVQ        srcTile+64(FP), R10; \
+	LEAQ        (AX)(R10*4), R10; \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
+	LEAQ        (R10)(DX*4), R10; \
+	PREFETCHT1  (R10); \
+	PREFETCHT1  (R10)(DX*1); \
+	PREFETCHT1  (R10)(DX*2); \
+	PREFETCHT1  (R10)(BX*1); \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2907; \
+	JNZ         tile2908; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2906; \
+	JNZ         strip2907; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2905; \
+	JNZ         band2906; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67372,11 +67394,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2908: \
+band2909: \
 	MOVQ strips+24(FP), R9; \
-strip2909: \
+strip2910: \
 	MOVQ tiles+16(FP), R8; \
-tile2910: \
+tile2911: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67396,15 +67418,15 @@ tile2910: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2910; \
+	JNZ         tile2911; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2909; \
+	JNZ         strip2910; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2908; \
+	JNZ         band2909; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -67421,11 +67443,11 @@ TEXT ·tile2x9AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2386<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle308<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2387<>+0(SB), Y12; \
-band2911: \
+band2912: \
 	MOVQ strips+24(FP), DI; \
-strip2912: \
+strip2913: \
 	MOVQ tiles+16(FP), SI; \
-tile2913: \
+tile2914: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67447,15 +67469,15 @@ tile2913: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2913; \
+	JNZ          tile2914; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2912; \
+	JNZ          strip2913; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2911; \
+	JNZ          band2912; \
 	VZEROUPPER; \
 	RET
 	tile2x9AVX2_body
@@ -67488,11 +67510,11 @@ TEXT ·tile2x10AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2389<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2390<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2391<>+0(SB), Y12; \
-band2914: \
+band2915: \
 	MOVQ strips+24(FP), DI; \
-strip2915: \
+strip2916: \
 	MOVQ tiles+16(FP), SI; \
-tile2916: \
+tile2917: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67514,15 +67536,15 @@ tile2916: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2916; \
+	JNZ          tile2917; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2915; \
+	JNZ          strip2916; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2914; \
+	JNZ          band2915; \
 	VZEROUPPER; \
 	RET
 	tile2x10AVX2_body
@@ -67559,11 +67581,11 @@ TEXT ·tile2x12AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle474<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle25<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle31<>+0(SB), Y12; \
-band2917: \
+band2918: \
 	MOVQ strips+24(FP), DI; \
-strip2918: \
+strip2919: \
 	MOVQ tiles+16(FP), SI; \
-tile2919: \
+tile2920: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67585,15 +67607,15 @@ tile2919: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2919; \
+	JNZ          tile2920; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2918; \
+	JNZ          strip2919; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2917; \
+	JNZ          band2918; \
 	VZEROUPPER; \
 	RET
 	tile2x12AVX2_body
@@ -67616,11 +67638,11 @@ TEXT ·tile2x14AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2394<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2395<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2396<>+0(SB), Y12; \
-band2920: \
+band2921: \
 	MOVQ strips+24(FP), DI; \
-strip2921: \
+strip2922: \
 	MOVQ tiles+16(FP), SI; \
-tile2922: \
+tile2923: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67642,15 +67664,15 @@ tile2922: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2922; \
+	JNZ          tile2923; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2921; \
+	JNZ          strip2922; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2920; \
+	JNZ          band2921; \
 	VZEROUPPER; \
 	RET
 	tile2x14AVX2_body
@@ -67687,11 +67709,11 @@ TEXT ·tile2x15AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2398<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2399<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2400<>+0(SB), Y12; \
-band2923: \
+band2924: \
 	MOVQ strips+24(FP), DI; \
-strip2924: \
+strip2925: \
 	MOVQ tiles+16(FP), SI; \
-tile2925: \
+tile2926: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67713,15 +67735,15 @@ tile2925: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2925; \
+	JNZ          tile2926; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2924; \
+	JNZ          strip2925; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2923; \
+	JNZ          band2924; \
 	VZEROUPPER; \
 	RET
 	tile2x15AVX2_body
@@ -67755,11 +67777,11 @@ TEXT ·tile4x16AVX2NT(SB), NOSPLIT, $0-104
 	MOVQ srcRow+48(FP), DX; \
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
-band2926: \
+band2927: \
 	MOVQ strips+24(FP), R8; \
-strip2927: \
+strip2928: \
 	MOVQ tiles+16(FP), DI; \
-tile2928: \
+tile2929: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     (AX)(DX*2), X1; \
@@ -67775,15 +67797,15 @@ tile2928: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        DI; \
-	JNZ         tile2928; \
+	JNZ         tile2929; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R8; \
-	JNZ         strip2927; \
+	JNZ         strip2928; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2926; \
+	JNZ         band2927; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67797,11 +67819,11 @@ TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
 	MOVQ dstRow+40(FP), BX; \
-band2929: \
+band2930: \
 	MOVQ strips+24(FP), DI; \
-strip2930: \
+strip2931: \
 	MOVQ tiles+16(FP), SI; \
-tile2931: \
+tile2932: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     Y0, (CX); \
@@ -67811,15 +67833,15 @@ tile2931: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        SI; \
-	JNZ         tile2931; \
+	JNZ         tile2932; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        DI; \
-	JNZ         strip2930; \
+	JNZ         strip2931; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2929; \
+	JNZ         band2930; \
 	VZEROUPPER; \
 	RET
 	tile2x16AVX2_body
@@ -67849,7 +67871,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2401<>+0(SB), DI; \
-group2932: \
+group2933: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67867,27 +67889,17 @@ group2932: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2936; \
-chunk2933: \
+	JAE     groupdone2937; \
+chunk2934: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2934; \
+	JB      cross2935; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2935; \
+	JB      store2936; \
 	XORQ    R9, R9; \
-	ADDQ    BX, R10; \
-	DECQ    R11; \
-	JNZ     samerow2937; \
-	MOVQ    w+24(FP), R11; \
-	ADDQ    srcRow+64(FP), R12; \
-	MOVQ    R12, R10; \
-samerow2937: \
-	JMP store2935; \
-cross2934: \
-	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
 	JNZ     samerow2938; \
@@ -67895,6 +67907,16 @@ cross2934: \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
 samerow2938: \
+	JMP store2936; \
+cross2935: \
+	VMOVDQU -32(R10)(DX*1), Y1; \
+	ADDQ    BX, R10; \
+	DECQ    R11; \
+	JNZ     samerow2939; \
+	MOVQ    w+24(FP), R11; \
+	ADDQ    srcRow+64(FP), R12; \
+	MOVQ    R12, R10; \
+samerow2939: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67902,16 +67924,16 @@ samerow2938: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2935: \
+store2936: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2933; \
-groupdone2936: \
+	JB       chunk2934; \
+groupdone2937: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2932; \
+	JNZ  group2933; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET

@@ -167,7 +167,7 @@ func (g *Generator) tile(k table.Kernel) error {
 	default:
 		move(s, columns(d, 0), k.Streaming)
 	}
-	if k.Streaming && !k.Column() && k.Width >= 2 {
+	if k.Streaming && k.Width >= 2 && (!k.Column() || k.Width <= 8) {
 		g.prefetchAhead(k, src, s)
 	}
 	step := func(srcStep, dstStep string) {
@@ -205,12 +205,18 @@ func (g *Generator) tile(k table.Kernel) error {
 // tile's rows a page apart fill one set. Bytes go without: AVX-512's
 // lost on NCHW to NHWC of 64 channels (1x64x500x500 34-39 GB/s and
 // 26-31), AVX2's columns, which read each line in quarters four tiles
-// apart, too (0.95 -> 0.74); so do AVX2's columns of 2- and 8-byte
-// words, for the same reason. Tiles of more than 16 rows loop over them
-// four at a time, for the bytes every importer pays for (a loop lost on
-// AVX2's quads, 4096x4096 0.74 -> 0.59). Near the end of src the
-// addresses may lie past it: a prefetch never faults, and loads nothing
-// into registers.
+// apart, too (0.95 -> 0.74). AVX2's columns of 2- and 8-byte words
+// prefetch: on an Intel Xeon (family 6 model 167), whose prefetchers
+// did not keep ahead of their rows, avx2 tier, without and with, NCHW
+// to NHWC of 1x64x270x480 of 2-byte words 0.43 and 1.23, of 8-byte
+// words 0.62 and 1.21; 4000x3000 of 2-byte words 0.57 and 0.92,
+// 2048x2048 of 8-byte words 0.63 and 0.97 (on a Zen 5, 8-byte columns
+// tied, before they were stacked). Columns of 16-byte words went either
+// way (1x64x128x128 0.87 and 0.71, 1x32x270x480 1.38 and 1.55) and go
+// without. Tiles of more than 16 rows loop over them four at a time,
+// for the bytes every importer pays for (a loop lost on AVX2's quads,
+// 4096x4096 0.74 -> 0.59). Near the end of src the addresses may lie
+// past it: a prefetch never faults, and loads nothing into registers.
 func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) {
 	c := g.c
 	rows, chunk := k.TileShape()
