@@ -66508,29 +66508,32 @@ tile2878: \
 	VPUNPCKHWD  Y12, Y10, Y12; \
 	VMOVNTDQ    Y7, (R10)(DI*1); \
 	VMOVNTDQ    Y12, 32(R10)(DI*1); \
+	TESTB       $0x03, R8; \
+	JNZ         prefetched2879; \
 	MOVQ        srcTile+64(FP), R10; \
-	LEAQ        (AX)(R10*4), R10; \
+	LEAQ        (AX)(R10*8), R10; \
 	MOVL        $0x00000008, R11; \
-prefetch2879: \
+prefetch2880: \
 	PREFETCHT1 (R10); \
 	PREFETCHT1 (R10)(DX*1); \
 	PREFETCHT1 (R10)(DX*2); \
 	PREFETCHT1 (R10)(BX*1); \
 	LEAQ       (R10)(DX*4), R10; \
 	DECL       R11; \
-	JNZ        prefetch2879; \
-	ADDQ       srcTile+64(FP), AX; \
-	ADDQ       dstTile+56(FP), CX; \
-	DECQ       R8; \
-	JNZ        tile2878; \
-	ADDQ       srcSkip+80(FP), AX; \
-	ADDQ       dstSkip+72(FP), CX; \
-	DECQ       R9; \
-	JNZ        strip2877; \
-	ADDQ       srcBandSkip+96(FP), AX; \
-	ADDQ       dstBandSkip+88(FP), CX; \
-	DECQ       bands+32(FP); \
-	JNZ        band2876; \
+	JNZ        prefetch2880; \
+prefetched2879: \
+	ADDQ srcTile+64(FP), AX; \
+	ADDQ dstTile+56(FP), CX; \
+	DECQ R8; \
+	JNZ  tile2878; \
+	ADDQ srcSkip+80(FP), AX; \
+	ADDQ dstSkip+72(FP), CX; \
+	DECQ R9; \
+	JNZ  strip2877; \
+	ADDQ srcBandSkip+96(FP), AX; \
+	ADDQ dstBandSkip+88(FP), CX; \
+	DECQ bands+32(FP); \
+	JNZ  band2876; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66546,11 +66549,11 @@ TEXT ·tile16x2AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2880: \
+band2881: \
 	MOVQ strips+24(FP), R9; \
-strip2881: \
+strip2882: \
 	MOVQ tiles+16(FP), R8; \
-tile2882: \
+tile2883: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (R10)(DX*4), R11; \
 	LEAQ        (R11)(DX*4), R12; \
@@ -66606,15 +66609,15 @@ tile2882: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2882; \
+	JNZ         tile2883; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2881; \
+	JNZ         strip2882; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2880; \
+	JNZ         band2881; \
 	VZEROUPPER; \
 	RET
 	tile16x2AVX2_body
@@ -66633,11 +66636,11 @@ TEXT ·tile8x3AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2370<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2371<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2372<>+0(SB), Y12; \
-band2883: \
+band2884: \
 	MOVQ strips+24(FP), R9; \
-strip2884: \
+strip2885: \
 	MOVQ tiles+16(FP), R8; \
-tile2885: \
+tile2886: \
 	LEAQ         (AX)(DX*4), R10; \
 	LEAQ         (CX)(SI*4), R11; \
 	VMOVDQU      (AX), X0; \
@@ -66731,15 +66734,15 @@ tile2885: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2885; \
+	JNZ          tile2886; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2884; \
+	JNZ          strip2885; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2883; \
+	JNZ          band2884; \
 	VZEROUPPER; \
 	RET
 	tile8x3AVX2_body
@@ -66774,15 +66777,15 @@ TEXT ·tile16x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2886: \
+band2887: \
 	MOVQ strips+24(FP), R9; \
-strip2887: \
+strip2888: \
 	MOVQ tiles+16(FP), R8; \
-tile2888: \
+tile2889: \
 	MOVQ AX, R10; \
 	MOVQ CX, R11; \
 	MOVQ $0x00000004, R12; \
-turn2889: \
+turn2890: \
 	LEAQ        (R10)(DX*4), R13; \
 	LEAQ        (R13)(DX*4), R14; \
 	LEAQ        (R14)(DX*4), R15; \
@@ -66829,19 +66832,19 @@ turn2889: \
 	ADDQ        $0x00000010, R10; \
 	LEAQ        (R11)(SI*4), R11; \
 	DECQ        R12; \
-	JNZ         turn2889; \
+	JNZ         turn2890; \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2888; \
+	JNZ         tile2889; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2887; \
+	JNZ         strip2888; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2886; \
+	JNZ         band2887; \
 	VZEROUPPER; \
 	RET
 	tile16x4AVX2_body
@@ -66856,15 +66859,15 @@ TEXT ·tile16x4AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2890: \
+band2891: \
 	MOVQ strips+24(FP), R9; \
-strip2891: \
+strip2892: \
 	MOVQ tiles+16(FP), R8; \
-tile2892: \
+tile2893: \
 	MOVQ AX, R10; \
 	MOVQ CX, R11; \
 	MOVQ $0x00000004, R12; \
-turn2893: \
+turn2894: \
 	LEAQ        (R10)(DX*4), R13; \
 	LEAQ        (R13)(DX*4), R14; \
 	LEAQ        (R14)(DX*4), R15; \
@@ -66911,7 +66914,7 @@ turn2893: \
 	ADDQ        $0x00000010, R10; \
 	LEAQ        (R11)(SI*4), R11; \
 	DECQ        R12; \
-	JNZ         turn2893; \
+	JNZ         turn2894; \
 	MOVQ        srcTile+64(FP), R10; \
 	LEAQ        (AX)(R10*4), R10; \
 	PREFETCHT1  (R10); \
@@ -66936,15 +66939,15 @@ turn2893: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2892; \
+	JNZ         tile2893; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2891; \
+	JNZ         strip2892; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2890; \
+	JNZ         band2891; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -66960,11 +66963,11 @@ TEXT ·tile8x4AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2894: \
+band2895: \
 	MOVQ strips+24(FP), R9; \
-strip2895: \
+strip2896: \
 	MOVQ tiles+16(FP), R8; \
-tile2896: \
+tile2897: \
 	LEAQ        (AX)(DX*4), R10; \
 	LEAQ        (CX)(SI*4), R11; \
 	VMOVDQU     (AX), X0; \
@@ -67010,15 +67013,15 @@ tile2896: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2896; \
+	JNZ         tile2897; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2895; \
+	JNZ         strip2896; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2894; \
+	JNZ         band2895; \
 	VZEROUPPER; \
 	RET
 	tile8x4AVX2_body
@@ -67037,11 +67040,11 @@ TEXT ·tile4x5AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2374<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2375<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2376<>+0(SB), Y12; \
-band2897: \
+band2898: \
 	MOVQ strips+24(FP), R9; \
-strip2898: \
+strip2899: \
 	MOVQ tiles+16(FP), R8; \
-tile2899: \
+tile2900: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67085,15 +67088,15 @@ tile2899: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2899; \
+	JNZ          tile2900; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2898; \
+	JNZ          strip2899; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2897; \
+	JNZ          band2898; \
 	VZEROUPPER; \
 	RET
 	tile4x5AVX2_body
@@ -67132,11 +67135,11 @@ TEXT ·tile4x6AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2378<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2379<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2380<>+0(SB), Y12; \
-band2900: \
+band2901: \
 	MOVQ strips+24(FP), R9; \
-strip2901: \
+strip2902: \
 	MOVQ tiles+16(FP), R8; \
-tile2902: \
+tile2903: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67180,15 +67183,15 @@ tile2902: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2902; \
+	JNZ          tile2903; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2901; \
+	JNZ          strip2902; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2900; \
+	JNZ          band2901; \
 	VZEROUPPER; \
 	RET
 	tile4x6AVX2_body
@@ -67227,11 +67230,11 @@ TEXT ·tile4x7AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2382<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2383<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2384<>+0(SB), Y12; \
-band2903: \
+band2904: \
 	MOVQ strips+24(FP), R9; \
-strip2904: \
+strip2905: \
 	MOVQ tiles+16(FP), R8; \
-tile2905: \
+tile2906: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*2), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67275,15 +67278,15 @@ tile2905: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         R8; \
-	JNZ          tile2905; \
+	JNZ          tile2906; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         R9; \
-	JNZ          strip2904; \
+	JNZ          strip2905; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2903; \
+	JNZ          band2904; \
 	VZEROUPPER; \
 	RET
 	tile4x7AVX2_body
@@ -67318,11 +67321,11 @@ TEXT ·tile8x8AVX2NT(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2906: \
+band2907: \
 	MOVQ strips+24(FP), R9; \
-strip2907: \
+strip2908: \
 	MOVQ tiles+16(FP), R8; \
-tile2908: \
+tile2909: \
 	LEAQ        (AX)(DX*4), R10; \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
@@ -67356,8 +67359,10 @@ tile2908: \
 	VPUNPCKHQDQ Y4, Y3, Y4; \
 	VMOVNTDQ    Y1, (CX)(DI*1); \
 	VMOVNTDQ    Y4, 32(CX)(DI*1); \
+	TESTB       $0x03, R8; \
+	JNZ         prefetched2910; \
 	MOVQ        srcTile+64(FP), R10; \
-	LEAQ        (AX)(R10*4), R10; \
+	LEAQ        (AX)(R10*8), R10; \
 	PREFETCHT1  (R10); \
 	PREFETCHT1  (R10)(DX*1); \
 	PREFETCHT1  (R10)(DX*2); \
@@ -67367,18 +67372,19 @@ tile2908: \
 	PREFETCHT1  (R10)(DX*1); \
 	PREFETCHT1  (R10)(DX*2); \
 	PREFETCHT1  (R10)(BX*1); \
-	ADDQ        srcTile+64(FP), AX; \
-	ADDQ        dstTile+56(FP), CX; \
-	DECQ        R8; \
-	JNZ         tile2908; \
-	ADDQ        srcSkip+80(FP), AX; \
-	ADDQ        dstSkip+72(FP), CX; \
-	DECQ        R9; \
-	JNZ         strip2907; \
-	ADDQ        srcBandSkip+96(FP), AX; \
-	ADDQ        dstBandSkip+88(FP), CX; \
-	DECQ        bands+32(FP); \
-	JNZ         band2906; \
+prefetched2910: \
+	ADDQ srcTile+64(FP), AX; \
+	ADDQ dstTile+56(FP), CX; \
+	DECQ R8; \
+	JNZ  tile2909; \
+	ADDQ srcSkip+80(FP), AX; \
+	ADDQ dstSkip+72(FP), CX; \
+	DECQ R9; \
+	JNZ  strip2908; \
+	ADDQ srcBandSkip+96(FP), AX; \
+	ADDQ dstBandSkip+88(FP), CX; \
+	DECQ bands+32(FP); \
+	JNZ  band2907; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67394,11 +67400,11 @@ TEXT ·tile4x8AVX2(SB), NOSPLIT, $0-104
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
 	LEAQ (SI)(SI*2), DI; \
-band2909: \
+band2911: \
 	MOVQ strips+24(FP), R9; \
-strip2910: \
+strip2912: \
 	MOVQ tiles+16(FP), R8; \
-tile2911: \
+tile2913: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*2), Y0, Y0; \
 	VMOVDQU     (AX)(DX*1), X1; \
@@ -67418,15 +67424,15 @@ tile2911: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        R8; \
-	JNZ         tile2911; \
+	JNZ         tile2913; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R9; \
-	JNZ         strip2910; \
+	JNZ         strip2912; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2909; \
+	JNZ         band2911; \
 	VZEROUPPER; \
 	RET
 	tile4x8AVX2_body
@@ -67443,11 +67449,11 @@ TEXT ·tile2x9AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2386<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle308<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2387<>+0(SB), Y12; \
-band2912: \
+band2914: \
 	MOVQ strips+24(FP), DI; \
-strip2913: \
+strip2915: \
 	MOVQ tiles+16(FP), SI; \
-tile2914: \
+tile2916: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67469,15 +67475,15 @@ tile2914: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2914; \
+	JNZ          tile2916; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2913; \
+	JNZ          strip2915; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2912; \
+	JNZ          band2914; \
 	VZEROUPPER; \
 	RET
 	tile2x9AVX2_body
@@ -67510,11 +67516,11 @@ TEXT ·tile2x10AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2389<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2390<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2391<>+0(SB), Y12; \
-band2915: \
+band2917: \
 	MOVQ strips+24(FP), DI; \
-strip2916: \
+strip2918: \
 	MOVQ tiles+16(FP), SI; \
-tile2917: \
+tile2919: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67536,15 +67542,15 @@ tile2917: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2917; \
+	JNZ          tile2919; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2916; \
+	JNZ          strip2918; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2915; \
+	JNZ          band2917; \
 	VZEROUPPER; \
 	RET
 	tile2x10AVX2_body
@@ -67581,11 +67587,11 @@ TEXT ·tile2x12AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle474<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle25<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle31<>+0(SB), Y12; \
-band2918: \
+band2920: \
 	MOVQ strips+24(FP), DI; \
-strip2919: \
+strip2921: \
 	MOVQ tiles+16(FP), SI; \
-tile2920: \
+tile2922: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67607,15 +67613,15 @@ tile2920: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2920; \
+	JNZ          tile2922; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2919; \
+	JNZ          strip2921; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2918; \
+	JNZ          band2920; \
 	VZEROUPPER; \
 	RET
 	tile2x12AVX2_body
@@ -67638,11 +67644,11 @@ TEXT ·tile2x14AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2394<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2395<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2396<>+0(SB), Y12; \
-band2921: \
+band2923: \
 	MOVQ strips+24(FP), DI; \
-strip2922: \
+strip2924: \
 	MOVQ tiles+16(FP), SI; \
-tile2923: \
+tile2925: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67664,15 +67670,15 @@ tile2923: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2923; \
+	JNZ          tile2925; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2922; \
+	JNZ          strip2924; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2921; \
+	JNZ          band2923; \
 	VZEROUPPER; \
 	RET
 	tile2x14AVX2_body
@@ -67709,11 +67715,11 @@ TEXT ·tile2x15AVX2(SB), NOSPLIT, $0-104
 	VMOVDQU        shuffle2398<>+0(SB), Y14; \
 	VBROADCASTI128 shuffle2399<>+0(SB), Y13; \
 	VBROADCASTI128 shuffle2400<>+0(SB), Y12; \
-band2924: \
+band2926: \
 	MOVQ strips+24(FP), DI; \
-strip2925: \
+strip2927: \
 	MOVQ tiles+16(FP), SI; \
-tile2926: \
+tile2928: \
 	VMOVDQU      (AX), X0; \
 	VINSERTI128  $0x01, (AX)(DX*1), Y0, Y0; \
 	VPSHUFB      Y13, Y0, Y0; \
@@ -67735,15 +67741,15 @@ tile2926: \
 	ADDQ         srcTile+64(FP), AX; \
 	ADDQ         dstTile+56(FP), CX; \
 	DECQ         SI; \
-	JNZ          tile2926; \
+	JNZ          tile2928; \
 	ADDQ         srcSkip+80(FP), AX; \
 	ADDQ         dstSkip+72(FP), CX; \
 	DECQ         DI; \
-	JNZ          strip2925; \
+	JNZ          strip2927; \
 	ADDQ         srcBandSkip+96(FP), AX; \
 	ADDQ         dstBandSkip+88(FP), CX; \
 	DECQ         bands+32(FP); \
-	JNZ          band2924; \
+	JNZ          band2926; \
 	VZEROUPPER; \
 	RET
 	tile2x15AVX2_body
@@ -67777,11 +67783,11 @@ TEXT ·tile4x16AVX2NT(SB), NOSPLIT, $0-104
 	MOVQ srcRow+48(FP), DX; \
 	LEAQ (DX)(DX*2), BX; \
 	MOVQ dstRow+40(FP), SI; \
-band2927: \
+band2929: \
 	MOVQ strips+24(FP), R8; \
-strip2928: \
+strip2930: \
 	MOVQ tiles+16(FP), DI; \
-tile2929: \
+tile2931: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     (AX)(DX*2), X1; \
@@ -67797,15 +67803,15 @@ tile2929: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        DI; \
-	JNZ         tile2929; \
+	JNZ         tile2931; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        R8; \
-	JNZ         strip2928; \
+	JNZ         strip2930; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2927; \
+	JNZ         band2929; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
@@ -67819,11 +67825,11 @@ TEXT ·tile2x16AVX2(SB), NOSPLIT, $0-104
 	MOVQ dst+0(FP), CX; \
 	MOVQ srcRow+48(FP), DX; \
 	MOVQ dstRow+40(FP), BX; \
-band2930: \
+band2932: \
 	MOVQ strips+24(FP), DI; \
-strip2931: \
+strip2933: \
 	MOVQ tiles+16(FP), SI; \
-tile2932: \
+tile2934: \
 	VMOVDQU     (AX), X0; \
 	VINSERTI128 $0x01, (AX)(DX*1), Y0, Y0; \
 	VMOVDQU     Y0, (CX); \
@@ -67833,15 +67839,15 @@ tile2932: \
 	ADDQ        srcTile+64(FP), AX; \
 	ADDQ        dstTile+56(FP), CX; \
 	DECQ        SI; \
-	JNZ         tile2932; \
+	JNZ         tile2934; \
 	ADDQ        srcSkip+80(FP), AX; \
 	ADDQ        dstSkip+72(FP), CX; \
 	DECQ        DI; \
-	JNZ         strip2931; \
+	JNZ         strip2933; \
 	ADDQ        srcBandSkip+96(FP), AX; \
 	ADDQ        dstBandSkip+88(FP), CX; \
 	DECQ        bands+32(FP); \
-	JNZ         band2930; \
+	JNZ         band2932; \
 	VZEROUPPER; \
 	RET
 	tile2x16AVX2_body
@@ -67871,7 +67877,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  groups+72(FP), SI; \
 	MOVQ  SI, 16(SP); \
 	LEAQ  shuffle2401<>+0(SB), DI; \
-group2933: \
+group2935: \
 	MOVQ    AX, R8; \
 	ADDQ    (SP), R8; \
 	VMOVDQU (CX), Y0; \
@@ -67889,34 +67895,34 @@ group2933: \
 	MOVQ    CX, R12; \
 	MOVQ    w+24(FP), R11; \
 	CMPQ    SI, R8; \
-	JAE     groupdone2937; \
-chunk2934: \
+	JAE     groupdone2939; \
+chunk2936: \
 	MOVQ    DX, R13; \
 	SUBQ    R9, R13; \
 	CMPQ    R13, $+32; \
-	JB      cross2935; \
+	JB      cross2937; \
 	VMOVDQU (R10)(R9*1), Y0; \
 	ADDQ    $+32, R9; \
 	CMPQ    R9, DX; \
-	JB      store2936; \
+	JB      store2938; \
 	XORQ    R9, R9; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2938; \
+	JNZ     samerow2940; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2938: \
-	JMP store2936; \
-cross2935: \
+samerow2940: \
+	JMP store2938; \
+cross2937: \
 	VMOVDQU -32(R10)(DX*1), Y1; \
 	ADDQ    BX, R10; \
 	DECQ    R11; \
-	JNZ     samerow2939; \
+	JNZ     samerow2941; \
 	MOVQ    w+24(FP), R11; \
 	ADDQ    srcRow+64(FP), R12; \
 	MOVQ    R12, R10; \
-samerow2939: \
+samerow2941: \
 	VMOVDQU   (R10), Y2; \
 	VMOVDQU   64(DI)(R13*1), Y3; \
 	VPBLENDVB Y3, Y1, Y2, Y2; \
@@ -67924,16 +67930,16 @@ samerow2939: \
 	VMOVDQU   32(DI)(R13*1), Y3; \
 	VPERMD    Y2, Y3, Y0; \
 	LEAQ      32(R13), R9; \
-store2936: \
+store2938: \
 	VMOVNTDQ Y0, (SI); \
 	ADDQ     $+32, SI; \
 	CMPQ     SI, R8; \
-	JB       chunk2934; \
-groupdone2937: \
+	JB       chunk2936; \
+groupdone2939: \
 	ADDQ dstGroup+80(FP), AX; \
 	ADDQ srcGroup+88(FP), CX; \
 	DECQ 16(SP); \
-	JNZ  group2933; \
+	JNZ  group2935; \
 	SFENCE; \
 	VZEROUPPER; \
 	RET

@@ -168,7 +168,7 @@ func (g *Generator) tile(k table.Kernel) error {
 		move(s, columns(d, 0), k.Streaming)
 	}
 	if k.Streaming && k.Width >= 2 && (!k.Column() || k.Width <= 8) {
-		g.prefetchAhead(k, src, s)
+		g.prefetchAhead(k, src, s, tiles)
 	}
 	step := func(srcStep, dstStep string) {
 		c.ADDQ(param(c, srcStep), s)
@@ -204,25 +204,39 @@ func (g *Generator) tile(k table.Kernel) error {
 // words). Into L1 they gained less (4096x4096 0.70-0.72, avx2), where a
 // tile's rows a page apart fill one set. Bytes go without: AVX-512's
 // lost on NCHW to NHWC of 64 channels (1x64x500x500 34-39 GB/s and
-// 26-31), AVX2's columns, which read each line in quarters four tiles
-// apart, too (0.95 -> 0.74). AVX2's columns of 2- and 8-byte words
-// prefetch: on an Intel Xeon (family 6 model 167), whose prefetchers
-// did not keep ahead of their rows, avx2 tier, without and with, NCHW
-// to NHWC of 1x64x270x480 of 2-byte words 0.43 and 1.23, of 8-byte
-// words 0.62 and 1.21; 4000x3000 of 2-byte words 0.57 and 0.92,
-// 2048x2048 of 8-byte words 0.63 and 0.97 (on a Zen 5, 8-byte columns
-// tied, before they were stacked). Columns of 16-byte words went either
-// way (1x64x128x128 0.87 and 0.71, 1x32x270x480 1.38 and 1.55) and go
-// without. Tiles of more than 16 rows loop over them four at a time,
-// for the bytes every importer pays for (a loop lost on AVX2's quads,
-// 4096x4096 0.74 -> 0.59). Near the end of src the addresses may lie
-// past it: a prefetch never faults, and loads nothing into registers.
-func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) {
+// 26-31), AVX2's columns of bytes too (0.95 -> 0.74). Tiles of more
+// than 16 rows loop over them four at a time, for the bytes every
+// importer pays for (a loop lost on AVX2's quads, 4096x4096 0.74 ->
+// 0.59). Near the end of src the addresses may lie past it: a prefetch
+// never faults, and loads nothing into registers.
+//
+// AVX2's columns of 2- and 8-byte words read each line of src in
+// quarters, four tiles in turn, so they ask for a line once, on every
+// fourth tile (tiles, the count down, a multiple of four), columnAhead
+// tiles ahead, between five and eight tiles before they read it. On an
+// Intel Xeon (family 6 model 167), whose prefetchers did not keep ahead
+// of their rows, asking on every tile four ahead, avx2 tier, without and
+// with: NCHW to NHWC of 1x64x270x480 of 2-byte words 0.43 and 1.23, of
+// 8-byte words 0.62 and 1.21; 4000x3000 of 2-byte words 0.57 and 0.92,
+// 2048x2048 of 8-byte words 0.63 and 0.97. On a Zen 5 asking on every
+// tile lost (2-byte words, 1x64x270x480 0.83-1.13 -> 0.60-0.71), once a
+// line gained: 0.84-1.00, 1x96x270x480 0.52-0.65 -> 0.68-0.86,
+// 4000x3000 0.62-0.67 -> 0.73-0.77, 3000x1500 of 8-byte words
+// 0.93-0.96 -> 0.99-1.11. Columns of 16-byte words went either way on
+// that Xeon (1x64x128x128 0.87 and 0.71, 1x32x270x480 1.38 and 1.55)
+// and go without.
+func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s, tiles reg.GPVirtual) {
 	c := g.c
 	rows, chunk := k.TileShape()
+	ahead, skip := uint8(prefetchTiles), ""
+	if k.Column() {
+		ahead, skip = columnAhead, g.label("prefetched")
+		c.TESTB(operand.U8(3), tiles.As8())
+		c.JNZ(operand.LabelRef(skip))
+	}
 	t := c.GP64()
 	c.MOVQ(param(c, "srcTile"), t)
-	c.LEAQ(operand.Mem{Base: s, Index: t, Scale: prefetchTiles}, t)
+	c.LEAQ(operand.Mem{Base: s, Index: t, Scale: ahead}, t)
 	at := src
 	at.bases = []reg.GPVirtual{t}
 	four := func() { // the four rows from t on
@@ -240,21 +254,29 @@ func (g *Generator) prefetchAhead(k table.Kernel, src rowAddr, s reg.GPVirtual) 
 			}
 			four()
 		}
-		return
+	} else {
+		n, loop := c.GP64(), g.label("prefetch")
+		c.MOVL(operand.U32(rows/at.split), n.As32())
+		c.Label(loop)
+		four()
+		next()
+		c.DECL(n.As32())
+		c.JNZ(operand.LabelRef(loop))
 	}
-	n, loop := c.GP64(), g.label("prefetch")
-	c.MOVL(operand.U32(rows/at.split), n.As32())
-	c.Label(loop)
-	four()
-	next()
-	c.DECL(n.As32())
-	c.JNZ(operand.LabelRef(loop))
+	if k.Column() {
+		c.Label(skip)
+	}
 }
 
 // prefetchTiles is how many tiles ahead prefetchAhead reaches: on that
 // Zen 5, 4 and 8 tied beyond the shared cache (4 a little ahead in the
-// L3), 16 lost a little.
-const prefetchTiles = 4
+// L3), 16 lost a little. columnAhead is the reach of AVX2's columns,
+// which ask once every four tiles: 8, so that the line asked for is
+// never less than a line ahead.
+const (
+	prefetchTiles = 4
+	columnAhead   = 8
+)
 
 // stepping addresses the lanes of r (rows or columns) from pointers that
 // step four lanes at a time, one for each span of run lanes from base
