@@ -55,7 +55,7 @@ func reported(cpuid cpuidFn) Caches {
 	if maxExt >= 0x8000_0006 { // AMD before topology extensions: 8000_0005h ECX[31:24] in KiB, 8000_0006h ECX[31:16] in KiB, EDX[31:18] in 512 KiB
 		_, _, l1, _ := cpuid(0x8000_0005, 0)
 		_, _, ecx, edx := cpuid(0x8000_0006, 0)
-		return Caches{First: int(l1>>24) << 10, Private: int(ecx>>16) << 10, Last: int(edx>>18) * 512 << 10}
+		return Caches{First: int(l1>>24) << 10, Private: int(ecx>>16) << 10, Last: min(int(edx>>18)*512<<10, maxCCX)}
 	}
 	return Caches{}
 }
@@ -103,3 +103,19 @@ func described(cpuid cpuidFn, leaf uint32) Caches {
 // cap: an output beyond 12 MiB (a quarter of it) is written around a
 // larger cache.
 const maxLast = 48 << 20
+
+// maxCCX is the most L3 one AMD core shares, as 8000_0006h counts it:
+// that leaf gives the socket's whole L3, where a core shares one CCX's,
+// at most 32 MiB on Zen 2 to 5 (but V-Cache's 96). A Zen 5 VM of 2 vCPUs
+// (family 1Ah model 2), without topology extensions, reported 508 MiB
+// there; its copy() ran at cache speed to tensors of 8 MiB, 38 GB/s at 16
+// MiB and 20 at 100. Counted as 48 MiB (maxLast), tensors of 8 to 12 MiB
+// kept ordinary stores; counted as 32, they stream: one goroutine, of a
+// non-streaming copy, before and after, NCHW to NHWC of bytes
+// 1x64x400x400 0.56 and 0.94 (avx2 tier 0.23 and 0.67), 1x256x200x200
+// 0.53 and 0.86, NHWC to NCHW 1x400x400x64 0.36 and 0.79, of 2-byte words
+// 1x64x400x200 0.72 and 0.87 (avx2 0.50 and 0.95), of 4-byte words
+// 1x200x200x64 0.75 and 0.86 (avx2 0.54 and 0.91); 2000x2500 of 2-byte
+// words lost on the avx2 tier (0.52-0.60 and 0.36-0.40), most others of
+// rows that are no whole lines tied.
+const maxCCX = 32 << 20

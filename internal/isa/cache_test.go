@@ -30,6 +30,13 @@ func TestCacheSize(t *testing.T) {
 		}
 	}
 	oldAMD[[2]uint32{0x8000_0001, 0}] = [4]uint32{0x800f12, 0x40000000, 0x4003f3 &^ (1 << 22), 0x2fd3fbff}
+	zen5 := replay{ // AMD EPYC, family 1Ah model 2 (a 2-vCPU VM without topology extensions): its host's 508 MiB of L3 in 8000_0006h
+		{0, 0}:           {0xd, 0x68747541, 0x444d4163, 0x69746e65},
+		{0x8000_0000, 0}: {0x80000021, 0x68747541, 0x444d4163, 0x69746e65},
+		{0x8000_0001, 0}: {0xb00f21, 0x40000000, 0x440001f1, 0x25d3fbff},
+		{0x8000_0005, 0}: {0xff60ff40, 0xff60ff40, 0x300c0140, 0x20080140},
+		{0x8000_0006, 0}: {0x40802040, 0x60804040, 0x4006140, 0xfe09140},
+	}
 	intel := replay{ // leaf 4 of a made-up Intel part: 48 KiB L1d, 32 KiB L1i, 2 MiB L2, 30 MiB L3
 		{0, 0}:           {0x1b, 0x756e6547, 0x6c65746e, 0x49656e69},
 		{0x8000_0000, 0}: {0x80000008, 0, 0, 0},
@@ -57,7 +64,8 @@ func TestCacheSize(t *testing.T) {
 		want  Caches
 	}{
 		{"Zen 1, 8000_001Dh", zen1.cpuid, Caches{32 << 10, 512 << 10, 8 << 20}},
-		{"Zen 1 without topology extensions, 8000_0005h and 8000_0006h", oldAMD.cpuid, Caches{32 << 10, 512 << 10, 48 << 20}},
+		{"Zen 1 without topology extensions, 8000_0005h and 8000_0006h", oldAMD.cpuid, Caches{32 << 10, 512 << 10, 32 << 20}},
+		{"a Zen 5 VM without topology extensions, 8000_0006h's host L3", zen5.cpuid, Caches{48 << 10, 1 << 20, 32 << 20}},
 		{"Intel, leaf 4", intel.cpuid, Caches{48 << 10, 2 << 20, 30 << 20}},
 		{"a VM reporting its host's L3, leaf 4", vm.cpuid, Caches{48 << 10, 2 << 20, 48 << 20}},
 		{"a 16-vCPU VM reporting its host's L3, leaf 4", xeon16.cpuid, Caches{48 << 10, 2 << 20, 48 << 20}},
