@@ -50,13 +50,10 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 	if m.Rows <= tallRows || m.Cols < bufCols {
 		return nil
 	}
-	streams := false // where the tiles cannot stream and the copies out of the buffer can
-	if m.Streaming && k.nt == nil {
-		e := bufRowBytes / w * w // a block's dst rows, as through copies them
-		runs := CopyArgs{Dst: dst, Src: engine.DepthSpan(bufCols * (e + lineBytes)), E: e, W: 1, Rows: bufCols, DstRow: m.DstRow, SrcRow: e + lineBytes, Groups: 1}
-		_, aligned := t.copyRuns(true, runs).(*engine.Aligned)
-		streams = aligned && m.DstRow%lineBytes == 0
-	}
+	// Where the tiles cannot stream, the copies out of the buffer can:
+	// bufRowBytes of each dst row, whole lines where the rows are, which
+	// the run copier's streaming twin takes (copyRuns).
+	streams := m.Streaming && k.nt == nil && m.DstRow%lineBytes == 0 && w&(w-1) == 0 && t.CopyRunsNT != nil
 	if !streams && (w > 2 || k.b*w >= lineBytes || sets(m.DstRow) > 2) {
 		return nil
 	}
