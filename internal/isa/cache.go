@@ -115,7 +115,7 @@ const maxLast = 48 << 20
 // 1x64x400x400 0.56 and 0.94 (avx2 tier 0.23 and 0.67), 1x256x200x200
 // 0.53 and 0.86, NHWC to NCHW 1x400x400x64 0.36 and 0.79, of 2-byte words
 // 1x64x400x200 0.72 and 0.87 (avx2 0.50 and 0.95), of 4-byte words
-// 1x200x200x64 0.75 and 0.86 (avx2 0.54 and 0.91); 2000x2500 of 2-byte
-// words lost on the avx2 tier (0.52-0.60 and 0.36-0.40), most others of
-// rows that are no whole lines tied.
+// 1x200x200x64 0.75 and 0.86 (avx2 0.54 and 0.91); most of rows that
+// are no whole lines tied (2000x2500 of 2-byte words, avx2 tier, lost
+// through a buffer until it took only whole lines: simd's buffered).
 const maxCCX = 32 << 20

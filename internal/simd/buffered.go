@@ -51,9 +51,9 @@ func (t *Kernels) buffered(dst, src engine.Span, m *engine.Matrix, w int, k *til
 		return nil
 	}
 	// Where the tiles cannot stream, the copies out of the buffer can:
-	// bufRowBytes of each dst row, whole lines where the rows are, which
-	// the run copier's streaming twin takes (copyRuns).
-	streams := m.Streaming && k.nt == nil && m.DstRow%lineBytes == 0 && w&(w-1) == 0 && t.CopyRunsNT != nil
+	// a block's dst rows (through), whole lines where the rows are, that
+	// the run copier's streaming twin takes.
+	streams := m.Streaming && k.nt == nil && m.DstRow%lineBytes == 0 && t.ntRuns(CopyArgs{E: bufRowBytes / w * w, DstRow: m.DstRow})
 	if !streams && (w > 2 || k.b*w >= lineBytes || sets(m.DstRow) > 2) {
 		return nil
 	}

@@ -234,10 +234,16 @@ func (t *Kernels) copyRuns(stream bool, a CopyArgs) engine.Call {
 	if sa, ok := streamed(a); ok && t.StreamRuns != nil {
 		c = &engine.Aligned{A: sa.Dst, Mask: 3, Then: t.StreamRuns.Call(sa), Else: c}
 	}
-	if p := pixelMajor(a); p.E%32 == 0 && p.DstX%32 == 0 && p.DstRow%32 == 0 && p.DstGroup%32 == 0 && t.CopyRunsNT != nil {
+	if p := pixelMajor(a); t.ntRuns(p) {
 		return &engine.Aligned{A: p.Dst, Mask: 31, Then: t.CopyRunsNT.Call(p), Else: c}
 	}
 	return c
+}
+
+// ntRuns reports whether the run copier's streaming twin takes runs a,
+// 32-byte aligned where dst is.
+func (t *Kernels) ntRuns(a CopyArgs) bool {
+	return a.E%32 == 0 && a.DstX%32 == 0 && a.DstRow%32 == 0 && a.DstGroup%32 == 0 && t.CopyRunsNT != nil
 }
 
 // streamed returns a call as the streaming run copier takes it, or false
