@@ -14,12 +14,17 @@ import (
 // bands of tiles that write whole lines span wideLines lines of src in
 // matrices of more than readStreams rows whose short dst rows fall in
 // many sets, but not in a core's private cache, nor, for tiles of half
-// lines, where the matrix does not stream.
+// lines, where the matrix does not stream; so do those of tiles of whole
+// elements of 3 to 15 bytes, outside the private cache too, narrowed
+// where their dst rows fall in few sets as narrow bands are.
 func TestBandCols(t *testing.T) {
 	for _, m := range []engine.Matrix{
 		{Rows: 64, Cols: 64, DstRow: 256},      // 16 KiB of 4-byte words
 		{Rows: 64, Cols: 1 << 20, DstRow: 256}, // not streaming
 	} {
+		if got := bandCols(8, 3, 8, &m); got != map[int]int{64: 24, 1 << 20: 80}[m.Cols] {
+			t.Errorf("8x8 tiles of 3-byte elements, %dx%d matrix: bands of %d columns", m.Rows, m.Cols, got)
+		}
 		if got := bandCols(16, 4, 16, &m); m.Cols == 64 && got != 32 {
 			t.Errorf("16x16 tiles of 4-byte words, %dx%d matrix: bands of %d columns, want 32", m.Rows, m.Cols, got)
 		}
@@ -36,6 +41,10 @@ func TestBandCols(t *testing.T) {
 		{8, 8, 8, 1500, 12000, 16}, // long rows
 		{16, 1, 16, 64, 64, 64},    // 16x16 tiles of bytes write a quarter line: not widened
 		{8, 4, 8, 64, 256, 256},    // 8x8 tiles of 4-byte words write half lines: the matrix streams
+		{8, 3, 8, 64, 192, 344},    // 8x8 tiles of 3-byte elements (a third of a line): 16 lines
+		{4, 6, 4, 96, 576, 172},    // of 6-byte ones: in 64 sets
+		{4, 6, 4, 128, 768, 84},    // in 16 sets: halved
+		{8, 3, 8, 16, 48, 24},      // 16 rows: a line
 	} {
 		m := engine.Matrix{Rows: c.matRows, Cols: 1 << 20, DstRow: c.dstRow, Streaming: true}
 		if got := bandCols(c.cols, c.w, c.rows, &m); got != c.want {

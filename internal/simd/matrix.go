@@ -526,17 +526,31 @@ const (
 // or more a power of two apart, in 8 sets or fewer (1x128x224x224
 // float32, 256x12544 float32 and float64), and long ones (1500x2500
 // float64: 0.60-0.61 and 0.54-0.56) lost.
+//
+// Tiles of whole elements of 3 to 15 bytes (AVX2's, which the AVX-512
+// tiers take too) write less than half a line of each dst row, and widen
+// alike beyond the private cache, narrowed as narrow bands are where the
+// dst rows fall in few sets. On a Zen 5, one goroutine, of a
+// non-streaming copy, NCHW to NHWC in bands of a line and so: avx512vbmi,
+// 1x64x270x480 of 3-byte elements 0.24-0.26 and 0.34-0.36, 7-byte
+// 0.37-0.42 and 0.48, 12-byte 0.37 and 0.42-0.46; 1x96x250x250 of 3-byte
+// 0.23-0.25 and 0.34-0.35; 1x33x300x300 0.12-0.13 and 0.30-0.35; avx2,
+// 1x64x270x480 of 3-byte 0.22-0.23 and 0.37-0.45. 6-byte elements in 128
+// rows, in 16 sets, lost in the L3 in any band wider than a line
+// (1x128x128x128 0.24-0.29 and 0.20-0.25).
 func bandCols(cols, w, rows int, m *engine.Matrix) int {
 	n, whole, half, dstSets := 1, rows*w >= lineBytes, 2*rows*w == lineBytes, sets(m.DstRow) // n: lines of src
 	wide := manyShortRows(m.Rows, m.DstRow) && dstSets >= spreadSets
+	outgrown := !engine.InPrivateCache(m.Rows * m.Cols * w)
+	odd := wide && outgrown && w&(w-1) != 0
 	switch {
-	case wide && (whole && !engine.InPrivateCache(m.Rows*m.Cols*w) || half && m.Streaming):
+	case odd, wide && (whole && outgrown || half && m.Streaming):
 		n = wideLines
 	case whole && rows <= pairRows, half && rows <= halfRows:
 		n = 2
 	}
 	band := cols * max(1, (n*lineBytes/w+cols-1)/cols) // whole tiles
-	for n < wideLines && band > 2*cols && band/dstSets > setLines {
+	for (n < wideLines || odd) && band > 2*cols && band/dstSets > setLines {
 		band = max(2, band/cols/2) * cols
 	}
 	return band
