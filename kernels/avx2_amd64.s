@@ -62414,28 +62414,25 @@ piecesdone2615: \
 	copyRunsAVX2NT_body
 
 // func gather1AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2
 TEXT ·gather1AVX2(SB), NOSPLIT, $0-64
 #define gather1AVX2_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile2616: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector2617: \
-	MOVLQSX        (SI), R9; \
-	MOVLQSX        4(SI), R10; \
-	PREFETCHT0     (BX)(R10*1); \
-	VBROADCASTI128 (CX)(R10*1), Y0; \
-	VPSHUFB        (DI), Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R9*1); \
-	ADDQ           $+8, SI; \
-	ADDQ           $+32, DI; \
-	DECQ           R8; \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+8, BX; \
+	ADDQ           $+32, SI; \
+	DECQ           DI; \
 	JNZ            vector2617; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62446,32 +62443,29 @@ vector2617: \
 	gather1AVX2_body
 
 // func gather2AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2
 TEXT ·gather2AVX2(SB), NOSPLIT, $0-64
 #define gather2AVX2_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile2618: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector2619: \
-	MOVLQSX        (SI), R9; \
-	MOVLQSX        4(SI), R10; \
-	PREFETCHT0     (BX)(R10*1); \
-	VBROADCASTI128 (CX)(R10*1), Y0; \
-	VPSHUFB        (DI), Y0, Y0; \
-	MOVLQSX        8(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        32(DI), Y1, Y1; \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R9*1); \
-	ADDQ           $+12, SI; \
-	ADDQ           $+64, DI; \
-	DECQ           R8; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+12, BX; \
+	ADDQ           $+64, SI; \
+	DECQ           DI; \
 	JNZ            vector2619; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62482,36 +62476,33 @@ vector2619: \
 	gather2AVX2_body
 
 // func gather3AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2
 TEXT ·gather3AVX2(SB), NOSPLIT, $0-64
 #define gather3AVX2_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile2620: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector2621: \
-	MOVLQSX        (SI), R9; \
-	MOVLQSX        4(SI), R10; \
-	PREFETCHT0     (BX)(R10*1); \
-	VBROADCASTI128 (CX)(R10*1), Y0; \
-	VPSHUFB        (DI), Y0, Y0; \
-	MOVLQSX        8(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        32(DI), Y1, Y1; \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        64(DI), Y1, Y1; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R9*1); \
-	ADDQ           $+16, SI; \
-	ADDQ           $+96, DI; \
-	DECQ           R8; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+16, BX; \
+	ADDQ           $+96, SI; \
+	DECQ           DI; \
 	JNZ            vector2621; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62522,40 +62513,37 @@ vector2621: \
 	gather3AVX2_body
 
 // func gather4AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2
 TEXT ·gather4AVX2(SB), NOSPLIT, $0-64
 #define gather4AVX2_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile2622: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector2623: \
-	MOVLQSX        (SI), R9; \
-	MOVLQSX        4(SI), R10; \
-	PREFETCHT0     (BX)(R10*1); \
-	VBROADCASTI128 (CX)(R10*1), Y0; \
-	VPSHUFB        (DI), Y0, Y0; \
-	MOVLQSX        8(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        32(DI), Y1, Y1; \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        64(DI), Y1, Y1; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        16(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        96(DI), Y1, Y1; \
+	MOVLQSX        16(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        96(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R9*1); \
-	ADDQ           $+20, SI; \
-	ADDQ           $+128, DI; \
-	DECQ           R8; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+20, BX; \
+	ADDQ           $+128, SI; \
+	DECQ           DI; \
 	JNZ            vector2623; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62566,44 +62554,41 @@ vector2623: \
 	gather4AVX2_body
 
 // func gather5AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2
 TEXT ·gather5AVX2(SB), NOSPLIT, $0-64
 #define gather5AVX2_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile2624: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector2625: \
-	MOVLQSX        (SI), R9; \
-	MOVLQSX        4(SI), R10; \
-	PREFETCHT0     (BX)(R10*1); \
-	VBROADCASTI128 (CX)(R10*1), Y0; \
-	VPSHUFB        (DI), Y0, Y0; \
-	MOVLQSX        8(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        32(DI), Y1, Y1; \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        64(DI), Y1, Y1; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        16(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        96(DI), Y1, Y1; \
+	MOVLQSX        16(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        96(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        20(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        128(DI), Y1, Y1; \
+	MOVLQSX        20(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        128(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R9*1); \
-	ADDQ           $+24, SI; \
-	ADDQ           $+160, DI; \
-	DECQ           R8; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+24, BX; \
+	ADDQ           $+160, SI; \
+	DECQ           DI; \
 	JNZ            vector2625; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62614,48 +62599,45 @@ vector2625: \
 	gather5AVX2_body
 
 // func gather6AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2, MMX+
+// Requires: AVX, AVX2
 TEXT ·gather6AVX2(SB), NOSPLIT, $0-64
 #define gather6AVX2_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile2626: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector2627: \
-	MOVLQSX        (SI), R9; \
-	MOVLQSX        4(SI), R10; \
-	PREFETCHT0     (BX)(R10*1); \
-	VBROADCASTI128 (CX)(R10*1), Y0; \
-	VPSHUFB        (DI), Y0, Y0; \
-	MOVLQSX        8(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        32(DI), Y1, Y1; \
+	MOVLQSX        (BX), R8; \
+	MOVLQSX        4(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y0; \
+	VPSHUFB        (SI), Y0, Y0; \
+	MOVLQSX        8(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        32(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        64(DI), Y1, Y1; \
+	MOVLQSX        12(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        64(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        16(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        96(DI), Y1, Y1; \
+	MOVLQSX        16(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        96(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        20(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        128(DI), Y1, Y1; \
+	MOVLQSX        20(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        128(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        24(SI), R10; \
-	VBROADCASTI128 (CX)(R10*1), Y1; \
-	VPSHUFB        160(DI), Y1, Y1; \
+	MOVLQSX        24(BX), R9; \
+	VBROADCASTI128 (CX)(R9*1), Y1; \
+	VPSHUFB        160(SI), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R9*1); \
-	ADDQ           $+28, SI; \
-	ADDQ           $+192, DI; \
-	DECQ           R8; \
+	VMOVDQU        Y0, (AX)(R8*1); \
+	ADDQ           $+28, BX; \
+	ADDQ           $+192, SI; \
+	DECQ           DI; \
 	JNZ            vector2627; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \

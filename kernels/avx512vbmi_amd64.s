@@ -10921,35 +10921,32 @@ DATA shuffle449<>+56(SB)/8, $0x7f7e3d3c3b3a3938
 GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
 
 // func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX512F, AVX512VBMI, MMX+
+// Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 #define gather1AVX512VBMI_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile397: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector398: \
-	MOVLQSX      (SI), R9; \
-	MOVLQSX      4(SI), R10; \
-	PREFETCHT0   (BX)(R10*1); \
-	VMOVDQU      (CX)(R10*1), Y0; \
-	MOVLQSX      8(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z0, Z0; \
-	MOVLQSX      12(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y1; \
-	MOVLQSX      16(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z1, Z1; \
-	VMOVDQU64    (DI), Z2; \
+	MOVLQSX      (BX), R8; \
+	MOVLQSX      4(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y0; \
+	MOVLQSX      8(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
+	MOVLQSX      12(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y1; \
+	MOVLQSX      16(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
+	VMOVDQU64    (SI), Z2; \
 	VPERMI2B     Z1, Z0, Z2; \
-	VMOVDQU64    Z2, (AX)(R9*1); \
-	ADDQ         $+20, SI; \
-	ADDQ         $+64, DI; \
-	DECQ         R8; \
+	VMOVDQU64    Z2, (AX)(R8*1); \
+	ADDQ         $+20, BX; \
+	ADDQ         $+64, SI; \
+	DECQ         DI; \
 	JNZ          vector398; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
@@ -10960,48 +10957,45 @@ vector398: \
 	gather1AVX512VBMI_body
 
 // func gather2AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 #define gather2AVX512VBMI_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile399: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector400: \
-	MOVLQSX      (SI), R9; \
-	MOVLQSX      4(SI), R10; \
-	PREFETCHT0   (BX)(R10*1); \
-	VMOVDQU      (CX)(R10*1), Y0; \
-	MOVLQSX      8(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z0, Z0; \
-	MOVLQSX      12(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y1; \
-	MOVLQSX      16(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z1, Z1; \
-	VMOVDQU64    (DI), Z2; \
+	MOVLQSX      (BX), R8; \
+	MOVLQSX      4(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y0; \
+	MOVLQSX      8(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
+	MOVLQSX      12(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y1; \
+	MOVLQSX      16(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
+	VMOVDQU64    (SI), Z2; \
 	VPMOVB2M     Z2, K1; \
 	VPERMI2B.Z   Z1, Z0, K1, Z2; \
-	MOVLQSX      20(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y3; \
-	MOVLQSX      24(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z3, Z3; \
-	MOVLQSX      28(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y4; \
-	MOVLQSX      32(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z4, Z4; \
-	VMOVDQU64    64(DI), Z5; \
+	MOVLQSX      20(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y3; \
+	MOVLQSX      24(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3; \
+	MOVLQSX      28(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y4; \
+	MOVLQSX      32(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4; \
+	VMOVDQU64    64(SI), Z5; \
 	VPMOVB2M     Z5, K1; \
 	VPERMI2B.Z   Z4, Z3, K1, Z5; \
 	VPORQ        Z5, Z2, Z2; \
-	VMOVDQU64    Z2, (AX)(R9*1); \
-	ADDQ         $+36, SI; \
-	ADDQ         $+128, DI; \
-	DECQ         R8; \
+	VMOVDQU64    Z2, (AX)(R8*1); \
+	ADDQ         $+36, BX; \
+	ADDQ         $+128, SI; \
+	DECQ         DI; \
 	JNZ          vector400; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
@@ -11012,60 +11006,57 @@ vector400: \
 	gather2AVX512VBMI_body
 
 // func gather3AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 #define gather3AVX512VBMI_body \
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
 tile401: \
-	MOVQ srcRep+48(FP), BX; \
-	LEAQ (CX)(BX*2), BX; \
-	MOVQ offs+16(FP), SI; \
-	MOVQ idx+24(FP), DI; \
-	MOVQ steps+32(FP), R8; \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
 vector402: \
-	MOVLQSX      (SI), R9; \
-	MOVLQSX      4(SI), R10; \
-	PREFETCHT0   (BX)(R10*1); \
-	VMOVDQU      (CX)(R10*1), Y0; \
-	MOVLQSX      8(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z0, Z0; \
-	MOVLQSX      12(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y1; \
-	MOVLQSX      16(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z1, Z1; \
-	VMOVDQU64    (DI), Z2; \
+	MOVLQSX      (BX), R8; \
+	MOVLQSX      4(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y0; \
+	MOVLQSX      8(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
+	MOVLQSX      12(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y1; \
+	MOVLQSX      16(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
+	VMOVDQU64    (SI), Z2; \
 	VPMOVB2M     Z2, K1; \
 	VPERMI2B.Z   Z1, Z0, K1, Z2; \
-	MOVLQSX      20(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y3; \
-	MOVLQSX      24(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z3, Z3; \
-	MOVLQSX      28(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y4; \
-	MOVLQSX      32(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z4, Z4; \
-	VMOVDQU64    64(DI), Z5; \
+	MOVLQSX      20(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y3; \
+	MOVLQSX      24(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3; \
+	MOVLQSX      28(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y4; \
+	MOVLQSX      32(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4; \
+	VMOVDQU64    64(SI), Z5; \
 	VPMOVB2M     Z5, K1; \
 	VPERMI2B.Z   Z4, Z3, K1, Z5; \
 	VPORQ        Z5, Z2, Z2; \
-	MOVLQSX      36(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y6; \
-	MOVLQSX      40(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z6, Z6; \
-	MOVLQSX      44(SI), R10; \
-	VMOVDQU      (CX)(R10*1), Y7; \
-	MOVLQSX      48(SI), R10; \
-	VINSERTI64X4 $0x01, (CX)(R10*1), Z7, Z7; \
-	VMOVDQU64    128(DI), Z5; \
+	MOVLQSX      36(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y6; \
+	MOVLQSX      40(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z6, Z6; \
+	MOVLQSX      44(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y7; \
+	MOVLQSX      48(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z7, Z7; \
+	VMOVDQU64    128(SI), Z5; \
 	VPMOVB2M     Z5, K1; \
 	VPERMI2B.Z   Z7, Z6, K1, Z5; \
 	VPORQ        Z5, Z2, Z2; \
-	VMOVDQU64    Z2, (AX)(R9*1); \
-	ADDQ         $+52, SI; \
-	ADDQ         $+192, DI; \
-	DECQ         R8; \
+	VMOVDQU64    Z2, (AX)(R8*1); \
+	ADDQ         $+52, BX; \
+	ADDQ         $+192, SI; \
+	DECQ         DI; \
 	JNZ          vector402; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
