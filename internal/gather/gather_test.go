@@ -230,3 +230,36 @@ func TestAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestBlocks: plans whose reps read more than the block budget, and that
+// have loops that come back to what the reps read (SpaceToDepth in NCHW),
+// run in blocks of two reps or more with those loops inside, and still
+// move every element where it goes.
+func TestBlocks(t *testing.T) {
+	defer gather.SetBlockBudget(2048)()
+	rng := rand.New(rand.NewPCG(3, 4))
+	blocked := 0
+	for _, d := range [][5]int{{1, 8, 20, 24, 2}, {2, 3, 9, 10, 3}, {1, 4, 16, 16, 4}} {
+		for _, g := range cases.All(d[0], d[1], d[2], d[3], d[4]) {
+			for _, elem := range []int{1, 3, 5, 7} {
+				check(t, g, elem, rng)
+				g.Elem = elem
+				if p, ok := gather.New(machines()["AVX2"], &g); ok {
+					restore := gather.SetBlockBudget(1 << 30)
+					whole, _ := gather.New(machines()["AVX2"], &g)
+					restore()
+					if len(p.Outer) > len(whole.Outer) {
+						blocked++
+						if p.Reps < 2 { // a block of one rep only reorders the loops
+							t.Errorf("%+v: blocks of %d rep", g, p.Reps)
+						}
+					}
+				}
+			}
+		}
+	}
+	if blocked == 0 {
+		t.Fatal("no plan ran in blocks")
+	}
+	t.Logf("%d plans in blocks", blocked)
+}
