@@ -62414,25 +62414,31 @@ piecesdone2615: \
 	copyRunsAVX2NT_body
 
 // func gather1AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·gather1AVX2(SB), NOSPLIT, $0-64
 #define gather1AVX2_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile2616: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector2617: \
-	MOVLQSX        (BX), R8; \
-	MOVLQSX        4(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y0; \
-	VPSHUFB        (SI), Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R8*1); \
-	ADDQ           $+8, BX; \
-	ADDQ           $+32, SI; \
-	DECQ           DI; \
+	MOVLQSX        (DI), R10; \
+	MOVLQSX        4(DI), R11; \
+	PREFETCHT0     (SI)(R11*1); \
+	VBROADCASTI128 (CX)(R11*1), Y0; \
+	VPSHUFB        (R8), Y0, Y0; \
+	VMOVDQU        Y0, (AX)(R10*1); \
+	ADDQ           $+8, DI; \
+	ADDQ           $+32, R8; \
+	DECQ           R9; \
 	JNZ            vector2617; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62443,29 +62449,35 @@ vector2617: \
 	gather1AVX2_body
 
 // func gather2AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·gather2AVX2(SB), NOSPLIT, $0-64
 #define gather2AVX2_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile2618: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector2619: \
-	MOVLQSX        (BX), R8; \
-	MOVLQSX        4(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y0; \
-	VPSHUFB        (SI), Y0, Y0; \
-	MOVLQSX        8(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        32(SI), Y1, Y1; \
+	MOVLQSX        (DI), R10; \
+	MOVLQSX        4(DI), R11; \
+	PREFETCHT0     (SI)(R11*1); \
+	VBROADCASTI128 (CX)(R11*1), Y0; \
+	VPSHUFB        (R8), Y0, Y0; \
+	MOVLQSX        8(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        32(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R8*1); \
-	ADDQ           $+12, BX; \
-	ADDQ           $+64, SI; \
-	DECQ           DI; \
+	VMOVDQU        Y0, (AX)(R10*1); \
+	ADDQ           $+12, DI; \
+	ADDQ           $+64, R8; \
+	DECQ           R9; \
 	JNZ            vector2619; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62476,33 +62488,39 @@ vector2619: \
 	gather2AVX2_body
 
 // func gather3AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·gather3AVX2(SB), NOSPLIT, $0-64
 #define gather3AVX2_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile2620: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector2621: \
-	MOVLQSX        (BX), R8; \
-	MOVLQSX        4(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y0; \
-	VPSHUFB        (SI), Y0, Y0; \
-	MOVLQSX        8(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        32(SI), Y1, Y1; \
+	MOVLQSX        (DI), R10; \
+	MOVLQSX        4(DI), R11; \
+	PREFETCHT0     (SI)(R11*1); \
+	VBROADCASTI128 (CX)(R11*1), Y0; \
+	VPSHUFB        (R8), Y0, Y0; \
+	MOVLQSX        8(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        32(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        64(SI), Y1, Y1; \
+	MOVLQSX        12(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        64(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R8*1); \
-	ADDQ           $+16, BX; \
-	ADDQ           $+96, SI; \
-	DECQ           DI; \
+	VMOVDQU        Y0, (AX)(R10*1); \
+	ADDQ           $+16, DI; \
+	ADDQ           $+96, R8; \
+	DECQ           R9; \
 	JNZ            vector2621; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62513,37 +62531,43 @@ vector2621: \
 	gather3AVX2_body
 
 // func gather4AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·gather4AVX2(SB), NOSPLIT, $0-64
 #define gather4AVX2_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile2622: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector2623: \
-	MOVLQSX        (BX), R8; \
-	MOVLQSX        4(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y0; \
-	VPSHUFB        (SI), Y0, Y0; \
-	MOVLQSX        8(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        32(SI), Y1, Y1; \
+	MOVLQSX        (DI), R10; \
+	MOVLQSX        4(DI), R11; \
+	PREFETCHT0     (SI)(R11*1); \
+	VBROADCASTI128 (CX)(R11*1), Y0; \
+	VPSHUFB        (R8), Y0, Y0; \
+	MOVLQSX        8(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        32(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        64(SI), Y1, Y1; \
+	MOVLQSX        12(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        64(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        16(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        96(SI), Y1, Y1; \
+	MOVLQSX        16(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        96(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R8*1); \
-	ADDQ           $+20, BX; \
-	ADDQ           $+128, SI; \
-	DECQ           DI; \
+	VMOVDQU        Y0, (AX)(R10*1); \
+	ADDQ           $+20, DI; \
+	ADDQ           $+128, R8; \
+	DECQ           R9; \
 	JNZ            vector2623; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62554,41 +62578,47 @@ vector2623: \
 	gather4AVX2_body
 
 // func gather5AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·gather5AVX2(SB), NOSPLIT, $0-64
 #define gather5AVX2_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile2624: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector2625: \
-	MOVLQSX        (BX), R8; \
-	MOVLQSX        4(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y0; \
-	VPSHUFB        (SI), Y0, Y0; \
-	MOVLQSX        8(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        32(SI), Y1, Y1; \
+	MOVLQSX        (DI), R10; \
+	MOVLQSX        4(DI), R11; \
+	PREFETCHT0     (SI)(R11*1); \
+	VBROADCASTI128 (CX)(R11*1), Y0; \
+	VPSHUFB        (R8), Y0, Y0; \
+	MOVLQSX        8(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        32(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        64(SI), Y1, Y1; \
+	MOVLQSX        12(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        64(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        16(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        96(SI), Y1, Y1; \
+	MOVLQSX        16(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        96(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        20(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        128(SI), Y1, Y1; \
+	MOVLQSX        20(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        128(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R8*1); \
-	ADDQ           $+24, BX; \
-	ADDQ           $+160, SI; \
-	DECQ           DI; \
+	VMOVDQU        Y0, (AX)(R10*1); \
+	ADDQ           $+24, DI; \
+	ADDQ           $+160, R8; \
+	DECQ           R9; \
 	JNZ            vector2625; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \
@@ -62599,45 +62629,51 @@ vector2625: \
 	gather5AVX2_body
 
 // func gather6AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, CMOV, MMX+
 TEXT ·gather6AVX2(SB), NOSPLIT, $0-64
 #define gather6AVX2_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile2626: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector2627: \
-	MOVLQSX        (BX), R8; \
-	MOVLQSX        4(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y0; \
-	VPSHUFB        (SI), Y0, Y0; \
-	MOVLQSX        8(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        32(SI), Y1, Y1; \
+	MOVLQSX        (DI), R10; \
+	MOVLQSX        4(DI), R11; \
+	PREFETCHT0     (SI)(R11*1); \
+	VBROADCASTI128 (CX)(R11*1), Y0; \
+	VPSHUFB        (R8), Y0, Y0; \
+	MOVLQSX        8(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        32(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        12(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        64(SI), Y1, Y1; \
+	MOVLQSX        12(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        64(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        16(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        96(SI), Y1, Y1; \
+	MOVLQSX        16(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        96(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        20(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        128(SI), Y1, Y1; \
+	MOVLQSX        20(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        128(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	MOVLQSX        24(BX), R9; \
-	VBROADCASTI128 (CX)(R9*1), Y1; \
-	VPSHUFB        160(SI), Y1, Y1; \
+	MOVLQSX        24(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        160(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
-	VMOVDQU        Y0, (AX)(R8*1); \
-	ADDQ           $+28, BX; \
-	ADDQ           $+192, SI; \
-	DECQ           DI; \
+	VMOVDQU        Y0, (AX)(R10*1); \
+	ADDQ           $+28, DI; \
+	ADDQ           $+192, R8; \
+	DECQ           R9; \
 	JNZ            vector2627; \
 	ADDQ           srcRep+48(FP), CX; \
 	ADDQ           dstRep+56(FP), AX; \

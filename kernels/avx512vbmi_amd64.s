@@ -10921,32 +10921,38 @@ DATA shuffle449<>+56(SB)/8, $0x7f7e3d3c3b3a3938
 GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
 
 // func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV, MMX+
 TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 #define gather1AVX512VBMI_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile397: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector398: \
-	MOVLQSX      (BX), R8; \
-	MOVLQSX      4(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y0; \
-	MOVLQSX      8(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
-	MOVLQSX      12(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y1; \
-	MOVLQSX      16(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
-	VMOVDQU64    (SI), Z2; \
+	MOVLQSX      (DI), R10; \
+	MOVLQSX      4(DI), R11; \
+	PREFETCHT0   (SI)(R11*1); \
+	VMOVDQU      (CX)(R11*1), Y0; \
+	MOVLQSX      8(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z0, Z0; \
+	MOVLQSX      12(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y1; \
+	MOVLQSX      16(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z1, Z1; \
+	VMOVDQU64    (R8), Z2; \
 	VPERMI2B     Z1, Z0, Z2; \
-	VMOVDQU64    Z2, (AX)(R8*1); \
-	ADDQ         $+20, BX; \
-	ADDQ         $+64, SI; \
-	DECQ         DI; \
+	VMOVDQU64    Z2, (AX)(R10*1); \
+	ADDQ         $+20, DI; \
+	ADDQ         $+64, R8; \
+	DECQ         R9; \
 	JNZ          vector398; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
@@ -10957,45 +10963,51 @@ vector398: \
 	gather1AVX512VBMI_body
 
 // func gather2AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV, MMX+
 TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 #define gather2AVX512VBMI_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile399: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector400: \
-	MOVLQSX      (BX), R8; \
-	MOVLQSX      4(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y0; \
-	MOVLQSX      8(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
-	MOVLQSX      12(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y1; \
-	MOVLQSX      16(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
-	VMOVDQU64    (SI), Z2; \
+	MOVLQSX      (DI), R10; \
+	MOVLQSX      4(DI), R11; \
+	PREFETCHT0   (SI)(R11*1); \
+	VMOVDQU      (CX)(R11*1), Y0; \
+	MOVLQSX      8(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z0, Z0; \
+	MOVLQSX      12(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y1; \
+	MOVLQSX      16(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z1, Z1; \
+	VMOVDQU64    (R8), Z2; \
 	VPMOVB2M     Z2, K1; \
 	VPERMI2B.Z   Z1, Z0, K1, Z2; \
-	MOVLQSX      20(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y3; \
-	MOVLQSX      24(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3; \
-	MOVLQSX      28(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y4; \
-	MOVLQSX      32(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4; \
-	VMOVDQU64    64(SI), Z5; \
+	MOVLQSX      20(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y3; \
+	MOVLQSX      24(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z3, Z3; \
+	MOVLQSX      28(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y4; \
+	MOVLQSX      32(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z4, Z4; \
+	VMOVDQU64    64(R8), Z5; \
 	VPMOVB2M     Z5, K1; \
 	VPERMI2B.Z   Z4, Z3, K1, Z5; \
 	VPORQ        Z5, Z2, Z2; \
-	VMOVDQU64    Z2, (AX)(R8*1); \
-	ADDQ         $+36, BX; \
-	ADDQ         $+128, SI; \
-	DECQ         DI; \
+	VMOVDQU64    Z2, (AX)(R10*1); \
+	ADDQ         $+36, DI; \
+	ADDQ         $+128, R8; \
+	DECQ         R9; \
 	JNZ          vector400; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
@@ -11006,57 +11018,63 @@ vector400: \
 	gather2AVX512VBMI_body
 
 // func gather3AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV, MMX+
 TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 #define gather3AVX512VBMI_body \
-	MOVQ dst+0(FP), AX; \
-	MOVQ src+8(FP), CX; \
-	MOVQ reps+40(FP), DX; \
+	MOVQ    dst+0(FP), AX; \
+	MOVQ    src+8(FP), CX; \
+	MOVQ    reps+40(FP), DX; \
+	MOVQ    srcRep+48(FP), BX; \
+	XORL    SI, SI; \
+	CMPQ    BX, $0x00010000; \
+	CMOVQHI SI, BX; \
 tile401: \
-	MOVQ offs+16(FP), BX; \
-	MOVQ idx+24(FP), SI; \
-	MOVQ steps+32(FP), DI; \
+	LEAQ (CX)(BX*2), SI; \
+	MOVQ offs+16(FP), DI; \
+	MOVQ idx+24(FP), R8; \
+	MOVQ steps+32(FP), R9; \
 vector402: \
-	MOVLQSX      (BX), R8; \
-	MOVLQSX      4(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y0; \
-	MOVLQSX      8(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
-	MOVLQSX      12(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y1; \
-	MOVLQSX      16(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
-	VMOVDQU64    (SI), Z2; \
+	MOVLQSX      (DI), R10; \
+	MOVLQSX      4(DI), R11; \
+	PREFETCHT0   (SI)(R11*1); \
+	VMOVDQU      (CX)(R11*1), Y0; \
+	MOVLQSX      8(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z0, Z0; \
+	MOVLQSX      12(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y1; \
+	MOVLQSX      16(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z1, Z1; \
+	VMOVDQU64    (R8), Z2; \
 	VPMOVB2M     Z2, K1; \
 	VPERMI2B.Z   Z1, Z0, K1, Z2; \
-	MOVLQSX      20(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y3; \
-	MOVLQSX      24(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3; \
-	MOVLQSX      28(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y4; \
-	MOVLQSX      32(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4; \
-	VMOVDQU64    64(SI), Z5; \
+	MOVLQSX      20(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y3; \
+	MOVLQSX      24(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z3, Z3; \
+	MOVLQSX      28(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y4; \
+	MOVLQSX      32(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z4, Z4; \
+	VMOVDQU64    64(R8), Z5; \
 	VPMOVB2M     Z5, K1; \
 	VPERMI2B.Z   Z4, Z3, K1, Z5; \
 	VPORQ        Z5, Z2, Z2; \
-	MOVLQSX      36(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y6; \
-	MOVLQSX      40(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z6, Z6; \
-	MOVLQSX      44(BX), R9; \
-	VMOVDQU      (CX)(R9*1), Y7; \
-	MOVLQSX      48(BX), R9; \
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z7, Z7; \
-	VMOVDQU64    128(SI), Z5; \
+	MOVLQSX      36(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y6; \
+	MOVLQSX      40(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z6, Z6; \
+	MOVLQSX      44(DI), R11; \
+	VMOVDQU      (CX)(R11*1), Y7; \
+	MOVLQSX      48(DI), R11; \
+	VINSERTI64X4 $0x01, (CX)(R11*1), Z7, Z7; \
+	VMOVDQU64    128(R8), Z5; \
 	VPMOVB2M     Z5, K1; \
 	VPERMI2B.Z   Z7, Z6, K1, Z5; \
 	VPORQ        Z5, Z2, Z2; \
-	VMOVDQU64    Z2, (AX)(R8*1); \
-	ADDQ         $+52, BX; \
-	ADDQ         $+192, SI; \
-	DECQ         DI; \
+	VMOVDQU64    Z2, (AX)(R10*1); \
+	ADDQ         $+52, DI; \
+	ADDQ         $+192, R8; \
+	DECQ         R9; \
 	JNZ          vector402; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \

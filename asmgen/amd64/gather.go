@@ -17,7 +17,8 @@ func init() {
 }
 
 // gather writes gather kernel k (table.Gathers). Per output vector it
-// reads the vector's offset and its windows' offsets from offs, shuffles
+// reads the vector's offset and its windows' offsets from offs, asks for
+// the line of its first window gatherAhead tiles on (farRep), shuffles
 // each group of windows with the group's index vector, ORs the groups
 // together and stores the vector. On AVX-512 VBMI a group of four 32-byte
 // windows makes two 64-byte tables, from which VPERMI2B picks, zeroing,
@@ -40,7 +41,15 @@ func (g *Generator) gather(k table.Kernel) {
 	c.Load(c.Param("reps"), reps)
 	repLoop, stepLoop := g.label("tile"), g.label("vector")
 	stride := 4 * (1 + k.Groups*w.PerGroup) // bytes of offs per vector
+	// by: a tile's bytes, or none past farRep; ahead: the source
+	// gatherAhead times by on.
+	by, ahead, none := c.GP64(), c.GP64(), c.GP64()
+	c.MOVQ(param(c, "srcRep"), by)
+	c.XORL(none.As32(), none.As32())
+	c.CMPQ(by, operand.U32(farRep))
+	c.CMOVQHI(none, by)
 	c.Label(repLoop)
+	c.LEAQ(operand.Mem{Base: src, Index: by, Scale: gatherAhead}, ahead)
 	offs, idx, steps := c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("offs"), offs)
 	c.Load(c.Param("idx"), idx)
@@ -51,6 +60,9 @@ func (g *Generator) gather(k table.Kernel) {
 	window := func(n int) operand.Mem { // the n-th window of this vector
 		t := c.GP64()
 		c.MOVLQSX(operand.Mem{Base: offs, Disp: 4 * (1 + n)}, t)
+		if n == 0 {
+			c.PREFETCHT0(operand.Mem{Base: ahead, Index: t, Scale: 1})
+		}
 		return operand.Mem{Base: src, Index: t, Scale: 1}
 	}
 	var acc reg.VecVirtual
@@ -101,3 +113,27 @@ func (g *Generator) gather(k table.Kernel) {
 	c.VZEROUPPER()
 	c.RET()
 }
+
+// gatherAhead is how many tiles ahead a gather kernel asks, for each
+// output vector, for the line its first window starts in (PREFETCHT0,
+// which never faults, past the source's end too). A SpaceToDepth in NCHW
+// reads every other element of its rows, each row in two tiles a plane
+// apart, whose page-bound streams the hardware's prefetchers did not
+// keep ahead of beyond the L3. On a Zen 5, one goroutine, of copy(),
+// without and with, 1x64x270x480 /b2 (the report's): avx2, DCR of 5-byte
+// elements 0.18-0.19 and 0.46-0.48, 7-byte 0.17-0.18 and 0.39-0.41, CRD
+// 0.32-0.34 and 0.56-0.63; avx512vbmi, DCR of 3-byte elements 0.29-0.33
+// and 0.42-0.44, CRD of 7-byte 0.50-0.52 and 0.62-0.67; in the L3
+// (1x64x100x100) avx2 0.31-0.34 and 0.40-0.42. The one more load cost
+// calls in the L1 or L2 up to 8% (1x256x13x13 /b2 of 3-byte elements,
+// avx512vbmi, DepthToSpace 0.48-0.50 and 0.46-0.48); 1, 2 and 4 tiles
+// ahead tied.
+const gatherAhead = 2
+
+// farRep is the most bytes apart a gather's tiles (srcRep) may lie for
+// it to ask for lines gatherAhead tiles on; farther, it asks for its own
+// tile's. Far tiles are planes of a DepthToSpace of 3-byte elements,
+// whose lines two planes on are no use soon: 1x64x270x480 /b2, planes
+// 12 MB (DCR) and 0.8 MB (CRD) apart, of copy(), asking two tiles on and
+// not: avx2 0.40-0.65 and 0.55-0.70, avx512vbmi 0.56-0.76 and 0.62-0.92.
+const farRep = 64 << 10
