@@ -46,3 +46,22 @@ func TwoPassLayout(k engine.Kernels, size, perm []int, elem int) string {
 	}
 	return [...]string{innerLast: "innerLast", innerFirst: "innerFirst", unzipFirst: "unzipFirst", nextLast: "nextLast"}[p.layout]
 }
+
+// TwoPassBuffers is the bytes of the buffer of a transpose's two passes
+// on kernels k, as the passes' data take it (want) and as the plan sizes
+// it, its rows padded (padded); zero where it has none.
+func TwoPassBuffers(k engine.Kernels, size, perm []int, elem int) (want, padded int) {
+	n := elem
+	for _, d := range size {
+		n *= d
+	}
+	f := newWordForm(size, perm, elem, engine.Word(elem, engine.MaxTileWord), 1, k)
+	if f.call != nil {
+		return 0, 0
+	}
+	p := twoPassOf(size, perm, elem, f.word, n, f.runs, k)
+	if p == nil {
+		return 0, 0
+	}
+	return p.buf, p.staged().Buf
+}

@@ -206,6 +206,34 @@ func TestTwoPassLayouts(t *testing.T) {
 	}
 }
 
+// TestTwoPassPaddedRows runs transposes in two passes whose buffer rows
+// would lie a multiple of 2 KiB apart, with every SIMD tier's kernels,
+// against the naive one, and checks that the plan pads the rows.
+func TestTwoPassPaddedRows(t *testing.T) {
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+	}{
+		{[]int{4096, 3}, []int{1, 0}, 7},                   // HWC into planes: nextLast, rows of 4096 bytes
+		{[]int{4, 2, 2, 5, 2048}, []int{0, 3, 1, 4, 2}, 3}, // NCHW DepthToSpace b = 2: unzipFirst
+	} {
+		for _, tier := range verify.Tiers() {
+			if tier.Name == "generic" {
+				continue
+			}
+			k := engine.Lookup(tier.Name)
+			want, padded := transpose.TwoPassBuffers(k.Kernels, c.size, c.perm, c.elem)
+			if want == 0 {
+				continue // no two passes: a tier without the kernels (NEON)
+			}
+			if padded <= want {
+				t.Errorf("%s: %v by %v of %d-byte elements: a buffer of %d bytes, want more than %d", tier.Name, c.size, c.perm, c.elem, padded, want)
+			}
+			transpose.CheckGeneral(t, k, 2, rand.New(rand.NewPCG(41, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
+	}
+}
+
 // TestWholeElements runs transposes of elements of several words that
 // only lane kernels of the element's whole width take (zip3x3 of a
 // 3-byte pixel, zip2x6 and zip3x6), in one pass or two, with every x86
