@@ -194,7 +194,8 @@ func TestShort(t *testing.T) {
 
 // TestAhead: a plan of more groups than W.Ahead goes ahead of costly two
 // passes (which split its elements into words, on tensors beyond a core's
-// cache) where its output reads each source line whole before moving on.
+// cache) where its output reads each source line whole before moving on,
+// or its reps go in blocks.
 func TestAhead(t *testing.T) {
 	w := machines()["AVX2"]
 	w.Ahead = 0
@@ -202,18 +203,24 @@ func TestAhead(t *testing.T) {
 		name         string
 		size, stride []int
 		elem         int
+		blocks       int // the block budget (block): 0, none
 		want         bool
 	}{
 		// [b][H][W] rows zipped into [H][W][b]: each plane's rows read along.
-		{"DepthToSpace b = 2, NCHW", []int{64, 2, 480, 2}, []int{480, 64 * 2 * 480, 1, 64 * 480}, 5, true},
+		{"DepthToSpace b = 2, NCHW", []int{64, 2, 480, 2}, []int{480, 64 * 2 * 480, 1, 64 * 480}, 5, 0, true},
 		// [H][W][b] unzipped: each line read for both planes, far apart.
-		{"SpaceToDepth b = 2, NCHW", []int{2, 64, 240}, []int{1, 480, 2}, 3, false},
+		{"SpaceToDepth b = 2, NCHW", []int{2, 64, 240}, []int{1, 480, 2}, 3, 0, false},
 		// A matrix: a word or two of each line, then the next line.
-		{"2000x2000 matrix", []int{2000, 2000}, []int{1, 2000}, 7, false},
+		{"2000x2000 matrix", []int{2000, 2000}, []int{1, 2000}, 7, 0, false},
 		// NCHW to NHWC of three channels: three planes read along.
-		{"NCHW to NHWC", []int{224 * 224, 3}, []int{1, 224 * 224}, 7, true},
+		{"NCHW to NHWC", []int{224 * 224, 3}, []int{1, 224 * 224}, 7, 0, true},
+		// As SpaceToDepth above, whose reps go in blocks: each line read
+		// from memory once, for both planes.
+		{"SpaceToDepth b = 2, NCHW, in blocks", []int{2, 64, 240}, []int{1, 480, 2}, 3, 4096, true},
 	} {
+		restore := gather.SetBlockBudget(c.blocks)
 		p, ok := gather.Nest(w, c.size, c.stride, c.elem)
+		restore()
 		if !ok {
 			t.Fatalf("%s: no plan", c.name)
 		}

@@ -71,8 +71,9 @@ type Plan struct {
 	Outer          []Loop
 	Edges          []Edge
 
-	tile []dim // the dims of one tile
-	nest []dim // the call's loop nest (see dims)
+	tile    []dim // the dims of one tile
+	nest    []dim // the call's loop nest (see dims)
+	blocked bool  // its reps go in blocks (block)
 }
 
 // An Edge is the program of the tile at source base Base, for a tile whose
@@ -352,7 +353,7 @@ func (p *Plan) block(budget int) {
 	}
 	blocks := Loop{p.Reps / r, r * p.SrcRep, r * p.Fwd.Tile}
 	p.Outer = append(append(p.Outer[:k:k], blocks), p.Outer[k:]...)
-	p.Reps = r
+	p.Reps, p.blocked = r, true
 }
 
 // blockBudget is the source a block of reps may read (block): half the

@@ -15,7 +15,8 @@ const whole = 0.75
 // W.Ahead groups of windows; or where the two passes would be costly
 // (they would split its elements or runs into words, on tensors that do
 // not fit in one core's private cache) and it uses the source lines it
-// reads whole (reuse), so that it reads the source once. On an Intel Xeon
+// reads whole (reuse), or its reps go in blocks (block), so that it reads
+// the source from memory once. On an Intel Xeon
 // (one goroutine, of a non-streaming copy) AVX2's gathers of four windows
 // ran NCHW DepthToSpace b = 4 of 5-byte elements, whose lines they read
 // whole, at 0.88 and two passes of bytes at 0.52; but SpaceToDepth b = 2
@@ -25,9 +26,13 @@ const whole = 0.75
 // pixel shuffle of 1x12x135x240 float32 into HWC ran at 0.71-0.74 in two
 // passes, 0.52-0.73 gathered (AVX2, AVX-512 VBMI). So did two passes in
 // the cache: of 1x64x32x32 6-byte elements, 0.37 in two passes,
-// 0.18-0.21 gathered.
+// 0.18-0.21 gathered. In blocks, on a Zen 5, SpaceToDepth of
+// 1x3x672x672 b = 3 in NCHW, of 7-byte elements (reuse 1/3), ran at
+// 0.26-0.30 of copy() in two passes and 0.30-0.32 gathered on AVX2,
+// 0.24-0.28 and 0.37-0.40 on AVX-512 VBMI; b = 2 of 3-byte elements
+// 0.34-0.36 by AVX2's unzip6x1 and 0.40-0.60 gathered.
 func (p *Plan) Ahead(costly bool) bool {
-	return p.Fwd.Groups <= p.W.Ahead || costly && reuse(p.nest) >= whole
+	return p.Fwd.Groups <= p.W.Ahead || costly && (p.blocked || reuse(p.nest) >= whole)
 }
 
 // AheadWindows is w for the plans that may go ahead of two passes
