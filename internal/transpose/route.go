@@ -25,13 +25,14 @@ import (
 //  6. a gather plan, where the tier has gather kernels, that goes ahead
 //     of two passes (gather.Plan.Ahead: of one group of source windows
 //     per output vector on AVX-512 VBMI; or, beyond the cache, reading
-//     each source line whole, where two passes would split elements into
-//     words): any element size, one pass;
+//     each source line whole or in blocks, where two passes would split
+//     elements into words): any element size, one pass;
 //  7. two passes through a buffer, where the tier's kernels take a matrix,
 //     or runs too short for them (elements of several words), only so
 //     (twopass.go), each pass in words or, failing those, in whole
 //     elements, after any gather plan where a pass moves whole elements
-//     by tiles (twoPass.oddTiles);
+//     by tiles (twoPass.oddTiles) or writes thin rows of split elements
+//     by tiles (twoPass.thinTiles);
 //  8. any other gather plan;
 //  9. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
@@ -153,11 +154,12 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		if p == nil && word < elem && !f.runs {
 			p = twoPassOf(size, perm, elem, elem, bytes, false, t.Kernels)
 		}
-		if p != nil && p.oddTiles() {
+		if p != nil && (p.oddTiles() || p.thinTiles(elem)) {
 			// Any gather goes ahead of two passes that move whole elements
 			// of 3 to 15 bytes by tiles: NCHW SpaceToDepth, b = 2, of
 			// 1x64x270x480 of 5-byte elements on AVX2, one goroutine,
-			// 0.70 of mem gathered, 0.36 in two passes of tiles.
+			// 0.70 of mem gathered, 0.36 in two passes of tiles; and of
+			// those that write thin rows of split elements by tiles.
 			if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, false); g != nil {
 				return g, true
 			}

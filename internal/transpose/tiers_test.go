@@ -613,3 +613,35 @@ func TestOddTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestThinTiles: a transpose whose two passes would split its elements
+// into words and write rows of fewer bytes than a vector by tiles (NCHW
+// to NHWC of three 7-byte channels: 21 bytes a row) goes to a gather
+// where the tier has one; one whose thin side is the tiles' source rows
+// (NHWC to NCHW) stays in two passes.
+func TestThinTiles(t *testing.T) {
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+		want       string // where the tier has gathers
+	}{
+		{[]int{3, 4096}, []int{1, 0}, 7, "gather"},
+		{[]int{4, 4096}, []int{1, 0}, 7, "gather"},
+		{[]int{4096, 3}, []int{1, 0}, 7, "two passes"},
+	} {
+		n := c.elem
+		for _, d := range c.size {
+			n *= d
+		}
+		for _, tier := range verify.Tiers() {
+			if !gathers(tier.Name) {
+				continue
+			}
+			k := engine.Lookup(tier.Name)
+			if d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe(); !strings.Contains(d.Plan, c.want) {
+				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %q in it", tier.Name, c.size, c.perm, c.elem, d.Plan, c.want)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(44, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
+	}
+}

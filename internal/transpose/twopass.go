@@ -342,6 +342,28 @@ func (t *twoPass) oddTiles() bool {
 	return false
 }
 
+// thinTiles reports whether a pass moves, by tiles, matrices of words of
+// an element split in several into rows of fewer bytes than a vector:
+// a tile kernel writes such rows in a strip of whole tiles and one
+// shifted back over most of it. On a Zen 5, one goroutine, of a 256
+// KiB-chunked copy, NCHW to NHWC of three 7-byte channels (rows of 21
+// bytes, 3x4096) ran at 0.16 on avx2 in two passes, 0.28-0.29 gathered;
+// NHWC CRD DepthToSpace b = 2 of 1x64x270x480 7-byte elements (rows of
+// 28) at 0.37-0.38 and 0.44-0.51, avx512vbmi 0.35-0.39 and 0.64-0.66.
+// Where the thin side is the tiles' source rows (NHWC to NCHW, 4096x3),
+// the gathers did not gain (avx512bw 0.21-0.22 in two passes, 0.16).
+func (t *twoPass) thinTiles(elem int) bool {
+	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
+		if f.word < elem && !f.runs && f.work() != engine.Rows && f.m.Rows*f.word < thinBytes {
+			return true
+		}
+	}
+	return false
+}
+
+// thinBytes is the size of an AVX2 vector.
+const thinBytes = 32
+
 // staged is the call that runs the passes, chunk by chunk.
 func (t *twoPass) staged() *engine.Staged {
 	return &engine.Staged{Buf: max(t.buf, t.whole.buf), Loops: t.loops, Whole: t.whole.run, Last: t.last.run, Count: t.count}
