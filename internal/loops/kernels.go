@@ -281,7 +281,7 @@ func words[W any](b []byte) []W {
 // address: those on which the compiler itself combines byte loads into
 // wider ones (cmd/compile/internal/ssa's Config.unalignedOK). There the
 // byte-array twins of the word loops are dead code, which the linker
-// leaves out of every binary (3 KiB of an amd64 one), and misaligned
+// leaves out of every binary (3.6 KiB of an amd64 one), and misaligned
 // slices move as fast as aligned ones.
 const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "386" || runtime.GOARCH == "arm64" ||
 	runtime.GOARCH == "ppc64" || runtime.GOARCH == "ppc64le" || runtime.GOARCH == "loong64" ||
