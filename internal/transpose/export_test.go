@@ -32,15 +32,7 @@ func TwoPass(c *engine.Prepared) bool { return strings.Contains(c.Describe().Pla
 // TwoPassLayout names the buffer layout of a transpose's two passes on
 // kernels k, or is "" where it has none.
 func TwoPassLayout(k engine.Kernels, size, perm []int, elem int) string {
-	n := elem
-	for _, d := range size {
-		n *= d
-	}
-	f := newWordForm(size, perm, elem, engine.Word(elem, engine.MaxTileWord), 1, k)
-	if f.call != nil {
-		return ""
-	}
-	p := twoPassOf(size, perm, elem, f.word, n, f.runs, k)
+	p := twoPassFor(k, size, perm, elem)
 	if p == nil {
 		return ""
 	}
@@ -51,17 +43,23 @@ func TwoPassLayout(k engine.Kernels, size, perm []int, elem int) string {
 // on kernels k, as the passes' data take it (want) and as the plan sizes
 // it, its rows padded (padded); zero where it has none.
 func TwoPassBuffers(k engine.Kernels, size, perm []int, elem int) (want, padded int) {
+	p := twoPassFor(k, size, perm, elem)
+	if p == nil {
+		return 0, 0
+	}
+	return p.buf, p.staged().Buf
+}
+
+// twoPassFor is the two passes of a transpose on kernels k, where its
+// words take no kernel in one pass; or nil.
+func twoPassFor(k engine.Kernels, size, perm []int, elem int) *twoPass {
 	n := elem
 	for _, d := range size {
 		n *= d
 	}
 	f := newWordForm(size, perm, elem, engine.Word(elem, engine.MaxTileWord), 1, k)
 	if f.call != nil {
-		return 0, 0
+		return nil
 	}
-	p := twoPassOf(size, perm, elem, f.word, n, f.runs, k)
-	if p == nil {
-		return 0, 0
-	}
-	return p.buf, p.staged().Buf
+	return twoPassOf(size, perm, elem, f.word, n, f.runs, k)
 }

@@ -245,10 +245,6 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut int, order []int, run
 			counts[j] = d.n
 		}
 	}
-	inner, run := order[n-1], 1 // the second pass's element: a run of inner, or one element
-	if runs {
-		run = dims[inner].n
-	}
 	buf := make([]int, n) // the buffer's steps
 	step := 1
 	for i := n - 1; i >= 0; i-- {
@@ -258,6 +254,10 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut int, order []int, run
 		}
 	}
 	p.buf = step * elem
+	inner, run := order[n-1], 1 // the second pass's element: a run of inner, or one element
+	if runs {
+		run = dims[inner].n
+	}
 	first, second := make([]dim, 0, n), make([]dim, 0, n)
 	for j := range n {
 		first = append(first, dim{counts[j], dims[j].src, buf[j]})
@@ -278,7 +278,7 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut int, order []int, run
 // padRows is the step, in elements of elem bytes, between the rows of
 // row elements of the buffer (its innermost dim, where the second pass
 // moves no runs of it): row, or, where rows so far apart would fall in
-// few L1 sets (fewer than 4: a multiple of 2 KiB apart), the fewest
+// few L1 sets (engine.Crowded: a multiple of 2 KiB apart), the fewest
 // elements more that make them a line or more longer (the kernels took
 // the passes of every one of 13,080 random transposes so padded, as they
 // took them unpadded). On a Zen 5, one goroutine, of a 256 KiB-chunked
@@ -286,7 +286,7 @@ func (p *passes) plan(dims []dim, fixed [maxRank]bool, cut int, order []int, run
 // through rows 4 KiB apart: 4096x3 (in the L2) at 0.05 on the avx2 tier
 // and 0.16 on avx512vbmi, 4000x3 at 0.16 and 0.24.
 func padRows(row, elem int) int {
-	if row*elem%(2<<10) != 0 {
+	if !engine.Crowded(row * elem) {
 		return row
 	}
 	return row + (lineBytes+elem-1)/elem
@@ -366,7 +366,7 @@ const thinBytes = 32
 
 // staged is the call that runs the passes, chunk by chunk.
 func (t *twoPass) staged() *engine.Staged {
-	return &engine.Staged{Buf: max(t.buf, t.whole.buf), Loops: t.loops, Whole: t.whole.run, Last: t.last.run, Count: t.count}
+	return &engine.Staged{Buf: t.whole.buf, Loops: t.loops, Whole: t.whole.run, Last: t.last.run, Count: t.count}
 }
 
 // String says how the passes move the tensors.
