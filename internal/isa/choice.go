@@ -16,9 +16,25 @@ import (
 // measured on. BLOCKSHUFFLE_TIER still picks the tier; this only chooses
 // within it.
 
-// BaseUnzipBelow is the lane length, in bytes, below which an ISA with
-// Base AVX2 should leave its unzips of b lanes of w-byte elements to AVX2
-// on this CPU (0: never).
+// BaseLanesBelow is the lane length, in bytes, below which an ISA with
+// Base AVX2 should leave its zips (unzips, where unzip) of b lanes of
+// w-byte elements to AVX2 on this CPU (0: never).
+//   - On a Zen 5 the AVX-512 zips and unzips of 3 lanes of elements that
+//     do not divide a register (3, 6, 9 and 12 bytes: NHWC CRD's regroups
+//     of 3 channels), which move a lane shorter than a register in one
+//     masked pass where AVX2's have chunks of their size, lost to AVX2's
+//     on lanes under 48 bytes (avx512bw tier, one goroutine, of copy(),
+//     before and after, alternated: b = 3 of 1x27x224x224, lanes of 36
+//     bytes, DepthToSpace of 12-byte elements 0.28-0.29 -> 0.46-0.53,
+//     SpaceToDepth 0.26-0.28 -> 0.36-0.49, of 6-byte elements 0.12-0.18
+//     -> 0.24-0.26; b = 4 of 1x48x128x128, lanes of 24 bytes, 6-byte
+//     elements 0.37 -> 0.50-0.53 and 0.35-0.39 -> 0.46-0.48). Lanes
+//     AVX2's take none of go to the transposes' gathers and two passes
+//     (avx512vbmi, SpaceToDepth b = 3 of 1x27x224x224 3-byte elements,
+//     0.20-0.21 -> 0.45-0.48). In the L2 one case lost: SpaceToDepth
+//     b = 3 of 1x27x56x56 6-byte elements, 0.18-0.20 -> 0.14-0.16.
+//     Sending lanes of 48 bytes to AVX2 too lost (SpaceToDepth b = 4 of
+//     12-byte elements, avx512bw 0.31 -> 0.28, avx512vbmi 0.42 -> 0.27).
 //   - On a Zen 5 the AVX-512 unzips by 2 of 8-byte elements lost to
 //     AVX2's on lanes of one to two registers (YOLO's 1x256x13x13
 //     SpaceToDepth, lanes of 104 bytes: 0.41-0.42 of copy() against
@@ -28,11 +44,13 @@ import (
 //     with 3 channels of a byte, ran at 0.67-0.75 of AVX2's speed on
 //     lanes of 384 and 1,536 bytes, and 1.02-1.05 on lanes of 3,072
 //     beyond the cache, where memory sets the pace.
-func BaseUnzipBelow(b, w int) int {
+func BaseLanesBelow(unzip bool, b, w int) int {
 	switch {
-	case amd19h() && b == 2 && w == 8:
+	case amd19h() && b == 3:
+		return 48
+	case amd19h() && unzip && b == 2 && w == 8:
 		return 128
-	case intel() && b == 4 && w == 12:
+	case intel() && unzip && b == 4 && w == 12:
 		return 4096
 	}
 	return 0

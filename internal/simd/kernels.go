@@ -37,8 +37,9 @@ type Kernels struct {
 // no kernel for and rows too short for its own, into the kernels of its
 // tier, with every choice that overrides the merge:
 //
-//   - isa.BaseUnzipBelow: on this CPU, the table's unzips of some lanes
-//     leave lanes shorter than it says to the base's (a longer MinN);
+//   - isa.BaseLanesBelow: on this CPU, the table's zips and unzips of
+//     some lanes leave lanes shorter than it says to the base's (a longer
+//     MinN);
 //   - baseCopies: runs the base's copier moves faster than the table's;
 //   - isa.BaseTiles: on this CPU, matrices of some words take the base's
 //     tiles first (tileFor);
@@ -51,8 +52,8 @@ func complete(t *Table) *Kernels {
 	k := &Kernels{Table: *t, name: t.isa.TierName, windows: t.isa.Windows, pairs: !t.isa.BytePermutes}
 	k.Base, k.Lanes = nil, slices.Clone(t.Lanes)
 	for i, l := range k.Lanes {
-		if t.Base != nil && l.Cp == 0 && l.Unzip {
-			k.Lanes[i].MinN = max(l.MinN, uint16(isa.BaseUnzipBelow(int(l.B), int(l.W))))
+		if t.Base != nil && l.Cp == 0 {
+			k.Lanes[i].MinN = max(l.MinN, uint16(isa.BaseLanesBelow(l.Unzip, int(l.B), int(l.W))))
 		}
 	}
 	sortLanes(k.Lanes)

@@ -33,8 +33,8 @@ func TestFurthestLane(t *testing.T) {
 }
 
 // TestComplete checks the merge of a table and its base: for each key
-// the table's lane kernel first, with the shortest lane of its unzips
-// raised as isa.BaseUnzipBelow says on this CPU, then its base's; the
+// the table's lane kernel first, with the shortest lane of its zips and
+// unzips raised as isa.BaseLanesBelow says on this CPU, then its base's; the
 // fields the table lacks from its base; the base's copier for the runs
 // baseCopies names; the base's bundles for the rows the table's own lane
 // kernels do not take; the table's tiles before its base's. The tables
@@ -63,17 +63,17 @@ func TestComplete(t *testing.T) {
 		for b := 2; b <= MaxBlock; b++ {
 			for w := 1; w <= MaxWidth; w++ {
 				zip, unzip := k.lanesOf(laneKey{b: b, w: w}), k.lanesOf(laneKey{unzip: true, b: b, w: w})
-				want := 4
+				want, wantZip := 4, 4
 				if withBase {
-					want = max(4, isa.BaseUnzipBelow(b, w))
+					want, wantZip = max(4, isa.BaseLanesBelow(true, b, w)), max(4, isa.BaseLanesBelow(false, b, w))
 				}
 				n := map[bool]int{false: 1, true: 2}[withBase]
 				if b == 2 && w == 2 {
 					continue // the zips the table lacks
 				}
-				if len(zip) != n || zip[0].F != f || zip[0].MinN != 4 ||
+				if len(zip) != n || zip[0].F != f || int(zip[0].MinN) != wantZip ||
 					len(unzip) != len(zip) || unzip[0].F != f || int(unzip[0].MinN) != want || withBase && unzip[1].F != g {
-					t.Errorf("base %v, b=%d w=%d: zips %+v, unzips %+v (want the table's first, shortest lane %d)", withBase, b, w, zip, unzip, want)
+					t.Errorf("base %v, b=%d w=%d: zips %+v, unzips %+v (want the table's first, shortest lanes %d and %d)", withBase, b, w, zip, unzip, wantZip, want)
 				}
 			}
 		}
