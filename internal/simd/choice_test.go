@@ -11,9 +11,11 @@ import (
 )
 
 // BenchmarkLaneKernels times every lane kernel of each ISA this CPU runs
-// beside its base ISA's twin, on rows of 256 and 4096 bytes per lane and
-// 32 KiB per call, named ISA/zip|unzip/b/w/n/own|base: what the per-CPU
-// choice of kernels (see choice.go) is measured by.
+// beside its base ISA's twin, on rows of 256 and 4096 bytes per lane and,
+// for elements of every width, on the short lanes of NHWC CRD's regroups
+// (2 to 4 elements, under a 64-byte register), 32 KiB per call, and 4 MiB
+// for the short lanes, named ISA/zip|unzip/b/w/n/KiB/own|base: what the
+// per-CPU choice of kernels (see choice.go) is measured by.
 func BenchmarkLaneKernels(b *testing.B) {
 	for i := range isa.All {
 		d := &isa.All[i]
@@ -22,33 +24,42 @@ func BenchmarkLaneKernels(b *testing.B) {
 			continue
 		}
 		for _, k := range t.Lanes {
-			if k.Cp > 0 || k.NT || k.W > 8 || k.W&(k.W-1) != 0 {
+			if k.Cp > 0 || k.NT {
 				continue
 			}
 			blk, w := int(k.B), int(k.W)
 			kind := map[bool]string{false: "zip", true: "unzip"}[k.Unzip]
-			for _, n := range []int{256, 4096} {
-				for _, s := range []*simd.Table{t, t.Base} {
-					l := find(s, k.Unzip, blk, w)
-					if l.F == nil || n < int(l.MinN) {
+			lanes := []int{256, 4096}
+			for e := 2; e <= 4 && e*w < 64; e++ {
+				lanes = append(lanes, e*w)
+			}
+			for _, n := range lanes {
+				for _, total := range []int{32 << 10, 4 << 20} {
+					if total > 32<<10 && n >= 64 {
 						continue
 					}
-					role := "own"
-					if s != t {
-						role = "base"
-					}
-					name := fmt.Sprintf("%s/%s/b%d/w%d/n%d/%s", d.Name, kind, blk, w, n, role)
-					rows := max(1, 32<<10/(n*blk))
-					space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)
-					c := l.F.Call(simd.LaneArgs{Space: engine.SpaceSpan(len(space)), Depth: engine.DepthSpan(len(depth)),
-						N: n, Rows: rows, SpaceStride: n * blk, DepthStride: n,
-						Lane: rows * n, LaneI: simd.Split[blk] * rows * n, Groups: 1}, blk, simd.Split[blk])
-					b.Run(name, func(b *testing.B) {
-						b.SetBytes(int64(len(space)))
-						for b.Loop() {
-							c.Run(space, depth)
+					for _, s := range []*simd.Table{t, t.Base} {
+						l := find(s, k.Unzip, blk, w)
+						if l.F == nil || n < int(l.MinN) {
+							continue
 						}
-					})
+						role := "own"
+						if s != t {
+							role = "base"
+						}
+						name := fmt.Sprintf("%s/%s/b%d/w%d/n%d/%dKiB/%s", d.Name, kind, blk, w, n, total>>10, role)
+						rows := max(1, total/(n*blk))
+						space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)
+						c := l.F.Call(simd.LaneArgs{Space: engine.SpaceSpan(len(space)), Depth: engine.DepthSpan(len(depth)),
+							N: n, Rows: rows, SpaceStride: n * blk, DepthStride: n,
+							Lane: rows * n, LaneI: simd.Split[blk] * rows * n, Groups: 1}, blk, simd.Split[blk])
+						b.Run(name, func(b *testing.B) {
+							b.SetBytes(int64(len(space)))
+							for b.Loop() {
+								c.Run(space, depth)
+							}
+						})
+					}
 				}
 			}
 		}
