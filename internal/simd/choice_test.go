@@ -34,10 +34,11 @@ func BenchmarkLaneKernels(b *testing.B) {
 				lanes = append(lanes, e*w)
 			}
 			for _, n := range lanes {
-				for _, total := range []int{32 << 10, 4 << 20} {
-					if total > 32<<10 && n >= 64 {
-						continue
-					}
+				totals := []int{32 << 10}
+				if n < 64 {
+					totals = append(totals, 4<<20)
+				}
+				for _, total := range totals {
 					for _, s := range []*simd.Table{t, t.Base} {
 						l := find(s, k.Unzip, blk, w)
 						if l.F == nil || n < int(l.MinN) {
@@ -47,23 +48,28 @@ func BenchmarkLaneKernels(b *testing.B) {
 						if s != t {
 							role = "base"
 						}
-						name := fmt.Sprintf("%s/%s/b%d/w%d/n%d/%dKiB/%s", d.Name, kind, blk, w, n, total>>10, role)
-						rows := max(1, total/(n*blk))
-						space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)
-						c := l.F.Call(simd.LaneArgs{Space: engine.SpaceSpan(len(space)), Depth: engine.DepthSpan(len(depth)),
-							N: n, Rows: rows, SpaceStride: n * blk, DepthStride: n,
-							Lane: rows * n, LaneI: simd.Split[blk] * rows * n, Groups: 1}, blk, simd.Split[blk])
-						b.Run(name, func(b *testing.B) {
-							b.SetBytes(int64(len(space)))
-							for b.Loop() {
-								c.Run(space, depth)
-							}
-						})
+						benchLanes(b, fmt.Sprintf("%s/%s/b%d/w%d/n%d/%dKiB/%s", d.Name, kind, blk, w, n, total>>10, role), l, blk, n, total)
 					}
 				}
 			}
 		}
 	}
+}
+
+// benchLanes times lane kernel l of blk lanes on rows of n bytes per lane,
+// about total bytes per call.
+func benchLanes(b *testing.B, name string, l simd.LaneKernel, blk, n, total int) {
+	rows := max(1, total/(n*blk))
+	space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)
+	c := l.F.Call(simd.LaneArgs{Space: engine.SpaceSpan(len(space)), Depth: engine.DepthSpan(len(depth)),
+		N: n, Rows: rows, SpaceStride: n * blk, DepthStride: n,
+		Lane: rows * n, LaneI: simd.Split[blk] * rows * n, Groups: 1}, blk, simd.Split[blk])
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(len(space)))
+		for b.Loop() {
+			c.Run(space, depth)
+		}
+	})
 }
 
 // find returns the table's zip or unzip of b lanes of w-byte elements.
