@@ -1542,11 +1542,6 @@ func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows i
 //go:noescape
 func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 
-// gather1AVX2 writes each output vector of a gather program from 1 group(s) of 1 window(s) of 16 bytes.
-//
-//go:noescape
-func gather1AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-
 // gather2AVX2 writes each output vector of a gather program from 2 group(s) of 1 window(s) of 16 bytes.
 //
 //go:noescape
@@ -1571,6 +1566,11 @@ func gather5AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps in
 //
 //go:noescape
 func gather6AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+
+// gather7AVX2 writes each output vector of a gather program from 7 group(s) of 1 window(s) of 16 bytes.
+//
+//go:noescape
+func gather7AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 
 // bundleZip2x1AVX2 runs bundles of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last bundle of each group exactly.
 //

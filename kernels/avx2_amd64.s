@@ -62413,10 +62413,10 @@ piecesdone2615: \
 	RET
 	copyRunsAVX2NT_body
 
-// func gather1AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// func gather2AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX2, CMOV, MMX+
-TEXT ·gather1AVX2(SB), NOSPLIT, $0-64
-#define gather1AVX2_body \
+TEXT ·gather2AVX2(SB), NOSPLIT, $0-64
+#define gather2AVX2_body \
 	MOVQ    dst+0(FP), AX; \
 	MOVQ    src+8(FP), CX; \
 	MOVQ    reps+40(FP), DX; \
@@ -62435,9 +62435,13 @@ vector2617: \
 	PREFETCHT0     (SI)(R11*1); \
 	VBROADCASTI128 (CX)(R11*1), Y0; \
 	VPSHUFB        (R8), Y0, Y0; \
+	MOVLQSX        8(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        32(R8), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
 	VMOVDQU        Y0, (AX)(R10*1); \
-	ADDQ           $+8, DI; \
-	ADDQ           $+32, R8; \
+	ADDQ           $+12, DI; \
+	ADDQ           $+64, R8; \
 	DECQ           R9; \
 	JNZ            vector2617; \
 	ADDQ           srcRep+48(FP), CX; \
@@ -62446,12 +62450,12 @@ vector2617: \
 	JNZ            tile2616; \
 	VZEROUPPER; \
 	RET
-	gather1AVX2_body
+	gather2AVX2_body
 
-// func gather2AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// func gather3AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX2, CMOV, MMX+
-TEXT ·gather2AVX2(SB), NOSPLIT, $0-64
-#define gather2AVX2_body \
+TEXT ·gather3AVX2(SB), NOSPLIT, $0-64
+#define gather3AVX2_body \
 	MOVQ    dst+0(FP), AX; \
 	MOVQ    src+8(FP), CX; \
 	MOVQ    reps+40(FP), DX; \
@@ -62474,9 +62478,13 @@ vector2619: \
 	VBROADCASTI128 (CX)(R11*1), Y1; \
 	VPSHUFB        32(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        12(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        64(R8), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
 	VMOVDQU        Y0, (AX)(R10*1); \
-	ADDQ           $+12, DI; \
-	ADDQ           $+64, R8; \
+	ADDQ           $+16, DI; \
+	ADDQ           $+96, R8; \
 	DECQ           R9; \
 	JNZ            vector2619; \
 	ADDQ           srcRep+48(FP), CX; \
@@ -62485,12 +62493,12 @@ vector2619: \
 	JNZ            tile2618; \
 	VZEROUPPER; \
 	RET
-	gather2AVX2_body
+	gather3AVX2_body
 
-// func gather3AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// func gather4AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX2, CMOV, MMX+
-TEXT ·gather3AVX2(SB), NOSPLIT, $0-64
-#define gather3AVX2_body \
+TEXT ·gather4AVX2(SB), NOSPLIT, $0-64
+#define gather4AVX2_body \
 	MOVQ    dst+0(FP), AX; \
 	MOVQ    src+8(FP), CX; \
 	MOVQ    reps+40(FP), DX; \
@@ -62517,9 +62525,13 @@ vector2621: \
 	VBROADCASTI128 (CX)(R11*1), Y1; \
 	VPSHUFB        64(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        16(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        96(R8), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
 	VMOVDQU        Y0, (AX)(R10*1); \
-	ADDQ           $+16, DI; \
-	ADDQ           $+96, R8; \
+	ADDQ           $+20, DI; \
+	ADDQ           $+128, R8; \
 	DECQ           R9; \
 	JNZ            vector2621; \
 	ADDQ           srcRep+48(FP), CX; \
@@ -62528,12 +62540,12 @@ vector2621: \
 	JNZ            tile2620; \
 	VZEROUPPER; \
 	RET
-	gather3AVX2_body
+	gather4AVX2_body
 
-// func gather4AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// func gather5AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX2, CMOV, MMX+
-TEXT ·gather4AVX2(SB), NOSPLIT, $0-64
-#define gather4AVX2_body \
+TEXT ·gather5AVX2(SB), NOSPLIT, $0-64
+#define gather5AVX2_body \
 	MOVQ    dst+0(FP), AX; \
 	MOVQ    src+8(FP), CX; \
 	MOVQ    reps+40(FP), DX; \
@@ -62564,9 +62576,13 @@ vector2623: \
 	VBROADCASTI128 (CX)(R11*1), Y1; \
 	VPSHUFB        96(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        20(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        128(R8), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
 	VMOVDQU        Y0, (AX)(R10*1); \
-	ADDQ           $+20, DI; \
-	ADDQ           $+128, R8; \
+	ADDQ           $+24, DI; \
+	ADDQ           $+160, R8; \
 	DECQ           R9; \
 	JNZ            vector2623; \
 	ADDQ           srcRep+48(FP), CX; \
@@ -62575,12 +62591,12 @@ vector2623: \
 	JNZ            tile2622; \
 	VZEROUPPER; \
 	RET
-	gather4AVX2_body
+	gather5AVX2_body
 
-// func gather5AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// func gather6AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX2, CMOV, MMX+
-TEXT ·gather5AVX2(SB), NOSPLIT, $0-64
-#define gather5AVX2_body \
+TEXT ·gather6AVX2(SB), NOSPLIT, $0-64
+#define gather6AVX2_body \
 	MOVQ    dst+0(FP), AX; \
 	MOVQ    src+8(FP), CX; \
 	MOVQ    reps+40(FP), DX; \
@@ -62615,9 +62631,13 @@ vector2625: \
 	VBROADCASTI128 (CX)(R11*1), Y1; \
 	VPSHUFB        128(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        24(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        160(R8), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
 	VMOVDQU        Y0, (AX)(R10*1); \
-	ADDQ           $+24, DI; \
-	ADDQ           $+160, R8; \
+	ADDQ           $+28, DI; \
+	ADDQ           $+192, R8; \
 	DECQ           R9; \
 	JNZ            vector2625; \
 	ADDQ           srcRep+48(FP), CX; \
@@ -62626,12 +62646,12 @@ vector2625: \
 	JNZ            tile2624; \
 	VZEROUPPER; \
 	RET
-	gather5AVX2_body
+	gather6AVX2_body
 
-// func gather6AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// func gather7AVX2(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX2, CMOV, MMX+
-TEXT ·gather6AVX2(SB), NOSPLIT, $0-64
-#define gather6AVX2_body \
+TEXT ·gather7AVX2(SB), NOSPLIT, $0-64
+#define gather7AVX2_body \
 	MOVQ    dst+0(FP), AX; \
 	MOVQ    src+8(FP), CX; \
 	MOVQ    reps+40(FP), DX; \
@@ -62670,9 +62690,13 @@ vector2627: \
 	VBROADCASTI128 (CX)(R11*1), Y1; \
 	VPSHUFB        160(R8), Y1, Y1; \
 	VPOR           Y1, Y0, Y0; \
+	MOVLQSX        28(DI), R11; \
+	VBROADCASTI128 (CX)(R11*1), Y1; \
+	VPSHUFB        192(R8), Y1, Y1; \
+	VPOR           Y1, Y0, Y0; \
 	VMOVDQU        Y0, (AX)(R10*1); \
-	ADDQ           $+28, DI; \
-	ADDQ           $+192, R8; \
+	ADDQ           $+32, DI; \
+	ADDQ           $+224, R8; \
 	DECQ           R9; \
 	JNZ            vector2627; \
 	ADDQ           srcRep+48(FP), CX; \
@@ -62681,7 +62705,7 @@ vector2627: \
 	JNZ            tile2626; \
 	VZEROUPPER; \
 	RET
-	gather6AVX2_body
+	gather7AVX2_body
 
 // func bundleZip2x1AVX2(space *byte, depth *byte, n int, bundles int, plane int, groups int, group int)
 // Requires: AVX, AVX2
@@ -68568,8 +68592,6 @@ DATA ·copyRunsAVX2Entry(SB)/8, $·copyRunsAVX2(SB)
 GLOBL ·copyRunsAVX2Entry(SB), RODATA, $8
 DATA ·copyRunsAVX2NTEntry(SB)/8, $·copyRunsAVX2NT(SB)
 GLOBL ·copyRunsAVX2NTEntry(SB), RODATA, $8
-DATA ·gather1AVX2Entry(SB)/8, $·gather1AVX2(SB)
-GLOBL ·gather1AVX2Entry(SB), RODATA, $8
 DATA ·gather2AVX2Entry(SB)/8, $·gather2AVX2(SB)
 GLOBL ·gather2AVX2Entry(SB), RODATA, $8
 DATA ·gather3AVX2Entry(SB)/8, $·gather3AVX2(SB)
@@ -68580,6 +68602,8 @@ DATA ·gather5AVX2Entry(SB)/8, $·gather5AVX2(SB)
 GLOBL ·gather5AVX2Entry(SB), RODATA, $8
 DATA ·gather6AVX2Entry(SB)/8, $·gather6AVX2(SB)
 GLOBL ·gather6AVX2Entry(SB), RODATA, $8
+DATA ·gather7AVX2Entry(SB)/8, $·gather7AVX2(SB)
+GLOBL ·gather7AVX2Entry(SB), RODATA, $8
 DATA ·bundleZip2x1AVX2Entry(SB)/8, $·bundleZip2x1AVX2(SB)
 GLOBL ·bundleZip2x1AVX2Entry(SB), RODATA, $8
 DATA ·bundleUnzip2x1AVX2Entry(SB)/8, $·bundleUnzip2x1AVX2(SB)

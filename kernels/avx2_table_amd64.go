@@ -292,12 +292,12 @@ var (
 	unzipNx16AVX2Entry      simd.AnyBFunc
 	copyRunsAVX2Entry       simd.CopyFunc
 	copyRunsAVX2NTEntry     simd.CopyFunc
-	gather1AVX2Entry        simd.GatherFunc
 	gather2AVX2Entry        simd.GatherFunc
 	gather3AVX2Entry        simd.GatherFunc
 	gather4AVX2Entry        simd.GatherFunc
 	gather5AVX2Entry        simd.GatherFunc
 	gather6AVX2Entry        simd.GatherFunc
+	gather7AVX2Entry        simd.GatherFunc
 	bundleZip2x1AVX2Entry   simd.BundleFunc
 	bundleUnzip2x1AVX2Entry simd.BundleFunc
 	bundleZip2x2AVX2Entry   simd.BundleFunc
@@ -617,7 +617,7 @@ var avx2 = simd.Table{
 	UnzipN:      &unzipNx16AVX2Entry,
 	CopyRuns:    &copyRunsAVX2Entry,
 	CopyRunsNT:  &copyRunsAVX2NTEntry,
-	Gather:      [simd.MaxGroups + 1]*simd.GatherFunc{1: &gather1AVX2Entry, 2: &gather2AVX2Entry, 3: &gather3AVX2Entry, 4: &gather4AVX2Entry, 5: &gather5AVX2Entry, 6: &gather6AVX2Entry},
+	Gather:      [simd.MaxGroups + 1]*simd.GatherFunc{2: &gather2AVX2Entry, 3: &gather3AVX2Entry, 4: &gather4AVX2Entry, 5: &gather5AVX2Entry, 6: &gather6AVX2Entry, 7: &gather7AVX2Entry},
 	BundleZip:   [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleZip2x1AVX2Entry, 2: &bundleZip2x2AVX2Entry, 4: &bundleZip2x4AVX2Entry, 8: &bundleZip2x8AVX2Entry},
 	BundleUnzip: [simd.MaxBundleWidth + 1]*simd.BundleFunc{1: &bundleUnzip2x1AVX2Entry, 2: &bundleUnzip2x2AVX2Entry, 4: &bundleUnzip2x4AVX2Entry, 8: &bundleUnzip2x8AVX2Entry},
 	Tiles: []simd.Entry[simd.TileFunc]{

@@ -42,7 +42,9 @@ func gatherCases() []shape.Geometry {
 func eachGatherPlan(t *testing.T, run func(name string, g *shape.Geometry, p *gather.Plan, calls engine.Calls, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	planned, edges := 0, 0
+	groups := map[string]map[int]bool{} // per table, the kernels' groups the plans ran
 	for name := range tablesUnderTest() {
+		groups[name] = map[int]bool{}
 		set := simd.KernelsOf(name)
 		cases.Each(t, rng, gatherCases(), []int{1, 2, 4, 8, 3, 5, 7}, func(c *cases.Call) {
 			plan, calls, ok := set.GatherPlan(&c.G)
@@ -50,17 +52,26 @@ func eachGatherPlan(t *testing.T, run func(name string, g *shape.Geometry, p *ga
 				return
 			}
 			planned++
+			groups[name][plan.Fwd.Groups], groups[name][plan.Bwd.Groups] = true, true
+			for _, e := range plan.Edges {
+				groups[name][e.Prog.Groups] = true
+			}
 			if len(plan.Edges) > 0 {
 				edges++
 			}
 			run(name, &c.G, plan, calls, c.Want(), c.Src)
 		})
 	}
-	for _, set := range tablesUnderTest() {
+	for name, set := range tablesUnderTest() {
 		// Edge programs too: small calls whose windows leave the source
 		// both ways.
 		if set.Gather[1] != nil && (planned == 0 || edges == 0) {
 			t.Fatalf("%d cases had a gather plan, %d with edge programs: want some of each", planned, edges)
+		}
+		for g, k := range set.Gather {
+			if k != nil && !groups[name][g] {
+				t.Errorf("%s: no plan ran the gather kernel of %d groups", name, g)
+			}
 		}
 	}
 	t.Logf("%d plans run, %d with edge programs", planned, edges)

@@ -147,8 +147,12 @@ cache, on rows of whole chunks, MinN bytes, whose every output address is
 			[]string{"dst", "src", "offs", "idx"},
 			[]string{"steps", "reps", "srcRep", "dstRep"}, nil},
 		Of: func(i ISA) []Kernel {
+			// A vector's bytes come from as many source bytes: fewer
+			// windows than hold a vector (AVX2's one 16-byte window for
+			// 32 bytes) never make a program.
+			w := i.Windows()
 			var out []Kernel
-			for g := 1; g <= i.Windows().MaxGroups; g++ {
+			for g := max(1, (w.Vector+w.PerGroup*w.Window-1)/max(1, w.PerGroup*w.Window)); g <= w.MaxGroups; g++ {
 				out = append(out, Kernel{Groups: g})
 			}
 			return out

@@ -22,13 +22,12 @@ type Kernels interface {
 	// Gathered returns a plan that moves, in one pass of byte shuffles
 	// from span src into span dst, a tensor whose output is the loop nest
 	// size, outermost first, each iteration of dim k stride[k] elements
-	// of elem bytes further on in the source (any transpose), with ahead
-	// set only one that goes ahead of two passes through a buffer, costly
-	// where set (gather.Plan.Ahead); how many units its calls may be cut
-	// into for goroutines; and calls, which returns the calls that move
-	// units [lo, hi). The plan is nil where the tier has none. Its calls
-	// do not stream.
-	Gathered(dst, src Span, size, stride []int, elem int, costly, ahead bool) (plan fmt.Stringer, units int, calls func(lo, hi int) []Call)
+	// of elem bytes further on in the source (any transpose), one that
+	// goes ahead of rival, costly where set (gather.Plan.Ahead); how many
+	// units its calls may be cut into for goroutines; and calls, which
+	// returns the calls that move units [lo, hi). The plan is nil where
+	// the tier has none. Its calls do not stream.
+	Gathered(dst, src Span, size, stride []int, elem int, costly bool, rival Rival) (plan fmt.Stringer, units int, calls func(lo, hi int) []Call)
 	// Matrix returns the call that transposes matrix m of w-byte words
 	// from span src into span dst, or nil where the tier has no kernel for
 	// it. It must check that the call stays inside the spans.
@@ -104,3 +103,20 @@ func (r *TransposeRuns) PixelMajor() bool {
 // BackToBack reports whether rows rows of runs of n bytes, runs x apart
 // and rows row apart, lie run x of every row back to back: (x*rows + r)*n.
 func BackToBack(n, rows, x, row int) bool { return x == rows*n && row == n }
+
+// A Rival is the route a gather plan must go ahead of to be taken
+// (Kernels.Gathered): the fewer windows its vectors read, the more
+// routes it beats.
+type Rival int
+
+const (
+	// TwoPasses: two passes through a buffer (gather.Plan.Ahead).
+	TwoPasses Rival = iota
+	// OtherKernels: any route of the tier's kernels, two passes that
+	// move whole elements of 3 to 15 bytes by tiles among them
+	// (isa.Windows.Rivals).
+	OtherKernels
+	// GoLoops: Go's loops, which move elements one by one; every plan
+	// beats them.
+	GoLoops
+)

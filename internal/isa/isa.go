@@ -84,7 +84,11 @@ var All = []ISA{
 		// VPSHUFB picks within 16-byte lanes: each window is broadcast to
 		// both lanes and shuffled alone (a group of one), index bit 7
 		// zeroing the bytes other windows supply; VPOR merges.
-		Windows: Windows{Vector: 32, Window: 16, PerGroup: 1, MaxGroups: 6, None: 0x80},
+		// Seven windows a vector move SpaceToDepth CRD in NHWC of 5-byte
+		// elements, b = 3 and 4 (Go's loop else), but lose to two passes
+		// of tiles (Zen 5, one goroutine, of copy(): DepthToSpace CRD in
+		// NHWC, b = 2, 1x64x270x480, 0.21 against 0.34).
+		Windows: Windows{Vector: 32, Window: 16, PerGroup: 1, MaxGroups: 7, Rivals: 6, None: 0x80},
 		has:     func() bool { return cpu.X86.HasAVX2 },
 	},
 	{
@@ -99,7 +103,7 @@ var All = []ISA{
 		// 0-6 of the index); with several groups, index bit 7 marks the
 		// group's bytes (VPMOVB2M) and the others are zeroed, then VPORQ
 		// merges.
-		Windows:      Windows{Vector: 64, Window: 32, PerGroup: 4, MaxGroups: 3, Ahead: 1, Used: 0x80, ShortRows: true},
+		Windows:      Windows{Vector: 64, Window: 32, PerGroup: 4, MaxGroups: 3, Rivals: 3, Ahead: 1, Used: 0x80, ShortRows: true},
 		BytePermutes: true,
 		has:          func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
 	},
@@ -120,14 +124,16 @@ func always() bool { return true }
 // + offset) for byte offset of the group's window k and None for a byte
 // another group supplies.
 //
-// Ahead is the most groups of a plan that a transpose takes ahead of two
-// passes through a buffer (internal/transpose's route); ShortRows says
-// that the plans beat the row kernels on NCHW rows shorter than a vector
-// (gather.Pays).
+// Rivals is the most groups of a plan taken ahead of any route of other
+// kernels (engine.OtherKernels), plans of more only where Go's loops
+// would move the call; Ahead is the most groups of a plan that a
+// transpose takes ahead of two passes through a buffer where they are
+// not costly (internal/transpose's route); ShortRows says that the plans
+// beat the row kernels on NCHW rows shorter than a vector (gather.Pays).
 type Windows struct {
-	Vector, Window, PerGroup, MaxGroups, Ahead int
-	Used, None                                 byte
-	ShortRows                                  bool
+	Vector, Window, PerGroup, MaxGroups, Rivals, Ahead int
+	Used, None                                         byte
+	ShortRows                                          bool
 }
 
 // avx512 is what both AVX-512 tiers need: F, BW, VL and DQ, with AVX2 for

@@ -216,7 +216,7 @@ func (kernels) Row(toDepth bool, kind engine.Kind, space, depth engine.Span, a *
 func (kernels) OnePass(*shape.Geometry) (fmt.Stringer, []engine.Call) { return nil, nil }
 
 // Gathered implements engine.Kernels: the loops have no shuffles.
-func (kernels) Gathered(engine.Span, engine.Span, []int, []int, int, bool, bool) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
+func (kernels) Gathered(engine.Span, engine.Span, []int, []int, int, bool, engine.Rival) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
 	return nil, 0, nil
 }
 

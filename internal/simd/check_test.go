@@ -78,26 +78,26 @@ func TestOutsideSlicesPanics(t *testing.T) {
 		mustPanic(t, name+" zip2x1 negative stride", v.b[:], func() {
 			k.F.Once(make([]byte, 4096), v.a[:], simd.LaneArgs{N: 16, Rows: 2, DepthStride: -16, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
 		})
-		if g := tb.Gather[1]; g != nil {
-			w := isa.Named(name).Windows
-			offs := make([]int32, 1+w.PerGroup) // one vector at 0, its windows at 0
-			idx := bytes.Repeat([]byte{w.Used}, w.Vector)
+		w := isa.Named(name).Windows
+		if g := tb.Gather[w.MaxGroups]; g != nil {
+			offs := make([]int32, 1+w.MaxGroups*w.PerGroup) // one vector at 0, its windows at 0
+			idx := bytes.Repeat([]byte{w.Used}, w.MaxGroups*w.Vector)
 			mustPanic(t, name+" gather window", v.b[:], func() {
 				// A window one byte past the source's 64.
 				o := append([]int32{}, offs...)
 				o[len(o)-1] = int32(65 - w.Window)
-				g.Once(v.a[:], src[:64], simd.GatherArgs{Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
+				g.Once(v.a[:], src[:64], simd.GatherArgs{Reps: 1}, simd.NewGatherProg(o, idx, 1, w.MaxGroups, w))
 			})
 			mustPanic(t, name+" gather negative offset", v.b[:], func() {
 				o := append([]int32{}, offs...)
 				o[1] = -1
-				g.Once(v.a[:], src, simd.GatherArgs{Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
+				g.Once(v.a[:], src, simd.GatherArgs{Reps: 1}, simd.NewGatherProg(o, idx, 1, w.MaxGroups, w))
 			})
 			mustPanic(t, name+" gather reps", v.b[:], func() {
 				// The second tile's vector lands 64 bytes on: past dst.
-				g.Once(v.a[:], src, simd.GatherArgs{Reps: 2, DstRep: 64}, simd.NewGatherProg(offs, idx, 1, 1, w))
+				g.Once(v.a[:], src, simd.GatherArgs{Reps: 2, DstRep: 64}, simd.NewGatherProg(offs, idx, 1, w.MaxGroups, w))
 			})
-			g.Once(make([]byte, 64), src[:64], simd.GatherArgs{Reps: 1}, simd.NewGatherProg(offs, idx, 1, 1, w))
+			g.Once(make([]byte, 64), src[:64], simd.GatherArgs{Reps: 1}, simd.NewGatherProg(offs, idx, 1, w.MaxGroups, w))
 		}
 		// The same calls inside their slices run.
 		k.F.Once(make([]byte, 128), src, simd.LaneArgs{N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)

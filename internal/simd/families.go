@@ -14,7 +14,7 @@ const (
 	MaxBlock       = 8  // the largest block size with kernels of its own
 	MaxWidth       = 16 // the largest element size, in bytes
 	MaxCp          = 16 // the largest C' of a regrouping kernel
-	MaxGroups      = 6  // the most groups of windows of a gather kernel
+	MaxGroups      = 7  // the most groups of windows of a gather kernel
 	MaxStackGrain  = 4  // the largest permute grain, in bytes, of a stacked-row kernel
 	MaxBundleWidth = 8  // the largest element, in bytes, of a bundle kernel
 	MaxTileWidth   = 16 // the largest word, in bytes, of a tile kernel

@@ -81,7 +81,7 @@ func complete(t *Table) *Kernels {
 			}
 		}
 	}
-	if k.Gather[1] == nil {
+	if k.Gather[k.windows.MaxGroups] == nil { // it has no gather kernels
 		k.windows = b.windows
 	}
 	if k.StackZip == [MaxStackGrain + 1]*StackFunc{} {

@@ -28,21 +28,21 @@ func (t *Kernels) OnePass(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
 			Groups: p.Groups, Group: p.Group}, p.Elem)}
 	}
 	if gather.Pays(g, t.windows) {
-		return t.geometryGathered(g)
+		return t.geometryGathered(g, engine.OtherKernels)
 	}
 	return nil, nil
 }
 
-// geometryGathered is the gather plan of a validated call and its calls,
-// or nil.
-func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
+// geometryGathered is the gather plan of a validated call that goes
+// ahead of rival, and its calls, or nil.
+func (t *Kernels) geometryGathered(g *shape.Geometry, rival engine.Rival) (fmt.Stringer, []engine.Call) {
 	n := g.Len() * g.Elem
 	dst, src := engine.SpaceSpan(n), engine.DepthSpan(n)
 	if g.ToDepth {
 		dst, src = src, dst
 	}
 	size, stride := g.Loops()
-	p, units, calls := t.Gathered(dst, src, size[:], stride[:], g.Elem, false, false)
+	p, units, calls := t.Gathered(dst, src, size[:], stride[:], g.Elem, false, rival)
 	if p == nil {
 		return nil, nil
 	}
@@ -50,18 +50,20 @@ func (t *Kernels) geometryGathered(g *shape.Geometry) (fmt.Stringer, []engine.Ca
 }
 
 // Gathered implements engine.Kernels: a gather plan of the move, if t has
-// gather kernels and the move a plan (with ahead set, one that goes ahead
-// of two passes).
-func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem int, costly, ahead bool) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
+// gather kernels and the move a plan that goes ahead of rival.
+func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem int, costly bool, rival engine.Rival) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
 	w := t.windows
-	if ahead {
+	switch rival {
+	case engine.TwoPasses:
 		w = gather.AheadWindows(w, costly)
+	case engine.OtherKernels:
+		w.MaxGroups = min(w.MaxGroups, w.Rivals)
 	}
-	if t.Gather[1] == nil || w.MaxGroups == 0 {
+	if w.MaxGroups == 0 || t.Gather[t.windows.MaxGroups] == nil {
 		return nil, 0, nil
 	}
 	p, ok := gather.Nest(w, size, stride, elem)
-	if !ok || ahead && !p.Ahead(costly) {
+	if !ok || rival == engine.TwoPasses && !p.Ahead(costly) {
 		return nil, 0, nil
 	}
 	return p, p.Units(), func(lo, hi int) []engine.Call { return t.GatherCalls(p, dst, src, lo, hi) }
@@ -161,7 +163,7 @@ func (t *Kernels) GatherCalls(p *gather.Plan, dst, src engine.Span, lo, hi int) 
 // false if t has none or the call has no plan: for the kernel tests,
 // which run every plan.
 func (t *Kernels) GatherPlan(g *shape.Geometry) (*gather.Plan, engine.Calls, bool) {
-	p, calls := t.geometryGathered(g)
+	p, calls := t.geometryGathered(g, engine.GoLoops)
 	if calls == nil {
 		return nil, nil, false
 	}

@@ -32,7 +32,7 @@ import (
 //     (twopass.go), each pass in words or, failing those, in whole
 //     elements, after any gather plan where a pass moves whole elements
 //     by tiles (twoPass.oddTiles) or writes thin rows of split elements
-//     by tiles (twoPass.thinTiles);
+//     by tiles (twoPass.thinTiles), of at most isa.Windows.Rivals groups;
 //  8. any other gather plan;
 //  9. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
@@ -147,7 +147,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		// Two passes that split elements or runs into words cost more
 		// than a gather plan beyond the cache (gather.Plan.Ahead).
 		costly := runs && !engine.InPrivateCache(bytes)
-		if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, true); g != nil {
+		if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, engine.TwoPasses); g != nil {
 			return g, true
 		}
 		p := twoPassOf(size, perm, elem, word, bytes, runs, t.Kernels)
@@ -155,12 +155,13 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 			p = twoPassOf(size, perm, elem, elem, bytes, false, t.Kernels)
 		}
 		if p != nil && (p.oddTiles() || p.thinTiles(elem)) {
-			// Any gather goes ahead of two passes that move whole elements
-			// of 3 to 15 bytes by tiles: NCHW SpaceToDepth, b = 2, of
-			// 1x64x270x480 of 5-byte elements on AVX2, one goroutine,
-			// 0.70 of mem gathered, 0.36 in two passes of tiles; and of
-			// those that write thin rows of split elements by tiles.
-			if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, false); g != nil {
+			// A gather of up to Rivals groups goes ahead of two passes
+			// that move whole elements of 3 to 15 bytes by tiles: NCHW
+			// SpaceToDepth, b = 2, of 1x64x270x480 of 5-byte elements on
+			// AVX2, one goroutine, 0.70 of mem gathered, 0.36 in two
+			// passes of tiles; and of those that write thin rows of
+			// split elements by tiles.
+			if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, engine.OtherKernels); g != nil {
 				return g, true
 			}
 		}
@@ -173,7 +174,7 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 			}
 			return prepared(t, bytes, want, pieces, s, p), true
 		}
-		if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, false); g != nil {
+		if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, engine.GoLoops); g != nil {
 			return g, true
 		}
 	}
@@ -185,20 +186,20 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 }
 
 // gathered is the prepared call of a transpose, canonical form c of
-// word-byte words, as tier t's gather plan, with ahead set only one that
-// goes ahead of two passes, costly where set (gather.Plan.Ahead); or nil
-// where t has none. Every plan goes ahead of Go's loops, which move
+// word-byte words, as tier t's gather plan that goes ahead of rival,
+// costly where set (gather.Plan.Ahead); or nil where t has none. Every
+// plan goes ahead of Go's loops, which move
 // elements one by one (NCHW DepthToSpace b = 2 of 5-byte elements,
 // 1x64x270x480, on an Intel Xeon, one goroutine, of a non-streaming copy:
 // 0.42 in Go, 0.83 by AVX-512 VBMI's gather, 0.77-0.92 by AVX2's). Its
 // calls are cut for goroutines along its outermost loop.
-func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, costly, ahead bool) *engine.Prepared {
+func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, costly bool, rival engine.Rival) *engine.Prepared {
 	ds := c.strided()
 	out, stride := make([]int, c.n), make([]int, c.n)
 	for k, j := range c.perm[:c.n] {
 		out[k], stride[k] = ds[j].n, ds[j].src
 	}
-	plan, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, word, costly, ahead)
+	plan, units, calls := t.Kernels.Gathered(engine.SpaceSpan(bytes), engine.DepthSpan(bytes), out, stride, word, costly, rival)
 	if plan == nil {
 		return nil
 	}

@@ -410,7 +410,8 @@ func TestGathered(t *testing.T) {
 		{[]int{2, 3, 11, 13}, []int{0, 2, 3, 1}, 5},
 		{[]int{1, 3, 2, 2, 9, 10}, []int{0, 4, 2, 5, 3, 1}, 7},
 		{[]int{5, 13}, []int{1, 0}, 7},
-		{[]int{3, 5}, []int{1, 0}, 5}, // a tensor of one vector and a few bytes: an edge program
+		{[]int{3, 5}, []int{1, 0}, 5},                   // a tensor of one vector and a few bytes: an edge program
+		{[]int{4, 3, 5, 3, 3}, []int{0, 2, 4, 1, 3}, 5}, // NHWC CRD SpaceToDepth, b = 3: seven AVX2 windows a vector
 	} {
 		for _, tier := range verify.Tiers() {
 			if tier.Name == "generic" {
