@@ -31,8 +31,10 @@ import (
 //     or runs too short for them (elements of several words), only so
 //     (twopass.go), each pass in words or, failing those, in whole
 //     elements, after any gather plan where a pass moves whole elements
-//     by tiles (twoPass.oddTiles) or writes thin rows of split elements
-//     by tiles (twoPass.thinTiles), of at most isa.Windows.Rivals groups;
+//     by tiles (twoPass.oddTiles), writes thin rows of split elements by
+//     tiles (twoPass.thinTiles) or, beyond the private cache, zips whole
+//     elements in lanes shorter than a vector (twoPass.shortLanes), of
+//     at most isa.Windows.Rivals groups;
 //  8. any other gather plan;
 //  9. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
@@ -154,13 +156,19 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		if p == nil && word < elem && !f.runs {
 			p = twoPassOf(size, perm, elem, elem, bytes, false, t.Kernels)
 		}
-		if p != nil && (p.oddTiles() || p.thinTiles(elem)) {
+		if p != nil && (p.oddTiles() || p.thinTiles(elem) || p.shortLanes(elem) && !engine.InPrivateCache(bytes)) {
 			// A gather of up to Rivals groups goes ahead of two passes
 			// that move whole elements of 3 to 15 bytes by tiles: NCHW
 			// SpaceToDepth, b = 2, of 1x64x270x480 of 5-byte elements on
 			// AVX2, one goroutine, 0.70 of mem gathered, 0.36 in two
-			// passes of tiles; and of those that write thin rows of
-			// split elements by tiles.
+			// passes of tiles; of those that write thin rows of split
+			// elements by tiles; and, beyond the private cache, of
+			// those that zip whole elements in lanes shorter than a
+			// vector (NHWC CRD DepthToSpace of 1x27x224x224 b = 3 of
+			// 3-byte elements, Zen 5, of copy(): avx2 0.24-0.27 in two
+			// passes, 0.27-0.32 gathered, avx512vbmi 0.21-0.27 and
+			// 0.38-0.42; in the L2, 1x12x64x64 b = 2 of 6-byte elements,
+			// avx2 0.15-0.16 and 0.10).
 			if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, engine.OtherKernels); g != nil {
 				return g, true
 			}

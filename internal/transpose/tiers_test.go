@@ -646,3 +646,35 @@ func TestThinTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestShortLanes: a transpose whose two passes would zip lanes shorter
+// than a vector (NHWC CRD DepthToSpace, b = 3, of three 3-byte channels:
+// lanes of 27 bytes) goes to a gather, where the tier has one, beyond the
+// private cache, and stays in two passes inside it.
+func TestShortLanes(t *testing.T) {
+	for _, c := range []struct {
+		size []int
+		want string // where the tier has gathers
+	}{
+		{[]int{448, 448, 3, 3, 3}, "gather"},
+		{[]int{8, 8, 3, 3, 3}, "two passes"},
+	} {
+		perm, n := []int{0, 3, 1, 4, 2}, 3
+		for _, d := range c.size {
+			n *= d
+		}
+		if c.want == "gather" && engine.InPrivateCache(n) {
+			t.Fatalf("%v of 3-byte elements fits in the private cache: want a larger shape", c.size)
+		}
+		for _, tier := range verify.Tiers() {
+			if !gathers(tier.Name) {
+				continue
+			}
+			k := engine.Lookup(tier.Name)
+			if d := transpose.General(k, c.size, perm, 3, n, 1).Describe(); !strings.Contains(d.Plan, c.want) {
+				t.Errorf("%s: %v by %v of 3-byte elements: %s, want %q in it", tier.Name, c.size, perm, d.Plan, c.want)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(45, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, perm, 3 })
+		}
+	}
+}

@@ -361,6 +361,19 @@ func (t *twoPass) thinTiles(elem int) bool {
 	return false
 }
 
+// shortLanes reports whether a pass zips or unzips whole elements in
+// lanes of fewer bytes than a vector (matrices with a thin side whose
+// long side is short), each lane's end its whole work. Where the passes
+// split elements into words, gather.Plan.Ahead weighs them (costly).
+func (t *twoPass) shortLanes(elem int) bool {
+	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
+		if f.word == elem && !f.runs && f.work() == engine.Rows && max(f.m.Rows, f.m.Cols)*f.word < thinBytes {
+			return true
+		}
+	}
+	return false
+}
+
 // thinBytes is the size of an AVX2 vector.
 const thinBytes = 32
 
