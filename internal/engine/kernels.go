@@ -106,15 +106,17 @@ func BackToBack(n, rows, x, row int) bool { return x == rows*n && row == n }
 
 // A Rival is the route a gather plan must go ahead of to be taken
 // (Kernels.Gathered): the fewer windows its vectors read, the more
-// routes it beats.
+// routes it beats. Against any but GoLoops a plan takes at most
+// isa.Windows.Rivals groups.
 type Rival int
 
 const (
-	// TwoPasses: two passes through a buffer (gather.Plan.Ahead).
+	// TwoPasses: two passes through a buffer, whatever their kernels
+	// (gather.Plan.Ahead).
 	TwoPasses Rival = iota
-	// OtherKernels: any route of the tier's kernels, two passes that
-	// move whole elements of 3 to 15 bytes by tiles among them
-	// (isa.Windows.Rivals).
+	// OtherKernels: a route of the tier's kernels that a gather may
+	// still beat: two passes that move whole elements of 3 to 15 bytes
+	// by tiles, the row kernels on short NCHW rows (gather.Pays).
 	OtherKernels
 	// GoLoops: Go's loops, which move elements one by one; every plan
 	// beats them.

@@ -36,11 +36,10 @@ func (p *Plan) Ahead(costly bool) bool {
 }
 
 // AheadWindows is w for the plans that may go ahead of two passes
-// (Ahead): of at most w.Rivals groups, and where they are not costly at
-// most w.Ahead (none where MaxGroups is 0). Planning costs more than two
-// passes' plan, and more the more groups a vector may take.
+// (Ahead): where they are not costly, of at most w.Ahead groups (none
+// where MaxGroups is 0). Planning costs more than two passes' plan, and
+// more the more groups a vector may take.
 func AheadWindows(w isa.Windows, costly bool) isa.Windows {
-	w.MaxGroups = min(w.MaxGroups, w.Rivals)
 	if !costly {
 		w.MaxGroups = min(w.MaxGroups, w.Ahead)
 	}

@@ -53,11 +53,11 @@ func (t *Kernels) geometryGathered(g *shape.Geometry, rival engine.Rival) (fmt.S
 // gather kernels and the move a plan that goes ahead of rival.
 func (t *Kernels) Gathered(dst, src engine.Span, size, stride []int, elem int, costly bool, rival engine.Rival) (fmt.Stringer, int, func(lo, hi int) []engine.Call) {
 	w := t.windows
-	switch rival {
-	case engine.TwoPasses:
-		w = gather.AheadWindows(w, costly)
-	case engine.OtherKernels:
+	if rival != engine.GoLoops {
 		w.MaxGroups = min(w.MaxGroups, w.Rivals)
+	}
+	if rival == engine.TwoPasses {
+		w = gather.AheadWindows(w, costly)
 	}
 	if w.MaxGroups == 0 || t.Gather[t.windows.MaxGroups] == nil {
 		return nil, 0, nil
