@@ -86,3 +86,35 @@ func canon(size, perm []int) (c canonical) {
 func (c *canonical) same(d *canonical) bool {
 	return c.n == d.n && c.dims == d.dims && c.perm == d.perm
 }
+
+// split returns c with input dim j split in two, outer outer's indexes
+// of dims[j]/outer each: a form canon would merge again, which keeps the
+// two apart as the dims of two passes (splitTwoPass). c.n < maxRank.
+func (c *canonical) split(j, outer int) canonical {
+	s := canonical{n: c.n + 1}
+	for i := range c.n {
+		switch {
+		case i < j:
+			s.dims[i] = c.dims[i]
+		case i == j:
+			s.dims[j], s.dims[j+1] = outer, c.dims[j]/outer
+		default:
+			s.dims[i+1] = c.dims[i]
+		}
+	}
+	k := 0
+	for _, i := range c.perm[:c.n] {
+		switch {
+		case i < j:
+			s.perm[k] = i
+		case i == j:
+			s.perm[k] = j
+			k++
+			s.perm[k] = j + 1
+		default:
+			s.perm[k] = i + 1
+		}
+		k++
+	}
+	return s
+}

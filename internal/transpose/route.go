@@ -156,6 +156,9 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		if p == nil && word < elem && !f.runs {
 			p = twoPassOf(size, perm, elem, elem, bytes, false, t.Kernels)
 		}
+		if p == nil && word == elem && !f.runs {
+			p = splitTwoPass(size, perm, elem, bytes, t.Kernels)
+		}
 		if p != nil && (p.oddTiles() || p.thinTiles(elem) || p.shortLanes(elem) && !engine.InPrivateCache(bytes)) {
 			// A gather of up to Rivals groups goes ahead of two passes
 			// that move whole elements of 3 to 15 bytes by tiles: NCHW

@@ -678,3 +678,34 @@ func TestShortLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitTwoPass: a transpose whose output's innermost dim is too thin
+// for tiles and too thick for a zip (NCHW to NHWC of 9 to 14 channels of
+// 1- and 2-byte elements) moves by the kernels on every SIMD tier, not
+// Go's tiles (in two passes of zips, that dim split in two factors,
+// where the tier has no tiles for it), and right.
+func TestSplitTwoPass(t *testing.T) {
+	for _, c := range []struct {
+		size, perm []int
+		elem       int
+	}{
+		{[]int{12, 5000}, []int{1, 0}, 1},
+		{[]int{9, 3001}, []int{1, 0}, 1},
+		{[]int{2, 10, 30, 40}, []int{0, 2, 3, 1}, 1},
+		{[]int{3, 14, 17, 19}, []int{0, 2, 3, 1}, 1},
+		{[]int{12, 777}, []int{1, 0}, 2},
+	} {
+		n := c.elem
+		for _, d := range c.size {
+			n *= d
+		}
+		for _, tier := range verify.Tiers() {
+			k := engine.Lookup(tier.Name)
+			d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
+			if _, simd := k.Kernels.(*simd.Kernels); simd && strings.Contains(d.String(), "generic:") {
+				t.Errorf("%s: %v by %v of %d-byte elements: %s, want the tier's kernels", tier.Name, c.size, c.perm, c.elem, d)
+			}
+			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(46, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
+		}
+	}
+}

@@ -117,7 +117,11 @@ const maxChunk = 4 << 20
 // 135x240 of 8-byte elements moved in innerLast as one 3.1 MB chunk, and
 // moves in innerFirst in chunks of 230 KB.
 func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
-	c := canon(size, perm)
+	return twoPassOfCanonical(canon(size, perm), elem, bytes, k, layouts...)
+}
+
+// twoPassOfCanonical is newTwoPass of canonical form c.
+func twoPassOfCanonical(c canonical, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
 	if c.n < 2 {
 		return nil
 	}
@@ -387,4 +391,30 @@ func (t *twoPass) String() string {
 	p := &t.whole
 	return fmt.Sprintf("transpose in two passes through chunks of %d bytes: %s, by %s; then %s, by %s",
 		t.buf, p.first.how(), p.run[0].Kernel(), p.second.how(), p.run[1].Kernel())
+}
+
+// splitTwoPass is the two passes of a transpose whose output's innermost
+// dim is too thin for tiles and too thick for a zip's lanes (9 to 15
+// words: NCHW to NHWC of 12 uint8 channels): that dim split in two
+// factors, the first pass zips the inner factor's lanes, the second the
+// outer factor's lanes of words of the inner factor. Nil where the dim
+// has no factors or the kernels take neither split.
+func splitTwoPass(size, perm []int, elem, bytes int, k engine.Kernels) *twoPass {
+	c := canon(size, perm)
+	if c.n < 2 || c.n >= maxRank {
+		return nil
+	}
+	j := c.perm[c.n-1]
+	d := c.dims[j]
+	for a := 2; a*a <= d; a++ {
+		if d%a != 0 {
+			continue
+		}
+		for _, outer := range []int{a, d / a} {
+			if t := twoPassOfCanonical(c.split(j, outer), elem, bytes, k, innerLast); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
 }
