@@ -694,6 +694,7 @@ func TestSplitTwoPass(t *testing.T) {
 		{[]int{2, 10, 30, 40}, []int{0, 2, 3, 1}, 1},
 		{[]int{3, 14, 17, 19}, []int{0, 2, 3, 1}, 1},
 		{[]int{12, 777}, []int{1, 0}, 2},
+		{[]int{12, 400_000}, []int{1, 0}, 1}, // whole lanes over maxChunk: chunks cut them
 	} {
 		n := c.elem
 		for _, d := range c.size {

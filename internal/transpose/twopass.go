@@ -117,18 +117,19 @@ const maxChunk = 4 << 20
 // 135x240 of 8-byte elements moved in innerLast as one 3.1 MB chunk, and
 // moves in innerFirst in chunks of 230 KB.
 func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
-	return twoPassOfCanonical(canon(size, perm), elem, bytes, k, layouts...)
+	return twoPassOfCanonical(canon(size, perm), false, elem, bytes, k, layouts...)
 }
 
-// twoPassOfCanonical is newTwoPass of canonical form c.
-func twoPassOfCanonical(c canonical, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
+// twoPassOfCanonical is newTwoPass of canonical form c, its chunks
+// cutting what chunked's cutMore says.
+func twoPassOfCanonical(c canonical, cutMore bool, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
 	if c.n < 2 {
 		return nil
 	}
 	var over *twoPass // the first whose chunks its whole dims make larger than the budget
 	for budget := chunkBytes; ; budget *= 2 {
 		for _, l := range layouts {
-			t := chunked(&c, l, false, elem, bytes, budget, k)
+			t := chunked(&c, l, cutMore, elem, bytes, budget, k)
 			if t == nil && l == nextLast { // chunks that cut its zips' rows, where whole rows take none
 				t = chunked(&c, l, true, elem, bytes, budget, k)
 			}
@@ -147,8 +148,9 @@ func twoPassOfCanonical(c canonical, elem, bytes int, k engine.Kernels, layouts 
 
 // chunked returns the two passes of canonical form c with its buffer in
 // layout l, in chunks of at most budget bytes where its dims allow, or
-// nil; cutRows lets nextLast's chunks cut the rows of its zips.
-func chunked(c *canonical, l layout, cutRows bool, elem, bytes, budget int, k engine.Kernels) *twoPass {
+// nil; cutMore lets nextLast's chunks cut the rows of its zips, and
+// innerLast's the first pass's columns.
+func chunked(c *canonical, l layout, cutMore bool, elem, bytes, budget int, k engine.Kernels) *twoPass {
 	n := c.n
 	dims := c.strided() // in elements
 	order := l.order(c)
@@ -166,7 +168,8 @@ func chunked(c *canonical, l layout, cutRows bool, elem, bytes, budget int, k en
 	// element, and the buffer's innermost, the rows of the second pass's
 	// zips, which stay long (a 1000x1000 matrix of 3-byte elements moved
 	// at 0.8 of copy() so on a Zen 4, 0.56 in ranges of 87 rows); or,
-	// with cutRows, where no chunk of whole rows works, inner alone.
+	// with cutMore, where no chunk of whole rows works, inner alone.
+	// With cutMore, innerLast's chunks cut the outermost dim after inner.
 	whole := func(j int) bool {
 		switch l {
 		case innerFirst:
@@ -174,9 +177,9 @@ func chunked(c *canonical, l layout, cutRows bool, elem, bytes, budget int, k en
 		case unzipFirst:
 			return j >= n-2 || j == c.perm[n-2]
 		case nextLast:
-			return j == n-1 || !cutRows && j == inner
+			return j == n-1 || !cutMore && j == inner
 		}
-		return j >= inner || j == c.perm[n-2]
+		return j >= inner && !(cutMore && j == inner+1) || j == c.perm[n-2]
 	}
 	// Fix input dims from the outermost while what is left of the tensor
 	// is larger than a chunk; cut the next into ranges that fit one.
@@ -397,9 +400,11 @@ func (t *twoPass) String() string {
 // dim is too thin for tiles and too thick for a zip's lanes (9 to 15
 // words: NCHW to NHWC of 12 uint8 channels): that dim split in two
 // factors, the first pass zips the inner factor's lanes, the second the
-// outer factor's lanes of words of the inner factor. Nil where the dim
-// has no factors or the kernels take neither split.
-func splitTwoPass(size, perm []int, elem, bytes int, k engine.Kernels) *twoPass {
+// outer factor's lanes of words of the inner factor; with cutColumns in
+// chunks that cut the zips' lanes, where whole ones leave none of at most
+// maxChunk. Nil where the dim has no factors or the kernels take neither
+// split.
+func splitTwoPass(size, perm []int, elem, bytes int, cutColumns bool, k engine.Kernels) *twoPass {
 	c := canon(size, perm)
 	if c.n < 2 || c.n >= maxRank {
 		return nil
@@ -411,7 +416,7 @@ func splitTwoPass(size, perm []int, elem, bytes int, k engine.Kernels) *twoPass 
 			continue
 		}
 		for _, outer := range []int{a, d / a} {
-			if t := twoPassOfCanonical(c.split(j, outer), elem, bytes, k, innerLast); t != nil {
+			if t := twoPassOfCanonical(c.split(j, outer), cutColumns, elem, bytes, k, innerLast); t != nil {
 				return t
 			}
 		}
