@@ -679,11 +679,11 @@ func TestShortLanes(t *testing.T) {
 	}
 }
 
-// TestSplitTwoPass: a transpose whose output's innermost dim is too thin
-// for tiles and too thick for a zip (NCHW to NHWC of 9 to 14 channels of
-// 1- and 2-byte elements) moves by the kernels on every SIMD tier, not
-// Go's tiles (in two passes of zips, that dim split in two factors,
-// where the tier has no tiles for it), and right.
+// TestSplitTwoPass: a transpose whose output's or input's innermost dim
+// is too thin for tiles and too thick for a zip (NCHW to NHWC and back of
+// 9 to 15 channels of 1- and 2-byte elements) moves by the kernels on
+// every SIMD tier, not Go's tiles (in two passes of zips, a dim split in
+// two factors, where the tier has no tiles for it), and right.
 func TestSplitTwoPass(t *testing.T) {
 	for _, c := range []struct {
 		size, perm []int
@@ -695,6 +695,12 @@ func TestSplitTwoPass(t *testing.T) {
 		{[]int{3, 14, 17, 19}, []int{0, 2, 3, 1}, 1},
 		{[]int{12, 777}, []int{1, 0}, 2},
 		{[]int{12, 400_000}, []int{1, 0}, 1}, // whole lanes over maxChunk: chunks cut them
+		{[]int{15, 3000}, []int{1, 0}, 1},
+		{[]int{5000, 12}, []int{1, 0}, 1},
+		{[]int{3001, 9}, []int{1, 0}, 1},
+		{[]int{2, 30, 40, 10}, []int{0, 3, 1, 2}, 1},
+		{[]int{3000, 15}, []int{1, 0}, 1},
+		{[]int{300_000, 12}, []int{1, 0}, 1},
 	} {
 		n := c.elem
 		for _, d := range c.size {

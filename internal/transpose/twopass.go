@@ -396,28 +396,38 @@ func (t *twoPass) String() string {
 		t.buf, p.first.how(), p.run[0].Kernel(), p.second.how(), p.run[1].Kernel())
 }
 
-// splitTwoPass is the two passes of a transpose whose output's innermost
-// dim is too thin for tiles and too thick for a zip's lanes (9 to 15
-// words: NCHW to NHWC of 12 uint8 channels): that dim split in two
-// factors, the first pass zips the inner factor's lanes, the second the
-// outer factor's lanes of words of the inner factor; with cutColumns in
-// chunks that cut the zips' lanes, where whole ones leave none of at most
-// maxChunk. Nil where the dim has no factors or the kernels take neither
-// split.
+// splitTwoPass is the two passes of a transpose whose output's or
+// input's innermost dim is too thin for tiles and too thick for a zip's
+// lanes (9 to 15 words: NCHW to NHWC of 12 uint8 channels, or back):
+// that dim split in two factors, each pass a zip of one factor's lanes
+// (of words of the other's on the way), in innerLast for the output's
+// dim, unzipFirst for the input's; with cutColumns in chunks that cut
+// innerLast's zips' lanes, where whole ones leave none of at most
+// maxChunk. Nil where the dim has no factors or the kernels take
+// neither split.
 func splitTwoPass(size, perm []int, elem, bytes int, cutColumns bool, k engine.Kernels) *twoPass {
+	const maxSplit = 8 // a zip's b; planning 13x720720 bytes with every factor of 720720 took 30 ms
 	c := canon(size, perm)
 	if c.n < 2 || c.n >= maxRank {
 		return nil
 	}
-	j := c.perm[c.n-1]
-	d := c.dims[j]
-	for a := 2; a*a <= d; a++ {
-		if d%a != 0 {
-			continue
-		}
-		for _, outer := range []int{a, d / a} {
-			if t := twoPassOfCanonical(c.split(j, outer), cutColumns, elem, bytes, k, innerLast); t != nil {
-				return t
+	splits := []struct {
+		j int
+		l layout
+	}{{c.perm[c.n-1], innerLast}, {c.n - 1, unzipFirst}}
+	if c.dims[c.n-1] < c.dims[c.perm[c.n-1]] { // the thinner first
+		splits[0], splits[1] = splits[1], splits[0]
+	}
+	for _, s := range splits {
+		d := c.dims[s.j]
+		for a := 2; a <= maxSplit && a < d; a++ { // a thin factor: a zip's b, or a tile's side
+			if d%a != 0 {
+				continue
+			}
+			for _, outer := range []int{a, d / a} {
+				if t := twoPassOfCanonical(c.split(s.j, outer), cutColumns, elem, bytes, k, s.l); t != nil {
+					return t
+				}
 			}
 		}
 	}
