@@ -90,29 +90,18 @@ func (c *canonical) same(d *canonical) bool {
 // split returns c with input dim j split in two, outer outer's indexes
 // of dims[j]/outer each: a form canon would merge again, which keeps the
 // two apart as the dims of two passes (splitTwoPass). c.n < maxRank.
-func (c *canonical) split(j, outer int) canonical {
-	s := canonical{n: c.n + 1}
-	for i := range c.n {
-		switch {
-		case i < j:
-			s.dims[i] = c.dims[i]
-		case i == j:
-			s.dims[j], s.dims[j+1] = outer, c.dims[j]/outer
-		default:
-			s.dims[i+1] = c.dims[i]
-		}
+func (c *canonical) split(j, outer int) (s canonical) {
+	s.n = c.n + 1
+	for i, d := range c.dims[:c.n] {
+		s.dims[i+min(i, j+1)-min(i, j)] = d // i, past j one on
 	}
+	s.dims[j], s.dims[j+1] = outer, c.dims[j]/outer
 	k := 0
 	for _, i := range c.perm[:c.n] {
-		switch {
-		case i < j:
-			s.perm[k] = i
-		case i == j:
-			s.perm[k] = j
+		s.perm[k] = i + min(i, j+1) - min(i, j)
+		if i == j {
 			k++
 			s.perm[k] = j + 1
-		default:
-			s.perm[k] = i + 1
 		}
 		k++
 	}

@@ -30,11 +30,10 @@ import (
 //  7. two passes through a buffer, where the tier's kernels take a matrix,
 //     or runs too short for them (elements of several words), only so
 //     (twopass.go), each pass in words or, failing those, in whole
-//     elements, after any gather plan where a pass moves whole elements
-//     by tiles (twoPass.oddTiles), writes thin rows of split elements by
-//     tiles (twoPass.thinTiles) or, beyond the private cache, zips whole
-//     elements in lanes shorter than a vector (twoPass.shortLanes), of
-//     at most isa.Windows.Rivals groups;
+//     elements, after any gather plan of at most isa.Windows.Rivals
+//     groups where a pass moves whole elements by tiles, writes thin rows
+//     of split elements by tiles or, beyond the private cache, zips whole
+//     elements in lanes shorter than a vector (twoPass.gatherFirst);
 //  8. any other gather plan;
 //  9. the generic tier's kernels, Go tiles and copies, planned as in 4.
 //
@@ -159,36 +158,31 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 		if p == nil && word == elem && !f.runs {
 			p = splitTwoPass(size, perm, elem, bytes, false, t.Kernels)
 		}
-		if p != nil && (p.oddTiles() || p.thinTiles(elem) || p.shortLanes(elem) && !engine.InPrivateCache(bytes)) {
-			// A gather of up to Rivals groups goes ahead of two passes
-			// that move whole elements of 3 to 15 bytes by tiles: NCHW
-			// SpaceToDepth, b = 2, of 1x64x270x480 of 5-byte elements on
-			// AVX2, one goroutine, 0.70 of mem gathered, 0.36 in two
-			// passes of tiles; of those that write thin rows of split
-			// elements by tiles; and, beyond the private cache, of
-			// those that zip whole elements in lanes shorter than a
-			// vector (NHWC CRD DepthToSpace of 1x27x224x224 b = 3 of
-			// 3-byte elements, Zen 5, of copy(): avx2 0.24-0.27 in two
-			// passes, 0.27-0.32 gathered, avx512vbmi 0.21-0.27 and
-			// 0.38-0.42; in the L2, 1x12x64x64 b = 2 of 6-byte elements,
-			// avx2 0.15-0.16 and 0.10).
+		if p != nil && p.gatherFirst(elem, engine.InPrivateCache(bytes)) {
 			if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, engine.OtherKernels); g != nil {
 				return g, true
 			}
 		}
-		if p != nil {
-			return twoPassPrepared(t, p, bytes, workers), true
-		}
-		if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, engine.GoLoops); g != nil {
-			return g, true
-		}
-		// Chunks that cut the zips' lanes, after the gathers: 12x2073600
-		// bytes into 2073600x12 on a Zen 5, one goroutine, of copy(),
-		// avx2 0.04 (Go) -> 0.39, avx512vbmi 0.49 gathered, 0.39 so.
-		if word == elem && !f.runs {
-			if p := splitTwoPass(size, perm, elem, bytes, true, t.Kernels); p != nil {
-				return twoPassPrepared(t, p, bytes, workers), true
+		if p == nil {
+			if g := gathered(t, &f.canonical, f.word, bytes, workers, costly, engine.GoLoops); g != nil {
+				return g, true
 			}
+			// Chunks that cut the zips' lanes, after the gathers:
+			// 12x2073600 bytes into 2073600x12 on a Zen 5, one
+			// goroutine, of copy(), avx2 0.04 (Go) -> 0.39, avx512vbmi
+			// 0.49 gathered, 0.39 so.
+			if word == elem && !f.runs {
+				p = splitTwoPass(size, perm, elem, bytes, true, t.Kernels)
+			}
+		}
+		if p != nil {
+			s := p.staged()
+			var pieces []engine.Call
+			want := engine.WantOf(workers, engine.Tiles)
+			if want.Splits(bytes) && p.count > 1 {
+				pieces = s.Pieces(want.Pieces(p.count, bytes))
+			}
+			return prepared(t, bytes, want, pieces, s, p), true
 		}
 	}
 	own := f.call != nil
@@ -225,18 +219,6 @@ func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, costly bool
 		}
 	}
 	return prepared(t, bytes, want, pieces, engine.Calls(calls(0, units)), plan)
-}
-
-// twoPassPrepared is the prepared call of two passes p on tier t, its
-// chunks shared by goroutines where the tensor splits.
-func twoPassPrepared(t *engine.Kit, p *twoPass, bytes, workers int) *engine.Prepared {
-	s := p.staged()
-	var pieces []engine.Call
-	want := engine.WantOf(workers, engine.Tiles)
-	if want.Splits(bytes) && p.count > 1 {
-		pieces = s.Pieces(want.Pieces(p.count, bytes))
-	}
-	return prepared(t, bytes, want, pieces, s, p)
 }
 
 // prepared is the prepared call of call on tier t, shared by goroutines

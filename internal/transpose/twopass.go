@@ -117,21 +117,22 @@ const maxChunk = 4 << 20
 // 135x240 of 8-byte elements moved in innerLast as one 3.1 MB chunk, and
 // moves in innerFirst in chunks of 230 KB.
 func newTwoPass(size, perm []int, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
-	return twoPassOfCanonical(canon(size, perm), false, elem, bytes, k, layouts...)
+	c := canon(size, perm)
+	return twoPassOfCanonical(&c, false, elem, bytes, k, layouts...)
 }
 
 // twoPassOfCanonical is newTwoPass of canonical form c, its chunks
 // cutting what chunked's cutMore says.
-func twoPassOfCanonical(c canonical, cutMore bool, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
+func twoPassOfCanonical(c *canonical, cutMore bool, elem, bytes int, k engine.Kernels, layouts ...layout) *twoPass {
 	if c.n < 2 {
 		return nil
 	}
 	var over *twoPass // the first whose chunks its whole dims make larger than the budget
 	for budget := chunkBytes; ; budget *= 2 {
 		for _, l := range layouts {
-			t := chunked(&c, l, cutMore, elem, bytes, budget, k)
+			t := chunked(c, l, cutMore, elem, bytes, budget, k)
 			if t == nil && l == nextLast { // chunks that cut its zips' rows, where whole rows take none
-				t = chunked(&c, l, true, elem, bytes, budget, k)
+				t = chunked(c, l, true, elem, bytes, budget, k)
 			}
 			if t != nil && t.buf <= budget {
 				return t
@@ -337,44 +338,40 @@ func stridedForm(dims []dim, elem int, k engine.Kernels) (f wordForm, ok bool) {
 	return f, false
 }
 
-// oddTiles reports whether a pass moves words whose size is not a power
-// of two (whole elements of 3 to 15 bytes) by tiles, matrices neither of
-// whose sides is thin.
-func (t *twoPass) oddTiles() bool {
+// gatherFirst reports whether a gather plan (of at most Rivals groups)
+// goes ahead of these two passes, where one:
+//   - moves words whose size is not a power of two (whole elements of 3
+//     to 15 bytes) by tiles, matrices neither of whose sides is thin
+//     (NCHW SpaceToDepth, b = 2, of 1x64x270x480 of 5-byte elements on
+//     AVX2, one goroutine, 0.70 of mem gathered, 0.36 in two passes);
+//   - moves, by tiles, matrices of words of an element split in several
+//     into rows of fewer bytes than a vector: a tile kernel writes such
+//     rows in a strip of whole tiles and one shifted back over most of
+//     it. On a Zen 5, one goroutine, of a 256 KiB-chunked copy, NCHW to
+//     NHWC of three 7-byte channels (rows of 21 bytes, 3x4096) ran at
+//     0.16 on avx2 in two passes, 0.28-0.29 gathered; NHWC CRD
+//     DepthToSpace b = 2 of 1x64x270x480 7-byte elements (rows of 28) at
+//     0.37-0.38 and 0.44-0.51, avx512vbmi 0.35-0.39 and 0.64-0.66. Where
+//     the thin side is the tiles' source rows (NHWC to NCHW, 4096x3), the
+//     gathers did not gain (avx512bw 0.21-0.22 in two passes, 0.16);
+//   - or, beyond the private cache (inCache false), zips or unzips whole
+//     elements in lanes of fewer bytes than a vector (matrices with a
+//     thin side whose long side is short), each lane's end its whole
+//     work: NHWC CRD DepthToSpace of 1x27x224x224 b = 3 of 3-byte
+//     elements, Zen 5, of copy(), avx2 0.24-0.27 in two passes,
+//     0.27-0.32 gathered, avx512vbmi 0.21-0.27 and 0.38-0.42; in the L2,
+//     1x12x64x64 b = 2 of 6-byte elements, avx2 0.15-0.16 and 0.10.
+//     Where the passes split elements into words, gather.Plan.Ahead
+//     weighs them (costly).
+func (t *twoPass) gatherFirst(elem int, inCache bool) bool {
 	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
-		if f.word&(f.word-1) != 0 && !f.runs && f.work() != engine.Rows {
-			return true
-		}
-	}
-	return false
-}
-
-// thinTiles reports whether a pass moves, by tiles, matrices of words of
-// an element split in several into rows of fewer bytes than a vector:
-// a tile kernel writes such rows in a strip of whole tiles and one
-// shifted back over most of it. On a Zen 5, one goroutine, of a 256
-// KiB-chunked copy, NCHW to NHWC of three 7-byte channels (rows of 21
-// bytes, 3x4096) ran at 0.16 on avx2 in two passes, 0.28-0.29 gathered;
-// NHWC CRD DepthToSpace b = 2 of 1x64x270x480 7-byte elements (rows of
-// 28) at 0.37-0.38 and 0.44-0.51, avx512vbmi 0.35-0.39 and 0.64-0.66.
-// Where the thin side is the tiles' source rows (NHWC to NCHW, 4096x3),
-// the gathers did not gain (avx512bw 0.21-0.22 in two passes, 0.16).
-func (t *twoPass) thinTiles(elem int) bool {
-	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
-		if f.word < elem && !f.runs && f.work() != engine.Rows && f.m.Rows*f.word < thinBytes {
-			return true
-		}
-	}
-	return false
-}
-
-// shortLanes reports whether a pass zips or unzips whole elements in
-// lanes of fewer bytes than a vector (matrices with a thin side whose
-// long side is short), each lane's end its whole work. Where the passes
-// split elements into words, gather.Plan.Ahead weighs them (costly).
-func (t *twoPass) shortLanes(elem int) bool {
-	for _, f := range []*wordForm{&t.whole.first, &t.whole.second} {
-		if f.word == elem && !f.runs && f.work() == engine.Rows && max(f.m.Rows, f.m.Cols)*f.word < thinBytes {
+		switch {
+		case f.runs:
+		case f.work() != engine.Rows: // tiles
+			if f.word&(f.word-1) != 0 || f.word < elem && f.m.Rows*f.word < thinBytes {
+				return true
+			}
+		case f.word == elem && max(f.m.Rows, f.m.Cols)*f.word < thinBytes && !inCache:
 			return true
 		}
 	}
@@ -408,24 +405,26 @@ func (t *twoPass) String() string {
 func splitTwoPass(size, perm []int, elem, bytes int, cutColumns bool, k engine.Kernels) *twoPass {
 	const maxSplit = 8 // a zip's b; planning 13x720720 bytes with every factor of 720720 took 30 ms
 	c := canon(size, perm)
-	if c.n < 2 || c.n >= maxRank {
+	n := c.n
+	if n < 2 || n >= maxRank {
 		return nil
 	}
-	splits := []struct {
-		j int
-		l layout
-	}{{c.perm[c.n-1], innerLast}, {c.n - 1, unzipFirst}}
-	if c.dims[c.n-1] < c.dims[c.perm[c.n-1]] { // the thinner first
-		splits[0], splits[1] = splits[1], splits[0]
+	out, in := c.perm[n-1], n-1 // the innermost dims of dst and src
+	if c.dims[in] < c.dims[out] {
+		out, in = in, out // the thinner first
 	}
-	for _, s := range splits {
-		d := c.dims[s.j]
-		for a := 2; a <= maxSplit && a < d; a++ { // a thin factor: a zip's b, or a tile's side
-			if d%a != 0 {
-				continue
-			}
-			for _, outer := range []int{a, d / a} {
-				if t := twoPassOfCanonical(c.split(s.j, outer), cutColumns, elem, bytes, k, s.l); t != nil {
+	for _, j := range [2]int{out, in} {
+		l, d := innerLast, c.dims[j]
+		if j == n-1 {
+			l = unzipFirst
+		}
+		for a := 2; a <= maxSplit && a < d; a++ {
+			for _, outer := range [2]int{a, d / a} {
+				if d%a != 0 {
+					break
+				}
+				s := c.split(j, outer)
+				if t := twoPassOfCanonical(&s, cutColumns, elem, bytes, k, l); t != nil {
 					return t
 				}
 			}
