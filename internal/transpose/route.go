@@ -195,11 +195,11 @@ func general(t *engine.Kit, size, perm []int, elem, bytes, workers int) (*engine
 // gathered is the prepared call of a transpose, canonical form c of
 // word-byte words, as tier t's gather plan that goes ahead of rival,
 // costly where set (gather.Plan.Ahead); or nil where t has none. Every
-// plan goes ahead of Go's loops, which move
-// elements one by one (NCHW DepthToSpace b = 2 of 5-byte elements,
-// 1x64x270x480, on an Intel Xeon, one goroutine, of a non-streaming copy:
-// 0.42 in Go, 0.83 by AVX-512 VBMI's gather, 0.77-0.92 by AVX2's). Its
-// calls are cut for goroutines along its outermost loop.
+// plan goes ahead of Go's loops, which move elements one by one (NCHW
+// DepthToSpace b = 2 of 5-byte elements, 1x64x270x480, on an Intel Xeon,
+// one goroutine, of a non-streaming copy: 0.42 in Go, 0.83 by AVX-512
+// VBMI's gather, 0.77-0.92 by AVX2's). Its calls are cut for goroutines
+// along its outermost loop.
 func gathered(t *engine.Kit, c *canonical, word, bytes, workers int, costly bool, rival engine.Rival) *engine.Prepared {
 	ds := c.strided()
 	out, stride := make([]int, c.n), make([]int, c.n)

@@ -258,11 +258,7 @@ func TestWholeElements(t *testing.T) {
 				continue
 			}
 			k := engine.Lookup(tier.Name)
-			n := c.elem
-			for _, d := range c.size {
-				n *= d
-			}
-			if r := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe(); !strings.Contains(r.Plan+" "+r.Kernel, c.kernel) {
+			if r := routeOf(k, c.size, c.perm, c.elem); !strings.Contains(r.Plan+" "+r.Kernel, c.kernel) {
 				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %s", tier.Name, c.size, c.perm, c.elem, r, c.kernel)
 			}
 			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(40, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
@@ -418,11 +414,7 @@ func TestGathered(t *testing.T) {
 				continue
 			}
 			k := engine.Lookup(tier.Name)
-			n := c.elem
-			for _, d := range c.size {
-				n *= d
-			}
-			r := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
+			r := routeOf(k, c.size, c.perm, c.elem)
 			if got := strings.Contains(r.Plan, "gather"); got != gathers(tier.Name) {
 				t.Errorf("%s: %v by %v of %d-byte elements: %s; gathered %v, want %v", tier.Name, c.size, c.perm, c.elem, r, got, !got)
 			}
@@ -463,13 +455,9 @@ func TestShortRunsAsWords(t *testing.T) {
 		{[]int{3, 17, 19, 2}, []int{0, 2, 1, 3}, 1, "2-byte words: 17x19 matrices"},
 		{[]int{5, 33, 2, 2}, []int{1, 0, 2, 3}, 1, "4-byte words: 5x33 matrices"},
 	} {
-		n := c.elem
-		for _, d := range c.size {
-			n *= d
-		}
 		for _, tier := range verify.Tiers() {
 			k := engine.Lookup(tier.Name)
-			if d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe(); !strings.Contains(d.Plan, c.plan) {
+			if d := routeOf(k, c.size, c.perm, c.elem); !strings.Contains(d.Plan, c.plan) {
 				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %q in it", tier.Name, c.size, c.perm, c.elem, d.Plan, c.plan)
 			}
 			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(40, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
@@ -598,13 +586,9 @@ func TestOddTiles(t *testing.T) {
 		{[]int{40, 3}, []int{1, 0}, 10, ""},  // a last tile moving a third again
 		{[]int{40, 30}, []int{1, 0}, 11, ""}, // no tiles of 11-byte elements
 	} {
-		n := c.elem
-		for _, d := range c.size {
-			n *= d
-		}
 		for _, tier := range verify.Tiers() {
 			k := engine.Lookup(tier.Name)
-			d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
+			d := routeOf(k, c.size, c.perm, c.elem)
 			set, _ := k.Kernels.(*simd.Kernels)
 			tiles := hasTiles(set, c.elem)
 			if odd := strings.Contains(d.Plan, fmt.Sprintf("%d-byte words:", c.elem)); tiles && c.plan != "" && !strings.Contains(d.Plan, c.plan) || odd && (!tiles || c.plan == "") {
@@ -630,16 +614,12 @@ func TestThinTiles(t *testing.T) {
 		{[]int{4, 4096}, []int{1, 0}, 7, "gather"},
 		{[]int{4096, 3}, []int{1, 0}, 7, "two passes"},
 	} {
-		n := c.elem
-		for _, d := range c.size {
-			n *= d
-		}
 		for _, tier := range verify.Tiers() {
 			if !gathers(tier.Name) {
 				continue
 			}
 			k := engine.Lookup(tier.Name)
-			if d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe(); !strings.Contains(d.Plan, c.want) {
+			if d := routeOf(k, c.size, c.perm, c.elem); !strings.Contains(d.Plan, c.want) {
 				t.Errorf("%s: %v by %v of %d-byte elements: %s, want %q in it", tier.Name, c.size, c.perm, c.elem, d.Plan, c.want)
 			}
 			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(44, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
@@ -671,7 +651,7 @@ func TestShortLanes(t *testing.T) {
 				continue
 			}
 			k := engine.Lookup(tier.Name)
-			if d := transpose.General(k, c.size, perm, 3, n, 1).Describe(); !strings.Contains(d.Plan, c.want) {
+			if d := routeOf(k, c.size, perm, 3); !strings.Contains(d.Plan, c.want) {
 				t.Errorf("%s: %v by %v of 3-byte elements: %s, want %q in it", tier.Name, c.size, perm, d.Plan, c.want)
 			}
 			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(45, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, perm, 3 })
@@ -702,17 +682,23 @@ func TestSplitTwoPass(t *testing.T) {
 		{[]int{3000, 15}, []int{1, 0}, 1},
 		{[]int{300_000, 12}, []int{1, 0}, 1},
 	} {
-		n := c.elem
-		for _, d := range c.size {
-			n *= d
-		}
 		for _, tier := range verify.Tiers() {
 			k := engine.Lookup(tier.Name)
-			d := transpose.General(k, c.size, c.perm, c.elem, n, 1).Describe()
+			d := routeOf(k, c.size, c.perm, c.elem)
 			if _, simd := k.Kernels.(*simd.Kernels); simd && strings.Contains(d.String(), "generic:") {
 				t.Errorf("%s: %v by %v of %d-byte elements: %s, want the tier's kernels", tier.Name, c.size, c.perm, c.elem, d)
 			}
 			transpose.CheckGeneral(t, k, 1, rand.New(rand.NewPCG(46, 1)), func(*rand.Rand) ([]int, []int, int) { return c.size, c.perm, c.elem })
 		}
 	}
+}
+
+// routeOf is the route General plans for a transpose of elem-byte
+// elements on tier k, on one goroutine.
+func routeOf(k *engine.Kit, size, perm []int, elem int) engine.Route {
+	n := elem
+	for _, d := range size {
+		n *= d
+	}
+	return transpose.General(k, size, perm, elem, n, 1).Describe()
 }

@@ -398,10 +398,10 @@ func (t *twoPass) String() string {
 // lanes (9 to 15 words: NCHW to NHWC of 12 uint8 channels, or back):
 // that dim split in two factors, each pass a zip of one factor's lanes
 // (of words of the other's on the way), in innerLast for the output's
-// dim, unzipFirst for the input's; with cutColumns in chunks that cut
-// innerLast's zips' lanes, where whole ones leave none of at most
-// maxChunk. Nil where the dim has no factors or the kernels take
-// neither split.
+// dim, unzipFirst for the input's; with cutColumns, asked where the
+// uncut split found none, in innerLast's chunks that cut its zips' lanes
+// (whole ones leave none of at most maxChunk). Nil where the dim has no
+// factors or the kernels take neither split.
 func splitTwoPass(size, perm []int, elem, bytes int, cutColumns bool, k engine.Kernels) *twoPass {
 	const maxSplit = 8 // a zip's b; planning 13x720720 bytes with every factor of 720720 took 30 ms
 	c := canon(size, perm)
@@ -409,13 +409,16 @@ func splitTwoPass(size, perm []int, elem, bytes int, cutColumns bool, k engine.K
 	if n < 2 || n >= maxRank {
 		return nil
 	}
-	out, in := c.perm[n-1], n-1 // the innermost dims of dst and src
-	if c.dims[in] < c.dims[out] {
-		out, in = in, out // the thinner first
+	first, second := c.perm[n-1], n-1 // the innermost dims of dst and src
+	if c.dims[second] < c.dims[first] {
+		first, second = second, first // the thinner first
 	}
-	for _, j := range [2]int{out, in} {
+	for _, j := range [2]int{first, second} {
 		l, d := innerLast, c.dims[j]
 		if j == n-1 {
+			if cutColumns {
+				continue // unzipFirst's chunks are the uncut ones
+			}
 			l = unzipFirst
 		}
 		for a := 2; a <= maxSplit && a < d; a++ {
